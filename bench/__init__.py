@@ -1,0 +1,1 @@
+"""Reproducible benchmarks: `python -m bench NAME`."""
