@@ -1,0 +1,149 @@
+"""Player actions: frozen, typed declarations (R-6.1).
+
+An action is one whole declaration with its amount: there is no "call, then raise" (R-6.2).
+``RaiseBy`` and ``RaiseTo`` are both explicit (R-6.3); ``Bet`` is the first wager of a
+round and names its total. ``player`` is the PHH position (0 = first seat left of the
+button) so an action out of turn can be recognised and refused (R-6.5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """Open the betting for ``amount`` chips (only when nobody has bet this round)."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseTo:
+    """Make the player's total wager this round ``total`` (a bet when nobody has bet)."""
+
+    player: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseBy:
+    """Raise by ``amount`` on top of calling (the rulebook's meaning of "raise 200", R-6.3)."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllIn:
+    """Put every chip in: a call, bet or raise, whichever the stack makes it (§7)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class BringIn:
+    """Stud: post the bring-in rather than completing (R-3.5)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw games: discard these cards (possibly none: stand pat) and take replacements."""
+
+    player: int
+    discards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Hi-lo declare games: a final low/high/both commitment (R-13.1)."""
+
+    player: int
+    choice: Literal["low", "high", "both"]
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Showdown in manual mode: show the hand (R-9.2)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Muck:
+    """Showdown in manual mode: concede without showing (R-9.2)."""
+
+    player: int
+
+
+Action = Fold | Check | Call | Bet | RaiseTo | RaiseBy | AllIn | BringIn | Draw | Declare | Show | Muck
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    "fold": Fold,
+    "check": Check,
+    "call": Call,
+    "bet": Bet,
+    "raise_to": RaiseTo,
+    "raise_by": RaiseBy,
+    "all_in": AllIn,
+    "bring_in": BringIn,
+    "draw": Draw,
+    "declare": Declare,
+    "show": Show,
+    "muck": Muck,
+}
+_NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
+
+
+def action_to_dict(action: Action) -> dict[str, object]:
+    """A JSON-ready form, used by the event log (a hand is its start plus its actions)."""
+    out: dict[str, object] = {"type": _NAMES[type(action)], "player": action.player}
+    if isinstance(action, Bet | RaiseBy):
+        out["amount"] = action.amount
+    elif isinstance(action, RaiseTo):
+        out["total"] = action.total
+    elif isinstance(action, Draw):
+        out["discards"] = list(action.discards)
+    elif isinstance(action, Declare):
+        out["choice"] = action.choice
+    return out
+
+
+def action_from_dict(data: dict[str, object]) -> Action:
+    kind = str(data["type"])
+    player = int(str(data["player"]))
+    if kind in ("bet", "raise_by"):
+        amount = int(str(data["amount"]))
+        return Bet(player, amount) if kind == "bet" else RaiseBy(player, amount)
+    if kind == "raise_to":
+        return RaiseTo(player, int(str(data["total"])))
+    if kind == "draw":
+        raw = data.get("discards", [])
+        assert isinstance(raw, list)
+        return Draw(player, tuple(str(c) for c in raw))
+    if kind == "declare":
+        choice = str(data["choice"])
+        if choice not in ("low", "high", "both"):
+            raise ValueError(f"bad declaration {choice!r}")
+        return Declare(player, choice)  # type: ignore[arg-type]
+    cls = ACTION_TYPES[kind]
+    return cls(player)  # type: ignore[call-arg]

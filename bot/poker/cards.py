@@ -1,0 +1,92 @@
+"""Cards and decks: parsing, formatting, and the hand's fixed deck order (R-16.1).
+
+A card is a two-character string, rank then suit: ``"As"``, ``"Td"``, ``"2c"``.
+``"??"`` stands for a card nobody may see (PHH and public views); ``"Xx"`` is a joker.
+Strings keep events, logs and PHH files readable; evaluators map them to integers.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"  # clubs < diamonds < hearts < spades, the suit order of R-10.8
+UNKNOWN = "??"
+JOKER = "Xx"
+
+Card = str
+
+FULL_DECK: tuple[Card, ...] = tuple(r + s for r in RANKS for s in SUITS)
+_VALID = frozenset(FULL_DECK) | {JOKER}
+_CARD_RE = re.compile(r"[2-9TJQKA][cdhs]|\?\?|Xx")
+
+
+class CardError(ValueError):
+    """A card or card list that cannot be parsed."""
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card, accepting ``10`` for ``T`` and either case of the rank and suit."""
+    t = text.strip()
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2:
+        raise CardError(f"{text!r} is not a card; write rank then suit, like As, Td or 9c.")
+    if t == UNKNOWN:
+        return UNKNOWN
+    if t.lower() == "xx":
+        return JOKER
+    card = t[0].upper() + t[1].lower()
+    if card not in _VALID:
+        raise CardError(f"{text!r} is not a card; write rank then suit, like As, Td or 9c.")
+    return card
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse a run of cards such as ``"AcKd"``, ``"Ac Kd"`` or ``"????"``."""
+    compact = re.sub(r"[\s,]+", "", text).replace("10", "T")
+    out: list[Card] = []
+    i = 0
+    while i < len(compact):
+        chunk = compact[i : i + 2]
+        norm = chunk if chunk in (UNKNOWN, JOKER) else chunk[:1].upper() + chunk[1:].lower()
+        if not _CARD_RE.fullmatch(norm):
+            raise CardError(f"{text!r} is not a list of cards (stuck at {chunk!r}).")
+        out.append(norm)
+        i += 2
+    return tuple(out)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return "".join(cards)
+
+
+def rank_index(card: Card) -> int:
+    """0 for a deuce … 12 for an ace."""
+    return RANKS.index(card[0])
+
+
+def suit_index(card: Card) -> int:
+    """0 clubs, 1 diamonds, 2 hearts, 3 spades (R-10.8)."""
+    return SUITS.index(card[1])
+
+
+def shuffled_deck(cards: Sequence[Card] = FULL_DECK) -> tuple[Card, ...]:
+    """A deck order from a cryptographically secure shuffle (R-16.1)."""
+    deck = list(cards)
+    rng = secrets.SystemRandom()
+    rng.shuffle(deck)
+    return tuple(deck)
+
+
+def validate_deck(deck: Sequence[Card]) -> None:
+    """An explicit deck must be real cards without duplicates."""
+    seen: set[Card] = set()
+    for card in deck:
+        if card not in _VALID:
+            raise CardError(f"{card!r} is not a card.")
+        if card in seen and card != JOKER:
+            raise CardError(f"The deck holds {card} twice.")
+        seen.add(card)

@@ -1,0 +1,149 @@
+"""Domain events: what an accepted action caused, in order.
+
+Each event names its ``audience``: ``None`` for everyone at the table, or the position
+of the one player allowed to see it (hole cards, down cards, a chip-fist choice). The
+presenters route events by audience; nothing private is ever put in a public event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.poker.cards import Card
+
+Share = Literal["whole", "high", "low"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    audience: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForcedBet(Event):
+    """An ante, blind, straddle, kill or bring-in (§3)."""
+
+    player: int
+    kind: Literal["ante", "small_blind", "big_blind", "straddle", "blind", "bring_in"]
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsDealt(Event):
+    """Cards dealt to one player. The owner's copy shows them; the public copy hides the
+    face-down ones as ``??`` (up cards in stud are public)."""
+
+    player: int
+    cards: tuple[Card, ...]
+    face_up: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardDealt(Event):
+    cards: tuple[Card, ...]
+    street: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardBurned(Event):
+    """R-16.1 formal mode: one card burned face down (never shown)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StreetStarted(Event):
+    street: str
+    index: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionTaken(Event):
+    """A betting action, with the chips it moved from the stack and the resulting wager."""
+
+    player: int
+    kind: Literal["fold", "check", "call", "bet", "raise", "complete", "bring_in"]
+    added: int
+    total: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Drew(Event):
+    """Draw phase. The public copy says how many; the owner's copy also names them."""
+
+    player: int
+    count: int
+    discarded: tuple[Card, ...] = ()
+    received: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckReshuffled(Event):
+    """R-16.4: discards (not the drawer's own) were shuffled to continue dealing."""
+
+    cards: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetReturned(Event):
+    """R-4.7: the unmatched part of the last bet goes back to its owner."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundClosed(Event):
+    street: str
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotsFormed(Event):
+    pots: tuple[Pot, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandShown(Event):
+    player: int
+    cards: tuple[Card, ...]
+    descriptions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandMucked(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RakeTaken(Event):
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotAwarded(Event):
+    """One pot (or one half of it) and who got how much of it (§8, §11)."""
+
+    pot_index: int
+    share: Share
+    amount: int
+    winners: tuple[int, ...]
+    amounts: tuple[int, ...]
+    hand: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandEnded(Event):
+    stacks: tuple[int, ...]
+    net: tuple[int, ...]
+    rake: int
+    carried: int = 0
+    reason: str = ""
+    extra: dict[str, object] = field(default_factory=dict)

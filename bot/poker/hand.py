@@ -1,0 +1,969 @@
+"""One hand of poker: the betting core, dealing, side pots and the showdown.
+
+A :class:`Hand` is created from its rules, the players' stacks (PHH order: position 0 is
+the first seat left of the button, the last position is the button) and a deck order, and
+is advanced only by :meth:`Hand.apply`. Every accepted action returns the events it caused;
+every refused action raises :class:`~bot.poker.errors.IllegalAction` and changes nothing,
+because all checks run before the first mutation. The same start and the same actions
+always give the same state, so a hand is stored as its start plus its actions.
+
+The betting core reads the variant's data (:mod:`bot.poker.variants`) and never asks which
+game it is playing. Rule ids in comments refer to shared/RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from bot.poker import showdown as sd
+from bot.poker.actions import (
+    Action,
+    AllIn,
+    Bet,
+    BringIn,
+    Call,
+    Check,
+    Declare,
+    Draw,
+    Fold,
+    Muck,
+    RaiseBy,
+    RaiseTo,
+    Show,
+)
+from bot.poker.cards import Card, shuffled_deck, validate_deck
+from bot.poker.errors import BadAmount, ConfigError, HandOver, IllegalAction, NotYourTurn
+from bot.poker.events import (
+    ActionTaken,
+    BetReturned,
+    BoardDealt,
+    CardBurned,
+    CardsDealt,
+    Event,
+    ForcedBet,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    Pot,
+    PotAwarded,
+    PotsFormed,
+    RakeTaken,
+    RoundClosed,
+    StreetStarted,
+)
+from bot.poker.legal import Legal
+from bot.poker.pots import build_pots, halve, split
+from bot.poker.rules import Limit, Rules
+from bot.poker.variants import Street, Variant, get_variant
+
+Phase = Literal["betting", "draw", "declare", "showdown", "over"]
+MAX_CHIPS = 10**15
+"""No amount above this is ever a real number of chips; refusing it early keeps the
+arithmetic honest when someone types ``1e30``."""
+
+
+class Hand:
+    """A hand in progress. Read its public attributes; change it only with :meth:`apply`."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        stacks: Sequence[int],
+        deck: Sequence[Card] | None = None,
+        *,
+        carried: int = 0,
+        script: dict[int, list[Card]] | None = None,
+    ) -> None:
+        variant = get_variant(rules.variant)
+        n = len(stacks)
+        if not 2 <= n <= variant.max_players:
+            raise ConfigError(f"{variant.name} is dealt to 2–{variant.max_players} players.")
+        for s in stacks:
+            if type(s) is not int or s <= 0 or s > MAX_CHIPS:
+                raise ConfigError("Every player dealt in needs a positive whole stack.")
+        if carried < 0:
+            raise ConfigError("A carried pot cannot be negative.")
+        if deck is None:
+            deck = shuffled_deck()
+        else:
+            validate_deck(deck)
+        self.rules = rules
+        self.variant: Variant = variant
+        self.n = n
+        self.starting_stacks: tuple[int, ...] = tuple(stacks)
+        self.stacks: list[int] = list(stacks)
+        self.bets: list[int] = [0] * n
+        self.contrib: list[int] = [0] * n
+        self.folded: list[bool] = [False] * n
+        self.hole: list[list[Card]] = [[] for _ in range(n)]
+        self.face_up: list[list[bool]] = [[] for _ in range(n)]
+        self.shown: list[bool] = [False] * n
+        self.mucked: list[bool] = [False] * n
+        self.board: list[Card] = []
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self.deck_pos = 0
+        # Replays of recorded hands deal what the record says each recipient got (key -1
+        # is the board); live hands always deal from the fixed deck order (R-16.1).
+        self._script = script
+        self.dealt: list[Card] = []
+        self.carried = carried
+        self.dead = 0
+        self.middle = carried
+        self.rake = 0
+        self.street_index = -1
+        self.phase: Phase = "betting"
+        self.to_act: int | None = None
+        self.events: list[Event] = []
+        self.result: HandEnded | None = None
+        self.pots: list[Pot] = []
+        # Betting-round state (§4, §5, §7).
+        self.current_bet = 0
+        self.full_size = 0
+        self.last_full_level = 0
+        self.next_full_to = 0
+        self.raises = 0
+        self.acted_level: list[int | None] = [None] * n
+        self.passive: list[bool] = [False] * n
+        self.last_aggressor: int | None = None
+        self.round_opener = 0
+        self.round_live_at_start = n
+        self.completion_pending = False
+        self.bring_in_player: int | None = None
+        self.exposed = False
+        self._showdown_order: list[int] = []
+        self._legal: Legal | None = None
+        self._scale_num, self._scale_den = rules.limit_scale
+        self._start()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def street(self) -> Street:
+        return self.variant.streets[max(self.street_index, 0)]
+
+    def total_chips(self) -> int:
+        """Stacks + the middle + rake: constant through the hand (R-2.5)."""
+        return sum(self.stacks) + self.middle + self.rake
+
+    def pot_total(self) -> int:
+        return self.middle
+
+    def effective_stack(self, i: int) -> int:
+        """Chips player ``i`` can still put in: his stack, or less under a deal cap (R-5.6)."""
+        if self.rules.deal_cap > 0:
+            return max(0, min(self.stacks[i], self.rules.deal_cap - self.contrib[i]))
+        return self.stacks[i]
+
+    def legal(self) -> Legal:
+        """The legal actions of the player to act, with exact ranges (R-6.6)."""
+        if self.phase == "over" or self.to_act is None:
+            raise HandOver("The hand is over.")
+        if self._legal is None:
+            self._legal = self._compute_legal(self.to_act)
+        return self._legal
+
+    def visible_cards(self, viewer: int | None) -> list[tuple[Card, ...]]:
+        """Each player's cards as ``viewer`` may see them (``None``: a spectator)."""
+        out: list[tuple[Card, ...]] = []
+        for i in range(self.n):
+            if viewer == i or self.shown[i]:
+                out.append(tuple(self.hole[i]))
+            else:
+                out.append(
+                    tuple(c if up else "??" for c, up in zip(self.hole[i], self.face_up[i], strict=True))
+                )
+        return out
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; return the events it caused. Refusals change nothing."""
+        if self.phase == "over":
+            raise HandOver("The hand is over; wait for the next deal.")
+        i = action.player
+        if i != self.to_act:
+            who = "nobody" if self.to_act is None else f"player {self.to_act}"
+            raise NotYourTurn(f"It is not your turn; {who} is to act.")
+        mark = len(self.events)
+        if self.phase == "betting":
+            self._apply_betting(action)
+        elif self.phase == "showdown":
+            self._apply_showdown(action)
+        else:
+            raise IllegalAction(f"That action is not possible during the {self.phase} phase.")
+        return self.events[mark:]
+
+    # ------------------------------------------------------------------ start
+
+    def _start(self) -> None:
+        r = self.rules
+        n = self.n
+        # Antes first (R-3.1); a short stack's chips go to the ante before the blind (R-3.7).
+        # Antes everyone pays alike are contributions like any other (a player all in on
+        # the ante contests only the antes). A big-blind or button ante is dead money for
+        # the main pot: it buys nobody a different share.
+        antes = [a for a in r.antes[:n] if a > 0]
+        uniform = len(antes) == n and len(set(antes)) == 1
+        for i, ante in enumerate(r.antes[:n]):
+            if ante > 0:
+                amt = min(ante, self.stacks[i])
+                self._put(i, amt, bet=False)
+                if not uniform:
+                    self.contrib[i] -= amt
+                    self.dead += amt
+                self.events.append(
+                    ForcedBet(player=i, kind="ante", amount=amt, all_in=self.stacks[i] == 0)
+                )
+        blinds = self._blind_amounts()
+        nominal = max(blinds, default=0)
+        if self.variant.forced == "blinds" and nominal > 0:
+            straddle_seen = 0
+            for i, amount in enumerate(blinds):
+                if amount <= 0:
+                    continue
+                amt = min(amount, self.stacks[i])
+                self._put(i, amt, bet=True)
+                kind: Literal["small_blind", "big_blind", "straddle", "blind"]
+                if self._is_straddle(i, blinds):
+                    kind = "straddle"
+                    straddle_seen += 1
+                elif amount == nominal or (n == 2 and amount == max(blinds)):
+                    kind = "big_blind"
+                else:
+                    kind = "small_blind" if amount < nominal else "blind"
+                self.events.append(
+                    ForcedBet(player=i, kind=kind, amount=amt, all_in=self.stacks[i] == 0)
+                )
+        self._next_street()
+
+    def _blind_amounts(self) -> list[int]:
+        blinds = list(self.rules.blinds_or_straddles[: self.n])
+        blinds += [0] * (self.n - len(blinds))
+        if self.n == 2:
+            # Heads-up the button posts the small blind (R-1.5); PHH reverses the order.
+            blinds = blinds[::-1]
+        return blinds
+
+    def _is_straddle(self, i: int, blinds: Sequence[int]) -> bool:
+        # Positions 0 and 1 are the blinds; any later forced bet above the big blind is a
+        # straddle (R-3.4) or a kill (R-3.6).
+        return self.n > 2 and i >= 2 and blinds[i] > 0
+
+    def _put(self, i: int, amount: int, *, bet: bool) -> None:
+        self.stacks[i] -= amount
+        self.contrib[i] += amount
+        self.middle += amount
+        if bet:
+            self.bets[i] += amount
+
+    # ------------------------------------------------------------------ streets
+
+    def _scaled(self, amount: int) -> int:
+        return amount * self._scale_num // self._scale_den
+
+    def _street_bet_size(self, street: Street) -> int:
+        r = self.rules
+        if r.limit is Limit.FIXED:
+            return self._scaled(r.big_bet if street.big_bet else r.small_bet)
+        return self._scaled(r.small_bet)
+
+    def _spread_max(self, street: Street) -> int:
+        r = self.rules
+        if street.big_bet and r.spread_max_late > 0:
+            return self._scaled(r.spread_max_late)
+        return self._scaled(r.big_bet)
+
+    def _deal_card(self, recipient: int = -1) -> Card:
+        if self._script is not None:
+            queue = self._script.get(recipient)
+            if not queue:
+                raise ConfigError("The recorded hand does not say which card was dealt here.")
+            card = queue.pop(0)
+        else:
+            if self.deck_pos >= len(self.deck):
+                raise ConfigError("The deck ran out of cards.")
+            card = self.deck[self.deck_pos]
+            self.deck_pos += 1
+        self.dealt.append(card)
+        return card
+
+    def _next_street(self) -> None:
+        """Deal the next street and open its betting, or go to the showdown."""
+        while True:
+            self.street_index += 1
+            if self.street_index >= len(self.variant.streets):
+                self._showdown()
+                return
+            street = self.variant.streets[self.street_index]
+            self.events.append(StreetStarted(street=street.name, index=self.street_index))
+            self._deal_street(street)
+            if self._can_act_count() >= 2 or (
+                self._can_act_count() == 1 and self._first_round_forced_open()
+            ):
+                if street.betting and self._open_round(street):
+                    return
+            else:
+                # R-4.8: at most one player can still bet, so expose hands and run it out.
+                self._expose_all()
+
+    def _first_round_forced_open(self) -> bool:
+        # A lone player with chips still has to answer a forced bet he has not matched.
+        if self.street_index != 0:
+            return False
+        cb = max(self.bets)
+        return any(
+            not self.folded[i] and self.effective_stack(i) > 0 and self.bets[i] < cb
+            for i in range(self.n)
+        )
+
+    def _deal_street(self, street: Street) -> None:
+        if self.rules.burn and self.street_index > 0 and self._script is None:
+            self._deal_card()
+            self.events.append(CardBurned())
+        players = [i for i in range(self.n) if not self.folded[i]]
+        for count, up in ((street.hole, False), (street.up, True)):
+            if count <= 0:
+                continue
+            dealt: dict[int, list[Card]] = {i: [] for i in players}
+            for _ in range(count):
+                for i in players:
+                    dealt[i].append(self._deal_card(i))
+            for i in players:
+                cards = tuple(dealt[i])
+                self.hole[i].extend(cards)
+                flags = (up,) * len(cards)
+                self.face_up[i].extend(flags)
+                self.events.append(CardsDealt(player=i, cards=cards, face_up=flags, audience=i))
+                public = cards if up else ("??",) * len(cards)
+                self.events.append(CardsDealt(player=i, cards=public, face_up=flags))
+        if street.board > 0:
+            cards = tuple(self._deal_card() for _ in range(street.board))
+            self.board.extend(cards)
+            self.events.append(BoardDealt(cards=cards, street=street.name))
+
+    def _can_act_count(self) -> int:
+        return sum(
+            1 for i in range(self.n) if not self.folded[i] and self.effective_stack(i) > 0
+        )
+
+    def _live_count(self) -> int:
+        return self.n - sum(self.folded)
+
+    def _open_round(self, street: Street) -> bool:
+        """Set up a betting round; False if nobody needs to act in it."""
+        r = self.rules
+        first_round = self.street_index == 0
+        size = self._street_bet_size(street)
+        self.acted_level = [None] * self.n
+        self.passive = [False] * self.n
+        self.last_aggressor = None
+        self.round_live_at_start = self._live_count()
+        self.completion_pending = False
+        if first_round and self.variant.forced == "blinds" and max(self.bets) > 0:
+            blinds = self._blind_amounts()
+            nominal = max(blinds)
+            # R-3.7: a short all-in blind does not lower what others must call.
+            self.current_bet = max(nominal, max(self.bets))
+            self.full_size = max(size, nominal) if not r.limited else size
+            if r.limit is Limit.SPREAD:
+                self.full_size = max(self._scaled(r.small_bet), nominal)
+            self.last_full_level = self.current_bet
+            self.next_full_to = self.current_bet + self.full_size
+            straddles = sum(1 for i in range(self.n) if self._is_straddle(i, blinds))
+            self.raises = 1 + (straddles if r.straddle_counts_as_raise else 0)
+            # R-3.3: the opening round starts left of the largest blind or straddle.
+            largest = max(range(self.n), key=lambda i: (blinds[i], i))
+            start = (largest + 1) % self.n
+        else:
+            self.current_bet = 0
+            self.full_size = size
+            self.last_full_level = 0
+            self.next_full_to = size
+            self.raises = 0
+            start = self._round_start(street)
+        self.round_opener = start
+        nxt = self._next_needing(start, inclusive=True)
+        if nxt is None:
+            self._close_round()
+            return False
+        self._set_to_act(nxt)
+        return True
+
+    def _round_start(self, street: Street) -> int:
+        # Later rounds start with the first active player left of the button (R-4.1).
+        for i in range(self.n):
+            if not self.folded[i]:
+                return i
+        return 0
+
+    def _needs(self, i: int) -> bool:
+        if self.folded[i] or self.effective_stack(i) <= 0:
+            return False
+        return self.acted_level[i] is None or self.bets[i] < self.current_bet
+
+    def _next_needing(self, start: int, *, inclusive: bool) -> int | None:
+        n = self.n
+        can = [j for j in range(n) if not self.folded[j] and self.effective_stack(j) > 0]
+        if not can:
+            return None
+        if len(can) == 1:
+            j = can[0]
+            # A lone player with chips only has to act if he faces a bet (R-4.8).
+            return j if self.bets[j] < self.current_bet else None
+        begin = start if inclusive else start + 1
+        for k in range(n):
+            j = (begin + k) % n
+            if self._needs(j):
+                return j
+        return None
+
+    def _set_to_act(self, i: int | None) -> None:
+        self.to_act = i
+        self._legal = None
+
+    # ------------------------------------------------------------------ legal
+
+    def _raise_reopened(self, i: int) -> bool:
+        level = self.acted_level[i]
+        if level is None:
+            return True
+        faced = self.current_bet - level
+        if self.rules.incomplete_rule == "half_bet" and self.rules.limited:
+            return faced * 2 >= self.full_size  # R-7.4: at least half a bet reopens
+        return faced >= self.full_size  # R-7.3: a full bet/raise since he acted
+
+    def _cap_reached(self) -> bool:
+        r = self.rules
+        if not r.limited or r.raise_cap is None or self.raises < r.raise_cap:
+            return False
+        # R-5.7: the cap is lifted when only two players are in the pot.
+        if r.cap_lift == "any_time":
+            return self._live_count() > 2
+        if r.cap_lift == "round_start":
+            return self.round_live_at_start > 2
+        return True
+
+    def _compute_legal(self, i: int) -> Legal:
+        r = self.rules
+        if self.phase == "showdown":
+            return Legal(
+                player=i,
+                actions=frozenset({"show", "muck"}),
+                to_call=0,
+                current_bet=self.current_bet,
+                bet_this_round=0,
+                stack=self.stacks[i],
+                pot=self.middle,
+                min_to=None,
+                max_to=None,
+                unit=r.unit,
+                opening=False,
+            )
+        street = self.street
+        eff = self.effective_stack(i)
+        bet = self.bets[i]
+        cb = self.current_bet
+        owe = cb - bet
+        to_call = min(owe, eff) if owe > 0 else 0
+        acts: set[str] = set()
+        if owe > 0:
+            acts.update(("fold", "call"))
+        else:
+            acts.add("check")
+            if r.checking_out:
+                acts.add("fold")
+        all_in_to = bet + eff
+        min_to: int | None = None
+        max_to: int | None = None
+        others_can_call = any(
+            j != i and not self.folded[j] and self.effective_stack(j) > 0 for j in range(self.n)
+        )
+        opening = cb == 0
+        if (
+            all_in_to > cb
+            and others_can_call
+            and self._raise_reopened(i)
+            and not self._cap_reached()
+            and (r.check_raise or not self.passive[i])
+        ):
+            lo = self.next_full_to if not opening else self.full_size
+            if r.limit is Limit.FIXED:
+                hi = lo
+            elif r.limit is Limit.SPREAD:
+                hi = cb + self._spread_max(street) if not opening else self._spread_max(street)
+                if not r.min_raise_rule and not opening:
+                    lo = cb + self._scaled(r.small_bet)
+                lo = min(lo, hi)
+            elif r.limit is Limit.NO_LIMIT:
+                if not r.min_raise_rule and not opening and not self.completion_pending:
+                    lo = cb + self._street_bet_size(street)
+                hi = all_in_to
+            else:
+                # R-5.3: raise by at most the pot after the call; R-5.4: half of that.
+                pot_after_call = self.middle + owe
+                by = pot_after_call if r.limit is Limit.POT_LIMIT else pot_after_call // 2
+                by -= by % r.unit
+                if not r.min_raise_rule and not opening and not self.completion_pending:
+                    lo = cb + self._street_bet_size(street)
+                hi = max(cb + by, lo)
+            if all_in_to <= lo:
+                lo = hi = all_in_to
+            else:
+                hi = min(hi, all_in_to)
+            min_to, max_to = lo, hi
+            acts.add("bet" if opening else "raise")
+            if self.completion_pending:
+                acts.add("complete")
+        if eff > 0 and (all_in_to <= cb or (max_to is not None and max_to == all_in_to)):
+            acts.add("all_in")
+        return Legal(
+            player=i,
+            actions=frozenset(acts),
+            to_call=to_call,
+            current_bet=cb,
+            bet_this_round=bet,
+            stack=eff,
+            pot=self.middle,
+            min_to=min_to,
+            max_to=max_to,
+            unit=r.unit,
+            opening=opening,
+        )
+
+    # ------------------------------------------------------------------ betting
+
+    def _apply_betting(self, action: Action) -> None:
+        i = action.player
+        legal = self.legal()
+        if isinstance(action, Fold):
+            if "fold" not in legal.actions:
+                raise IllegalAction(
+                    "Checking is free, and this table does not allow folding when you can "
+                    "check (R-4.4). Check instead.",
+                    legal,
+                )
+            self.folded[i] = True
+            self.events.append(
+                ActionTaken(player=i, kind="fold", added=0, total=self.bets[i], all_in=False)
+            )
+        elif isinstance(action, Check | Call):
+            if isinstance(action, Check) and legal.to_call > 0:
+                raise IllegalAction(
+                    f"You cannot check: there is {legal.to_call} to call. You may "
+                    + legal.describe()
+                    + ".",
+                    legal,
+                )
+            self._call(i, legal)
+        elif isinstance(action, Bet | RaiseTo | RaiseBy | AllIn):
+            total = self._wager_total(action, legal)
+            if total <= self.current_bet:
+                self._call(i, legal)  # an all-in for no more than the call is a call (R-7.1)
+            else:
+                self._raise_to(i, total)
+        elif isinstance(action, BringIn | Draw | Declare | Show | Muck):
+            raise IllegalAction(
+                "That is not a betting action. You may " + legal.describe() + ".", legal
+            )
+        self._after_action(i)
+
+    def _wager_total(self, action: Bet | RaiseTo | RaiseBy | AllIn, legal: Legal) -> int:
+        """The raise-to total a wager declares, checked against the legal range (R-6.4)."""
+        if isinstance(action, AllIn):
+            if legal.stack <= 0:
+                raise IllegalAction("You have no chips left to put in.", legal)
+            total = legal.all_in_to
+            if total > legal.current_bet and (legal.max_to is None or total > legal.max_to):
+                if legal.max_to is not None and self.rules.clamp_to_max:
+                    return legal.max_to
+                if legal.max_to is None:
+                    raise IllegalAction(
+                        "You cannot raise now (the betting was not reopened, or the raises "
+                        "are capped). You may " + legal.describe() + ".",
+                        legal,
+                    )
+                raise BadAmount(
+                    f"All in would be {total}, above the maximum of {legal.max_to}. You may "
+                    + legal.describe()
+                    + ".",
+                    legal,
+                )
+            return total
+        raw = action.total if isinstance(action, RaiseTo) else action.amount
+        if type(raw) is not int:
+            raise BadAmount(
+                f"{raw!r} is not a whole number of chips. You may " + legal.describe() + ".",
+                legal,
+            )
+        if raw <= 0 or raw > MAX_CHIPS:
+            raise BadAmount(
+                f"{raw} is not a possible amount. You may " + legal.describe() + ".", legal
+            )
+        if isinstance(action, Bet) and not legal.opening:
+            raise IllegalAction(
+                f"There is already a bet of {legal.current_bet}; you cannot bet, but you may "
+                + legal.describe()
+                + ".",
+                legal,
+            )
+        if isinstance(action, RaiseBy):
+            total = legal.current_bet + raw
+        else:
+            total = raw
+        if legal.min_to is None or legal.max_to is None:
+            raise IllegalAction(
+                "You cannot bet or raise now. You may " + legal.describe() + ".", legal
+            )
+        if total > legal.max_to and self.rules.clamp_to_max:
+            total = legal.max_to
+        if total < legal.min_to or total > legal.max_to:
+            word = "bet" if legal.opening else "raise to"
+            if legal.min_to == legal.max_to:
+                rng = f"exactly {legal.min_to}"
+            else:
+                rng = f"{legal.min_to}–{legal.max_to}"
+            said = f"{word} {total}"
+            if isinstance(action, RaiseBy):
+                said = f"raise by {raw} (to {total})"
+            raise BadAmount(
+                f"You cannot {said}: the legal range is {word} {rng}. You may "
+                + legal.describe()
+                + ".",
+                legal,
+            )
+        if total != legal.all_in_to and (total - legal.current_bet) % self.rules.unit:
+            raise BadAmount(
+                f"Bets here are in units of {self.rules.unit}. You may " + legal.describe() + ".",
+                legal,
+            )
+        return total
+
+    def _call(self, i: int, legal: Legal) -> None:
+        added = legal.to_call
+        if added == 0:
+            self.events.append(
+                ActionTaken(player=i, kind="check", added=0, total=self.bets[i], all_in=False)
+            )
+        else:
+            self._put(i, added, bet=True)
+            self.events.append(
+                ActionTaken(
+                    player=i,
+                    kind="call",
+                    added=added,
+                    total=self.bets[i],
+                    all_in=self.effective_stack(i) == 0,
+                )
+            )
+        self.acted_level[i] = self.current_bet
+        self.passive[i] = True
+
+    def _raise_to(self, i: int, total: int) -> None:
+        r = self.rules
+        cb = self.current_bet
+        opening = cb == 0
+        added = total - self.bets[i]
+        self._put(i, added, bet=True)
+        all_in = self.effective_stack(i) == 0
+        full = total >= (self.full_size if opening else self.next_full_to)
+        completing = self.completion_pending
+        if full:
+            self.raises += 1
+            if r.limit is not Limit.FIXED:
+                # R-5.8: later raises must be at least the largest bet or raise so far.
+                self.full_size = max(self.full_size, total - max(cb, self.last_full_level))
+            self.last_full_level = total
+            self.next_full_to = total + self.full_size
+            self.completion_pending = False
+        elif r.incomplete_rule == "half_bet" and r.limited:
+            since_full = total - self.last_full_level
+            if since_full * 2 >= self.full_size:
+                # R-7.4: half a bet or more counts as a full raise and reopens.
+                self.raises += 1
+                if r.half_bet_raise == "on_top":  # R-7.5 (a)
+                    self.last_full_level = total
+                    self.next_full_to = total + self.full_size
+                else:  # R-7.5 (b): complete the all-in raise, then a full raise
+                    self.next_full_to = self.last_full_level + 2 * self.full_size
+                    self.last_full_level = total
+                self.completion_pending = False
+            else:
+                # Below half: the next player may complete it to a full bet (R-7.4).
+                self.next_full_to = self.last_full_level + self.full_size
+                self.completion_pending = True
+        else:
+            # R-7.3: an incomplete all-in does not reopen; a raise goes on top of it.
+            self.next_full_to = total + self.full_size
+        self.current_bet = total
+        if opening:
+            kind: Literal["bet", "raise", "complete"] = "bet"
+        elif completing and full:
+            kind = "complete"
+        else:
+            kind = "raise"
+        self.events.append(
+            ActionTaken(player=i, kind=kind, added=added, total=total, all_in=all_in)
+        )
+        self.acted_level[i] = total
+        self.passive[i] = False
+        self.last_aggressor = i
+
+    def _after_action(self, i: int) -> None:
+        if self._live_count() == 1:
+            self._close_round()
+            self._award_uncontested()
+            return
+        nxt = self._next_needing(i, inclusive=False)
+        if nxt is not None:
+            self._set_to_act(nxt)
+            return
+        self._close_round()
+        self._next_street()
+
+    def _close_round(self) -> None:
+        self._set_to_act(None)
+        self._return_uncalled()
+        street = self.street
+        self.events.append(RoundClosed(street=street.name, pot=self.middle))
+        self.bets = [0] * self.n
+        self.current_bet = 0
+
+    def _return_uncalled(self) -> None:
+        """R-4.7: the part of the last wager nobody matched goes back to its owner."""
+        if self.n < 2:
+            return
+        top = max(range(self.n), key=lambda j: self.bets[j])
+        second = max((self.bets[j] for j in range(self.n) if j != top), default=0)
+        excess = self.bets[top] - second
+        if excess > 0:
+            self.bets[top] -= excess
+            self.contrib[top] -= excess
+            self.stacks[top] += excess
+            self.middle -= excess
+            self.events.append(BetReturned(player=top, amount=excess))
+
+    # ------------------------------------------------------------------ showdown
+
+    def _expose_all(self) -> None:
+        if self.exposed:
+            return
+        self.exposed = True
+        for i in self._order_for_showdown():
+            if not self.folded[i] and not self.shown[i]:
+                self._show(i)
+
+    def _show(self, i: int) -> None:
+        self.shown[i] = True
+        self.events.append(
+            HandShown(
+                player=i,
+                cards=tuple(self.hole[i]),
+                descriptions=sd.describe_hand(self.variant, self.hole[i], self.board),
+            )
+        )
+
+    def _order_for_showdown(self) -> list[int]:
+        """R-9.1: the last bettor or raiser of the final round first, else the first
+        active player left of the button; then clockwise."""
+        start = self.last_aggressor if self.last_aggressor is not None else 0
+        return [(start + k) % self.n for k in range(self.n) if not self.folded[(start + k) % self.n]]
+
+    def _take_rake(self, pots: list[Pot]) -> list[Pot]:
+        rake = self.rules.rake
+        total = sum(p.amount for p in pots)
+        if rake.no_flop_no_drop and self._ended_on_first_street():
+            return pots
+        amount = rake.amount(total)
+        if amount <= 0:
+            return pots
+        self.rake += amount
+        self.middle -= amount
+        self.events.append(RakeTaken(amount=amount))
+        out: list[Pot] = []
+        left = amount
+        for p in pots:  # from the main pot first: every contestant shares in it
+            cut = min(left, p.amount)
+            left -= cut
+            out.append(Pot(p.amount - cut, p.eligible))
+        return out
+
+    def _ended_on_first_street(self) -> bool:
+        return self.street_index <= 0 and not self.board
+
+    def _form_pots(self) -> list[Pot]:
+        pots = build_pots(self.contrib, [not f for f in self.folded])
+        extra = self.carried + self.dead
+        if extra:
+            live = tuple(i for i in range(self.n) if not self.folded[i])
+            if pots:
+                pots[0] = Pot(pots[0].amount + extra, pots[0].eligible)
+            else:
+                pots = [Pot(extra, live)]
+        pots = self._take_rake(pots)
+        self.pots = pots
+        self.events.append(PotsFormed(pots=tuple(pots)))
+        return pots
+
+    def _award_uncontested(self) -> None:
+        """R-12.1: the last player left wins every pot he is in, without showing."""
+        pots = self._form_pots()
+        survivor = next(i for i in range(self.n) if not self.folded[i])
+        for k, pot in enumerate(pots):
+            if pot.amount <= 0:
+                continue
+            self._pay(k, "whole", pot.amount, (survivor,), (pot.amount,), "")
+        self._finish("uncontested")
+
+    def _showdown(self) -> None:
+        self._set_to_act(None)
+        self._showdown_order = self._order_for_showdown()
+        if self.rules.showdown == "manual" and not self.exposed:
+            self.phase = "showdown"
+            self._next_shower()
+            return
+        for i in self._showdown_order:
+            if self.shown[i]:
+                continue
+            if self.exposed or self.rules.auto_show_all or self._could_win(i):
+                self._show(i)
+            else:
+                self.mucked[i] = True
+                self.events.append(HandMucked(player=i))
+        self._award_showdown()
+
+    def _next_shower(self) -> None:
+        for i in self._showdown_order:
+            if not self.shown[i] and not self.mucked[i]:
+                contenders = [
+                    j for j in self._showdown_order if not self.mucked[j] and not self.folded[j]
+                ]
+                if len(contenders) == 1:
+                    break
+                self._set_to_act(i)
+                return
+        self._award_showdown()
+
+    def _apply_showdown(self, action: Action) -> None:
+        i = action.player
+        if isinstance(action, Show):
+            self._show(i)
+        elif isinstance(action, Muck):
+            self.mucked[i] = True
+            self.events.append(HandMucked(player=i))
+        else:
+            raise IllegalAction("It is the showdown: show your hand or muck it.", self.legal())
+        self._set_to_act(None)
+        self._next_shower()
+
+    def _values(self, i: int) -> tuple[int | None, ...]:
+        return sd.evaluate_hand(self.variant, self.hole[i], self.board)
+
+    def _could_win(self, i: int) -> bool:
+        """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is
+        mucked; any hand that could still win or tie something is shown."""
+        mine = self._values(i)
+        pots = build_pots(self.contrib, [not f for f in self.folded])
+        for pot in pots:
+            if i not in pot.eligible:
+                continue
+            shown = [j for j in pot.eligible if self.shown[j]]
+            if not shown:
+                return True
+            for k, value in enumerate(mine):
+                if value is None:
+                    continue
+                best = max((v for j in shown if (v := self._values(j)[k]) is not None), default=None)
+                if best is None or value >= best:
+                    return True
+        return False
+
+    def _award_showdown(self) -> None:
+        pots = self._form_pots()
+        order = list(range(self.n))  # R-11.2: clockwise from the button's left
+        values = {
+            i: self._values(i)
+            for i in range(self.n)
+            if not self.folded[i] and not self.mucked[i]
+        }
+        # R-8.3: from the last side pot down to the main pot.
+        for k in range(len(pots) - 1, -1, -1):
+            pot = pots[k]
+            if pot.amount <= 0:
+                continue
+            contenders = [i for i in pot.eligible if i in values]
+            if not contenders:
+                # Everyone eligible mucked: the pot goes to the live players of the pot.
+                contenders = [i for i in pot.eligible if not self.folded[i]] or list(pot.eligible)
+            if len(contenders) == 1:
+                self._pay(k, "whole", pot.amount, (contenders[0],), (pot.amount,), "")
+                continue
+            self._award_pot(k, pot.amount, contenders, values, order)
+        self._finish("showdown")
+
+    def _award_pot(
+        self,
+        k: int,
+        amount: int,
+        contenders: list[int],
+        values: dict[int, tuple[int | None, ...]],
+        order: list[int],
+    ) -> None:
+        evaluators = self.variant.showdown
+
+        def winners_for(idx: int) -> list[int]:
+            scored = [(values[i][idx], i) for i in contenders if values[i][idx] is not None]
+            if not scored:
+                return []
+            best = max(v for v, _ in scored)
+            return [i for v, i in scored if v == best]
+
+        if len(evaluators) == 1:
+            w = winners_for(0)
+            self._pay(k, "whole", amount, tuple(w), tuple(split(amount, w, order)), "")
+            return
+        high = winners_for(0)
+        low = winners_for(1)
+        if not low:  # R-10.5: no qualifying low, high takes all
+            self._pay(k, "whole", amount, tuple(high), tuple(split(amount, high, order)), "")
+            return
+        hi_amt, lo_amt = halve(amount)  # R-11.3
+        self._pay(k, "high", hi_amt, tuple(high), tuple(split(hi_amt, high, order)), "")
+        self._pay(k, "low", lo_amt, tuple(low), tuple(split(lo_amt, low, order)), "")
+
+    def _pay(
+        self,
+        k: int,
+        share: Literal["whole", "high", "low"],
+        amount: int,
+        winners: tuple[int, ...],
+        amounts: tuple[int, ...],
+        hand: str,
+    ) -> None:
+        for w, a in zip(winners, amounts, strict=True):
+            self.stacks[w] += a
+        self.middle -= amount
+        self.events.append(
+            PotAwarded(
+                pot_index=k, share=share, amount=amount, winners=winners, amounts=amounts, hand=hand
+            )
+        )
+
+    def _finish(self, reason: str) -> None:
+        self._set_to_act(None)
+        self.phase = "over"
+        self.result = HandEnded(
+            stacks=tuple(self.stacks),
+            net=tuple(s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)),
+            rake=self.rake,
+            carried=self.middle,
+            reason=reason,
+        )
+        self.events.append(self.result)
+
+
+Evaluate = Callable[[Sequence[Card], Sequence[Card]], int | None]

@@ -1,0 +1,68 @@
+"""What the player to act may do, with exact ranges (R-6.6).
+
+``Legal`` is what the engine exposes for the player to act and what every refusal carries,
+so a presenter can always answer "what is allowed" precisely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    player: int
+    actions: frozenset[str]
+    """Names from: fold, check, call, bet, raise, all_in, bring_in, complete, draw,
+    declare, show, muck."""
+    to_call: int
+    """Chips the player must add to call (already capped at the stack)."""
+    current_bet: int
+    bet_this_round: int
+    stack: int
+    pot: int
+    """Everything in the middle, bets of this round included."""
+    min_to: int | None
+    """The smallest legal bet/raise total this round, or None if no bet/raise is allowed."""
+    max_to: int | None
+    unit: int
+    opening: bool
+    """True when nobody has bet this round: the word is "bet", not "raise"."""
+    draw_max: int = 0
+
+    @property
+    def all_in_to(self) -> int:
+        return self.bet_this_round + self.stack
+
+    def describe(self) -> str:
+        """A one-line summary such as ``call 20, raise to 40–200, or fold``."""
+        parts: list[str] = []
+        if "check" in self.actions:
+            parts.append("check")
+        if "call" in self.actions:
+            parts.append(f"call {self.to_call}" + (" (all in)" if self.to_call == self.stack else ""))
+        if "bring_in" in self.actions:
+            parts.append(f"bring in for {self.current_bet + self.to_call}")
+        if self.min_to is not None and self.max_to is not None:
+            word = "bet" if self.opening else "raise to"
+            if "complete" in self.actions and not self.opening:
+                word = "complete to"
+            if self.min_to == self.max_to:
+                rng = f"{self.min_to}"
+            else:
+                rng = f"{self.min_to}–{self.max_to}"
+            note = " (all in)" if self.max_to == self.all_in_to else ""
+            parts.append(f"{word} {rng}{note}")
+        if "draw" in self.actions:
+            parts.append(f"discard 0–{self.draw_max} cards")
+        if "declare" in self.actions:
+            parts.append("declare low, high or both")
+        if "show" in self.actions:
+            parts.append("show")
+        if "muck" in self.actions:
+            parts.append("muck")
+        if "fold" in self.actions:
+            parts.append("fold")
+        if len(parts) <= 1:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + ", or " + parts[-1]

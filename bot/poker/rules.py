@@ -1,0 +1,140 @@
+"""The rules of one hand: betting structure, forced bets and every house option.
+
+:class:`Rules` is frozen and JSON-serialisable (``to_dict``/``from_dict``) because a hand
+is stored as its rules, its start and its actions, and must replay exactly (invariant 4).
+Defaults follow the rulebook's marked defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from typing import Any, Literal
+
+from bot.poker.errors import ConfigError
+from bot.poker.variants import get_variant
+
+
+class Limit(StrEnum):
+    """Betting structures, R-5.1 to R-5.5."""
+
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    HALF_POT = "half_pot"
+    FIXED = "fixed"
+    SPREAD = "spread"
+
+
+@dataclass(frozen=True, slots=True)
+class Rake:
+    """R-14.1: a percentage (in basis points) up to a cap, or x chips per y in the pot."""
+
+    percent_bp: int = 0
+    cap: int = 0
+    step_chips: int = 0
+    step_per: int = 0
+    no_flop_no_drop: bool = True
+
+    def amount(self, pot: int) -> int:
+        if self.step_per > 0:
+            taken = (pot // self.step_per) * self.step_chips
+        else:
+            taken = pot * self.percent_bp // 10_000
+        if self.cap > 0:
+            taken = min(taken, self.cap)
+        return max(0, min(taken, pot))
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    variant: str = "holdem"
+    limit: Limit = Limit.NO_LIMIT
+    blinds_or_straddles: tuple[int, ...] = (1, 2)
+    """Per PHH position (0 = first seat left of the button); straddles and kills follow."""
+    antes: tuple[int, ...] = ()
+    """Per PHH position; build with :func:`ante_list` for the three ante modes (R-3.1)."""
+    bring_in: int = 0
+    small_bet: int = 2
+    """No/pot limit: the minimum bet. Fixed: the small bet. Spread: the minimum."""
+    big_bet: int = 4
+    """Fixed: the big bet. Spread: the maximum bet or raise."""
+    spread_max_late: int = 0
+    """Spread limit: the maximum on big-bet streets (R-5.2 option); 0 = same as big_bet."""
+    unit: int = 1
+    raise_cap: int | None = 4
+    """Fixed/spread: bets plus raises allowed in a round (R-5.7); None = unlimited."""
+    cap_lift: Literal["any_time", "round_start", "never"] = "any_time"
+    straddle_counts_as_raise: bool = True
+    limit_scale: tuple[int, int] = (1, 1)
+    """Straddle or kill scaling of fixed limits (R-3.4, R-3.6), as numerator/denominator."""
+    deal_cap: int = 0
+    """R-5.6: the most one player may put in this deal (0 = no cap)."""
+    min_raise_rule: bool = True
+    check_raise: bool = True
+    incomplete_rule: Literal["full_bet", "half_bet"] = "full_bet"
+    half_bet_raise: Literal["on_top", "complete_first"] = "on_top"
+    checking_out: bool = True
+    clamp_to_max: bool = False
+    burn: bool = False
+    rake: Rake = field(default_factory=Rake)
+    odd_chip: Literal["button", "suit"] = "button"
+    showdown: Literal["auto", "manual"] = "auto"
+    auto_show_all: bool = False
+
+    def __post_init__(self) -> None:
+        try:
+            variant = get_variant(self.variant)
+        except KeyError as exc:
+            raise ConfigError(str(exc.args[0])) from None
+        if self.unit < 1:
+            raise ConfigError("The betting unit must be at least one chip.")
+        if any(b < 0 for b in self.blinds_or_straddles) or any(a < 0 for a in self.antes):
+            raise ConfigError("Blinds and antes cannot be negative.")
+        if self.small_bet < 1:
+            raise ConfigError("The minimum bet must be at least one chip.")
+        if self.limit is Limit.FIXED and self.big_bet < self.small_bet:
+            raise ConfigError("In fixed limit the big bet cannot be below the small bet.")
+        if self.limit is Limit.SPREAD and self.big_bet < self.small_bet:
+            raise ConfigError("In spread limit the maximum cannot be below the minimum.")
+        if variant.forced == "bring_in" and self.bring_in < 1:
+            raise ConfigError(f"{variant.name} needs a bring-in of at least one chip.")
+        if self.raise_cap is not None and self.raise_cap < 1:
+            raise ConfigError("The raise cap must allow at least the opening bet.")
+
+    @property
+    def limited(self) -> bool:
+        return self.limit in (Limit.FIXED, Limit.SPREAD)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["limit"] = self.limit.value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in data.items() if k in names}
+        for key in ("blinds_or_straddles", "antes", "limit_scale"):
+            if key in kw:
+                kw[key] = tuple(kw[key])
+        if "limit" in kw:
+            kw["limit"] = Limit(kw["limit"])
+        if isinstance(kw.get("rake"), dict):
+            kw["rake"] = Rake(**kw["rake"])
+        return cls(**kw)
+
+
+def ante_list(
+    players: int, ante: int, mode: Literal["each", "button", "big_blind"] = "each"
+) -> tuple[int, ...]:
+    """Per-position antes for the three modes of R-3.1 (position 0 = left of the button)."""
+    if ante <= 0:
+        return ()
+    if mode == "each":
+        return (ante,) * players
+    out = [0] * players
+    if mode == "button":
+        out[players - 1] = ante * players
+    else:  # big-blind ante: ``ante`` is what the big blind pays for the table
+        out[0 if players == 2 else 1] = ante
+    return tuple(out)

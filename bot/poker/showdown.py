@@ -1,0 +1,56 @@
+"""Reading hands at the showdown: which evaluator a variant uses, and what a hand is.
+
+The hand state machine asks this module for comparable values (higher is better, one per
+half of a hi-lo pot; ``None`` where a hand does not qualify) and for the words shown to
+players ("Kings full of sevens", "8-6-5-4-A low"). The arithmetic lives in
+:mod:`bot.poker.evaluate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.poker import evaluate as ev
+from bot.poker.cards import Card
+from bot.poker.variants import Evaluator, Variant
+
+Scorer = Callable[[Sequence[Card], Sequence[Card]], int | None]
+
+
+def _all(hole: Sequence[Card], board: Sequence[Card]) -> list[Card]:
+    return [*hole, *board]
+
+
+SCORERS: dict[Evaluator, Scorer] = {
+    "high": lambda h, b: ev.high_value(_all(h, b)),
+    "omaha_high": lambda h, b: ev.omaha_high_value(h, b),
+    "low_a5": lambda h, b: ev.low_a5_value(_all(h, b)),
+    "low_a5_8": lambda h, b: ev.low_a5_value(_all(h, b), eight_or_better=True),
+    "omaha_low_8": lambda h, b: ev.omaha_low_value(h, b, eight_or_better=True),
+    "low_27": lambda h, b: ev.low_27_value(_all(h, b)),
+    "badugi": lambda h, b: ev.badugi_value(_all(h, b)),
+}
+
+
+def evaluate_hand(
+    variant: Variant, hole: Sequence[Card], board: Sequence[Card]
+) -> tuple[int | None, ...]:
+    """One value per showdown half of the variant (R-9.4: too few cards cannot win)."""
+    if len(hole) + len(board) < 5 and variant.showdown != ("badugi",):
+        return tuple(None for _ in variant.showdown)
+    return tuple(SCORERS[kind](hole, board) for kind in variant.showdown)
+
+
+def describe_hand(
+    variant: Variant, hole: Sequence[Card], board: Sequence[Card]
+) -> tuple[str, ...]:
+    """The names of a shown hand, one per half ("no low" where a low does not qualify)."""
+    out: list[str] = []
+    for kind in variant.showdown:
+        try:
+            desc = ev.describe(kind, list(hole), list(board))
+        except ValueError:
+            out.append("")
+            continue
+        out.append(desc.name if desc.value is not None else "no low")
+    return tuple(out)
