@@ -82,6 +82,13 @@ class Declare:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclareTimeout:
+    """The declaration clock ran out: the table's default applies (R-13.2)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
 class Show:
     """Showdown in manual mode: show the hand (R-9.2)."""
 
@@ -95,7 +102,10 @@ class Muck:
     player: int
 
 
-Action = Fold | Check | Call | Bet | RaiseTo | RaiseBy | AllIn | BringIn | Draw | Declare | Show | Muck
+Action = (
+    Fold | Check | Call | Bet | RaiseTo | RaiseBy | AllIn | BringIn | Draw | Declare | DeclareTimeout
+    | Show | Muck
+)
 
 ACTION_TYPES: dict[str, type[Action]] = {
     "fold": Fold,
@@ -108,6 +118,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "bring_in": BringIn,
     "draw": Draw,
     "declare": Declare,
+    "declare_timeout": DeclareTimeout,
     "show": Show,
     "muck": Muck,
 }

@@ -90,3 +90,22 @@ def validate_deck(deck: Sequence[Card]) -> None:
         if card in seen and card != JOKER:
             raise CardError(f"The deck holds {card} twice.")
         seen.add(card)
+
+
+def stacked_deck(holes: Sequence[str], board: str = "", hole_count: int | None = None) -> tuple[Card, ...]:
+    """A deck order that deals these hole cards (PHH order, one string per player) and
+    then this board, with the rest of the deck after them. For tests and replays.
+
+    Hole cards are dealt one at a time round the table, as the engine deals them.
+    """
+    hands = [list(parse_cards(h)) for h in holes]
+    k = hole_count if hole_count is not None else max(len(h) for h in hands)
+    order: list[Card] = []
+    for j in range(k):
+        for h in hands:
+            order.append(h[j] if j < len(h) else UNKNOWN)
+    order.extend(parse_cards(board))
+    used = set(order)
+    rest = [c for c in FULL_DECK if c not in used]
+    out = [rest.pop(0) if c == UNKNOWN else c for c in order]
+    return tuple(out + rest)

@@ -140,6 +140,53 @@ class PotAwarded(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OpenersShown(Event):
+    """R-12.2: the opener proves he had openers, even when nobody called."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclarationCommitted(Event):
+    """R-13.2: private to the declarer: his own choice, confirmed and final."""
+
+    player: int
+    choice: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclarationCount(Event):
+    """R-13.2: all anyone else learns before the reveal: how many fists are closed."""
+
+    committed: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclarationMade(Event):
+    """R-13.3: a public declaration in turn (or a fold on the clock)."""
+
+    player: int
+    choice: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclarationsRevealed(Event):
+    """R-13.2: every fist opens at once."""
+
+    choices: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareResolved(Event):
+    """R-13.4–R-13.9: every step of the resolution, in words."""
+
+    steps: tuple[str, ...]
+    carried: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandEnded(Event):
     stacks: tuple[int, ...]
     net: tuple[int, ...]

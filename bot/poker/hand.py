@@ -14,7 +14,7 @@ game it is playing. Rule ids in comments refer to shared/RULES.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.poker import showdown as sd
 from bot.poker.actions import (
@@ -25,6 +25,7 @@ from bot.poker.actions import (
     Call,
     Check,
     Declare,
+    DeclareTimeout,
     Draw,
     Fold,
     Muck,
@@ -40,11 +41,19 @@ from bot.poker.events import (
     BoardDealt,
     CardBurned,
     CardsDealt,
+    DeclarationCommitted,
+    DeclarationCount,
+    DeclarationMade,
+    DeclarationsRevealed,
+    DeclareResolved,
+    DeckReshuffled,
+    Drew,
     Event,
     ForcedBet,
     HandEnded,
     HandMucked,
     HandShown,
+    OpenersShown,
     Pot,
     PotAwarded,
     PotsFormed,
@@ -55,7 +64,12 @@ from bot.poker.events import (
 from bot.poker.legal import Legal
 from bot.poker.pots import build_pots, halve, split
 from bot.poker.rules import Limit, Rules
+from bot.poker.showdown import has_openers, openers_to_show
+from bot.poker.showing import best_showing, bring_in_player, card_key
 from bot.poker.variants import Street, Variant, get_variant
+
+if TYPE_CHECKING:
+    from bot.poker.declare import Choice, Declarations
 
 Phase = Literal["betting", "draw", "declare", "showdown", "over"]
 MAX_CHIPS = 10**15
@@ -124,12 +138,25 @@ class Hand:
         self.next_full_to = 0
         self.raises = 0
         self.acted_level: list[int | None] = [None] * n
+        self.acted_seq: list[int] = [0] * n
+        self.full_seq = 0
         self.passive: list[bool] = [False] * n
         self.last_aggressor: int | None = None
         self.round_opener = 0
         self.round_live_at_start = n
         self.completion_pending = False
+        self.bring_in_due = False
+        self.declarations: Declarations | None = None
+        self.declared: dict[int, Choice] = {}
+        self._declare_order: list[int] = []
         self.bring_in_player: int | None = None
+        self.opener: int | None = None
+        self.opener_cards: tuple[Card, ...] = ()
+        self.first_round_bet = False
+        self._reshuffled: list[Card] = []
+        self._discards: list[Card] = []
+        self._draw_order: list[int] = []
+        self.draws: list[list[int]] = [[] for _ in range(n)]
         self.exposed = False
         self._showdown_order: list[int] = []
         self._legal: Legal | None = None
@@ -186,16 +213,22 @@ class Hand:
         if self.phase == "over":
             raise HandOver("The hand is over; wait for the next deal.")
         i = action.player
+        if self.phase == "declare" and self.declarations is not None and self.rules.declare == "simultaneous":
+            mark = len(self.events)
+            self._apply_declare(action)
+            return self.events[mark:]
         if i != self.to_act:
             who = "nobody" if self.to_act is None else f"player {self.to_act}"
             raise NotYourTurn(f"It is not your turn; {who} is to act.")
         mark = len(self.events)
         if self.phase == "betting":
             self._apply_betting(action)
+        elif self.phase == "draw":
+            self._apply_draw(action)
+        elif self.phase == "declare":
+            self._apply_declare(action)
         elif self.phase == "showdown":
             self._apply_showdown(action)
-        else:
-            raise IllegalAction(f"That action is not possible during the {self.phase} phase.")
         return self.events[mark:]
 
     # ------------------------------------------------------------------ start
@@ -278,38 +311,51 @@ class Hand:
             return self._scaled(r.spread_max_late)
         return self._scaled(r.big_bet)
 
+    def _cards_left(self) -> int:
+        return len(self.deck) - self.deck_pos + len(self._reshuffled)
+
     def _deal_card(self, recipient: int = -1) -> Card:
         if self._script is not None:
             queue = self._script.get(recipient)
             if not queue:
                 raise ConfigError("The recorded hand does not say which card was dealt here.")
             card = queue.pop(0)
-        else:
-            if self.deck_pos >= len(self.deck):
-                raise ConfigError("The deck ran out of cards.")
+        elif self.deck_pos < len(self.deck):
             card = self.deck[self.deck_pos]
             self.deck_pos += 1
+        elif self._reshuffled:
+            card = self._reshuffled.pop(0)
+        else:
+            raise ConfigError("The deck ran out of cards.")
         self.dealt.append(card)
         return card
 
     def _next_street(self) -> None:
-        """Deal the next street and open its betting, or go to the showdown."""
+        """Deal the next street and open its draw or betting, or go to the showdown."""
         while True:
             self.street_index += 1
             if self.street_index >= len(self.variant.streets):
-                self._showdown()
+                self._end_of_streets()
                 return
             street = self.variant.streets[self.street_index]
             self.events.append(StreetStarted(street=street.name, index=self.street_index))
             self._deal_street(street)
-            if self._can_act_count() >= 2 or (
-                self._can_act_count() == 1 and self._first_round_forced_open()
-            ):
-                if street.betting and self._open_round(street):
-                    return
-            else:
-                # R-4.8: at most one player can still bet, so expose hands and run it out.
-                self._expose_all()
+            if street.draw > 0:
+                self._begin_draw(street)
+                return
+            if self._begin_betting(street):
+                return
+
+    def _begin_betting(self, street: Street) -> bool:
+        """Open the street's betting round; False when nobody needs to bet in it."""
+        if self._can_act_count() >= 2 or (
+            self._can_act_count() == 1 and self._first_round_forced_open()
+        ):
+            return street.betting and self._open_round(street)
+        if not any(s.draw for s in self.variant.streets[self.street_index + 1 :]):
+            # R-4.8: at most one player can still bet, so expose hands and run it out.
+            self._expose_all()
+        return False
 
     def _first_round_forced_open(self) -> bool:
         # A lone player with chips still has to answer a forced bet he has not matched.
@@ -326,6 +372,18 @@ class Hand:
             self._deal_card()
             self.events.append(CardBurned())
         players = [i for i in range(self.n) if not self.folded[i]]
+        per_player = street.hole + street.up
+        if (
+            per_player == 1
+            and self._script is None
+            and self._cards_left() < len(players)
+            and self.street_index == len(self.variant.streets) - 1
+        ):
+            # R-16.3: not enough cards for everyone: one shared card, face up, in the centre.
+            card = self._deal_card()
+            self.board.append(card)
+            self.events.append(BoardDealt(cards=(card,), street=street.name))
+            return
         for count, up in ((street.hole, False), (street.up, True)):
             if count <= 0:
                 continue
@@ -360,10 +418,34 @@ class Hand:
         first_round = self.street_index == 0
         size = self._street_bet_size(street)
         self.acted_level = [None] * self.n
+        self.acted_seq = [0] * self.n
+        self.full_seq = 0
         self.passive = [False] * self.n
         self.last_aggressor = None
         self.round_live_at_start = self._live_count()
         self.completion_pending = False
+        if street.opener == "bring_in" and r.bring_in > 0:
+            # R-3.5: the lowest (razz: highest) up-card must bring it in or complete.
+            self.current_bet = 0
+            self.full_size = size
+            self.last_full_level = 0
+            self.next_full_to = size
+            self.raises = 0
+            up = [[c for c, f in zip(h, fu, strict=True) if f] for h, fu in zip(self.hole, self.face_up, strict=True)]
+            live_up = [u if not self.folded[i] else [] for i, u in enumerate(up)]
+            b = bring_in_player(live_up, low_game=self.variant.showing == "low")
+            self.bring_in_player = b
+            self.round_opener = b
+            if self.effective_stack(b) > 0:
+                self.bring_in_due = True
+                self._set_to_act(b)
+                return True
+            nxt = self._next_needing(b, inclusive=False)
+            if nxt is None:
+                self._close_round()
+                return False
+            self._set_to_act(nxt)
+            return True
         if first_round and self.variant.forced == "blinds" and max(self.bets) > 0:
             blinds = self._blind_amounts()
             nominal = max(blinds)
@@ -395,11 +477,20 @@ class Hand:
         return True
 
     def _round_start(self, street: Street) -> int:
+        live = [i for i in range(self.n) if not self.folded[i]]
+        if street.opener == "best_showing":
+            # R-16.3: the best hand showing (the lowest in razz) opens later stud rounds.
+            up = [[c for c, f in zip(h, fu, strict=True) if f] for h, fu in zip(self.hole, self.face_up, strict=True)]
+            return best_showing(up, live, low_game=self.variant.showing == "low")
+        if street.opener in ("left_of_button", "opener", "blinds") and self.opener is not None:
+            # R-16.4: with openers, the round after the draw starts with the opener, or
+            # the next active player to his left.
+            for k in range(self.n):
+                j = (self.opener + k) % self.n
+                if not self.folded[j]:
+                    return j
         # Later rounds start with the first active player left of the button (R-4.1).
-        for i in range(self.n):
-            if not self.folded[i]:
-                return i
-        return 0
+        return live[0] if live else 0
 
     def _needs(self, i: int) -> bool:
         if self.folded[i] or self.effective_stack(i) <= 0:
@@ -430,8 +521,8 @@ class Hand:
 
     def _raise_reopened(self, i: int) -> bool:
         level = self.acted_level[i]
-        if level is None:
-            return True
+        if level is None or self.full_seq > self.acted_seq[i]:
+            return True  # he has not acted, or a full bet/raise came after he did
         faced = self.current_bet - level
         if self.rules.incomplete_rule == "half_bet" and self.rules.limited:
             return faced * 2 >= self.full_size  # R-7.4: at least half a bet reopens
@@ -468,6 +559,37 @@ class Hand:
         eff = self.effective_stack(i)
         bet = self.bets[i]
         cb = self.current_bet
+        if self.phase == "draw":
+            return Legal(
+                player=i,
+                actions=frozenset({"draw"}),
+                to_call=0,
+                current_bet=0,
+                bet_this_round=0,
+                stack=eff,
+                pot=self.middle,
+                min_to=None,
+                max_to=None,
+                unit=r.unit,
+                opening=False,
+                draw_max=min(street.draw, len(self.hole[i])),
+            )
+        if self.bring_in_due:
+            # R-3.5: bring it in, or complete to a full bet.
+            complete = min(self.full_size, bet + eff)
+            return Legal(
+                player=i,
+                actions=frozenset({"bring_in", "complete"} | ({"all_in"} if complete == bet + eff else set())),
+                to_call=min(r.bring_in, eff),
+                current_bet=0,
+                bet_this_round=bet,
+                stack=eff,
+                pot=self.middle,
+                min_to=complete,
+                max_to=complete,
+                unit=r.unit,
+                opening=True,
+            )
         owe = cb - bet
         to_call = min(owe, eff) if owe > 0 else 0
         acts: set[str] = set()
@@ -484,8 +606,16 @@ class Hand:
             j != i and not self.folded[j] and self.effective_stack(j) > 0 for j in range(self.n)
         )
         opening = cb == 0
+        no_openers = (
+            opening
+            and r.jacks_to_open
+            and self.street_index == 0
+            and self.opener is None
+            and not has_openers(self.hole[i])
+        )
         if (
-            all_in_to > cb
+            not no_openers
+            and all_in_to > cb
             and others_can_call
             and self._raise_reopened(i)
             and not self._cap_reached()
@@ -540,6 +670,10 @@ class Hand:
     def _apply_betting(self, action: Action) -> None:
         i = action.player
         legal = self.legal()
+        if self.bring_in_due:
+            self._apply_bring_in(action, legal)
+            self._after_action(i)
+            return
         if isinstance(action, Fold):
             if "fold" not in legal.actions:
                 raise IllegalAction(
@@ -565,8 +699,16 @@ class Hand:
             if total <= self.current_bet:
                 self._call(i, legal)  # an all-in for no more than the call is a call (R-7.1)
             else:
+                if (
+                    self.rules.jacks_to_open
+                    and self.street_index == 0
+                    and self.opener is None
+                    and legal.opening
+                ):
+                    self.opener = i  # R-12.2: remember the opener and his openers
+                    self.opener_cards = tuple(self.hole[i])
                 self._raise_to(i, total)
-        elif isinstance(action, BringIn | Draw | Declare | Show | Muck):
+        else:
             raise IllegalAction(
                 "That is not a betting action. You may " + legal.describe() + ".", legal
             )
@@ -661,6 +803,7 @@ class Hand:
                 )
             )
         self.acted_level[i] = self.current_bet
+        self.acted_seq[i] = self.full_seq
         self.passive[i] = True
 
     def _raise_to(self, i: int, total: int) -> None:
@@ -673,6 +816,7 @@ class Hand:
         full = total >= (self.full_size if opening else self.next_full_to)
         completing = self.completion_pending
         if full:
+            self.full_seq += 1
             self.raises += 1
             if r.limit is not Limit.FIXED:
                 # R-5.8: later raises must be at least the largest bet or raise so far.
@@ -684,6 +828,7 @@ class Hand:
             since_full = total - self.last_full_level
             if since_full * 2 >= self.full_size:
                 # R-7.4: half a bet or more counts as a full raise and reopens.
+                self.full_seq += 1
                 self.raises += 1
                 if r.half_bet_raise == "on_top":  # R-7.5 (a)
                     self.last_full_level = total
@@ -700,16 +845,18 @@ class Hand:
             # R-7.3: an incomplete all-in does not reopen; a raise goes on top of it.
             self.next_full_to = total + self.full_size
         self.current_bet = total
-        if opening:
-            kind: Literal["bet", "raise", "complete"] = "bet"
-        elif completing and full:
+        kind: Literal["bet", "raise", "complete"]
+        if completing and full:
             kind = "complete"
+        elif opening:
+            kind = "bet"
         else:
             kind = "raise"
         self.events.append(
             ActionTaken(player=i, kind=kind, added=added, total=total, all_in=all_in)
         )
         self.acted_level[i] = total
+        self.acted_seq[i] = self.full_seq
         self.passive[i] = False
         self.last_aggressor = i
 
@@ -722,8 +869,62 @@ class Hand:
         if nxt is not None:
             self._set_to_act(nxt)
             return
+        passed_out = (
+            self.street_index == 0
+            and self.current_bet == 0
+            and self.variant.forced != "bring_in"
+            and self.variant.streets[0].betting
+        )
         self._close_round()
+        if passed_out:
+            # R-4.6: everyone checked a first round with no blind or bring-in: the deal
+            # is thrown in and the antes stay in the pot for the next deal.
+            self._finish("passed out")
+            return
         self._next_street()
+
+    def _apply_bring_in(self, action: Action, legal: Legal) -> None:
+        i = action.player
+        if isinstance(action, BringIn):
+            amount = legal.to_call
+            self._put(i, amount, bet=True)
+            self.bring_in_due = False
+            self.current_bet = self.rules.bring_in
+            self.completion_pending = True
+            self.acted_level[i] = self.current_bet
+            self.acted_seq[i] = self.full_seq
+            self.last_aggressor = i
+            self.events.append(
+                ActionTaken(
+                    player=i,
+                    kind="bring_in",
+                    added=amount,
+                    total=self.bets[i],
+                    all_in=self.effective_stack(i) == 0,
+                )
+            )
+            return
+        if isinstance(action, RaiseTo | RaiseBy | Bet | AllIn):
+            total = (
+                action.total
+                if isinstance(action, RaiseTo)
+                else legal.all_in_to
+                if isinstance(action, AllIn)
+                else action.amount
+            )
+            if total != legal.min_to:
+                raise BadAmount(
+                    f"You may bring in for {legal.to_call} or complete to {legal.min_to}.", legal
+                )
+            self.bring_in_due = False
+            self.completion_pending = True  # completing the bring-in, R-3.5
+            self._raise_to(i, total)
+            return
+        raise IllegalAction(
+            f"You have the lowest card showing: bring in for {legal.to_call} or complete "
+            f"to {legal.min_to} (R-3.5).",
+            legal,
+        )
 
     def _close_round(self) -> None:
         self._set_to_act(None)
@@ -746,6 +947,215 @@ class Hand:
             self.stacks[top] += excess
             self.middle -= excess
             self.events.append(BetReturned(player=top, amount=excess))
+
+    # ------------------------------------------------------------------ draw
+
+    def _begin_draw(self, street: Street) -> None:
+        """R-16.4: each active player in turn from the button's left discards 0..N cards
+        and is dealt replacements. All-in players draw too."""
+        self._draw_order = [i for i in range(self.n) if not self.folded[i]]
+        if len(self._draw_order) < 2:
+            self._after_draws()
+            return
+        self.phase = "draw"
+        self._set_to_act(self._draw_order[0])
+
+    def _apply_draw(self, action: Action) -> None:
+        i = action.player
+        legal = self.legal()
+        if not isinstance(action, Draw):
+            raise IllegalAction(
+                f"It is the draw: discard 0–{legal.draw_max} cards (or stand pat).", legal
+            )
+        discards = tuple(action.discards)
+        hand = self.hole[i]
+        if len(discards) > legal.draw_max:
+            raise IllegalAction(f"You may discard at most {legal.draw_max} cards.", legal)
+        if len(set(discards)) != len(discards) or any(c not in hand for c in discards):
+            raise IllegalAction(
+                "You can only discard cards you hold, each once: "
+                + " ".join(hand)
+                + ".",
+                legal,
+            )
+        needed = len(discards)
+        if self._script is None and self._cards_left() < needed:
+            # R-16.4: the deck ran short: shuffle the earlier discards (never the
+            # drawer's own) and keep dealing. The order comes from the hand's seed, so
+            # a replay reshuffles identically.
+            pool = list(self._discards)
+            self._discards = []
+            self._rng_shuffle(pool)
+            self._reshuffled.extend(pool)
+            self.events.append(DeckReshuffled(cards=len(pool)))
+        received: list[Card] = []
+        for card in discards:
+            k = hand.index(card)
+            new = self._deal_card(i)
+            hand[k] = new
+            self.face_up[i][k] = False
+            received.append(new)
+        self._discards.extend(discards)
+        self.draws[i].append(needed)
+        self.events.append(
+            Drew(
+                player=i,
+                count=needed,
+                discarded=discards,
+                received=tuple(received),
+                audience=i,
+            )
+        )
+        self.events.append(Drew(player=i, count=needed))
+        pos = self._draw_order.index(i)
+        if pos + 1 < len(self._draw_order):
+            self._set_to_act(self._draw_order[pos + 1])
+            return
+        self._after_draws()
+
+    def _rng_shuffle(self, cards: list[Card]) -> None:
+        # A small deterministic generator seeded from the deck order: the reshuffle is
+        # fixed when the hand starts, like the deck (R-16.1), and needs no extra state.
+        seed = sum((k + 1) * (ord(c[0]) * 7 + ord(c[1])) for k, c in enumerate(self.deck))
+        seed ^= len(self.events) * 2654435761
+        x = seed & 0xFFFFFFFF or 1
+        for j in range(len(cards) - 1, 0, -1):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            k = x % (j + 1)
+            cards[j], cards[k] = cards[k], cards[j]
+
+    def _after_draws(self) -> None:
+        self.phase = "betting"
+        self._set_to_act(None)
+        if self._begin_betting(self.street):
+            return
+        self._next_street()
+
+    # ------------------------------------------------------------------ declare
+
+    def _end_of_streets(self) -> None:
+        if self.rules.declare != "none" and self._live_count() >= 2:
+            self._begin_declare()
+            return
+        self._showdown()
+
+    def _begin_declare(self) -> None:
+        """§13: after the final betting round every active player declares."""
+        from bot.poker.declare import Declarations, in_turn_order
+
+        self.phase = "declare"
+        live = [i for i in range(self.n) if not self.folded[i]]
+        self.declarations = Declarations(live)
+        if self.rules.declare == "simultaneous":
+            self._set_to_act(None)
+            self.events.append(DeclarationCount(committed=0, total=len(live)))
+            return
+        order = in_turn_order(live, self.last_aggressor, self.round_opener, self.n)
+        self._declare_order = order
+        self._set_to_act(order[0])
+
+    def declare_pending(self) -> list[int]:
+        """Players who still have to declare (any order in the chip-fist mode)."""
+        if self.phase != "declare" or self.declarations is None:
+            return []
+        return list(self.declarations.pending())
+
+    def declare_legal(self, player: int) -> Legal:
+        return Legal(
+            player=player,
+            actions=frozenset({"declare"}),
+            to_call=0,
+            current_bet=0,
+            bet_this_round=0,
+            stack=self.stacks[player],
+            pot=self.middle,
+            min_to=None,
+            max_to=None,
+            unit=self.rules.unit,
+            opening=False,
+        )
+
+    def _apply_declare(self, action: Action) -> None:
+        assert self.declarations is not None
+        i = action.player
+        if i not in self.declarations.pending():
+            if 0 <= i < self.n and not self.folded[i] and self.rules.declare == "simultaneous":
+                raise IllegalAction("You have already declared; a declaration is final (R-13.2).")
+            raise NotYourTurn("You have nothing to declare in this hand.")
+        if isinstance(action, DeclareTimeout):
+            if self.rules.declare_default == "fold":
+                self.folded[i] = True
+                self.declarations.withdraw(i)
+                self.events.append(
+                    ActionTaken(player=i, kind="fold", added=0, total=0, all_in=False)
+                )
+            else:
+                self._commit(i, "high")
+        elif isinstance(action, Declare):
+            if action.choice not in ("low", "high", "both"):
+                raise IllegalAction("Declare low, high or both.", self.declare_legal(i))
+            self._commit(i, action.choice)
+        else:
+            raise IllegalAction(
+                "It is the declaration: declare low, high or both.", self.declare_legal(i)
+            )
+        if self._live_count() == 1:
+            self._award_uncontested()
+            return
+        if self.rules.declare == "in_turn":
+            rest = [j for j in self._declare_order if j in self.declarations.pending()]
+            if rest:
+                self._set_to_act(rest[0])
+                return
+        if not self.declarations.complete:
+            return
+        choices = self.declarations.reveal()
+        self.declared = dict(choices)
+        if self.rules.declare == "simultaneous":
+            self.events.append(
+                DeclarationsRevealed(choices=tuple(sorted(self.declared.items())))
+            )
+        self._resolve_declare()
+
+    def _commit(self, i: int, choice: Choice) -> None:
+        assert self.declarations is not None
+        self.declarations.commit(i, choice)
+        if self.rules.declare == "simultaneous":
+            self.events.append(DeclarationCommitted(player=i, choice=choice, audience=i))
+            self.events.append(
+                DeclarationCount(
+                    committed=self.declarations.count(), total=len(self.declarations.players)
+                )
+            )
+        else:
+            self.events.append(DeclarationMade(player=i, choice=choice))
+
+    def _resolve_declare(self) -> None:
+        from bot.poker.declare import DeclareOptions, resolve_declare
+
+        self._set_to_act(None)
+        pots = self._form_pots()
+        values: dict[int, tuple[int | None, int | None]] = {}
+        for i in self.declared:
+            v = self._values(i)
+            values[i] = (v[0], v[1] if len(v) > 1 else None)
+        options = DeclareOptions(
+            no_second_best=self.rules.no_second_best,
+            both_may_split=self.rules.both_may_split,
+            qualifier=self.variant.showdown[-1] in ("low_a5_8", "omaha_low_8"),
+            timeout_default=self.rules.declare_default,
+        )
+        result = resolve_declare(pots, values, self.declared, list(range(self.n)), options)
+        for i in sorted(result.shown, key=lambda p: self._order_for_showdown().index(p)):
+            if not self.shown[i]:
+                self._show(i)
+        for k, pot in enumerate(pots):
+            for award in result.awards_for(k):
+                self._pay(k, award.share, award.amount, award.winners, award.amounts, "")
+        self.events.append(DeclareResolved(steps=tuple(result.steps), carried=result.carried))
+        self._finish("showdown")
 
     # ------------------------------------------------------------------ showdown
 
@@ -914,6 +1324,20 @@ class Hand:
         order: list[int],
     ) -> None:
         evaluators = self.variant.showdown
+        high_order = low_order = order
+        if self.rules.odd_chip == "suit":
+            # R-11.4: the highest card by suit takes the high odd chip, the lowest card
+            # by suit the low one, among all cards dealt to the tied players.
+            def top(p: int) -> tuple[int, int]:
+                return max(card_key(c, ace_low=False) for c in self.hole[p])
+
+            def bottom(p: int) -> tuple[int, int]:
+                return min(card_key(c, ace_low=True) for c in self.hole[p])
+
+            high_order = sorted(order, key=top, reverse=True)
+            low_order = sorted(order, key=bottom)
+            if evaluators[0] in ("low_a5", "low_27", "badugi"):
+                high_order = low_order
 
         def winners_for(idx: int) -> list[int]:
             scored = [(values[i][idx], i) for i in contenders if values[i][idx] is not None]
@@ -923,17 +1347,17 @@ class Hand:
             return [i for v, i in scored if v == best]
 
         if len(evaluators) == 1:
-            w = winners_for(0)
-            self._pay(k, "whole", amount, tuple(w), tuple(split(amount, w, order)), "")
+            w = winners_for(0) or contenders  # R-9.4 leaves nobody: share it out
+            self._pay(k, "whole", amount, tuple(w), tuple(split(amount, w, high_order)), "")
             return
-        high = winners_for(0)
+        high = winners_for(0) or contenders
         low = winners_for(1)
         if not low:  # R-10.5: no qualifying low, high takes all
-            self._pay(k, "whole", amount, tuple(high), tuple(split(amount, high, order)), "")
+            self._pay(k, "whole", amount, tuple(high), tuple(split(amount, high, high_order)), "")
             return
         hi_amt, lo_amt = halve(amount)  # R-11.3
-        self._pay(k, "high", hi_amt, tuple(high), tuple(split(hi_amt, high, order)), "")
-        self._pay(k, "low", lo_amt, tuple(low), tuple(split(lo_amt, low, order)), "")
+        self._pay(k, "high", hi_amt, tuple(high), tuple(split(hi_amt, high, high_order)), "")
+        self._pay(k, "low", lo_amt, tuple(low), tuple(split(lo_amt, low, low_order)), "")
 
     def _pay(
         self,
@@ -955,6 +1379,12 @@ class Hand:
 
     def _finish(self, reason: str) -> None:
         self._set_to_act(None)
+        if self.opener is not None and self.opener_cards:
+            # R-12.2: the opener shows openers, even if the pot was won uncontested;
+            # discarded openers were kept for this.
+            self.events.append(
+                OpenersShown(player=self.opener, cards=openers_to_show(self.opener_cards))
+            )
         self.phase = "over"
         self.result = HandEnded(
             stacks=tuple(self.stacks),

@@ -161,6 +161,34 @@ def _to_action(hand: Hand, parts: Sequence[str]) -> Action | None:
     raise PHHError(f"unknown PHH action {' '.join(parts)!r}")
 
 
+def _limit_raise_covering_all_in(hand: Hand, action: RaiseTo) -> Action:
+    """Some recorded limit hands "raise" to exactly a short stack's all-in, below a full
+    raise (pokerkit 0.7.3 accepted it, 0.7.4+ refuse it). Our rules allow only the full
+    limit raise; since nobody can match more than that all-in, the excess of the full raise
+    comes straight back as an uncalled bet (R-4.7), so the result is the same. We replay
+    it as the full raise, knowingly (docs/phh.md)."""
+    legal = hand.legal()
+    if legal.min_to is None or action.total >= legal.min_to:
+        return action
+    others = [
+        hand.bets[j] + hand.effective_stack(j)
+        for j in range(hand.n)
+        if j != action.player and not hand.folded[j]
+    ]
+    if others and action.total >= max(others) and hand.rules.limited:
+        return RaiseTo(action.player, legal.min_to)
+    return action
+
+
+def _unknown_discards(hand: Hand, action: Draw) -> Draw:
+    """A record that hides which cards were discarded (``??``): discard that many of the
+    player's cards that the record does not name."""
+    named = [c for c in action.discards if c != "??"]
+    spare = [c for c in hand.hole[action.player] if c not in named]
+    hidden = len(action.discards) - len(named)
+    return Draw(action.player, tuple(named + spare[:hidden]))
+
+
 def play(phh: PHHHand) -> Hand:
     rules = rules_for(phh)
     stacks = [int(s) for s in phh.data["starting_stacks"]]
@@ -174,10 +202,10 @@ def play(phh: PHHHand) -> Hand:
             continue
         if hand.over:
             raise PHHError(f"action {line!r} after the hand ended")
-        if isinstance(action, RaiseTo) and hand.to_act == action.player:
-            legal = hand.legal()
-            if action.total == legal.all_in_to and legal.max_to is None:
-                action = AllIn(action.player)
+        if isinstance(action, RaiseTo) and hand.to_act == action.player and hand.phase == "betting":
+            action = _limit_raise_covering_all_in(hand, action)
+        elif isinstance(action, Draw) and "??" in action.discards:
+            action = _unknown_discards(hand, action)
         hand.apply(action)
     if not hand.over:
         raise PHHError("the hand history ends before the hand is over")
@@ -223,6 +251,9 @@ def replay_file(path: str | Path) -> dict[str, Any]:
         hand = play(phh)
     except (PHHError, PokerError, tomllib.TOMLDecodeError, ValueError, KeyError) as exc:
         result["error"] = f"{type(exc).__name__}: {exc}"
+        return result
+    except Exception as exc:  # a replay must report, never crash the batch
+        result["error"] = f"internal error: {type(exc).__name__}: {exc}"
         return result
     result["ok"] = True
     result["finishing_stacks"] = list(hand.stacks)

@@ -80,6 +80,13 @@ class Rules:
     odd_chip: Literal["button", "suit"] = "button"
     showdown: Literal["auto", "manual"] = "auto"
     auto_show_all: bool = False
+    jacks_to_open: bool = False
+    """Draw: a pair of jacks or better to open the first round (R-12.2, R-16.2)."""
+    declare: Literal["none", "simultaneous", "in_turn"] = "none"
+    """Hi-lo declare games (§13): chip-fist (R-13.2) or in turn (R-13.3)."""
+    declare_default: Literal["fold", "high"] = "fold"
+    no_second_best: bool = False
+    both_may_split: bool = False
 
     def __post_init__(self) -> None:
         try:
@@ -98,6 +105,8 @@ class Rules:
             raise ConfigError("In spread limit the maximum cannot be below the minimum.")
         if variant.forced == "bring_in" and self.bring_in < 1:
             raise ConfigError(f"{variant.name} needs a bring-in of at least one chip.")
+        if self.declare != "none" and not variant.hi_lo:
+            raise ConfigError(f"{variant.name} is not a high-low game, so nobody can declare.")
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError("The raise cap must allow at least the opening bet.")
 

@@ -54,3 +54,23 @@ def describe_hand(
             continue
         out.append(desc.name if desc.value is not None else "no low")
     return tuple(out)
+
+
+_JACKS = ("Jc", "Jd", "4h", "3s", "2c")
+
+
+def has_openers(cards: Sequence[Card]) -> bool:
+    """R-12.2 jacks or better: a pair of jacks or any better high hand."""
+    if len(cards) < 5:
+        return False
+    return ev.high_value(list(cards)) >= ev.high_value(list(_JACKS))
+
+
+def openers_to_show(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards that prove openers: the paired ranks, or all five for a made hand
+    (straight, flush and better need every card)."""
+    ranks = [c[0] for c in cards]
+    paired = tuple(c for c in cards if ranks.count(c[0]) >= 2)
+    if paired and len(paired) < 5:
+        return paired
+    return tuple(cards)

@@ -44,6 +44,8 @@ class Variant:
     forced: Literal["blinds", "bring_in", "antes"] = "blinds"
     max_players: int = 10
     button: bool = True
+    showing: Literal["high", "low"] = "high"
+    """Stud: which up-cards bring in and open later rounds (R-3.5, R-16.3)."""
 
     @property
     def hole_count(self) -> int:
@@ -69,7 +71,6 @@ def _flop_game(code: str, name: str, hole: int, showdown: tuple[Evaluator, ...])
             Street("river", board=1, big_bet=True),
         ),
         showdown=showdown,
-        max_players=10 if hole == 2 else 10,
     )
 
 
@@ -77,7 +78,90 @@ HOLDEM = _flop_game("holdem", "Texas hold'em", 2, ("high",))
 OMAHA = _flop_game("omaha", "Omaha", 4, ("omaha_high",))
 OMAHA8 = _flop_game("omaha8", "Omaha hi-lo eight-or-better", 4, ("omaha_high", "omaha_low_8"))
 
-VARIANTS: dict[str, Variant] = {v.code: v for v in (HOLDEM, OMAHA, OMAHA8)}
+
+
+def _stud(code: str, name: str, showdown: tuple[Evaluator, ...], showing: Literal["high", "low"]) -> Variant:
+    # R-16.3: third street brings in; later streets open with the best hand showing.
+    return Variant(
+        code=code,
+        name=name,
+        streets=(
+            Street("third street", hole=2, up=1, opener="bring_in"),
+            Street("fourth street", up=1, opener="best_showing"),
+            Street("fifth street", up=1, big_bet=True, opener="best_showing"),
+            Street("sixth street", up=1, big_bet=True, opener="best_showing"),
+            Street("seventh street", hole=1, big_bet=True, opener="best_showing"),
+        ),
+        showdown=showdown,
+        forced="bring_in",
+        max_players=8,
+        button=False,
+        showing=showing,
+    )
+
+
+STUD = _stud("stud", "Seven-card stud", ("high",), "high")
+STUD8 = _stud("stud8", "Seven-card stud hi-lo eight-or-better", ("high", "low_a5_8"), "high")
+RAZZ = _stud("razz", "Razz", ("low_a5",), "low")
+STUD5 = Variant(
+    code="stud5",
+    name="Five-card stud",
+    streets=(
+        Street("second street", hole=1, up=1, opener="bring_in"),
+        Street("third street", up=1, opener="best_showing"),
+        Street("fourth street", up=1, big_bet=True, opener="best_showing"),
+        Street("fifth street", up=1, big_bet=True, opener="best_showing"),
+    ),
+    showdown=("high",),
+    forced="bring_in",
+    max_players=10,
+    button=False,
+)
+
+
+def _draw(code: str, name: str, cards: int, draws: int, showdown: tuple[Evaluator, ...]) -> Variant:
+    # R-16.4: each draw is followed by a betting round. Triple draws use the big bet
+    # from the second draw on; single-draw games after the draw.
+    streets = [Street("predraw", hole=cards, opener="blinds")]
+    for k in range(1, draws + 1):
+        big = k >= 2 or draws == 1
+        streets.append(Street(f"draw {k}" if draws > 1 else "draw", draw=cards, big_bet=big))
+    return Variant(
+        code=code,
+        name=name,
+        streets=tuple(streets),
+        showdown=showdown,
+        max_players=6,
+    )
+
+
+DRAW5 = _draw("draw5", "Five-card draw", 5, 1, ("high",))
+DRAW5_HILO = _draw("draw5hl", "Five-card draw high-low", 5, 1, ("high", "low_a5"))
+DEUCE7_SINGLE = _draw("27single", "Deuce-to-seven single draw", 5, 1, ("low_27",))
+DEUCE7_TRIPLE = _draw("27triple", "Deuce-to-seven triple draw", 5, 3, ("low_27",))
+A5_TRIPLE = _draw("a5triple", "Ace-to-five triple draw", 5, 3, ("low_a5",))
+A5_SINGLE = _draw("a5single", "Ace-to-five lowball draw", 5, 1, ("low_a5",))
+BADUGI = _draw("badugi", "Badugi", 4, 3, ("badugi",))
+
+VARIANTS: dict[str, Variant] = {
+    v.code: v
+    for v in (
+        HOLDEM,
+        OMAHA,
+        OMAHA8,
+        STUD,
+        STUD8,
+        RAZZ,
+        STUD5,
+        DRAW5,
+        DRAW5_HILO,
+        DEUCE7_SINGLE,
+        DEUCE7_TRIPLE,
+        A5_SINGLE,
+        A5_TRIPLE,
+        BADUGI,
+    )
+}
 
 
 def register(variant: Variant) -> None:
