@@ -103,8 +103,19 @@ class Muck:
 
 
 Action = (
-    Fold | Check | Call | Bet | RaiseTo | RaiseBy | AllIn | BringIn | Draw | Declare | DeclareTimeout
-    | Show | Muck
+    Fold
+    | Check
+    | Call
+    | Bet
+    | RaiseTo
+    | RaiseBy
+    | AllIn
+    | BringIn
+    | Draw
+    | Declare
+    | DeclareTimeout
+    | Show
+    | Muck
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {

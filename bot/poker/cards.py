@@ -92,7 +92,9 @@ def validate_deck(deck: Sequence[Card]) -> None:
         seen.add(card)
 
 
-def stacked_deck(holes: Sequence[str], board: str = "", hole_count: int | None = None) -> tuple[Card, ...]:
+def stacked_deck(
+    holes: Sequence[str], board: str = "", hole_count: int | None = None
+) -> tuple[Card, ...]:
     """A deck order that deals these hole cards (PHH order, one string per player) and
     then this board, with the rest of the deck after them. For tests and replays.
 

@@ -25,7 +25,7 @@ class ForcedBet(Event):
     """An ante, blind, straddle, kill or bring-in (§3)."""
 
     player: int
-    kind: Literal["ante", "small_blind", "big_blind", "straddle", "blind", "bring_in"]
+    kind: Literal["ante", "small_blind", "big_blind", "straddle", "blind", "bring_in", "dead_blind"]
     amount: int
     all_in: bool
 

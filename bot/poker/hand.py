@@ -41,12 +41,12 @@ from bot.poker.events import (
     BoardDealt,
     CardBurned,
     CardsDealt,
+    DeckReshuffled,
     DeclarationCommitted,
     DeclarationCount,
     DeclarationMade,
     DeclarationsRevealed,
     DeclareResolved,
-    DeckReshuffled,
     Drew,
     Event,
     ForcedBet,
@@ -202,7 +202,10 @@ class Hand:
                 out.append(tuple(self.hole[i]))
             else:
                 out.append(
-                    tuple(c if up else "??" for c, up in zip(self.hole[i], self.face_up[i], strict=True))
+                    tuple(
+                        c if up else "??"
+                        for c, up in zip(self.hole[i], self.face_up[i], strict=True)
+                    )
                 )
         return out
 
@@ -213,7 +216,11 @@ class Hand:
         if self.phase == "over":
             raise HandOver("The hand is over; wait for the next deal.")
         i = action.player
-        if self.phase == "declare" and self.declarations is not None and self.rules.declare == "simultaneous":
+        if (
+            self.phase == "declare"
+            and self.declarations is not None
+            and self.rules.declare == "simultaneous"
+        ):
             mark = len(self.events)
             self._apply_declare(action)
             return self.events[mark:]
@@ -251,6 +258,16 @@ class Hand:
                     self.dead += amt
                 self.events.append(
                     ForcedBet(player=i, kind="ante", amount=amt, all_in=self.stacks[i] == 0)
+                )
+        for i, dead in enumerate(r.dead_posts[:n]):
+            if dead > 0:
+                # R-1.6: a returning player's missed small blind is dead money.
+                amt = min(dead, self.stacks[i])
+                self._put(i, amt, bet=False)
+                self.contrib[i] -= amt
+                self.dead += amt
+                self.events.append(
+                    ForcedBet(player=i, kind="dead_blind", amount=amt, all_in=self.stacks[i] == 0)
                 )
         blinds = self._blind_amounts()
         nominal = max(blinds, default=0)
@@ -405,9 +422,7 @@ class Hand:
             self.events.append(BoardDealt(cards=cards, street=street.name))
 
     def _can_act_count(self) -> int:
-        return sum(
-            1 for i in range(self.n) if not self.folded[i] and self.effective_stack(i) > 0
-        )
+        return sum(1 for i in range(self.n) if not self.folded[i] and self.effective_stack(i) > 0)
 
     def _live_count(self) -> int:
         return self.n - sum(self.folded)
@@ -431,7 +446,10 @@ class Hand:
             self.last_full_level = 0
             self.next_full_to = size
             self.raises = 0
-            up = [[c for c, f in zip(h, fu, strict=True) if f] for h, fu in zip(self.hole, self.face_up, strict=True)]
+            up = [
+                [c for c, f in zip(h, fu, strict=True) if f]
+                for h, fu in zip(self.hole, self.face_up, strict=True)
+            ]
             live_up = [u if not self.folded[i] else [] for i, u in enumerate(up)]
             b = bring_in_player(live_up, low_game=self.variant.showing == "low")
             self.bring_in_player = b
@@ -480,7 +498,10 @@ class Hand:
         live = [i for i in range(self.n) if not self.folded[i]]
         if street.opener == "best_showing":
             # R-16.3: the best hand showing (the lowest in razz) opens later stud rounds.
-            up = [[c for c, f in zip(h, fu, strict=True) if f] for h, fu in zip(self.hole, self.face_up, strict=True)]
+            up = [
+                [c for c, f in zip(h, fu, strict=True) if f]
+                for h, fu in zip(self.hole, self.face_up, strict=True)
+            ]
             return best_showing(up, live, low_game=self.variant.showing == "low")
         if street.opener in ("left_of_button", "opener", "blinds") and self.opener is not None:
             # R-16.4: with openers, the round after the draw starts with the opener, or
@@ -579,7 +600,9 @@ class Hand:
             complete = min(self.full_size, bet + eff)
             return Legal(
                 player=i,
-                actions=frozenset({"bring_in", "complete"} | ({"all_in"} if complete == bet + eff else set())),
+                actions=frozenset(
+                    {"bring_in", "complete"} | ({"all_in"} if complete == bet + eff else set())
+                ),
                 to_call=min(r.bring_in, eff),
                 current_bet=0,
                 bet_this_round=bet,
@@ -753,10 +776,7 @@ class Hand:
                 + ".",
                 legal,
             )
-        if isinstance(action, RaiseBy):
-            total = legal.current_bet + raw
-        else:
-            total = raw
+        total = legal.current_bet + raw if isinstance(action, RaiseBy) else raw
         if legal.min_to is None or legal.max_to is None:
             raise IllegalAction(
                 "You cannot bet or raise now. You may " + legal.describe() + ".", legal
@@ -973,9 +993,7 @@ class Hand:
             raise IllegalAction(f"You may discard at most {legal.draw_max} cards.", legal)
         if len(set(discards)) != len(discards) or any(c not in hand for c in discards):
             raise IllegalAction(
-                "You can only discard cards you hold, each once: "
-                + " ".join(hand)
-                + ".",
+                "You can only discard cards you hold, each once: " + " ".join(hand) + ".",
                 legal,
             )
         needed = len(discards)
@@ -1114,9 +1132,7 @@ class Hand:
         choices = self.declarations.reveal()
         self.declared = dict(choices)
         if self.rules.declare == "simultaneous":
-            self.events.append(
-                DeclarationsRevealed(choices=tuple(sorted(self.declared.items())))
-            )
+            self.events.append(DeclarationsRevealed(choices=tuple(sorted(self.declared.items()))))
         self._resolve_declare()
 
     def _commit(self, i: int, choice: Choice) -> None:
@@ -1151,7 +1167,7 @@ class Hand:
         for i in sorted(result.shown, key=lambda p: self._order_for_showdown().index(p)):
             if not self.shown[i]:
                 self._show(i)
-        for k, pot in enumerate(pots):
+        for k in range(len(pots)):
             for award in result.awards_for(k):
                 self._pay(k, award.share, award.amount, award.winners, award.amounts, "")
         self.events.append(DeclareResolved(steps=tuple(result.steps), carried=result.carried))
@@ -1181,7 +1197,9 @@ class Hand:
         """R-9.1: the last bettor or raiser of the final round first, else the first
         active player left of the button; then clockwise."""
         start = self.last_aggressor if self.last_aggressor is not None else 0
-        return [(start + k) % self.n for k in range(self.n) if not self.folded[(start + k) % self.n]]
+        return [
+            (start + k) % self.n for k in range(self.n) if not self.folded[(start + k) % self.n]
+        ]
 
     def _take_rake(self, pots: list[Pot]) -> list[Pot]:
         rake = self.rules.rake
@@ -1287,7 +1305,9 @@ class Hand:
             for k, value in enumerate(mine):
                 if value is None:
                     continue
-                best = max((v for j in shown if (v := self._values(j)[k]) is not None), default=None)
+                best = max(
+                    (v for j in shown if (v := self._values(j)[k]) is not None), default=None
+                )
                 if best is None or value >= best:
                     return True
         return False
@@ -1296,9 +1316,7 @@ class Hand:
         pots = self._form_pots()
         order = list(range(self.n))  # R-11.2: clockwise from the button's left
         values = {
-            i: self._values(i)
-            for i in range(self.n)
-            if not self.folded[i] and not self.mucked[i]
+            i: self._values(i) for i in range(self.n) if not self.folded[i] and not self.mucked[i]
         }
         # R-8.3: from the last side pot down to the main pot.
         for k in range(len(pots) - 1, -1, -1):
@@ -1340,7 +1358,7 @@ class Hand:
                 high_order = low_order
 
         def winners_for(idx: int) -> list[int]:
-            scored = [(values[i][idx], i) for i in contenders if values[i][idx] is not None]
+            scored = [(v, i) for i in contenders if (v := values[i][idx]) is not None]
             if not scored:
                 return []
             best = max(v for v, _ in scored)

@@ -40,17 +40,17 @@ class Legal:
         if "check" in self.actions:
             parts.append("check")
         if "call" in self.actions:
-            parts.append(f"call {self.to_call}" + (" (all in)" if self.to_call == self.stack else ""))
+            parts.append(
+                f"call {self.to_call}" + (" (all in)" if self.to_call == self.stack else "")
+            )
         if "bring_in" in self.actions:
             parts.append(f"bring in for {self.current_bet + self.to_call}")
         if self.min_to is not None and self.max_to is not None:
             word = "bet" if self.opening else "raise to"
             if "complete" in self.actions and not self.opening:
                 word = "complete to"
-            if self.min_to == self.max_to:
-                rng = f"{self.min_to}"
-            else:
-                rng = f"{self.min_to}–{self.max_to}"
+            same = self.min_to == self.max_to
+            rng = f"{self.min_to}" if same else f"{self.min_to}–{self.max_to}"
             note = " (all in)" if self.max_to == self.all_in_to else ""
             parts.append(f"{word} {rng}{note}")
         if "draw" in self.actions:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.poker.actions import Action, AllIn, BringIn, Call, Draw, Fold, Muck, RaiseTo, Show
+from bot.poker.actions import Action, BringIn, Call, Draw, Fold, Muck, RaiseTo, Show
 from bot.poker.cards import FULL_DECK, Card, parse_cards
 from bot.poker.errors import PokerError
 from bot.poker.events import (
@@ -220,7 +220,11 @@ def _pots(hand: Hand) -> list[dict[str, Any]]:
             if isinstance(e, PotAwarded) and e.pot_index == k:
                 winners.extend(f"p{w + 1}" for w in e.winners if f"p{w + 1}" not in winners)
         out.append(
-            {"amount": pot.amount, "eligible": [f"p{i + 1}" for i in pot.eligible], "winners": winners}
+            {
+                "amount": pot.amount,
+                "eligible": [f"p{i + 1}" for i in pot.eligible],
+                "winners": winners,
+            }
         )
     return out
 

@@ -53,6 +53,9 @@ class Rules:
     """Per PHH position (0 = first seat left of the button); straddles and kills follow."""
     antes: tuple[int, ...] = ()
     """Per PHH position; build with :func:`ante_list` for the three ante modes (R-3.1)."""
+    dead_posts: tuple[int, ...] = ()
+    """Per PHH position: dead chips posted (a missed small blind, R-1.4, R-1.6). A missed
+    big blind is posted live through ``blinds_or_straddles``."""
     bring_in: int = 0
     small_bet: int = 2
     """No/pot limit: the minimum bet. Fixed: the small bet. Spread: the minimum."""
@@ -95,7 +98,7 @@ class Rules:
             raise ConfigError(str(exc.args[0])) from None
         if self.unit < 1:
             raise ConfigError("The betting unit must be at least one chip.")
-        if any(b < 0 for b in self.blinds_or_straddles) or any(a < 0 for a in self.antes):
+        if any(x < 0 for x in (*self.blinds_or_straddles, *self.antes, *self.dead_posts)):
             raise ConfigError("Blinds and antes cannot be negative.")
         if self.small_bet < 1:
             raise ConfigError("The minimum bet must be at least one chip.")
@@ -123,7 +126,7 @@ class Rules:
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         names = {f.name for f in fields(cls)}
         kw = {k: v for k, v in data.items() if k in names}
-        for key in ("blinds_or_straddles", "antes", "limit_scale"):
+        for key in ("blinds_or_straddles", "antes", "dead_posts", "limit_scale"):
             if key in kw:
                 kw[key] = tuple(kw[key])
         if "limit" in kw:

@@ -41,9 +41,7 @@ def evaluate_hand(
     return tuple(SCORERS[kind](hole, board) for kind in variant.showdown)
 
 
-def describe_hand(
-    variant: Variant, hole: Sequence[Card], board: Sequence[Card]
-) -> tuple[str, ...]:
+def describe_hand(variant: Variant, hole: Sequence[Card], board: Sequence[Card]) -> tuple[str, ...]:
     """The names of a shown hand, one per half ("no low" where a low does not qualify)."""
     out: list[str] = []
     for kind in variant.showdown:

@@ -25,7 +25,9 @@ def card_key(card: Card, *, ace_low: bool) -> tuple[int, int]:
 def bring_in_player(up_cards: Sequence[Sequence[Card]], *, low_game: bool) -> int:
     """R-3.5: the lowest up-card brings in (high games); the highest in low games such as
     razz, where the ace is low. Suit breaks ties."""
-    keyed = [(card_key(cards[-1], ace_low=low_game), i) for i, cards in enumerate(up_cards) if cards]
+    keyed = [
+        (card_key(cards[-1], ace_low=low_game), i) for i, cards in enumerate(up_cards) if cards
+    ]
     if low_game:
         return max(keyed)[1]
     return min(keyed)[1]

@@ -10,9 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 Opener = Literal["blinds", "left_of_button", "bring_in", "best_showing", "opener"]
-Evaluator = Literal[
-    "high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"
-]
+Evaluator = Literal["high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +77,9 @@ OMAHA = _flop_game("omaha", "Omaha", 4, ("omaha_high",))
 OMAHA8 = _flop_game("omaha8", "Omaha hi-lo eight-or-better", 4, ("omaha_high", "omaha_low_8"))
 
 
-
-def _stud(code: str, name: str, showdown: tuple[Evaluator, ...], showing: Literal["high", "low"]) -> Variant:
+def _stud(
+    code: str, name: str, showdown: tuple[Evaluator, ...], showing: Literal["high", "low"]
+) -> Variant:
     # third street brings in; later streets open with the best hand showing.
     return Variant(
         code=code,
