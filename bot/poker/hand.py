@@ -355,6 +355,9 @@ class Hand:
                 self._end_of_streets()
                 return
             street = self.variant.streets[self.street_index]
+            if self._runs_out():
+                # R-4.8, R-12.4: all active hands are shown before the rest is dealt.
+                self._expose_all()
             self.events.append(StreetStarted(street=street.name, index=self.street_index))
             self._deal_street(street)
             if street.draw > 0:
@@ -362,6 +365,14 @@ class Hand:
                 return
             if self._begin_betting(street):
                 return
+
+    def _runs_out(self) -> bool:
+        return (
+            self.street_index > 0
+            and self._live_count() >= 2
+            and self._can_act_count() < 2
+            and not any(s.draw for s in self.variant.streets[self.street_index :])
+        )
 
     def _begin_betting(self, street: Street) -> bool:
         """Open the street's betting round; False when nobody needs to bet in it."""
