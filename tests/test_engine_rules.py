@@ -264,7 +264,7 @@ def test_r11_4_odd_chip_by_suit_option() -> None:
     h.apply(Call(1))
     while not h.over:
         h.apply(Check(h.to_act or 0))
-    award = [e for e in h.events if isinstance(e, PotAwarded)][0]
+    award = next(e for e in h.events if isinstance(e, PotAwarded))
     got = dict(zip(award.winners, award.amounts, strict=True))
     assert got == {0: 5, 1: 6}
 
@@ -277,7 +277,7 @@ def test_r11_2_odd_chip_nearest_button_left_by_default() -> None:
     h.apply(Call(1))
     while not h.over:
         h.apply(Check(h.to_act or 0))
-    award = [e for e in h.events if isinstance(e, PotAwarded)][0]
+    award = next(e for e in h.events if isinstance(e, PotAwarded))
     assert dict(zip(award.winners, award.amounts, strict=True)) == {0: 6, 1: 5}
 
 
