@@ -71,6 +71,9 @@ from bot.poker.variants import Street, Variant, get_variant
 if TYPE_CHECKING:
     from bot.poker.declare import Choice, Declarations
 
+_ACTION_SETS: dict[tuple[str, ...], frozenset[str]] = {}
+"""Interned action sets: a handful of combinations recur on every decision."""
+
 Phase = Literal["betting", "draw", "declare", "showdown", "over"]
 MAX_CHIPS = 10**15
 """No amount above this is ever a real number of chips; refusing it early keeps the
@@ -104,6 +107,7 @@ class Hand:
             validate_deck(deck)
         self.rules = rules
         self.variant: Variant = variant
+        self._streets = variant.streets
         self.n = n
         self.starting_stacks: tuple[int, ...] = tuple(stacks)
         self.stacks: list[int] = list(stacks)
@@ -160,7 +164,9 @@ class Hand:
         self.exposed = False
         self._showdown_order: list[int] = []
         self._legal: Legal | None = None
+        self._value_cache: dict[int, tuple[int | None, ...]] = {}
         self._scale_num, self._scale_den = rules.limit_scale
+        self._cap = rules.deal_cap
         self._start()
 
     # ------------------------------------------------------------------ queries
@@ -171,7 +177,7 @@ class Hand:
 
     @property
     def street(self) -> Street:
-        return self.variant.streets[max(self.street_index, 0)]
+        return self._streets[self.street_index if self.street_index > 0 else 0]
 
     def total_chips(self) -> int:
         """Stacks + the middle + rake: constant through the hand (R-2.5)."""
@@ -182,9 +188,17 @@ class Hand:
 
     def effective_stack(self, i: int) -> int:
         """Chips player ``i`` can still put in: his stack, or less under a deal cap (R-5.6)."""
-        if self.rules.deal_cap > 0:
-            return max(0, min(self.stacks[i], self.rules.deal_cap - self.contrib[i]))
+        if self._cap:
+            return max(0, min(self.stacks[i], self._cap - self.contrib[i]))
         return self.stacks[i]
+
+    def _actors(self) -> list[int]:
+        """Players still in the hand who can put more chips in (not folded, not all in)."""
+        folded = self.folded
+        if self._cap:
+            return [j for j in range(self.n) if not folded[j] and self.effective_stack(j) > 0]
+        stacks = self.stacks
+        return [j for j in range(self.n) if not folded[j] and stacks[j] > 0]
 
     def legal(self) -> Legal:
         """The legal actions of the player to act, with exact ranges (R-6.6)."""
@@ -433,7 +447,7 @@ class Hand:
             self.events.append(BoardDealt(cards=cards, street=street.name))
 
     def _can_act_count(self) -> int:
-        return sum(1 for i in range(self.n) if not self.folded[i] and self.effective_stack(i) > 0)
+        return len(self._actors())
 
     def _live_count(self) -> int:
         return self.n - sum(self.folded)
@@ -530,18 +544,21 @@ class Hand:
         return self.acted_level[i] is None or self.bets[i] < self.current_bet
 
     def _next_needing(self, start: int, *, inclusive: bool) -> int | None:
-        n = self.n
-        can = [j for j in range(n) if not self.folded[j] and self.effective_stack(j) > 0]
-        if not can:
+        actors = self._actors()
+        if not actors:
             return None
-        if len(can) == 1:
-            j = can[0]
+        cb = self.current_bet
+        bets = self.bets
+        if len(actors) == 1:
+            j = actors[0]
             # A lone player with chips only has to act if he faces a bet (R-4.8).
-            return j if self.bets[j] < self.current_bet else None
+            return j if bets[j] < cb else None
+        n = self.n
+        acted = self.acted_level
         begin = start if inclusive else start + 1
         for k in range(n):
             j = (begin + k) % n
-            if self._needs(j):
+            if j in actors and (acted[j] is None or bets[j] < cb):
                 return j
         return None
 
@@ -626,19 +643,18 @@ class Hand:
             )
         owe = cb - bet
         to_call = min(owe, eff) if owe > 0 else 0
-        acts: set[str] = set()
+        acts: list[str] = []
         if owe > 0:
-            acts.update(("fold", "call"))
+            acts += ("fold", "call")
         else:
-            acts.add("check")
+            acts.append("check")
             if r.checking_out:
-                acts.add("fold")
+                acts.append("fold")
         all_in_to = bet + eff
         min_to: int | None = None
         max_to: int | None = None
-        others_can_call = any(
-            j != i and not self.folded[j] and self.effective_stack(j) > 0 for j in range(self.n)
-        )
+        actors = self._actors()
+        others_can_call = len(actors) - (i in actors) > 0
         opening = cb == 0
         no_openers = (
             opening
@@ -680,14 +696,18 @@ class Hand:
             else:
                 hi = min(hi, all_in_to)
             min_to, max_to = lo, hi
-            acts.add("bet" if opening else "raise")
+            acts.append("bet" if opening else "raise")
             if self.completion_pending:
-                acts.add("complete")
+                acts.append("complete")
         if eff > 0 and (all_in_to <= cb or (max_to is not None and max_to == all_in_to)):
-            acts.add("all_in")
+            acts.append("all_in")
+        key = tuple(acts)
+        actions = _ACTION_SETS.get(key)
+        if actions is None:
+            actions = _ACTION_SETS[key] = frozenset(acts)
         return Legal(
             player=i,
-            actions=frozenset(acts),
+            actions=actions,
             to_call=to_call,
             current_bet=cb,
             bet_this_round=bet,
@@ -1300,7 +1320,11 @@ class Hand:
         self._next_shower()
 
     def _values(self, i: int) -> tuple[int | None, ...]:
-        return sd.evaluate_hand(self.variant, self.hole[i], self.board)
+        # Cached: hands are final once the showdown starts, and several pots ask again.
+        cached = self._value_cache.get(i)
+        if cached is None:
+            cached = self._value_cache[i] = sd.evaluate_hand(self.variant, self.hole[i], self.board)
+        return cached
 
     def _could_win(self, i: int) -> bool:
         """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is

@@ -1,16 +1,16 @@
 """What the player to act may do, with exact ranges (R-6.6).
 
 ``Legal`` is what the engine exposes for the player to act and what every refusal carries,
-so a presenter can always answer "what is allowed" precisely.
+so a presenter can always answer "what is allowed" precisely. It is an immutable named
+tuple rather than a dataclass because the engine builds one per decision on its hot path.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
+class Legal(NamedTuple):
     player: int
     actions: frozenset[str]
     """Names from: fold, check, call, bet, raise, all_in, bring_in, complete, draw,
