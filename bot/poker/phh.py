@@ -79,6 +79,13 @@ def load(path: str | Path) -> PHHHand:
 
 def rules_for(phh: PHHHand) -> Rules:
     d = phh.data
+    house_only = d.get("_chipfist_rules")
+    if phh.variant not in PHH_VARIANTS and isinstance(house_only, str):
+        # Our own games (no PHH code) carry their whole rules in _chipfist_rules.
+        try:
+            return Rules.from_dict(json.loads(house_only))
+        except (PokerError, ValueError, TypeError) as exc:
+            raise PHHError(f"bad _chipfist_rules: {exc}") from None
     if phh.variant not in PHH_VARIANTS:
         raise PHHError(f"variant {phh.variant!r} is not supported yet")
     game, limit = PHH_VARIANTS[phh.variant]
@@ -189,11 +196,36 @@ def _unknown_discards(hand: Hand, action: Draw) -> Draw:
     return Draw(action.player, tuple(named + spare[:hidden]))
 
 
+def _declarations(phh: PHHHand) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for item in phh.data.get("_declarations", []):
+        who, _, choice = str(item).partition("=")
+        out[int(who.strip()[1:]) - 1] = choice.strip()
+    return out
+
+
+def _declare_pending(hand: Hand, declared: dict[int, str]) -> None:
+    """Declarations are not PHH actions; they come from ``_declarations`` when the hand
+    reaches its declare phase (docs/phh.md)."""
+    while hand.phase == "declare":
+        pending = hand.declare_pending()
+        if not pending:
+            return
+        p = hand.to_act if hand.to_act is not None else pending[0]
+        choice = declared.get(p)
+        if choice not in ("low", "high", "both"):
+            raise PHHError(f"p{p + 1} reached the declaration but _declarations has no choice")
+        hand.apply(Declare(p, choice))  # type: ignore[arg-type]
+
+
 def play(phh: PHHHand) -> Hand:
     rules = rules_for(phh)
     stacks = [int(s) for s in phh.data["starting_stacks"]]
-    hand = Hand(rules, stacks, script=_script(phh))
+    carried = int(phh.data.get("_carried_in", 0))
+    hand = Hand(rules, stacks, script=_script(phh), carried=carried)
+    declared = _declarations(phh)
     for line in phh.actions:
+        _declare_pending(hand, declared)
         parts = line.split("#")[0].split()
         if not parts or parts[0] == "d":
             continue
@@ -207,6 +239,7 @@ def play(phh: PHHHand) -> Hand:
         elif isinstance(action, Draw) and "??" in action.discards:
             action = _unknown_discards(hand, action)
         hand.apply(action)
+    _declare_pending(hand, declared)
     if not hand.over:
         raise PHHError("the hand history ends before the hand is over")
     return hand
@@ -311,6 +344,8 @@ def export(
                 lines.append(f"p{e.player + 1} cbr {e.total}")
         elif isinstance(e, Drew) and e.audience is not None:
             lines.append(f"p{e.player + 1} sd {''.join(e.discarded)}".rstrip())
+            if e.received:
+                lines.append(f"d dh p{e.player + 1} {''.join(e.received)}")
         elif isinstance(e, HandShown):
             lines.append(f"p{e.player + 1} sm {''.join(e.cards)}")
         elif isinstance(e, HandMucked):
@@ -344,6 +379,25 @@ def export(
         else:
             out.append(f"{key} = {_toml_value(value)}")
     return "\n".join(out) + "\n"
+
+
+def export_hand(hand: Hand, players: Sequence[str] | None = None) -> str:
+    """PHH text for a finished (or running) hand, with our underscore fields."""
+    extra: dict[str, Any] = {}
+    if hand.carried:
+        extra["_carried_in"] = hand.carried
+    if hand.result is not None and hand.result.carried:
+        extra["_carried_out"] = hand.result.carried
+    if hand.declared:
+        extra["_declarations"] = [f"p{p + 1}={c}" for p, c in sorted(hand.declared.items())]
+    return export(
+        hand.rules,
+        hand.starting_stacks,
+        hand.events,
+        finishing_stacks=hand.stacks if hand.over else None,
+        players=players,
+        extra=extra,
+    )
 
 
 def iter_paths(paths: Sequence[str]) -> list[Path]:

@@ -1,0 +1,58 @@
+"""PHH export round trip: every exported hand replays to the same finishing stacks
+through the same replayer as recorded hands (docs/phh.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.poker.cards import FULL_DECK
+from bot.poker.hand import Hand
+from bot.poker.phh import export_hand, replay_file
+from tests.test_engine_privacy import random_action, rules_for
+
+GAMES = ["holdem", "omaha8", "stud", "razz", "27triple", "badugi", "draw5"]
+
+
+@pytest.mark.parametrize("code", GAMES)
+def test_phh_export_replays_to_the_same_stacks(code: str, tmp_path: Path) -> None:
+    rng = random.Random(f"export-{code}")
+    for k in range(15):
+        n = rng.randint(2, 5)
+        stacks = [rng.choice([10, 60, 300]) for _ in range(n)]
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        hand = Hand(rules_for(code, n), stacks, tuple(deck))
+        while not hand.over:
+            hand.apply(random_action(hand, rng))
+        path = tmp_path / f"{code}-{k}.phh"
+        path.write_text(export_hand(hand, [f"player{i}" for i in range(n)]), encoding="utf-8")
+        result = replay_file(path)
+        assert result["ok"], result["error"]
+        assert result["finishing_stacks"] == hand.stacks
+        assert result["match"] is True
+
+
+def test_phh_replay_cli_reports_json_per_hand(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    hand = Hand(rules_for("holdem", 3), [100, 100, 100], FULL_DECK)
+    while not hand.over:
+        hand.apply(random_action(hand, rng))
+    (tmp_path / "one.phh").write_text(export_hand(hand), encoding="utf-8")
+    (tmp_path / "bad.phh").write_text('variant = "ZZ"\nstarting_stacks = [1, 2]\nactions = []\n')
+    out = subprocess.run(
+        [sys.executable, "-m", "bot.poker", "replay", str(tmp_path), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert {Path(r["path"]).name: r["ok"] for r in lines} == {"one.phh": True, "bad.phh": False}
+    bad = next(r for r in lines if not r["ok"])
+    assert "not supported" in bad["error"] and "Traceback" not in out.stderr
+    assert out.returncode == 1
