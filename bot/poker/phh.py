@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.poker.actions import Action, BringIn, Call, Draw, Fold, Muck, RaiseTo, Show
+from bot.poker.actions import Action, BringIn, Call, Declare, Draw, Fold, Muck, RaiseTo, Show
 from bot.poker.cards import FULL_DECK, Card, parse_cards
 from bot.poker.errors import PokerError
 from bot.poker.events import (
