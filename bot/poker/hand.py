@@ -33,7 +33,7 @@ from bot.poker.actions import (
     RaiseTo,
     Show,
 )
-from bot.poker.cards import Card, shuffled_deck, validate_deck
+from bot.poker.cards import FULL_DECK, JOKER, Card, shuffled_deck, validate_deck
 from bot.poker.errors import BadAmount, ConfigError, HandOver, IllegalAction, NotYourTurn
 from bot.poker.events import (
     ActionTaken,
@@ -102,7 +102,7 @@ class Hand:
         if carried < 0:
             raise ConfigError("A carried pot cannot be negative.")
         if deck is None:
-            deck = shuffled_deck()
+            deck = shuffled_deck((*FULL_DECK, JOKER) if rules.uses_joker else FULL_DECK)
         else:
             validate_deck(deck)
         self.rules = rules
@@ -1220,7 +1220,9 @@ class Hand:
             HandShown(
                 player=i,
                 cards=tuple(self.hole[i]),
-                descriptions=sd.describe_hand(self.variant, self.hole[i], self.board),
+                descriptions=sd.describe_hand(
+                    self.variant, self.hole[i], self.board, self.rules.wild
+                ),
             )
         )
 
@@ -1323,7 +1325,9 @@ class Hand:
         # Cached: hands are final once the showdown starts, and several pots ask again.
         cached = self._value_cache.get(i)
         if cached is None:
-            cached = self._value_cache[i] = sd.evaluate_hand(self.variant, self.hole[i], self.board)
+            cached = self._value_cache[i] = sd.evaluate_hand(
+                self.variant, self.hole[i], self.board, self.rules.wild
+            )
         return cached
 
     def _could_win(self, i: int) -> bool:

@@ -90,6 +90,15 @@ class Rules:
     declare_default: Literal["fold", "high"] = "fold"
     no_second_best: bool = False
     both_may_split: bool = False
+    wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
+    """R-10.7: deuces wild, a joker as a full wild card or as a bug, or both."""
+    declared_hands: bool = False
+    """R-9.3 option for wild-card games: a hand counts as what the player states, if it
+    holds at least that."""
+
+    @property
+    def uses_joker(self) -> bool:
+        return self.wild in ("joker", "joker_bug", "deuces_joker")
 
     def __post_init__(self) -> None:
         try:

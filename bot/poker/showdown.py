@@ -32,22 +32,47 @@ SCORERS: dict[Evaluator, Scorer] = {
 }
 
 
+Wild = str
+"""The ``Rules.wild`` setting: none, deuces, joker, joker_bug or deuces_joker."""
+
+
+def _wild_scorer(kind: Evaluator, wild: Wild) -> Scorer | None:
+    """R-10.7: wild cards for high hands and ace-to-five lows (the games they are dealt
+    in). Other evaluators ignore the setting (documented in docs/rules-notes.md)."""
+    spec = ev.WildSpec(
+        deuces_wild=wild in ("deuces", "deuces_joker"),
+        joker="bug" if wild == "joker_bug" else "wild" if "joker" in wild else "none",
+    )
+    if kind == "high":
+        return lambda h, b: ev.high_value_wild(_all(h, b), spec)
+    if kind in ("low_a5", "low_a5_8"):
+        eight = kind == "low_a5_8"
+        return lambda h, b: ev.low_a5_value_wild(_all(h, b), spec, eight_or_better=eight)
+    return None
+
+
 def evaluate_hand(
-    variant: Variant, hole: Sequence[Card], board: Sequence[Card]
+    variant: Variant, hole: Sequence[Card], board: Sequence[Card], wild: Wild = "none"
 ) -> tuple[int | None, ...]:
     """One value per showdown half of the variant (R-9.4: too few cards cannot win)."""
     if len(hole) + len(board) < 5 and variant.showdown != ("badugi",):
         return tuple(None for _ in variant.showdown)
-    return tuple(SCORERS[kind](hole, board) for kind in variant.showdown)
+    out: list[int | None] = []
+    for kind in variant.showdown:
+        scorer = _wild_scorer(kind, wild) if wild != "none" else None
+        out.append((scorer or SCORERS[kind])(hole, board))
+    return tuple(out)
 
 
-def describe_hand(variant: Variant, hole: Sequence[Card], board: Sequence[Card]) -> tuple[str, ...]:
+def describe_hand(
+    variant: Variant, hole: Sequence[Card], board: Sequence[Card], wild: Wild = "none"
+) -> tuple[str, ...]:
     """The names of a shown hand, one per half ("no low" where a low does not qualify)."""
     out: list[str] = []
     for kind in variant.showdown:
         try:
             desc = ev.describe(kind, list(hole), list(board))
-        except ValueError:
+        except (ValueError, KeyError):
             out.append("")
             continue
         out.append(desc.name if desc.value is not None else "no low")
