@@ -90,9 +90,12 @@ class DeclareTimeout:
 
 @dataclass(frozen=True, slots=True)
 class Show:
-    """Showdown in manual mode: show the hand (R-9.2)."""
+    """Showdown in manual mode: show the hand (R-9.2). With the R-9.3 option in wild-card
+    games the player also states the five cards his hand stands for (wild cards named as
+    what they represent); the hand counts as that if it holds at least that."""
 
     player: int
+    stated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,8 @@ def action_to_dict(action: Action) -> dict[str, object]:
         out["discards"] = list(action.discards)
     elif isinstance(action, Declare):
         out["choice"] = action.choice
+    elif isinstance(action, Show) and action.stated:
+        out["stated"] = list(action.stated)
     return out
 
 
@@ -167,5 +172,9 @@ def action_from_dict(data: dict[str, object]) -> Action:
         if choice not in ("low", "high", "both"):
             raise ValueError(f"bad declaration {choice!r}")
         return Declare(player, choice)  # type: ignore[arg-type]
+    if kind == "show":
+        stated = data.get("stated", [])
+        assert isinstance(stated, list)
+        return Show(player, tuple(str(c) for c in stated))
     cls = ACTION_TYPES[kind]
     return cls(player)  # type: ignore[call-arg]

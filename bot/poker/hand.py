@@ -1283,7 +1283,7 @@ class Hand:
     def _showdown(self) -> None:
         self._set_to_act(None)
         self._showdown_order = self._order_for_showdown()
-        if self.rules.showdown == "manual" and not self.exposed:
+        if (self.rules.showdown == "manual" or self.rules.declared_hands) and not self.exposed:
             self.phase = "showdown"
             self._next_shower()
             return
@@ -1312,6 +1312,8 @@ class Hand:
     def _apply_showdown(self, action: Action) -> None:
         i = action.player
         if isinstance(action, Show):
+            if action.stated:
+                self._state_hand(i, action.stated)
             self._show(i)
         elif isinstance(action, Muck):
             self.mucked[i] = True
@@ -1320,6 +1322,35 @@ class Hand:
             raise IllegalAction("It is the showdown: show your hand or muck it.", self.legal())
         self._set_to_act(None)
         self._next_shower()
+
+    def _state_hand(self, i: int, stated: tuple[str, ...]) -> None:
+        """R-9.3: the hand counts as what the player states, provided his cards hold at
+        least that: every stated card is one he holds (or on the board), or is stood in
+        for by one of his wild cards. The statement is final once made."""
+        if not self.rules.declared_hands:
+            raise IllegalAction("This table reads hands for you (cards speak, R-9.3).")
+        if len(stated) != 5 or len(set(stated)) != 5:
+            raise IllegalAction("State your hand as five different cards, like As Ad Ac Kd Kh.")
+        wild = self.rules.wild
+        available = [*self.hole[i], *self.board]
+        wilds = sum(
+            1
+            for c in available
+            if c == JOKER or (c[0] == "2" and wild in ("deuces", "deuces_joker"))
+        )
+        naturals = {c for c in available if c != JOKER}
+        missing = [c for c in stated if c not in naturals]
+        if len(missing) > wilds:
+            raise IllegalAction(
+                "Your cards do not hold that hand; state what your cards make (R-9.3).",
+                self.legal(),
+            )
+        value = sd.evaluate_stated(self.variant, stated)
+        actual = self._values(i)
+        # Never more than the cards make; a statement below them binds (R-9.3).
+        self._value_cache[i] = tuple(
+            None if a is None else min(a, value) if k == 0 else a for k, a in enumerate(actual)
+        )
 
     def _values(self, i: int) -> tuple[int | None, ...]:
         # Cached: hands are final once the showdown starts, and several pots ask again.

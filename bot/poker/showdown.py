@@ -79,6 +79,11 @@ def describe_hand(
     return tuple(out)
 
 
+def evaluate_stated(variant: Variant, stated: Sequence[Card]) -> int:
+    """R-9.3: the high value of five stated natural cards."""
+    return ev.high_value(list(stated))
+
+
 _JACKS = ("Jc", "Jd", "4h", "3s", "2c")
 
 
