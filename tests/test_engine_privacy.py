@@ -9,7 +9,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.poker.actions import Action, AllIn, BringIn, Call, Check, Draw, Fold, RaiseTo
+from bot.poker.actions import (
+    Action,
+    AllIn,
+    BringIn,
+    Call,
+    Check,
+    Declare,
+    Draw,
+    Fold,
+    GutsCall,
+    RaiseTo,
+)
 from bot.poker.cards import FULL_DECK
 from bot.poker.events import BoardDealt, CardsDealt, Event, HandShown, OpenersShown
 from bot.poker.hand import Hand
@@ -32,6 +43,12 @@ def cards_in(value: object) -> Iterator[str]:
 
 
 def random_action(hand: Hand, rng: random.Random) -> Action:
+    if hand.phase == "guts":
+        p = hand.to_act if hand.to_act is not None else rng.choice(hand.guts_pending())
+        return GutsCall(p, rng.random() < 0.5)
+    if hand.phase == "declare":
+        p = hand.to_act if hand.to_act is not None else rng.choice(hand.declare_pending())
+        return Declare(p, rng.choice(["low", "high", "both"]))
     legal = hand.legal()
     p = legal.player
     acts = legal.actions
@@ -54,6 +71,8 @@ def random_action(hand: Hand, rng: random.Random) -> Action:
 
 def rules_for(code: str, n: int) -> Rules:
     variant = VARIANTS[code]
+    if code == "guts":
+        return Rules(variant=code, blinds_or_straddles=(), pot_system="guts", guts_stake=3)
     if variant.forced == "bring_in":
         return Rules(
             variant=code, limit=Limit.FIXED, antes=(1,) * n, bring_in=1, small_bet=2, big_bet=4

@@ -89,6 +89,14 @@ class DeclareTimeout:
 
 
 @dataclass(frozen=True, slots=True)
+class GutsCall:
+    """Guts: in (stay and compare) or out (R-15.2)."""
+
+    player: int
+    stay: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Show:
     """Showdown in manual mode: show the hand (R-9.2). With the R-9.3 option in wild-card
     games the player also states the five cards his hand stands for (wild cards named as
@@ -117,6 +125,7 @@ Action = (
     | Draw
     | Declare
     | DeclareTimeout
+    | GutsCall
     | Show
     | Muck
 )
@@ -133,6 +142,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "draw": Draw,
     "declare": Declare,
     "declare_timeout": DeclareTimeout,
+    "guts_call": GutsCall,
     "show": Show,
     "muck": Muck,
 }
@@ -150,6 +160,8 @@ def action_to_dict(action: Action) -> dict[str, object]:
         out["discards"] = list(action.discards)
     elif isinstance(action, Declare):
         out["choice"] = action.choice
+    elif isinstance(action, GutsCall):
+        out["stay"] = action.stay
     elif isinstance(action, Show) and action.stated:
         out["stated"] = list(action.stated)
     return out
@@ -172,6 +184,8 @@ def action_from_dict(data: dict[str, object]) -> Action:
         if choice not in ("low", "high", "both"):
             raise ValueError(f"bad declaration {choice!r}")
         return Declare(player, choice)  # type: ignore[arg-type]
+    if kind == "guts_call":
+        return GutsCall(player, bool(data["stay"]))
     if kind == "show":
         stated = data.get("stated", [])
         assert isinstance(stated, list)

@@ -187,6 +187,37 @@ class DeclareResolved(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GutsCallCommitted(Event):
+    """Private to the player: his own in/out, confirmed and final."""
+
+    player: int
+    stay: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GutsCallMade(Event):
+    """Sequential Guts: a public in/out, in turn from the dealer's left."""
+
+    player: int
+    stay: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GutsCallsRevealed(Event):
+    """Simultaneous Guts: every player's in/out, opened together."""
+
+    calls: tuple[tuple[int, bool], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotSystemSettled(Event):
+    """Two to win or Guts: what moved, in words, and what waits for the next deal."""
+
+    log: tuple[str, ...]
+    carried: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandEnded(Event):
     stacks: tuple[int, ...]
     net: tuple[int, ...]

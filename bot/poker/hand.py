@@ -28,6 +28,7 @@ from bot.poker.actions import (
     DeclareTimeout,
     Draw,
     Fold,
+    GutsCall,
     Muck,
     RaiseBy,
     RaiseTo,
@@ -50,6 +51,9 @@ from bot.poker.events import (
     Drew,
     Event,
     ForcedBet,
+    GutsCallCommitted,
+    GutsCallMade,
+    GutsCallsRevealed,
     HandEnded,
     HandMucked,
     HandShown,
@@ -57,24 +61,27 @@ from bot.poker.events import (
     Pot,
     PotAwarded,
     PotsFormed,
+    PotSystemSettled,
     RakeTaken,
     RoundClosed,
     StreetStarted,
 )
 from bot.poker.legal import Legal
 from bot.poker.pots import build_pots, halve, split
-from bot.poker.rules import Limit, Rules
+from bot.poker.potsystems import GutsState, TwoToWinState, guts_stakes
+from bot.poker.rules import Limit, Rules, guts_options
 from bot.poker.showdown import has_openers, openers_to_show
 from bot.poker.showing import best_showing, bring_in_player, card_key
 from bot.poker.variants import Street, Variant, get_variant
 
 if TYPE_CHECKING:
     from bot.poker.declare import Choice, Declarations
+    from bot.poker.potsystems import GutsCalls
 
 _ACTION_SETS: dict[tuple[str, ...], frozenset[str]] = {}
 """Interned action sets: a handful of combinations recur on every decision."""
 
-Phase = Literal["betting", "draw", "declare", "showdown", "over"]
+Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
 MAX_CHIPS = 10**15
 """No amount above this is ever a real number of chips; refusing it early keeps the
 arithmetic honest when someone types ``1e30``."""
@@ -91,6 +98,8 @@ class Hand:
         *,
         carried: int = 0,
         script: dict[int, list[Card]] | None = None,
+        player_ids: Sequence[str] | None = None,
+        pot_state: TwoToWinState | GutsState | None = None,
     ) -> None:
         variant = get_variant(rules.variant)
         n = len(stacks)
@@ -101,6 +110,23 @@ class Hand:
                 raise ConfigError("Every player dealt in needs a positive whole stack.")
         if carried < 0:
             raise ConfigError("A carried pot cannot be negative.")
+        # §15 pot systems carry their own state between deals; the chips it holds are
+        # in the middle when the hand starts.
+        if rules.pot_system == "two_to_win":
+            pot_state = pot_state if isinstance(pot_state, TwoToWinState) else TwoToWinState()
+            carried = pot_state.pot
+        elif rules.pot_system == "guts":
+            pot_state = pot_state if isinstance(pot_state, GutsState) else GutsState()
+            carried = pot_state.total
+        else:
+            pot_state = None
+        self.pot_state: TwoToWinState | GutsState | None = pot_state
+        self.pot_state_out: TwoToWinState | GutsState | None = None
+        self.player_ids: tuple[str, ...] = (
+            tuple(player_ids) if player_ids is not None else tuple(f"p{i + 1}" for i in range(n))
+        )
+        if len(self.player_ids) != n or len(set(self.player_ids)) != n:
+            raise ConfigError("Every player needs a distinct id.")
         if deck is None:
             deck = shuffled_deck((*FULL_DECK, JOKER) if rules.uses_joker else FULL_DECK)
         else:
@@ -165,6 +191,9 @@ class Hand:
         self._showdown_order: list[int] = []
         self._legal: Legal | None = None
         self._value_cache: dict[int, tuple[int | None, ...]] = {}
+        self._guts_calls: GutsCalls | None = None
+        self._two_to_win_winners: list[int] = []
+        self._two_to_win_amount = 0
         self._scale_num, self._scale_den = rules.limit_scale
         self._cap = rules.deal_cap
         self._start()
@@ -230,6 +259,10 @@ class Hand:
         if self.phase == "over":
             raise HandOver("The hand is over; wait for the next deal.")
         i = action.player
+        if self.phase == "guts" and self.rules.guts_mode != "sequential":
+            mark = len(self.events)
+            self._apply_guts(action)
+            return self.events[mark:]
         if (
             self.phase == "declare"
             and self.declarations is not None
@@ -248,6 +281,8 @@ class Hand:
             self._apply_draw(action)
         elif self.phase == "declare":
             self._apply_declare(action)
+        elif self.phase == "guts":
+            self._apply_guts(action)
         elif self.phase == "showdown":
             self._apply_showdown(action)
         return self.events[mark:]
@@ -257,6 +292,8 @@ class Hand:
     def _start(self) -> None:
         r = self.rules
         n = self.n
+        if isinstance(self.pot_state, GutsState):
+            self._post_guts_stakes()
         # Antes first (R-3.1); a short stack's chips go to the ante before the blind (R-3.7).
         # Antes everyone pays alike are contributions like any other (a player all in on
         # the ante contests only the antes). A big-blind or button ante is dead money for
@@ -1084,7 +1121,122 @@ class Hand:
 
     # ------------------------------------------------------------------ declare
 
+    # ------------------------------------------------------------------ guts
+
+    def _post_guts_stakes(self) -> None:
+        """R-15.2: an empty pot is filled (from the reserve first, E-13), else everyone
+        stakes. A short stack stakes what he has; the pot is that much smaller."""
+        assert isinstance(self.pot_state, GutsState)
+        stakes, state = guts_stakes(self.pot_state, self.player_ids, guts_options(self.rules))
+        short = 0
+        for i, pid in enumerate(self.player_ids):
+            want = stakes.get(pid, 0)
+            if want <= 0:
+                continue
+            amt = min(want, self.stacks[i])
+            short += want - amt
+            self._put(i, amt, bet=False)
+            self.contrib[i] -= amt
+            self.dead += amt
+            self.events.append(
+                ForcedBet(player=i, kind="ante", amount=amt, all_in=self.stacks[i] == 0)
+            )
+        self.pot_state = _shrink(state, short)
+
+    def _begin_guts(self) -> None:
+        from bot.poker.potsystems import GutsCalls, sequential_order
+
+        self.phase = "guts"
+        ids = [self.player_ids[i] for i in range(self.n) if not self.folded[i]]
+        self._guts_calls = GutsCalls(ids, self.rules.guts_mode)
+        if self.rules.guts_mode == "sequential":
+            order = sequential_order(ids, self.player_ids[-1])
+            self._set_to_act(self.player_ids.index(order[0]))
+        else:
+            self._set_to_act(None)
+            self.events.append(DeclarationCount(committed=0, total=len(ids)))
+
+    def guts_pending(self) -> list[int]:
+        if self.phase != "guts" or self._guts_calls is None:
+            return []
+        return [self.player_ids.index(p) for p in self._guts_calls.pending()]
+
+    def _apply_guts(self, action: Action) -> None:
+        calls = self._guts_calls
+        assert calls is not None
+        i = action.player
+        if not isinstance(action, GutsCall | DeclareTimeout):
+            raise IllegalAction("It is time to call: in or out (R-15.2).")
+        if not 0 <= i < self.n or self.player_ids[i] not in calls.pending():
+            raise NotYourTurn("You have no call to make now, or you already made it.")
+        stay = action.stay if isinstance(action, GutsCall) else False  # the clock: out
+        if self.rules.guts_mode == "sequential" and calls.to_call() != self.player_ids[i]:
+            raise NotYourTurn("It is not your turn to call in or out.")
+        calls.commit(self.player_ids[i], stay)
+        if self.rules.guts_mode == "sequential":
+            self.events.append(GutsCallMade(player=i, stay=stay))
+            nxt = calls.to_call()
+            if nxt is not None:
+                self._set_to_act(self.player_ids.index(nxt))
+                return
+        else:
+            self.events.append(GutsCallCommitted(player=i, stay=stay, audience=i))
+            self.events.append(DeclarationCount(committed=calls.count(), total=len(calls.players)))
+            if not calls.complete:
+                return
+            revealed = calls.reveal()
+            self.events.append(
+                GutsCallsRevealed(
+                    calls=tuple((self.player_ids.index(p), v) for p, v in revealed.items())
+                )
+            )
+        self._settle_guts()
+
+    def _settle_guts(self) -> None:
+        from bot.poker.potsystems import settle_guts
+
+        assert isinstance(self.pot_state, GutsState) and self._guts_calls is not None
+        self._set_to_act(None)
+        stayers = self._guts_calls.stayers()
+        positions = [self.player_ids.index(p) for p in stayers]
+        if len(positions) > 1 or self.rules.guts_ghost:
+            for i in positions:
+                self._show(i)
+        values = {self.player_ids[i]: self._values(i)[0] or 0 for i in positions}
+        ghost: int | None = None
+        if self.rules.guts_ghost and stayers:
+            # The kitty's hand is dealt face up from the deck (R-15.3).
+            kitty = tuple(self._deal_card() for _ in range(5))
+            self.board.extend(kitty)
+            self.events.append(BoardDealt(cards=kitty, street="ghost hand"))
+            ghost = sd.evaluate_hand(self.variant, kitty, ())[0]
+            self._value_cache.clear()
+            values = {
+                self.player_ids[i]: sd.evaluate_hand(self.variant, self.hole[i], ())[0] or 0
+                for i in positions
+            }
+        result = settle_guts(
+            self.pot_state, stayers, values, ghost, self.player_ids, guts_options(self.rules)
+        )
+        short = 0
+        for pid, amount in result.pays.items():
+            i = self.player_ids.index(pid)
+            paid = min(amount, self.stacks[i])  # table stakes: he pays what he has
+            short += amount - paid
+            self.stacks[i] -= paid
+            self.middle += paid
+        for pid, amount in result.wins.items():
+            i = self.player_ids.index(pid)
+            self.stacks[i] += amount
+            self.middle -= amount
+        self.pot_state_out = _shrink(result.state, short)
+        self.events.append(PotSystemSettled(log=result.log, carried=self.middle))
+        self._finish("guts")
+
     def _end_of_streets(self) -> None:
+        if self.rules.pot_system == "guts":
+            self._begin_guts()
+            return
         if self.rules.declare != "none" and self._live_count() >= 2:
             self._begin_declare()
             return
@@ -1456,6 +1608,11 @@ class Hand:
         amounts: tuple[int, ...],
         hand: str,
     ) -> None:
+        if k == 0 and isinstance(self.pot_state, TwoToWinState):
+            # R-15.1: the main pot goes to the two-to-win system, not to the winner.
+            self._two_to_win_winners.extend(w for w in winners if w not in self._two_to_win_winners)
+            self._two_to_win_amount += amount
+            return
         for w, a in zip(winners, amounts, strict=True):
             self.stacks[w] += a
         self.middle -= amount
@@ -1465,8 +1622,36 @@ class Hand:
             )
         )
 
+    def _settle_two_to_win(self, uncontested: bool) -> None:
+        from bot.poker.potsystems import settle_two_to_win
+
+        assert isinstance(self.pot_state, TwoToWinState)
+        state = self.pot_state
+        this_hand = self._two_to_win_amount - state.pot
+        if this_hand < 0:  # nothing reached a main pot (cannot happen with chips in)
+            this_hand = 0
+        winners = [self.player_ids[i] for i in self._two_to_win_winners]
+        new, payouts, log = settle_two_to_win(
+            TwoToWinState(self._two_to_win_amount - this_hand, state.markers),
+            this_hand,
+            winners,
+            self.player_ids,
+            uncontested=uncontested,
+        )
+        for pid, amount in payouts.items():
+            i = self.player_ids.index(pid)
+            self.stacks[i] += amount
+            self.middle -= amount
+        self.pot_state_out = new
+        self.events.append(PotSystemSettled(log=tuple(log), carried=new.pot))
+
     def _finish(self, reason: str) -> None:
         self._set_to_act(None)
+        if isinstance(self.pot_state, TwoToWinState) and self.pot_state_out is None:
+            if reason in ("showdown", "uncontested"):
+                self._settle_two_to_win(uncontested=reason == "uncontested")
+            else:
+                self.pot_state_out = TwoToWinState(self.middle, self.pot_state.markers)
         if self.opener is not None and self.opener_cards:
             # R-12.2: the opener shows openers, even if the pot was won uncontested;
             # discarded openers were kept for this.
@@ -1485,3 +1670,16 @@ class Hand:
 
 
 Evaluate = Callable[[Sequence[Card], Sequence[Card]], int | None]
+
+
+def _shrink(state: GutsState, short: int) -> GutsState:
+    """Chips a short stack could not put in never reached the pot: take them off the
+    reserve first, then the pot, so the state matches the chips in the middle."""
+    if short <= 0:
+        return state
+    from_reserve = min(short, state.reserve)
+    return GutsState(
+        pot=state.pot - (short - from_reserve),
+        reserve=state.reserve - from_reserve,
+        legs=state.legs,
+    )

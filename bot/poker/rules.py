@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
+from bot.poker.potsystems import GutsOptions
 from bot.poker.variants import get_variant
 
 
@@ -90,6 +91,17 @@ class Rules:
     declare_default: Literal["fold", "high"] = "fold"
     no_second_best: bool = False
     both_may_split: bool = False
+    pot_system: Literal["normal", "two_to_win", "guts"] = "normal"
+    """§15: two to win (R-15.1) or the Guts match pot (R-15.2, R-15.3)."""
+    guts_stake: int = 0
+    guts_mode: Literal["chip", "count_and_drop", "sequential"] = "chip"
+    guts_max_pot: int = 0
+    """0 = no maximum; above it the excess waits in the reserve (R-15.3)."""
+    guts_only_worst_pays: bool = False
+    guts_worst_pays_ante: int = 0
+    guts_ghost: bool = False
+    guts_legs: int = 0
+    """0 = no legs; otherwise legs needed to collect (rulebook default 3)."""
     wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
     """R-10.7: deuces wild, a joker as a full wild card or as a bug, or both."""
     declared_hands: bool = False
@@ -119,6 +131,10 @@ class Rules:
             raise ConfigError(f"{variant.name} needs a bring-in of at least one chip.")
         if self.declare != "none" and not variant.hi_lo:
             raise ConfigError(f"{variant.name} is not a high-low game, so nobody can declare.")
+        if (self.pot_system == "guts") != (variant.code == "guts"):
+            raise ConfigError("Guts is played with the Guts pot system, and only Guts is.")
+        if self.pot_system == "guts" and self.guts_stake < 1:
+            raise ConfigError("Guts needs a stake of at least one chip.")
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError("The raise cap must allow at least the opening bet.")
 
@@ -159,3 +175,16 @@ def ante_list(
     else:  # big-blind ante: ``ante`` is what the big blind pays for the table
         out[0 if players == 2 else 1] = ante
     return tuple(out)
+
+
+def guts_options(rules: Rules) -> GutsOptions:
+    """The Guts options of a table's rules, for :mod:`bot.poker.potsystems`."""
+    return GutsOptions(
+        stake=rules.guts_stake,
+        mode=rules.guts_mode,
+        max_pot=rules.guts_max_pot or None,
+        only_worst_pays=rules.guts_only_worst_pays,
+        worst_pays_ante=rules.guts_worst_pays_ante,
+        ghost_hand=rules.guts_ghost,
+        legs=rules.guts_legs or None,
+    )

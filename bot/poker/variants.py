@@ -142,9 +142,18 @@ A5_TRIPLE = _draw("a5triple", "Ace-to-five triple draw", 5, 3, ("low_a5",))
 A5_SINGLE = _draw("a5single", "Ace-to-five lowball draw", 5, 1, ("low_a5",))
 BADUGI = _draw("badugi", "Badugi", 4, 3, ("badugi",))
 
+GUTS = Variant(
+    code="guts",
+    name="Guts (match pot)",
+    streets=(Street("deal", hole=5, betting=False),),
+    showdown=("high",),
+    forced="antes",
+)
+
 VARIANTS: dict[str, Variant] = {
     v.code: v
     for v in (
+        GUTS,
         HOLDEM,
         OMAHA,
         OMAHA8,
