@@ -1,0 +1,370 @@
+"""In-memory world of the fake Discord: users, channels, messages, interactions.
+
+Everything here is plain data plus helpers that render it as the JSON payloads
+discord.py parses.  The HTTP/gateway plumbing lives in ``server.py``; keeping
+the state separate lets tests inspect it without touching aiohttp.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    # discord.types has import cycles that only resolve when the whole
+    # discord package is imported first; type-checking-only keeps us safe.
+    from discord.types.channel import DMChannel as DMChannelPayload
+    from discord.types.channel import TextChannel as TextChannelPayload
+    from discord.types.member import Member as MemberPayload
+    from discord.types.threads import Thread as ThreadPayload
+    from discord.types.user import User as UserPayload
+
+JSON = dict[str, Any]
+
+EPHEMERAL = 1 << 6
+PUBLIC = "public"
+
+# Discord's epoch; ids are real snowflakes so discord.py's created_at works.
+_DISCORD_EPOCH_MS = 1420070400000
+_counter = itertools.count(1)
+
+
+def snowflake() -> int:
+    """A fresh, monotonically increasing snowflake (unique across all fakes)."""
+    now_ms = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+    return ((now_ms - _DISCORD_EPOCH_MS) << 22) | (next(_counter) & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+def private(user_id: int) -> str:
+    """Audience label for something only ``user_id`` can see."""
+    return f"private:{user_id}"
+
+
+def members_audience(user_ids: set[int]) -> str:
+    """Audience label for a private thread: ``members:<id>,<id>`` (sorted)."""
+    if len(user_ids) == 1:
+        return private(next(iter(user_ids)))
+    return "members:" + ",".join(str(u) for u in sorted(user_ids))
+
+
+def audience_includes(audience: str, user_id: int) -> bool:
+    """Whether ``user_id`` can see something delivered to ``audience``."""
+    if audience == PUBLIC:
+        return True
+    kind, _, ids = audience.partition(":")
+    if kind == "private":
+        return ids == str(user_id)
+    if kind == "members":
+        return str(user_id) in ids.split(",")
+    return False
+
+
+@dataclass
+class FakeUser:
+    """A Discord account (a player, or the bot itself)."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dms_closed: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def payload(self) -> UserPayload:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "bot": self.bot,
+        }
+
+    def member_payload(self, *, permissions: str | None = None) -> MemberPayload:
+        member: MemberPayload = {
+            "user": self.payload(),
+            "roles": [],
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+        }
+        if permissions is not None:
+            member["permissions"] = permissions
+        return member
+
+
+@dataclass
+class FakeChannel:
+    """A guild text channel, a DM channel (``recipient`` set) or a thread
+    (``parent`` set; private threads are seen only by ``thread_members``)."""
+
+    id: int
+    name: str
+    guild_id: int | None = None
+    recipient: FakeUser | None = None
+    parent: FakeChannel | None = None
+    private_thread: bool = False
+    thread_members: set[int] = field(default_factory=set)
+    owner_id: int = 0
+    archived: bool = False
+    locked: bool = False
+    deleted: bool = False
+
+    @property
+    def is_dm(self) -> bool:
+        return self.recipient is not None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent is not None
+
+    @property
+    def audience(self) -> str:
+        """Who sees messages posted here."""
+        if self.recipient is not None:
+            return private(self.recipient.id)
+        if self.private_thread:
+            return members_audience(self.thread_members) if self.thread_members else "members:"
+        return PUBLIC
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self, position: int = 0) -> TextChannelPayload | DMChannelPayload | ThreadPayload:
+        if self.parent is not None:
+            thread: ThreadPayload = {
+                "id": str(self.id),
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent.id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "type": 12 if self.private_thread else 11,
+                "member_count": len(self.thread_members),
+                "message_count": 0,
+                "total_message_sent": 0,
+                "rate_limit_per_user": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                    "locked": self.locked,
+                    "invitable": False,
+                },
+            }
+            return thread
+        if self.recipient is not None:
+            dm: DMChannelPayload = {
+                "id": str(self.id),
+                "type": 1,
+                "name": "",
+                "last_message_id": None,
+                "recipients": [self.recipient.payload()],
+            }
+            return dm
+        text: TextChannelPayload = {
+            "id": str(self.id),
+            "type": 0,
+            "name": self.name,
+            "guild_id": str(self.guild_id),
+            "position": position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+        }
+        return text
+
+
+@dataclass
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes = field(repr=False)  # card images would flood failure output
+    url: str = field(repr=False)
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url,
+        }
+
+
+@dataclass
+class FakeMessage:
+    """Current state of a message as a Discord client would render it.
+
+    ``audience`` is ``"public"`` or ``"private:<user_id>"`` (DMs and
+    ephemeral responses).  ``ephemeral_for`` is set only for ephemeral ones.
+    """
+
+    id: int
+    channel: FakeChannel
+    author: FakeUser
+    content: str = ""
+    embeds: list[JSON] = field(default_factory=list)
+    components: list[JSON] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    audience: str = PUBLIC
+    ephemeral_for: int | None = None
+    interaction_id: int | None = None
+    deleted: bool = False
+    loading: bool = False
+    edits: int = 0
+    webhook_id: int | None = None
+    created: str = field(default_factory=iso_now)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_for is not None
+
+    def attachment_bytes(self, filename: str | None = None) -> bytes:
+        """Bytes of the attachment called ``filename`` (or the only one)."""
+        if filename is None:
+            if len(self.attachments) != 1:
+                raise LookupError(f"message has {len(self.attachments)} attachments")
+            return self.attachments[0].data
+        for att in self.attachments:
+            if att.filename == filename:
+                return att.data
+        raise LookupError(filename)
+
+    def custom_ids(self) -> list[str]:
+        """Every custom_id in the message's components, depth first."""
+        return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
+
+    def payload(self) -> JSON:
+        data: JSON = {
+            "id": str(self.id),
+            "channel_id": str(self.channel.id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": self.created,
+            "edited_timestamp": iso_now() if self.edits else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "pinned": False,
+            "type": 0,
+            "flags": self.flags,
+        }
+        if self.channel.guild_id is not None:
+            data["guild_id"] = str(self.channel.guild_id)
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+        return data
+
+
+def iter_components(components: list[JSON]) -> list[JSON]:
+    """Flatten a component tree (action rows, labels, containers, sections)."""
+    out: list[JSON] = []
+    for comp in components:
+        out.append(comp)
+        children = comp.get("components")
+        if isinstance(children, list):
+            out.extend(iter_components(children))
+        child = comp.get("component")
+        if isinstance(child, dict):
+            out.extend(iter_components([child]))
+        accessory = comp.get("accessory")
+        if isinstance(accessory, dict):
+            out.extend(iter_components([accessory]))
+    return out
+
+
+@dataclass
+class Delivery:
+    """One payload the bot sent, with who can see it (for leak guards)."""
+
+    audience: str
+    payload: JSON
+    attachments: list[tuple[str, bytes]]
+    message_id: int | None = None
+    route: str = ""
+
+    def __repr__(self) -> str:
+        files = [(name, len(blob)) for name, blob in self.attachments]
+        return f"Delivery({self.audience!r}, {self.route}, {self.payload!r}, files={files})"
+
+    # Tuple-like unpacking keeps ``for audience, payload, files in deliveries`` working.
+    def __iter__(self) -> Any:
+        return iter((self.audience, self.payload, self.attachments))
+
+    def text(self) -> str:
+        """Everything textual in the payload, for substring leak checks."""
+        import json
+
+        return json.dumps(self.payload, ensure_ascii=False)
+
+
+@dataclass
+class FakeModal:
+    """A modal the bot opened (callback type 9) for ``user``."""
+
+    interaction: FakeInteraction
+    custom_id: str
+    title: str
+    components: list[JSON]
+
+    @property
+    def user(self) -> FakeUser:
+        return self.interaction.user
+
+    def field_ids(self) -> list[str]:
+        return [
+            c["custom_id"]
+            for c in iter_components(self.components)
+            if c.get("type") == 4 and "custom_id" in c
+        ]
+
+
+@dataclass
+class FakeInteraction:
+    """An interaction the fake sent to the bot and what the bot did with it."""
+
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 4 autocomplete, 5 modal submit
+    user: FakeUser
+    channel: FakeChannel
+    created_at: float
+    name: str = ""
+    custom_id: str = ""
+    message: FakeMessage | None = None  # message the component was on
+    response_type: int | None = None
+    response_error: int | None = None
+    responded_at: float | None = None
+    ephemeral_defer: bool = False
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    modal: FakeModal | None = None
+    choices: list[JSON] | None = None  # autocomplete result (callback type 8)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """The original response (if any) then the follow-ups."""
+        out = [self.original] if self.original is not None else []
+        return out + self.followups
