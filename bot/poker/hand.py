@@ -196,6 +196,7 @@ class Hand:
         self._two_to_win_amount = 0
         self._scale_num, self._scale_den = rules.limit_scale
         self._cap = rules.deal_cap
+        self._actor_list: list[int] = list(range(n))
         self._start()
 
     # ------------------------------------------------------------------ queries
@@ -222,12 +223,21 @@ class Hand:
         return self.stacks[i]
 
     def _actors(self) -> list[int]:
-        """Players still in the hand who can put more chips in (not folded, not all in)."""
-        folded = self.folded
-        if self._cap:
-            return [j for j in range(self.n) if not folded[j] and self.effective_stack(j) > 0]
-        stacks = self.stacks
-        return [j for j in range(self.n) if not folded[j] and stacks[j] > 0]
+        """Players still in the hand who can put more chips in (not folded, not all in).
+
+        Kept up to date incrementally (a fold, an all-in, a returned bet) because the
+        betting core asks for it several times per action. Callers must not mutate it.
+        """
+        return self._actor_list
+
+    def _update_actor(self, i: int) -> None:
+        can = not self.folded[i] and self.effective_stack(i) > 0
+        actors = self._actor_list
+        if can and i not in actors:
+            actors.append(i)
+            actors.sort()
+        elif not can and i in actors:
+            actors.remove(i)
 
     def legal(self) -> Legal:
         """The legal actions of the player to act, with exact ranges (R-6.6)."""
@@ -361,6 +371,8 @@ class Hand:
         self.middle += amount
         if bet:
             self.bets[i] += amount
+        if self.stacks[i] == 0 or self._cap:
+            self._update_actor(i)
 
     # ------------------------------------------------------------------ streets
 
@@ -462,6 +474,7 @@ class Hand:
             card = self._deal_card()
             self.board.append(card)
             self.events.append(BoardDealt(cards=(card,), street=street.name))
+            self._value_cache.clear()
             return
         for count, up in ((street.hole, False), (street.up, True)):
             if count <= 0:
@@ -482,6 +495,7 @@ class Hand:
             cards = tuple(self._deal_card() for _ in range(street.board))
             self.board.extend(cards)
             self.events.append(BoardDealt(cards=cards, street=street.name))
+        self._value_cache.clear()  # hand values change with every card dealt
 
     def _can_act_count(self) -> int:
         return len(self._actors())
@@ -773,6 +787,7 @@ class Hand:
                     legal,
                 )
             self.folded[i] = True
+            self._update_actor(i)
             self.events.append(
                 ActionTaken(player=i, kind="fold", added=0, total=self.bets[i], all_in=False)
             )
@@ -1033,6 +1048,7 @@ class Hand:
             self.bets[top] -= excess
             self.contrib[top] -= excess
             self.stacks[top] += excess
+            self._update_actor(top)
             self.middle -= excess
             self.events.append(BetReturned(player=top, amount=excess))
 
@@ -1082,6 +1098,7 @@ class Hand:
             self.face_up[i][k] = False
             received.append(new)
         self._discards.extend(discards)
+        self._value_cache.pop(i, None)
         self.draws[i].append(needed)
         self.events.append(
             Drew(
@@ -1288,6 +1305,7 @@ class Hand:
         if isinstance(action, DeclareTimeout):
             if self.rules.declare_default == "fold":
                 self.folded[i] = True
+                self._update_actor(i)
                 self.declarations.withdraw(i)
                 self.events.append(
                     ActionTaken(player=i, kind="fold", added=0, total=0, all_in=False)
@@ -1373,7 +1391,7 @@ class Hand:
                 player=i,
                 cards=tuple(self.hole[i]),
                 descriptions=sd.describe_hand(
-                    self.variant, self.hole[i], self.board, self.rules.wild
+                    self.variant, self.hole[i], self.board, self.rules.wild, self._values(i)
                 ),
             )
         )

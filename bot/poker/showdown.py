@@ -65,17 +65,32 @@ def evaluate_hand(
 
 
 def describe_hand(
-    variant: Variant, hole: Sequence[Card], board: Sequence[Card], wild: Wild = "none"
+    variant: Variant,
+    hole: Sequence[Card],
+    board: Sequence[Card],
+    wild: Wild = "none",
+    values: Sequence[int | None] | None = None,
 ) -> tuple[str, ...]:
-    """The names of a shown hand, one per half ("no low" where a low does not qualify)."""
+    """The names of a shown hand, one per half ("No low" where a low does not qualify).
+
+    With the hand's ``values`` already known, high and ace-to-five names come straight
+    from the values (no search for the five cards used), which keeps the showdown cheap.
+    """
     out: list[str] = []
-    for kind in variant.showdown:
+    for k, kind in enumerate(variant.showdown):
+        value = values[k] if values is not None and k < len(values) else None
+        if values is not None and kind in ("high", "omaha_high") and value is not None:
+            out.append(ev.high_name(value))
+            continue
+        if values is not None and kind in ("low_a5", "low_a5_8", "omaha_low_8"):
+            out.append(ev._a5_name(value) if value is not None else "No low")
+            continue
         try:
             desc = ev.describe(kind, list(hole), list(board))
         except (ValueError, KeyError):
             out.append("")
             continue
-        out.append(desc.name if desc.value is not None else "no low")
+        out.append(desc.name if desc.value is not None else "No low")
     return tuple(out)
 
 

@@ -1,0 +1,78 @@
+"""`python -m bench store`: 50 tables appending to one store at once, as the table service would.
+
+Each table appends sequentially (the table lock allows one command at a time), every table
+concurrently; each append carries an idempotency key and a typical action payload, and
+every tenth a ledger row. Latency is measured per append, from the call to its durable
+acknowledgement. Uses a temporary database file.
+
+Options: ``--seconds S`` (default 5), ``--tables N`` (default 50),
+``--synchronous NORMAL|FULL`` (default: the store's default, NORMAL), ``--dir D`` (where
+the temporary database goes; e.g. /dev/shm to take the disk out of the figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+import time
+
+from bot.store import LedgerRow, Store
+
+
+async def _run(seconds: float, tables: int, synchronous: str | None, where: str | None) -> int:
+    with tempfile.TemporaryDirectory(prefix="chipfist-bench-", dir=where) as tmp:
+        path = os.path.join(tmp, "bench.sqlite3")
+        store = (
+            await Store.open(path)
+            if synchronous is None
+            else await Store.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
+        )
+        latencies: list[float] = []
+        stop = time.perf_counter() + seconds
+
+        async def table(t: int) -> None:
+            table_id = f"bench-{t}"
+            await store.append(table_id, "created", {"host": "u0", "settings": {"sb": 1}})
+            n = 0
+            while time.perf_counter() < stop:
+                n += 1
+                ledger = [LedgerRow(f"u{n % 9}", "buy_in", 100)] if n % 10 == 0 else []
+                began = time.perf_counter()
+                await store.append(
+                    table_id,
+                    "action",
+                    {"hand_no": n // 12 + 1, "seat": n % 9, "action": "raise", "amount": 40},
+                    idem_key=f"cmd-{n}",
+                    ledger=ledger,
+                )
+                latencies.append(time.perf_counter() - began)
+
+        before = store.stats
+        started = time.perf_counter()
+        await asyncio.gather(*(table(t) for t in range(tables)))
+        elapsed = time.perf_counter() - started
+        stats = store.stats
+        await store.close()
+
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    print(f"appends per second: {len(latencies) / elapsed:.0f} per s")
+    print(f"append p50: {pct(0.50):.2f} ms")
+    print(f"append p99: {pct(0.99):.2f} ms")
+    print(f"batches per second: {(stats.batches - before.batches) / elapsed:.0f} per s")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench store", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--synchronous", choices=["NORMAL", "FULL"], default=None)
+    parser.add_argument("--dir", default=None, help="where to put the temporary database")
+    args = parser.parse_args(argv)
+    return asyncio.run(_run(args.seconds, args.tables, args.synchronous, args.dir))

@@ -1,0 +1,155 @@
+"""The read queries, on their own connection.
+
+WAL lets this connection read while the writer commits, so recovery and /history never wait
+for a batch. It is in autocommit mode: each query sees everything committed before it
+started, including every ``append`` that has already returned.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import aiosqlite
+
+from bot.store.records import (
+    LEDGER_KINDS,
+    LEDGER_SIGN,
+    HandRecord,
+    LedgerEntry,
+    Snapshot,
+    StoredEvent,
+)
+
+_EVENT_COLUMNS = "table_id, seq, kind, hand_no, idem_key, payload, created_at"
+
+
+def _event(row: Any) -> StoredEvent:
+    return StoredEvent(
+        table_id=str(row[0]),
+        seq=int(row[1]),
+        kind=str(row[2]),
+        hand_no=None if row[3] is None else int(row[3]),
+        idem_key=None if row[4] is None else str(row[4]),
+        payload=json.loads(row[5]),
+        created_at=float(row[6]),
+    )
+
+
+class Reader:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def _rows(self, sql: str, params: Iterable[object] = ()) -> list[Any]:
+        return list(await self._conn.execute_fetchall(sql, tuple(params)))
+
+    async def events(self, table_id: str, after_seq: int, limit: int | None) -> list[StoredEvent]:
+        rows = await self._rows(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq > ?"
+            " ORDER BY seq LIMIT ?",
+            (table_id, after_seq, -1 if limit is None else limit),
+        )
+        return [_event(r) for r in rows]
+
+    async def last_seq(self, table_id: str) -> int:
+        rows = await self._rows("SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,))
+        return int(rows[0][0] or 0)
+
+    async def seen(self, table_id: str, idem_key: str) -> int | None:
+        rows = await self._rows(
+            "SELECT seq FROM events WHERE table_id = ? AND idem_key = ?", (table_id, idem_key)
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def open_tables(self) -> list[str]:
+        rows = await self._rows("SELECT table_id FROM tables WHERE is_open = 1 ORDER BY table_id")
+        return [str(r[0]) for r in rows]
+
+    async def latest_snapshot(self, table_id: str) -> Snapshot | None:
+        rows = await self._rows(
+            "SELECT seq, payload, created_at FROM snapshots WHERE table_id = ?"
+            " ORDER BY seq DESC LIMIT 1",
+            (table_id,),
+        )
+        if not rows:
+            return None
+        seq, payload, created_at = rows[0]
+        return Snapshot(table_id, int(seq), json.loads(payload), float(created_at))
+
+    async def ledger_totals(self, table_id: str) -> dict[str, int]:
+        totals: dict[str, int] = dict.fromkeys(LEDGER_KINDS, 0)
+        rows = await self._rows(
+            "SELECT kind, SUM(amount) FROM ledger WHERE table_id = ? GROUP BY kind", (table_id,)
+        )
+        totals.update({str(kind): int(total) for kind, total in rows})
+        return totals
+
+    async def ledger_by_player(self, table_id: str) -> dict[str, int]:
+        rows = await self._rows(
+            "SELECT player_id, kind, SUM(amount) FROM ledger WHERE table_id = ?"
+            " GROUP BY player_id, kind ORDER BY player_id",
+            (table_id,),
+        )
+        net: dict[str, int] = {}
+        for player, kind, total in rows:
+            net[str(player)] = net.get(str(player), 0) + LEDGER_SIGN[str(kind)] * int(total)
+        return net
+
+    async def ledger(self, table_id: str) -> list[LedgerEntry]:
+        rows = await self._rows(
+            "SELECT table_id, seq, player_id, kind, amount, hand_no FROM ledger"
+            " WHERE table_id = ? ORDER BY id",
+            (table_id,),
+        )
+        return [
+            LedgerEntry(str(t), int(s), str(p), k, int(a), None if h is None else int(h))
+            for t, s, p, k, a, h in rows
+        ]
+
+    async def hand_record(self, table_id: str, hand_no: int) -> HandRecord | None:
+        rows = await self._rows(
+            "SELECT hand_no, start_seq, end_seq FROM hands WHERE table_id = ? AND hand_no = ?",
+            (table_id, hand_no),
+        )
+        records = await self._records(table_id, rows)
+        return records[0] if records else None
+
+    async def hands(self, table_id: str, limit: int, before: int | None) -> list[HandRecord]:
+        rows = await self._rows(
+            "SELECT hand_no, start_seq, end_seq FROM hands WHERE table_id = ?"
+            " AND end_seq IS NOT NULL AND hand_no < ? ORDER BY hand_no DESC LIMIT ?",
+            (table_id, 2**63 - 1 if before is None else before, limit),
+        )
+        return await self._records(table_id, rows)
+
+    async def _records(self, table_id: str, hands: list[Any]) -> list[HandRecord]:
+        """The records of these (hand_no, start_seq, end_seq) rows, in the order given."""
+        if not hands:
+            return []
+        bounds = {int(h): (int(s), None if e is None else int(e)) for h, s, e in hands}
+        low = min(s for s, _ in bounds.values())
+        high = max(2**63 - 1 if e is None else e for _, e in bounds.values())
+        marks = ", ".join("?" * len(bounds))
+        # One range scan over the (table_id, seq) index covers every hand asked for.
+        rows = await self._rows(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq BETWEEN ? AND ?"
+            f" AND hand_no IN ({marks}) ORDER BY seq",
+            (table_id, low, high, *bounds),
+        )
+        grouped: dict[int, list[StoredEvent]] = {h: [] for h in bounds}
+        for row in rows:
+            event = _event(row)
+            assert event.hand_no is not None
+            start, end = bounds[event.hand_no]
+            if start <= event.seq and (end is None or event.seq <= end):
+                grouped[event.hand_no].append(event)
+        out = []
+        for hand_no, (start, end) in bounds.items():
+            events = grouped[hand_no]
+            if not events or events[0].seq != start:
+                continue  # pragma: no cover - the hands index points at a missing event
+            last = events[-1] if end is not None and events[-1].seq == end else None
+            body = events[1:-1] if last is not None else events[1:]
+            out.append(HandRecord(table_id, hand_no, events[0], tuple(body), last))
+        return out

@@ -1,0 +1,116 @@
+"""The plain values the store hands out and takes in.
+
+The store knows nothing about poker: payloads are JSON objects it keeps verbatim. It only
+knows a handful of event kinds by name, listed here, because it indexes them: which events
+open and close a table (for :meth:`Store.open_tables`) and which start and end a hand (for
+:meth:`Store.hand_record`). They are the names ``bot.table`` writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+TABLE_OPENED: Final = "created"
+TABLE_CLOSED: Final = "closed"
+HAND_STARTED: Final = "hand_started"
+HAND_ENDED: Final = "hand_ended"
+
+LedgerKind = Literal["buy_in", "top_up", "cash_out", "rake", "adjustment"]
+LEDGER_KINDS: Final[tuple[LedgerKind, ...]] = (
+    "buy_in",
+    "top_up",
+    "cash_out",
+    "rake",
+    "adjustment",
+)
+LEDGER_SIGN: Final[Mapping[str, int]] = {
+    # Seen from the table: chips coming in count +, chips leaving count -. The rake leaves
+    # the table to the house, so the sum of every id's net is the chips that should be on
+    # the table right now (stacks plus pots).
+    "buy_in": 1,
+    "top_up": 1,
+    "adjustment": 1,  # signed: the amount itself says which way it went
+    "cash_out": -1,
+    "rake": -1,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One committed row of a table's log."""
+
+    table_id: str
+    seq: int
+    kind: str
+    hand_no: int | None
+    idem_key: str | None
+    payload: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    """One chip movement across the table's edge (R-2.5), caused by one event.
+
+    ``amount`` is a non-negative integer for every kind but ``adjustment``, which is
+    signed. ``hand_no`` defaults to the hand of the event that carries the row.
+    """
+
+    player_id: str
+    kind: LedgerKind
+    amount: int
+    hand_no: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """A committed ledger row, with the seq of the event that caused it."""
+
+    table_id: str
+    seq: int
+    player_id: str
+    kind: LedgerKind
+    amount: int
+    hand_no: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A table's state as of ``seq``: recovery replays only the events after it."""
+
+    table_id: str
+    seq: int
+    payload: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand from the log: its start, everything logged during it, and its end.
+
+    ``end`` is ``None`` while the hand is still being played.
+    """
+
+    table_id: str
+    hand_no: int
+    start: StoredEvent
+    actions: tuple[StoredEvent, ...]
+    end: StoredEvent | None
+
+    @property
+    def finished(self) -> bool:
+        return self.end is not None
+
+
+@dataclass(frozen=True, slots=True)
+class WriterStats:
+    """Counters of the group-commit writer (tests and the benchmark read them)."""
+
+    batches: int
+    """Transactions committed."""
+    appends: int
+    """Events committed."""
+    failed_batches: int
+    """Transactions rolled back (their operations were retried one by one)."""
