@@ -1,0 +1,233 @@
+"""`python -m bench service`: the table service under load, through the real store.
+
+N tables (default 50) of four robot players take random legal actions at an aggregate
+rate (default 25 actions/s) for at least 20 s, through the service, the SQLite store and
+a null presenter. Prints the latency per action (p50/p99), actions and appends per
+second. ``--push`` drives every table as fast as it will go instead. Then 100 tables
+are left mid-hand and a new service is timed until every hand is playable again.
+
+Figures, one per line: ``figure: value unit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.local.robot import pick
+from bot.table.ports import LedgerEntry, LoggedEvent, NullPresenter, StorePort, open_store
+from bot.table.service import TableService
+from bot.table.settings import TableSettings
+from bot.table.table import Table
+
+PLAYERS = ("a", "b", "c", "d")
+HOST = "host"
+
+
+class CountingStore:
+    """Counts committed appends (the figure "appends per second")."""
+
+    def __init__(self, inner: StorePort) -> None:
+        self.inner = inner
+        self.appends = 0
+
+    async def append(
+        self,
+        table_id: str,
+        kind: str,
+        payload: Mapping[str, Any],
+        *,
+        idem_key: str | None = None,
+        ledger: Sequence[LedgerEntry] = (),
+    ) -> int:
+        seq = await self.inner.append(table_id, kind, payload, idem_key=idem_key, ledger=ledger)
+        self.appends += 1
+        return seq
+
+    async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
+        return await self.inner.events(table_id, after_seq)
+
+    async def open_tables(self) -> list[str]:
+        return await self.inner.open_tables()
+
+    async def ledger_totals(self, table_id: str) -> dict[str, int]:
+        return await self.inner.ledger_totals(table_id)
+
+    async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
+        await self.inner.save_snapshot(table_id, seq, payload)
+
+    async def latest_snapshot(self, table_id: str) -> tuple[int, Mapping[str, Any]] | None:
+        return await self.inner.latest_snapshot(table_id)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+async def _setup(service: TableService, count: int, prefix: str) -> list[Table]:
+    async def one(i: int) -> Table:
+        tid = f"{prefix}{i}"
+        await service.create(tid, HOST, TableSettings(), key=f"create:{tid}")
+        table = service.table(tid)
+        for p in PLAYERS:
+            await table.sit(p, p, 200, key=f"sit:{tid}:{p}")
+        return table
+
+    return list(await asyncio.gather(*(one(i) for i in range(count))))
+
+
+async def step(table: Table, rng: random.Random) -> None:
+    """One command: a random legal action; between hands a top-up, a return or a deal."""
+    st = table.state
+    hand = st.hand
+    if hand is None:
+        for seat in list(st.seats.values()):
+            if seat.stack == 0:
+                await table.top_up(seat.user_id, 200, key=f"top:{st.hand_no}:{seat.number}")
+                return
+            if seat.state == "sitting_out":
+                await table.sit_in(seat.user_id, key=f"back:{st.hand_no}:{seat.number}")
+                return
+        await table.deal(HOST, key=f"deal:{st.hand_no + 1}")
+        return
+    info = st.current
+    assert info is not None
+    if hand.phase == "declare" and hand.to_act is None:
+        pos = hand.declare_pending()[0]
+        legal = hand.declare_legal(pos)
+    else:
+        assert hand.to_act is not None
+        pos = hand.to_act
+        legal = hand.legal()
+    await table.act(info.users[pos], pick(legal, rng), key=f"a:{st.turn}", turn=st.turn)
+
+
+async def run_rate(tables: list[Table], rate: float, seconds: float) -> list[float]:
+    rng = random.Random(1)
+    latencies: list[float] = []
+    tasks: set[asyncio.Task[None]] = set()
+    busy: set[str] = set()
+
+    async def timed(table: Table) -> None:
+        busy.add(table.table_id)
+        t0 = time.perf_counter()
+        try:
+            await step(table, rng)
+        finally:
+            latencies.append(time.perf_counter() - t0)
+            busy.discard(table.table_id)
+
+    start = time.perf_counter()
+    n = 0
+    while True:
+        due = start + n / rate
+        now = time.perf_counter()
+        if due - start >= seconds:
+            break
+        if due > now:
+            await asyncio.sleep(due - now)
+        table = tables[n % len(tables)]
+        if table.table_id not in busy:
+            task = asyncio.create_task(timed(table))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        n += 1
+    if tasks:
+        await asyncio.gather(*tasks)
+    return latencies
+
+
+async def run_push(tables: list[Table], seconds: float) -> list[float]:
+    latencies: list[float] = []
+    stop = time.perf_counter() + seconds
+
+    async def loop(table: Table, seed: int) -> None:
+        rng = random.Random(seed)
+        while time.perf_counter() < stop:
+            t0 = time.perf_counter()
+            await step(table, rng)
+            latencies.append(time.perf_counter() - t0)
+
+    await asyncio.gather(*(loop(t, i) for i, t in enumerate(tables)))
+    return latencies
+
+
+async def restart(path: str, count: int) -> float:
+    store = await open_store(path)
+    service = TableService(store, NullPresenter())
+    tables = await _setup(service, count, "r")
+    rng = random.Random(2)
+    for t in tables:
+        await step(t, rng)  # deal
+        for _ in range(rng.randrange(0, 4)):
+            if t.state.hand is not None:
+                await step(t, rng)
+    await store.close()
+    began = time.perf_counter()
+    store = await open_store(path)
+    service = TableService(store, NullPresenter())
+    await service.recover()
+    for tid in (f"r{i}" for i in range(count)):
+        table = service.table(tid)
+        hand = table.state.hand
+        if hand is not None and hand.to_act is not None:
+            hand.legal()  # playable: the engine answers for the player to act
+    elapsed = time.perf_counter() - began
+    await store.close()
+    return elapsed
+
+
+def _ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def amain(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.db or str(Path(tmp) / "bench.sqlite3")
+        store = CountingStore(await open_store(path, synchronous=args.synchronous))
+        service = TableService(store, NullPresenter())
+        tables = await _setup(service, args.tables, "t")
+        store.appends = 0
+        began = time.perf_counter()
+        if args.push:
+            latencies = await run_push(tables, args.seconds)
+        else:
+            latencies = await run_rate(tables, args.rate, args.seconds)
+        elapsed = time.perf_counter() - began
+        appends = store.appends
+        errors = [t.table_id for t in tables if t.conservation_error() is not None]
+        await store.close()
+        sync = args.synchronous or "FULL"
+        print(f"mode: {'push' if args.push else 'rate'} {args.tables} tables, synchronous {sync}")
+        print(f"duration: {elapsed:.1f} s")
+        print(f"actions: {len(latencies)} commands")
+        print(f"actions per second: {len(latencies) / elapsed:.0f} actions/s")
+        print(f"appends per second: {appends / elapsed:.0f} appends/s")
+        print(f"latency p50: {_ms(latencies, 0.50):.2f} ms")
+        print(f"latency p99: {_ms(latencies, 0.99):.2f} ms")
+        print(f"latency mean: {1000 * statistics.fmean(latencies):.2f} ms")
+        print(f"latency max: {1000 * max(latencies):.2f} ms")
+        print(f"conservation failures: {len(errors)} tables")
+        if args.restart:
+            seconds = await restart(str(Path(tmp) / "restart.sqlite3"), args.restart)
+            print(f"restart {args.restart} tables: {seconds:.2f} s")
+        return 1 if errors else 0
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench service", description=__doc__)
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--rate", type=float, default=25.0, help="aggregate actions per second")
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--push", action="store_true", help="as fast as possible")
+    ap.add_argument("--restart", type=int, default=100, help="tables in the restart test")
+    ap.add_argument("--synchronous", choices=["FULL", "NORMAL"], default=None)
+    ap.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")
+    return asyncio.run(amain(ap.parse_args(argv)))

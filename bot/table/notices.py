@@ -1,0 +1,113 @@
+"""Engine events in words, for the table channel or one player.
+
+Only formatting lives here: which events are public is decided by the engine's
+``audience`` field, and the service routes on it (invariant 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.poker.events import (
+    ActionTaken,
+    BetReturned,
+    BoardDealt,
+    CardsDealt,
+    DeckReshuffled,
+    DeclarationCommitted,
+    DeclarationCount,
+    DeclarationMade,
+    DeclarationsRevealed,
+    DeclareResolved,
+    Drew,
+    Event,
+    ForcedBet,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    OpenersShown,
+    PotAwarded,
+    PotsFormed,
+    RakeTaken,
+    StreetStarted,
+)
+
+_FORCED = {
+    "ante": "antes",
+    "small_blind": "posts the small blind",
+    "big_blind": "posts the big blind",
+    "straddle": "straddles",
+    "blind": "posts a blind",
+    "bring_in": "brings it in",
+    "dead_blind": "posts dead",
+}
+
+
+def describe(event: Event, name: Callable[[int], str]) -> str | None:
+    """One line for an event, or None for events nobody needs to read."""
+    if isinstance(event, ForcedBet):
+        note = " (all in)" if event.all_in else ""
+        return f"{name(event.player)} {_FORCED.get(event.kind, event.kind)} {event.amount}{note}"
+    if isinstance(event, CardsDealt):
+        return f"{name(event.player)}: {' '.join(event.cards)}"
+    if isinstance(event, BoardDealt):
+        return f"{event.street.capitalize()}: {' '.join(event.cards)}"
+    if isinstance(event, ActionTaken):
+        note = " (all in)" if event.all_in else ""
+        who = name(event.player)
+        if event.kind in ("fold", "check"):
+            return f"{who} {event.kind}s{note}"
+        if event.kind == "call":
+            return f"{who} calls {event.added}{note}"
+        if event.kind == "bet":
+            return f"{who} bets {event.total}{note}"
+        if event.kind == "bring_in":
+            return f"{who} brings it in for {event.total}{note}"
+        return f"{who} {event.kind}s to {event.total}{note}"
+    if isinstance(event, Drew):
+        if event.received:
+            return f"{name(event.player)} draws {' '.join(event.received)}"
+        return (
+            f"{name(event.player)} draws {event.count}"
+            if event.count
+            else (f"{name(event.player)} stands pat")
+        )
+    if isinstance(event, DeckReshuffled):
+        return f"The discards are shuffled to continue ({event.cards} cards)."
+    if isinstance(event, BetReturned):
+        return f"{event.amount} uncalled returned to {name(event.player)}"
+    if isinstance(event, PotsFormed):
+        if len(event.pots) <= 1:
+            return None
+        return "Pots: " + ", ".join(f"{p.amount}" for p in event.pots)
+    if isinstance(event, HandShown):
+        desc = f" ({', '.join(event.descriptions)})" if event.descriptions else ""
+        return f"{name(event.player)} shows {' '.join(event.cards)}{desc}"
+    if isinstance(event, HandMucked):
+        return f"{name(event.player)} mucks"
+    if isinstance(event, OpenersShown):
+        return f"{name(event.player)} shows openers {' '.join(event.cards)}"
+    if isinstance(event, RakeTaken):
+        return f"Rake {event.amount}"
+    if isinstance(event, PotAwarded):
+        who = ", ".join(f"{name(w)} {a}" for w, a in zip(event.winners, event.amounts, strict=True))
+        share = "" if event.share == "whole" else f" ({event.share} half)"
+        hand = f" with {event.hand}" if event.hand else ""
+        pot = "main pot" if event.pot_index == 0 else f"side pot {event.pot_index}"
+        return f"{pot}{share}: {who}{hand}"
+    if isinstance(event, DeclarationCommitted):
+        return f"You declared {event.choice}. That is final (R-13.2)."
+    if isinstance(event, DeclarationCount):
+        return f"Declarations: {event.committed} of {event.total} fists closed."
+    if isinstance(event, DeclarationMade):
+        return f"{name(event.player)} declares {event.choice}"
+    if isinstance(event, DeclarationsRevealed):
+        return "Fists open: " + ", ".join(f"{name(p)} {c}" for p, c in event.choices)
+    if isinstance(event, DeclareResolved):
+        carried = f" {event.carried} carries to the next deal." if event.carried else ""
+        return " ".join(event.steps) + carried
+    if isinstance(event, HandEnded):
+        return f"Hand over{': ' + event.reason if event.reason else ''}."
+    if isinstance(event, StreetStarted):
+        return None
+    return None

@@ -1,0 +1,136 @@
+"""The table service: one :class:`Table` per channel, recovery at start, the clock loop.
+
+A presenter (the Discord cogs, the terminal) holds one :class:`TableService` and calls
+``service.table(channel_id)`` for the table of a channel, or ``service.create(...)``.
+Tables do not share a lock, so they never wait for each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from bot.table.clocks import SystemTime, TimeSource
+from bot.table.errors import TableError
+from bot.table.ports import Presenter, StorePort
+from bot.table.recovery import ledger_error, load
+from bot.table.settings import TableSettings
+from bot.table.state import TableState
+from bot.table.table import Outcome, Table
+
+
+class TableService:
+    def __init__(
+        self,
+        store: StorePort,
+        presenter: Presenter,
+        time: TimeSource | None = None,
+        *,
+        snapshot_every: int = 50,
+    ) -> None:
+        self.snapshot_every = snapshot_every
+        self.store = store
+        self.presenter = presenter
+        self.time = time or SystemTime()
+        self.tables: dict[str, Table] = {}
+        self._creating: dict[str, asyncio.Lock] = {}
+        self._clock_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    # ------------------------------------------------------------------ tables
+
+    def table(self, table_id: str) -> Table:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise TableError("There is no table in this channel; create one first.") from None
+
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    async def create(
+        self,
+        table_id: str,
+        host: str,
+        settings: TableSettings | None = None,
+        *,
+        key: str | None = None,
+    ) -> Outcome:
+        """R-1.1: one table per channel; the creator is the host."""
+        lock = self._creating.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            existing = self.tables.get(table_id)
+            if existing is not None and not existing.state.closed:
+                return Outcome(False, "This channel already has a table.", existing.state.turn)
+            # A closed table's channel opens a new one on the same log.
+            table = existing if existing is not None else self._table(TableState(table_id))
+            outcome = await table.create(host, settings or TableSettings(), key=key)
+            if outcome.ok:
+                self.tables[table_id] = table
+                self._wake.set()
+            return outcome
+
+    def _table(self, state: TableState) -> Table:
+        return Table(
+            state, self.store, self.presenter, self.time, snapshot_every=self.snapshot_every
+        )
+
+    # ------------------------------------------------------------------ recovery
+
+    async def recover(self, *, settle: bool = True) -> list[str]:
+        """Rebuild every open table from the log (hands in progress replayed) and check
+        conservation (R-2.5). Returns the ids of halted tables. ``settle`` then finishes
+        what a crash cut in half (see :meth:`Table.settle`)."""
+        ids = await self.store.open_tables()
+        states = await asyncio.gather(*(load(self.store, t) for t in ids))
+        halted: list[str] = []
+        for state in states:
+            table = self._table(state)
+            self.tables[state.table_id] = table
+            error = state.conservation_error() or await ledger_error(self.store, state)
+            if error and not state.halted:
+                async with table.lock:
+                    await table._commit("halted", {"reason": error})
+            if table.state.halted:
+                halted.append(state.table_id)
+        if settle:
+            await self.settle_all()
+        self._wake.set()
+        return halted
+
+    async def settle_all(self) -> None:
+        await asyncio.gather(*(t.settle() for t in self.tables.values()))
+
+    # ------------------------------------------------------------------ clocks
+
+    async def tick(self) -> int:
+        """Run every clock that is due now; returns how many fired (tests call this)."""
+        now = self.time.now()
+        due = [t for t in self.tables.values() if (d := t.due_at()) is not None and d <= now]
+        fired = await asyncio.gather(*(t.on_clock() for t in due))
+        return sum(1 for f in fired if f)
+
+    def next_due(self) -> float | None:
+        dues = [d for t in self.tables.values() if (d := t.due_at()) is not None]
+        return min(dues, default=None)
+
+    async def run_clocks(self, max_sleep: float = 0.5) -> None:
+        """Fire clocks forever: sleep until the earliest deadline (or ``max_sleep``)."""
+        while True:
+            await self.tick()
+            nxt = self.next_due()
+            delay = max_sleep if nxt is None else max(0.0, min(max_sleep, nxt - self.time.now()))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    def start_clocks(self) -> None:
+        if self._clock_task is None:
+            self._clock_task = asyncio.create_task(self.run_clocks(), name="table-clocks")
+
+    async def stop(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._clock_task
+            self._clock_task = None

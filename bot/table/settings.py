@@ -1,0 +1,291 @@
+"""Table settings: game, stakes, buy-ins, seats, clocks and every house option.
+
+:class:`TableSettings` is frozen, has the rulebook's defaults, and validates itself with
+errors written as sentences. It is stored in the event log as a dict, and turned into the
+engine's :class:`~bot.poker.rules.Rules` for each deal by :meth:`TableSettings.rules_for`
+(the engine owns every betting rule; this module only passes the options through).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Literal
+
+from bot.poker.errors import ConfigError
+from bot.poker.rules import Limit, Rake, Rules, ante_list
+from bot.poker.variants import VARIANTS, get_variant
+from bot.table.errors import SettingsError
+
+ButtonRule = Literal["simplified", "moving", "dead"]
+LIMIT_NAMES = {
+    "no_limit": "No-limit",
+    "pot_limit": "Pot-limit",
+    "half_pot": "Half-pot-limit",
+    "fixed": "Fixed-limit",
+    "spread": "Spread-limit",
+}
+HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixed")
+
+
+def parse_game(text: str, default_limit: str) -> tuple[str, str]:
+    """``"omaha8:fixed"`` -> ("omaha8", "fixed"); a bare variant takes the table's limit."""
+    variant, _, limit = text.strip().lower().partition(":")
+    limit = limit or default_limit
+    if variant not in VARIANTS:
+        known = ", ".join(sorted(VARIANTS))
+        raise SettingsError(f"There is no game called {variant!r}; choose one of: {known}.")
+    if limit not in LIMIT_NAMES:
+        known = ", ".join(LIMIT_NAMES)
+        raise SettingsError(f"There is no betting structure {limit!r}; choose one of: {known}.")
+    return variant, limit
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    # The game (R-16.2) and its structure (§5).
+    variant: str = "holdem"
+    limit: str = "no_limit"
+    dealers_choice: bool = False
+    """R-16.2: the dealer names the game for his deal (the ``choose`` command)."""
+    rotation: tuple[str, ...] = ()
+    """R-16.2 option: a fixed rotation such as HORSE, one game per deal (``variant:limit``)."""
+    # Stakes (§3, §5). Zero means "derive the usual value".
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    ante_mode: Literal["each", "button", "big_blind"] = "each"
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    # Buy-ins (R-2.2) and seats (R-1.1).
+    min_buy_in: int = 0
+    max_buy_in: int = 0
+    seats: int = 9
+    return_minutes: int = 0
+    """R-2.3 option: leaving and coming back within N minutes requires the old stack."""
+    # Button and blinds (R-1.4, R-1.6, R-1.7).
+    button_rule: ButtonRule = "simplified"
+    missed_blinds: Literal["wait", "post"] = "wait"
+    post_to_enter: bool = False
+    # The hand loop.
+    auto_deal: bool = False
+    min_players: int = 2
+    hand_pause: float = 3.0
+    # Clocks (seconds; R-13.2 for the declaration clock).
+    action_clock: float = 60.0
+    time_bank: float = 30.0
+    timeouts_to_sit_out: int = 2
+    declare_clock: float = 60.0
+    # House options passed to the engine (see RULES.md for each).
+    raise_cap: int | None = 4
+    cap_lift: Literal["any_time", "round_start", "never"] = "any_time"
+    straddle_counts_as_raise: bool = True
+    deal_cap: int = 0
+    min_raise_rule: bool = True
+    check_raise: bool = True
+    incomplete_rule: Literal["full_bet", "half_bet"] = "full_bet"
+    half_bet_raise: Literal["on_top", "complete_first"] = "on_top"
+    checking_out: bool = True
+    clamp_to_max: bool = False
+    burn: bool = False
+    rake_percent_bp: int = 0
+    rake_cap: int = 0
+    rake_step_chips: int = 0
+    rake_step_per: int = 0
+    no_flop_no_drop: bool = True
+    odd_chip: Literal["button", "suit"] = "button"
+    auto_show_all: bool = False
+    jacks_to_open: bool = False
+    declare: Literal["none", "simultaneous", "in_turn"] = "none"
+    declare_default: Literal["fold", "high"] = "fold"
+    no_second_best: bool = False
+    both_may_split: bool = False
+    wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
+    declared_hands: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Room for options a newer version added; ignored by this one."""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    # ------------------------------------------------------------------ derived stakes
+
+    @property
+    def min_bet(self) -> int:
+        return self.small_bet or self.big_blind or 2
+
+    @property
+    def big_bet_size(self) -> int:
+        return self.big_bet or 2 * self.min_bet
+
+    @property
+    def bring_in_amount(self) -> int:
+        return self.bring_in or max(1, self.min_bet // 2)
+
+    @property
+    def buy_in_range(self) -> tuple[int, int]:
+        """R-2.2: defaults 20x and 100x the big blind (or minimum bet)."""
+        unit = self.big_blind or self.min_bet
+        low = self.min_buy_in or 20 * unit
+        high = self.max_buy_in or 100 * unit
+        return low, high
+
+    def games(self) -> tuple[tuple[str, str], ...]:
+        if self.rotation:
+            return tuple(parse_game(g, self.limit) for g in self.rotation)
+        return ((self.variant, self.limit),)
+
+    def max_seats_for(self, variant: str) -> int:
+        return min(self.seats, get_variant(variant).max_players)
+
+    # ------------------------------------------------------------------ validation
+
+    def validate(self) -> None:
+        if not 2 <= self.seats <= 10:
+            raise SettingsError("A table has between 2 and 10 seats (R-1.1).")
+        for name in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise SettingsError(f"{name.replace('_', ' ')} must be a whole number of chips.")
+        if self.small_blind > self.big_blind:
+            raise SettingsError("The small blind cannot be bigger than the big blind.")
+        low, high = self.buy_in_range
+        if low < 1 or high < low:
+            raise SettingsError("The maximum buy-in must be at least the minimum buy-in (R-2.2).")
+        if self.min_players < 2:
+            raise SettingsError("At least two players are needed to deal.")
+        for name in ("action_clock", "declare_clock"):
+            if not 1 <= getattr(self, name) <= 3600:
+                raise SettingsError(f"The {name.replace('_', ' ')} must be 1 to 3600 seconds.")
+        if self.time_bank < 0 or self.hand_pause < 0:
+            raise SettingsError("The time bank and the pause between hands cannot be negative.")
+        if self.timeouts_to_sit_out < 1:
+            raise SettingsError("Timeouts before sitting out must be at least 1.")
+        if self.button_rule not in ("simplified", "moving", "dead"):
+            raise SettingsError("The button rule is one of: simplified, moving, dead (R-1.4).")
+        if self.dealers_choice and self.rotation:
+            raise SettingsError("Choose dealer's choice or a fixed rotation, not both (R-16.2).")
+        games = self.games()
+        for variant, limit in games:
+            try:
+                self.rules_for(variant, limit, 2, (0, 1))
+            except ConfigError as exc:
+                raise SettingsError(exc.message) from None
+
+    # ------------------------------------------------------------------ engine rules
+
+    def rules_for(
+        self,
+        variant: str,
+        limit: str,
+        players: int,
+        blind_positions: tuple[int | None, int | None],
+        dead_posts: tuple[int, ...] = (),
+    ) -> Rules:
+        """The engine rules for one deal with ``players`` dealt in.
+
+        ``blind_positions`` are the PHH positions of the small and big blind (None: the
+        blind is dead or the game has none, R-1.4 dead button)."""
+        info = get_variant(variant)
+        lim = Limit(limit)
+        blinds: tuple[int, ...] = ()
+        if info.forced == "blinds" and (self.small_blind or self.big_blind):
+            row = [0] * players
+            sb_pos, bb_pos = blind_positions
+            if sb_pos is not None:
+                row[sb_pos] = self.small_blind
+            if bb_pos is not None:
+                row[bb_pos] = self.big_blind
+            while row and row[-1] == 0:
+                row.pop()
+            blinds = tuple(row)
+        antes = ante_list(players, self.ante, self.ante_mode) if self.ante else ()
+        limited = lim in (Limit.FIXED, Limit.SPREAD)
+        small = self.min_bet
+        return Rules(
+            variant=variant,
+            limit=lim,
+            blinds_or_straddles=blinds,
+            antes=antes,
+            dead_posts=dead_posts,
+            bring_in=self.bring_in_amount if info.forced == "bring_in" else 0,
+            small_bet=small,
+            big_bet=self.big_bet_size if limited else max(self.big_bet_size, small),
+            raise_cap=self.raise_cap,
+            cap_lift=self.cap_lift,
+            straddle_counts_as_raise=self.straddle_counts_as_raise,
+            deal_cap=self.deal_cap,
+            min_raise_rule=self.min_raise_rule,
+            check_raise=self.check_raise,
+            incomplete_rule=self.incomplete_rule,
+            half_bet_raise=self.half_bet_raise,
+            checking_out=self.checking_out,
+            clamp_to_max=self.clamp_to_max,
+            burn=self.burn,
+            rake=Rake(
+                percent_bp=self.rake_percent_bp,
+                cap=self.rake_cap,
+                step_chips=self.rake_step_chips,
+                step_per=self.rake_step_per,
+                no_flop_no_drop=self.no_flop_no_drop,
+            ),
+            odd_chip=self.odd_chip,
+            auto_show_all=self.auto_show_all,
+            jacks_to_open=self.jacks_to_open,
+            declare=self.declare if info.hi_lo else "none",
+            declare_default=self.declare_default,
+            no_second_best=self.no_second_best,
+            both_may_split=self.both_may_split,
+            wild=self.wild,
+            declared_hands=self.declared_hands,
+        )
+
+    def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
+        variant = variant or self.variant
+        limit = limit or self.limit
+        info = get_variant(variant)
+        parts = [f"{LIMIT_NAMES.get(limit, limit)} {info.name}"]
+        if info.forced == "blinds" and self.big_blind:
+            parts.append(f"blinds {self.small_blind}/{self.big_blind}")
+        if limit in ("fixed", "spread"):
+            parts.append(f"bets {self.min_bet}/{self.big_bet_size}")
+        if info.forced == "bring_in":
+            parts.append(f"bring-in {self.bring_in_amount}")
+        if self.ante:
+            parts.append(f"ante {self.ante}")
+        return ", ".join(parts)
+
+    # ------------------------------------------------------------------ storage
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["rotation"] = list(self.rotation)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in data.items() if k in names}
+        extra = {k: v for k, v in data.items() if k not in names}
+        if "rotation" in kw:
+            kw["rotation"] = tuple(kw["rotation"])
+        if extra:
+            kw["extra"] = {**kw.get("extra", {}), **extra}
+        return cls(**kw)
+
+    def changed(self, changes: dict[str, Any]) -> TableSettings:
+        """A copy with ``changes`` applied; unknown names are refused by name."""
+        names = {f.name for f in fields(self)} - {"extra"}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise SettingsError(
+                f"Unknown setting {unknown[0]!r}; settings are: {', '.join(sorted(names))}."
+            )
+        kw = dict(changes)
+        if "rotation" in kw:
+            rot = kw["rotation"]
+            kw["rotation"] = tuple(rot.split(",")) if isinstance(rot, str) else tuple(rot)
+        try:
+            return replace(self, **kw)
+        except TypeError as exc:
+            raise SettingsError(f"That setting has the wrong type: {exc}.") from None

@@ -1,0 +1,399 @@
+"""One table's state, rebuilt by folding its event log (invariant 4).
+
+:class:`TableState` changes only in :meth:`TableState.apply`, which takes one logged event.
+The live service and crash recovery call the same method, so a restarted table is the
+table that was running. Recovery skips the engine for finished hands (their end event
+carries the stacks) and replays only the hand in progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.poker.actions import Action, action_from_dict
+from bot.poker.events import Event
+from bot.poker.hand import Hand
+from bot.poker.record import HandStart
+from bot.table.button import DealPlan
+from bot.table.seating import Seat
+from bot.table.settings import TableSettings
+
+HAND_EVENTS = frozenset({"hand_started", "action", "hand_ended"})
+"""Events that advance play: they bump the turn number and restart the turn clock."""
+IDEM_MEMORY = 5000
+RECENT_HANDS = 20
+"""Finished hands kept in memory for history/PHH; older ones are read from the log."""
+
+
+@dataclass(slots=True)
+class HandInfo:
+    """A deal: its start record, the seats in PHH order, and the actions so far."""
+
+    hand_no: int
+    start: HandStart
+    order: tuple[int, ...]
+    names: tuple[str, ...]
+    users: tuple[str, ...]
+    button: int
+    sb_seat: int | None
+    bb_seat: int | None
+    variant: str
+    limit: str
+    actions: list[Action] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    hand: Hand | None = None
+    ended: bool = False
+    started_at: float = 0.0
+
+    def position_of(self, seat: int) -> int | None:
+        try:
+            return self.order.index(seat)
+        except ValueError:
+            return None
+
+    def ensure_hand(self) -> Hand:
+        """The engine hand, replayed from the record when it was not kept (recovery)."""
+        if self.hand is None:
+            hand = self.start.new_hand()
+            events = list(hand.events)
+            for action in self.actions:
+                events.extend(hand.apply(action))
+            self.hand = hand
+            self.events = events
+        return self.hand
+
+
+@dataclass(slots=True)
+class TableState:
+    table_id: str
+    settings: TableSettings = field(default_factory=TableSettings)
+    host: str = ""
+    seats: dict[int, Seat] = field(default_factory=dict)
+    turn: int = 0
+    hand_no: int = 0
+    current: HandInfo | None = None
+    recent: dict[int, HandInfo] = field(default_factory=dict)
+    prev_button: int | None = None
+    prev_sb: int | None = None
+    prev_bb: int | None = None
+    first_button: int | None = None
+    carried: int = 0
+    rake_total: int = 0
+    bought: int = 0
+    cashed: int = 0
+    idem: dict[str, int] = field(default_factory=dict)
+    last_change_at: float = 0.0
+    """Time of the last event of any kind (the pause before an automatic deal)."""
+    clock_start: float = 0.0
+    """When the current turn began: the last hand event (a seat change elsewhere at the
+    table does not restart anyone's clock), or the moment play resumed after a pause."""
+    phase_started_at: float = 0.0
+    last_phase: str = ""
+    paused: bool = False
+    closed: bool = False
+    halted: str | None = None
+    chosen: tuple[str, str] | None = None
+    last_action: str = ""
+    departures: dict[str, tuple[int, float]] = field(default_factory=dict)
+    seq: int = 0
+
+    # ------------------------------------------------------------------ queries
+
+    def seat_of(self, user_id: str) -> Seat | None:
+        for seat in self.seats.values():
+            if seat.user_id == user_id:
+                return seat
+        return None
+
+    @property
+    def hand(self) -> Hand | None:
+        if self.current is None or self.current.ended:
+            return None
+        return self.current.ensure_hand()
+
+    @property
+    def in_hand(self) -> bool:
+        return self.current is not None and not self.current.ended
+
+    def dealt_in(self, seat: int) -> bool:
+        return self.in_hand and self.current is not None and seat in self.current.order
+
+    def chips_on_table(self) -> int:
+        """sum(stacks) + pots + rake collected (R-2.5), whatever the moment."""
+        total = self.rake_total
+        info = self.current
+        if info is not None and not info.ended:
+            hand = info.ensure_hand()
+            total += hand.total_chips()
+            total += sum(s.stack for n, s in self.seats.items() if n not in info.order)
+        else:
+            total += sum(s.stack for s in self.seats.values()) + self.carried
+        return total
+
+    def conservation_error(self) -> str | None:
+        """R-2.5: chips on the table must equal chips bought minus chips cashed out."""
+        expected = self.bought - self.cashed
+        actual = self.chips_on_table()
+        if actual != expected:
+            return (
+                f"Chip conservation failed (R-2.5): {actual} chips on the table but "
+                f"{self.bought} bought - {self.cashed} cashed out = {expected}. "
+                "The table is stopped; no chip moves until this is fixed."
+            )
+        return None
+
+    # ------------------------------------------------------------------ folding the log
+
+    def apply(
+        self,
+        kind: str,
+        payload: Mapping[str, Any],
+        *,
+        idem_key: str | None = None,
+        live: Any = None,
+    ) -> None:
+        """Apply one logged event. ``live`` carries work already done by the live path
+        (the engine hand it built or the events an action produced) so it is not redone."""
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise ValueError(f"unknown table event {kind!r}")
+        at = payload.get("at")
+        when = float(at) if isinstance(at, int | float) else self.last_change_at
+        handler(payload, live)
+        if kind in HAND_EVENTS:
+            # The turn number moves with the play only, so a seat change elsewhere does
+            # not make a player's "your turn" buttons stale.
+            self.turn += 1
+            self.clock_start = when
+        if idem_key is not None:
+            self.idem[idem_key] = self.turn
+            if len(self.idem) > IDEM_MEMORY:
+                # Older keys are still refused by the store's unique index (DuplicateKey);
+                # memory only keeps the recent ones, to answer retries without a write.
+                for old in list(self.idem)[: IDEM_MEMORY // 5]:
+                    del self.idem[old]
+        self.last_change_at = when
+
+    def _on_created(self, p: Mapping[str, Any], live: Any) -> None:
+        # A channel may get a new table after its last one closed: a new incarnation
+        # starts clean, except the chip counters, which run on for the whole channel.
+        if self.closed:
+            keep = (self.bought, self.cashed, self.rake_total, self.carried, self.idem)
+            fresh = TableState(self.table_id)
+            for name in TableState.__slots__:
+                setattr(self, name, getattr(fresh, name))
+            self.bought, self.cashed, self.rake_total, self.carried, self.idem = keep
+        self.settings = TableSettings.from_dict(dict(p["settings"]))
+        self.host = str(p["host"])
+        fb = p.get("first_button")
+        self.first_button = int(fb) if fb is not None else None
+
+    def _on_settings(self, p: Mapping[str, Any], live: Any) -> None:
+        self.settings = TableSettings.from_dict(dict(p["settings"]))
+
+    def _on_sat(self, p: Mapping[str, Any], live: Any) -> None:
+        number = int(p["seat"])
+        state = str(p.get("state", "waiting"))
+        seat = Seat(
+            number=number,
+            user_id=str(p["user"]),
+            name=str(p["name"]),
+            stack=int(p["buy_in"]),
+            state=state,  # type: ignore[arg-type]
+            bank=float(self.settings.time_bank),
+            owes=int(p.get("owes", 0)),
+        )
+        self.seats[number] = seat
+        self.bought += seat.stack
+        self.departures.pop(seat.user_id, None)
+
+    def _on_topped_up(self, p: Mapping[str, Any], live: Any) -> None:
+        seat = self.seats[int(p["seat"])]
+        amount = int(p["amount"])
+        seat.stack += amount
+        self.bought += amount
+        if seat.state == "sitting_out" and p.get("return"):
+            seat.state = "waiting"
+
+    def _on_sat_out(self, p: Mapping[str, Any], live: Any) -> None:
+        seat = self.seats[int(p["seat"])]
+        if self.dealt_in(seat.number):
+            seat.sit_out_next = True
+        else:
+            seat.state = "sitting_out"
+
+    def _on_returned(self, p: Mapping[str, Any], live: Any) -> None:
+        seat = self.seats[int(p["seat"])]
+        seat.sit_out_next = False
+        seat.timeouts = 0
+        if seat.state == "sitting_out":
+            seat.state = str(p.get("state", "waiting"))  # type: ignore[assignment]
+            seat.owes = int(p.get("owes", 0))
+
+    def _on_leaving(self, p: Mapping[str, Any], live: Any) -> None:
+        self.seats[int(p["seat"])].leaving = True
+
+    def _on_stood(self, p: Mapping[str, Any], live: Any) -> None:
+        seat = self.seats.pop(int(p["seat"]))
+        amount = int(p["amount"])
+        self.cashed += amount
+        at = float(p.get("at", 0.0))
+        self.departures[seat.user_id] = (amount, at)
+
+    def _on_chosen(self, p: Mapping[str, Any], live: Any) -> None:
+        self.chosen = (str(p["variant"]), str(p["limit"]))
+
+    def _on_paused(self, p: Mapping[str, Any], live: Any) -> None:
+        self.paused = bool(p.get("paused", True))
+        if not self.paused:
+            # Clocks stop while paused; the player to act gets a fresh clock on resume.
+            at = float(p.get("at", 0.0))
+            self.clock_start = at
+            self.phase_started_at = at
+
+    def _on_closed(self, p: Mapping[str, Any], live: Any) -> None:
+        self.closed = True
+
+    def _on_halted(self, p: Mapping[str, Any], live: Any) -> None:
+        self.halted = str(p["reason"])
+
+    def _on_hand_started(self, p: Mapping[str, Any], live: Any) -> None:
+        start = HandStart.from_dict(dict(p["start"]))
+        order = tuple(int(s) for s in p["order"])
+        info = HandInfo(
+            hand_no=int(p["hand_no"]),
+            start=start,
+            order=order,
+            names=tuple(self.seats[s].name for s in order),
+            users=tuple(self.seats[s].user_id for s in order),
+            button=int(p["button"]),
+            sb_seat=p.get("sb_seat"),
+            bb_seat=p.get("bb_seat"),
+            variant=str(p["variant"]),
+            limit=str(p["limit"]),
+            started_at=float(p.get("at", 0.0)),
+        )
+        if isinstance(live, Hand):
+            info.hand = live
+            info.events = list(live.events)
+        self.current = info
+        self.hand_no = info.hand_no
+        self.carried = 0  # now inside the hand's pot
+        self.chosen = None
+        self.last_action = ""
+        posted = start.rules.dead_posts
+        for pos, s in enumerate(order):
+            seat = self.seats[s]
+            seat.state = "active"
+            if pos < len(posted) and posted[pos] > 0:
+                seat.owes = 0
+            seat.stack = start.stacks[pos]
+        if self.settings.button_rule == "moving" and self.prev_bb is not None:
+            # R-1.4 moving button: the player who was due the big blind but was skipped
+            # (the button jumped over a departed player) owes it.
+            due = next((s for s in _clockwise(self.prev_bb, order)), None)
+            if due is not None and due != info.bb_seat and len(order) > 2:
+                self.seats[due].owes += self.settings.big_blind
+        # R-1.6 "post" option: a player sitting out whom the big blind passes owes it.
+        if self.settings.missed_blinds == "post" and self.prev_bb is not None:
+            for seat in self.seats.values():
+                if seat.state == "sitting_out" and _passed(self.prev_bb, info.bb_seat, seat.number):
+                    seat.owes = self.settings.small_blind + self.settings.big_blind
+        self.prev_button, self.prev_sb, self.prev_bb = info.button, info.sb_seat, info.bb_seat
+        self.phase_started_at = float(p.get("at", 0.0))
+        self.last_phase = "betting"
+
+    def _on_action(self, p: Mapping[str, Any], live: Any) -> None:
+        info = self.current
+        assert info is not None and not info.ended, "action outside a hand"
+        action = action_from_dict(dict(p["action"]))
+        info.actions.append(action)
+        if info.hand is not None:
+            if live is None:
+                info.events.extend(info.hand.apply(action))
+            else:
+                info.events.extend(live)
+            phase = info.hand.phase
+            if phase != self.last_phase:
+                self.last_phase = phase
+                self.phase_started_at = float(p.get("at", 0.0))
+        seat = self.seats.get(info.order[action.player])
+        if seat is None:
+            return
+        at = float(p.get("at", 0.0))
+        if p.get("timeout"):
+            seat.bank = 0.0
+            seat.timeouts += 1
+            if seat.timeouts >= self.settings.timeouts_to_sit_out:
+                seat.sit_out_next = True
+        else:
+            used = max(0.0, at - self.clock_start - self.settings.action_clock)
+            seat.bank = max(0.0, seat.bank - used)
+            seat.timeouts = 0
+        if p.get("text"):
+            self.last_action = str(p["text"])
+
+    def _on_hand_ended(self, p: Mapping[str, Any], live: Any) -> None:
+        info = self.current
+        assert info is not None
+        stacks = [int(x) for x in p["stacks"]]
+        for pos, s in enumerate(info.order):
+            seat = self.seats.get(s)
+            if seat is not None:
+                seat.stack = stacks[pos]
+        self.carried = int(p.get("carried", 0))
+        self.rake_total += int(p.get("rake", 0))
+        info.ended = True
+        info.hand = None  # finished hands are kept as records only
+        self.recent[info.hand_no] = info
+        for old in [k for k in self.recent if k <= info.hand_no - RECENT_HANDS]:
+            del self.recent[old]
+        for seat in self.seats.values():
+            if seat.sit_out_next or (seat.stack == 0 and seat.state == "active"):
+                seat.state = "sitting_out"
+                seat.sit_out_next = False
+        self.last_phase = "over"
+
+    # ------------------------------------------------------------------ planning
+
+    def plan_inputs(self) -> tuple[list[int], list[int], list[int]]:
+        """(active, waiting, posting) seats for the next deal plan."""
+        active = [s.number for s in self.seats.values() if s.dealable]
+        waiting = [
+            s.number
+            for s in self.seats.values()
+            if s.state == "waiting" and s.stack > 0 and not s.leaving
+        ]
+        posting = [n for n in waiting if self.seats[n].owes > 0]
+        waiting = [n for n in waiting if n not in posting]
+        if len(active) + len(posting) < 2:
+            # Nobody to wait behind: a game that is not running seats everyone at once.
+            active, waiting = sorted(active + waiting), []
+        return sorted(active), sorted(waiting), sorted(posting)
+
+    def dead_posts_for(self, plan: DealPlan) -> tuple[int, ...]:
+        """Owed blinds posted as dead money this deal (one per player per hand: not by a
+        player who is in a blind now). Posting them live needs an engine feature."""
+        posts = [0] * len(plan.order)
+        for pos, s in enumerate(plan.order):
+            if self.seats[s].owes > 0 and s not in (plan.bb_seat, plan.sb_seat):
+                posts[pos] = self.seats[s].owes
+        while posts and posts[-1] == 0:
+            posts.pop()
+        return tuple(posts)
+
+
+def _clockwise(after: int, seats: Sequence[int]) -> list[int]:
+    ordered = sorted(seats)
+    return [s for s in ordered if s > after] + [s for s in ordered if s <= after]
+
+
+def _passed(prev_bb: int, new_bb: int | None, seat: int) -> bool:
+    """Did the big blind move past ``seat`` going from ``prev_bb`` to ``new_bb``?"""
+    if new_bb is None:
+        return False
+    if prev_bb < new_bb:
+        return prev_bb < seat < new_bb
+    return seat > prev_bb or seat < new_bb

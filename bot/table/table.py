@@ -1,0 +1,923 @@
+"""One table: its commands, each serialised by the table's lock, logged, then told.
+
+Every command follows the same path (invariants 3 and 4):
+
+1. take the table's ``asyncio.Lock`` (other tables never wait on it);
+2. answer a repeated idempotency key with "already done", and refuse a command that
+   names a turn that has passed (stale);
+3. check it against the state and the engine (a refusal changes nothing);
+4. append the event to the store and wait for the durable commit;
+5. apply the event to the in-memory state (the same code recovery uses);
+6. tell the presenter: public events to the channel, private ones to their owner.
+
+The table never computes a bet, a pot or a winner: the engine does (``bot.poker``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.poker import phh
+from bot.poker.actions import (
+    Action,
+    AllIn,
+    Bet,
+    BringIn,
+    Call,
+    Check,
+    Declare,
+    DeclareTimeout,
+    Draw,
+    Fold,
+    Muck,
+    RaiseBy,
+    RaiseTo,
+    Show,
+    action_to_dict,
+)
+from bot.poker.errors import NotYourTurn, PokerError
+from bot.poker.events import (
+    ActionTaken,
+    CardsDealt,
+    DeclarationCount,
+    DeclarationMade,
+    Drew,
+    Event,
+    HandEnded,
+)
+from bot.poker.hand import Hand
+from bot.poker.legal import Legal
+from bot.poker.record import HandStart
+from bot.poker.variants import get_variant
+from bot.table.button import DealPlan, plan_deal
+from bot.table.clocks import TimeSource
+from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
+from bot.table.notices import describe
+from bot.table.ports import DuplicateKey, LedgerEntry, Notice, Presenter, StorePort
+from bot.table.seating import find_free_seat
+from bot.table.settings import TableSettings, parse_game
+from bot.table.state import HandInfo, TableState
+from bot.table.text_actions import ActionRequest, parse_action
+from bot.table.view import TableView, build_view
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The answer to one command, for the actor."""
+
+    ok: bool
+    message: str
+    turn: int
+    code: str = "ok"
+    duplicate: bool = False
+
+
+class Table:
+    def __init__(
+        self,
+        state: TableState,
+        store: StorePort,
+        presenter: Presenter,
+        time: TimeSource,
+        *,
+        snapshot_every: int = 50,
+    ) -> None:
+        self.state = state
+        self.snapshot_every = snapshot_every
+        self.store = store
+        self.presenter = presenter
+        self.time = time
+        self.lock = asyncio.Lock()
+        self._declare_told: int = -1
+
+    @property
+    def table_id(self) -> str:
+        return self.state.table_id
+
+    @property
+    def settings(self) -> TableSettings:
+        return self.state.settings
+
+    # ================================================================== plumbing
+
+    async def _command(
+        self,
+        user: str | None,
+        key: str | None,
+        turn: int | None,
+        body: Callable[[], Awaitable[str]],
+        *,
+        reopen: bool = False,
+    ) -> Outcome:
+        async with self.lock:
+            st = self.state
+            if key is not None and key in st.idem:
+                return Outcome(
+                    True,
+                    f"Already done: that command was applied once, at turn {st.idem[key]}.",
+                    st.turn,
+                    "duplicate",
+                    duplicate=True,
+                )
+            try:
+                if st.halted:
+                    raise TableHalted(st.halted)
+                if st.closed and not reopen:
+                    raise TableError("This table is closed.")
+                if turn is not None and turn != st.turn:
+                    raise StaleCommand(
+                        f"That was for turn {turn}, which has passed (the table is at turn "
+                        f"{st.turn}); nothing was done. Look at the table and act again."
+                    )
+                await self._settle()  # a previous command cut short by a store error
+                message = await body()
+            except DuplicateKey:
+                return Outcome(
+                    True, "Already done: that command was applied once.", st.turn, "duplicate", True
+                )
+            except (TableError, PokerError) as exc:
+                text = self._words(exc)
+                legal = exc.legal if isinstance(exc, PokerError) else None
+                if legal is not None and "You may" not in text:
+                    text += f" You may: {legal.describe()}."
+                if user is not None:
+                    await self.presenter.error(self.table_id, user, text)
+                return Outcome(False, text, st.turn, getattr(exc, "code", "refused"))
+            except Exception:
+                # The store failed (disk full, I/O error) or a bug: memory may now be
+                # ahead of the log, so rebuild the table from the log (invariant 4).
+                log.exception("table %s: command failed; reloading from the log", self.table_id)
+                await self._reload()
+                text = "The table could not record that; nothing was done. Please try again."
+                if user is not None:
+                    await self.presenter.error(self.table_id, user, text)
+                return Outcome(False, text, self.state.turn, "store_error")
+            return Outcome(True, message, st.turn)
+
+    async def _reload(self) -> None:
+        from bot.table.recovery import load
+
+        try:
+            self.state = await load(self.store, self.table_id)
+        except Exception:
+            log.exception("table %s: reload failed", self.table_id)
+            self.state.halted = "The table could not be read back from its log; it is stopped."
+
+    def _words(self, exc: TableError | PokerError) -> str:
+        """The refusal in words; the engine's positions become names (R-6.5: privately)."""
+        info = self.state.current
+        hand = self.state.hand
+        if isinstance(exc, NotYourTurn) and info is not None and hand is not None:
+            if hand.to_act is None:
+                return "It is not your turn."
+            return f"It is not your turn; {info.names[hand.to_act]} is to act."
+        return exc.message
+
+    async def _commit(
+        self,
+        kind: str,
+        payload: Mapping[str, Any],
+        *,
+        key: str | None = None,
+        ledger: Sequence[LedgerEntry] = (),
+        live: Any = None,
+    ) -> dict[str, Any]:
+        body = {**payload, "at": self.time.now()}
+        seq = await self.store.append(self.table_id, kind, body, idem_key=key, ledger=ledger)
+        self.state.apply(kind, body, idem_key=key, live=live)
+        self.state.seq = seq
+        return body
+
+    async def _public(self, kind: str, text: str, **data: Any) -> None:
+        await self.presenter.public(self.table_id, Notice(kind, text, self.state.turn, data))
+
+    async def _private(self, user: str, notice: Notice) -> None:
+        await self.presenter.private(self.table_id, user, notice)
+
+    def _require_manager(self, user: str) -> None:
+        if user != self.state.host and not self.presenter.is_moderator(self.table_id, user):
+            raise NotAllowed("Only the host or a moderator can do that.")
+
+    def _seated(self, user: str) -> Any:
+        seat = self.state.seat_of(user)
+        if seat is None:
+            raise NotAllowed("You are not seated at this table; sit down first.")
+        return seat
+
+    # ================================================================== creation
+
+    async def create(self, host: str, settings: TableSettings, *, key: str | None) -> Outcome:
+        async def body() -> str:
+            if self.state.settings is not None and self.state.host and not self.state.closed:
+                raise TableError("This channel already has a table.")
+            first = secrets.randbelow(settings.seats) + 1
+            await self._commit(
+                "created",
+                {"settings": settings.to_dict(), "host": host, "first_button": first},
+                key=key,
+            )
+            text = f"Table open: {settings.stakes_text()}. Host: {host}."
+            await self._public("created", text)
+            return text
+
+        return await self._command(host, key, None, body, reopen=True)
+
+    # ================================================================== seats and chips
+
+    async def sit(
+        self,
+        user: str,
+        name: str,
+        buy_in: int,
+        seat: int | None = None,
+        *,
+        key: str | None = None,
+        turn: int | None = None,
+    ) -> Outcome:
+        async def body() -> str:
+            st = self.state
+            s = self.settings
+            if st.seat_of(user) is not None:
+                raise TableError("You already have a seat here.")
+            low, high = s.buy_in_range
+            _check_chips(buy_in)
+            if not low <= buy_in <= high:
+                raise TableError(f"The buy-in is {low} to {high} chips (R-2.2).")
+            left = st.departures.get(user)
+            recent = left is not None and self.time.now() - left[1] < s.return_minutes * 60
+            if left and s.return_minutes and buy_in < left[0] and recent:
+                raise TableError(
+                    f"You left {left[0]} chips less than {s.return_minutes} minutes ago; "
+                    f"come back with at least {left[0]} (R-2.3)."
+                )
+            limit = min(s.max_seats_for(v) for v, _ in s.games())
+            number = find_free_seat(set(st.seats), limit, seat)
+            if number is None:
+                if seat is not None:
+                    raise TableError(f"Seat {seat} is not free (seats are 1 to {limit}).")
+                raise TableError("The table is full.")
+            owes = s.big_blind if s.post_to_enter and st.hand_no > 0 else 0
+            await self._commit(
+                "sat",
+                {"user": user, "name": name, "seat": number, "buy_in": buy_in, "owes": owes},
+                key=key,
+                ledger=[LedgerEntry("buy_in", user, buy_in)],
+            )
+            text = f"{name} sits in seat {number} with {buy_in}."
+            await self._public("sat", text, seat=number, user=user)
+            return text
+
+        return await self._command(user, key, turn, body)
+
+    async def top_up(
+        self, user: str, amount: int, *, key: str | None = None, turn: int | None = None
+    ) -> Outcome:
+        async def body() -> str:
+            seat = self._seated(user)
+            _check_chips(amount)
+            if self.state.dealt_in(seat.number):
+                raise TableError("Chips are bought only between deals (R-2.1).")
+            _, high = self.settings.buy_in_range
+            if seat.stack + amount > high:
+                raise TableError(
+                    f"A top-up may not take your stack above the maximum buy-in {high}; "
+                    f"you may add up to {max(0, high - seat.stack)} (R-2.2)."
+                )
+            await self._commit(
+                "topped_up",
+                {"seat": seat.number, "amount": amount, "return": seat.stack == 0},
+                key=key,
+                ledger=[LedgerEntry("top_up", user, amount)],
+            )
+            text = f"{seat.name} adds {amount} (stack {seat.stack})."
+            await self._public("topped_up", text, seat=seat.number)
+            return text
+
+        return await self._command(user, key, turn, body)
+
+    async def sit_out(self, user: str, *, key: str | None = None) -> Outcome:
+        async def body() -> str:
+            seat = self._seated(user)
+            if seat.state == "sitting_out" or seat.sit_out_next:
+                raise TableError("You are already sitting out.")
+            await self._commit("sat_out", {"seat": seat.number}, key=key)
+            later = " after this hand" if seat.sit_out_next else ""
+            text = f"{seat.name} sits out{later} (R-1.6)."
+            await self._public("sat_out", text, seat=seat.number)
+            return text
+
+        return await self._command(user, key, None, body)
+
+    async def sit_in(self, user: str, *, key: str | None = None, post: bool = False) -> Outcome:
+        """Come back from sitting out (R-1.6): wait for the big blind, or post what is owed
+        when the table's option says so (or ``post`` asks to post now)."""
+
+        async def body() -> str:
+            seat = self._seated(user)
+            if seat.state != "sitting_out" and not seat.sit_out_next:
+                raise TableError("You are not sitting out.")
+            if seat.stack == 0:
+                raise TableError("You have no chips; top up first.")
+            s = self.settings
+            owes = seat.owes if s.missed_blinds == "post" else 0
+            if post and not owes:
+                owes = s.big_blind
+            state = "waiting"
+            if self.state.hand_no == 0 or not s.big_blind:
+                owes, state = 0, "active"
+            await self._commit(
+                "returned", {"seat": seat.number, "state": state, "owes": owes}, key=key
+            )
+            how = f", posting {owes}" if owes else ", waiting for the big blind"
+            text = f"{seat.name} is back{how if state == 'waiting' else ''}."
+            await self._public("returned", text, seat=seat.number)
+            return text
+
+        return await self._command(user, key, None, body)
+
+    async def stand(self, user: str, *, key: str | None = None) -> Outcome:
+        async def body() -> str:
+            return await self._stand(self._seated(user), key)
+
+        return await self._command(user, key, None, body)
+
+    async def remove(self, by: str, user: str, *, key: str | None = None) -> Outcome:
+        async def body() -> str:
+            self._require_manager(by)
+            seat = self.state.seat_of(user)
+            if seat is None:
+                raise TableError("That player is not seated here.")
+            return await self._stand(seat, key, removed=True)
+
+        return await self._command(by, key, None, body)
+
+    async def _stand(self, seat: Any, key: str | None, removed: bool = False) -> str:
+        verb = "is removed" if removed else "stands up"
+        if self.state.dealt_in(seat.number):
+            # R-2.3: his chips are in play; he is cashed out when the deal ends.
+            if seat.leaving:
+                raise TableError("You are already leaving after this hand.")
+            await self._commit("leaving", {"seat": seat.number}, key=key)
+            text = f"{seat.name} {verb} after this hand."
+            await self._public("leaving", text, seat=seat.number)
+            return text
+        amount = seat.stack
+        await self._commit(
+            "stood",
+            {"seat": seat.number, "amount": amount},
+            key=key,
+            ledger=[LedgerEntry("cash_out", seat.user_id, amount)],
+        )
+        text = f"{seat.name} {verb} and cashes out {amount}."
+        await self._public("stood", text, seat=seat.number)
+        return text
+
+    # ================================================================== management
+
+    async def change_settings(
+        self, user: str, changes: Mapping[str, Any], *, key: str | None = None
+    ) -> Outcome:
+        async def body() -> str:
+            self._require_manager(user)
+            if self.state.in_hand:
+                raise SettingsError("Settings change between hands only; wait for this one.")
+            new = self.settings.changed(dict(changes))
+            limit = min(new.max_seats_for(v) for v, _ in new.games())
+            if any(n > limit for n in self.state.seats):
+                raise SettingsError(f"Someone sits above seat {limit}; that game seats {limit}.")
+            await self._commit("settings", {"settings": new.to_dict(), "by": user}, key=key)
+            names = ", ".join(f"{k}={v}" for k, v in changes.items())
+            text = f"Settings changed: {names}. Now: {new.stakes_text()}."
+            await self._public("settings", text)
+            return text
+
+        return await self._command(user, key, None, body)
+
+    async def pause(self, user: str, paused: bool = True, *, key: str | None = None) -> Outcome:
+        async def body() -> str:
+            self._require_manager(user)
+            if self.state.paused == paused:
+                raise TableError("The table is already " + ("paused." if paused else "running."))
+            await self._commit("paused", {"paused": paused}, key=key)
+            text = "The table is paused." if paused else "The table is running again."
+            await self._public("paused", text)
+            return text
+
+        return await self._command(user, key, None, body)
+
+    async def close(self, user: str, *, key: str | None = None) -> Outcome:
+        async def body() -> str:
+            self._require_manager(user)
+            if self.state.in_hand:
+                raise TableError("Finish or wait for the hand before closing the table.")
+            for seat in list(self.state.seats.values()):
+                await self._stand(seat, None)
+            await self._commit("closed", {"by": user}, key=key)
+            text = "The table is closed. Every player was cashed out."
+            await self._public("closed", text)
+            return text
+
+        return await self._command(user, key, None, body)
+
+    async def choose(self, user: str, game: str, *, key: str | None = None) -> Outcome:
+        """R-16.2 dealer's choice: the next dealer names the game for his deal."""
+
+        async def body() -> str:
+            s = self.settings
+            if not s.dealers_choice:
+                raise TableError("This table is not dealer's choice.")
+            if self.state.in_hand:
+                raise TableError("Choose between hands, for your own deal.")
+            plan = self._plan()
+            if plan is None:
+                raise TableError("There are not enough players to deal.")
+            dealer = self.state.seats[plan.button]
+            if dealer.user_id != user:
+                raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
+            variant, limit = parse_game(game, s.limit)
+            if len(plan.order) > get_variant(variant).max_players:
+                raise TableError(
+                    f"{get_variant(variant).name} is dealt to at most "
+                    f"{get_variant(variant).max_players} players."
+                )
+            try:
+                s.rules_for(variant, limit, 2, (0, 1))
+            except PokerError as exc:
+                raise SettingsError(exc.message) from None
+            await self._commit("chosen", {"variant": variant, "limit": limit}, key=key)
+            text = f"{dealer.name} chooses {s.stakes_text(variant, limit)}."
+            await self._public("chosen", text)
+            return text
+
+        return await self._command(user, key, None, body)
+
+    # ================================================================== the hand loop
+
+    async def deal(self, user: str | None, *, key: str | None = None) -> Outcome:
+        """Start the next hand (the host or a moderator; the clock when auto-deal is on)."""
+
+        async def body() -> str:
+            if user is not None:
+                self._require_manager(user)
+            return await self._deal(key)
+
+        return await self._command(user, key, None, body)
+
+    def _plan(self) -> DealPlan | None:
+        st = self.state
+        active, waiting, posting = st.plan_inputs()
+        info = get_variant(self._next_game()[0])
+        return plan_deal(
+            rule=self.settings.button_rule,
+            active=active,
+            waiting=waiting,
+            posting=posting,
+            prev_button=st.prev_button,
+            prev_sb=st.prev_sb,
+            prev_bb=st.prev_bb,
+            blinds=info.forced == "blinds",
+            first_button=st.first_button,
+        )
+
+    def _next_game(self) -> tuple[str, str]:
+        s = self.settings
+        if self.state.chosen is not None:
+            return self.state.chosen
+        games = s.games()
+        return games[self.state.hand_no % len(games)]
+
+    async def _deal(self, key: str | None) -> str:
+        st = self.state
+        if st.in_hand:
+            raise TableError("A hand is already being played.")
+        if st.paused:
+            raise TableError("The table is paused.")
+        await self._check_conservation()  # never deal on a wrong count (R-2.5)
+        if st.halted:
+            raise TableHalted(st.halted)
+        plan = self._plan()
+        if plan is None:
+            raise TableError("At least two players with chips must be seated and in to deal.")
+        if self.settings.dealers_choice and st.chosen is None and key != "choice-timeout":
+            chooser = st.seats[plan.button]
+            raise TableError(f"{chooser.name} deals next and must choose the game first.")
+        variant, limit = self._next_game()
+        if len(plan.order) > get_variant(variant).max_players:
+            raise TableError(f"Too many players for {get_variant(variant).name}.")
+        rules = self.settings.rules_for(
+            variant, limit, len(plan.order), plan.blind_positions, st.dead_posts_for(plan)
+        )
+        stacks = [st.seats[s].stack for s in plan.order]
+        hand = Hand(rules, stacks, carried=st.carried)  # secure shuffle (R-16.1)
+        start = HandStart(rules, tuple(stacks), hand.deck, st.carried)
+        hand_no = st.hand_no + 1
+        await self._commit(
+            "hand_started",
+            {
+                "hand_no": hand_no,
+                "start": start.to_dict(),
+                "order": list(plan.order),
+                "button": plan.button,
+                "sb_seat": plan.sb_seat,
+                "bb_seat": plan.bb_seat,
+                "variant": variant,
+                "limit": limit,
+            },
+            key=key if key not in (None, "choice-timeout") else f"deal:{hand_no}",
+            live=hand,
+        )
+        names = ", ".join(st.seats[s].name for s in plan.order)
+        text = (
+            f"Hand #{hand_no}: {self.settings.stakes_text(variant, limit)}. "
+            f"Button: seat {plan.button}. Dealt in: {names}."
+        )
+        await self._public("hand_started", text, hand_no=hand_no, button=plan.button)
+        await self._tell(hand.events)
+        await self._after_change()
+        return text
+
+    async def act(
+        self,
+        user: str,
+        request: ActionRequest | str,
+        *,
+        key: str | None = None,
+        turn: int | None = None,
+    ) -> Outcome:
+        """A player's action: a typed line (``"raise to 300"``) or a parsed request."""
+
+        async def body() -> str:
+            req = parse_action(request) if isinstance(request, str) else request
+            seat = self._seated(user)
+            info, hand = self._hand_or_refuse()
+            pos = info.position_of(seat.number)
+            if pos is None:
+                raise TableError("You are not dealt in this hand.")
+            action = _to_action(req, pos, hand)
+            return await self._apply(action, key, note=req.note)
+
+        return await self._command(user, key, turn, body)
+
+    def _hand_or_refuse(self) -> tuple[HandInfo, Hand]:
+        st = self.state
+        hand = st.hand
+        if hand is None or st.current is None:
+            raise TableError("No hand is being played; wait for the deal.")
+        return st.current, hand
+
+    async def _apply(self, action: Action, key: str | None, note: str = "", **extra: Any) -> str:
+        info, hand = self._hand_or_refuse()
+        events = hand.apply(action)  # a refusal raises here and changes nothing
+        text = _summary(events, lambda p: info.names[p])
+        try:
+            await self._commit(
+                "action",
+                {
+                    "hand_no": info.hand_no,
+                    "seat": info.order[action.player],
+                    "action": action_to_dict(action),
+                    "text": text,
+                    **extra,
+                },
+                key=key,
+                live=events,
+            )
+        except BaseException:
+            # Not committed: rebuild the engine hand from its record (the log is the truth).
+            info.hand = None
+            info.ensure_hand()
+            raise
+        await self._tell(events)
+        await self._after_change()
+        answer = text or "Done."
+        return f"{note} {answer}".strip() if note else answer
+
+    async def _tell(self, events: Sequence[Event]) -> None:
+        info = self.state.current
+        assert info is not None
+        name = info.names.__getitem__
+        for event in events:
+            text = describe(event, name)
+            if text is None:
+                continue
+            if event.audience is None:
+                if isinstance(event, CardsDealt) and all(c == "??" for c in event.cards):
+                    continue  # "dealt two hidden cards" is noise on a public channel
+                await self._public(type(event).__name__, text, event=event)
+            else:
+                user = info.users[event.audience]
+                notice = Notice(type(event).__name__, text, self.state.turn, {"event": event})
+                await self._private(user, notice)
+
+    async def _after_change(self) -> None:
+        """After an accepted event: end the hand, or tell whoever must act next."""
+        st = self.state
+        info = st.current
+        if info is None or info.ended:
+            return
+        hand = info.ensure_hand()
+        if hand.over:
+            await self._end_hand(info, hand)
+            return
+        deadline = self.deadline()
+        if hand.phase == "declare" and hand.to_act is None:
+            if self._declare_told != st.turn:
+                for pos in hand.declare_pending():
+                    legal = hand.declare_legal(pos)
+                    await self._private(
+                        info.users[pos],
+                        Notice(
+                            "declare",
+                            "Declare low, high or both: your fist is closed until everyone "
+                            "has declared (R-13.2).",
+                            st.turn,
+                            legal=legal,
+                            deadline=deadline,
+                        ),
+                    )
+                self._declare_told = st.turn
+            return
+        if hand.to_act is not None:
+            legal = hand.legal()
+            await self._private(
+                info.users[hand.to_act],
+                Notice(
+                    "your_turn",
+                    f"Your turn: {legal.describe()}. Pot {legal.pot}.",
+                    st.turn,
+                    {"seat": info.order[hand.to_act]},
+                    legal=legal,
+                    deadline=deadline,
+                ),
+            )
+
+    async def _end_hand(self, info: HandInfo, hand: Hand) -> None:
+        result = hand.result
+        assert result is not None
+        await self._commit(
+            "hand_ended",
+            {
+                "hand_no": info.hand_no,
+                "stacks": list(result.stacks),
+                "net": list(result.net),
+                "rake": result.rake,
+                "carried": result.carried,
+                "reason": result.reason,
+            },
+            key=f"end:{info.hand_no}",
+            ledger=[LedgerEntry("rake", "house", result.rake)] if result.rake else (),
+        )
+        await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
+        await self._check_conservation()
+        for seat in [s for s in self.state.seats.values() if s.leaving]:
+            await self._stand(seat, None)
+        if self.snapshot_every and info.hand_no % self.snapshot_every == 0:
+            await self._snapshot()
+
+    async def _snapshot(self) -> None:
+        """Save the folded state between hands, so a restart replays only the tail."""
+        from bot.table.snapshot import to_payload
+
+        try:
+            await self.store.save_snapshot(self.table_id, self.state.seq, to_payload(self.state))
+        except Exception:  # a missed snapshot only makes the next recovery longer
+            log.exception("table %s: snapshot failed", self.table_id)
+
+    async def _check_conservation(self) -> None:
+        error = self.state.conservation_error()
+        if error is not None and not self.state.halted:
+            await self._commit("halted", {"reason": error})
+            await self._public("halted", error)
+
+    # ================================================================== clocks
+
+    def deadline(self) -> float | None:
+        """When the current turn (or declaration) runs out, as a wall-clock time."""
+        st = self.state
+        hand = st.hand
+        if hand is None or st.halted or st.paused:
+            return None
+        s = self.settings
+        if hand.phase == "declare" and hand.to_act is None:
+            return st.phase_started_at + s.declare_clock
+        if hand.to_act is None or st.current is None:
+            return None
+        seat = st.seats.get(st.current.order[hand.to_act])
+        bank = seat.bank if seat is not None else 0.0
+        return st.clock_start + s.action_clock + bank
+
+    def due_at(self) -> float | None:
+        """The next moment the clock has something to do at this table."""
+        st = self.state
+        if st.halted or st.closed:
+            return None
+        if st.in_hand:
+            return self.deadline()
+        s = self.settings
+        if not s.auto_deal or st.paused:
+            return None
+        ready = [seat for seat in st.seats.values() if seat.ready]
+        if len(ready) < s.min_players:
+            return None
+        due = st.last_change_at + s.hand_pause
+        if s.dealers_choice and st.chosen is None:
+            due += s.action_clock  # the dealer's time to choose; then the default game
+        return due
+
+    async def on_clock(self) -> bool:
+        """Do what is due: a timeout (check if free, else fold) or an automatic deal."""
+        now = self.time.now()
+        due = self.due_at()
+        if due is None or due > now:
+            return False
+        async with self.lock:
+            due = self.due_at()
+            if due is None or due > now:
+                return False
+            st = self.state
+            try:
+                if not st.in_hand:
+                    key = "choice-timeout" if self.settings.dealers_choice else None
+                    await self._deal(key)
+                    return True
+                info, hand = self._hand_or_refuse()
+                ckey = f"clock:{info.hand_no}:{st.turn}"
+                if hand.phase == "declare" and hand.to_act is None:
+                    # R-13.2: every fist still open gets the table's default, one by one.
+                    for pos in hand.declare_pending():
+                        if st.hand is not hand or hand.phase != "declare":
+                            break
+                        if pos in hand.declare_pending():
+                            await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
+                    return True
+                assert hand.to_act is not None
+                pos = hand.to_act
+                legal = hand.legal()
+                action = _timeout_action(pos, legal, hand)
+                await self._apply(action, ckey, timeout=True)
+                seat = st.seats.get(info.order[pos])
+                if seat is not None:
+                    await self._public(
+                        "timeout",
+                        f"{seat.name}'s time ran out.",
+                        seat=seat.number,
+                    )
+            except DuplicateKey:
+                return False
+            except (TableError, PokerError):
+                return False
+            return True
+
+    async def settle(self) -> None:
+        """Finish what a crash interrupted between two appends of one command: a hand
+        whose last action was logged but not its end, players due to be cashed out."""
+        async with self.lock:
+            await self._settle()
+
+    async def _settle(self) -> None:
+        st = self.state
+        if st.halted or st.closed:
+            return
+        info = st.current
+        if info is not None and not info.ended:
+            hand = info.ensure_hand()
+            if hand.over:
+                await self._end_hand(info, hand)
+            return
+        for seat in [s for s in st.seats.values() if s.leaving]:
+            await self._stand(seat, None)
+
+    # ================================================================== reading
+
+    def snapshot(self, viewer: str | None = None) -> TableView:
+        """The table as ``viewer`` may see it (``None``: a spectator, public cards only)."""
+        return build_view(self.state, viewer, self.deadline())
+
+    def conservation_error(self) -> str | None:
+        return self.state.conservation_error()
+
+    async def hand_history(self, hand_no: int) -> str:
+        """PHH text of a finished hand (rebuilt from the log when it is not in memory)."""
+        info = self.state.recent.get(hand_no)
+        if info is None:
+            info = await self._load_hand(hand_no)
+        if info is None or not info.ended:
+            raise TableError(f"There is no finished hand #{hand_no} at this table.")
+        hand = info.start.new_hand()
+        for action in info.actions:
+            hand.apply(action)
+        return phh.export_hand(hand, players=list(info.names))
+
+    async def _load_hand(self, hand_no: int) -> HandInfo | None:
+        from bot.poker.actions import action_from_dict
+
+        names: dict[int, str] = {}
+        found: HandInfo | None = None
+        for ev in await self.store.events(self.table_id):
+            p = ev.payload
+            if ev.kind == "created":
+                found = None  # a new table in this channel numbers its hands afresh
+            elif ev.kind == "sat":
+                names[int(p["seat"])] = str(p["name"])
+            elif ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
+                order = tuple(int(s) for s in p["order"])
+                found = HandInfo(
+                    hand_no=hand_no,
+                    start=HandStart.from_dict(dict(p["start"])),
+                    order=order,
+                    names=tuple(names.get(s, f"seat {s}") for s in order),
+                    users=(),
+                    button=int(p["button"]),
+                    sb_seat=p.get("sb_seat"),
+                    bb_seat=p.get("bb_seat"),
+                    variant=str(p["variant"]),
+                    limit=str(p["limit"]),
+                )
+            elif found is not None and ev.kind == "action" and int(p["hand_no"]) == hand_no:
+                found.actions.append(action_from_dict(dict(p["action"])))
+            elif found is not None and ev.kind == "hand_ended" and int(p["hand_no"]) == hand_no:
+                found.ended = True
+                break
+        return found
+
+
+# ====================================================================== helpers
+
+
+def _check_chips(amount: int) -> None:
+    if type(amount) is not int or amount <= 0:
+        raise TableError("An amount of chips is a positive whole number.")
+
+
+def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
+    kind = req.kind
+    if kind == "check":
+        return Check(pos)
+    if kind == "call":
+        return Call(pos)
+    if kind == "fold":
+        return Fold(pos)
+    if kind == "all_in":
+        return AllIn(pos)
+    if kind == "bring_in":
+        return BringIn(pos)
+    if kind == "show":
+        return Show(pos)
+    if kind == "muck":
+        return Muck(pos)
+    if kind == "draw":
+        return Draw(pos, req.cards)
+    if kind == "declare":
+        assert req.choice is not None
+        return Declare(pos, req.choice)
+    assert_amount = req.amount or 0
+    if kind == "bet":
+        return Bet(pos, assert_amount)
+    if kind == "raise_by":
+        return RaiseBy(pos, assert_amount)
+    if kind == "raise_to":
+        return RaiseTo(pos, assert_amount)
+    # complete / pot / half pot: named sizes read from the engine's legal range.
+    if hand.to_act != pos:
+        return Check(pos)  # the engine answers "not your turn" with its own words
+    legal = hand.legal()
+    if legal.min_to is None or legal.max_to is None:
+        raise TableError(f"You cannot bet or raise now. You may: {legal.describe()}.")
+    if kind == "complete":
+        return RaiseTo(pos, legal.min_to)
+    # A pot-sized raise: call, then raise by the pot after the call.
+    after_call = legal.pot + legal.to_call
+    size = after_call if kind == "pot" else after_call // 2
+    total = legal.current_bet + size
+    return RaiseTo(pos, max(legal.min_to, min(legal.max_to, total)))
+
+
+def _timeout_action(pos: int, legal: Legal, hand: Hand) -> Action:
+    """On expiry: check if checking is free, else fold (draw: stand pat; showdown: muck)."""
+    if hand.phase == "draw":
+        return Draw(pos, ())
+    if hand.phase == "showdown":
+        return Muck(pos) if "muck" in legal.actions else Show(pos)
+    if "check" in legal.actions:
+        return Check(pos)
+    return Fold(pos)
+
+
+def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:
+    """The public line for the action itself (never a private event)."""
+    for event in events:
+        if event.audience is not None:
+            continue
+        if isinstance(event, ActionTaken | Drew | DeclarationMade | DeclarationCount):
+            return describe(event, name) or ""
+    for event in events:
+        if isinstance(event, HandEnded):
+            return describe(event, name) or ""
+    return ""

@@ -1,0 +1,88 @@
+"""The local terminal table in scripted mode (stdin), and ``python -m bot`` fallback."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.config import Config
+from bot.local.terminal import run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def _script(tmp_path: Path, lines: list[str], *players: str) -> str:
+    out = io.StringIO()
+    inp = io.StringIO("\n".join(lines) + "\n")
+    code = await run(["--db", str(tmp_path / "l.sqlite3"), *players], inp=inp, out=out)
+    assert code == 0
+    return out.getvalue()
+
+
+async def test_scripted_hand_and_private_cards_only_on_request(tmp_path: Path) -> None:
+    text = await _script(tmp_path, ["deal", "table"], "alice", "bob")
+    assert "alice sits in seat 1" in text and "bob sits in seat 2" in text
+    assert "Hand #1" in text
+    # Nobody's hole cards were printed: only "??" or nothing.
+    table_part = text.split("== local")[-1]
+    assert "??" in table_part
+    text = await _script(tmp_path, ["alice: cards"])
+    assert text.startswith("resumed: ")
+    line = next(ln for ln in text.splitlines() if ln.startswith("alice: "))
+    cards = line.split(":", 1)[1].split("|")[0].split()
+    assert len(cards) == 2 and "??" not in cards
+
+
+async def test_scripted_actions_and_errors(tmp_path: Path) -> None:
+    text = await _script(tmp_path, ["deal"], "a", "b", "c")
+    lines = ["a: bet 1e9", "zed: call", "frobnicate", "history 7"]
+    text = await _script(tmp_path, lines)
+    assert "not an amount" in text or "not your turn" in text.lower()
+    assert "not seated" in text
+    assert "Unknown command" in text
+    assert "no finished hand #7" in text
+
+
+async def test_killed_game_resumes_from_the_file(tmp_path: Path) -> None:
+    await _script(tmp_path, ["deal"], "a", "b")
+    text = await _script(tmp_path, ["table"])
+    assert text.startswith("resumed: ") and "conservation: ok" in text
+    assert "hand #1 | betting" in text
+
+
+def test_python_m_bot_without_token_starts_the_local_table(tmp_path: Path) -> None:
+    env = {**os.environ, "DISCORD_TOKEN": "", "CHIPFIST_DB": str(tmp_path / "m.sqlite3")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "alice", "bob"],
+        input="deal\ntable\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "local terminal table" in proc.stderr
+    assert "Hand #1" in proc.stdout
+
+
+def test_python_m_bot_with_token_explains_missing_discord_front_end(tmp_path: Path) -> None:
+    env = {**os.environ, "DISCORD_TOKEN": "x"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
+    if proc.returncode == 2:
+        assert "--local" in proc.stderr
+
+
+def test_config_reads_dotenv_and_environment_wins(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=abc\nCHIPFIST_DB=x.sqlite3\n")
+    cfg = Config.load(env={}, dotenv=env_file)
+    assert cfg.discord_token == "abc" and cfg.database == "x.sqlite3"
+    cfg = Config.load(env={"DISCORD_TOKEN": ""}, dotenv=env_file)
+    assert cfg.discord_token is None

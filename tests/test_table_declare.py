@@ -1,0 +1,67 @@
+"""Hi-lo declaration through the service: chip-fist privacy and the declaration clock
+(R-13.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.testing import Harness
+
+pytest.importorskip("bot.poker.declare")
+
+
+async def _to_declare(h: Harness, **settings: object) -> object:
+    table = await h.seated(
+        ["a", "b", "c"],
+        variant="omaha8",
+        limit="fixed",
+        small_bet=2,
+        big_bet=4,
+        declare="simultaneous",
+        declare_clock=45,
+        **settings,
+    )
+    await h.deal(table)
+    while (hand := table.state.hand) is not None and hand.phase != "declare":
+        user = h.to_act(table)
+        word = "check" if "check" in hand.legal().actions else "call"
+        assert (await h.do(table, user, word)).ok
+    return table
+
+
+async def test_r13_2_chip_fist_is_private_until_the_reveal() -> None:
+    h = Harness()
+    table = await _to_declare(h)
+    hand = table.state.hand  # type: ignore[attr-defined]
+    if hand is None:
+        pytest.skip("the hand ended before the declaration")
+    info = table.state.current  # type: ignore[attr-defined]
+    pending = hand.declare_pending()
+    assert len(pending) == 3 and hand.to_act is None
+    # Every pending player was asked privately.
+    asked = {u for _, u, n in h.presenter.private_notices if n.kind == "declare"}
+    assert asked == set(info.users)
+    first = info.users[pending[0]]
+    public_before = len(h.presenter.public_notices)
+    out = await h.do(table, first, "declare high")  # type: ignore[arg-type]
+    assert out.ok
+    new_public = [n.text for _, n in h.presenter.public_notices[public_before:]]
+    assert all("high" not in t for t in new_public), new_public
+    assert "high" not in table.snapshot(None).last_action  # type: ignore[attr-defined]
+    # A declaration is final.
+    again = await h.do(table, first, "declare low")  # type: ignore[arg-type]
+    assert not again.ok
+    h.check(table)  # type: ignore[arg-type]
+
+
+async def test_r13_2_declaration_clock_applies_the_default() -> None:
+    h = Harness()
+    table = await _to_declare(h)
+    hand = table.state.hand  # type: ignore[attr-defined]
+    if hand is None:
+        pytest.skip("the hand ended before the declaration")
+    assert table.deadline() == table.state.phase_started_at + 45  # type: ignore[attr-defined]
+    h.time.set(table.deadline())  # type: ignore[attr-defined]
+    assert await h.service.tick() == 1
+    assert table.state.hand is None  # type: ignore[attr-defined]
+    h.check(table)  # type: ignore[arg-type]

@@ -1,0 +1,65 @@
+"""The typed-action parser (R-6.2, R-6.3): accepted forms and clear refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.text_actions import ACCEPTED, ActionRequest, ParseError, parse_action
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("check", ActionRequest("check")),
+        ("Call", ActionRequest("call")),
+        ("fold", ActionRequest("fold")),
+        ("bet 40", ActionRequest("bet", 40)),
+        ("raise 100", ActionRequest("raise_by", 100)),
+        ("raise to 300", ActionRequest("raise_to", 300)),
+        ("  RAISE   TO  1,000 ", ActionRequest("raise_to", 1000)),
+        ("all in", ActionRequest("all_in")),
+        ("pot", ActionRequest("pot")),
+        ("half pot", ActionRequest("half_pot")),
+        ("stand pat", ActionRequest("draw")),
+        ("draw As 10d", ActionRequest("draw", cards=("As", "Td"))),
+        ("declare high", ActionRequest("declare", choice="high")),
+    ],
+)
+def test_accepted_forms(text: str, expected: ActionRequest) -> None:
+    assert parse_action(text) == expected
+
+
+def test_r6_3_raise_means_by_and_raise_to_names_the_total() -> None:
+    assert parse_action("raise 200").kind == "raise_by"
+    assert parse_action("raise to 200").kind == "raise_to"
+
+
+@pytest.mark.parametrize("text", ["call... raise 200", "call and raise 200", "call, raise to 80"])
+def test_r6_2_string_raise_is_a_call(text: str) -> None:
+    req = parse_action(text)
+    assert req.kind == "call" and req.amount is None and "R-6.2" in req.note
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("bet -5", "negative"),
+        ("bet 1e9", "not an amount"),
+        ("raise abc", "not an amount"),
+        ("bet 2.5", "whole number"),
+        ("bet 0", "at least one chip"),
+        ("bet 99999999999999999999", "more chips"),
+        ("raise", "needs an amount"),
+    ],
+)
+def test_bad_amounts_are_refused_clearly(text: str, words: str) -> None:
+    with pytest.raises(ParseError, match=words):
+        parse_action(text)
+
+
+@pytest.mark.parametrize("text", ["dance", "", "check please now", "bet forty"])
+def test_anything_else_lists_what_is_accepted(text: str) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_action(text)
+    if text and text != "bet forty":
+        assert ACCEPTED in info.value.message
