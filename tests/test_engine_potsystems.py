@@ -100,3 +100,21 @@ def test_r15_2_guts_sequential_calls_are_public_in_turn() -> None:
         h.apply(GutsCall(1, True))
     h.apply(GutsCall(0, True))
     assert h.to_act == 1
+
+
+def test_r15_state_survives_the_hand_record_round_trip() -> None:
+    from bot.poker.record import HandStart, replay
+
+    deck = stacked_deck(["AsAhAdKcKd", "2c7d9h4s3d", "QsQhJcTd8s"])
+    state = GutsState(pot=40, reserve=10, legs={"bob": 2})
+    start = HandStart(guts_rules(guts_legs=3), (500, 500, 500), deck, 0, IDS, state)
+    again = HandStart.from_dict(start.to_dict())
+    assert again == start
+    hand = replay(again, [GutsCall(0, False), GutsCall(1, True), GutsCall(2, False)])
+    out = hand.pot_state_out
+    # bob stays in alone: his third leg collects the pot of 40 and clears the legs; the
+    # reserve waits to refill the next pot (E-13).
+    assert isinstance(out, GutsState)
+    assert (out.pot, out.reserve, dict(out.legs)) == (0, 10, {})
+    assert hand.stacks == [500, 540, 500]
+    assert hand.total_chips() == 1500 + 50

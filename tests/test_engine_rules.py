@@ -320,3 +320,22 @@ def test_fold_events_are_public_actions() -> None:
     h = Hand(Rules(blinds_or_straddles=(1, 2)), [100] * 3, stacked_deck(["", "", ""]))
     h.apply(Fold(2))
     assert [e.kind for e in h.events if isinstance(e, ActionTaken)] == ["fold"]
+
+
+def test_r1_6_live_blind_posted_out_of_position_is_not_a_straddle() -> None:
+    # A returning player at position 3 posts a live big blind: the action still starts
+    # left of the real big blind, and he has the option when it comes back to him.
+    h = Hand(Rules(blinds_or_straddles=(1, 2, 0, 2)), [100] * 5, stacked_deck([""] * 5))
+    kinds = {e.player: e.kind for e in h.events if isinstance(e, ForcedBet)}
+    assert kinds == {0: "small_blind", 1: "big_blind", 3: "blind"}
+    assert h.to_act == 2
+    assert h.legal().min_to == 4  # not a straddle: the minimum raise stays a big blind
+    for p in (2, 3):
+        h.apply(Call(p) if h.legal().to_call else Check(p))
+    assert h.to_act == 4
+
+
+def test_r1_6_dead_small_blind_goes_to_the_pot_not_the_bet() -> None:
+    rules = Rules(blinds_or_straddles=(1, 2, 0, 2), dead_posts=(0, 0, 0, 1))
+    h = Hand(rules, [100] * 5, stacked_deck([""] * 5))
+    assert h.bets[3] == 2 and h.stacks[3] == 97 and h.middle == 6

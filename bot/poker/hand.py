@@ -333,7 +333,7 @@ class Hand:
         blinds = self._blind_amounts()
         nominal = max(blinds, default=0)
         if self.variant.forced == "blinds" and nominal > 0:
-            straddle_seen = 0
+            bb_pos = 0 if n == 2 else 1
             for i, amount in enumerate(blinds):
                 if amount <= 0:
                     continue
@@ -342,11 +342,14 @@ class Hand:
                 kind: Literal["small_blind", "big_blind", "straddle", "blind"]
                 if self._is_straddle(i, blinds):
                     kind = "straddle"
-                    straddle_seen += 1
-                elif amount == nominal or (n == 2 and amount == max(blinds)):
+                elif i == bb_pos:
                     kind = "big_blind"
+                elif (n == 2 and i == 1) or (n > 2 and i == 0):
+                    kind = "small_blind"
                 else:
-                    kind = "small_blind" if amount < nominal else "blind"
+                    # A live blind posted out of position: a missed big blind owed on
+                    # return or a post to enter.
+                    kind = "blind"
                 self.events.append(
                     ForcedBet(player=i, kind=kind, amount=amt, all_in=self.stacks[i] == 0)
                 )
@@ -361,9 +364,9 @@ class Hand:
         return blinds
 
     def _is_straddle(self, i: int, blinds: Sequence[int]) -> bool:
-        # Positions 0 and 1 are the blinds; any later forced bet above the big blind is a
-        # straddle or a kill.
-        return self.n > 2 and i >= 2 and blinds[i] > 0
+        # Positions 0 and 1 are the blinds; a later forced bet above the big blind is a
+        # straddle or a kill; one equal to it is a live posted blind.
+        return self.n > 2 and i >= 2 and blinds[i] > max(blinds[0], blinds[1])
 
     def _put(self, i: int, amount: int, *, bet: bool) -> None:
         self.stacks[i] -= amount
@@ -553,7 +556,9 @@ class Hand:
             straddles = sum(1 for i in range(self.n) if self._is_straddle(i, blinds))
             self.raises = 1 + (straddles if r.straddle_counts_as_raise else 0)
             # the opening round starts left of the largest blind or straddle.
-            largest = max(range(self.n), key=lambda i: (blinds[i], i))
+            # A live blind equal to the big blind posted later in the order does not
+            # move the start: ties go to the earliest position.
+            largest = max(range(self.n), key=lambda i: (blinds[i], -i))
             start = (largest + 1) % self.n
         else:
             self.current_bet = 0

@@ -13,6 +13,7 @@ from typing import Any
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.cards import Card
 from bot.poker.hand import Hand
+from bot.poker.potsystems import GutsState, TwoToWinState
 from bot.poker.rules import Rules
 
 
@@ -22,26 +23,63 @@ class HandStart:
     stacks: tuple[int, ...]
     deck: tuple[Card, ...]
     carried: int = 0
+    player_ids: tuple[str, ...] | None = None
+    pot_state: TwoToWinState | GutsState | None = None
+    """§15 pot systems: the carried pot, markers, legs and reserve going into the hand."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "rules": self.rules.to_dict(),
             "stacks": list(self.stacks),
             "deck": list(self.deck),
             "carried": self.carried,
         }
+        if self.player_ids is not None:
+            out["player_ids"] = list(self.player_ids)
+        if self.pot_state is not None:
+            out["pot_state"] = pot_state_to_dict(self.pot_state)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandStart:
+        ids = data.get("player_ids")
+        state = data.get("pot_state")
         return cls(
             rules=Rules.from_dict(data["rules"]),
             stacks=tuple(int(s) for s in data["stacks"]),
             deck=tuple(str(c) for c in data["deck"]),
             carried=int(data.get("carried", 0)),
+            player_ids=tuple(str(p) for p in ids) if ids is not None else None,
+            pot_state=pot_state_from_dict(state) if state is not None else None,
         )
 
     def new_hand(self) -> Hand:
-        return Hand(self.rules, self.stacks, self.deck, carried=self.carried)
+        return Hand(
+            self.rules,
+            self.stacks,
+            self.deck,
+            carried=self.carried,
+            player_ids=self.player_ids,
+            pot_state=self.pot_state,
+        )
+
+
+def pot_state_to_dict(state: TwoToWinState | GutsState) -> dict[str, Any]:
+    if isinstance(state, TwoToWinState):
+        return {"system": "two_to_win", "pot": state.pot, "markers": sorted(state.markers)}
+    return {
+        "system": "guts",
+        "pot": state.pot,
+        "reserve": state.reserve,
+        "legs": dict(state.legs),
+    }
+
+
+def pot_state_from_dict(data: dict[str, Any]) -> TwoToWinState | GutsState:
+    if data.get("system") == "two_to_win":
+        return TwoToWinState(int(data["pot"]), frozenset(str(m) for m in data["markers"]))
+    legs = {str(k): int(v) for k, v in dict(data.get("legs", {})).items()}
+    return GutsState(pot=int(data["pot"]), reserve=int(data.get("reserve", 0)), legs=legs)
 
 
 def replay(start: HandStart, actions: Iterable[Action]) -> Hand:
