@@ -709,8 +709,12 @@ class Hand:
         all_in_to = bet + eff
         min_to: int | None = None
         max_to: int | None = None
-        actors = self._actors()
-        others_can_call = len(actors) - (i in actors) > 0
+        # A raise needs someone who could put in more than the current bet:
+        # against players who can at most call all in, it is only a call.
+        bets = self.bets
+        others_can_call = any(
+            j != i and bets[j] + self.effective_stack(j) > cb for j in self._actors()
+        )
         opening = cb == 0
         no_openers = (
             opening
@@ -1570,8 +1574,10 @@ class Hand:
                 continue
             contenders = [i for i in pot.eligible if i in values]
             if not contenders:
-                # Everyone eligible mucked: the pot goes to the live players of the pot.
+                # Everyone eligible mucked: the cards still speak among them for this pot.
                 contenders = [i for i in pot.eligible if not self.folded[i]] or list(pot.eligible)
+                for i in contenders:
+                    values.setdefault(i, self._values(i))
             if len(contenders) == 1:
                 self._pay(k, "whole", pot.amount, (contenders[0],), (pot.amount,), "")
                 continue
