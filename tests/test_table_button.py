@@ -121,16 +121,22 @@ async def test_r1_4_moving_button_skipped_player_owes_the_big_blind() -> None:
     b2, s2, _ = await _deal_and_finish(h, table)
     assert b2 == bb1 and s2 is not None
     assert table.state.seats[s2].owes == table.settings.big_blind
-    # He posts it (dead: one blind per player per hand) on his next deal out of the blinds.
+    # He posts it (live, like a big blind: R-1.6 "live big") on his next deal out of the
+    # blinds; one blind per player per hand.
     for _ in range(3):
         await _deal_and_finish(h, table)
         if table.state.seats[s2].owes == 0:
             break
     assert table.state.seats[s2].owes == 0
     posted = [
-        info.start.rules.dead_posts for info in table.state.recent.values() if info.hand_no > 2
+        info.start.rules.blinds_or_straddles[info.order.index(s2)]
+        for info in table.state.recent.values()
+        if info.hand_no > 2
+        and s2 in info.order
+        and s2 not in (info.sb_seat, info.bb_seat)
+        and info.order.index(s2) < len(info.start.rules.blinds_or_straddles)
     ]
-    assert any(table.settings.big_blind in p for p in posted)
+    assert table.settings.big_blind in posted
     h.check(table)
 
 

@@ -181,6 +181,7 @@ class TableSettings:
         players: int,
         blind_positions: tuple[int | None, int | None],
         dead_posts: tuple[int, ...] = (),
+        live_posts: tuple[int, ...] = (),
     ) -> Rules:
         """The engine rules for one deal with ``players`` dealt in.
 
@@ -196,6 +197,10 @@ class TableSettings:
                 row[sb_pos] = self.small_blind
             if bb_pos is not None:
                 row[bb_pos] = self.big_blind
+            for pos, amount in enumerate(live_posts[:players]):
+                # A live blind posted out of position (R-1.6, R-1.7): the engine treats a
+                # forced bet equal to the big blind as a live blind, not a straddle.
+                row[pos] = max(row[pos], amount)
             while row and row[-1] == 0:
                 row.pop()
             blinds = tuple(row)

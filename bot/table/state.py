@@ -283,11 +283,16 @@ class TableState:
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
         self.last_action = ""
-        posted = start.rules.dead_posts
+        dead = start.rules.dead_posts
+        live = start.rules.blinds_or_straddles
         for pos, s in enumerate(order):
             seat = self.seats[s]
             seat.state = "active"
-            if pos < len(posted) and posted[pos] > 0:
+            posted_dead = pos < len(dead) and dead[pos] > 0
+            posted_live = (
+                s not in (info.sb_seat, info.bb_seat) and pos < len(live) and live[pos] > 0
+            )
+            if posted_dead or posted_live:
                 seat.owes = 0
             seat.stack = start.stacks[pos]
         if self.settings.button_rule == "moving" and self.prev_bb is not None:
@@ -373,16 +378,30 @@ class TableState:
             active, waiting = sorted(active + waiting), []
         return sorted(active), sorted(waiting), sorted(posting)
 
-    def dead_posts_for(self, plan: DealPlan) -> tuple[int, ...]:
-        """Owed blinds posted as dead money this deal (one per player per hand: not by a
-        player who is in a blind now). Posting them live needs an engine feature."""
-        posts = [0] * len(plan.order)
+    def posts_for(self, plan: DealPlan) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Owed blinds posted this deal, as (live, dead) per PHH position (R-1.6 "live big,
+        dead small"; one per player per hand: not by a player who is in a blind now).
+
+        The live part (up to a big blind) is his bet for the first round, like the big
+        blind's; anything owed beyond it (a missed small blind) is dead money. Heads-up
+        nobody owes: both players are in the blinds.
+        """
+        n = len(plan.order)
+        live = [0] * n
+        dead = [0] * n
         for pos, s in enumerate(plan.order):
-            if self.seats[s].owes > 0 and s not in (plan.bb_seat, plan.sb_seat):
-                posts[pos] = self.seats[s].owes
-        while posts and posts[-1] == 0:
-            posts.pop()
-        return tuple(posts)
+            owes = self.seats[s].owes
+            if owes > 0 and s not in (plan.bb_seat, plan.sb_seat):
+                part = min(owes, self.settings.big_blind) if n > 2 else 0
+                live[pos] = part
+                dead[pos] = owes - part
+        return _trim(live), _trim(dead)
+
+
+def _trim(row: list[int]) -> tuple[int, ...]:
+    while row and row[-1] == 0:
+        row.pop()
+    return tuple(row)
 
 
 def _clockwise(after: int, seats: Sequence[int]) -> list[int]:

@@ -511,8 +511,9 @@ class Table:
         variant, limit = self._next_game()
         if len(plan.order) > get_variant(variant).max_players:
             raise TableError(f"Too many players for {get_variant(variant).name}.")
+        live, dead = st.posts_for(plan)
         rules = self.settings.rules_for(
-            variant, limit, len(plan.order), plan.blind_positions, st.dead_posts_for(plan)
+            variant, limit, len(plan.order), plan.blind_positions, dead, live
         )
         stacks = [st.seats[s].stack for s in plan.order]
         hand = Hand(rules, stacks, carried=st.carried)  # secure shuffle
