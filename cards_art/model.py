@@ -1,0 +1,286 @@
+"""View-models for the picture renderers: plain frozen dataclasses, no behaviour.
+
+The table service fills these from the engine's public state; `cards_art` turns them into
+images. Nothing here knows about discord, the bot or the engine, so the renderers can be
+tested (and benchmarked) on hand-written views.
+
+Cards are 2-character strings: rank from ``23456789TJQKA`` and suit from ``cdhs``
+(``"As"``, ``"Td"``); ``"??"`` is a face-down or unknown card and ``"Xx"`` a joker.
+Amounts are integer chips. Validation happens in ``__post_init__`` so a bad view fails
+where it is built, not deep inside a render call in a worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+BACK = "??"
+JOKER = "Xx"
+MIN_SEATS = 2
+MAX_SEATS = 10
+
+
+class DeckStyle(StrEnum):
+    """Colouring of suits: the classic red/black deck or the four-colour deck."""
+
+    TWO_COLOUR = "two_colour"
+    FOUR_COLOUR = "four_colour"
+
+
+class Declaration(StrEnum):
+    """Chip-fist declaration (R-13.2): 0 chips low, 1 high, 2 both."""
+
+    LOW = "low"
+    HIGH = "high"
+    BOTH = "both"
+
+
+def is_card(card: str) -> bool:
+    """True for a real card, the joker or the face-down marker."""
+    if card in (BACK, JOKER):
+        return True
+    return len(card) == 2 and card[0] in RANKS and card[1] in SUITS
+
+
+def _check_cards(cards: tuple[str, ...], what: str) -> None:
+    for card in cards:
+        if not is_card(card):
+            raise ValueError(f"{what}: not a card: {card!r}")
+
+
+def _check_amount(amount: int, what: str) -> None:
+    if amount < 0:
+        raise ValueError(f"{what} must not be negative: {amount}")
+
+
+@dataclass(frozen=True)
+class Wild:
+    """Which cards are wild this hand (R-10.7): whole ranks ("2") and/or exact cards."""
+
+    ranks: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for rank in self.ranks:
+            if len(rank) != 1 or rank not in RANKS:
+                raise ValueError(f"wild rank must be one of {RANKS}: {rank!r}")
+        _check_cards(self.cards, "wild cards")
+
+    def is_wild(self, card: str) -> bool:
+        """A joker is always marked wild; otherwise by rank or exact card."""
+        if card == JOKER:
+            return True
+        if card == BACK:
+            return False
+        return card[0] in self.ranks or card in self.cards
+
+
+NO_WILD = Wild()
+
+
+@dataclass(frozen=True)
+class StudCard:
+    """One card in front of a stud seat.
+
+    ``down`` marks a card dealt face down. A down card whose face is known (the viewer
+    owns it, the view is private) is drawn face up with a "hidden from others" mark; a
+    down card shown as ``"??"`` is drawn as a back.
+    """
+
+    card: str
+    down: bool = False
+
+    def __post_init__(self) -> None:
+        _check_cards((self.card,), "stud card")
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat around the table, as everybody (or the viewer) may see it."""
+
+    seat: int
+    name: str = ""
+    stack: int = 0
+    bet: int = 0
+    folded: bool = False
+    all_in: bool = False
+    sitting_out: bool = False
+    empty: bool = False
+    is_button: bool = False
+    is_to_act: bool = False
+    clock: int | None = None  # seconds left for the player to act; shown when to act
+    up_cards: tuple[StudCard, ...] = ()  # stud: cards in front of the seat, in deal order
+    hidden_cards: int = 0  # hole cards drawn as backs (hold'em, Omaha, draw)
+    drawn: int | None = None  # draw games: cards drawn in the last draw (0 = stood pat)
+    action: str = ""  # last action, e.g. "raise 40", shown small under the stack
+
+    def __post_init__(self) -> None:
+        if self.seat < 1:
+            raise ValueError(f"seat numbers start at 1: {self.seat}")
+        _check_amount(self.stack, "stack")
+        _check_amount(self.bet, "bet")
+        if self.hidden_cards < 0 or self.hidden_cards > 7:
+            raise ValueError(f"hidden_cards must be 0..7: {self.hidden_cards}")
+        if len(self.up_cards) > 8:
+            raise ValueError("at most 8 stud cards per seat")
+        if self.drawn is not None and not 0 <= self.drawn <= 7:
+            raise ValueError(f"drawn must be 0..7: {self.drawn}")
+        if self.clock is not None and self.clock < 0:
+            raise ValueError(f"clock must not be negative: {self.clock}")
+
+
+@dataclass(frozen=True)
+class PotView:
+    """A pot in the middle: ``label`` such as "Main" or "Side 1"."""
+
+    label: str
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_amount(self.amount, "pot")
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything the table picture shows. ``seats`` lists every seat of the table
+    (2-10), empty ones flagged ``empty``; they are placed clockwise from the bottom."""
+
+    variant: str
+    stakes: str
+    seats: tuple[SeatView, ...]
+    board: tuple[str, ...] = ()
+    pots: tuple[PotView, ...] = ()
+    deck: DeckStyle = DeckStyle.TWO_COLOUR
+    wild: Wild = NO_WILD
+    hand_number: int | None = None
+    street: str = ""  # e.g. "Flop", "Second draw", "Fifth street"
+
+    def __post_init__(self) -> None:
+        if not MIN_SEATS <= len(self.seats) <= MAX_SEATS:
+            raise ValueError(f"a table has {MIN_SEATS}-{MAX_SEATS} seats: {len(self.seats)}")
+        if len(self.board) > 5:
+            raise ValueError("at most 5 board cards")
+        _check_cards(self.board, "board")
+        if sum(1 for s in self.seats if s.is_to_act) > 1:
+            raise ValueError("at most one seat is to act")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a shown hand plays for one half: ``kind`` "high" or "low" (or "" for a
+    plain high game), the hand's name and the five used cards (own or board)."""
+
+    name: str
+    used: tuple[str, ...] = ()
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        _check_cards(self.used, "used cards")
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A hand tabled at showdown: the player's own cards and its reading(s)."""
+
+    seat: int
+    name: str
+    cards: tuple[str, ...]
+    readings: tuple[Reading, ...] = ()
+    declared: Declaration | None = None
+
+    def __post_init__(self) -> None:
+        _check_cards(self.cards, "shown cards")
+        if len(self.cards) > 8:
+            raise ValueError("at most 8 cards in a shown hand")
+
+
+@dataclass(frozen=True)
+class Award:
+    """Who won what: ``half`` is "", "high" or "low" (split pots, R-11.3)."""
+
+    pot: str
+    seat: int
+    amount: int
+    half: str = ""
+
+    def __post_init__(self) -> None:
+        _check_amount(self.amount, "award")
+        if self.half not in ("", "high", "low"):
+            raise ValueError(f"half must be '', 'high' or 'low': {self.half!r}")
+
+
+@dataclass(frozen=True)
+class ShowdownView:
+    """The showdown picture: board (if any), every shown hand and the awards."""
+
+    variant: str
+    stakes: str
+    hands: tuple[ShownHand, ...]
+    board: tuple[str, ...] = ()
+    awards: tuple[Award, ...] = ()
+    deck: DeckStyle = DeckStyle.TWO_COLOUR
+    wild: Wild = NO_WILD
+    names: tuple[tuple[int, str], ...] = ()  # seat -> name for winners who did not show
+
+    def __post_init__(self) -> None:
+        if len(self.hands) > MAX_SEATS:
+            raise ValueError(f"at most {MAX_SEATS} shown hands")
+        if len(self.board) > 5:
+            raise ValueError("at most 5 board cards")
+        _check_cards(self.board, "board")
+
+
+@dataclass(frozen=True)
+class Fist:
+    """One player's opened fist in a chip-fist declaration (R-13.2)."""
+
+    seat: int
+    name: str
+    chips: int  # 0 low, 1 high, 2 both
+    timed_out: bool = False  # did not commit in time (folded or defaulted, per options)
+
+    def __post_init__(self) -> None:
+        if self.chips not in (0, 1, 2):
+            raise ValueError(f"a fist holds 0, 1 or 2 chips: {self.chips}")
+
+    @property
+    def declaration(self) -> Declaration:
+        return (Declaration.LOW, Declaration.HIGH, Declaration.BOTH)[self.chips]
+
+
+@dataclass(frozen=True)
+class RevealView:
+    """All fists opening at once."""
+
+    fists: tuple[Fist, ...]
+    variant: str = ""
+    pot: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.fists) <= MAX_SEATS:
+            raise ValueError(f"a reveal has 1-{MAX_SEATS} fists: {len(self.fists)}")
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One player's net result over the session (chips, may be negative)."""
+
+    name: str
+    net: int
+
+
+@dataclass(frozen=True)
+class LedgerView:
+    """The `/ledger` session chart."""
+
+    lines: tuple[LedgerLine, ...]
+    title: str = "Session results"
+    subtitle: str = ""
+    extra: tuple[str, ...] = field(default=())  # footnotes, e.g. "rake 12"
+
+    def __post_init__(self) -> None:
+        if len(self.lines) > 20:
+            raise ValueError("at most 20 ledger lines")

@@ -1,0 +1,412 @@
+"""The other pictures: hole cards, showdown, chip-fist reveal and the session chart.
+
+Same theme and sprite cache as the table; sizes vary with the content (number of cards,
+hands, fists, players), always a fixed width so Discord scales them consistently.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from cards_art import fonts, sprites
+from cards_art.common import alt_name, amount, cards_text, display_name, pill
+from cards_art.encode import RenderedImage, encode
+from cards_art.model import (
+    NO_WILD,
+    DeckStyle,
+    Declaration,
+    LedgerView,
+    RevealView,
+    ShowdownView,
+    ShownHand,
+    Wild,
+    is_card,
+)
+
+PAD = 20
+HOLE_CARD = (110, 154)
+HOLE_GAP = 12
+
+
+def _canvas(w: int, h: int) -> Image.Image:
+    return Image.new("RGB", (w, h), sprites.BACKDROP)
+
+
+def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    img.paste(sprite, xy, sprite)
+
+
+# --- hole cards ---------------------------------------------------------------------
+
+
+def draw_hole_cards(
+    cards: Sequence[str],
+    *,
+    deck: DeckStyle = DeckStyle.TWO_COLOUR,
+    wild: Wild = NO_WILD,
+    down: Sequence[bool] = (),
+    caption: str = "",
+) -> Image.Image:
+    for c in cards:
+        if not is_card(c):
+            raise ValueError(f"not a card: {c!r}")
+    n = max(1, len(cards))
+    cw, ch = HOLE_CARD
+    head = 40 if caption else 0
+    w = max(2 * PAD + n * cw + (n - 1) * HOLE_GAP + sprites.SHADOW, 260 if caption else 0)
+    h = 2 * PAD + ch + sprites.SHADOW + head
+    img = Image.new("RGB", (w, h), (22, 92, 60))
+    if caption:
+        fonts.put_text(img, (PAD, PAD - 4), fonts.fit(caption, 22, w - 2 * PAD), 22, sprites.WHITE)
+    x = (w - (n * cw + (n - 1) * HOLE_GAP)) // 2
+    for i, card in enumerate(cards):
+        owned_down = i < len(down) and down[i] and card != "??"
+        sprite = sprites.card(card, HOLE_CARD, deck, wild=wild.is_wild(card), down_owned=owned_down)
+        _paste(img, sprite, (x + i * (cw + HOLE_GAP), PAD + head))
+    return img
+
+
+def hole_alt(cards: Sequence[str], down: Sequence[bool], caption: str) -> str:
+    shown = [
+        cards_text((c,)) + (" (down)" if i < len(down) and down[i] else "")
+        for i, c in enumerate(cards)
+    ]
+    head = f"{caption}: " if caption else "Your cards: "
+    return head + (" ".join(shown) if shown else "none") + "."
+
+
+def render_hole_cards(
+    cards: Sequence[str],
+    *,
+    deck: DeckStyle = DeckStyle.TWO_COLOUR,
+    wild: Wild = NO_WILD,
+    down: Sequence[bool] = (),
+    caption: str = "",
+) -> RenderedImage:
+    """The player's private cards, for a DM or an ephemeral message. ``down`` flags
+    (stud) mark cards the others cannot see."""
+    img = draw_hole_cards(cards, deck=deck, wild=wild, down=down, caption=caption)
+    return encode(img, "hole-cards", hole_alt(cards, down, caption))
+
+
+# --- showdown -----------------------------------------------------------------------
+
+SHOW_W = 1000
+ROW_CARD = (50, 70)
+ROW_STEP = 53
+NAME_COL = 176
+
+
+def _header(img: Image.Image, title: str, stakes: str) -> None:
+    fonts.put_text(img, (PAD, 14), fonts.fit(title, 26, 600), 26, sprites.WHITE)
+    if stakes:
+        fonts.put_text(
+            img, (img.width - PAD, 20), fonts.fit(stakes, 20, 360), 20, sprites.GOLD, anchor="ra"
+        )
+
+
+def _award_lines(view: ShowdownView, seat: int) -> list[str]:
+    out = []
+    for a in view.awards:
+        if a.seat == seat:
+            half = f", {a.half} half" if a.half else ""
+            out.append(f"Wins {a.pot}{half}: {amount(a.amount)}")
+    return out
+
+
+def _marks(hand: ShownHand, card: str) -> sprites.Mark:
+    high = any(card in r.used and r.kind != "low" for r in hand.readings)
+    low = any(card in r.used and r.kind == "low" for r in hand.readings)
+    if high:
+        return sprites.Mark.HIGH
+    if low:
+        return sprites.Mark.LOW
+    return sprites.Mark.DIM if hand.readings else sprites.Mark.PLAIN
+
+
+def _row_height(view: ShowdownView, hand: ShownHand) -> int:
+    lines = len(hand.readings) + len(_award_lines(view, hand.seat))
+    return max(ROW_CARD[1] + 30, 24 + 26 * lines)
+
+
+def draw_showdown(view: ShowdownView) -> Image.Image:
+    rows = [_row_height(view, h) for h in view.hands]
+    orphans = [a for a in view.awards if a.seat not in {h.seat for h in view.hands}]
+    h = 64 + sum(r + 10 for r in rows) + 30 * len(orphans) + PAD
+    img = _canvas(SHOW_W, max(h, 140))
+    draw = ImageDraw.Draw(img)
+    _header(img, f"Showdown · {view.variant}", view.stakes)
+    y = 64
+    winners = {a.seat for a in view.awards}
+    for hand, rh in zip(view.hands, rows, strict=True):
+        won = hand.seat in winners
+        fill = (34, 44, 38, 255) if won else (*sprites.PLATE, 255)
+        edge = (*sprites.GOLD, 255) if won else (*sprites.PLATE_EDGE, 255)
+        box = sprites.rounded_box((SHOW_W - 2 * PAD, rh), fill, edge, 2)
+        _paste(img, box, (PAD, y))
+        name = fonts.fit(display_name(hand.name, hand.seat), 22, NAME_COL - 24)
+        fonts.put_text(img, (PAD + 14, y + 14), name, 22, sprites.WHITE)
+        sub = f"Seat {hand.seat}"
+        if hand.declared is not None:
+            sub += f" · declared {hand.declared.value}"
+        fonts.put_text(img, (PAD + 14, y + 44), sub, 17, sprites.MUTED, bold=False)
+        x = PAD + NAME_COL
+        cy = y + (rh - ROW_CARD[1]) // 2
+        groups = [hand.cards, view.board] if view.board else [hand.cards]
+        for g, group in enumerate(groups):
+            if g:
+                x += 14
+                draw.line((x - 8, cy + 6, x - 8, cy + ROW_CARD[1] - 6), fill=(70, 80, 92), width=2)
+            for card in group:
+                sprite = sprites.card(
+                    card,
+                    ROW_CARD,
+                    view.deck,
+                    wild=view.wild.is_wild(card),
+                    mark=_marks(hand, card),
+                )
+                _paste(img, sprite, (x, cy))
+                x += ROW_STEP
+        tx = max(x + 12, 640)
+        text_w = SHOW_W - PAD - 12 - tx
+        ty = y + 12
+        for reading in hand.readings:
+            label = f"{reading.kind.capitalize()}: " if reading.kind else ""
+            ink = sprites.LOW_BLUE if reading.kind == "low" else sprites.GOLD
+            fonts.put_text(img, (tx, ty), fonts.fit(label + reading.name, 19, text_w), 19, ink)
+            ty += 26
+        for line in _award_lines(view, hand.seat):
+            fonts.put_text(img, (tx, ty), fonts.fit(line, 18, text_w), 18, sprites.GREEN_TEXT)
+            ty += 26
+        y += rh + 10
+    names = dict(view.names)
+    for a in orphans:
+        who = display_name(names.get(a.seat, ""), a.seat)
+        half = f" ({a.half} half)" if a.half else ""
+        fonts.put_text(
+            img, (PAD, y + 4), f"{who} wins {a.pot}{half}: {amount(a.amount)}", 18, sprites.WHITE
+        )
+        y += 30
+    return img
+
+
+def showdown_alt(view: ShowdownView) -> str:
+    parts = [f"Showdown, {view.variant}, {view.stakes}."]
+    if view.board:
+        parts.append(f"Board: {cards_text(view.board)}.")
+    names = dict(view.names)
+    for hand in view.hands:
+        name = alt_name(hand.name, hand.seat)
+        names[hand.seat] = hand.name
+        bits = [f"{name} shows {cards_text(hand.cards)}"]
+        if hand.declared is not None:
+            bits.append(f"declared {hand.declared.value}")
+        for r in hand.readings:
+            kind = f"{r.kind}: " if r.kind else ""
+            bits.append(f"{kind}{r.name} ({cards_text(r.used)})")
+        parts.append(", ".join(bits) + ".")
+    for a in view.awards:
+        half = f" ({a.half} half)" if a.half else ""
+        who = alt_name(names.get(a.seat, ""), a.seat)
+        parts.append(f"{who} wins {a.pot}{half}: {amount(a.amount)}.")
+    return " ".join(parts)
+
+
+def render_showdown(view: ShowdownView) -> RenderedImage:
+    """Every shown hand with its used cards framed (gold high, blue low), the hand
+    names and who won which pot (and which half)."""
+    return encode(draw_showdown(view), "showdown", showdown_alt(view))
+
+
+# --- chip-fist reveal ---------------------------------------------------------------
+
+CELL = (188, 230)
+SKIN = (238, 190, 140)
+SKIN_EDGE = (176, 124, 84)
+DECL_COLOURS: dict[Declaration, tuple[int, int, int, int]] = {
+    Declaration.LOW: (40, 110, 210, 255),
+    Declaration.HIGH: (214, 150, 20, 255),
+    Declaration.BOTH: (150, 60, 190, 255),
+}
+
+
+def open_hand(size: int) -> Image.Image:
+    """An open palm seen from above: palm disc, four fingers and a thumb."""
+
+    def build() -> Image.Image:
+        s = size * sprites.SS
+        img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+        d = ImageDraw.Draw(img)
+        u = s / 100
+
+        def finger(cx: float, top: float, w: float, bottom: float, angle: float) -> None:
+            layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+            ld = ImageDraw.Draw(layer)
+            ld.rounded_rectangle(
+                (cx - w / 2, top, cx + w / 2, bottom),
+                radius=w / 2,
+                fill=(*SKIN, 255),
+                outline=(*SKIN_EDGE, 255),
+                width=int(2 * u),
+            )
+            layer = layer.rotate(angle, center=(cx, bottom), resample=Image.Resampling.BICUBIC)
+            img.alpha_composite(layer)
+
+        finger(32 * u, 8 * u, 14 * u, 60 * u, 8)
+        finger(46 * u, 2 * u, 14 * u, 60 * u, 2)
+        finger(60 * u, 5 * u, 14 * u, 60 * u, -4)
+        finger(73 * u, 16 * u, 12 * u, 62 * u, -10)
+        finger(26 * u, 50 * u, 15 * u, 84 * u, 42)
+        d.ellipse(
+            (22 * u, 38 * u, 84 * u, 96 * u),
+            fill=(*SKIN, 255),
+            outline=(*SKIN_EDGE, 255),
+            width=int(2 * u),
+        )
+        return img.resize((size, size), Image.Resampling.LANCZOS)
+
+    return sprites._cached(("hand", size), build)
+
+
+def draw_reveal(view: RevealView) -> Image.Image:
+    n = len(view.fists)
+    per_row = min(n, 5)
+    rows = math.ceil(n / per_row)
+    w = max(2 * PAD + per_row * CELL[0], 560)
+    h = 70 + rows * (CELL[1] + 10) + PAD
+    img = _canvas(w, h)
+    title = "Declarations"
+    if view.variant:
+        title += f" · {view.variant}"
+    _header(img, title, f"Pot {amount(view.pot)}" if view.pot is not None else "")
+    left0 = (w - per_row * CELL[0]) // 2
+    for i, fist in enumerate(view.fists):
+        col, row = i % per_row, i // per_row
+        # Centre a short last row.
+        in_row = min(per_row, n - row * per_row)
+        left = left0 + (per_row - in_row) * CELL[0] // 2 + col * CELL[0]
+        top = 64 + row * (CELL[1] + 10)
+        cell = sprites.rounded_box((CELL[0] - 10, CELL[1]), (*sprites.PLATE, 255))
+        _paste(img, cell, (left + 5, top))
+        hand = open_hand(120)
+        hx = left + (CELL[0] - 120) // 2
+        _paste(img, hand, (hx, top + 6))
+        chip = sprites.chip(34)
+        palm = (hx + 64, top + 6 + 80)
+        spots = {0: [], 1: [(0, 0)], 2: [(-14, -6), (14, 6)]}[fist.chips]
+        for dx, dy in spots:
+            _paste(img, chip, (palm[0] + dx - 17, palm[1] + dy - 17))
+        name = fonts.fit(display_name(fist.name, fist.seat), 20, CELL[0] - 24)
+        fonts.put_text(img, (left + CELL[0] / 2, top + 150), name, 20, sprites.WHITE, anchor="mm")
+        decl = fist.declaration
+        pill(
+            img,
+            ImageDraw.Draw(img),
+            (left + CELL[0] // 2, top + 186),
+            decl.value.upper(),
+            size=20,
+            fill=DECL_COLOURS[decl],
+            ink=sprites.WHITE,
+        )
+        if fist.timed_out:
+            fonts.put_text(
+                img,
+                (left + CELL[0] / 2, top + 214),
+                "timed out",
+                15,
+                sprites.MUTED,
+                bold=False,
+                anchor="mm",
+            )
+    return img
+
+
+def reveal_alt(view: RevealView) -> str:
+    bits = []
+    for f in view.fists:
+        chips = {0: "no chips", 1: "1 chip", 2: "2 chips"}[f.chips]
+        late = ", timed out" if f.timed_out else ""
+        bits.append(f"{alt_name(f.name, f.seat)}: {chips}, {f.declaration.value}{late}")
+    pot = f" Pot {amount(view.pot)}." if view.pot is not None else ""
+    return "Declarations revealed." + pot + " " + "; ".join(bits) + "."
+
+
+def render_reveal(view: RevealView) -> RenderedImage:
+    """Every fist opened at once: 0 chips low, 1 high, 2 both (R-13.2)."""
+    return encode(draw_reveal(view), "declarations", reveal_alt(view))
+
+
+# --- session chart ------------------------------------------------------------------
+
+LEDGER_W = 900
+BAR_ROW = 44
+
+
+def draw_ledger(view: LedgerView) -> Image.Image:
+    lines = sorted(view.lines, key=lambda line: (-line.net, line.name))
+    head = 84 if view.subtitle else 60
+    h = head + max(1, len(lines)) * BAR_ROW + 24 * len(view.extra) + PAD
+    img = _canvas(LEDGER_W, h)
+    draw = ImageDraw.Draw(img)
+    fonts.put_text(img, (PAD, 14), fonts.fit(view.title, 26, LEDGER_W - 2 * PAD), 26, sprites.WHITE)
+    if view.subtitle:
+        sub = fonts.fit(view.subtitle, 18, LEDGER_W - 2 * PAD)
+        fonts.put_text(img, (PAD, 50), sub, 18, sprites.MUTED, bold=False)
+    name_w = 210
+    chart_l, chart_r = PAD + name_w, LEDGER_W - PAD
+    biggest = max((abs(line.net) for line in lines), default=0) or 1
+    has_neg = any(line.net < 0 for line in lines)
+    has_pos = any(line.net > 0 for line in lines)
+    # Zero axis: centred when both signs occur, otherwise at the edge with room for
+    # the amount label.
+    if has_neg and has_pos:
+        zero = (chart_l + chart_r) // 2
+    elif has_neg:
+        zero = chart_r - 10
+    else:
+        zero = chart_l + 10
+    half = max(zero - chart_l, chart_r - zero) - 90
+    scale = half / biggest
+    y = head
+    for line in lines:
+        name = fonts.fit(display_name(line.name, 0), 20, name_w - 16)
+        fonts.put_text(img, (PAD, y + BAR_ROW / 2), name, 20, sprites.WHITE, anchor="lm")
+        length = round(abs(line.net) * scale)
+        colour = (46, 170, 96) if line.net >= 0 else (206, 64, 64)
+        if length:
+            x0, x1 = (zero, zero + length) if line.net > 0 else (zero - length, zero)
+            draw.rounded_rectangle((x0, y + 8, x1, y + BAR_ROW - 8), radius=5, fill=colour)
+        text = ("+" if line.net > 0 else "") + amount(line.net)
+        ink = (
+            sprites.GREEN_TEXT
+            if line.net > 0
+            else (sprites.RED_TEXT if line.net else sprites.MUTED)
+        )
+        if line.net >= 0:
+            fonts.put_text(img, (zero + length + 8, y + BAR_ROW / 2), text, 19, ink, anchor="lm")
+        else:
+            fonts.put_text(img, (zero - length - 8, y + BAR_ROW / 2), text, 19, ink, anchor="rm")
+        y += BAR_ROW
+    draw.line((zero, head - 4, zero, y + 4), fill=(120, 130, 140), width=2)
+    for note in view.extra:
+        fonts.put_text(img, (PAD, y + 8), fonts.fit(note, 17, LEDGER_W - 40), 17, sprites.MUTED)
+        y += 24
+    return img
+
+
+def ledger_alt(view: LedgerView) -> str:
+    lines = sorted(view.lines, key=lambda line: (-line.net, line.name))
+    body = "; ".join(
+        f"{alt_name(line.name, 0)} {'+' if line.net > 0 else ''}{amount(line.net)}"
+        for line in lines
+    )
+    sub = f" ({view.subtitle})" if view.subtitle else ""
+    return f"{view.title}{sub}: {body or 'no results'}."
+
+
+def render_ledger(view: LedgerView) -> RenderedImage:
+    """The `/ledger` bar chart of each player's net result."""
+    return encode(draw_ledger(view), "ledger", ledger_alt(view))

@@ -1,0 +1,272 @@
+"""Representative view-models: the golden-image states and the benchmark inputs.
+
+Kept in the package (not the tests) so ``python -m cards_art.golden`` and
+``python -m bench render`` draw exactly what the golden tests compare.
+"""
+
+from __future__ import annotations
+
+from cards_art.model import (
+    Award,
+    DeckStyle,
+    Fist,
+    LedgerLine,
+    LedgerView,
+    PotView,
+    Reading,
+    RevealView,
+    SeatView,
+    ShowdownView,
+    ShownHand,
+    StudCard,
+    TableView,
+    Wild,
+)
+
+LONG_AND_ODD_NAMES = (
+    "Bartholomew Fitzgerald-Smythe III",
+    "محمد الفارسي",
+    "שרה כהן",
+    "🃏JokerFan🎉",
+    "Zoë Ångström",
+    "🔥🔥🔥",
+    "Алексей",
+    "Ana",
+    "O'Brien",
+    "x" * 40,
+)
+
+
+def holdem(seats: int) -> TableView:
+    """A hold'em hand on the flop with ``seats`` seats, everything on show."""
+    names = ("Alice", "Bob", "Carol", "Dmitri", "Eve", "Farah", "Gus", "Hana", "Ivo", "Jules")
+    out = []
+    for i in range(seats):
+        seat = i + 1
+        out.append(
+            SeatView(
+                seat=seat,
+                name=names[i],
+                stack=1000 + 137 * i,
+                hidden_cards=2,
+            )
+        )
+    # A story: button, blinds, one fold, one all-in, the player to act on the clock.
+    out[0] = SeatView(seat=1, name=names[0], stack=1480, bet=40, hidden_cards=2, action="bet 40")
+    out[1] = SeatView(seat=2, name=names[1], stack=0, bet=220, all_in=True, hidden_cards=2)
+    if seats > 2:
+        out[2] = SeatView(seat=3, name=names[2], stack=2210, folded=True, action="fold")
+        out[-1] = SeatView(
+            seat=seats,
+            name=names[seats - 1],
+            stack=12_500,
+            is_to_act=True,
+            clock=23,
+            hidden_cards=2,
+            is_button=seats == 3,
+        )
+    else:
+        out[1] = SeatView(seat=2, name=names[1], stack=960, is_to_act=True, clock=8, hidden_cards=2)
+    button = min(3, seats - 1)
+    if seats > 3:
+        b = out[button]
+        out[button] = SeatView(
+            seat=b.seat, name=b.name, stack=b.stack, is_button=True, hidden_cards=2
+        )
+    if seats >= 6:
+        out[4] = SeatView(seat=5, name=names[4], empty=True)
+        out[5] = SeatView(seat=6, name=names[5], stack=800, sitting_out=True)
+    pots = (PotView("Main", 660), PotView("Side 1", 180)) if seats > 2 else (PotView("Pot", 40),)
+    return TableView(
+        variant="Texas Hold'em",
+        stakes="No limit · 10/20",
+        seats=tuple(out),
+        board=("Ah", "Kd", "7c"),
+        pots=pots,
+        hand_number=1024,
+        street="Flop",
+    )
+
+
+def holdem_odd_names() -> TableView:
+    """Ten seats of long, emoji and right-to-left names, the turn dealt."""
+    seats = tuple(
+        SeatView(
+            seat=i + 1,
+            name=name,
+            stack=987_654 if i == 0 else 25 * (i + 1),
+            bet=1_250_000 if i == 4 else 0,
+            hidden_cards=2,
+            is_button=i == 9,
+            is_to_act=i == 2,
+            clock=5 if i == 2 else None,
+            action="raise 1,250,000" if i == 4 else "",
+        )
+        for i, name in enumerate(LONG_AND_ODD_NAMES)
+    )
+    return TableView(
+        variant="Texas Hold'em with a very long variant name indeed",
+        stakes="Pot limit · 5,000/10,000",
+        seats=seats,
+        board=("Ts", "9h", "2d", "Qc"),
+        pots=(PotView("Main", 2_500_000),),
+        street="Turn",
+    )
+
+
+def stud7() -> TableView:
+    """Seven-card stud, fifth street, seven players; the viewer (seat 1) sees his
+    own down cards marked as hidden from the others."""
+
+    def up(*cards: str) -> tuple[StudCard, ...]:
+        return tuple(StudCard(c[:2], down=c.endswith("!")) for c in cards)
+
+    rows = (
+        ("Alice", up("Qs!", "4h!", "Qd", "9c", "Jh"), 0, False),
+        ("Bob", up("??!", "??!", "Kd", "Kh", "2s"), 60, False),
+        ("Carol", up("??!", "??!", "3c", "8d", "Td"), 0, False),
+        ("Dmitri", up("??!", "??!", "As", "5s", "6s"), 0, False),
+        ("Eve", up("??!", "??!", "7h"), 0, True),
+        ("Farah", up("??!", "??!", "2c", "Jc", "4d"), 60, False),
+        ("Gus", up("??!", "??!", "Ac", "9h", "8s"), 0, False),
+    )
+    seats = tuple(
+        SeatView(
+            seat=i + 1,
+            name=name,
+            stack=600 + 45 * i,
+            bet=bet,
+            up_cards=cards if not folded else (),
+            folded=folded,
+            is_to_act=i == 6,
+            clock=31 if i == 6 else None,
+        )
+        for i, (name, cards, bet, folded) in enumerate(rows)
+    )
+    return TableView(
+        variant="Seven-card stud",
+        stakes="Fixed limit · 20/40",
+        seats=seats,
+        pots=(PotView("Pot", 430),),
+        hand_number=77,
+        street="Fifth street",
+    )
+
+
+def draw5() -> TableView:
+    """Five-card draw after the draw, four-colour deck, deuces and the joker wild."""
+    seats = (
+        SeatView(seat=1, name="Alice", stack=310, hidden_cards=5, drawn=1, bet=40),
+        SeatView(seat=2, name="Bob", stack=275, hidden_cards=5, drawn=3, is_to_act=True, clock=17),
+        SeatView(seat=3, name="Carol", stack=500, hidden_cards=5, drawn=0, is_button=True),
+        SeatView(seat=4, name="Dmitri", stack=120, folded=True),
+        SeatView(seat=5, name="Eve", stack=0, hidden_cards=5, drawn=2, all_in=True, bet=35),
+    )
+    return TableView(
+        variant="Five-card draw",
+        stakes="Pot limit · 5/10",
+        seats=seats,
+        pots=(PotView("Main", 175), PotView("Side 1", 20)),
+        deck=DeckStyle.FOUR_COLOUR,
+        wild=Wild(ranks=("2",), cards=("Xx",)),
+        hand_number=3,
+        street="After the draw",
+    )
+
+
+def showdown_split() -> ShowdownView:
+    """Omaha hi-lo: a scoop of the side pot, the main pot split high/low."""
+    board = ("Ah", "5d", "8c", "Ks", "4h")
+    return ShowdownView(
+        variant="Omaha Hi-Lo 8 or better",
+        stakes="Pot limit · 10/20",
+        board=board,
+        hands=(
+            ShownHand(
+                seat=1,
+                name="Alice",
+                cards=("Kd", "Kh", "Qs", "Jc"),
+                readings=(Reading("Three kings", ("Kd", "Kh", "Ks", "Ah", "8c"), "high"),),
+            ),
+            ShownHand(
+                seat=4,
+                name="Dmitri",
+                cards=("2s", "3c", "9d", "9h"),
+                readings=(
+                    Reading("Five high straight", ("2s", "3c", "Ah", "5d", "4h"), "high"),
+                    Reading("5-4-3-2-A low", ("2s", "3c", "Ah", "5d", "4h"), "low"),
+                ),
+            ),
+            ShownHand(
+                seat=6,
+                name="محمد الفارسي",
+                cards=("2h", "7d", "Qh", "Jh"),
+                readings=(
+                    Reading("Ace-king high", ("Qh", "Jh", "Ah", "Ks", "8c"), "high"),
+                    Reading("8-7-5-2-A low", ("2h", "7d", "Ah", "5d", "8c"), "low"),
+                ),
+            ),
+        ),
+        awards=(
+            Award("Main", 4, 300, "high"),
+            Award("Main", 4, 150, "low"),
+            Award("Main", 6, 150, "low"),
+            Award("Side 1", 4, 220),
+        ),
+    )
+
+
+def showdown_holdem() -> ShowdownView:
+    """Hold'em, a full house beats a flush."""
+    return ShowdownView(
+        variant="Texas Hold'em",
+        stakes="No limit · 10/20",
+        board=("Kc", "7h", "Ks", "2h", "9h"),
+        hands=(
+            ShownHand(
+                seat=2,
+                name="Bob",
+                cards=("Kh", "7s"),
+                readings=(Reading("Kings full of sevens", ("Kh", "Kc", "Ks", "7s", "7h")),),
+            ),
+            ShownHand(
+                seat=5,
+                name="Eve",
+                cards=("Ah", "Th"),
+                readings=(Reading("Ace high flush", ("Ah", "Th", "9h", "7h", "2h")),),
+            ),
+        ),
+        awards=(Award("Pot", 2, 1_240),),
+    )
+
+
+def reveal() -> RevealView:
+    return RevealView(
+        fists=(
+            Fist(1, "Alice", 0),
+            Fist(2, "Bob", 1),
+            Fist(3, "Carol", 2),
+            Fist(4, "שרה כהן", 1),
+            Fist(5, "Bartholomew Fitzgerald-Smythe III", 0, timed_out=True),
+        ),
+        variant="Seven-card stud hi-lo declare",
+        pot=840,
+    )
+
+
+def ledger() -> LedgerView:
+    return LedgerView(
+        lines=(
+            LedgerLine("Alice", 1_840),
+            LedgerLine("Bob", -620),
+            LedgerLine("Carol", 75),
+            LedgerLine("محمد الفارسي", -1_295),
+            LedgerLine("🃏JokerFan🎉", 0),
+        ),
+        title="Session results",
+        subtitle="Tuesday night · 214 hands",
+    )
+
+
+HOLE_HOLDEM = ("As", "Kh")
+HOLE_OMAHA = ("Td", "Jd", "Qc", "2h")

@@ -1,0 +1,378 @@
+"""The table picture: felt, seats around it, cards, bets, pots, button, clock.
+
+Layout: a 1000x600 canvas (Discord shrinks it to ~400 px wide on a phone, so every
+label is at least 17 px and bold). Seats sit on an ellipse clockwise from the bottom
+centre; each seat's cards lie on the table side of its name plate, its bet further in,
+and the board and pots in the middle. Only cached sprites are pasted and text written
+here, so one render takes a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from cards_art import fonts, sprites
+from cards_art.common import alt_name, amount, card_text, cards_text, display_name, pill
+from cards_art.encode import RenderedImage, encode
+from cards_art.model import BACK, SeatView, TableView
+
+W, H = 1000, 600
+TABLE_BOX = (60, 62, 940, 538)
+CENTRE = (W // 2, H // 2)
+RING = (410, 240)  # ellipse radii of the seat plate centres
+BET_RING = 0.57  # bets sit this far from the centre towards their seat
+BET_RING_SIDE = 0.47  # ... or this far when the seat's cards lie beside its plate
+PLATE = (168, 62)
+BOARD_CARD = (66, 92)
+BOARD_STEP = 72
+STUD_CARD = (46, 64)
+STUD_STEP = 25
+BACK_CARD = (36, 50)
+BACK_STEP = 17
+NAME_SIZE = 21
+STACK_SIZE = 20
+SMALL_SIZE = 16
+
+
+@dataclass(frozen=True)
+class _Spot:
+    """Where one seat's parts go (all integer pixels)."""
+
+    plate: tuple[int, int]  # top-left of the plate
+    lower_half: bool  # cards above the plate (seat in the lower half of the table)
+    right_half: bool
+    side: bool  # at the left or right end: backs go beside the plate, not above/below
+    bet: tuple[int, int]
+    bet_side: tuple[int, int]
+
+
+def _spots(n: int) -> list[_Spot]:
+    out = []
+    for i in range(n):
+        a = math.pi / 2 + 2 * math.pi * i / n
+        dx, dy = math.cos(a), math.sin(a)
+        cx, cy = CENTRE[0] + RING[0] * dx, CENTRE[1] + RING[1] * dy
+        lower = dy >= -1e-9
+        bx = CENTRE[0] + RING[0] * BET_RING * dx
+        by = CENTRE[1] + RING[1] * BET_RING * dy
+        sx = CENTRE[0] + RING[0] * BET_RING_SIDE * dx
+        sy = CENTRE[1] + RING[1] * BET_RING_SIDE * dy
+        out.append(
+            _Spot(
+                plate=(round(cx - PLATE[0] / 2), round(cy - PLATE[1] / 2)),
+                lower_half=lower,
+                right_half=dx > 1e-9,
+                side=abs(dy) < 0.4 and abs(dx) > 0.5,
+                bet=(round(bx), round(by)),
+                bet_side=(round(sx), round(sy)),
+            )
+        )
+    return out
+
+
+_SPOTS = {n: _spots(n) for n in range(2, 11)}
+
+
+def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    img.paste(sprite, xy, sprite)
+
+
+def _seat_cards(view: TableView, seat: SeatView) -> list[Image.Image]:
+    if seat.empty or seat.folded:
+        return []
+    if seat.up_cards:
+        return [
+            sprites.card(
+                c.card,
+                STUD_CARD,
+                view.deck,
+                wild=view.wild.is_wild(c.card),
+                down_owned=c.down and c.card != BACK,
+            )
+            for c in seat.up_cards
+        ]
+    return [sprites.card(BACK, BACK_CARD)] * seat.hidden_cards
+
+
+def _draw_seat(
+    img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, seat: SeatView, spot: _Spot
+) -> None:
+    px, py = spot.plate
+    pw, ph = PLATE
+    cards = _seat_cards(view, seat)
+    step = STUD_STEP if seat.up_cards else BACK_STEP
+    strip_w = 0
+    card_y = 0
+    if cards:
+        cw, ch = cards[0].size
+        strip_w = cw + step * (len(cards) - 1)
+        card_y = py - ch + 12 + sprites.SHADOW if spot.lower_half else py + ph - 10
+    # Centred on the plate, but a wide stud strip at an end seat stays on the canvas.
+    card_x = min(max(px + (pw - strip_w) // 2, 4), W - strip_w - 4 - sprites.SHADOW)
+    # Hole-card backs of seats at the ends of the table go beside the plate: above or
+    # below it they would touch the neighbouring seat's cards. Stud strips are too wide.
+    beside = spot.side and bool(cards) and not seat.up_cards
+    if beside:
+        ch = cards[0].height
+        card_y = py + (ph - ch) // 2
+        card_x = px - strip_w - 6 - sprites.SHADOW if spot.right_half else px + pw + 6
+
+    # Cards of lower seats tuck behind the plate; upper seats' cards lie over it, so the
+    # index (top-left of each card) is never covered.
+    if cards and spot.lower_half and not beside:
+        for i, sprite in enumerate(cards):
+            _paste(img, sprite, (card_x + i * step, card_y))
+
+    if seat.is_to_act:
+        halo = sprites.glow(PLATE, sprites.GOLD, 14)
+        _paste(img, halo, (px - 14, py - 14))
+    dim = seat.folded or seat.sitting_out or seat.empty
+    if seat.empty:
+        plate = sprites.rounded_box(PLATE, (20, 26, 34, 150), (70, 80, 92, 160))
+    elif seat.is_to_act:
+        plate = sprites.rounded_box(PLATE, (40, 36, 22, 245), (*sprites.GOLD, 255), 3)
+    elif dim:
+        plate = sprites.rounded_box(PLATE, (24, 28, 35, 220), (50, 58, 68, 255))
+    else:
+        plate = sprites.rounded_box(PLATE, (*sprites.PLATE, 240), (*sprites.PLATE_EDGE, 255), 2)
+    _paste(img, plate, (px, py))
+
+    if cards and (beside or not spot.lower_half):
+        for i, sprite in enumerate(cards):
+            _paste(img, sprite, (card_x + i * step, card_y))
+
+    if seat.empty:
+        fonts.put_text(
+            img,
+            (px + pw / 2, py + ph / 2),
+            f"Seat {seat.seat} · empty",
+            SMALL_SIZE + 1,
+            sprites.MUTED,
+            bold=False,
+            anchor="mm",
+        )
+        return
+    name = fonts.fit(display_name(seat.name, seat.seat), NAME_SIZE, pw - 16)
+    name_ink = sprites.MUTED if dim else sprites.WHITE
+    fonts.put_text(img, (px + pw / 2, py + 18), name, NAME_SIZE, name_ink, anchor="mm")
+
+    stack_ink = sprites.MUTED if dim else sprites.GOLD
+    stack = amount(seat.stack)
+    if seat.action and not seat.folded:
+        action_w = pw - 20 - round(fonts.width(stack, STACK_SIZE)) - 10
+        action = fonts.fit(seat.action, SMALL_SIZE, max(action_w, 10), bold=False)
+        fonts.put_text(img, (px + 10, py + 44), stack, STACK_SIZE, stack_ink, anchor="lm")
+        fonts.put_text(
+            img,
+            (px + pw - 10, py + 45),
+            action,
+            SMALL_SIZE,
+            (200, 208, 216),
+            bold=False,
+            anchor="rm",
+        )
+    else:
+        fonts.put_text(img, (px + pw / 2, py + 44), stack, STACK_SIZE, stack_ink, anchor="mm")
+
+    # Status badge over the plate's top edge, where nothing else is drawn.
+    badge_y = py - 2 if spot.lower_half else py + ph + 2
+    badge_centre = (px + pw // 2, badge_y)
+    if cards and not beside:
+        # The cards occupy the inner edge; move the badge to the outer edge.
+        badge_y = py + ph + 2 if spot.lower_half else py - 2
+        badge_centre = (px + pw // 2, badge_y)
+    if seat.folded:
+        pill(img, draw, badge_centre, "FOLDED", size=15, fill=(70, 76, 86, 255), ink=sprites.WHITE)
+    elif seat.sitting_out:
+        pill(img, draw, badge_centre, "AWAY", size=15, fill=(70, 76, 86, 255), ink=sprites.WHITE)
+    elif seat.all_in:
+        pill(img, draw, badge_centre, "ALL IN", size=16, fill=(196, 38, 50, 255), ink=sprites.WHITE)
+    elif seat.is_to_act and seat.clock is not None:
+        urgent = seat.clock <= 10
+        ink = sprites.WHITE if urgent else sprites.INK
+        box = pill(
+            img,
+            draw,
+            (badge_centre[0] + 9, badge_centre[1]),
+            f"{seat.clock}s",
+            size=17,
+            fill=(200, 40, 40, 255) if urgent else (*sprites.GOLD, 255),
+            ink=ink,
+        )
+        icon = sprites.clock_icon(18, ink)
+        _paste(img, icon, (box[0] - 20, (box[1] + box[3]) // 2 - 9))
+
+    if seat.drawn is not None and not seat.folded:
+        text = "pat" if seat.drawn == 0 else f"drew {seat.drawn}"
+        if beside:
+            cx, cy = card_x + strip_w // 2, card_y + cards[0].height + 14
+        elif cards:
+            # Beside the cards, on the side facing the middle of the picture.
+            cx = card_x - 34 if spot.right_half else card_x + strip_w + 34
+            cy = card_y + cards[0].height // 2
+        else:
+            cx, cy = px + pw // 2, (py - 12 if spot.lower_half else py + ph + 12)
+        pill(img, draw, (cx, cy), text, size=15, fill=(235, 235, 228, 240), ink=sprites.INK)
+
+    if seat.is_button:
+        button = sprites.dealer_button(28)
+        if beside:
+            bx = px + pw - 16 if not spot.right_half else px - 14
+            _paste(img, button, (bx, py - 18))
+        else:
+            bx = px + pw + 6 if not spot.right_half else px - 36
+            _paste(img, button, (bx, py + ph // 2 - 15))
+
+    if seat.bet > 0:
+        bx, by = spot.bet_side if beside else spot.bet
+        text = amount(seat.bet)
+        chip = sprites.chip(22)
+        tw = fonts.width(text, 19)
+        left = round(bx - (tw + 26) / 2)
+        _paste(img, chip, (left, by - 11))
+        fonts.put_text(
+            img,
+            (left + 26, by),
+            text,
+            19,
+            sprites.WHITE,
+            anchor="lm",
+            stroke=3,
+            stroke_fill=(10, 40, 26),
+        )
+
+
+def _draw_middle(img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView) -> None:
+    cx, cy = CENTRE
+    pot_y = cy
+    if view.board:
+        n = len(view.board)
+        cw, ch = BOARD_CARD
+        # Board slots are always laid out for five cards so the flop does not jump
+        # when the turn comes.
+        left = cx - (cw + BOARD_STEP * 4) // 2
+        top = cy - 30 - ch // 2
+        for i in range(n):
+            card = view.board[i]
+            sprite = sprites.card(card, BOARD_CARD, view.deck, wild=view.wild.is_wild(card))
+            _paste(img, sprite, (left + i * BOARD_STEP, top))
+        pot_y = top + ch + 26
+    if view.pots:
+        labels = [f"{p.label} {amount(p.amount)}" for p in view.pots]
+        widths = [fonts.width(t, 18) + 44 for t in labels]
+        total = sum(widths) + 10 * (len(widths) - 1)
+        x = cx - total / 2
+        for text, w in zip(labels, widths, strict=True):
+            box = pill(
+                img,
+                draw,
+                (round(x + w / 2 + 10), pot_y),
+                text,
+                size=18,
+                fill=(8, 40, 26, 220),
+                ink=sprites.WHITE,
+                outline=(60, 150, 105, 255),
+            )
+            _paste(img, sprites.chip(20), (box[0] - 14, pot_y - 10))
+            x += w + 10
+
+
+def _draw_corner(img: Image.Image, view: TableView) -> None:
+    title = fonts.fit(view.variant, 26, 300)
+    fonts.put_text(img, (16, 12), title, 26, sprites.WHITE)
+    stakes = fonts.fit(view.stakes, 20, 300)
+    fonts.put_text(img, (17, 44), stakes, 20, sprites.GOLD)
+    wild = _wild_text(view)
+    if wild:
+        fonts.put_text(img, (17, 70), wild, 18, sprites.GOLD)
+    right: list[str] = []
+    if view.hand_number is not None:
+        right.append(f"Hand #{view.hand_number}")
+    if view.street:
+        right.append(fonts.fit(view.street, 20, 220))
+    for i, text in enumerate(right):
+        fonts.put_text(
+            img,
+            (W - 16, 14 + 26 * i),
+            text,
+            20 if i else 18,
+            sprites.WHITE if i else sprites.MUTED,
+            bold=i > 0,
+            anchor="ra",
+        )
+
+
+def _wild_text(view: TableView) -> str:
+    parts = [("10" if r == "T" else r) + "s" for r in view.wild.ranks]
+    parts += [card_text(c) for c in view.wild.cards]
+    return ("Wild: " + ", ".join(parts)) if parts else ""
+
+
+def alt_text(view: TableView) -> str:
+    """A screen-reader summary: game, board, pots, then every seat in order."""
+    head = [f"{view.variant}, {view.stakes}"]
+    if view.hand_number is not None:
+        head.append(f"hand #{view.hand_number}")
+    if view.street:
+        head.append(view.street)
+    parts = [", ".join(head) + "."]
+    if _wild_text(view):
+        parts.append(_wild_text(view) + ".")
+    if view.board:
+        parts.append(f"Board: {cards_text(view.board)}.")
+    if view.pots:
+        parts.append("Pots: " + ", ".join(f"{p.label} {amount(p.amount)}" for p in view.pots) + ".")
+    to_act = ""
+    for seat in view.seats:
+        if seat.empty:
+            continue
+        name = alt_name(seat.name, seat.seat)
+        bits = [f"stack {amount(seat.stack)}"]
+        if seat.is_button:
+            bits.insert(0, "button")
+        if seat.bet:
+            bits.append(f"bet {amount(seat.bet)}")
+        if seat.folded:
+            bits.append("folded")
+        if seat.all_in:
+            bits.append("all in")
+        if seat.sitting_out:
+            bits.append("sitting out")
+        if seat.up_cards:
+            shown = [card_text(c.card) + (" (down)" if c.down else "") for c in seat.up_cards]
+            bits.append("cards " + " ".join(shown))
+        if seat.drawn is not None:
+            bits.append("stood pat" if seat.drawn == 0 else f"drew {seat.drawn}")
+        if seat.action:
+            bits.append(f"last: {seat.action}")
+        parts.append(f"Seat {seat.seat} {name}: " + ", ".join(bits) + ".")
+        if seat.is_to_act:
+            to_act = f"To act: {name}"
+            if seat.clock is not None:
+                to_act += f", {seat.clock} s left"
+    if to_act:
+        parts.insert(1, to_act + ".")
+    return " ".join(parts)
+
+
+def draw_table(view: TableView) -> Image.Image:
+    """The table as an RGB image (not encoded); used by `render_table` and tests."""
+    img = sprites.felt((W, H), TABLE_BOX).copy()
+    draw = ImageDraw.Draw(img)  # one per render: ImageDraw objects are not shared
+    _draw_corner(img, view)
+    _draw_middle(img, draw, view)
+    spots = _SPOTS[len(view.seats)]
+    # Upper seats first: lower seats' cards and badges may overlap them, not the reverse.
+    order = sorted(range(len(view.seats)), key=lambda i: spots[i].plate[1])
+    for i in order:
+        _draw_seat(img, draw, view, view.seats[i], spots[i])
+    return img
+
+
+def render_table(view: TableView) -> RenderedImage:
+    """The public table picture (PNG) with its alt text."""
+    img = draw_table(view)
+    return encode(img, "table", alt_text(view))

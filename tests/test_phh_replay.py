@@ -1,0 +1,151 @@
+"""Real hand histories (shared/phh) replay to the recorded finishing stacks.
+
+Every hold'em and Omaha hand (NT, PO, FT, FO/8: 1,807 hands) must replay through
+``bot.poker.phh.replay_file`` to the file's ``finishing_stacks``. Seven Pluribus hands
+record an odd chip split as two half chips; R-11.2 gives the whole chip to the tied
+winner nearest the button's left (PHH position 0 is the first seat left of the button,
+so: the lowest PHH index), which these tests check independently of the replayer.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.poker.phh import replay_file
+
+REPO = Path(__file__).resolve().parents[1]
+PHH = REPO.parent / "shared" / "phh"
+HOLDEM_OMAHA = ("NT", "PO", "FT", "FO/8")
+HALF_CHIP_HANDS = (
+    "pluribus/102/0.phh",
+    "pluribus/32/23.phh",
+    "pluribus/41b/204.phh",
+    "pluribus/60/88.phh",
+    "pluribus/88/128.phh",
+    "pluribus/91/43.phh",
+    "pluribus/91/53.phh",
+)
+
+
+@cache
+def _raw(path: Path) -> dict[str, Any]:
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+@cache
+def files_by_variant() -> dict[str, list[Path]]:
+    out: dict[str, list[Path]] = {}
+    for path in sorted(PHH.rglob("*.phh")):
+        out.setdefault(str(_raw(path)["variant"]), []).append(path)
+    return out
+
+
+def test_phh_data_is_present() -> None:
+    """The shared data sits beside the repository (CI clones it there)."""
+    counts = {v: len(files_by_variant().get(v, [])) for v in HOLDEM_OMAHA}
+    assert counts == {"NT": 1779, "PO": 8, "FT": 7, "FO/8": 14}
+
+
+@pytest.mark.parametrize("variant", HOLDEM_OMAHA)
+def test_r8_r11_holdem_omaha_hands_replay_to_finishing_stacks(variant: str) -> None:
+    failures: list[str] = []
+    replayed = 0
+    for path in files_by_variant()[variant]:
+        result = replay_file(path)
+        if not result["ok"]:
+            failures.append(f"{path.relative_to(PHH)}: {result['error']}")
+            continue
+        raw = _raw(path)
+        if "finishing_stacks" not in raw:
+            continue  # the historical hands record no result (README)
+        replayed += 1
+        if result.get("match") is not True:
+            failures.append(
+                f"{path.relative_to(PHH)}: ours {result['finishing_stacks']}, "
+                f"expected {result.get('expected_stacks')}"
+            )
+        # Chips are conserved: what the table started with is what it finished with.
+        assert sum(result["finishing_stacks"]) == sum(raw["starting_stacks"])
+    assert not failures, "\n".join(failures[:20])
+    assert replayed >= len(files_by_variant()[variant]) - 1
+
+
+@pytest.mark.parametrize("name", HALF_CHIP_HANDS)
+def test_r11_2_half_chip_splits_give_the_odd_chip_to_the_lowest_index(name: str) -> None:
+    path = PHH / name
+    raw = [float(x) for x in _raw(path)["finishing_stacks"]]
+    halves = [i for i, v in enumerate(raw) if v != int(v)]
+    assert len(halves) == 2, "each of these hands splits one odd pot two ways"
+    first, second = halves
+    result = replay_file(path)
+    assert result["ok"] and result["match"] is True
+    ours = result["finishing_stacks"]
+    # The chip nearest the button's left: the lower PHH index gets the ceiling.
+    assert ours[first] == raw[first] + 0.5
+    assert ours[second] == raw[second] - 0.5
+    for i, v in enumerate(raw):
+        if i not in halves:
+            assert ours[i] == v
+    assert result["expected_stacks"] == ours
+    assert sum(ours) == sum(raw)
+    # The replayer's pots show the split: an odd pot won by exactly these two players.
+    split = [p for p in result["pots"] if len(p["winners"]) == 2]
+    assert split, result["pots"]
+    assert any(p["amount"] % 2 == 1 for p in split)
+
+
+def test_r11_2_no_other_file_records_half_chips() -> None:
+    found = []
+    for paths in files_by_variant().values():
+        for path in paths:
+            raw = _raw(path).get("finishing_stacks", [])
+            if any(float(x) != int(float(x)) for x in raw):
+                found.append(str(path.relative_to(PHH)))
+    assert sorted(found) == sorted(HALF_CHIP_HANDS)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.poker", "replay", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_cli_replay_check_holdem_omaha_exits_zero() -> None:
+    paths = [str(p) for v in HOLDEM_OMAHA for p in files_by_variant()[v]]
+    proc = _cli(*paths, "--check")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(lines) == len(paths)
+    assert all(line["ok"] for line in lines)
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_unsupported_variant_reports_clearly() -> None:
+    """Short deck (NS) is not supported yet: ok false, a clear error, no traceback."""
+    path = PHH / "phua-xuan-2019.phh"
+    result = replay_file(path)
+    assert result["ok"] is False
+    assert result["variant"] == "NS"
+    assert "NS" in result["error"] and "not supported" in result["error"]
+    assert "internal error" not in result["error"]
+    proc = _cli(str(path), "--check")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    line = json.loads(proc.stdout.strip())
+    assert line["ok"] is False and line["error"] == result["error"]
+    proc = _cli(str(path))
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
