@@ -78,8 +78,21 @@ if TYPE_CHECKING:
     from bot.poker.declare import Choice, Declarations
     from bot.poker.potsystems import GutsCalls
 
-_ACTION_SETS: dict[tuple[str, ...], frozenset[str]] = {}
+_ACTION_SETS: dict[tuple[bool, ...], frozenset[str]] = {}
 """Interned action sets: a handful of combinations recur on every decision."""
+
+
+def _action_set(key: tuple[bool, ...]) -> frozenset[str]:
+    facing, can_raise, opening, completing, all_in, checking_out = key
+    acts = {"fold", "call"} if facing else {"check"} | ({"fold"} if checking_out else set())
+    if can_raise:
+        acts.add("bet" if opening else "raise")
+        if completing:
+            acts.add("complete")
+    if all_in:
+        acts.add("all_in")
+    return frozenset(acts)
+
 
 Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
 MAX_CHIPS = 10**15
@@ -196,6 +209,8 @@ class Hand:
         self._two_to_win_amount = 0
         self._scale_num, self._scale_den = rules.limit_scale
         self._cap = rules.deal_cap
+        self._limited = rules.limited
+        self._check_raise = rules.check_raise
         self._actor_list: list[int] = list(range(n))
         self._start()
 
@@ -482,10 +497,20 @@ class Hand:
         for count, up in ((street.hole, False), (street.up, True)):
             if count <= 0:
                 continue
-            dealt: dict[int, list[Card]] = {i: [] for i in players}
-            for _ in range(count):
-                for i in players:
-                    dealt[i].append(self._deal_card(i))
+            k = len(players)
+            if self._script is None and self._cards_left() >= count * k and not self._reshuffled:
+                # Fast path: one card at a time round the table is a stride through the
+                # fixed deck order (R-16.1), so slice it instead of dealing card by card.
+                pos = self.deck_pos
+                block = self.deck[pos : pos + count * k]
+                self.deck_pos = pos + count * k
+                self.dealt.extend(block)
+                dealt = {i: list(block[n :: k]) for n, i in enumerate(players)}
+            else:
+                dealt = {i: [] for i in players}
+                for _ in range(count):
+                    for i in players:
+                        dealt[i].append(self._deal_card(i))
             for i in players:
                 cards = tuple(dealt[i])
                 self.hole[i].extend(cards)
@@ -698,77 +723,50 @@ class Hand:
                 opening=True,
             )
         owe = cb - bet
-        to_call = min(owe, eff) if owe > 0 else 0
-        acts: list[str] = []
-        if owe > 0:
-            acts += ("fold", "call")
-        else:
-            acts.append("check")
-            if r.checking_out:
-                acts.append("fold")
         all_in_to = bet + eff
+        opening = cb == 0
         min_to: int | None = None
         max_to: int | None = None
         # A raise needs someone who could put in more than the current bet (R-4.8):
         # against players who can at most call all in, it is only a call.
         bets = self.bets
-        others_can_call = any(
-            j != i and bets[j] + self.effective_stack(j) > cb for j in self._actors()
-        )
-        opening = cb == 0
-        no_openers = (
-            opening
-            and r.jacks_to_open
-            and self.street_index == 0
-            and self.opener is None
-            and not has_openers(self.hole[i])
-        )
-        if (
-            not no_openers
+        stacks = self.stacks
+        others_can_call = False
+        for j in self._actor_list:
+            if j != i and bets[j] + (stacks[j] if not self._cap else self.effective_stack(j)) > cb:
+                others_can_call = True
+                break
+        can_raise = (
+            others_can_call
             and all_in_to > cb
-            and others_can_call
             and self._raise_reopened(i)
-            and not self._cap_reached()
-            and (r.check_raise or not self.passive[i])
-        ):
-            lo = self.next_full_to if not opening else self.full_size
-            if r.limit is Limit.FIXED:
-                hi = lo
-            elif r.limit is Limit.SPREAD:
-                hi = cb + self._spread_max(street) if not opening else self._spread_max(street)
-                if not r.min_raise_rule and not opening:
-                    lo = cb + self._scaled(r.small_bet)
-                lo = min(lo, hi)
-            elif r.limit is Limit.NO_LIMIT:
-                if not r.min_raise_rule and not opening and not self.completion_pending:
-                    lo = cb + self._street_bet_size(street)
-                hi = all_in_to
-            else:
-                # R-5.3: raise by at most the pot after the call; R-5.4: half of that.
-                pot_after_call = self.middle + owe
-                by = pot_after_call if r.limit is Limit.POT_LIMIT else pot_after_call // 2
-                by -= by % r.unit
-                if not r.min_raise_rule and not opening and not self.completion_pending:
-                    lo = cb + self._street_bet_size(street)
-                hi = max(cb + by, lo)
-            if all_in_to <= lo:
-                lo = hi = all_in_to
-            else:
-                hi = min(hi, all_in_to)
-            min_to, max_to = lo, hi
-            acts.append("bet" if opening else "raise")
-            if self.completion_pending:
-                acts.append("complete")
-        if eff > 0 and (all_in_to <= cb or (max_to is not None and max_to == all_in_to)):
-            acts.append("all_in")
-        key = tuple(acts)
+            and (not self._limited or not self._cap_reached())
+            and (self._check_raise or not self.passive[i])
+            and not (
+                opening
+                and r.jacks_to_open
+                and self.street_index == 0
+                and self.opener is None
+                and not has_openers(self.hole[i])
+            )
+        )
+        if can_raise:
+            min_to, max_to = self._raise_range(street, cb, owe, all_in_to, opening)
+        key = (
+            owe > 0,
+            can_raise,
+            opening,
+            self.completion_pending,
+            eff > 0 and (all_in_to <= cb or max_to == all_in_to),
+            r.checking_out,
+        )
         actions = _ACTION_SETS.get(key)
         if actions is None:
-            actions = _ACTION_SETS[key] = frozenset(acts)
+            actions = _ACTION_SETS[key] = _action_set(key)
         return Legal(
             player=i,
             actions=actions,
-            to_call=to_call,
+            to_call=min(owe, eff) if owe > 0 else 0,
             current_bet=cb,
             bet_this_round=bet,
             stack=eff,
@@ -778,6 +776,36 @@ class Hand:
             unit=r.unit,
             opening=opening,
         )
+
+    def _raise_range(
+        self, street: Street, cb: int, owe: int, all_in_to: int, opening: bool
+    ) -> tuple[int, int]:
+        """The legal raise-to range (R-5.1 to R-5.5, R-5.8, R-7.3 to R-7.5)."""
+        r = self.rules
+        limit = r.limit
+        lo = self.next_full_to if not opening else self.full_size
+        if limit is Limit.NO_LIMIT:
+            if not r.min_raise_rule and not opening and not self.completion_pending:
+                lo = cb + self._street_bet_size(street)
+            hi = all_in_to
+        elif limit is Limit.FIXED:
+            hi = lo
+        elif limit is Limit.SPREAD:
+            hi = cb + self._spread_max(street) if not opening else self._spread_max(street)
+            if not r.min_raise_rule and not opening:
+                lo = cb + self._scaled(r.small_bet)
+            lo = min(lo, hi)
+        else:
+            # R-5.3: raise by at most the pot after the call; R-5.4: half of that.
+            pot_after_call = self.middle + owe
+            by = pot_after_call if limit is Limit.POT_LIMIT else pot_after_call // 2
+            by -= by % r.unit
+            if not r.min_raise_rule and not opening and not self.completion_pending:
+                lo = cb + self._street_bet_size(street)
+            hi = max(cb + by, lo)
+        if all_in_to <= lo:
+            return all_in_to, all_in_to
+        return lo, min(hi, all_in_to)
 
     # ------------------------------------------------------------------ betting
 
