@@ -379,6 +379,8 @@ class Hand:
         return blinds
 
     def _is_straddle(self, i: int, blinds: Sequence[int]) -> bool:
+        if i < 2:
+            return False
         # Positions 0 and 1 are the blinds; a later forced bet above the big blind is a
         # straddle or a kill; one equal to it is a live posted blind.
         return self.n > 2 and i >= 2 and blinds[i] > max(blinds[0], blinds[1])
@@ -578,7 +580,7 @@ class Hand:
                 self.full_size = max(self._scaled(r.small_bet), nominal)
             self.last_full_level = self.current_bet
             self.next_full_to = self.current_bet + self.full_size
-            straddles = sum(1 for i in range(self.n) if self._is_straddle(i, blinds))
+            straddles = sum(1 for i in range(2, self.n) if self._is_straddle(i, blinds))
             self.raises = 1 + (straddles if r.straddle_counts_as_raise else 0)
             # the opening round starts left of the largest blind or straddle.
             # A live blind equal to the big blind posted later in the order does not
