@@ -119,3 +119,37 @@ def check_public(hand: Hand, event: Event) -> None:
     if isinstance(event, BoardDealt | CardsDealt):
         leaked -= set(cards_in(event)) & public
     assert not leaked, f"{type(event).__name__} leaks {sorted(leaked)}"
+
+
+@pytest.mark.parametrize("code", ["omaha8", "stud8", "draw5hl"])
+def test_r13_2_no_player_sees_another_declaration_before_the_reveal(code: str) -> None:
+    """Property: over random declare hands, no event visible to player X carries player
+    Y's declaration before the fists open together."""
+    from bot.poker.events import DeclarationCommitted, DeclarationMade, DeclarationsRevealed
+
+    rng = random.Random(f"sealed-{code}")
+    played = 0
+    for _ in range(60):
+        n = rng.randint(2, 5)
+        base = rules_for(code, n)
+        rules = dataclasses.replace(base, declare="simultaneous")
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        hand = Hand(rules, [200] * n, tuple(deck))
+        while not hand.over:
+            hand.apply(random_action(hand, rng))
+        revealed_at = next(
+            (k for k, e in enumerate(hand.events) if isinstance(e, DeclarationsRevealed)),
+            len(hand.events),
+        )
+        played += revealed_at < len(hand.events)
+        for viewer in range(n):
+            for e in hand.events[:revealed_at]:
+                if e.audience not in (None, viewer):
+                    continue
+                if isinstance(e, DeclarationCommitted | DeclarationMade):
+                    assert e.player == viewer, f"{viewer} sees {e}"
+                elif e.audience is None:
+                    text = repr(e)
+                    assert "'low'" not in text and "'high'" not in text and "'both'" not in text
+    assert played > 5  # the property was exercised on real reveals

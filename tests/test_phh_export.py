@@ -56,3 +56,47 @@ def test_phh_replay_cli_reports_json_per_hand(tmp_path: Path) -> None:
     bad = next(r for r in lines if not r["ok"])
     assert "not supported" in bad["error"] and "Traceback" not in out.stderr
     assert out.returncode == 1
+
+
+@pytest.mark.parametrize("system", ["declare", "two_to_win", "guts"])
+def test_phh_export_replays_home_game_systems(system: str, tmp_path: Path) -> None:
+    """§13 and §15 hands export their declarations, calls, carried pot, markers, legs and
+    reserve in underscore fields (docs/phh.md) and replay to the same stacks and state."""
+    from bot.poker.rules import Limit, Rules
+
+    rng = random.Random(f"systems-{system}")
+    ids = ("ann", "bob", "cat", "dan")
+    if system == "declare":
+        rules = Rules(
+            variant="omaha8",
+            limit=Limit.POT_LIMIT,
+            blinds_or_straddles=(1, 2),
+            declare="simultaneous",
+        )
+    elif system == "two_to_win":
+        rules = Rules(limit=Limit.FIXED, blinds_or_straddles=(1, 2), pot_system="two_to_win")
+    else:
+        rules = Rules(
+            variant="guts", blinds_or_straddles=(), pot_system="guts", guts_stake=5, guts_max_pot=60
+        )
+    stacks = [400] * 4
+    state = None
+    carried = 0
+    for k in range(12):
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        hand = Hand(rules, stacks, tuple(deck), carried=carried, player_ids=ids, pot_state=state)
+        while not hand.over:
+            hand.apply(random_action(hand, rng))
+        path = tmp_path / f"{system}-{k}.phh"
+        path.write_text(export_hand(hand, list(ids)), encoding="utf-8")
+        result = replay_file(path)
+        assert result["ok"], result["error"]
+        assert result["finishing_stacks"] == hand.stacks and result["match"] is True
+        state = hand.pot_state_out
+        carried = hand.middle if state is None else 0
+        stacks = list(hand.stacks)
+        # Chips are conserved across hands, carried pots and reserves included (R-2.5).
+        assert sum(stacks) + hand.middle == 1600
+        if min(stacks) == 0:
+            break

@@ -133,6 +133,8 @@ class Hand:
             carried = pot_state.total
         else:
             pot_state = None
+        self.pot_state_in: TwoToWinState | GutsState | None = pot_state
+        """The pot-system state given to the hand (records and exports use it)."""
         self.pot_state: TwoToWinState | GutsState | None = pot_state
         self.pot_state_out: TwoToWinState | GutsState | None = None
         self.player_ids: tuple[str, ...] = (
@@ -205,6 +207,9 @@ class Hand:
         self._legal: Legal | None = None
         self._value_cache: dict[int, tuple[int | None, ...]] = {}
         self._guts_calls: GutsCalls | None = None
+        self.guts_calls: dict[int, bool] = {}
+        """Guts in/out by position, filled as players call; read it only after the reveal
+        (the presenter must not show it earlier: R-15.2 simultaneous calls)."""
         self._two_to_win_winners: list[int] = []
         self._two_to_win_amount = 0
         self._scale_num, self._scale_den = rules.limit_scale
@@ -1229,6 +1234,7 @@ class Hand:
         if self.rules.guts_mode == "sequential" and calls.to_call() != self.player_ids[i]:
             raise NotYourTurn("It is not your turn to call in or out.")
         calls.commit(self.player_ids[i], stay)
+        self.guts_calls[i] = stay
         if self.rules.guts_mode == "sequential":
             self.events.append(GutsCallMade(player=i, stay=stay))
             nxt = calls.to_call()

@@ -15,7 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.poker.actions import Action, BringIn, Call, Declare, Draw, Fold, Muck, RaiseTo, Show
+from bot.poker.actions import (
+    Action,
+    BringIn,
+    Call,
+    Declare,
+    Draw,
+    Fold,
+    GutsCall,
+    Muck,
+    RaiseTo,
+    Show,
+)
 from bot.poker.cards import FULL_DECK, Card, parse_cards
 from bot.poker.errors import PokerError
 from bot.poker.events import (
@@ -29,6 +40,8 @@ from bot.poker.events import (
     PotAwarded,
 )
 from bot.poker.hand import Hand
+from bot.poker.potsystems import GutsState, TwoToWinState
+from bot.poker.record import pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Limit, Rules
 
 # PHH variant code -> (our game, betting structure).
@@ -204,9 +217,25 @@ def _declarations(phh: PHHHand) -> dict[int, str]:
     return out
 
 
-def _declare_pending(hand: Hand, declared: dict[int, str]) -> None:
-    """Declarations are not PHH actions; they come from ``_declarations`` when the hand
-    reaches its declare phase (docs/phh.md)."""
+def _guts_calls(phh: PHHHand) -> dict[int, bool]:
+    out: dict[int, bool] = {}
+    for item in phh.data.get("_guts_calls", []):
+        who, _, call = str(item).partition("=")
+        out[int(who.strip()[1:]) - 1] = call.strip() == "in"
+    return out
+
+
+def _declare_pending(hand: Hand, declared: dict[int, str], calls: dict[int, bool]) -> None:
+    """Declarations and Guts calls are not PHH actions; they come from ``_declarations``
+    and ``_guts_calls`` when the hand reaches that phase (docs/phh.md)."""
+    while hand.phase == "guts":
+        pending = hand.guts_pending()
+        if not pending:
+            return
+        p = hand.to_act if hand.to_act is not None else pending[0]
+        if p not in calls:
+            raise PHHError(f"p{p + 1} reached the Guts call but _guts_calls has no call")
+        hand.apply(GutsCall(p, calls[p]))
     while hand.phase == "declare":
         pending = hand.declare_pending()
         if not pending:
@@ -222,10 +251,20 @@ def play(phh: PHHHand) -> Hand:
     rules = rules_for(phh)
     stacks = [int(s) for s in phh.data["starting_stacks"]]
     carried = int(phh.data.get("_carried_in", 0))
-    hand = Hand(rules, stacks, script=_script(phh), carried=carried)
+    ids = phh.data.get("_player_ids")
+    state_in = phh.data.get("_pot_state_in")
+    hand = Hand(
+        rules,
+        stacks,
+        script=_script(phh),
+        carried=carried,
+        player_ids=[str(p) for p in ids] if isinstance(ids, list) else None,
+        pot_state=pot_state_from_dict(json.loads(state_in)) if isinstance(state_in, str) else None,
+    )
     declared = _declarations(phh)
+    calls = _guts_calls(phh)
     for line in phh.actions:
-        _declare_pending(hand, declared)
+        _declare_pending(hand, declared, calls)
         parts = line.split("#")[0].split()
         if not parts or parts[0] == "d":
             continue
@@ -239,7 +278,7 @@ def play(phh: PHHHand) -> Hand:
         elif isinstance(action, Draw) and "??" in action.discards:
             action = _unknown_discards(hand, action)
         hand.apply(action)
-    _declare_pending(hand, declared)
+    _declare_pending(hand, declared, calls)
     if not hand.over:
         raise PHHError("the hand history ends before the hand is over")
     return hand
@@ -390,6 +429,19 @@ def export_hand(hand: Hand, players: Sequence[str] | None = None) -> str:
         extra["_carried_out"] = hand.result.carried
     if hand.declared:
         extra["_declarations"] = [f"p{p + 1}={c}" for p, c in sorted(hand.declared.items())]
+    if hand.guts_calls:
+        extra["_guts_calls"] = [
+            f"p{p + 1}={'in' if v else 'out'}" for p, v in sorted(hand.guts_calls.items())
+        ]
+    if hand.pot_state_in is not None:
+        extra["_player_ids"] = list(hand.player_ids)
+        extra["_pot_state_in"] = json.dumps(pot_state_to_dict(hand.pot_state_in), sort_keys=True)
+    out = hand.pot_state_out
+    if isinstance(out, TwoToWinState):
+        extra["_markers"] = sorted(out.markers)
+    elif isinstance(out, GutsState):
+        extra["_legs"] = [f"{p}={n}" for p, n in sorted(out.legs.items())]
+        extra["_reserve"] = out.reserve
     return export(
         hand.rules,
         hand.starting_stacks,
