@@ -27,10 +27,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.poker.actions import Action, AllIn, Bet, Call, Check, Fold, RaiseTo
+from bot.poker.actions import Action, AllIn, Bet, BringIn, Call, Check, Fold, RaiseTo
 from bot.poker.cards import FULL_DECK
 from bot.poker.hand import Hand
-from bot.poker.rules import Rules
+from bot.poker.rules import Limit, Rules
 
 PLAYERS = 6
 STACK = 200
@@ -176,6 +176,44 @@ def run_pokerkit(hands: Sequence[Recorded]) -> float:
     return time.perf_counter() - start
 
 
+def stud_rate(n_hands: int, seed: int) -> float:
+    """Seven-card stud, 6 players, fixed limit 2/4 with ante 1 and bring-in 1, the same
+    random-decision policy (bring in or complete at random): hands per second, timed over
+    replays of recorded hands like the hold'em figure."""
+    rules = Rules(
+        variant="stud", limit=Limit.FIXED, antes=(1,) * PLAYERS, bring_in=1, small_bet=2, big_bet=4
+    )
+    rng = random.Random(seed)
+    recorded: list[Recorded] = []
+    for _ in range(n_hands):
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        hand = Hand(rules, [STACK] * PLAYERS, deck)
+        actions: list[Action] = []
+        while not hand.over:
+            legal = hand.legal()
+            if "bring_in" in legal.actions:
+                action: Action = (
+                    BringIn(legal.player)
+                    if rng.random() < 0.8
+                    else RaiseTo(legal.player, legal.min_to or 0)
+                )
+            else:
+                action = choose(hand, rng)
+                if isinstance(action, AllIn) and legal.max_to is not None:
+                    action = RaiseTo(legal.player, legal.max_to)  # limit: the full raise
+            hand.apply(action)
+            actions.append(action)
+        recorded.append(Recorded(tuple(deck), tuple(actions)))
+    start = time.perf_counter()
+    for rec in recorded:
+        hand = Hand(rules, [STACK] * PLAYERS, rec.deck)
+        for action in rec.actions:
+            hand.legal()
+            hand.apply(action)
+    return n_hands / (time.perf_counter() - start)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench engine")
     parser.add_argument("--hands", type=int, default=5000)
@@ -209,6 +247,7 @@ def main(argv: list[str]) -> int:
     print(f"apply median: {median_us:.1f} us")
     print(f"apply p99: {p99_us:.1f} us")
     print(f"actions per hand: {actions / args.hands:.1f} actions")
+    print(f"stud: {stud_rate(min(args.hands, 2000), args.seed):.0f} hands per s")
     if not args.no_evaluators:
         try:
             from bench.evaluators import figures
