@@ -512,7 +512,7 @@ class Hand:
                 block = self.deck[pos : pos + count * k]
                 self.deck_pos = pos + count * k
                 self.dealt.extend(block)
-                dealt = {i: list(block[n :: k]) for n, i in enumerate(players)}
+                dealt = {i: list(block[n::k]) for n, i in enumerate(players)}
             else:
                 dealt = {i: [] for i in players}
                 for _ in range(count):
@@ -563,17 +563,18 @@ class Hand:
             ]
             live_up = [u if not self.folded[i] else [] for i, u in enumerate(up)]
             b = bring_in_player(live_up, low_game=self.variant.showing == "low")
+            if self.effective_stack(b) <= 0:
+                # The low card is all in on his ante: the bring-in falls to the next
+                # player clockwise who has chips (pokerkit rules the same way).
+                nxt = self._next_needing(b, inclusive=False)
+                if nxt is None:
+                    self._close_round()
+                    return False
+                b = nxt
             self.bring_in_player = b
             self.round_opener = b
-            if self.effective_stack(b) > 0:
-                self.bring_in_due = True
-                self._set_to_act(b)
-                return True
-            nxt = self._next_needing(b, inclusive=False)
-            if nxt is None:
-                self._close_round()
-                return False
-            self._set_to_act(nxt)
+            self.bring_in_due = True
+            self._set_to_act(b)
             return True
         if first_round and self.variant.forced == "blinds" and max(self.bets) > 0:
             blinds = self._blind_amounts()

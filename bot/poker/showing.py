@@ -34,21 +34,19 @@ def bring_in_player(up_cards: Sequence[Sequence[Card]], *, low_game: bool) -> in
 
 
 def showing_key_high(cards: Sequence[Card]) -> tuple[int, ...]:
-    """Bigger is better: the most numerous rank group first, then higher ranks."""
+    """Bigger is better: group sizes first (two pair beats one pair), then the ranks of
+    the groups, larger groups and higher ranks first."""
     counts = Counter(_HIGH[c[0]] for c in cards)
     groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    out: list[int] = []
-    for n, r in groups:
-        out.extend((n, r))
-    return tuple(out)
+    return (*(n for n, _ in groups), *(r for _, r in groups))
 
 
 def showing_key_low(cards: Sequence[Card]) -> tuple[int, ...]:
-    """Bigger is better for razz: fewer pairs first, then the lowest high card."""
+    """Bigger is better for razz: fewer and smaller groups first (no pair beats a pair),
+    then the lower pair, then the lower cards, highest first."""
     counts = Counter(_LOW[c[0]] for c in cards)
-    paired = sum(n - 1 for n in counts.values())
-    ranks = sorted(counts, reverse=True)
-    return (-paired, *(-r for r in ranks))
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    return (*(-n for n, _ in groups), *(-r for _, r in groups))
 
 
 def best_showing(
