@@ -22,12 +22,16 @@ from bot.poker.events import (
     Drew,
     Event,
     ForcedBet,
+    GutsCallCommitted,
+    GutsCallMade,
+    GutsCallsRevealed,
     HandEnded,
     HandMucked,
     HandShown,
     OpenersShown,
     PotAwarded,
     PotsFormed,
+    PotSystemSettled,
     RakeTaken,
     StreetStarted,
 )
@@ -106,6 +110,15 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if isinstance(event, DeclareResolved):
         carried = f" {event.carried} carries to the next deal." if event.carried else ""
         return " ".join(event.steps) + carried
+    if isinstance(event, GutsCallCommitted):
+        return f"You are {'in' if event.stay else 'out'}. That is final (R-15.2)."
+    if isinstance(event, GutsCallMade):
+        return f"{name(event.player)} is {'in' if event.stay else 'out'}"
+    if isinstance(event, GutsCallsRevealed):
+        return "Calls: " + ", ".join(f"{name(p)} {'in' if v else 'out'}" for p, v in event.calls)
+    if isinstance(event, PotSystemSettled):
+        carried = f" {event.carried} waits for the next deal." if event.carried else ""
+        return " ".join(event.log) + carried
     if isinstance(event, HandEnded):
         return f"Hand over{': ' + event.reason if event.reason else ''}."
     if isinstance(event, StreetStarted):

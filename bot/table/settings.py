@@ -102,6 +102,15 @@ class TableSettings:
     both_may_split: bool = False
     wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
     declared_hands: bool = False
+    pot_system: Literal["normal", "two_to_win", "guts"] = "normal"
+    """§15: two to win (fixed limit) or the Guts match pot (the "guts" game)."""
+    guts_stake: int = 0
+    guts_mode: Literal["chip", "count_and_drop", "sequential"] = "chip"
+    guts_max_pot: int = 0
+    guts_only_worst_pays: bool = False
+    guts_worst_pays_ante: int = 0
+    guts_ghost: bool = False
+    guts_legs: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
     """Room for options a newer version added; ignored by this one."""
 
@@ -243,7 +252,21 @@ class TableSettings:
             both_may_split=self.both_may_split,
             wild=self.wild,
             declared_hands=self.declared_hands,
+            pot_system="guts" if variant == "guts" else self.pot_system_for(variant),
+            guts_stake=self.guts_stake or self.big_blind or self.min_bet,
+            guts_mode=self.guts_mode,
+            guts_max_pot=self.guts_max_pot,
+            guts_only_worst_pays=self.guts_only_worst_pays,
+            guts_worst_pays_ante=self.guts_worst_pays_ante,
+            guts_ghost=self.guts_ghost,
+            guts_legs=self.guts_legs,
         )
+
+    def pot_system_for(self, variant: str) -> Literal["normal", "two_to_win", "guts"]:
+        """Guts is its own game; two to win applies to the table's other games."""
+        if variant == "guts":
+            return "guts"
+        return "two_to_win" if self.pot_system == "two_to_win" else "normal"
 
     def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
         variant = variant or self.variant

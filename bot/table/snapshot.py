@@ -26,6 +26,7 @@ _SCALARS = (
     "prev_bb",
     "first_button",
     "carried",
+    "pot_state",
     "rake_total",
     "bought",
     "cashed",

@@ -80,6 +80,8 @@ class TableState:
     prev_bb: int | None = None
     first_button: int | None = None
     carried: int = 0
+    pot_state: dict[str, Any] | None = None
+    """§15 two to win / Guts: markers, legs and reserve carried between deals."""
     rake_total: int = 0
     bought: int = 0
     cashed: int = 0
@@ -349,6 +351,7 @@ class TableState:
             if seat is not None:
                 seat.stack = stacks[pos]
         self.carried = int(p.get("carried", 0))
+        self.pot_state = p.get("pot_state")
         self.rake_total += int(p.get("rake", 0))
         info.ended = True
         info.hand = None  # finished hands are kept as records only

@@ -34,6 +34,7 @@ from bot.poker.actions import (
     DeclareTimeout,
     Draw,
     Fold,
+    GutsCall,
     Muck,
     RaiseBy,
     RaiseTo,
@@ -48,11 +49,12 @@ from bot.poker.events import (
     DeclarationMade,
     Drew,
     Event,
+    GutsCallMade,
     HandEnded,
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
-from bot.poker.record import HandStart
+from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.variants import get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
@@ -516,8 +518,17 @@ class Table:
             variant, limit, len(plan.order), plan.blind_positions, dead, live
         )
         stacks = [st.seats[s].stack for s in plan.order]
-        hand = Hand(rules, stacks, carried=st.carried)  # secure shuffle
-        start = HandStart(rules, tuple(stacks), hand.deck, st.carried)
+        ids: tuple[str, ...] | None = None
+        pot_state = None
+        if rules.pot_system != "normal":
+            # §15: markers and legs belong to players, not seats, and carry over.
+            ids = tuple(st.seats[s].user_id for s in plan.order)
+            if st.pot_state and st.pot_state.get("system") == rules.pot_system:
+                pot_state = pot_state_from_dict(st.pot_state)
+        hand = Hand(
+            rules, stacks, carried=st.carried, player_ids=ids, pot_state=pot_state
+        )  # secure shuffle
+        start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         hand_no = st.hand_no + 1
         await self._commit(
             "hand_started",
@@ -628,6 +639,20 @@ class Table:
             await self._end_hand(info, hand)
             return
         deadline = self.deadline()
+        if hand.phase == "guts" and hand.to_act is None:
+            if self._declare_told != st.turn:
+                for pos in hand.guts_pending():
+                    await self._private(
+                        info.users[pos],
+                        Notice(
+                            "guts",
+                            "In or out? Your call stays secret until everyone has called (R-15.2).",
+                            st.turn,
+                            deadline=deadline,
+                        ),
+                    )
+                self._declare_told = st.turn
+            return
         if hand.phase == "declare" and hand.to_act is None:
             if self._declare_told != st.turn:
                 for pos in hand.declare_pending():
@@ -671,6 +696,11 @@ class Table:
                 "rake": result.rake,
                 "carried": result.carried,
                 "reason": result.reason,
+                "pot_state": (
+                    pot_state_to_dict(hand.pot_state_out)
+                    if hand.pot_state_out is not None
+                    else None
+                ),
             },
             key=f"end:{info.hand_no}",
             ledger=[LedgerEntry("rake", "house", result.rake)] if result.rake else (),
@@ -706,7 +736,7 @@ class Table:
         if hand is None or st.halted or st.paused:
             return None
         s = self.settings
-        if hand.phase == "declare" and hand.to_act is None:
+        if hand.phase in ("declare", "guts") and hand.to_act is None:
             return st.phase_started_at + s.declare_clock
         if hand.to_act is None or st.current is None:
             return None
@@ -750,6 +780,13 @@ class Table:
                     return True
                 info, hand = self._hand_or_refuse()
                 ckey = f"clock:{info.hand_no}:{st.turn}"
+                if hand.phase == "guts" and hand.to_act is None:
+                    # a player who has not called by the clock is out.
+                    for pos in hand.guts_pending():
+                        if st.hand is not hand or hand.phase != "guts":
+                            break
+                        await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
+                    return True
                 if hand.phase == "declare" and hand.to_act is None:
                     # every fist still open gets the table's default, one by one.
                     for pos in hand.declare_pending():
@@ -878,6 +915,8 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     if kind == "declare":
         assert req.choice is not None
         return Declare(pos, req.choice)
+    if kind in ("guts_in", "guts_out"):
+        return GutsCall(pos, kind == "guts_in")
     assert_amount = req.amount or 0
     if kind == "bet":
         return Bet(pos, assert_amount)
@@ -916,7 +955,9 @@ def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:
     for event in events:
         if event.audience is not None:
             continue
-        if isinstance(event, ActionTaken | Drew | DeclarationMade | DeclarationCount):
+        if isinstance(
+            event, ActionTaken | Drew | DeclarationMade | DeclarationCount | GutsCallMade
+        ):
             return describe(event, name) or ""
     for event in events:
         if isinstance(event, HandEnded):

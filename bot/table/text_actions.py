@@ -29,12 +29,15 @@ RequestKind = Literal[
     "complete",
     "draw",
     "declare",
+    "guts_in",
+    "guts_out",
     "show",
     "muck",
 ]
 ACCEPTED = (
     "check, call, fold, bet 40, raise 100 (by), raise to 300, all in, pot, half pot, "
-    "bring in, complete, draw <cards> (or stand pat), declare low/high/both, show, muck"
+    "bring in, complete, draw <cards> (or stand pat), declare low/high/both, in, out (Guts), "
+    "show, muck"
 )
 MAX_AMOUNT = 10**15
 
@@ -126,6 +129,10 @@ def parse_action(text: str) -> ActionRequest:
         if rest in (["none"], ["0"], ["nothing"]):
             rest = []
         return ActionRequest("draw", cards=tuple(_card(c) for c in rest))
+    if t in ("in", "stay", "stay in", "i'm in"):
+        return ActionRequest("guts_in")
+    if t in ("out", "drop", "i'm out"):
+        return ActionRequest("guts_out")
     m = re.fullmatch(r"declare\s+(low|high|both|hi|lo|pig)", t)
     if m:
         word = {"hi": "high", "lo": "low", "pig": "both"}.get(m.group(1), m.group(1))

@@ -1,0 +1,77 @@
+"""Guts and two to win through the table service (§15): calls by private prompt, the
+clock, the pot, markers, legs and reserve carried between deals, chips conserved."""
+
+from __future__ import annotations
+
+from bot.poker.potsystems import GutsState, TwoToWinState
+from bot.poker.record import pot_state_from_dict
+from bot.table.testing import Harness
+
+
+async def test_r15_2_guts_calls_are_private_and_the_pot_carries_between_deals() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], buy_in=200, variant="guts", guts_stake=5)
+    assert (await h.deal(table)).ok
+    hand = table.state.hand
+    info = table.state.current
+    assert hand is not None and info is not None and hand.phase == "guts"
+    asked = {u for _, u, n in h.presenter.private_notices if n.kind == "guts"}
+    assert asked == set(info.users)  # everyone is asked privately
+    public_before = len(h.presenter.public_notices)
+    first, second, third = (info.users[p] for p in hand.guts_pending())
+    assert (await h.do(table, first, "in")).ok
+    said = [n.text for _, n in h.presenter.public_notices[public_before:]]
+    assert all(" in" not in t and " out" not in t for t in said), said  # only a count
+    assert not (await h.do(table, first, "out")).ok  # a call is final
+    assert (await h.do(table, second, "out")).ok
+    assert (await h.do(table, third, "in")).ok
+    assert table.state.hand is None  # settled
+    state = pot_state_from_dict(table.state.pot_state or {})
+    assert isinstance(state, GutsState)
+    # One loser matched the pot of 15: the next pot is 15, and chips add up (R-2.5).
+    assert state.pot == 15 and table.state.carried == 15
+    h.check(table)
+    # The next deal plays for that pot with no new stake (R-15.2).
+    stacks_before = {s.user_id: s.stack for s in table.state.seats.values()}
+    assert (await h.deal(table)).ok
+    assert {s.user_id: s.stack for s in table.state.seats.values()} == stacks_before
+    h.check(table)
+
+
+async def test_r15_2_guts_clock_puts_a_silent_player_out() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], buy_in=200, variant="guts", guts_stake=5)
+    assert (await h.deal(table)).ok
+    hand = table.state.hand
+    info = table.state.current
+    assert hand is not None and info is not None
+    for pos in hand.guts_pending()[:2]:
+        assert (await h.do(table, info.users[pos], "in")).ok
+    due = table.deadline()
+    assert due is not None
+    h.time.advance(due - h.time.now() + 1)
+    assert await table.on_clock()
+    assert table.state.hand is None
+    h.check(table)
+
+
+async def test_r15_1_two_to_win_markers_carry_to_the_next_deal() -> None:
+    h = Harness()
+    table = await h.seated(
+        ["a", "b"], buy_in=200, limit="fixed", small_bet=2, big_bet=4, pot_system="two_to_win"
+    )
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    state = pot_state_from_dict(table.state.pot_state or {})
+    assert isinstance(state, TwoToWinState)
+    # A showdown win (or a tie) gives markers; the pot stays in the middle.
+    assert state.markers and state.pot == table.state.carried > 0
+    h.check(table)
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    after = pot_state_from_dict(table.state.pot_state or {})
+    assert isinstance(after, TwoToWinState)
+    # Either a marker holder won again and collected, or both now hold markers.
+    assert (after.pot == 0 and not after.markers) or len(after.markers) == 2
+    assert after.pot == table.state.carried
+    h.check(table)
