@@ -339,3 +339,27 @@ def test_r1_6_dead_small_blind_goes_to_the_pot_not_the_bet() -> None:
     rules = Rules(blinds_or_straddles=(1, 2, 0, 2), dead_posts=(0, 0, 0, 1))
     h = Hand(rules, [100] * 5, stacked_deck([""] * 5))
     assert h.bets[3] == 2 and h.stacks[3] == 97 and h.middle == 6
+
+
+def test_r2_4_open_stakes_chips_added_during_the_betting() -> None:
+    from bot.poker.actions import AddChips
+
+    rules = Rules(limit=Limit.FIXED, blinds_or_straddles=(1, 2), small_bet=2, big_bet=4)
+    h = Hand(rules, [10, 10, 3], stacked_deck(["", "", ""]))
+    with pytest.raises(IllegalAction, match="R-2.1"):
+        h.apply(AddChips(2, 50))  # not without the option
+    h2 = Hand(
+        Rules(
+            limit=Limit.FIXED, blinds_or_straddles=(1, 2), small_bet=2, big_bet=4, open_stakes=True
+        ),
+        [10, 10, 3],
+        stacked_deck(["", "", ""]),
+    )
+    h2.apply(AddChips(2, 50))  # even out of turn, even during the betting
+    assert h2.stacks[2] == 53 and h2.legal().min_to == 4
+    h2.apply(RaiseTo(2, 4))
+    assert h2.total_chips() == 23  # constant: the added chips are counted apart
+    with pytest.raises(BadAmount):
+        h2.apply(AddChips(0, -5))
+    with pytest.raises(Exception, match="R-2.4"):
+        Rules(open_stakes=True)  # no-limit: not allowed

@@ -75,3 +75,24 @@ async def test_r15_1_two_to_win_markers_carry_to_the_next_deal() -> None:
     assert (after.pot == 0 and not after.markers) or len(after.markers) == 2
     assert after.pot == table.state.carried
     h.check(table)
+
+
+async def test_r2_4_open_stakes_top_up_during_the_hand_is_logged_and_conserved() -> None:
+    h = Harness()
+    table = await h.seated(
+        ["a", "b", "c"], buy_in=100, limit="fixed", small_bet=2, big_bet=4, open_stakes=True
+    )
+    assert (await h.deal(table)).ok
+    info = table.state.current
+    assert info is not None
+    user = info.users[0]
+    out = await table.top_up(user, 50, key=h.key())
+    assert out.ok, out.message
+    h.check(table)  # bought rose by 50 and the chips are on the table
+    await h.play_passively(table)
+    h.check(table)
+    closed = await h.seated(["d", "e"], buy_in=100, table_id="u", limit="fixed")
+    assert (await h.deal(closed)).ok
+    d_user = closed.state.current.users[0]  # type: ignore[union-attr]
+    refused = await closed.top_up(d_user, 50, key=h.key())
+    assert not refused.ok and "R-2.1" in refused.message

@@ -97,6 +97,15 @@ class GutsCall:
 
 
 @dataclass(frozen=True, slots=True)
+class AddChips:
+    """R-2.4 open stakes (fixed and spread limit, option): chips bought during the hand.
+    Not a turn action: a player may add at any time, even during betting."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class Show:
     """Showdown in manual mode: show the hand (R-9.2). With the R-9.3 option in wild-card
     games the player also states the five cards his hand stands for (wild cards named as
@@ -126,6 +135,7 @@ Action = (
     | Declare
     | DeclareTimeout
     | GutsCall
+    | AddChips
     | Show
     | Muck
 )
@@ -143,6 +153,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "declare": Declare,
     "declare_timeout": DeclareTimeout,
     "guts_call": GutsCall,
+    "add_chips": AddChips,
     "show": Show,
     "muck": Muck,
 }
@@ -152,7 +163,7 @@ _NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
 def action_to_dict(action: Action) -> dict[str, object]:
     """A JSON-ready form, used by the event log (a hand is its start plus its actions)."""
     out: dict[str, object] = {"type": _NAMES[type(action)], "player": action.player}
-    if isinstance(action, Bet | RaiseBy):
+    if isinstance(action, Bet | RaiseBy | AddChips):
         out["amount"] = action.amount
     elif isinstance(action, RaiseTo):
         out["total"] = action.total
@@ -184,6 +195,8 @@ def action_from_dict(data: dict[str, object]) -> Action:
         if choice not in ("low", "high", "both"):
             raise ValueError(f"bad declaration {choice!r}")
         return Declare(player, choice)  # type: ignore[arg-type]
+    if kind == "add_chips":
+        return AddChips(player, int(str(data["amount"])))
     if kind == "guts_call":
         return GutsCall(player, bool(data["stay"]))
     if kind == "show":

@@ -218,6 +218,14 @@ class PotSystemSettled(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChipsAdded(Event):
+    """R-2.4 open stakes: a player bought chips during the hand."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandEnded(Event):
     stacks: tuple[int, ...]
     net: tuple[int, ...]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.poker import showdown as sd
 from bot.poker.actions import (
     Action,
+    AddChips,
     AllIn,
     Bet,
     BringIn,
@@ -42,6 +43,7 @@ from bot.poker.events import (
     BoardDealt,
     CardBurned,
     CardsDealt,
+    ChipsAdded,
     DeckReshuffled,
     DeclarationCommitted,
     DeclarationCount,
@@ -167,6 +169,8 @@ class Hand:
         self._script = script
         self.dealt: list[Card] = []
         self.carried = carried
+        self.added = 0
+        self._added_by = [0] * n
         self.dead = 0
         self.middle = carried
         self.rake = 0
@@ -230,8 +234,9 @@ class Hand:
         return self._streets[self.street_index if self.street_index > 0 else 0]
 
     def total_chips(self) -> int:
-        """Stacks + the middle + rake: constant through the hand (R-2.5)."""
-        return sum(self.stacks) + self.middle + self.rake
+        """Stacks + the middle + rake, less chips added under open stakes: constant
+        through the hand (R-2.5)."""
+        return sum(self.stacks) + self.middle + self.rake - self.added
 
     def pot_total(self) -> int:
         return self.middle
@@ -289,6 +294,8 @@ class Hand:
         if self.phase == "over":
             raise HandOver("The hand is over; wait for the next deal.")
         i = action.player
+        if isinstance(action, AddChips):
+            return self._add_chips(action)
         if self.phase == "guts" and self.rules.guts_mode != "sequential":
             mark = len(self.events)
             self._apply_guts(action)
@@ -316,6 +323,24 @@ class Hand:
         elif self.phase == "showdown":
             self._apply_showdown(action)
         return self.events[mark:]
+
+    def _add_chips(self, action: AddChips) -> list[Event]:
+        """R-2.4 open stakes: chips bought in the middle of a hand join the stack at once."""
+        i = action.player
+        if not self.rules.open_stakes:
+            raise IllegalAction("Chips are bought only between deals at this table (R-2.1).")
+        if not 0 <= i < self.n or self.folded[i]:
+            raise IllegalAction("Only a player still in the hand can add chips to it.")
+        if type(action.amount) is not int or not 0 < action.amount <= MAX_CHIPS:
+            raise BadAmount("Add a whole, positive number of chips.")
+        self.stacks[i] += action.amount
+        self.added += action.amount
+        self._added_by[i] += action.amount
+        self._update_actor(i)
+        self._legal = None
+        event = ChipsAdded(player=i, amount=action.amount)
+        self.events.append(event)
+        return [event]
 
     # ------------------------------------------------------------------ start
 
@@ -1727,7 +1752,10 @@ class Hand:
         self.phase = "over"
         self.result = HandEnded(
             stacks=tuple(self.stacks),
-            net=tuple(s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)),
+            net=tuple(
+                s - s0 - a
+                for s, s0, a in zip(self.stacks, self.starting_stacks, self._added_by, strict=True)
+            ),
             rake=self.rake,
             carried=self.middle,
             reason=reason,

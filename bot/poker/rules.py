@@ -91,6 +91,8 @@ class Rules:
     declare_default: Literal["fold", "high"] = "fold"
     no_second_best: bool = False
     both_may_split: bool = False
+    open_stakes: bool = False
+    """R-2.4 (fixed and spread limit): players may add chips at any time in the hand."""
     pot_system: Literal["normal", "two_to_win", "guts"] = "normal"
     """§15: two to win (R-15.1) or the Guts match pot (R-15.2, R-15.3)."""
     guts_stake: int = 0
@@ -131,6 +133,8 @@ class Rules:
             raise ConfigError(f"{variant.name} needs a bring-in of at least one chip.")
         if self.declare != "none" and not variant.hi_lo:
             raise ConfigError(f"{variant.name} is not a high-low game, so nobody can declare.")
+        if self.open_stakes and self.limit not in (Limit.FIXED, Limit.SPREAD):
+            raise ConfigError("Open stakes are for fixed and spread limit games only (R-2.4).")
         if (self.pot_system == "guts") != (variant.code == "guts"):
             raise ConfigError("Guts is played with the Guts pot system, and only Guts is.")
         if self.pot_system == "guts" and self.guts_stake < 1:

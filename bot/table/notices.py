@@ -13,6 +13,7 @@ from bot.poker.events import (
     BetReturned,
     BoardDealt,
     CardsDealt,
+    ChipsAdded,
     DeckReshuffled,
     DeclarationCommitted,
     DeclarationCount,
@@ -110,6 +111,8 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if isinstance(event, DeclareResolved):
         carried = f" {event.carried} carries to the next deal." if event.carried else ""
         return " ".join(event.steps) + carried
+    if isinstance(event, ChipsAdded):
+        return f"{name(event.player)} adds {event.amount} chips (open stakes, R-2.4)"
     if isinstance(event, GutsCallCommitted):
         return f"You are {'in' if event.stay else 'out'}. That is final (R-15.2)."
     if isinstance(event, GutsCallMade):

@@ -102,6 +102,8 @@ class TableSettings:
     both_may_split: bool = False
     wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
     declared_hands: bool = False
+    open_stakes: bool = False
+    """R-2.4 (fixed and spread limit): top-ups allowed at any time, even during betting."""
     pot_system: Literal["normal", "two_to_win", "guts"] = "normal"
     """§15: two to win (fixed limit) or the Guts match pot (the "guts" game)."""
     guts_stake: int = 0
@@ -252,6 +254,7 @@ class TableSettings:
             both_may_split=self.both_may_split,
             wild=self.wild,
             declared_hands=self.declared_hands,
+            open_stakes=self.open_stakes and lim in (Limit.FIXED, Limit.SPREAD),
             pot_system="guts" if variant == "guts" else self.pot_system_for(variant),
             guts_stake=self.guts_stake or self.big_blind or self.min_bet,
             guts_mode=self.guts_mode,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.poker.actions import Action, action_from_dict
+from bot.poker.actions import Action, AddChips, action_from_dict
 from bot.poker.events import Event
 from bot.poker.hand import Hand
 from bot.poker.record import HandStart
@@ -128,7 +128,7 @@ class TableState:
         info = self.current
         if info is not None and not info.ended:
             hand = info.ensure_hand()
-            total += hand.total_chips()
+            total += hand.total_chips() + hand.added  # chips bought mid-hand
             total += sum(s.stack for n, s in self.seats.items() if n not in info.order)
         else:
             total += sum(s.stack for s in self.seats.values()) + self.carried
@@ -317,6 +317,8 @@ class TableState:
         assert info is not None and not info.ended, "action outside a hand"
         action = action_from_dict(dict(p["action"]))
         info.actions.append(action)
+        if isinstance(action, AddChips):
+            self.bought += action.amount  # open stakes: a buy during the hand
         if info.hand is not None:
             if live is None:
                 info.events.extend(info.hand.apply(action))

@@ -25,6 +25,7 @@ from typing import Any
 from bot.poker import phh
 from bot.poker.actions import (
     Action,
+    AddChips,
     AllIn,
     Bet,
     BringIn,
@@ -285,7 +286,18 @@ class Table:
             seat = self._seated(user)
             _check_chips(amount)
             if self.state.dealt_in(seat.number):
-                raise TableError("Chips are bought only between deals (R-2.1).")
+                info, hand = self._hand_or_refuse()
+                if not hand.rules.open_stakes:
+                    raise TableError("Chips are bought only between deals (R-2.1).")
+                # open stakes: the buy goes through the engine so a replay of the
+                # hand sees it at the same point, and into the ledger with the action.
+                pos = info.position_of(seat.number)
+                assert pos is not None
+                return await self._apply(
+                    AddChips(pos, amount),
+                    key,
+                    ledger=[LedgerEntry("top_up", user, amount)],
+                )
             _, high = self.settings.buy_in_range
             if seat.stack + amount > high:
                 raise TableError(
@@ -584,7 +596,14 @@ class Table:
             raise TableError("No hand is being played; wait for the deal.")
         return st.current, hand
 
-    async def _apply(self, action: Action, key: str | None, note: str = "", **extra: Any) -> str:
+    async def _apply(
+        self,
+        action: Action,
+        key: str | None,
+        note: str = "",
+        ledger: Sequence[LedgerEntry] = (),
+        **extra: Any,
+    ) -> str:
         info, hand = self._hand_or_refuse()
         events = hand.apply(action)  # a refusal raises here and changes nothing
         text = _summary(events, lambda p: info.names[p])
@@ -599,6 +618,7 @@ class Table:
                     **extra,
                 },
                 key=key,
+                ledger=ledger,
                 live=events,
             )
         except BaseException:
