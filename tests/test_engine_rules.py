@@ -346,7 +346,7 @@ def test_r2_4_open_stakes_chips_added_during_the_betting() -> None:
 
     rules = Rules(limit=Limit.FIXED, blinds_or_straddles=(1, 2), small_bet=2, big_bet=4)
     h = Hand(rules, [10, 10, 3], stacked_deck(["", "", ""]))
-    with pytest.raises(IllegalAction, match="R-2.1"):
+    with pytest.raises(IllegalAction, match=r"R-2\.1"):
         h.apply(AddChips(2, 50))  # not without the option
     h2 = Hand(
         Rules(
@@ -361,5 +361,5 @@ def test_r2_4_open_stakes_chips_added_during_the_betting() -> None:
     assert h2.total_chips() == 23  # constant: the added chips are counted apart
     with pytest.raises(BadAmount):
         h2.apply(AddChips(0, -5))
-    with pytest.raises(Exception, match="R-2.4"):
+    with pytest.raises(Exception, match=r"R-2\.4"):
         Rules(open_stakes=True)  # no-limit: not allowed

@@ -96,3 +96,18 @@ async def test_r2_4_open_stakes_top_up_during_the_hand_is_logged_and_conserved()
     d_user = closed.state.current.users[0]  # type: ignore[union-attr]
     refused = await closed.top_up(d_user, 50, key=h.key())
     assert not refused.ok and "R-2.1" in refused.message
+
+
+async def test_r14_2_time_collection_once_per_period_between_deals() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], buy_in=100, time_charge=3, time_period=600)
+    assert (await h.deal(table)).ok  # the first deal collects
+    assert table.state.rake_total == 9
+    await h.play_passively(table)
+    assert (await h.deal(table)).ok  # within the period: nothing more
+    assert table.state.rake_total == 9
+    await h.play_passively(table)
+    h.time.advance(601)
+    assert (await h.deal(table)).ok
+    assert table.state.rake_total == 18
+    h.check(table)  # the charge is rake in the ledger: chips are conserved

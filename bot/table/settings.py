@@ -102,6 +102,9 @@ class TableSettings:
     both_may_split: bool = False
     wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
     declared_hands: bool = False
+    time_charge: int = 0
+    """R-14.2 time collection: chips charged to each player dealt in, once per period."""
+    time_period: float = 1800.0
     open_stakes: bool = False
     """R-2.4 (fixed and spread limit): top-ups allowed at any time, even during betting."""
     pot_system: Literal["normal", "two_to_win", "guts"] = "normal"
@@ -168,6 +171,10 @@ class TableSettings:
         for name in ("action_clock", "declare_clock"):
             if not 1 <= getattr(self, name) <= 3600:
                 raise SettingsError(f"The {name.replace('_', ' ')} must be 1 to 3600 seconds.")
+        if type(self.time_charge) is not int or self.time_charge < 0 or self.time_period <= 0:
+            raise SettingsError(
+                "Time collection needs a whole, non-negative charge and a positive period."
+            )
         if self.time_bank < 0 or self.hand_pause < 0:
             raise SettingsError("The time bank and the pause between hands cannot be negative.")
         if self.timeouts_to_sit_out < 1:

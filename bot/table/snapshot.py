@@ -27,6 +27,7 @@ _SCALARS = (
     "first_button",
     "carried",
     "pot_state",
+    "time_collected_at",
     "rake_total",
     "bought",
     "cashed",

@@ -80,6 +80,7 @@ class TableState:
     prev_bb: int | None = None
     first_button: int | None = None
     carried: int = 0
+    time_collected_at: float | None = None
     pot_state: dict[str, Any] | None = None
     """§15 two to win / Guts: markers, legs and reserve carried between deals."""
     rake_total: int = 0
@@ -210,6 +211,14 @@ class TableState:
         self.seats[number] = seat
         self.bought += seat.stack
         self.departures.pop(seat.user_id, None)
+
+    def _on_time_collected(self, p: Mapping[str, Any], live: Any) -> None:
+        """R-14.2: the house's time charge, taken between deals; recorded as rake."""
+        for number, amount in dict(p["charges"]).items():
+            seat = self.seats[int(number)]
+            seat.stack -= int(amount)
+            self.rake_total += int(amount)
+        self.time_collected_at = float(p.get("at", 0.0))
 
     def _on_topped_up(self, p: Mapping[str, Any], live: Any) -> None:
         seat = self.seats[int(p["seat"])]

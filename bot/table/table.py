@@ -484,6 +484,32 @@ class Table:
 
         return await self._command(user, key, None, body)
 
+    async def _collect_time(self, order: Sequence[int]) -> bool:
+        """R-14.2: once per period, between deals, each player dealt in pays the time
+        charge (all he has, if less). Logged with the ledger as rake (R-2.5)."""
+        s, st = self.settings, self.state
+        if s.time_charge <= 0:
+            return False
+        now = self.time.now()
+        if st.time_collected_at is not None and now - st.time_collected_at < s.time_period:
+            return False
+        charges = {
+            str(n): min(s.time_charge, st.seats[n].stack) for n in order if st.seats[n].stack
+        }
+        await self._commit(
+            "time_collected",
+            {"charges": charges},
+            key=f"time:{st.hand_no + 1}",
+            ledger=[
+                LedgerEntry("rake", st.seats[int(n)].user_id, amount)
+                for n, amount in charges.items()
+                if amount
+            ],
+        )
+        total = sum(charges.values())
+        await self._public("time_collected", f"Time collected: {s.time_charge} each ({total}).")
+        return True
+
     def _plan(self) -> DealPlan | None:
         st = self.state
         active, waiting, posting = st.plan_inputs()
@@ -525,6 +551,11 @@ class Table:
         variant, limit = self._next_game()
         if len(plan.order) > get_variant(variant).max_players:
             raise TableError(f"Too many players for {get_variant(variant).name}.")
+        if await self._collect_time(plan.order):
+            # A player whom the charge left with nothing is not dealt in.
+            plan = self._plan()
+            if plan is None:
+                raise TableError("At least two players with chips must be seated to deal.")
         live, dead = st.posts_for(plan)
         rules = self.settings.rules_for(
             variant, limit, len(plan.order), plan.blind_positions, dead, live
