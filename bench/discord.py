@@ -1,0 +1,197 @@
+"""`python -m bench discord`: hands played through the fake Discord by the real bot.
+
+M tables (default 50) of three players in their own channels; every player action is a
+button click through the real discord.py client, the cogs, the table service and a real
+SQLite file. Clicks are paced to an aggregate rate (default 25 actions/s). Prints the
+Discord requests per player action and per hand, and the latency from the interaction
+being sent to the bot until its first response (p50/p99).
+
+Figures, one per line: ``figure: value unit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import statistics
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+PLAYERS = ("p1", "p2", "p3")
+
+
+async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any]:
+    import pytest
+
+    from bot.discord_app import ChipfistBot
+    from tests.fakediscord import FakeDiscord
+    from tests.fakediscord.fixtures import run_bot
+
+    rng = random.Random(seed)
+    fake = FakeDiscord(channel_names=[f"table-{i}" for i in range(tables)], member_names=PLAYERS)
+    await fake.start()
+    mp = pytest.MonkeyPatch()
+    fake.patch(mp)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            bot = ChipfistBot(
+                str(Path(tmp) / "bench.sqlite3"), clocks=False, sync=False, **fake.client_options()
+            )
+            bot_side, click_side = _measure_bot_side(bot, mp)
+            async with run_bot(fake, bot, sync=True, timeout=20):
+                users = [fake.user(n) for n in PLAYERS]
+                channels = [fake.channel_named(f"table-{i}") for i in range(tables)]
+
+                async def setup(ch: Any) -> None:
+                    await fake.slash(users[0], "table create", channel=ch)
+                    for u in users:
+                        await fake.slash(u, "sit", buy_in=200, channel=ch)
+
+                await asyncio.gather(*(setup(ch) for ch in channels))
+                await bot.presenter.drain()
+                await fake.wait_idle(0.2, timeout=30)
+                start_log = len(fake.request_log)
+                bot_side.clear()
+                click_side.clear()
+                latencies: list[float] = []
+                actions = 0
+                played = 0
+                period = tables / rate
+
+                async def drive(ch: Any) -> None:
+                    nonlocal actions, played
+                    tid = str(ch.id)
+                    await asyncio.sleep(rng.random() * period)
+                    for _ in range(hands):
+                        await fake.slash(users[0], "deal", channel=ch)
+                        assert bot.service is not None
+                        table = bot.service.get(tid)
+                        assert table is not None, "the table was not created"
+                        while table.state.in_hand:
+                            await bot.presenter.drain()
+                            mid = bot.presenter.table_msgs.get(tid)
+                            view = table.snapshot(None)
+                            seat = next((s for s in view.seats if s.seat == view.to_act), None)
+                            if mid is None or seat is None:
+                                await asyncio.sleep(0.01)
+                                continue
+                            msg = fake.message(mid)
+                            button = next(
+                                (c for c in msg.custom_ids() if c.endswith(":check_call")), None
+                            )
+                            if button is None or f":{view.turn}:" not in button:
+                                await asyncio.sleep(0.01)
+                                continue
+                            began = time.perf_counter()
+                            rec = await fake.click(fake.users[int(seat.user_id)], msg, button)
+                            if rec.responded_at is not None:
+                                latencies.append(rec.responded_at - rec.created_at)
+                            actions += 1
+                            spent = time.perf_counter() - began
+                            await asyncio.sleep(max(0.0, period - spent))
+                        played += 1
+
+                await asyncio.gather(*(drive(ch) for ch in channels))
+                await bot.presenter.drain()
+                await fake.wait_idle(0.2, timeout=30)
+                requests = len(fake.request_log) - start_log
+                routes = Counter(fake.request_log[start_log:])
+    finally:
+        mp.undo()
+        await fake.stop()
+    latencies.sort()
+    bot_side.sort()
+    clicks = sorted(click_side)
+    return {
+        "bot_p50": _pct(bot_side, 0.5),
+        "bot_p99": _pct(bot_side, 0.99),
+        "click_p50": _pct(clicks, 0.5),
+        "click_p99": _pct(clicks, 0.99),
+        "routes": routes,
+        "actions": actions,
+        "hands": played,
+        "per_action": requests / max(1, actions),
+        "per_hand": requests / max(1, played),
+        "p50": statistics.median(latencies) * 1000 if latencies else 0.0,
+        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+        if latencies
+        else 0.0,
+    }
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, int(len(values) * q))] * 1000
+
+
+def _is_click(interaction: Any) -> bool:
+    import discord
+
+    return bool(interaction.type == discord.InteractionType.component)
+
+
+def _measure_bot_side(bot: Any, mp: Any) -> tuple[list[float], list[float]]:
+    """Bot-side latency: from the gateway event reaching the bot (``on_interaction``)
+    to the end of the first response call (every first response goes through ops)."""
+    from cogs import ops
+
+    received: dict[int, float] = {}
+    out: list[float] = []
+    clicks: list[float] = []
+
+    async def on_interaction(interaction: Any) -> None:
+        received[interaction.id] = time.perf_counter()
+
+    bot.add_listener(on_interaction, "on_interaction")
+
+    def timed(fn: Any) -> Any:
+        async def wrapper(interaction: Any, *args: Any, **kwargs: Any) -> Any:
+            first = not interaction.response.is_done()
+            result = await fn(interaction, *args, **kwargs)
+            began = received.pop(interaction.id, None)
+            if first and began is not None:
+                spent = time.perf_counter() - began
+                out.append(spent)
+                if _is_click(interaction):
+                    clicks.append(spent)
+            return result
+
+        return wrapper
+
+    for name in ("reply", "update", "open_modal", "defer"):
+        mp.setattr(ops, name, timed(getattr(ops, name)))
+    return out, clicks
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench discord")
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--hands", type=int, default=1, help="hands per table")
+    parser.add_argument("--rate", type=float, default=25.0, help="aggregate actions per second")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--routes", action="store_true", help="also print requests per route")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    r = asyncio.run(_run(args.tables, args.hands, args.rate, args.seed))
+    print(f"tables: {args.tables} tables")
+    print(f"hands: {r['hands']:.0f} hands")
+    print(f"player actions: {r['actions']:.0f} actions")
+    print(f"requests per player action: {r['per_action']:.2f} requests")
+    print(f"requests per hand: {r['per_hand']:.1f} requests")
+    print(f"first response p50: {r['bot_p50']:.1f} ms")
+    print(f"first response p99: {r['bot_p99']:.1f} ms")
+    print(f"first response to a button click p50: {r['click_p50']:.1f} ms")
+    print(f"first response to a button click p99: {r['click_p99']:.1f} ms")
+    print(f"round trip from the fake p50: {r['p50']:.1f} ms")
+    print(f"round trip from the fake p99: {r['p99']:.1f} ms")
+    if args.routes:
+        for route, n in r["routes"].most_common():
+            print(f"route {route}: {n} requests")
+    return 0

@@ -1,0 +1,90 @@
+"""The table message: an embed (pots, whose turn, amount to call, clock) and buttons.
+
+Built only from the spectator snapshot (``table.snapshot(None)``), which holds no
+private card, so nothing built here can leak one (invariant 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.table.view import TableView
+from cogs.components import action_buttons
+
+PLAY_PHASES = ("betting", "draw", "declare", "showdown")
+
+
+def to_call_of(table: Any, view: TableView) -> int:
+    """What the seat to act must add to call: the engine's figure from that player's
+    legal actions (cogs never compute a bet themselves)."""
+    seat = next((s for s in view.seats if s.seat == view.to_act), None)
+    if seat is None:
+        return 0
+    legal = table.snapshot(seat.user_id).legal
+    return int(legal.to_call) if legal is not None else 0
+
+
+def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"{view.variant_name} — {view.stakes}",
+        colour=discord.Colour.dark_green(),
+    )
+    lines = list(recent[-6:])
+    if view.last_action and view.last_action not in lines:
+        lines.append(view.last_action)
+    embed.description = "\n".join(lines) or "Waiting for players. `/sit` to take a seat."
+    if view.board:
+        embed.add_field(name="Board", value=" ".join(view.board), inline=False)
+    if view.pots:
+        pots = " + ".join(str(p.amount) for p in view.pots)
+        embed.add_field(
+            name="Pot",
+            value=f"{view.pot_total} ({pots})" if len(view.pots) > 1 else str(view.pot_total),
+        )
+    who = next((s for s in view.seats if s.seat == view.to_act), None)
+    if who is not None:
+        clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
+        embed.add_field(name="To act", value=f"<@{who.user_id}> (seat {who.seat}){clock}")
+        embed.add_field(name="To call", value=str(to_call))
+    if view.phase == "declare":
+        active = sum(1 for s in view.seats if s.state in ("active", "all_in"))
+        closed = active - view.declare_pending
+        clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
+        embed.add_field(name="Declare", value=f"{closed} of {active} fists closed{clock}")
+    seats = []
+    for s in view.seats:
+        marks = ("🔘 " if s.is_button else "") + ("▶ " if s.is_turn else "")
+        bet = f" · bet {s.bet}" if s.bet else ""
+        state = "" if s.state in ("active", "waiting") else f" · {s.state.replace('_', ' ')}"
+        # Only public cards are in a spectator snapshot (stud up-cards, shown hands).
+        cards = " " + " ".join(c for c in s.cards if c != "??") if s.cards else ""
+        seats.append(f"{marks}`{s.seat}` {s.name} — {s.stack}{bet}{state}{cards.rstrip()}")
+    embed.add_field(name="Seats", value="\n".join(seats) or "—", inline=False)
+    embed.set_footer(text=f"Hand #{view.hand_no} · {view.phase} · turn {view.turn}")
+    return embed
+
+
+def table_view(view: TableView, to_call: int = 0) -> discord.ui.View | None:
+    if view.phase not in PLAY_PHASES or view.hand_no == 0:
+        return None
+    in_turn = view.phase == "declare" and view.to_act is not None
+    return action_buttons(view.table_id, view.turn, to_call, view.phase, in_turn=in_turn)
+
+
+def with_image(embed: discord.Embed, image: Any | None) -> discord.Embed:
+    """Show the attached table picture inside the embed."""
+    if image is not None:
+        embed.set_image(url=f"attachment://{image.filename}")
+    return embed
+
+
+def table_message(
+    table: Any, view: TableView, recent: Sequence[str], image: Any | None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The table message's embed and buttons for the spectator ``view``."""
+    to_call = to_call_of(table, view)
+    embed = with_image(table_embed(view, recent, to_call), image)
+    return embed, table_view(view, to_call)

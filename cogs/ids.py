@@ -1,0 +1,43 @@
+"""Custom ids of Chipfist's buttons: ``cf:<kind>:<table_id>:<turn>:<arg>``.
+
+The table and the turn live in the custom_id so a button works after a restart (no
+view state to lose) and a click on a button of a past turn is recognised as stale by
+the table service. Discord limits custom_ids to 100 characters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+IdKind = Literal["act", "dec", "show", "bump", "draw"]
+MAX_LEN = 100
+PATTERN = re.compile(
+    r"cf:(?P<kind>act|dec|show|bump|draw):(?P<table>\d+):(?P<turn>\d+):(?P<arg>[a-z_]*)"
+)
+ACT_ARGS = ("check_call", "bet_raise", "fold", "all_in")
+DECLARE_ARGS = ("low", "high", "both")
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonId:
+    kind: IdKind
+    table_id: str
+    turn: int
+    arg: str = ""
+
+    def encode(self) -> str:
+        text = f"cf:{self.kind}:{self.table_id}:{self.turn}:{self.arg}"
+        if len(text) > MAX_LEN or PATTERN.fullmatch(text) is None:
+            raise ValueError(f"not a valid Chipfist custom_id: {text!r}")
+        return text
+
+
+def decode(custom_id: str) -> ButtonId | None:
+    """The button id, or None for a custom_id that is not ours."""
+    m = PATTERN.fullmatch(custom_id)
+    if m is None:
+        return None
+    kind: IdKind = m["kind"]  # type: ignore[assignment]
+    return ButtonId(kind, m["table"], int(m["turn"]), m["arg"])

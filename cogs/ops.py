@@ -1,0 +1,195 @@
+"""Every Discord call Chipfist makes goes through here.
+
+Expected failures are handled in one place: an interaction that expired (10062) or was
+already answered (40060), a DM the user closed (50007, 50278) and a message someone
+deleted. Rate limits are left to discord.py, which waits and retries on its own.
+Each helper returns whether (or what) it delivered, so callers can fall back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+DM_CLOSED = (50007, 50278)
+UNKNOWN_MESSAGE = 10008
+
+
+def _file(image: Any | None) -> discord.File | None:
+    if image is None:
+        return None
+    return discord.File(io.BytesIO(image.data), image.filename, description=image.alt_text[:1000])
+
+
+def _expected(exc: discord.HTTPException, *codes: int) -> bool:
+    return exc.code in codes or isinstance(exc, discord.NotFound)
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool = True,
+    embed: discord.Embed | None = None,
+    image: Any | None = None,
+    view: discord.ui.View | None = None,
+) -> bool:
+    """Answer an interaction (first response, or a follow-up if already answered)."""
+    kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    file = _file(image)
+    if file is not None:
+        kwargs["file"] = file
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        if exc.code == ALREADY_ACKNOWLEDGED:
+            try:
+                await interaction.followup.send(**kwargs)
+                return True
+            except discord.HTTPException:
+                log.info("follow-up failed for interaction %s", interaction.id)
+                return False
+        if _expected(exc, UNKNOWN_INTERACTION):
+            log.info("interaction %s expired before we answered", interaction.id)
+            return False
+        raise
+
+
+async def update(
+    interaction: discord.Interaction,
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    image: Any | None = None,
+    content: str | None = None,
+) -> bool:
+    """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request)."""
+    kwargs: dict[str, Any] = {"embed": embed, "view": view}
+    if content is not None:
+        kwargs["content"] = content
+    file = _file(image)
+    if file is not None:
+        kwargs["attachments"] = [file]
+    try:
+        await interaction.response.edit_message(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        if _expected(exc, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED):
+            return False
+        raise
+
+
+async def open_modal(interaction: discord.Interaction, modal: discord.ui.Modal) -> bool:
+    try:
+        await interaction.response.send_modal(modal)
+        return True
+    except discord.HTTPException as exc:
+        if _expected(exc, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED):
+            return False
+        raise
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> bool:
+    """Acknowledge now, answer later. Always ephemeral for private answers: a public
+    defer would make the first follow-up public whatever it asks for."""
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        return True
+    except discord.HTTPException as exc:
+        if _expected(exc, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED):
+            return False
+        raise
+
+
+async def send(
+    channel: discord.abc.Messageable,
+    content: str = "",
+    *,
+    embed: discord.Embed | None = None,
+    image: Any | None = None,
+    view: discord.ui.View | None = None,
+) -> discord.Message | None:
+    kwargs: dict[str, Any] = {"content": content or None}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    file = _file(image)
+    if file is not None:
+        kwargs["file"] = file
+    try:
+        return await channel.send(**kwargs)
+    except discord.Forbidden as exc:
+        if exc.code in DM_CLOSED:
+            return None
+        log.warning("no permission to post: %s", exc)
+        return None
+    except discord.NotFound:
+        return None
+
+
+async def dm(
+    client: discord.Client,
+    user_id: int,
+    content: str,
+    *,
+    image: Any | None = None,
+    view: discord.ui.View | None = None,
+) -> discord.Message | None:
+    """DM a user; None when their DMs are closed (the caller falls back)."""
+    try:
+        # create_dm answers from the cache after the first time: no user lookup needed.
+        channel = await client.create_dm(discord.Object(user_id))
+    except discord.HTTPException:
+        return None
+    return await send(channel, content, image=image, view=view)
+
+
+async def edit(
+    message: discord.PartialMessage | discord.Message,
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    image: Any | None = None,
+) -> bool:
+    """Edit a message in place; False when it is gone."""
+    kwargs: dict[str, Any] = {"embed": embed, "view": view}
+    file = _file(image)
+    if file is not None:
+        kwargs["attachments"] = [file]
+    try:
+        await message.edit(**kwargs)
+        return True
+    except discord.NotFound:
+        return False
+    except discord.Forbidden:
+        return False
+
+
+async def delete(message: discord.PartialMessage | discord.Message | None) -> None:
+    if message is None:
+        return
+    # Someone deleted it already, or we lost the right to: either way it is gone.
+    with contextlib.suppress(discord.NotFound, discord.Forbidden):
+        await message.delete()
+
+
+def missing_permissions(perms: discord.Permissions, needed: Sequence[str]) -> list[str]:
+    return [name for name in needed if not getattr(perms, name, False)]

@@ -1,0 +1,279 @@
+"""Acting at the table from a button, a modal or a slash command.
+
+One path for every action: find the table, call the service with the interaction id as
+the idempotency key and the turn the button was made for, then answer. A refusal (not
+your turn, stale button, out of range) goes to the actor only, ephemerally. An accepted
+click answers with UPDATE_MESSAGE: the table edit is the response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import discord
+
+from bot.table.text_actions import ActionRequest
+from cogs import errors, ops
+from cogs.components import RaiseModal, declare_buttons, draw_menu
+from cogs.embeds import table_message
+from cogs.ids import ButtonId
+
+SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy-in)."
+
+
+def app(interaction: discord.Interaction) -> Any:
+    """The bot's service and presenter (``ChipfistBot`` in ``bot.discord_app``)."""
+    return interaction.client
+
+
+def note_permissions(interaction: discord.Interaction, table_id: str) -> None:
+    """Let the service know, via the presenter, whether this user moderates the channel."""
+    perms = interaction.permissions
+    key = (table_id, str(interaction.user.id))
+    if perms.manage_channels:
+        app(interaction).presenter.moderators.add(key)
+    else:
+        app(interaction).presenter.moderators.discard(key)
+
+
+async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
+    try:
+        if bid.kind == "show":
+            await show_cards(interaction, bid.table_id)
+        elif bid.kind == "dec":
+            req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
+            await act(interaction, bid.table_id, req, turn=None, declare=True)
+        elif bid.kind == "bump":
+            # Answer first (ephemerally), then re-post: the clicked message goes away.
+            await ops.reply(interaction, "The table is at the bottom again.")
+            await app(interaction).presenter.refresh(bid.table_id, repost=True)
+        else:
+            await _act_button(interaction, bid)
+    except Exception as exc:
+        await errors.report(interaction, exc)
+
+
+async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
+    table = app(interaction).service.get(bid.table_id)
+    if table is None:
+        await ops.reply(interaction, "This table is gone.")
+        return
+    user = str(interaction.user.id)
+    if table.state.seat_of(user) is None:
+        await ops.reply(interaction, SIT_HINT)
+        return
+    legal = table.snapshot(user).legal
+    if bid.arg == "bet_raise":
+        if legal is not None and legal.min_to is not None and legal.max_to is not None:
+            rng = (
+                f"{legal.min_to}–{legal.max_to}"
+                if legal.min_to != legal.max_to
+                else str(legal.min_to)
+            )
+            # A modal must be the first response: open it now, work after submit.
+            await ops.open_modal(
+                interaction, RaiseModal(bid.table_id, bid.turn, rng, legal.opening)
+            )
+            return
+        if legal is not None:
+            await ops.reply(
+                interaction, f"You cannot bet or raise now. You may: {legal.describe()}."
+            )
+            return
+        req = ActionRequest("raise_to", 0)  # the service answers "not your turn"/stale
+    elif bid.arg == "check_call":
+        # Which word the button means is read from the engine's legal actions.
+        acts = legal.actions if legal is not None else frozenset()
+        word = next((w for w in ("check", "call", "bring_in") if w in acts), "call")
+        req = ActionRequest(word)  # type: ignore[arg-type]
+    elif bid.arg == "fold":
+        req = ActionRequest("fold")
+    else:
+        req = ActionRequest("all_in")
+    await act(interaction, bid.table_id, req, turn=bid.turn, edit=True)
+
+
+_WORDS = {
+    "min": "min",
+    "minimum": "min",
+    "half": "half_pot",
+    "½": "half_pot",
+    "half pot": "half_pot",
+    "½ pot": "half_pot",
+    "pot": "pot",
+    "all": "all_in",
+    "all in": "all_in",
+    "allin": "all_in",
+    "max": "all_in",
+}
+
+
+def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
+    """The modal's fields as a request, or a sentence saying what to type. Never adjusts
+    an amount: the engine refuses an out-of-range one with the range (R-6.4)."""
+    to_text, by_text = to_text.strip().lower(), by_text.strip().lower()
+    opening = bool(getattr(legal, "opening", False))
+    text, by = (by_text, True) if by_text and not to_text else (to_text, False)
+    if not text:
+        return "Type an amount (or min, half, pot, all in)."
+    word = _WORDS.get(text)
+    if word == "min":
+        if legal is None or legal.min_to is None:
+            return "You cannot bet or raise now."
+        return ActionRequest("bet" if opening else "raise_to", legal.min_to)
+    if word is not None:
+        return ActionRequest(word)  # type: ignore[arg-type]
+    try:
+        amount = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        return f"{text!r} is not a whole number of chips (or min, half, pot, all in)."
+    if amount <= 0:
+        return "The amount must be a positive whole number of chips."
+    if opening:
+        return ActionRequest("bet", amount)
+    return ActionRequest("raise_by" if by else "raise_to", amount)
+
+
+_MODAL_ID = re.compile(r"cfm:(\d+):(\d+)")
+
+
+def _text_inputs(components: Any) -> dict[str, str]:
+    """custom_id -> value of every text input in a submitted modal's raw components."""
+    out: dict[str, str] = {}
+    for comp in components or ():
+        if comp.get("type") == 4:
+            out[str(comp.get("custom_id"))] = str(comp.get("value") or "")
+        out.update(_text_inputs(comp.get("components")))
+        if isinstance(comp.get("component"), dict):
+            out.update(_text_inputs([comp["component"]]))
+    return out
+
+
+async def on_modal_interaction(interaction: discord.Interaction) -> None:
+    """Every bet/raise modal submission, read from the payload: the table and the turn
+    are in the modal's custom_id, so no in-memory modal is needed (restarts)."""
+    if interaction.type != discord.InteractionType.modal_submit:
+        return
+    data: Any = interaction.data or {}
+    m = _MODAL_ID.fullmatch(str(data.get("custom_id", "")))
+    if m is None:
+        return
+    values = _text_inputs(data.get("components"))
+    await on_raise_submit(interaction, m[1], int(m[2]), values.get("to", ""), values.get("by", ""))
+
+
+async def on_raise_submit(
+    interaction: discord.Interaction, table_id: str, turn: int, to_text: str, by_text: str
+) -> None:
+    try:
+        table = app(interaction).service.get(table_id)
+        if table is None:
+            await ops.reply(interaction, "This table is gone.")
+            return
+        legal = table.snapshot(str(interaction.user.id)).legal
+        req = parse_raise(to_text, by_text, legal)
+        if isinstance(req, str):
+            extra = f" Legal: {legal.describe()}." if legal is not None else ""
+            await ops.reply(interaction, req + extra)
+            return
+        await act(interaction, table_id, req, turn=turn, edit=True)
+    except Exception as exc:
+        await errors.report(interaction, exc)
+
+
+async def act(
+    interaction: discord.Interaction,
+    table_id: str,
+    req: ActionRequest,
+    *,
+    turn: int | None,
+    edit: bool = False,
+    declare: bool = False,
+) -> None:
+    bot = app(interaction)
+    table = bot.service.get(table_id)
+    if table is None:
+        await ops.reply(
+            interaction, "There is no table in this channel; create one with `/table create`."
+        )
+        return
+    user = str(interaction.user.id)
+    if table.state.seat_of(user) is None:
+        await ops.reply(interaction, SIT_HINT)
+        return
+    presenter = bot.presenter
+    presenter.busy[table_id] = presenter.busy.get(table_id, 0) + 1
+    try:
+        outcome = await table.act(user, req, key=f"i{interaction.id}", turn=turn)
+        if not outcome.ok:
+            await ops.reply(interaction, outcome.message)
+            return
+        if declare:
+            # Confirmed privately; final (R-13.2). The DM's buttons go away.
+            text = f"✊ Your fist is closed: **{req.choice}**. This is final."
+            if interaction.message is not None and interaction.guild_id is None:
+                await interaction.response.edit_message(content=text, view=None)
+            else:
+                await ops.reply(interaction, text)
+            return
+        message = interaction.message
+        known = presenter.table_msgs.get(table_id)
+        if edit and message is not None and (known is None or known == message.id):
+            view = table.snapshot(None)
+            # Answer now with the embed; never draw before the first response. When the
+            # street's picture changed, the presenter's refresh uploads it right after.
+            image, current = presenter.pictures.current(view)
+            recent = list(presenter.recent.get(table_id, ()))
+            embed, buttons = table_message(table, view, recent, image)
+            if await ops.update(interaction, embed=embed, view=buttons):
+                presenter.table_msgs.setdefault(table_id, message.id)
+                if current:
+                    presenter.mark_shown(table_id, view.turn, message.id)
+                else:
+                    presenter.schedule_refresh(table_id)
+                return
+        await ops.reply(interaction, outcome.message)
+    finally:
+        presenter.busy[table_id] -= 1
+
+
+async def show_cards(interaction: discord.Interaction, table_id: str) -> None:
+    """A fresh ephemeral every press (an ephemeral can be edited only for 15 minutes)."""
+    table = app(interaction).service.get(table_id)
+    if table is None:
+        await ops.reply(interaction, "There is no table here.")
+        return
+    user = str(interaction.user.id)
+    view = table.snapshot(user)
+    seat = next((s for s in view.seats if s.user_id == user), None)
+    if seat is None:
+        await ops.reply(interaction, SIT_HINT)
+        return
+    cards = tuple(c for c in seat.cards if c != "??")
+    if not cards:
+        await ops.reply(interaction, "You hold no cards right now.")
+        return
+    from cogs.presenter import _render_cards
+
+    image = None
+    try:
+        image = await asyncio.wait_for(_render_cards(cards, "Your cards"), 1.5)
+    except TimeoutError:
+        image = None
+    buttons = None
+    if view.legal is not None and "declare" in view.legal.actions:
+        buttons = declare_buttons(table_id, view.turn)
+    elif view.legal is not None and "draw" in view.legal.actions:
+        buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max)
+    extra = f"\nYou may: {view.legal.describe()}." if view.legal is not None else ""
+    await ops.reply(interaction, f"Your cards: {' '.join(cards)}{extra}", image=image, view=buttons)
+
+
+async def on_draw(interaction: discord.Interaction, bid: ButtonId, cards: tuple[str, ...]) -> None:
+    """The discard menu (ephemeral): the draw is one action with its cards (R-16.4)."""
+    try:
+        await act(interaction, bid.table_id, ActionRequest("draw", cards=cards), turn=bid.turn)
+    except Exception as exc:
+        await errors.report(interaction, exc)

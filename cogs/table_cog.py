@@ -1,0 +1,427 @@
+"""Slash commands: a cog method parses, calls the table service, presents the result.
+
+The table of a channel is the channel id. Rules (what is legal, ranges, who acts) come
+only from the service and its engine; here we translate options into requests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.poker.variants import VARIANTS
+from bot.table.settings import LIMIT_NAMES, TableSettings
+from bot.table.text_actions import ActionRequest
+from cogs import ops, play
+
+RULEBOOK = "https://github.com/chipfist/chipfist/blob/main/docs/RULES.md"
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+HELP = (
+    "**Chipfist** deals poker in this channel.\n"
+    "`/table create` opens a table · `/sit` takes a seat · `/deal` deals a hand.\n"
+    "Act with the buttons under the table, or `/check` `/call` `/fold` `/bet` `/raise` "
+    "`/allin`. `/cards` and `/pot` answer privately. `/table show` moves the table to the "
+    "bottom of the chat. `/rules R-6.2` links a rule."
+)
+
+
+def _key(interaction: discord.Interaction) -> str:
+    return f"i{interaction.id}"
+
+
+def _tid(interaction: discord.Interaction) -> str:
+    return str(interaction.channel_id)
+
+
+def _per_user_channel(interaction: discord.Interaction) -> tuple[int, int | None]:
+    """Cooldowns on commands that post: per user and channel."""
+    return (interaction.user.id, interaction.channel_id)
+
+
+def _variant_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=VARIANTS[v].name[:100], value=v) for v in list(VARIANTS)[:25]]
+
+
+class TableCog(commands.Cog):
+    """The table commands (``/table …``) and the seat and play commands."""
+
+    table = app_commands.Group(name="table", description="Open, show and run this channel's table")
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ helpers
+
+    def _table(self, interaction: discord.Interaction) -> Any:
+        return self.bot.service.get(_tid(interaction))
+
+    async def _no_table(self, interaction: discord.Interaction) -> None:
+        await ops.reply(
+            interaction, "There is no table in this channel; open one with `/table create`."
+        )
+
+    async def _answer(self, interaction: discord.Interaction, outcome: Any) -> None:
+        await ops.reply(interaction, outcome.message)
+
+    # ------------------------------------------------------------------ /table
+
+    @table.command(name="create", description="Open a poker table in this channel")
+    @app_commands.describe(
+        variant="The game",
+        structure="Betting structure",
+        small_blind="Small blind (or small bet unit)",
+        big_blind="Big blind",
+        seats="Number of seats (2-10)",
+        dealers_choice="The dealer names the game each deal",
+        declare="Hi-lo declaration: none, simultaneous chip-fist, or in turn",
+        small_bet="Fixed/spread limit: the small bet (0: derived)",
+        big_bet="Fixed/spread limit: the big bet (0: derived)",
+        ante="Ante per player",
+    )
+    @app_commands.choices(
+        structure=[app_commands.Choice(name=n, value=k) for k, n in LIMIT_NAMES.items()],
+        declare=[
+            app_commands.Choice(name="none", value="none"),
+            app_commands.Choice(name="chip-fist (simultaneous)", value="simultaneous"),
+            app_commands.Choice(name="in turn", value="in_turn"),
+        ],
+    )
+    @app_commands.checks.cooldown(1, 10.0, key=_per_user_channel)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        variant: str = "holdem",
+        structure: str = "no_limit",
+        small_blind: app_commands.Range[int, 1] = 1,
+        big_blind: app_commands.Range[int, 1] = 2,
+        seats: app_commands.Range[int, 2, 10] = 9,
+        dealers_choice: bool = False,
+        declare: str = "none",
+        small_bet: app_commands.Range[int, 0] = 0,
+        big_bet: app_commands.Range[int, 0] = 0,
+        ante: app_commands.Range[int, 0] = 0,
+    ) -> None:
+        missing = _bot_missing(interaction)
+        if missing:
+            await ops.reply(
+                interaction, "I am missing permissions here: " + ", ".join(missing) + "."
+            )
+            return
+        settings = TableSettings(
+            variant=variant,
+            limit=structure,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            seats=seats,
+            dealers_choice=dealers_choice,
+            declare=declare,  # type: ignore[arg-type]
+            small_bet=small_bet,
+            big_bet=big_bet,
+            ante=ante,
+        )
+        tid = _tid(interaction)
+        play.note_permissions(interaction, tid)
+        outcome = await self.bot.service.create(
+            tid, str(interaction.user.id), settings, key=_key(interaction)
+        )
+        await self._answer(interaction, outcome)
+
+    @create.autocomplete("variant")
+    async def _variant_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        cur = current.lower()
+        return [c for c in _variant_choices() if cur in c.name.lower() or cur in c.value][:25]
+
+    @table.command(name="info", description="The table's game, stakes and seats (privately)")
+    async def info(self, interaction: discord.Interaction) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        v = t.snapshot(None)
+        seats = ", ".join(f"{s.seat}: {s.name} ({s.stack})" for s in v.seats) or "none"
+        low, high = t.settings.buy_in_range
+        await ops.reply(
+            interaction,
+            f"{v.variant_name}, {v.stakes}. Buy-in {low}–{high}. Host <@{v.host}>. Seats: {seats}.",
+        )
+
+    @table.command(name="show", description="Move the table to the bottom of the chat")
+    @app_commands.checks.cooldown(1, 5.0, key=_per_user_channel)
+    async def show(self, interaction: discord.Interaction) -> None:
+        if self._table(interaction) is None:
+            await self._no_table(interaction)
+            return
+        await ops.defer(interaction)
+        await self.bot.presenter.refresh(_tid(interaction), repost=True)
+        await ops.reply(interaction, "The table is at the bottom again.")
+
+    @table.command(name="pause", description="Pause or resume the table (host or moderator)")
+    async def pause(self, interaction: discord.Interaction, paused: bool = True) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        play.note_permissions(interaction, _tid(interaction))
+        await self._answer(
+            interaction, await t.pause(str(interaction.user.id), paused, key=_key(interaction))
+        )
+
+    @table.command(name="close", description="Close the table (host or moderator)")
+    async def close(self, interaction: discord.Interaction) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        play.note_permissions(interaction, _tid(interaction))
+        await self._answer(
+            interaction, await t.close(str(interaction.user.id), key=_key(interaction))
+        )
+
+    @table.command(name="settings", description="Change a table setting (host or moderator)")
+    @app_commands.describe(name="Setting name, e.g. action_clock", value="New value")
+    async def settings(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        play.note_permissions(interaction, _tid(interaction))
+        parsed: Any = value
+        low = value.strip().lower()
+        if low in ("true", "yes", "on", "false", "no", "off"):
+            parsed = low in ("true", "yes", "on")
+        else:
+            with contextlib.suppress(ValueError):
+                parsed = float(value) if "." in value else int(value)
+        outcome = await t.change_settings(
+            str(interaction.user.id), {name: parsed}, key=_key(interaction)
+        )
+        await self._answer(interaction, outcome)
+
+    # ------------------------------------------------------------------ seats
+
+    @app_commands.command(name="sit", description="Take a seat")
+    @app_commands.describe(buy_in="Chips to bring", seat="Seat number (any free seat if empty)")
+    async def sit(
+        self,
+        interaction: discord.Interaction,
+        buy_in: app_commands.Range[int, 1],
+        seat: int | None = None,
+    ) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        outcome = await t.sit(
+            str(interaction.user.id),
+            interaction.user.display_name,
+            buy_in,
+            seat,
+            key=_key(interaction),
+        )
+        await self._answer(interaction, outcome)
+
+    @app_commands.command(name="topup", description="Add chips between hands")
+    async def topup(
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1]
+    ) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await self._answer(
+            interaction, await t.top_up(str(interaction.user.id), amount, key=_key(interaction))
+        )
+
+    @app_commands.command(name="sitout", description="Sit out from the next hand")
+    async def sitout(self, interaction: discord.Interaction) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await self._answer(
+            interaction, await t.sit_out(str(interaction.user.id), key=_key(interaction))
+        )
+
+    @app_commands.command(name="back", description="Come back from sitting out")
+    async def back(self, interaction: discord.Interaction) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await self._answer(
+            interaction, await t.sit_in(str(interaction.user.id), key=_key(interaction))
+        )
+
+    @app_commands.command(name="stand", description="Leave the table and cash out")
+    async def stand(self, interaction: discord.Interaction) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await self._answer(
+            interaction, await t.stand(str(interaction.user.id), key=_key(interaction))
+        )
+
+    @app_commands.command(name="deal", description="Deal the next hand")
+    async def deal(self, interaction: discord.Interaction) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await self._answer(
+            interaction, await t.deal(str(interaction.user.id), key=_key(interaction))
+        )
+
+    @app_commands.command(name="choose", description="Dealer's choice: name the game for your deal")
+    @app_commands.describe(game="e.g. omaha8 or stud:fixed")
+    async def choose(self, interaction: discord.Interaction, game: str) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await self._answer(
+            interaction, await t.choose(str(interaction.user.id), game, key=_key(interaction))
+        )
+
+    # ------------------------------------------------------------------ acting
+
+    async def _act(self, interaction: discord.Interaction, req: ActionRequest) -> None:
+        await play.act(interaction, _tid(interaction), req, turn=None)
+
+    @app_commands.command(name="check", description="Check")
+    async def check(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, ActionRequest("check"))
+
+    @app_commands.command(name="call", description="Call")
+    async def call(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, ActionRequest("call"))
+
+    @app_commands.command(name="fold", description="Fold")
+    async def fold(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, ActionRequest("fold"))
+
+    @app_commands.command(name="allin", description="Go all in")
+    async def allin(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, ActionRequest("all_in"))
+
+    @app_commands.command(name="bet", description="Bet an amount")
+    async def bet(
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1]
+    ) -> None:
+        await self._act(interaction, ActionRequest("bet", amount))
+
+    @app_commands.command(name="raise", description="Raise: by an amount (default) or to a total")
+    @app_commands.describe(
+        amount="Chips", mode="'by' adds on top of the call; 'to' names the total"
+    )
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name="by", value="by"),
+            app_commands.Choice(name="to", value="to"),
+        ]
+    )
+    async def raise_(
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1], mode: str = "by"
+    ) -> None:
+        await self._act(
+            interaction, ActionRequest("raise_to" if mode == "to" else "raise_by", amount)
+        )
+
+    @app_commands.command(name="declare", description="Declare low, high or both (fallback)")
+    @app_commands.choices(
+        choice=[app_commands.Choice(name=c, value=c) for c in ("low", "high", "both")]
+    )
+    async def declare(self, interaction: discord.Interaction, choice: str) -> None:
+        req = ActionRequest("declare", choice=choice)  # type: ignore[arg-type]
+        await play.act(interaction, _tid(interaction), req, turn=None, declare=True)
+
+    @app_commands.command(name="draw", description="Draw: discard cards (none to stand pat)")
+    @app_commands.describe(discard="Cards to discard, e.g. 'Ah 7c' (empty: stand pat)")
+    async def draw(self, interaction: discord.Interaction, discard: str = "") -> None:
+        cards = tuple(discard.replace(",", " ").split())
+        await self._act(interaction, ActionRequest("draw", cards=cards))
+
+    @app_commands.command(name="cards", description="Your cards (privately)")
+    async def cards(self, interaction: discord.Interaction) -> None:
+        await play.show_cards(interaction, _tid(interaction))
+
+    @app_commands.command(
+        name="pot", description="The pot, your amount to call and legal range (privately)"
+    )
+    async def pot(self, interaction: discord.Interaction) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        v = t.snapshot(str(interaction.user.id))
+        text = f"Pot {v.pot_total}."
+        if v.legal is not None:
+            text += f" To call: {v.legal.to_call}. You may: {v.legal.describe()}."
+        else:
+            text += " It is not your turn."
+        await ops.reply(interaction, text)
+
+    # ------------------------------------------------------------------ other
+
+    @app_commands.command(name="export", description="A finished hand as PHH (hand history)")
+    async def export(
+        self, interaction: discord.Interaction, hand: app_commands.Range[int, 1]
+    ) -> None:
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await ops.defer(interaction)
+        text = await t.hand_history(hand)
+        file = discord.File(io.BytesIO(text.encode()), f"hand-{hand}.phh")
+        await interaction.followup.send(f"Hand #{hand}", file=file, ephemeral=True)
+
+    @app_commands.command(name="history", description="Recent table events (privately)")
+    async def history(self, interaction: discord.Interaction) -> None:
+        recent = list(self.bot.presenter.recent.get(_tid(interaction), ()))
+        await ops.reply(interaction, "\n".join(recent) or "Nothing yet.")
+
+    @app_commands.command(name="ledger", description="Chips in and out of this table")
+    async def ledger(self, interaction: discord.Interaction) -> None:
+        totals = await self.bot.service.store.ledger_totals(_tid(interaction))
+        text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in totals.items())
+        await ops.reply(interaction, text or "No chips moved yet.")
+
+    @app_commands.command(name="rules", description="A link into the rulebook")
+    @app_commands.describe(rule="A rule id such as R-6.2")
+    async def rules(self, interaction: discord.Interaction, rule: str = "") -> None:
+        anchor = rule.strip().upper()
+        await ops.reply(
+            interaction, f"{anchor or 'The rulebook'}: {RULEBOOK}#{anchor.lower().replace('.', '')}"
+        )
+
+    @app_commands.command(name="notify", description="How to be told it is your turn")
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name="a mention in the channel", value="channel"),
+            app_commands.Choice(name="a direct message", value="dm"),
+        ]
+    )
+    async def notify(self, interaction: discord.Interaction, mode: str) -> None:
+        self.bot.presenter.ping_mode[str(interaction.user.id)] = mode
+        where = "by DM" if mode == "dm" else "with a mention in the channel"
+        await ops.reply(interaction, f"You will be told it is your turn {where}.")
+
+    @app_commands.command(name="help", description="How to play here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await ops.reply(interaction, HELP)
+
+
+def _bot_missing(interaction: discord.Interaction) -> list[str]:
+    return ops.missing_permissions(interaction.app_permissions, NEEDED)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TableCog(bot))
