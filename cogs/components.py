@@ -62,6 +62,10 @@ def action_buttons(
         # R-13.3: declaring in turn is public; the same three fists, on the table.
         for item in declare_buttons(table_id, turn).children:
             view.add_item(item)
+    if phase == "guts" and in_turn:
+        # R-15.2 sequential calls are public: the in/out buttons sit on the table.
+        for item in guts_buttons(table_id, turn).children:
+            view.add_item(item)
     if phase == "betting":
         label = f"Call {to_call}" if to_call else "Check"
         for arg in ("check_call", "bet_raise", "fold", "all_in"):
@@ -81,6 +85,16 @@ def declare_buttons(table_id: str, turn: int) -> discord.ui.View:
         ("high", "High (one chip)"),
         ("both", "Both (two chips)"),
     ):
+        view.add_item(
+            CfButton(ButtonId("dec", table_id, turn, arg), label, discord.ButtonStyle.primary, "✊")
+        )
+    return view
+
+
+def guts_buttons(table_id: str, turn: int) -> discord.ui.View:
+    """R-15.2: in or out, the same sealed components as the chip-fist declaration."""
+    view = discord.ui.View(timeout=None)
+    for arg, label in (("in", "In (stay)"), ("out", "Out (drop)")):
         view.add_item(
             CfButton(ButtonId("dec", table_id, turn, arg), label, discord.ButtonStyle.primary, "✊")
         )

@@ -14,7 +14,7 @@ import discord
 from bot.table.view import TableView
 from cogs.components import action_buttons
 
-PLAY_PHASES = ("betting", "draw", "declare", "showdown")
+PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
 
 def to_call_of(table: Any, view: TableView) -> int:
@@ -49,11 +49,12 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
         embed.add_field(name="To act", value=f"<@{who.user_id}> (seat {who.seat}){clock}")
         embed.add_field(name="To call", value=str(to_call))
-    if view.phase == "declare":
+    if view.phase in ("declare", "guts"):
         active = sum(1 for s in view.seats if s.state in ("active", "all_in"))
         closed = active - view.declare_pending
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
-        embed.add_field(name="Declare", value=f"{closed} of {active} fists closed{clock}")
+        title = "Declare" if view.phase == "declare" else "In or out"
+        embed.add_field(name=title, value=f"{closed} of {active} fists closed{clock}")
     seats = []
     for s in view.seats:
         marks = ("🔘 " if s.is_button else "") + ("▶ " if s.is_turn else "")
@@ -70,7 +71,7 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
 def table_view(view: TableView, to_call: int = 0) -> discord.ui.View | None:
     if view.phase not in PLAY_PHASES or view.hand_no == 0:
         return None
-    in_turn = view.phase == "declare" and view.to_act is not None
+    in_turn = view.phase in ("declare", "guts") and view.to_act is not None
     return action_buttons(view.table_id, view.turn, to_call, view.phase, in_turn=in_turn)
 
 

@@ -42,6 +42,9 @@ async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
     try:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
+        elif bid.kind == "dec" and bid.arg in ("in", "out"):
+            req = ActionRequest("guts_in" if bid.arg == "in" else "guts_out")
+            await act(interaction, bid.table_id, req, turn=None, declare=True)
         elif bid.kind == "dec":
             req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
             await act(interaction, bid.table_id, req, turn=None, declare=True)

@@ -21,7 +21,7 @@ import discord
 from bot.table.ports import Notice
 from cogs import ops
 from cogs.art import PictureCache
-from cogs.components import declare_buttons
+from cogs.components import declare_buttons, guts_buttons
 from cogs.embeds import table_message
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,8 @@ class DiscordPresenter:
             self._enqueue(table_id, lambda: self._ping(table_id, user_id, notice))
         elif notice.kind == "declare":
             self._enqueue(table_id, lambda: self._declare_prompt(table_id, user_id, notice))
+        elif notice.kind == "guts":
+            self._enqueue(table_id, lambda: self._guts_prompt(table_id, user_id, notice))
         else:
             self._enqueue(table_id, lambda: self._dm_private(table_id, user_id, notice))
 
@@ -232,6 +234,12 @@ class DiscordPresenter:
         view = declare_buttons(table_id, notice.turn)
         if await ops.dm(self.client, int(user_id), text, view=view) is None:
             await self._dm_fallback(table_id, user_id, "the declaration buttons")
+
+    async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
+        text = f"<#{table_id}> · {notice.text}"
+        view = guts_buttons(table_id, notice.turn)
+        if await ops.dm(self.client, int(user_id), text, view=view) is None:
+            await self._dm_fallback(table_id, user_id, "the in/out buttons")
 
     async def _dm_fallback(self, table_id: str, user_id: str, what: str) -> None:
         table = self.service.get(table_id) if self.service else None

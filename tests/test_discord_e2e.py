@@ -569,3 +569,30 @@ async def test_declare_in_turn_uses_table_buttons(h: Harness) -> None:
         await h.click(actor, "high")
     await h.settle()
     assert not h.table().state.in_hand
+
+
+async def test_guts_in_or_out_by_sealed_dm_buttons(h: Harness) -> None:
+    """R-15.2: Guts calls use the chip-fist components: a DM with In/Out, sealed until
+    everyone has called; the table shows only the count; the calls open together."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users, variant="guts", structure="no_limit")
+    assert h.table().snapshot(None).phase == "guts"
+    mark = len(fake.deliveries)
+    calls = {users[0].id: "in", users[1].id: "out", users[2].id: "in"}
+    for u in users[:2]:
+        dm = next(m for m in reversed(fake.dm_messages(u)) if m.custom_ids())
+        await fake.click(u, dm, next(c for c in dm.custom_ids() if c.endswith(":" + calls[u.id])))
+        await h.settle()
+    for d in fake.deliveries[mark:]:
+        if d.audience == "public":
+            assert not re.search(r"\b(alice|bob)\W{0,3}(is )?(in|out)\b", d.text().lower()), d
+    assert "2 of 3 fists closed" in str(h.table_message().embeds[0])
+    u = users[2]
+    dm = next(m for m in reversed(fake.dm_messages(u)) if m.custom_ids())
+    await fake.click(u, dm, next(c for c in dm.custom_ids() if c.endswith(":in")))
+    await h.settle()
+    assert not h.table().state.in_hand
+    said = " ".join(m.content for m in fake.channel_messages()).lower()
+    assert "calls:" in said and "out" in said
+    assert h.table().conservation_error() is None

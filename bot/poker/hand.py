@@ -718,6 +718,10 @@ class Hand:
                 unit=r.unit,
                 opening=False,
             )
+        if self.phase == "declare":
+            return self.declare_legal(i)
+        if self.phase == "guts":
+            return self.declare_legal(i)._replace(actions=frozenset({"guts"}))
         street = self.street
         eff = self.effective_stack(i)
         bet = self.bets[i]

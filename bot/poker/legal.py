@@ -57,6 +57,8 @@ class Legal(NamedTuple):
             parts.append(f"discard 0–{self.draw_max} cards")
         if "declare" in self.actions:
             parts.append("declare low, high or both")
+        if "guts" in self.actions:
+            parts.append("say in or out")
         if "show" in self.actions:
             parts.append("show")
         if "muck" in self.actions:

@@ -146,7 +146,9 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         last_action=state.last_action,
         turn=state.turn,
         legal=legal,
-        declare_pending=len(hand.declare_pending()) if hand is not None else 0,
+        declare_pending=(
+            len(hand.declare_pending()) + len(hand.guts_pending()) if hand is not None else 0
+        ),
         host=state.host,
         halted=state.halted,
     )
