@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.poker.events import BoardDealt, HandShown, PotAwarded
 from bot.table.ports import Notice
 from cogs import ops
 from cogs.art import PictureCache
@@ -53,6 +54,7 @@ class DiscordPresenter:
         self.table_msgs: dict[str, int] = {}
         self.pictures = PictureCache()
         self.fists: dict[str, list[tuple[int, str, int]]] = {}
+        self.showdowns: dict[str, dict[str, Any]] = {}
         self.recent: dict[str, deque[str]] = {}
         self.summary: dict[str, list[str]] = {}
         self.notice_count: dict[str, int] = {}
@@ -76,6 +78,7 @@ class DiscordPresenter:
     async def public(self, table_id: str, notice: Notice) -> None:
         self.notice_count[table_id] = self.notice_count.get(table_id, 0) + 1
         self.recent.setdefault(table_id, deque(maxlen=6)).append(notice.text)
+        self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             self.summary[table_id] = []
         elif notice.kind in _SUMMARY:
@@ -88,7 +91,8 @@ class DiscordPresenter:
             lines = self.summary.pop(table_id, [])
             text = "\n".join([f"**{notice.text}**", *lines])[:1900]
             fists = self.fists.pop(table_id, None)
-            self._enqueue(table_id, lambda: self._post(table_id, text, fists))
+            shown = self.showdowns.pop(table_id, None)
+            self._enqueue(table_id, lambda: self._post(table_id, text, fists, shown))
             self._enqueue(table_id, lambda: self._clear_ping(table_id))
         self.schedule_refresh(table_id)
 
@@ -199,9 +203,47 @@ class DiscordPresenter:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    async def _post(self, table_id: str, text: str, fists: Any = None) -> None:
+    async def _post(
+        self, table_id: str, text: str, fists: Any = None, shown: dict[str, Any] | None = None
+    ) -> None:
         image = await _render_reveal(fists) if fists else None
+        if image is None and shown and shown["hands"]:
+            image = await _render_showdown(shown)
         await ops.send(self.client.get_partial_messageable(int(table_id)), text, image=image)
+
+    def _note_showdown(self, table_id: str, notice: Notice) -> None:
+        """Collect what the showdown picture needs from public events only: the board,
+        the hands the rules showed, and who won which pot (never a private card)."""
+        event = notice.data.get("event") if notice.data else None
+        if notice.kind == "hand_started" or table_id not in self.showdowns:
+            table = self.service.get(table_id) if self.service else None
+            stakes = table.snapshot(None) if table is not None else None
+            self.showdowns[table_id] = {
+                "board": [],
+                "hands": [],
+                "awards": [],
+                "variant": getattr(stakes, "variant_name", ""),
+                "stakes": getattr(stakes, "stakes", ""),
+            }
+        if event is None:
+            return
+        table = self.service.get(table_id) if self.service else None
+        info = table.state.current if table is not None else None
+        if info is None:
+            return
+        bag = self.showdowns[table_id]
+        if isinstance(event, BoardDealt):
+            bag["board"].extend(event.cards)
+        elif isinstance(event, HandShown):
+            names = tuple(d for d in event.descriptions if d)
+            bag["hands"].append(
+                (info.order[event.player], info.names[event.player], event.cards, names)
+            )
+        elif isinstance(event, PotAwarded):
+            pot = "Main pot" if event.pot_index == 0 else f"Side pot {event.pot_index}"
+            half = "" if event.share == "whole" else event.share
+            for w, amount in zip(event.winners, event.amounts, strict=True):
+                bag["awards"].append((pot, info.order[w], info.names[w], amount, half))
 
     def _fists(self, table_id: str, notice: Notice) -> list[tuple[int, str, int]]:
         """(seat, name, chips) of each opened fist; read under the table's lock."""
@@ -296,6 +338,35 @@ async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
         return await asyncio.to_thread(render_hole_cards, shown, caption=caption[:60])
     except Exception:
         log.exception("could not render cards")
+        return None
+
+
+async def _render_showdown(shown: dict[str, Any]) -> Any | None:
+    try:
+        from cards_art import Award, Reading, ShowdownView, ShownHand, render_showdown
+
+        hands = tuple(
+            ShownHand(seat, name[:24], tuple(cards), tuple(Reading(n) for n in readings))
+            for seat, name, cards, readings in shown["hands"]
+        )
+        seen = {h.seat for h in hands}
+        view = ShowdownView(
+            variant=str(shown["variant"]) or "Showdown",
+            stakes=str(shown["stakes"]),
+            hands=hands,
+            board=tuple(shown["board"]),
+            awards=tuple(
+                Award(pot, seat, amount, half) for pot, seat, _, amount, half in shown["awards"]
+            ),
+            names=tuple(
+                {
+                    seat: name[:24] for _, seat, name, _, _ in shown["awards"] if seat not in seen
+                }.items()
+            ),
+        )
+        return await asyncio.to_thread(render_showdown, view)
+    except Exception:
+        log.exception("could not draw the showdown")
         return None
 
 

@@ -185,8 +185,11 @@ async def test_holdem_hand_to_showdown_with_buttons(h: Harness) -> None:
     await h.settle()
     assert h.table().state.hand_no == 1
     assert not h.table().state.in_hand
-    summary = [m.content for m in fake.channel_messages() if "is over" in m.content]
+    summary = [m for m in fake.channel_messages() if "is over" in m.content]
     assert summary
+    # The showdown is drawn: the shown hands, the board and who won.
+    assert summary[-1].attachments
+    assert any("showdown" in str(a) for a in summary[-1].attachments)
 
 
 async def test_out_of_turn_and_double_click_and_non_player(h: Harness) -> None:
