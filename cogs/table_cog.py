@@ -6,8 +6,10 @@ only from the service and its engine; here we translate options into requests.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import logging
 from typing import Any
 
 import discord
@@ -15,9 +17,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.poker.variants import VARIANTS
+from bot.table.session import Result, hand_stats, session_results
+from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.text_actions import ActionRequest
 from cogs import ops, play
+
+log = logging.getLogger(__name__)
 
 RULEBOOK = "https://github.com/chipfist/chipfist/blob/main/docs/RULES.md"
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
@@ -388,11 +394,60 @@ class TableCog(commands.Cog):
         recent = list(self.bot.presenter.recent.get(_tid(interaction), ()))
         await ops.reply(interaction, "\n".join(recent) or "Nothing yet.")
 
-    @app_commands.command(name="ledger", description="Chips in and out of this table")
+    @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
     async def ledger(self, interaction: discord.Interaction) -> None:
-        totals = await self.bot.service.store.ledger_totals(_tid(interaction))
-        text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in totals.items())
-        await ops.reply(interaction, text or "No chips moved yet.")
+        await ops.defer(interaction)  # ephemeral: rendering takes a moment
+        tid = _tid(interaction)
+        results, names = await self._results(tid)
+        if not results:
+            await ops.reply(interaction, "No chips moved at this table yet.")
+            return
+        lines = [f"{names.get(r.user_id, r.user_id)}: {r.net:+d}" for r in results]
+        image = await _render_ledger([(names.get(r.user_id, r.user_id), r.net) for r in results])
+        totals = await self.bot.service.store.ledger_totals(tid)
+        text = (
+            "\n".join(lines)
+            + "\n"
+            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in totals.items())
+        )
+        await ops.reply(interaction, text, image=image)
+
+    @app_commands.command(name="settle", description="Who pays whom to settle the session")
+    async def settle(self, interaction: discord.Interaction) -> None:
+        results, names = await self._results(_tid(interaction))
+        payments = settle_payments(results)
+        if not payments:
+            await ops.reply(interaction, "Nothing to settle: nobody is up or down.")
+            return
+        text = "\n".join(
+            f"{names.get(p.payer, p.payer)} pays {names.get(p.payee, p.payee)} {p.amount}"
+            for p in payments
+        )
+        await ops.reply(interaction, text)
+
+    @app_commands.command(name="stats", description="Hands played and won, net, biggest win")
+    async def stats(self, interaction: discord.Interaction) -> None:
+        events = await self.bot.service.store.events(_tid(interaction))
+        stats = hand_stats((e.kind, e.payload) for e in events)
+        if not stats:
+            await ops.reply(interaction, "No hands finished here yet.")
+            return
+        text = "\n".join(
+            f"{s.name}: {s.hands} hands, {s.won} won, net {s.net:+d}, best {s.biggest_win}"
+            for s in stats[:20]
+        )
+        await ops.reply(interaction, text)
+
+    async def _results(self, tid: str) -> tuple[list[Result], dict[str, str]]:
+        table = self.bot.service.get(tid)
+        if table is None:
+            return [], {}
+        rows = await self.bot.service.store.ledger_rows(tid)
+        seats = list(table.state.seats.values())
+        stacks = {s.user_id: s.stack for s in seats}
+        names = {s.user_id: s.name for s in seats}
+        results = [r for r in session_results(rows, stacks) if r.user_id != "house"]
+        return results, names
 
     @app_commands.command(name="rules", description="A link into the rulebook")
     @app_commands.describe(rule="A rule id such as R-6.2")
@@ -425,3 +480,15 @@ def _bot_missing(interaction: discord.Interaction) -> list[str]:
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(TableCog(bot))
+
+
+async def _render_ledger(lines: list[tuple[str, int]]) -> Any | None:
+    """The session chart (cards_art), drawn off the event loop."""
+    try:
+        from cards_art import LedgerLine, LedgerView, render_ledger
+
+        view = LedgerView(tuple(LedgerLine(name[:24], net) for name, net in lines))
+        return await asyncio.to_thread(render_ledger, view)
+    except Exception:
+        log.exception("could not draw the ledger")
+        return None

@@ -599,3 +599,26 @@ async def test_guts_in_or_out_by_sealed_dm_buttons(h: Harness) -> None:
     said = " ".join(m.content for m in fake.channel_messages()).lower()
     assert "calls:" in said and "out" in said
     assert h.table().conservation_error() is None
+
+
+async def test_ledger_chart_settle_and_stats_after_a_hand(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    # Everyone but the big blind folds: a hand with a winner and losers.
+    for _ in range(10):
+        if not h.table().state.in_hand:
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+    assert not h.table().state.in_hand
+    await h.slash(users[1], "ledger")
+    eph = fake.ephemerals(users[1])[-1]
+    assert eph.attachments and "+" in eph.content  # the chart and the numbers
+    await h.slash(users[1], "settle")
+    assert " pays " in h.last_ephemeral(users[1])
+    await h.slash(users[1], "stats")
+    assert "1 hands" in h.last_ephemeral(users[1])
+    await h.slash(users[1], "rules", rule="R-6.2")
+    assert "RULES.md#r-62" in h.last_ephemeral(users[1])

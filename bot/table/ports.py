@@ -67,6 +67,10 @@ class StorePort(Protocol):
         """Sum per ledger kind for one table."""
         ...
 
+    async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
+        """Every ledger row of one table, in order (for session results, /settle)."""
+        ...
+
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         """Keep the table's folded state as of ``seq`` (recovery replays only what follows)."""
         ...
@@ -197,6 +201,9 @@ class MemoryStore:
             out[entry.kind] += entry.amount
         return out
 
+    async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
+        return list(self._ledger.get(table_id, []))
+
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         self._snapshots[table_id] = (seq, json.loads(json.dumps(payload)))
 
@@ -244,6 +251,10 @@ class StoreAdapter:
 
     async def open_tables(self) -> list[str]:
         return [str(t) for t in await self.store.open_tables()]
+
+    async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
+        rows = await self.store.ledger(table_id)
+        return [LedgerEntry(r.kind, r.player_id, int(r.amount)) for r in rows]
 
     async def ledger_totals(self, table_id: str) -> dict[str, int]:
         raw = await self.store.ledger_totals(table_id)

@@ -1,0 +1,108 @@
+"""Session results and settlement: who is up, who is down, and who pays whom.
+
+Pure functions over the chip ledger (buy-ins, top-ups, cash-outs) and the stacks still on
+the table, for `/ledger` (the chart), `/settle` and `/stats`. The rake is the house's:
+it is not owed between players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from bot.table.ports import LedgerEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    user_id: str
+    bought: int
+    cashed: int
+    on_table: int
+
+    @property
+    def net(self) -> int:
+        """Chips won (positive) or lost: what he has or took away, less what he paid in."""
+        return self.cashed + self.on_table - self.bought
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: int
+
+
+def session_results(rows: Iterable[LedgerEntry], stacks: Mapping[str, int]) -> list[Result]:
+    """Each player's result, biggest winner first. ``stacks``: chips still on the table."""
+    bought: dict[str, int] = {}
+    cashed: dict[str, int] = {}
+    for row in rows:
+        if row.kind in ("buy_in", "top_up"):
+            bought[row.user_id] = bought.get(row.user_id, 0) + row.amount
+        elif row.kind == "cash_out":
+            cashed[row.user_id] = cashed.get(row.user_id, 0) + row.amount
+    users = set(bought) | set(cashed) | set(stacks)
+    results = [Result(u, bought.get(u, 0), cashed.get(u, 0), int(stacks.get(u, 0))) for u in users]
+    return sorted(results, key=lambda r: (-r.net, r.user_id))
+
+
+def settle(results: Iterable[Result]) -> list[Payment]:
+    """The fewest-payments-first settlement: the biggest loser pays the biggest winner,
+    and so on. With a rake the losers' total exceeds the winners'; payments cover only
+    what the winners won."""
+    winners = [[r.user_id, r.net] for r in results if r.net > 0]
+    losers = [[r.user_id, -r.net] for r in results if r.net < 0]
+    winners.sort(key=lambda w: (-int(w[1]), str(w[0])))
+    losers.sort(key=lambda w: (-int(w[1]), str(w[0])))
+    out: list[Payment] = []
+    i = j = 0
+    while i < len(losers) and j < len(winners):
+        pay = min(int(losers[i][1]), int(winners[j][1]))
+        if pay > 0:
+            out.append(Payment(str(losers[i][0]), str(winners[j][0]), pay))
+        losers[i][1] = int(losers[i][1]) - pay
+        winners[j][1] = int(winners[j][1]) - pay
+        if losers[i][1] == 0:
+            i += 1
+        if winners[j][1] == 0:
+            j += 1
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: str
+    name: str
+    hands: int
+    won: int
+    net: int
+    biggest_win: int
+
+
+def hand_stats(events: Iterable[tuple[str, Mapping[str, object]]]) -> list[PlayerStats]:
+    """Hands played, hands won (a positive net), net chips and the biggest single win per
+    player, folded from the table's log (kinds ``sat``, ``hand_started``, ``hand_ended``)."""
+    seat_user: dict[int, tuple[str, str]] = {}
+    order: list[int] = []
+    acc: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
+    for kind, p in events:
+        if kind == "sat":
+            seat_user[int(str(p["seat"]))] = (str(p["user"]), str(p["name"]))
+            names[str(p["user"])] = str(p["name"])
+        elif kind == "hand_started":
+            raw = p.get("order", [])
+            order = [int(str(s)) for s in raw] if isinstance(raw, list) else []
+        elif kind == "hand_ended":
+            raw_net = p.get("net", [])
+            nets = [int(str(x)) for x in raw_net] if isinstance(raw_net, list) else []
+            for seat, net in zip(order, nets, strict=False):
+                user = seat_user.get(seat, (f"seat {seat}", f"seat {seat}"))[0]
+                row = acc.setdefault(user, [0, 0, 0, 0])
+                row[0] += 1
+                row[1] += 1 if net > 0 else 0
+                row[2] += net
+                row[3] = max(row[3], net)
+    out = [PlayerStats(u, names.get(u, u), r[0], r[1], r[2], r[3]) for u, r in acc.items()]
+    return sorted(out, key=lambda s: (-s.net, s.user_id))
