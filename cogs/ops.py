@@ -193,3 +193,14 @@ async def delete(message: discord.PartialMessage | discord.Message | None) -> No
 
 def missing_permissions(perms: discord.Permissions, needed: Sequence[str]) -> list[str]:
     return [name for name in needed if not getattr(perms, name, False)]
+
+
+async def create_thread(channel: discord.TextChannel, name: str) -> discord.Thread | None:
+    """A public thread for a table; None (and a log line) if Discord refuses."""
+    try:
+        return await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+    except discord.HTTPException:
+        log.warning("could not create a thread in %s", channel.id, exc_info=True)
+        return None

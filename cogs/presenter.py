@@ -150,7 +150,7 @@ class DiscordPresenter:
             return
         image, is_new = await self.pictures.get(view)
         embed, buttons = table_message(table, view, list(self.recent.get(table_id, ())), image)
-        channel = self.client.get_partial_messageable(int(table_id))
+        channel = self._channel(table_id)
         old = self.table_msgs.get(table_id)
         if old is not None and not repost:
             target = channel.get_partial_message(old)
@@ -209,7 +209,7 @@ class DiscordPresenter:
         image = await _render_reveal(fists) if fists else None
         if image is None and shown and shown["hands"]:
             image = await _render_showdown(shown)
-        await ops.send(self.client.get_partial_messageable(int(table_id)), text, image=image)
+        await ops.send(self._channel(table_id), text, image=image)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -277,6 +277,12 @@ class DiscordPresenter:
         if await ops.dm(self.client, int(user_id), text, view=view) is None:
             await self._dm_fallback(table_id, user_id, "the declaration buttons")
 
+    def _channel(self, table_id: str) -> discord.PartialMessageable:
+        """Where the table lives: its channel, or its own thread (a table setting)."""
+        table = self.service.get(table_id) if self.service else None
+        thread = table.settings.thread_id if table is not None else 0
+        return self.client.get_partial_messageable(int(thread or table_id))
+
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = guts_buttons(table_id, notice.turn)
@@ -316,14 +322,14 @@ class DiscordPresenter:
         if self.ping_mode.get(user_id) == "dm":
             await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}")
             return
-        msg = await ops.send(self.client.get_partial_messageable(int(table_id)), text)
+        msg = await ops.send(self._channel(table_id), text)
         if msg is not None:
             self.pings[table_id] = msg.id
 
     async def _clear_ping(self, table_id: str) -> None:
         old = self.pings.pop(table_id, None)
         if old is not None:
-            channel = self.client.get_partial_messageable(int(table_id))
+            channel = self._channel(table_id)
             await ops.delete(channel.get_partial_message(old))
 
 

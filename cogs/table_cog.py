@@ -41,6 +41,10 @@ def _key(interaction: discord.Interaction) -> str:
 
 
 def _tid(interaction: discord.Interaction) -> str:
+    """The table's id is its channel's; a command from the table's thread counts too."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return str(channel.parent_id)
     return str(interaction.channel_id)
 
 
@@ -111,6 +115,7 @@ class TableCog(commands.Cog):
         small_bet: app_commands.Range[int, 0] = 0,
         big_bet: app_commands.Range[int, 0] = 0,
         ante: app_commands.Range[int, 0] = 0,
+        thread: bool = False,
     ) -> None:
         missing = _bot_missing(interaction)
         if missing:
@@ -135,6 +140,8 @@ class TableCog(commands.Cog):
         outcome = await self.bot.service.create(
             tid, str(interaction.user.id), settings, key=_key(interaction)
         )
+        if outcome.ok and thread:
+            await self._open_thread(interaction, tid)
         await self._answer(interaction, outcome)
 
     @create.autocomplete("variant")
@@ -437,6 +444,19 @@ class TableCog(commands.Cog):
             for s in stats[:20]
         )
         await ops.reply(interaction, text)
+
+    async def _open_thread(self, interaction: discord.Interaction, tid: str) -> None:
+        """A table in its own thread: the table message, pings and results go there;
+        commands still work from the channel or the thread."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            return
+        created = await ops.create_thread(channel, "Chipfist table")
+        if created is None:
+            return
+        await self.bot.service.table(tid).change_settings(
+            str(interaction.user.id), {"thread_id": created.id}, key=f"thread:{interaction.id}"
+        )
 
     async def _results(self, tid: str) -> tuple[list[Result], dict[str, str]]:
         table = self.bot.service.get(tid)

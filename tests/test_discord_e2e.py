@@ -622,3 +622,19 @@ async def test_ledger_chart_settle_and_stats_after_a_hand(h: Harness) -> None:
     assert "1 hands" in h.last_ephemeral(users[1])
     await h.slash(users[1], "rules", rule="R-6.2")
     assert "RULES.md#r-62" in h.last_ephemeral(users[1])
+
+
+async def test_table_in_its_own_thread(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users, thread=True)
+    thread_id = h.table().settings.thread_id
+    assert thread_id
+    mid = h.bot.presenter.table_msgs[h.tid]
+    table_msg = fake.message(mid)
+    assert table_msg is not None and table_msg.channel.id == thread_id  # posted in the thread
+    # Buttons on the thread's table message still drive the hand.
+    actor = h.to_act()
+    assert actor is not None
+    await h.click(actor, "fold")
+    assert h.table().state.turn > 1

@@ -102,6 +102,9 @@ class TableSettings:
     both_may_split: bool = False
     wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
     declared_hands: bool = False
+    thread_id: int = 0
+    """Discord: the thread the table runs in (0: the channel itself). The presenter sets
+    it when the table is created with its own thread."""
     time_charge: int = 0
     """R-14.2 time collection: chips charged to each player dealt in, once per period."""
     time_period: float = 1800.0
