@@ -46,7 +46,7 @@ class ChipfistBot(commands.Bot):
     async def setup_hook(self) -> None:
         from cogs.components import CfButton, DrawSelect
         from cogs.errors import on_tree_error
-        from cogs.play import on_modal_interaction
+        from cogs.play import on_modal_interaction, on_stale_component
 
         store = self._store or await open_store(self.database)
         self.service = TableService(store, self.presenter)
@@ -56,6 +56,7 @@ class ChipfistBot(commands.Bot):
             log.warning("tables halted at start: %s", halted)
         self.add_dynamic_items(CfButton, DrawSelect)
         self.add_listener(on_modal_interaction, "on_interaction")
+        self.add_listener(on_stale_component, "on_interaction")
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         await self.load_extension("cogs.table_cog")
         if self._sync:

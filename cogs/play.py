@@ -154,6 +154,38 @@ def _text_inputs(components: Any) -> dict[str, str]:
     return out
 
 
+def _component_ids(components: Any) -> set[str]:
+    out: set[str] = set()
+    for comp in components or ():
+        if not isinstance(comp, dict):
+            continue
+        if comp.get("custom_id"):
+            out.add(str(comp["custom_id"]))
+        out |= _component_ids(comp.get("components"))
+    return out
+
+
+async def on_stale_component(interaction: discord.Interaction) -> None:
+    """A click on a button that its message no longer carries: a client still showing an
+    older version of the table message. discord.py drops such clicks silently (it builds
+    dynamic items from the message as it is now), so they are answered here: stale, and
+    nothing changed (R-6.1)."""
+    if interaction.type != discord.InteractionType.component or interaction.message is None:
+        return
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id.startswith("cf:"):
+        return
+    current = _component_ids([c.to_dict() for c in interaction.message.components])
+    if custom_id in current:
+        return  # the dynamic item handles it
+    await ops.reply(
+        interaction,
+        "That button is from an earlier turn; nothing was done. Use the buttons on the "
+        "current table message.",
+    )
+
+
 async def on_modal_interaction(interaction: discord.Interaction) -> None:
     """Every bet/raise modal submission, read from the payload: the table and the turn
     are in the modal's custom_id, so no in-memory modal is needed (restarts)."""

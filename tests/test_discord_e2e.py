@@ -638,3 +638,23 @@ async def test_table_in_its_own_thread(h: Harness) -> None:
     assert actor is not None
     await h.click(actor, "fold")
     assert h.table().state.turn > 1
+
+
+async def test_stale_button_from_an_older_message_changes_nothing(h: Harness) -> None:
+    """A client still showing an older table message clicks a button of a turn that has
+    passed: it is recognised as stale (R-6.1) and changes nothing."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    old_id = h.button("check_call")
+    first = h.to_act()
+    assert first is not None
+    await h.click(first, "check_call")
+    second = h.to_act()
+    assert second is not None and second != first
+    turn_before = h.table().state.turn
+    await fake.click(second, h.table_message(), old_id, stale=True)
+    await h.settle()
+    assert h.table().state.turn == turn_before  # nothing applied
+    answer = h.last_ephemeral(second).lower()
+    assert "turn" in answer or "stale" in answer or "already" in answer, answer

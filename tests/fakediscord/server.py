@@ -538,8 +538,12 @@ class FakeDiscord:
         values: list[str] | None = None,
         wait: bool = True,
         timeout: float | None = None,
+        stale: bool = False,
     ) -> FakeInteraction:
-        """Press the button (or pick ``values`` in the select) ``custom_id`` on ``message``."""
+        """Press the button (or pick ``values`` in the select) ``custom_id`` on ``message``.
+
+        ``stale=True`` presses a button the message no longer has, as a client still
+        showing an older version of the message can (Discord forwards such clicks)."""
         msg = message if isinstance(message, FakeMessage) else self.messages[message]
         msg = self.messages.get(msg.id, msg)
         if msg.deleted:
@@ -547,6 +551,8 @@ class FakeDiscord:
         if msg.ephemeral_for is not None and msg.ephemeral_for != user.id:
             raise PermissionError(f"{user.name} cannot see ephemeral message {msg.id}")
         comps = [c for c in iter_components(msg.components) if c.get("custom_id") == custom_id]
+        if not comps and stale:
+            comps = [{"type": 2, "custom_id": custom_id}]
         if not comps:
             raise LookupError(f"no component {custom_id!r} on message {msg.id}: {msg.custom_ids()}")
         comp = comps[0]
