@@ -490,8 +490,14 @@ async def test_slash_actions_pot_and_errors(h: Harness, monkeypatch: Any) -> Non
 async def test_only_host_or_moderator_manages(h: Harness) -> None:
     users = players(h.fake)
     await h.start_table(users)
+    # carol has no Manage Channels permission and is not the host: refused, nothing done.
+    users[2].permissions = str(1 << 11)  # SEND_MESSAGES only
+    await h.slash(users[2], "table pause")
+    assert not h.table().state.paused
+    answer = h.last_ephemeral(users[2]).lower()
+    assert "host" in answer or "moderator" in answer, answer
+    # bob has Manage Channels (all permissions): a moderator may pause.
     await h.slash(users[1], "table pause")
-    # The fake grants every member all permissions, Manage Channels included.
     assert h.table().state.paused
 
 

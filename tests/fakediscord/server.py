@@ -682,7 +682,7 @@ class FakeDiscord:
             payload["guild_id"] = str(self.guild_id)
             payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
-            payload["member"] = user.member_payload(permissions=ALL_PERMISSIONS)
+            payload["member"] = user.member_payload(permissions=user.permissions or ALL_PERMISSIONS)
             payload["context"] = 0  # GUILD
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         if message is not None:

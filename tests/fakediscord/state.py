@@ -74,6 +74,8 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_closed: bool = False
+    permissions: str | None = None
+    """The member's channel permissions as Discord's decimal string; None: all."""
 
     @property
     def mention(self) -> str:
