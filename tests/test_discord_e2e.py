@@ -664,3 +664,12 @@ async def test_stale_button_from_an_older_message_changes_nothing(h: Harness) ->
     assert h.table().state.turn == turn_before  # nothing applied
     answer = h.last_ephemeral(second).lower()
     assert "turn" in answer or "stale" in answer or "already" in answer, answer
+
+
+async def test_table_create_says_which_bot_permissions_are_missing(h: Harness) -> None:
+    users = players(h.fake)
+    h.fake.app_permissions = str(1 << 10)  # VIEW_CHANNEL only: cannot send or attach
+    await h.slash(users[0], "table create")
+    answer = h.last_ephemeral(users[0]).lower()
+    assert "missing" in answer and "send" in answer, answer
+    assert h.bot.service.get(h.tid) is None  # no table was created

@@ -116,6 +116,8 @@ class FakeDiscord:
         self.token = token
         #: Seconds the bot has to give the first response to an interaction.
         self.response_timeout = response_timeout
+        self.app_permissions: str | None = None
+        """The bot's own permissions in interactions (decimal string); None: all."""
         self.application_id = snowflake()
         self.bot_user = FakeUser(self.application_id, bot_name, bot=True)
         self.owner = FakeUser(snowflake(), "owner")
@@ -668,7 +670,7 @@ class FakeDiscord:
             "version": 1,
             "channel_id": str(channel.id),
             "channel": {**channel.payload(), "permissions": ALL_PERMISSIONS},
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": self.app_permissions or ALL_PERMISSIONS,
             "locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
