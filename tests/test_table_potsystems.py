@@ -28,13 +28,18 @@ async def test_r15_2_guts_calls_are_private_and_the_pot_carries_between_deals() 
     assert table.state.hand is None  # settled
     state = pot_state_from_dict(table.state.pot_state or {})
     assert isinstance(state, GutsState)
-    # One loser matched the pot of 15: the next pot is 15, and chips add up.
-    assert state.pot == 15 and table.state.carried == 15
+    # One loser matched the pot of 15: the next pot is 15 (or, if the two stayers tied,
+    # they split it and nobody lost: 0), and chips add up.
+    assert state.pot in (15, 0) and table.state.carried == state.pot
     h.check(table)
-    # The next deal plays for that pot with no new stake.
+    # The next deal plays for that pot with no new stake, or stakes again if
+    # the pot was emptied.
     stacks_before = {s.user_id: s.stack for s in table.state.seats.values()}
     assert (await h.deal(table)).ok
-    assert {s.user_id: s.stack for s in table.state.seats.values()} == stacks_before
+    stake = 0 if state.pot else 5
+    assert {s.user_id: s.stack for s in table.state.seats.values()} == {
+        u: st - stake for u, st in stacks_before.items()
+    }
     h.check(table)
 
 
