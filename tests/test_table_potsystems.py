@@ -34,12 +34,11 @@ async def test_r15_2_guts_calls_are_private_and_the_pot_carries_between_deals() 
     h.check(table)
     # The next deal plays for that pot with no new stake, or stakes again if
     # the pot was emptied.
-    stacks_before = {s.user_id: s.stack for s in table.state.seats.values()}
     assert (await h.deal(table)).ok
-    stake = 0 if state.pot else 5
-    assert {s.user_id: s.stack for s in table.state.seats.values()} == {
-        u: st - stake for u, st in stacks_before.items()
-    }
+    nxt = table.state.hand
+    assert nxt is not None
+    assert nxt.middle == (state.pot if state.pot else 3 * 5)
+    assert sum(nxt.stacks) == sum(nxt.starting_stacks) - (0 if state.pot else 15)
     h.check(table)
 
 
