@@ -363,3 +363,18 @@ def test_r2_4_open_stakes_chips_added_during_the_betting() -> None:
         h2.apply(AddChips(0, -5))
     with pytest.raises(Exception, match=r"R-2\.4"):
         Rules(open_stakes=True)  # no-limit: not allowed
+
+
+def test_r5_3_pot_sized_raise_from_the_legal_range() -> None:
+    # E-1 shape: pot 50, A bets 50; a pot raise by B is to 200 (the pot-limit maximum),
+    # a half-pot raise is by 75 (half of 150 after the call): to 125.
+    h = Hand(
+        Rules(limit=Limit.POT_LIMIT, blinds_or_straddles=(0, 0, 0)),
+        [1000] * 3,
+        DECK6[:52],
+        carried=50,
+    )
+    h.apply(Bet(0, 50))
+    legal = h.legal()
+    assert legal.pot_raise_to("pot") == 200 == legal.max_to
+    assert legal.pot_raise_to("half_pot") == 125

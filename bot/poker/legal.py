@@ -7,7 +7,7 @@ tuple rather than a dataclass because the engine builds one per decision on its 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 
 class Legal(NamedTuple):
@@ -33,6 +33,16 @@ class Legal(NamedTuple):
     @property
     def all_in_to(self) -> int:
         return self.bet_this_round + self.stack
+
+    def pot_raise_to(self, fraction: Literal["pot", "half_pot"] = "pot") -> int | None:
+        """The total of a pot-sized (or half-pot) bet or raise, R-5.3/R-5.4 arithmetic: call,
+        then raise by the pot after the call (or half of it); kept inside the legal range
+        (so in pot limit "pot" is the maximum). None if no bet or raise is allowed."""
+        if self.min_to is None or self.max_to is None:
+            return None
+        after_call = self.pot + self.to_call
+        size = after_call if fraction == "pot" else after_call // 2
+        return max(self.min_to, min(self.max_to, self.current_bet + size))
 
     def describe(self) -> str:
         """A one-line summary such as ``call 20, raise to 40–200, or fold``."""

@@ -983,11 +983,9 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
         raise TableError(f"You cannot bet or raise now. You may: {legal.describe()}.")
     if kind == "complete":
         return RaiseTo(pos, legal.min_to)
-    # A pot-sized raise: call, then raise by the pot after the call.
-    after_call = legal.pot + legal.to_call
-    size = after_call if kind == "pot" else after_call // 2
-    total = legal.current_bet + size
-    return RaiseTo(pos, max(legal.min_to, min(legal.max_to, total)))
+    total = legal.pot_raise_to("pot" if kind == "pot" else "half_pot")
+    assert total is not None
+    return RaiseTo(pos, total)
 
 
 def _timeout_action(pos: int, legal: Legal, hand: Hand) -> Action:
