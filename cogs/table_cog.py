@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -77,6 +78,22 @@ class TableCog(commands.Cog):
 
     async def _answer(self, interaction: discord.Interaction, outcome: Any) -> None:
         await ops.reply(interaction, outcome.message)
+
+    async def _run(
+        self,
+        interaction: discord.Interaction,
+        command: Callable[[Any, str, str], Awaitable[Any]],
+    ) -> None:
+        """The common shape of a table command: find this channel's table, run the
+        service command as this user with the interaction id as its idempotency key,
+        answer privately with the outcome."""
+        t = self._table(interaction)
+        if t is None:
+            await self._no_table(interaction)
+            return
+        await self._answer(
+            interaction, await command(t, str(interaction.user.id), _key(interaction))
+        )
 
     # ------------------------------------------------------------------ /table
 
@@ -244,64 +261,28 @@ class TableCog(commands.Cog):
     async def topup(
         self, interaction: discord.Interaction, amount: app_commands.Range[int, 1]
     ) -> None:
-        t = self._table(interaction)
-        if t is None:
-            await self._no_table(interaction)
-            return
-        await self._answer(
-            interaction, await t.top_up(str(interaction.user.id), amount, key=_key(interaction))
-        )
+        await self._run(interaction, lambda t, u, k: t.top_up(u, amount, key=k))
 
     @app_commands.command(name="sitout", description="Sit out from the next hand")
     async def sitout(self, interaction: discord.Interaction) -> None:
-        t = self._table(interaction)
-        if t is None:
-            await self._no_table(interaction)
-            return
-        await self._answer(
-            interaction, await t.sit_out(str(interaction.user.id), key=_key(interaction))
-        )
+        await self._run(interaction, lambda t, u, k: t.sit_out(u, key=k))
 
     @app_commands.command(name="back", description="Come back from sitting out")
     async def back(self, interaction: discord.Interaction) -> None:
-        t = self._table(interaction)
-        if t is None:
-            await self._no_table(interaction)
-            return
-        await self._answer(
-            interaction, await t.sit_in(str(interaction.user.id), key=_key(interaction))
-        )
+        await self._run(interaction, lambda t, u, k: t.sit_in(u, key=k))
 
     @app_commands.command(name="stand", description="Leave the table and cash out")
     async def stand(self, interaction: discord.Interaction) -> None:
-        t = self._table(interaction)
-        if t is None:
-            await self._no_table(interaction)
-            return
-        await self._answer(
-            interaction, await t.stand(str(interaction.user.id), key=_key(interaction))
-        )
+        await self._run(interaction, lambda t, u, k: t.stand(u, key=k))
 
     @app_commands.command(name="deal", description="Deal the next hand")
     async def deal(self, interaction: discord.Interaction) -> None:
-        t = self._table(interaction)
-        if t is None:
-            await self._no_table(interaction)
-            return
-        await self._answer(
-            interaction, await t.deal(str(interaction.user.id), key=_key(interaction))
-        )
+        await self._run(interaction, lambda t, u, k: t.deal(u, key=k))
 
     @app_commands.command(name="choose", description="Dealer's choice: name the game for your deal")
     @app_commands.describe(game="e.g. omaha8 or stud:fixed")
     async def choose(self, interaction: discord.Interaction, game: str) -> None:
-        t = self._table(interaction)
-        if t is None:
-            await self._no_table(interaction)
-            return
-        await self._answer(
-            interaction, await t.choose(str(interaction.user.id), game, key=_key(interaction))
-        )
+        await self._run(interaction, lambda t, u, k: t.choose(u, game, key=k))
 
     # ------------------------------------------------------------------ acting
 
