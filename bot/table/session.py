@@ -51,21 +51,22 @@ def settle(results: Iterable[Result]) -> list[Payment]:
     """The fewest-payments-first settlement: the biggest loser pays the biggest winner,
     and so on. With a rake the losers' total exceeds the winners'; payments cover only
     what the winners won."""
-    winners = [[r.user_id, r.net] for r in results if r.net > 0]
-    losers = [[r.user_id, -r.net] for r in results if r.net < 0]
-    winners.sort(key=lambda w: (-int(w[1]), str(w[0])))
-    losers.sort(key=lambda w: (-int(w[1]), str(w[0])))
+    ranked = sorted(results, key=lambda r: (-abs(r.net), r.user_id))
+    winners = [(r.user_id, r.net) for r in ranked if r.net > 0]
+    losers = [(r.user_id, -r.net) for r in ranked if r.net < 0]
+    win_left = [amount for _, amount in winners]
+    lose_left = [amount for _, amount in losers]
     out: list[Payment] = []
     i = j = 0
     while i < len(losers) and j < len(winners):
-        pay = min(int(losers[i][1]), int(winners[j][1]))
+        pay = min(lose_left[i], win_left[j])
         if pay > 0:
-            out.append(Payment(str(losers[i][0]), str(winners[j][0]), pay))
-        losers[i][1] = int(losers[i][1]) - pay
-        winners[j][1] = int(winners[j][1]) - pay
-        if losers[i][1] == 0:
+            out.append(Payment(losers[i][0], winners[j][0], pay))
+        lose_left[i] -= pay
+        win_left[j] -= pay
+        if lose_left[i] == 0:
             i += 1
-        if winners[j][1] == 0:
+        if win_left[j] == 0:
             j += 1
     return out
 
