@@ -28,7 +28,7 @@ PLAYERS = ("p1", "p2", "p3")
 async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any]:
     import pytest
 
-    from bot.discord_app import ChipfistBot
+    from cogs.app import ChipfistBot
     from tests.fakediscord import FakeDiscord
     from tests.fakediscord.fixtures import run_bot
 

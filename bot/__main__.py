@@ -13,10 +13,10 @@ from bot.config import Config
 def run_discord(config: Config) -> int:
     # Imported lazily: the local table must work without discord set up.
     try:
-        from bot.discord_app import run  # type: ignore[import-not-found,unused-ignore]
+        from cogs.app import run  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print(
-            "DISCORD_TOKEN is set, but the Discord front end (bot/discord_app.py, cogs/) "
+            "DISCORD_TOKEN is set, but the Discord front end (cogs/app.py, cogs/) "
             "is not installed in this version. Unset DISCORD_TOKEN or use --local "
             "to play in the terminal.",
             file=sys.stderr,

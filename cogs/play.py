@@ -24,7 +24,7 @@ SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy
 
 
 def app(interaction: discord.Interaction) -> Any:
-    """The bot's service and presenter (``ChipfistBot`` in ``bot.discord_app``)."""
+    """The bot's service and presenter (``ChipfistBot`` in ``cogs.app``)."""
     return interaction.client
 
 
