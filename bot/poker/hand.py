@@ -97,6 +97,9 @@ def _action_set(key: tuple[bool, ...]) -> frozenset[str]:
 
 
 Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
+_DEFAULT_IDS = {n: tuple(f"p{i + 1}" for i in range(n)) for n in range(2, 24)}
+"""PHH-style ids (p1 = first seat left of the button) for hands dealt without ids."""
+
 MAX_CHIPS = 10**15
 """No amount above this is ever a real number of chips; refusing it early keeps the
 arithmetic honest when someone types ``1e30``."""
@@ -140,7 +143,7 @@ class Hand:
         self.pot_state: TwoToWinState | GutsState | None = pot_state
         self.pot_state_out: TwoToWinState | GutsState | None = None
         self.player_ids: tuple[str, ...] = (
-            tuple(player_ids) if player_ids is not None else tuple(f"p{i + 1}" for i in range(n))
+            tuple(player_ids) if player_ids is not None else _DEFAULT_IDS[n]
         )
         if len(self.player_ids) != n or len(set(self.player_ids)) != n:
             raise ConfigError("Every player needs a distinct id.")
@@ -157,6 +160,7 @@ class Hand:
         self.bets: list[int] = [0] * n
         self.contrib: list[int] = [0] * n
         self.folded: list[bool] = [False] * n
+        self._folds = 0
         self.hole: list[list[Card]] = [[] for _ in range(n)]
         self.face_up: list[list[bool]] = [[] for _ in range(n)]
         self.shown: list[bool] = [False] * n
@@ -208,6 +212,7 @@ class Hand:
         self.draws: list[list[int]] = [[] for _ in range(n)]
         self.exposed = False
         self._showdown_order: list[int] = []
+        self._showdown_pots: list[Pot] | None = None
         self._legal: Legal | None = None
         self._value_cache: dict[int, tuple[int | None, ...]] = {}
         self._guts_calls: GutsCalls | None = None
@@ -291,6 +296,15 @@ class Hand:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; return the events it caused. Refusals change nothing."""
+        if (
+            self.phase == "betting"
+            and action.player == self.to_act
+            and type(action) is not AddChips
+        ):
+            # The usual case, decided at once: a betting action by the player to act.
+            mark = len(self.events)
+            self._apply_betting(action)
+            return self.events[mark:]
         if self.phase == "over":
             raise HandOver("The hand is over; wait for the next deal.")
         i = action.player
@@ -512,8 +526,8 @@ class Hand:
         if self.rules.burn and self.street_index > 0 and self._script is None:
             self._deal_card()
             self.events.append(CardBurned())
-        players = [i for i in range(self.n) if not self.folded[i]]
         per_player = street.hole + street.up
+        players = [i for i in range(self.n) if not self.folded[i]] if per_player else []
         if (
             per_player == 1
             and self._script is None
@@ -526,10 +540,11 @@ class Hand:
             self.events.append(BoardDealt(cards=(card,), street=street.name))
             self._value_cache.clear()
             return
-        for count, up in ((street.hole, False), (street.up, True)):
+        for count, up in ((street.hole, False), (street.up, True)) if per_player else ():
             if count <= 0:
                 continue
             k = len(players)
+            dealt: list[tuple[Card, ...]]
             if self._script is None and self._cards_left() >= count * k and not self._reshuffled:
                 # Fast path: one card at a time round the table is a stride through the
                 # fixed deck order (R-16.1), so slice it instead of dealing card by card.
@@ -537,22 +552,32 @@ class Hand:
                 block = self.deck[pos : pos + count * k]
                 self.deck_pos = pos + count * k
                 self.dealt.extend(block)
-                dealt = {i: list(block[n::k]) for n, i in enumerate(players)}
+                dealt = [block[m::k] for m in range(k)]
             else:
-                dealt = {i: [] for i in players}
+                by_player: dict[int, list[Card]] = {i: [] for i in players}
                 for _ in range(count):
                     for i in players:
-                        dealt[i].append(self._deal_card(i))
-            for i in players:
-                cards = tuple(dealt[i])
+                        by_player[i].append(self._deal_card(i))
+                dealt = [tuple(by_player[i]) for i in players]
+            flags = (up,) * count
+            events = self.events
+            for i, cards in zip(players, dealt, strict=True):
                 self.hole[i].extend(cards)
-                flags = (up,) * len(cards)
                 self.face_up[i].extend(flags)
-                self.events.append(CardsDealt(player=i, cards=cards, face_up=flags, audience=i))
-                public = cards if up else ("??",) * len(cards)
-                self.events.append(CardsDealt(player=i, cards=public, face_up=flags))
+                events.append(CardsDealt(player=i, cards=cards, face_up=flags, audience=i))
+                if up:
+                    # Up cards are public (stud); a face-down deal has no public copy:
+                    # "dealt two hidden cards" tells nobody anything.
+                    events.append(CardsDealt(player=i, cards=cards, face_up=flags))
         if street.board > 0:
-            cards = tuple(self._deal_card() for _ in range(street.board))
+            b = street.board
+            pos = self.deck_pos
+            if self._script is None and pos + b <= len(self.deck):
+                cards = self.deck[pos : pos + b]  # the next cards of the fixed order
+                self.deck_pos = pos + b
+                self.dealt.extend(cards)
+            else:
+                cards = tuple(self._deal_card() for _ in range(b))
             self.board.extend(cards)
             self.events.append(BoardDealt(cards=cards, street=street.name))
         self._value_cache.clear()  # hand values change with every card dealt
@@ -561,7 +586,13 @@ class Hand:
         return len(self._actors())
 
     def _live_count(self) -> int:
-        return self.n - sum(self.folded)
+        return self.n - self._folds
+
+    def _fold(self, i: int) -> None:
+        # The only way a hand is given up: keeps the fold count and actor list true.
+        self.folded[i] = True
+        self._folds += 1
+        self._update_actor(i)
 
     def _open_round(self, street: Street) -> bool:
         """Set up a betting round; False if nobody needs to act in it."""
@@ -611,12 +642,14 @@ class Hand:
                 self.full_size = max(self._scaled(r.small_bet), nominal)
             self.last_full_level = self.current_bet
             self.next_full_to = self.current_bet + self.full_size
-            straddles = sum(1 for i in range(2, self.n) if self._is_straddle(i, blinds))
-            self.raises = 1 + (straddles if r.straddle_counts_as_raise else 0)
+            straddles = 0
+            if r.straddle_counts_as_raise and len(r.blinds_or_straddles) > 2:
+                straddles = sum(1 for i in range(2, self.n) if self._is_straddle(i, blinds))
+            self.raises = 1 + straddles
             # R-3.3: the opening round starts left of the largest blind or straddle.
             # A live blind equal to the big blind posted later in the order does not
             # move the start: ties go to the earliest position.
-            largest = max(range(self.n), key=lambda i: (blinds[i], -i))
+            largest = blinds.index(nominal)
             start = (largest + 1) % self.n
         else:
             self.current_bet = 0
@@ -667,12 +700,16 @@ class Hand:
             j = actors[0]
             # A lone player with chips only has to act if he faces a bet (R-4.8).
             return j if bets[j] < cb else None
-        n = self.n
         acted = self.acted_level
         begin = start if inclusive else start + 1
-        for k in range(n):
-            j = (begin + k) % n
-            if j in actors and (acted[j] is None or bets[j] < cb):
+        # Actors are in seat order: first those at or after ``begin``, then wrap round.
+        for j in actors:
+            if j >= begin and (acted[j] is None or bets[j] < cb):
+                return j
+        for j in actors:
+            if j >= begin:
+                break
+            if acted[j] is None or bets[j] < cb:
                 return j
         return None
 
@@ -703,62 +740,14 @@ class Hand:
         return True
 
     def _compute_legal(self, i: int) -> Legal:
+        if self.phase != "betting" or self.bring_in_due:
+            return self._special_legal(i)
+        # The betting round proper: the hot path, kept to plain local arithmetic.
         r = self.rules
-        if self.phase == "showdown":
-            return Legal(
-                player=i,
-                actions=frozenset({"show", "muck"}),
-                to_call=0,
-                current_bet=self.current_bet,
-                bet_this_round=0,
-                stack=self.stacks[i],
-                pot=self.middle,
-                min_to=None,
-                max_to=None,
-                unit=r.unit,
-                opening=False,
-            )
-        if self.phase == "declare":
-            return self.declare_legal(i)
-        if self.phase == "guts":
-            return self.declare_legal(i)._replace(actions=frozenset({"guts"}))
-        street = self.street
-        eff = self.effective_stack(i)
+        street = self._streets[self.street_index if self.street_index > 0 else 0]
+        eff = self.stacks[i] if not self._cap else self.effective_stack(i)
         bet = self.bets[i]
         cb = self.current_bet
-        if self.phase == "draw":
-            return Legal(
-                player=i,
-                actions=frozenset({"draw"}),
-                to_call=0,
-                current_bet=0,
-                bet_this_round=0,
-                stack=eff,
-                pot=self.middle,
-                min_to=None,
-                max_to=None,
-                unit=r.unit,
-                opening=False,
-                draw_max=min(street.draw, len(self.hole[i])),
-            )
-        if self.bring_in_due:
-            # R-3.5: bring it in, or complete to a full bet.
-            complete = min(self.full_size, bet + eff)
-            return Legal(
-                player=i,
-                actions=frozenset(
-                    {"bring_in", "complete"} | ({"all_in"} if complete == bet + eff else set())
-                ),
-                to_call=min(r.bring_in, eff),
-                current_bet=0,
-                bet_this_round=bet,
-                stack=eff,
-                pot=self.middle,
-                min_to=complete,
-                max_to=complete,
-                unit=r.unit,
-                opening=True,
-            )
         owe = cb - bet
         all_in_to = bet + eff
         opening = cb == 0
@@ -776,7 +765,12 @@ class Hand:
         can_raise = (
             others_can_call
             and all_in_to > cb
-            and self._raise_reopened(i)
+            and (
+                # Inline the usual answer (not acted yet, or a full raise since he did).
+                self.acted_level[i] is None
+                or self.full_seq > self.acted_seq[i]
+                or self._raise_reopened(i)
+            )
             and (not self._limited or not self._cap_reached())
             and (self._check_raise or not self.passive[i])
             and not (
@@ -800,18 +794,80 @@ class Hand:
         actions = _ACTION_SETS.get(key)
         if actions is None:
             actions = _ACTION_SETS[key] = _action_set(key)
+        # Positional: this runs at every decision, and keywords cost twice as much here.
+        # Order: player, actions, to_call, current_bet, bet_this_round, stack, pot,
+        # min_to, max_to, unit, opening.
+        return Legal(
+            i,
+            actions,
+            (owe if owe < eff else eff) if owe > 0 else 0,
+            cb,
+            bet,
+            eff,
+            self.middle,
+            min_to,
+            max_to,
+            r.unit,
+            opening,
+        )
+
+    def _special_legal(self, i: int) -> Legal:
+        """Legal actions outside a plain betting turn: showdown, declare, Guts, draw, and
+        the bring-in (R-3.5)."""
+        r = self.rules
+        if self.phase == "showdown":
+            return Legal(
+                player=i,
+                actions=frozenset({"show", "muck"}),
+                to_call=0,
+                current_bet=self.current_bet,
+                bet_this_round=0,
+                stack=self.stacks[i],
+                pot=self.middle,
+                min_to=None,
+                max_to=None,
+                unit=r.unit,
+                opening=False,
+            )
+        if self.phase == "declare":
+            return self.declare_legal(i)
+        if self.phase == "guts":
+            return self.declare_legal(i)._replace(actions=frozenset({"guts"}))
+        street = self._streets[self.street_index if self.street_index > 0 else 0]
+        eff = self.stacks[i] if not self._cap else self.effective_stack(i)
+        bet = self.bets[i]
+        if self.phase == "draw":
+            return Legal(
+                player=i,
+                actions=frozenset({"draw"}),
+                to_call=0,
+                current_bet=0,
+                bet_this_round=0,
+                stack=eff,
+                pot=self.middle,
+                min_to=None,
+                max_to=None,
+                unit=r.unit,
+                opening=False,
+                draw_max=min(street.draw, len(self.hole[i])),
+            )
+        # The bring-in (R-3.5): bring it in, or complete to a full bet.
+        assert self.bring_in_due, self.phase
+        complete = min(self.full_size, bet + eff)
         return Legal(
             player=i,
-            actions=actions,
-            to_call=min(owe, eff) if owe > 0 else 0,
-            current_bet=cb,
+            actions=frozenset(
+                {"bring_in", "complete"} | ({"all_in"} if complete == bet + eff else set())
+            ),
+            to_call=min(r.bring_in, eff),
+            current_bet=0,
             bet_this_round=bet,
             stack=eff,
             pot=self.middle,
-            min_to=min_to,
-            max_to=max_to,
+            min_to=complete,
+            max_to=complete,
             unit=r.unit,
-            opening=opening,
+            opening=True,
         )
 
     def _raise_range(
@@ -848,7 +904,7 @@ class Hand:
 
     def _apply_betting(self, action: Action) -> None:
         i = action.player
-        legal = self.legal()
+        legal = self._legal or self.legal()
         if self.bring_in_due:
             self._apply_bring_in(action, legal)
             self._after_action(i)
@@ -860,12 +916,11 @@ class Hand:
                     "check (R-4.4). Check instead.",
                     legal,
                 )
-            self.folded[i] = True
-            self._update_actor(i)
+            self._fold(i)
             self.events.append(
                 ActionTaken(player=i, kind="fold", added=0, total=self.bets[i], all_in=False)
             )
-        elif isinstance(action, Check | Call):
+        elif isinstance(action, (Check, Call)):  # a tuple: faster than a union here
             if isinstance(action, Check) and legal.to_call > 0:
                 raise IllegalAction(
                     f"You cannot check: there is {legal.to_call} to call. You may "
@@ -874,7 +929,7 @@ class Hand:
                     legal,
                 )
             self._call(i, legal)
-        elif isinstance(action, Bet | RaiseTo | RaiseBy | AllIn):
+        elif isinstance(action, (Bet, RaiseTo, RaiseBy, AllIn)):
             total = self._wager_total(action, legal)
             if total <= self.current_bet:
                 self._call(i, legal)  # an all-in for no more than the call is a call (R-7.1)
@@ -1115,9 +1170,16 @@ class Hand:
         """R-4.7: the part of the last wager nobody matched goes back to its owner."""
         if self.n < 2:
             return
-        top = max(range(self.n), key=lambda j: self.bets[j])
-        second = max((self.bets[j] for j in range(self.n) if j != top), default=0)
-        excess = self.bets[top] - second
+        # One pass for the largest wager (first such position) and the next largest.
+        bets = self.bets
+        top = 0
+        first = second = -1
+        for j, b in enumerate(bets):
+            if b > first:
+                first, second, top = b, first, j
+            elif b > second:
+                second = b
+        excess = first - second
         if excess > 0:
             self.bets[top] -= excess
             self.contrib[top] -= excess
@@ -1379,8 +1441,7 @@ class Hand:
             raise NotYourTurn("You have nothing to declare in this hand.")
         if isinstance(action, DeclareTimeout):
             if self.rules.declare_default == "fold":
-                self.folded[i] = True
-                self._update_actor(i)
+                self._fold(i)
                 self.declarations.withdraw(i)
                 self.events.append(
                     ActionTaken(player=i, kind="fold", added=0, total=0, all_in=False)
@@ -1481,6 +1542,8 @@ class Hand:
 
     def _take_rake(self, pots: list[Pot]) -> list[Pot]:
         rake = self.rules.rake
+        if not (rake.percent_bp or rake.step_per):
+            return pots  # no rake at this table
         total = sum(p.amount for p in pots)
         if rake.no_flop_no_drop and self._ended_on_first_street():
             return pots
@@ -1610,8 +1673,9 @@ class Hand:
         """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is
         mucked; any hand that could still win or tie something is shown."""
         mine = self._values(i)
-        pots = build_pots(self.contrib, [not f for f in self.folded])
-        for pot in pots:
+        if self._showdown_pots is None:  # contributions are final once the showdown starts
+            self._showdown_pots = build_pots(self.contrib, [not f for f in self.folded])
+        for pot in self._showdown_pots:
             if i not in pot.eligible:
                 continue
             shown = [j for j in pot.eligible if self.shown[j]]
@@ -1757,8 +1821,12 @@ class Hand:
         self.result = HandEnded(
             stacks=tuple(self.stacks),
             net=tuple(
-                s - s0 - a
-                for s, s0, a in zip(self.stacks, self.starting_stacks, self._added_by, strict=True)
+                [
+                    s - s0 - a
+                    for s, s0, a in zip(
+                        self.stacks, self.starting_stacks, self._added_by, strict=True
+                    )
+                ]
             ),
             rake=self.rake,
             carried=self.middle,

@@ -19,6 +19,9 @@ def build_pots(contrib: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     pot exists only where the set of contestants changes.
     """
     levels = sorted({c for c, alive in zip(contrib, live, strict=True) if alive and c > 0})
+    if len(levels) == 1:
+        # Every live player put in the same: one pot of everything (the usual case).
+        return [Pot(sum(contrib), tuple(i for i, c in enumerate(contrib) if live[i] and c > 0))]
     pots: list[Pot] = []
     prev = 0
     for level in levels:
@@ -49,6 +52,8 @@ def split(amount: int, winners: Sequence[int], order: Sequence[int]) -> list[int
     Returns the amounts in the order of ``winners``.
     """
     k = len(winners)
+    if k == 1:
+        return [amount]
     share, odd = divmod(amount, k)
     rank = {p: i for i, p in enumerate(order)}
     by_order = sorted(winners, key=lambda p: rank.get(p, len(rank) + p))

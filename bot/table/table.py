@@ -45,7 +45,6 @@ from bot.poker.actions import (
 from bot.poker.errors import NotYourTurn, PokerError
 from bot.poker.events import (
     ActionTaken,
-    CardsDealt,
     DeclarationCount,
     DeclarationMade,
     Drew,
@@ -671,8 +670,6 @@ class Table:
             if text is None:
                 continue
             if event.audience is None:
-                if isinstance(event, CardsDealt) and all(c == "??" for c in event.cards):
-                    continue  # "dealt two hidden cards" is noise on a public channel
                 await self._public(type(event).__name__, text, event=event)
             else:
                 user = info.users[event.audience]
