@@ -43,13 +43,14 @@ from pokerkit import (
     OmahaEightOrBetterLowHand,
     OmahaHoldemHand,
     Opening,
+    ShortDeckHoldemHand,
     StandardHighHand,
     State,
     Street,
 )
 
 from bot.poker.actions import Action, AllIn, Bet, Call, Check, Fold, RaiseTo
-from bot.poker.cards import FULL_DECK
+from bot.poker.cards import FULL_DECK, SHORT_DECK
 from bot.poker.errors import BadAmount
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rules
@@ -74,6 +75,7 @@ GAMES = (
     ("omaha", Limit.NO_LIMIT),
     ("omaha", Limit.POT_LIMIT),
     ("omaha8", Limit.FIXED),
+    ("shortdeck", Limit.NO_LIMIT),
 )
 
 
@@ -143,12 +145,13 @@ def _pokerkit_state(s: Setup) -> State:
     )
     hand_types: tuple[type[Any], ...] = {
         "holdem": (StandardHighHand,),
+        "shortdeck": (ShortDeckHoldemHand,),
         "omaha": (OmahaHoldemHand,),
         "omaha8": (OmahaHoldemHand, OmahaEightOrBetterLowHand),
     }[r.variant]
     return State(
         AUTOMATIONS,
-        Deck.STANDARD,
+        Deck.SHORT_DECK_HOLDEM if r.variant == "shortdeck" else Deck.STANDARD,
         hand_types,
         streets,
         structure,
@@ -168,6 +171,10 @@ def random_setup(rng: random.Random, variant: str, limit: Limit) -> Setup:
     sb = bb // 2
     blinds = (sb, bb) + (0,) * (n - 2)
     ante = rng.choice((0, 0, 0, 1))
+    if variant == "shortdeck" and n > 2 and rng.random() < 0.5:
+        # Triton style: everyone antes and the button posts the only blind.
+        blinds = (0,) * (n - 1) + (bb,)
+        ante = rng.choice((1, sb))
     antes = (ante,) * n if ante else ()
     # Stacks: many short stacks (side pots, short all-ins, blinds all in), a few deep ones.
     stacks = []
@@ -181,7 +188,7 @@ def random_setup(rng: random.Random, variant: str, limit: Limit) -> Setup:
             stacks.append(rng.randint(12 * bb, 60 * bb))
         else:
             stacks.append(rng.randint(60 * bb, 300 * bb))
-    deck = list(FULL_DECK)
+    deck = list(SHORT_DECK if variant == "shortdeck" else FULL_DECK)
     rng.shuffle(deck)
     rules = Rules(
         variant=variant,
@@ -193,7 +200,7 @@ def random_setup(rng: random.Random, variant: str, limit: Limit) -> Setup:
         raise_cap=4,
         cap_lift="never",  # D-1: pokerkit never lifts the cap heads-up.
     )
-    hole_count = 2 if variant == "holdem" else 4
+    hole_count = 2 if variant in ("holdem", "shortdeck") else 4
     return Setup(
         rules,
         stacks,

@@ -21,7 +21,7 @@ from bot.poker.actions import (
     GutsCall,
     RaiseTo,
 )
-from bot.poker.cards import FULL_DECK
+from bot.poker.cards import FULL_DECK, SHORT_DECK
 from bot.poker.events import BoardDealt, CardsDealt, Event, HandShown, OpenersShown
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rules
@@ -88,7 +88,7 @@ def test_invariant2_public_events_never_leak_private_cards(code: str) -> None:
         n = rng.randint(2, min(6, VARIANTS[code].max_players))
         stacks = [rng.choice([5, 30, 200]) for _ in range(n)]
         rules = rules_for(code, n)
-        deck = list(FULL_DECK)
+        deck = list(SHORT_DECK if VARIANTS[code].deck == "short" else FULL_DECK)
         rng.shuffle(deck)
         hand = Hand(rules, stacks, tuple(deck))
         seen = 0

@@ -134,13 +134,27 @@ def test_cli_replay_check_holdem_omaha_exits_zero() -> None:
     assert "Traceback" not in proc.stderr
 
 
-def test_cli_unsupported_variant_reports_clearly() -> None:
-    """Short deck (NS) is not supported yet: ok false, a clear error, no traceback."""
+def test_short_deck_hand_replays_to_pokerkits_final_stacks() -> None:
+    """The short-deck (NS) file has no finishing_stacks; pokerkit 0.7.7 documents this very
+    hand (NoLimitShortDeckHoldem's docstring) ending at these stacks: Xuan's queens make
+    a king-high straight on the river, which beats Phua's set of kings."""
     path = PHH / "phua-xuan-2019.phh"
     result = replay_file(path)
+    assert result["ok"] is True, result["error"]
+    assert result["finishing_stacks"] == [489000, 226000, 684000, 400000, 0, 198000]
+    assert result["pots"] == [{"amount": 623000, "eligible": ["p3", "p5"], "winners": ["p3"]}]
+
+
+def test_cli_unsupported_variant_reports_clearly(tmp_path: Path) -> None:
+    """A PHH variant we do not play: ok false, a clear error, no traceback."""
+    path = tmp_path / "kuhn.phh"
+    path.write_text(
+        'variant = "NK"\nantes = [1, 1]\nstarting_stacks = [2, 2]\nactions = ["d dh p1 Ks"]\n'
+    )
+    result = replay_file(path)
     assert result["ok"] is False
-    assert result["variant"] == "NS"
-    assert "NS" in result["error"] and "not supported" in result["error"]
+    assert result["variant"] == "NK"
+    assert "NK" in result["error"] and "not supported" in result["error"]
     assert "internal error" not in result["error"]
     proc = _cli(str(path), "--check")
     assert proc.returncode == 1

@@ -34,10 +34,11 @@ async def _play_random(h: Harness, table, rng: random.Random, hands: int) -> Non
             assert out.ok, out.message
 
 
-@pytest.mark.parametrize("game", ["holdem", "omaha8", "stud", "draw5"])
+@pytest.mark.parametrize("game", ["holdem", "shortdeck", "omaha8", "stud", "draw5"])
 async def test_invariant_2_nothing_private_in_public(game: str) -> None:
     h = Harness()
-    extra = {"limit": "fixed", "small_bet": 2, "big_bet": 4} if game != "holdem" else {}
+    no_limit = ("holdem", "shortdeck")
+    extra = {"limit": "fixed", "small_bet": 2, "big_bet": 4} if game not in no_limit else {}
     table = await h.seated(["a", "b", "c"], variant=game, **extra)
     rng = random.Random(7)
     await _play_random(h, table, rng, 1)

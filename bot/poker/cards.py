@@ -19,6 +19,8 @@ JOKER = "Xx"
 Card = str
 
 FULL_DECK: tuple[Card, ...] = tuple(r + s for r in RANKS for s in SUITS)
+SHORT_DECK: tuple[Card, ...] = tuple(c for c in FULL_DECK if c[0] not in "2345")
+"""Short-deck (six-plus) hold'em: 36 cards, sixes to aces."""
 _VALID = frozenset(FULL_DECK) | {JOKER}
 _CARD_RE = re.compile(r"[2-9TJQKA][cdhs]|\?\?|Xx")
 
@@ -96,10 +98,15 @@ def validate_deck(deck: Sequence[Card]) -> None:
 
 
 def stacked_deck(
-    holes: Sequence[str], board: str = "", hole_count: int | None = None
+    holes: Sequence[str],
+    board: str = "",
+    hole_count: int | None = None,
+    *,
+    full: Sequence[Card] = FULL_DECK,
 ) -> tuple[Card, ...]:
     """A deck order that deals these hole cards (PHH order, one string per player) and
-    then this board, with the rest of the deck after them. For tests and replays.
+    then this board, with the rest of ``full`` (the whole deck) after them. For tests and
+    replays.
 
     Hole cards are dealt one at a time round the table, as the engine deals them.
     """
@@ -111,6 +118,6 @@ def stacked_deck(
             order.append(h[j] if j < len(h) else UNKNOWN)
     order.extend(parse_cards(board))
     used = set(order)
-    rest = [c for c in FULL_DECK if c not in used]
+    rest = [c for c in full if c not in used]
     out = [rest.pop(0) if c == UNKNOWN else c for c in order]
     return tuple(out + rest)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Literal, cast
 
@@ -46,7 +47,9 @@ _PH_WORST = 7462
 _TOP = _PH_WORST + 1
 FIVE_OF_A_KIND_BASE = _TOP  # 7463 + rank index: five of a kind beats any straight flush
 
-HandKind = Literal["high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"]
+HandKind = Literal[
+    "high", "short_high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"
+]
 Category = Literal[
     "five_of_a_kind",
     "straight_flush",
@@ -606,6 +609,7 @@ def _groups(ranks: Iterable[int]) -> list[tuple[int, int]]:
     return sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0]))
 
 
+@cache  # a pure function of at most ~7,500 values; every showdown asks for names
 def high_name(value: int) -> str:
     """ "Kings full of sevens", "Ace-high flush", "Five aces"…"""
     cat = _category(value)
@@ -710,6 +714,63 @@ def _a5_name(value: int) -> str:
     return f"{_low_text(a5_ranks(value))} low"
 
 
+# --- Short-deck (six-plus) high hands ---------------------------------------------------
+# A 36-card deck, sixes to aces. The ranking pokerkit and PHH ("NS") use, and the one
+# played at Triton: a flush beats a full house (with nine ranks a flush is the rarer
+# hand) and A-9-8-7-6 is the lowest straight (the ace plays low, below the six). The
+# rest is the usual order (R-10.1–R-10.3); a straight still beats three of a kind.
+
+_SHORT_WHEEL = (12, 7, 6, 5, 4)  # A 9 8 7 6 as rank indices
+_SHORT_ORDER: dict[Category, int] = {
+    "high_card": 0,
+    "one_pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "full_house": 5,
+    "flush": 6,
+    "four_of_a_kind": 7,
+    "straight_flush": 8,
+}
+_SHORT_STEP = 10_000  # above every standard value: category first, then the usual order
+_SHORT_LOW_STRAIGHTS = {
+    _PLAIN5[_WHEEL]: "Nine-high straight",
+    _FLUSH5[_WHEEL]: "Nine-high straight flush",
+}
+
+
+def _short_five(ids: Sequence[int]) -> int:
+    value = _TOP - _E5(*ids)
+    if tuple(sorted((i >> 2 for i in ids), reverse=True)) == _SHORT_WHEEL:
+        # Score A-9-8-7-6 as the standard game's lowest straight (flush): the 5-4-3-2-A
+        # it stands in for cannot be dealt from a short deck.
+        flush = len({i & 3 for i in ids}) == 1
+        value = _FLUSH5[_WHEEL] if flush else _PLAIN5[_WHEEL]
+    return _SHORT_ORDER[_category(value)] * _SHORT_STEP + value
+
+
+def short_deck_value(cards: Sequence[str]) -> int:
+    """The best five of ``cards`` under short-deck ranking (five or more cards, 6 to A)."""
+    ids = _ids(cards)
+    if len(ids) < 5:
+        raise ValueError(f"a high hand needs five cards, got {len(ids)}")
+    if any(i >> 2 < 4 for i in ids):
+        raise ValueError("a short deck has no cards below the six")
+    return max(_short_five(five) for five in combinations(ids, 5))
+
+
+def short_deck_name(value: int) -> str:
+    """ "Nine-high straight" for A-9-8-7-6, otherwise the usual names."""
+    standard = value % _SHORT_STEP
+    return _SHORT_LOW_STRAIGHTS.get(standard) or high_name(standard)
+
+
+def _display_short(five: Sequence[str]) -> tuple[str, ...]:
+    if tuple(sorted((_RANK[c] for c in five), reverse=True)) == _SHORT_WHEEL:
+        return tuple(sorted(five, key=lambda c: (_RANK[c] + 1) % 13, reverse=True))  # ace last
+    return _display_high(five)
+
+
 def describe(
     kind: HandKind, cards: Sequence[str], board: Sequence[str] = (), *, wild: WildSpec = NO_WILD
 ) -> HandDescription:
@@ -729,6 +790,10 @@ def describe(
         if len(allc) < 5:
             raise ValueError("a hand needs five cards")
         fives = list(combinations(allc, 5))
+    if kind == "short_high":
+        value, used = _best_subset(fives, short_deck_value)
+        assert value is not None
+        return HandDescription(value, short_deck_name(value), _display_short(used))
     if kind in ("high", "omaha_high"):
 
         def score_high(f: tuple[str, ...]) -> int:

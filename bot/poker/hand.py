@@ -35,7 +35,7 @@ from bot.poker.actions import (
     RaiseTo,
     Show,
 )
-from bot.poker.cards import FULL_DECK, JOKER, Card, shuffled_deck, validate_deck
+from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK, Card, shuffled_deck, validate_deck
 from bot.poker.errors import BadAmount, ConfigError, HandOver, IllegalAction, NotYourTurn
 from bot.poker.events import (
     ActionTaken,
@@ -147,10 +147,13 @@ class Hand:
         )
         if len(self.player_ids) != n or len(set(self.player_ids)) != n:
             raise ConfigError("Every player needs a distinct id.")
+        full = SHORT_DECK if variant.deck == "short" else FULL_DECK
         if deck is None:
-            deck = shuffled_deck((*FULL_DECK, JOKER) if rules.uses_joker else FULL_DECK)
+            deck = shuffled_deck((*full, JOKER) if rules.uses_joker else full)
         else:
             validate_deck(deck)
+            if variant.deck == "short" and any(c[0] in "2345" for c in deck):
+                raise ConfigError("A short deck holds sixes to aces only.")
         self.rules = rules
         self.variant: Variant = variant
         self._streets = variant.streets
@@ -427,7 +430,9 @@ class Hand:
             return False
         # Positions 0 and 1 are the blinds; a later forced bet above the big blind is a
         # straddle or a kill; one equal to it is a live posted blind.
-        return self.n > 2 and i >= 2 and blinds[i] > max(blinds[0], blinds[1])
+        # With no blinds in positions 0 and 1 it is a button blind (short deck), not a straddle.
+        first_two = max(blinds[0], blinds[1])
+        return self.n > 2 and i >= 2 and first_two > 0 and blinds[i] > first_two
 
     def _put(self, i: int, amount: int, *, bet: bool) -> None:
         self.stacks[i] -= amount

@@ -27,7 +27,7 @@ from bot.poker.actions import (
     RaiseTo,
     Show,
 )
-from bot.poker.cards import FULL_DECK, Card, parse_cards
+from bot.poker.cards import FULL_DECK, SHORT_DECK, Card, parse_cards
 from bot.poker.errors import PokerError
 from bot.poker.events import (
     ActionTaken,
@@ -53,6 +53,7 @@ PHH_VARIANTS: dict[str, tuple[str, Limit]] = {
     "PO": ("omaha", Limit.POT_LIMIT),
     "FO": ("omaha", Limit.FIXED),
     "FO/8": ("omaha8", Limit.FIXED),
+    "NS": ("shortdeck", Limit.NO_LIMIT),
     "PO/8": ("omaha8", Limit.POT_LIMIT),
     "F7S": ("stud", Limit.FIXED),
     "F7S/8": ("stud8", Limit.FIXED),
@@ -150,7 +151,8 @@ def _script(phh: PHHHand) -> dict[int, list[Card]]:
             if k < len(queue) and queue[k] == "??":
                 queue[k] = card
     used = {c for q in script.values() for c in q}
-    spare = [c for c in FULL_DECK if c not in used]
+    deck = SHORT_DECK if PHH_VARIANTS.get(phh.variant, ("",))[0] == "shortdeck" else FULL_DECK
+    spare = [c for c in deck if c not in used]
     for queue in script.values():
         for k, card in enumerate(queue):
             if card == "??":

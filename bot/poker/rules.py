@@ -139,6 +139,9 @@ class Rules:
             raise ConfigError("Guts is played with the Guts pot system, and only Guts is.")
         if self.pot_system == "guts" and self.guts_stake < 1:
             raise ConfigError("Guts needs a stake of at least one chip.")
+        if self.wild != "none" and variant.deck == "short":
+            # Deuces are not in a short deck, and its ranking has no wild-card rules.
+            raise ConfigError(f"{variant.name} is played without wild cards.")
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError("The raise cap must allow at least the opening bet.")
 

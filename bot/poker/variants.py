@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 Opener = Literal["blinds", "left_of_button", "bring_in", "best_showing", "opener"]
-Evaluator = Literal["high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"]
+Evaluator = Literal[
+    "high", "short_high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,8 @@ class Variant:
     button: bool = True
     showing: Literal["high", "low"] = "high"
     """Stud: which up-cards bring in and open later rounds (R-3.5, R-16.3)."""
+    deck: Literal["full", "short"] = "full"
+    """``short``: the 36-card six-plus deck (short-deck hold'em)."""
 
     @property
     def hole_count(self) -> int:
@@ -58,8 +62,15 @@ class Variant:
         return len(self.showdown) == 2
 
 
-def _flop_game(code: str, name: str, hole: int, showdown: tuple[Evaluator, ...]) -> Variant:
+def _flop_game(
+    code: str,
+    name: str,
+    hole: int,
+    showdown: tuple[Evaluator, ...],
+    deck: Literal["full", "short"] = "full",
+) -> Variant:
     return Variant(
+        deck=deck,
         code=code,
         name=name,
         streets=(
@@ -75,6 +86,8 @@ def _flop_game(code: str, name: str, hole: int, showdown: tuple[Evaluator, ...])
 HOLDEM = _flop_game("holdem", "Texas hold'em", 2, ("high",))
 OMAHA = _flop_game("omaha", "Omaha", 4, ("omaha_high",))
 OMAHA8 = _flop_game("omaha8", "Omaha hi-lo eight-or-better", 4, ("omaha_high", "omaha_low_8"))
+# Six-plus: sixes to aces; a flush beats a full house and A-9-8-7-6 is a straight.
+SHORTDECK = _flop_game("shortdeck", "Short-deck hold'em", 2, ("short_high",), deck="short")
 
 
 def _stud(
@@ -157,6 +170,7 @@ VARIANTS: dict[str, Variant] = {
         HOLDEM,
         OMAHA,
         OMAHA8,
+        SHORTDECK,
         STUD,
         STUD8,
         RAZZ,
