@@ -228,6 +228,8 @@ class Hand:
         self._cap = rules.deal_cap
         self._limited = rules.limited
         self._check_raise = rules.check_raise
+        self._jacks = rules.jacks_to_open
+        self._checking_out = rules.checking_out
         self._actor_list: list[int] = list(range(n))
         self._start()
 
@@ -501,16 +503,15 @@ class Hand:
     def _runs_out(self) -> bool:
         return (
             self.street_index > 0
-            and self._live_count() >= 2
-            and self._can_act_count() < 2
+            and self.n - self._folds >= 2
+            and len(self._actor_list) < 2
             and not any(s.draw for s in self.variant.streets[self.street_index :])
         )
 
     def _begin_betting(self, street: Street) -> bool:
         """Open the street's betting round; False when nobody needs to bet in it."""
-        if self._can_act_count() >= 2 or (
-            self._can_act_count() == 1 and self._first_round_forced_open()
-        ):
+        can_act = len(self._actor_list)
+        if can_act >= 2 or (can_act == 1 and self._first_round_forced_open()):
             return street.betting and self._open_round(street)
         if not any(s.draw for s in self.variant.streets[self.street_index + 1 :]):
             # R-4.8: at most one player can still bet, so expose hands and run it out.
@@ -749,7 +750,6 @@ class Hand:
             return self._special_legal(i)
         # The betting round proper: the hot path, kept to plain local arithmetic.
         r = self.rules
-        street = self._streets[self.street_index if self.street_index > 0 else 0]
         eff = self.stacks[i] if not self._cap else self.effective_stack(i)
         bet = self.bets[i]
         cb = self.current_bet
@@ -780,13 +780,14 @@ class Hand:
             and (self._check_raise or not self.passive[i])
             and not (
                 opening
-                and r.jacks_to_open
+                and self._jacks
                 and self.street_index == 0
                 and self.opener is None
                 and not has_openers(self.hole[i])
             )
         )
         if can_raise:
+            street = self._streets[self.street_index if self.street_index > 0 else 0]
             min_to, max_to = self._raise_range(street, cb, owe, all_in_to, opening)
         key = (
             owe > 0,
@@ -794,7 +795,7 @@ class Hand:
             opening,
             self.completion_pending,
             eff > 0 and (all_in_to <= cb or max_to == all_in_to),
-            r.checking_out,
+            self._checking_out,
         )
         actions = _ACTION_SETS.get(key)
         if actions is None:
@@ -1098,13 +1099,14 @@ class Hand:
         self.last_aggressor = i
 
     def _after_action(self, i: int) -> None:
-        if self._live_count() == 1:
+        if self.n - self._folds == 1:
             self._close_round()
             self._award_uncontested()
             return
         nxt = self._next_needing(i, inclusive=False)
         if nxt is not None:
-            self._set_to_act(nxt)
+            self.to_act = nxt  # _set_to_act, inlined: this is every action's path
+            self._legal = None
             return
         passed_out = (
             self.street_index == 0
