@@ -97,6 +97,11 @@ def _action_set(key: tuple[bool, ...]) -> frozenset[str]:
 
 
 Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
+_SHOW_OR_MUCK = frozenset({"show", "muck"})
+_DRAW = frozenset({"draw"})
+_DECLARE = frozenset({"declare"})
+_GUTS = frozenset({"guts"})
+
 _DEFAULT_IDS = {n: tuple(f"p{i + 1}" for i in range(n)) for n in range(2, 24)}
 """PHH-style ids (p1 = first seat left of the button) for hands dealt without ids."""
 
@@ -822,41 +827,16 @@ class Hand:
         the bring-in (R-3.5)."""
         r = self.rules
         if self.phase == "showdown":
-            return Legal(
-                player=i,
-                actions=frozenset({"show", "muck"}),
-                to_call=0,
-                current_bet=self.current_bet,
-                bet_this_round=0,
-                stack=self.stacks[i],
-                pot=self.middle,
-                min_to=None,
-                max_to=None,
-                unit=r.unit,
-                opening=False,
-            )
+            return self._no_wager_legal(i, _SHOW_OR_MUCK, self.stacks[i], self.current_bet)
         if self.phase == "declare":
             return self.declare_legal(i)
         if self.phase == "guts":
-            return self.declare_legal(i)._replace(actions=frozenset({"guts"}))
+            return self._no_wager_legal(i, _GUTS, self.stacks[i])
         street = self._streets[self.street_index if self.street_index > 0 else 0]
         eff = self.stacks[i] if not self._cap else self.effective_stack(i)
         bet = self.bets[i]
         if self.phase == "draw":
-            return Legal(
-                player=i,
-                actions=frozenset({"draw"}),
-                to_call=0,
-                current_bet=0,
-                bet_this_round=0,
-                stack=eff,
-                pot=self.middle,
-                min_to=None,
-                max_to=None,
-                unit=r.unit,
-                opening=False,
-                draw_max=min(street.draw, len(self.hole[i])),
-            )
+            return self._no_wager_legal(i, _DRAW, eff, draw_max=min(street.draw, len(self.hole[i])))
         # The bring-in (R-3.5): bring it in, or complete to a full bet.
         assert self.bring_in_due, self.phase
         complete = min(self.full_size, bet + eff)
@@ -1425,18 +1405,31 @@ class Hand:
         return list(self.declarations.pending())
 
     def declare_legal(self, player: int) -> Legal:
+        return self._no_wager_legal(player, _DECLARE, self.stacks[player])
+
+    def _no_wager_legal(
+        self,
+        i: int,
+        actions: frozenset[str],
+        stack: int,
+        current_bet: int = 0,
+        *,
+        draw_max: int = 0,
+    ) -> Legal:
+        """A turn with no chips to put in: show or muck, draw, declare, Guts in/out."""
         return Legal(
-            player=player,
-            actions=frozenset({"declare"}),
+            player=i,
+            actions=actions,
             to_call=0,
-            current_bet=0,
+            current_bet=current_bet,
             bet_this_round=0,
-            stack=self.stacks[player],
+            stack=stack,
             pot=self.middle,
             min_to=None,
             max_to=None,
             unit=self.rules.unit,
             opening=False,
+            draw_max=draw_max,
         )
 
     def _apply_declare(self, action: Action) -> None:
