@@ -54,6 +54,9 @@ class ChipfistBot(commands.Bot):
         halted = await self.service.recover()
         if halted:
             log.warning("tables halted at start: %s", halted)
+        from cogs.prefs import load_notify_modes
+
+        self.presenter.ping_mode.update(await load_notify_modes(store))
         self.add_dynamic_items(CfButton, DrawSelect)
         self.add_listener(on_modal_interaction, "on_interaction")
         self.add_listener(on_stale_component, "on_interaction")

@@ -23,6 +23,7 @@ from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.text_actions import ActionRequest
 from cogs import ops, play
+from cogs.prefs import save_notify_mode
 
 log = logging.getLogger(__name__)
 
@@ -466,7 +467,10 @@ class TableCog(commands.Cog):
         ]
     )
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
-        self.bot.presenter.ping_mode[str(interaction.user.id)] = mode
+        user_id = str(interaction.user.id)
+        # Stored first: the choice is confirmed only once it will survive a restart.
+        await save_notify_mode(self.bot.service.store, user_id, mode)
+        self.bot.presenter.ping_mode[user_id] = mode
         where = "by DM" if mode == "dm" else "with a mention in the channel"
         await ops.reply(interaction, f"You will be told it is your turn {where}.")
 

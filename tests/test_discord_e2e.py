@@ -673,3 +673,36 @@ async def test_table_create_says_which_bot_permissions_are_missing(h: Harness) -
     answer = h.last_ephemeral(users[0]).lower()
     assert "missing" in answer and "send" in answer, answer
     assert h.bot.service.get(h.tid) is None  # no table was created
+
+
+async def test_notify_choice_survives_a_restart(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """/notify dm is stored: after a restart on the same file the turn nudge still goes
+    by DM, and a later /notify channel takes over again."""
+    db = tmp_path / "chipfist.sqlite3"
+    users = players(fake_discord)
+    alice = users[0]
+    bot = make_bot(db)
+    async with run_bot(fake_discord, bot, sync=True):
+        h = Harness(fake_discord, bot)
+        await h.slash(alice, "notify", mode="dm")
+        assert "by DM" in h.last_ephemeral(alice)
+        await h.slash(users[1], "notify", mode="dm")
+        await h.slash(users[1], "notify", mode="channel")
+    bot2 = make_bot(db)
+    async with run_bot(fake_discord, bot2, sync=True):
+        h2 = Harness(fake_discord, bot2)
+        assert bot2.presenter.ping_mode == {str(alice.id): "dm", str(users[1].id): "channel"}
+        bot2.presenter.ping_delay = 0.0
+        await h2.start_table(users)
+        await h2.settle()
+        first = h2.to_act()
+        assert first is not None
+        while first is not alice:  # play on until it is alice's turn
+            await h2.click(first, "check_call")
+            first = h2.to_act()
+            assert first is not None
+        await h2.settle()
+        dms = [m.content for m in fake_discord.dm_messages(alice)]
+        assert any("your turn" in text for text in dms), dms
+        pings = [m.content for m in fake_discord.channel_messages() if "your turn" in m.content]
+        assert not any(alice.mention in p for p in pings), pings

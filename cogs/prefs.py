@@ -1,0 +1,34 @@
+"""Player preferences (how to be told it is your turn), kept in the store so a restart
+keeps them.
+
+They live in the event log under one reserved log id, :data:`PREFS_LOG`, as ``notify``
+events: the same durable, append-only path as every table's events, and no extra
+schema. Table ids are Discord channel ids (digits) or ``local``, so the id cannot clash,
+and the log never opens a table (only ``created`` events do). The newest event for a
+user wins when they are read back at start-up.
+"""
+
+from __future__ import annotations
+
+from bot.table.ports import StorePort
+
+PREFS_LOG = "_player_prefs"
+NOTIFY = "notify"
+NOTIFY_MODES = ("channel", "dm")
+
+
+async def load_notify_modes(store: StorePort) -> dict[str, str]:
+    """Every user's chosen turn notice, as of the last choice each made."""
+    modes: dict[str, str] = {}
+    for event in await store.events(PREFS_LOG):
+        user, mode = event.payload.get("user"), event.payload.get("mode")
+        if event.kind == NOTIFY and isinstance(user, str) and mode in NOTIFY_MODES:
+            modes[user] = mode
+    return modes
+
+
+async def save_notify_mode(store: StorePort, user_id: str, mode: str) -> None:
+    """Record a choice durably (returns after the store committed it)."""
+    if mode not in NOTIFY_MODES:
+        raise ValueError(f"unknown notify mode {mode!r}")
+    await store.append(PREFS_LOG, NOTIFY, {"user": user_id, "mode": mode})
