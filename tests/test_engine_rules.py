@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.poker.actions import AllIn, Bet, Call, Check, Fold, RaiseBy, RaiseTo
+from bot.poker.actions import AllIn, Bet, Call, Check, Fold, Muck, RaiseBy, RaiseTo
 from bot.poker.cards import stacked_deck
 from bot.poker.errors import BadAmount, IllegalAction
 from bot.poker.events import (
@@ -251,6 +251,48 @@ def test_r9_2_beaten_hand_is_mucked_automatically() -> None:
     # The seven-high shows first (nothing shown yet); the aces beat it; the kings are
     # beaten by the aces already shown and are mucked.
     assert shown == [0, 1] and mucked == [2]
+
+
+def test_r9_2_pot_award_names_the_shown_winning_hand() -> None:
+    deck = stacked_deck(["2c3d", "AsAh", "KsKh"], "7c8d9hJs4s")
+    h = play_blinds_hand_to_river(deck)
+    for p in (0, 1, 2):
+        h.apply(Check(p))
+    (award,) = [e for e in h.events if isinstance(e, PotAwarded)]
+    assert award.winners == (1,) and award.hand == "Pair of aces"
+
+
+def test_r9_2_a_winner_who_never_showed_is_not_described() -> None:
+    """Manual showdown: the first two to show muck, so the last hand wins unseen, and
+    nothing public says what it was (R-9.2, R-6.5)."""
+    deck = stacked_deck(["2c3d", "AsAh", "KsKh"], "7c8d9hJs4s")
+    rules = Rules(blinds_or_straddles=(1, 2), showdown="manual")
+    h = Hand(rules, [100] * 3, deck)
+    h.apply(Call(2))
+    h.apply(Call(0))
+    h.apply(Check(1))
+    while h.phase == "betting":
+        h.apply(Check(h.legal().player))
+    while not h.over:
+        h.apply(Muck(h.legal().player))
+    (award,) = [e for e in h.events if isinstance(e, PotAwarded)]
+    winner = award.winners[0]
+    assert not h.shown[winner]
+    assert award.hand == ""
+    assert not [e for e in h.events if isinstance(e, HandShown) and e.player == winner]
+
+
+def test_r11_3_hi_lo_awards_name_each_half() -> None:
+    deck = stacked_deck(["AsKd2c3c", "QsQhJdTc"], "4d5h8cKcQd")
+    rules = Rules(
+        variant="omaha8", limit=Limit.FIXED, blinds_or_straddles=(1, 2), small_bet=2, big_bet=4
+    )
+    h = Hand(rules, [100, 100], deck)
+    while not h.over:
+        legal = h.legal()
+        h.apply(Call(legal.player) if legal.to_call else Check(legal.player))
+    names = {e.share: e.hand for e in h.events if isinstance(e, PotAwarded)}
+    assert names == {"high": "Three queens", "low": "8-5-4-2-A low"}
 
 
 def test_r11_4_odd_chip_by_suit_option() -> None:

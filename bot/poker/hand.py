@@ -1709,7 +1709,8 @@ class Hand:
                 for i in contenders:
                     values.setdefault(i, self._values(i))
             if len(contenders) == 1:
-                self._pay(k, "whole", pot.amount, (contenders[0],), (pot.amount,), "")
+                only = (contenders[0],)
+                self._pay(k, "whole", pot.amount, only, (pot.amount,), self._won_with(only, 0))
                 continue
             self._award_pot(k, pot.amount, contenders, values, order)
         self._finish("showdown")
@@ -1747,16 +1748,31 @@ class Hand:
 
         if len(evaluators) == 1:
             w = winners_for(0) or contenders  # R-9.4 leaves nobody: share it out
-            self._pay(k, "whole", amount, tuple(w), tuple(split(amount, w, high_order)), "")
+            amounts = tuple(split(amount, w, high_order))
+            self._pay(k, "whole", amount, tuple(w), amounts, self._won_with(w, 0))
             return
         high = winners_for(0) or contenders
         low = winners_for(1)
         if not low:  # R-10.5: no qualifying low, high takes all
-            self._pay(k, "whole", amount, tuple(high), tuple(split(amount, high, high_order)), "")
+            amounts = tuple(split(amount, high, high_order))
+            self._pay(k, "whole", amount, tuple(high), amounts, self._won_with(high, 0))
             return
         hi_amt, lo_amt = halve(amount)  # R-11.3
-        self._pay(k, "high", hi_amt, tuple(high), tuple(split(hi_amt, high, high_order)), "")
-        self._pay(k, "low", lo_amt, tuple(low), tuple(split(lo_amt, low, low_order)), "")
+        hi_split = tuple(split(hi_amt, high, high_order))
+        lo_split = tuple(split(lo_amt, low, low_order))
+        self._pay(k, "high", hi_amt, tuple(high), hi_split, self._won_with(high, 0))
+        self._pay(k, "low", lo_amt, tuple(low), lo_split, self._won_with(low, 1))
+
+    def _won_with(self, winners: Sequence[int], idx: int) -> str:
+        """The name of the winning hand for one half of a pot ("Pair of kings"), or ""
+        when the winner never showed: a hand that was not shown is never described."""
+        w = winners[0]
+        if not self.shown[w]:
+            return ""
+        names = sd.describe_hand(
+            self.variant, self.hole[w], self.board, self.rules.wild, self._values(w)
+        )
+        return names[idx] if idx < len(names) else ""
 
     def _pay(
         self,

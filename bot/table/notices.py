@@ -86,7 +86,9 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
             return None
         return "Pots: " + ", ".join(f"{p.amount}" for p in event.pots)
     if isinstance(event, HandShown):
-        desc = f" ({', '.join(event.descriptions)})" if event.descriptions else ""
+        # Hands shown before the board is out (an all-in run-out) have no name yet.
+        names = [d for d in event.descriptions if d]
+        desc = f" ({', '.join(names)})" if names else ""
         return f"{name(event.player)} shows {' '.join(event.cards)}{desc}"
     if isinstance(event, HandMucked):
         return f"{name(event.player)} mucks"
