@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.poker.events import HandShown, PotAwarded
+from bot.poker.events import HandShown, PotAwarded, StreetStarted
 from bot.table.notices import describe
 
 NAMES = {0: "alice", 1: "bob"}.__getitem__
@@ -28,3 +28,23 @@ def test_r11_3_hi_lo_halves_are_labelled() -> None:
         pot_index=1, share="low", amount=7, winners=(0,), amounts=(7,), hand="8-5-4-2-A low"
     )
     assert describe(low, NAMES) == "side pot 1 (low half): alice 7 with 8-5-4-2-A low"
+
+
+def test_r16_3_later_stud_streets_get_a_header_board_streets_do_not() -> None:
+    """Seventh street is dealt face down: the header is all the public log says of it."""
+    assert describe(StreetStarted(street="seventh street", index=4), NAMES) == "Seventh street"
+    assert describe(StreetStarted(street="third street", index=0), NAMES) is None
+    assert describe(StreetStarted(street="flop", index=1), NAMES) is None
+
+
+async def test_r16_3_stud_deal_names_a_dealer_not_a_button() -> None:
+    from bot.table.testing import Harness
+
+    h = Harness()
+    stud = await h.seated(["a", "b", "c"], variant="stud", limit="fixed", small_bet=2, big_bet=4)
+    await h.deal(stud)
+    holdem = await h.seated(["d", "e", "f"], table_id="t2")
+    await h.deal(holdem)
+    starts = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
+    assert "Dealer: seat" in starts[0] and "Button" not in starts[0]
+    assert "Button: seat" in starts[1]

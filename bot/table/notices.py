@@ -127,5 +127,10 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if isinstance(event, HandEnded):
         return f"Hand over{': ' + event.reason if event.reason else ''}."
     if isinstance(event, StreetStarted):
+        # Stud streets after the first get a header: seventh street is dealt face down,
+        # so without it the log would show two betting rounds with nothing between them.
+        # Board and draw streets are announced by their own cards or draw counts.
+        if event.index > 0 and event.street.endswith(" street"):
+            return event.street.capitalize()
         return None
     return None

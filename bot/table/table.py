@@ -588,9 +588,12 @@ class Table:
             live=hand,
         )
         names = ", ".join(st.seats[s].name for s in plan.order)
+        # Stud has no button (R-16.3: the cards decide who acts); the seat is only the
+        # nominal dealer the deal starts from.
+        marker = "Button" if hand.variant.button else "Dealer"
         text = (
             f"Hand #{hand_no}: {self.settings.stakes_text(variant, limit)}. "
-            f"Button: seat {plan.button}. Dealt in: {names}."
+            f"{marker}: seat {plan.button}. Dealt in: {names}."
         )
         await self._public("hand_started", text, hand_no=hand_no, button=plan.button)
         await self._tell(hand.events)
