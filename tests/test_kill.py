@@ -2,6 +2,10 @@
 with SIGKILL at random moments; after every kill it restarts on the same SQLite file,
 must resume exactly where the log says it was, and must conserve every chip (R-2.5).
 
+The table plays a rotation of games (hold'em, triple draw with its discards and
+reshuffles, stud hi-lo, pot-limit Omaha hi-lo, short deck, badugi), so kills land in
+draw phases, bring-ins and split pots as well as in hold'em betting.
+
 At least 50 kills across at least 200 hands, in well under 90 seconds.
 """
 
@@ -23,6 +27,7 @@ from bot.table.recovery import ledger_error, load
 KILLS = int(os.environ.get("CHIPFIST_KILLS", "50"))
 MIN_HANDS = 200
 ROOT = Path(__file__).resolve().parents[1]
+ROTATION = "holdem,27triple:fixed,stud8:fixed,omaha8:pot_limit,shortdeck,badugi:fixed"
 
 
 async def _from_log(path: str) -> tuple[str | None, int, str | None]:
@@ -44,6 +49,7 @@ async def _from_log(path: str) -> tuple[str | None, int, str | None]:
 def _start(path: str, seed: int) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "bot", "--local", "--db", path, "--robots", "100000"]
     cmd += ["--seed", str(seed), "--snapshot-every", "7", "--quiet", "a", "b", "c", "d"]
+    cmd += ["--game", ROTATION]
     env = {**os.environ, "DISCORD_TOKEN": ""}
     return subprocess.Popen(
         cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

@@ -86,3 +86,34 @@ def test_config_reads_dotenv_and_environment_wins(tmp_path: Path) -> None:
     assert cfg.discord_token == "abc" and cfg.database == "x.sqlite3"
     cfg = Config.load(env={"DISCORD_TOKEN": ""}, dotenv=env_file)
     assert cfg.discord_token is None
+
+
+def test_r16_4_robot_discards_only_its_own_cards_within_the_draw_limit() -> None:
+    import random
+
+    from bot.local.robot import pick
+    from bot.poker.legal import Legal
+
+    legal = Legal(0, frozenset({"draw"}), 0, 0, 0, 100, 10, None, None, 1, False, draw_max=3)
+    mine = ("As", "Kd", "7c", "4h", "2s")
+    rng = random.Random(1)
+    sizes = set()
+    for _ in range(200):
+        request = pick(legal, rng, mine)
+        assert request.kind == "draw" and set(request.cards) <= set(mine)
+        assert len(set(request.cards)) == len(request.cards) <= 3
+        sizes.add(len(request.cards))
+    assert sizes == {0, 1, 2, 3}  # stands pat sometimes, draws up to the limit otherwise
+
+
+def test_r5_1_robot_never_goes_all_in_where_all_in_is_not_offered() -> None:
+    import random
+
+    from bot.local.robot import pick
+    from bot.poker.legal import Legal
+
+    # Fixed limit: call 1 or raise to exactly 4; "all in" is not among the actions.
+    acts = frozenset({"call", "raise", "fold"})
+    legal = Legal(0, acts, 1, 2, 1, 190, 3, 4, 4, 1, False)
+    rng = random.Random(2)
+    assert all(pick(legal, rng).kind != "all_in" for _ in range(500))

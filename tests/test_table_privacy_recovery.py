@@ -30,7 +30,7 @@ async def _play_random(h: Harness, table, rng: random.Random, hands: int) -> Non
             else:
                 pos = hand.to_act
                 legal = hand.legal()
-            out = await h.do(table, info.users[pos], pick(legal, rng))
+            out = await h.do(table, info.users[pos], pick(legal, rng, hand.hole[pos]))
             assert out.ok, out.message
 
 

@@ -42,7 +42,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--db", default="chipfist.sqlite3", help="SQLite file (default %(default)s)")
     ap.add_argument("players", nargs="*", help="players to seat at the start")
     ap.add_argument("--buy-in", type=int, default=0, help="buy-in per player (default: max)")
-    ap.add_argument("--game", default="holdem", help="variant, e.g. holdem, omaha8:pot_limit")
+    ap.add_argument(
+        "--game",
+        default="holdem",
+        help="variant, e.g. holdem, omaha8:pot_limit; a comma-separated list is a rotation",
+    )
     ap.add_argument("--blinds", default="1/2", help="small/big blind")
     ap.add_argument("--auto", action="store_true", help="deal the next hand automatically")
     ap.add_argument("--robots", type=int, default=0, help="robots play this many hands")
@@ -111,10 +115,12 @@ class LocalTable:
         halted = await self.service.recover(settle=False)
         if self.service.get(TABLE_ID) is None:
             small, _, big = self.args.blinds.partition("/")
-            variant, _, limit = self.args.game.partition(":")
+            games = [g.strip() for g in self.args.game.split(",") if g.strip()]
+            variant, _, limit = games[0].partition(":")
             settings = TableSettings(
                 variant=variant,
                 limit=limit or "no_limit",
+                rotation=tuple(games) if len(games) > 1 else (),
                 small_blind=int(small),
                 big_blind=int(big or small),
                 auto_deal=self.args.auto,
@@ -247,7 +253,7 @@ class LocalTable:
                     assert hand.to_act is not None
                     pos = hand.to_act
                     legal = hand.legal()
-                request = pick(legal, rng)
+                request = pick(legal, rng, hand.hole[pos])
                 await table.act(info.users[pos], request, key=f"robot:{st.turn}", turn=st.turn)
             if not self.args.quiet:
                 self.emit(f"state: {digest(table)} turn {table.state.turn}")
