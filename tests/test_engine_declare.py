@@ -113,3 +113,14 @@ def test_r13_6_everyone_both_nobody_wins_pot_carries() -> None:
     assert h.total_chips() == 300
     resolved = next(e for e in h.events if isinstance(e, DeclareResolved))
     assert resolved.carried == 6 and resolved.steps
+
+
+def test_r13_4_resolution_steps_name_players_by_token_for_the_presenter() -> None:
+    """The engine knows positions, not names: steps carry {pN} tokens the table fills in."""
+    h = to_declare()
+    for p, choice in ((0, "high"), (1, "low"), (2, "high")):
+        h.apply(Declare(p, choice))  # type: ignore[arg-type]
+    resolved = next(e for e in h.events if isinstance(e, DeclareResolved))
+    text = " ".join(resolved.steps)
+    assert "Seat " not in text
+    assert "{p0} high" in text and "{p1} low" in text and "{p2} high" in text, text

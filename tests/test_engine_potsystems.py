@@ -53,7 +53,9 @@ def test_r15_2_guts_stake_calls_sealed_then_revealed_losers_pay_the_pot() -> Non
     h = Hand(guts_rules(), [1000, 1000, 1000], deck, player_ids=IDS)
     assert h.phase == "guts" and h.middle == 150  # everyone staked 50 into an empty pot
     events = h.apply(GutsCall(0, True))
-    assert [e for e in events if e.audience is None] == [DeclarationCount(committed=1, total=3)]
+    assert [e for e in events if e.audience is None] == [
+        DeclarationCount(committed=1, total=3, what="guts")
+    ]
     assert [e for e in events if e.audience == 0] == [
         GutsCallCommitted(player=0, stay=True, audience=0)
     ]

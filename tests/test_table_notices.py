@@ -48,3 +48,22 @@ async def test_r16_3_stud_deal_names_a_dealer_not_a_button() -> None:
     starts = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
     assert "Dealer: seat" in starts[0] and "Button" not in starts[0]
     assert "Button: seat" in starts[1]
+
+
+def test_r13_4_declare_resolution_names_players_not_positions() -> None:
+    from bot.poker.events import DeclareResolved, player_token
+
+    steps = (f"Main pot (8): {player_token(0)} high, {player_token(1)} low.",)
+    text = describe(DeclareResolved(steps=steps, carried=0), NAMES)
+    assert text == "Main pot (8): alice high, bob low."
+
+
+def test_r15_2_guts_log_and_count_name_players_and_keep_calls_sealed() -> None:
+    from bot.poker.events import DeclarationCount, PotSystemSettled, player_token
+
+    log = (f"{player_token(1)} takes the pot of 6.", f"{player_token(0)} pays 6.", "Next pot 6.")
+    text = describe(PotSystemSettled(log=log, carried=6), NAMES)
+    assert text == "bob takes the pot of 6. alice pays 6. Next pot 6."
+    count = describe(DeclarationCount(committed=1, total=3, what="guts"), NAMES)
+    assert count is not None and "1 of 3" in count
+    assert " in" not in count and " out" not in count  # says how many, never who or which

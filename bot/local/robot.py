@@ -18,6 +18,8 @@ def pick(legal: Legal, rng: random.Random, my_cards: Sequence[str] = ()) -> Acti
     acts = legal.actions
     if "declare" in acts:
         return ActionRequest("declare", choice=rng.choice(("low", "high", "both")))
+    if "guts" in acts:
+        return ActionRequest(rng.choice(("guts_in", "guts_out")))
     if "draw" in acts:
         # Stand pat now and then; otherwise throw away 1..draw_max of its own cards.
         k = rng.randint(0, min(legal.draw_max, len(my_cards)))

@@ -249,6 +249,10 @@ class LocalTable:
                 if hand.phase == "declare" and hand.to_act is None:
                     pos = hand.declare_pending()[0]
                     legal = hand.declare_legal(pos)
+                elif hand.phase == "guts" and hand.to_act is None:
+                    # Simultaneous Guts calls: anyone still undecided may call now.
+                    pos = hand.guts_pending()[0]
+                    legal = hand.guts_legal(pos)
                 else:
                     assert hand.to_act is not None
                     pos = hand.to_act

@@ -7,12 +7,27 @@ presenters route events by audience; nothing private is ever put in a public eve
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Literal
 
 from bot.poker.cards import Card
 
 Share = Literal["whole", "high", "low"]
+
+_TOKEN = re.compile(r"\{p(\d+)\}")
+
+
+def player_token(position: int) -> str:
+    """How an event's prose names a player: ``{p3}`` for position 3. The engine knows
+    positions, not names; presenters put the name in with :func:`name_players`."""
+    return f"{{p{position}}}"
+
+
+def name_players(text: str, name: Callable[[int], str]) -> str:
+    """``text`` with every :func:`player_token` replaced by ``name(position)``."""
+    return _TOKEN.sub(lambda m: name(int(m.group(1))), text)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -158,10 +173,12 @@ class DeclarationCommitted(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclarationCount(Event):
-    """R-13.2: all anyone else learns before the reveal: how many fists are closed."""
+    """R-13.2: all anyone else learns before the reveal: how many fists are closed
+    (``what="guts"``: how many players have made their in/out call, R-15.2)."""
 
     committed: int
     total: int
+    what: Literal["declare", "guts"] = "declare"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -181,7 +198,8 @@ class DeclarationsRevealed(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareResolved(Event):
-    """R-13.4–R-13.9: every step of the resolution, in words."""
+    """R-13.4–R-13.9: every step of the resolution, in words (players as
+    :func:`player_token`)."""
 
     steps: tuple[str, ...]
     carried: int
@@ -212,7 +230,8 @@ class GutsCallsRevealed(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PotSystemSettled(Event):
-    """Two to win or Guts: what moved, in words, and what waits for the next deal."""
+    """Two to win or Guts: what moved, in words (players as :func:`player_token`), and
+    what waits for the next deal."""
 
     log: tuple[str, ...]
     carried: int

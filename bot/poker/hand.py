@@ -67,6 +67,7 @@ from bot.poker.events import (
     RakeTaken,
     RoundClosed,
     StreetStarted,
+    player_token,
 )
 from bot.poker.legal import Legal
 from bot.poker.pots import build_pots, halve, split
@@ -831,7 +832,7 @@ class Hand:
         if self.phase == "declare":
             return self.declare_legal(i)
         if self.phase == "guts":
-            return self._no_wager_legal(i, _GUTS, self.stacks[i])
+            return self.guts_legal(i)
         street = self._streets[self.street_index if self.street_index > 0 else 0]
         eff = self.stacks[i] if not self._cap else self.effective_stack(i)
         bet = self.bets[i]
@@ -1294,7 +1295,11 @@ class Hand:
             self._set_to_act(self.player_ids.index(order[0]))
         else:
             self._set_to_act(None)
-            self.events.append(DeclarationCount(committed=0, total=len(ids)))
+            self.events.append(DeclarationCount(committed=0, total=len(ids), what="guts"))
+
+    def guts_legal(self, player: int) -> Legal:
+        """What a player may do in the Guts in/out call: say in or out (R-15.2)."""
+        return self._no_wager_legal(player, _GUTS, self.stacks[player])
 
     def guts_pending(self) -> list[int]:
         if self.phase != "guts" or self._guts_calls is None:
@@ -1322,7 +1327,9 @@ class Hand:
                 return
         else:
             self.events.append(GutsCallCommitted(player=i, stay=stay, audience=i))
-            self.events.append(DeclarationCount(committed=calls.count(), total=len(calls.players)))
+            self.events.append(
+                DeclarationCount(committed=calls.count(), total=len(calls.players), what="guts")
+            )
             if not calls.complete:
                 return
             revealed = calls.reveal()
@@ -1357,7 +1364,13 @@ class Hand:
                 for i in positions
             }
         result = settle_guts(
-            self.pot_state, stayers, values, ghost, self.player_ids, guts_options(self.rules)
+            self.pot_state,
+            stayers,
+            values,
+            ghost,
+            self.player_ids,
+            guts_options(self.rules),
+            label=self._id_token,
         )
         short = 0
         for pid, amount in result.pays.items():
@@ -1500,7 +1513,10 @@ class Hand:
             qualifier=self.variant.showdown[-1] in ("low_a5_8", "omaha_low_8"),
             timeout_default=self.rules.declare_default,
         )
-        result = resolve_declare(pots, values, self.declared, list(range(self.n)), options)
+        tokens = {i: player_token(i) for i in range(self.n)}
+        result = resolve_declare(
+            pots, values, self.declared, list(range(self.n)), options, names=tokens
+        )
         for i in sorted(result.shown, key=lambda p: self._order_for_showdown().index(p)):
             if not self.shown[i]:
                 self._show(i)
@@ -1797,6 +1813,9 @@ class Hand:
             )
         )
 
+    def _id_token(self, player_id: str) -> str:
+        return player_token(self.player_ids.index(player_id))
+
     def _settle_two_to_win(self, uncontested: bool) -> None:
         from bot.poker.potsystems import settle_two_to_win
 
@@ -1812,6 +1831,7 @@ class Hand:
             winners,
             self.player_ids,
             uncontested=uncontested,
+            label=self._id_token,
         )
         for pid, amount in payouts.items():
             i = self.player_ids.index(pid)

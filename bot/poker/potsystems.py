@@ -31,7 +31,7 @@ Decisions where the rulebook is silent (documented where implemented):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -70,6 +70,7 @@ def settle_two_to_win(
     order: Sequence[str],
     *,
     uncontested: bool = False,
+    label: Callable[[str], str] = str,
 ) -> tuple[TwoToWinState, dict[str, int], list[str]]:
     """R-15.1: the hand's winner(s) get a marker, or collect the accumulated pot.
 
@@ -79,7 +80,8 @@ def settle_two_to_win(
     (decision: otherwise a marker holder could never collect without a showdown). An
     empty ``winners`` (nobody could win) leaves the pot where it is.
 
-    Returns the new state, the chips paid to each player, and the log lines.
+    Returns the new state, the chips paid to each player, and the log lines, which
+    name players through ``label`` (the id itself by default).
     """
     if pot_this_hand < 0:
         raise ValueError("pot_this_hand must not be negative")
@@ -100,15 +102,17 @@ def settle_two_to_win(
         payouts = split_by_id(pot, holders, order)
         new = TwoToWinState(0, frozenset())
         if len(holders) == 1:
-            log.append(f"{holders[0]} wins{how} a second time and takes the pot of {pot}.")
+            log.append(f"{label(holders[0])} wins{how} a second time and takes the pot of {pot}.")
         else:
-            parts = ", ".join(f"{p} {a}" for p, a in payouts.items())
-            log.append(f"{_join(holders)} each win a second time and split the pot: {parts}.")
+            parts = ", ".join(f"{label(p)} {a}" for p, a in payouts.items())
+            log.append(
+                f"{_join(holders, label)} each win a second time and split the pot: {parts}."
+            )
         log.append("All markers are cleared.")
     else:
         new = TwoToWinState(pot, state.markers | frozenset(winners))
         log.append(
-            f"{_join(list(winners))} win{'s' if len(winners) == 1 else ''}{how}: "
+            f"{_join(winners, label)} win{'s' if len(winners) == 1 else ''}{how}: "
             f"marker{'s' if len(winners) > 1 else ''}; the pot of {pot} stays."
         )
     # Conservation: what was in the pot plus this hand's chips is paid out or stays.
@@ -116,7 +120,8 @@ def settle_two_to_win(
     return new, payouts, log
 
 
-def _join(names: Sequence[str]) -> str:
+def _join(players: Sequence[str], label: Callable[[str], str] = str) -> str:
+    names = [label(p) for p in players]
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -229,13 +234,16 @@ def settle_guts(
     ghost_value: int | None,
     order: Sequence[str],
     options: GutsOptions,
+    *,
+    label: Callable[[str], str] = str,
 ) -> GutsResult:
     """R-15.2/R-15.3: settle one deal of a match-pot game.
 
     ``stayers`` declared in; ``values`` holds their hand values (higher is better);
     ``ghost_value`` is the ghost/kitty hand's value (required with ``ghost_hand``);
     ``order`` is every player dealt in, clockwise from the button's left: the odd-chip
-    order (R-11.2) and the players who ante under "only the worst pays".
+    order (R-11.2) and the players who ante under "only the worst pays". The log names
+    players through ``label`` (the id itself by default).
     """
     if len(set(stayers)) != len(stayers):
         raise ValueError("a stayer is listed twice")
@@ -258,42 +266,48 @@ def settle_guts(
         ghost_wins = options.ghost_hand and ghost_value is not None and ghost_value >= best
         if ghost_wins:
             # R-15.3: the kitty must be beaten (a tie does not beat it); everyone in pays.
-            log.append(f"The ghost hand beats every stayer: {_join(list(stayers))} pay {pot} each.")
+            log.append(
+                f"The ghost hand beats every stayer: {_join(stayers, label)} pay {pot} each."
+            )
             for s in stayers:
                 pays[s] = pot
             new_pot = pot + pot * len(stayers)
-            new_pot += _antes(pays, order, options, log)
+            new_pot += _antes(pays, order, options, log, label)
         elif len(top) == len(stayers):
             # Nobody lost: a lone stayer (or stayers all tied) takes the pot, or legs.
             if options.legs is None:
                 wins = split_by_id(pot, top, order)
-                log.append(_took(top, wins, pot))
+                log.append(_took(top, wins, pot, label))
                 new_pot = 0
             else:
                 for s in top:
                     legs[s] = legs.get(s, 0) + 1
                 log.append(
-                    "; ".join(f"{s} gets a leg ({legs[s]} of {options.legs})" for s in top) + "."
+                    "; ".join(f"{label(s)} gets a leg ({legs[s]} of {options.legs})" for s in top)
+                    + "."
                 )
                 done = [s for s in top if legs[s] >= options.legs]
                 if done:
                     wins = split_by_id(pot, done, order)
-                    log.append(_took(done, wins, pot))
+                    log.append(_took(done, wins, pot, label))
                     log.append("All legs are cleared.")
                     legs = {}
                     new_pot = 0
         else:
             wins = split_by_id(pot, top, order)
-            log.append(_took(top, wins, pot))
+            log.append(_took(top, wins, pot, label))
             losers = [s for s in stayers if s not in top]
             if options.only_worst_pays:
                 worst = min(values[s] for s in losers)
                 losers = [s for s in losers if values[s] == worst]
             for s in losers:
                 pays[s] = pot
-            log.append(f"{_join(losers)} pay{'s' if len(losers) == 1 else ''} {pot} each.")
+            one = len(losers) == 1
+            log.append(
+                f"{_join(losers, label)} pay{'s' if one else ''} {pot}{'' if one else ' each'}."
+            )
             new_pot = pot * len(losers)
-            new_pot += _antes(pays, order, options, log)
+            new_pot += _antes(pays, order, options, log, label)
     reserve = state.reserve
     pot_after, reserve_after = _cap(new_pot, reserve, options)
     if reserve_after > reserve:
@@ -308,17 +322,25 @@ def settle_guts(
     return GutsResult(pays=pays, wins=wins, state=new, log=tuple(log))
 
 
-def _took(winners: Sequence[str], wins: Mapping[str, int], pot: int) -> str:
+def _took(
+    winners: Sequence[str], wins: Mapping[str, int], pot: int, label: Callable[[str], str]
+) -> str:
     if len(winners) == 1:
-        return f"{winners[0]} takes the pot of {pot}."
+        return f"{label(winners[0])} takes the pot of {pot}."
     return (
-        f"{_join(list(winners))} split the pot of {pot}: "
-        + ", ".join(f"{p} {wins[p]}" for p in winners)
+        f"{_join(winners, label)} split the pot of {pot}: "
+        + ", ".join(f"{label(p)} {wins[p]}" for p in winners)
         + "."
     )
 
 
-def _antes(pays: dict[str, int], order: Sequence[str], options: GutsOptions, log: list[str]) -> int:
+def _antes(
+    pays: dict[str, int],
+    order: Sequence[str],
+    options: GutsOptions,
+    log: list[str],
+    label: Callable[[str], str],
+) -> int:
     """R-15.3 "only the worst pays": everyone else antes into the next pot. Mutates
     ``pays`` (adding the antes) and returns the chips added."""
     if not options.only_worst_pays or options.worst_pays_ante == 0:
@@ -327,7 +349,7 @@ def _antes(pays: dict[str, int], order: Sequence[str], options: GutsOptions, log
     for p in others:
         pays[p] = options.worst_pays_ante
     if others:
-        log.append(f"{_join(others)} ante {options.worst_pays_ante} each.")
+        log.append(f"{_join(others, label)} ante {options.worst_pays_ante} each.")
     return options.worst_pays_ante * len(others)
 
 

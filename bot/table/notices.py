@@ -35,6 +35,7 @@ from bot.poker.events import (
     PotSystemSettled,
     RakeTaken,
     StreetStarted,
+    name_players,
 )
 
 _FORCED = {
@@ -105,6 +106,8 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if isinstance(event, DeclarationCommitted):
         return f"You declared {event.choice}. That is final (R-13.2)."
     if isinstance(event, DeclarationCount):
+        if event.what == "guts":
+            return f"Calls made: {event.committed} of {event.total} (sealed until all have called)."
         return f"Declarations: {event.committed} of {event.total} fists closed."
     if isinstance(event, DeclarationMade):
         return f"{name(event.player)} declares {event.choice}"
@@ -112,7 +115,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         return "Fists open: " + ", ".join(f"{name(p)} {c}" for p, c in event.choices)
     if isinstance(event, DeclareResolved):
         carried = f" {event.carried} carries to the next deal." if event.carried else ""
-        return " ".join(event.steps) + carried
+        return name_players(" ".join(event.steps), name) + carried
     if isinstance(event, ChipsAdded):
         return f"{name(event.player)} adds {event.amount} chips (open stakes, R-2.4)"
     if isinstance(event, GutsCallCommitted):
@@ -122,8 +125,8 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if isinstance(event, GutsCallsRevealed):
         return "Calls: " + ", ".join(f"{name(p)} {'in' if v else 'out'}" for p, v in event.calls)
     if isinstance(event, PotSystemSettled):
-        carried = f" {event.carried} waits for the next deal." if event.carried else ""
-        return " ".join(event.log) + carried
+        # The log itself says what stays for the next deal (next pot, reserve, markers).
+        return name_players(" ".join(event.log), name)
     if isinstance(event, HandEnded):
         return f"Hand over{': ' + event.reason if event.reason else ''}."
     if isinstance(event, StreetStarted):
