@@ -294,6 +294,19 @@ async def test_stud_hand(h: Harness) -> None:
     assert h.table().state.hand_no == 1 and not h.table().state.in_hand
 
 
+async def test_short_deck_hand_deals_sixes_to_aces_and_names_the_winner(h: Harness) -> None:
+    users = players(h.fake)
+    await h.start_table(users, variant="shortdeck")
+    secrets = hole_cards(h.fake, h.bot, h.tid)
+    dealt = {c for cards in secrets.values() for c in cards}
+    assert len(dealt) == 6 and all(c[0] not in "2345" for c in dealt)
+    await play_out(h)
+    assert not h.table().state.in_hand
+    assert "Short-deck hold'em" in str(h.table_message().embeds[0])
+    said = " ".join(m.content for m in h.fake.channel_messages())
+    assert re.search(r"main pot: .+ with ", said), said
+
+
 async def test_draw_hand(h: Harness) -> None:
     fake = h.fake
     users = players(fake)
