@@ -11,12 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from bot.poker.cards import FULL_DECK
+from bot.poker.cards import FULL_DECK, SHORT_DECK
 from bot.poker.hand import Hand
 from bot.poker.phh import export_hand, replay_file
 from tests.test_engine_privacy import random_action, rules_for
 
-GAMES = ["holdem", "omaha8", "stud", "razz", "27triple", "badugi", "draw5"]
+GAMES = [
+    "holdem",
+    "shortdeck",
+    "shortdeck_trips",
+    "omaha8",
+    "stud",
+    "razz",
+    "27triple",
+    "badugi",
+    "draw5",
+]
 
 
 @pytest.mark.parametrize("code", GAMES)
@@ -25,7 +35,7 @@ def test_phh_export_replays_to_the_same_stacks(code: str, tmp_path: Path) -> Non
     for k in range(15):
         n = rng.randint(2, 5)
         stacks = [rng.choice([10, 60, 300]) for _ in range(n)]
-        deck = list(FULL_DECK)
+        deck = list(SHORT_DECK if code.startswith("shortdeck") else FULL_DECK)
         rng.shuffle(deck)
         hand = Hand(rules_for(code, n), stacks, tuple(deck))
         while not hand.over:

@@ -68,6 +68,35 @@ def test_r10_describe_names_the_hand_and_the_cards_used() -> None:
     assert low.used[-1] == "Ah"  # the ace shown last, where it plays
 
 
+def test_r10_trips_beat_straights_option_swaps_only_those_two() -> None:
+    """Variant shortdeck_trips: three of a kind above a straight; the rest unchanged."""
+    straight = _cards("6c7d8h9sTc")
+    trips = _cards("AcAdAhKsQc")
+    boat = _cards("AsAhAcKhKd")
+    flush = _cards("6s7s8sTsQs")
+    two_pair = _cards("AcAdKhKsQc")
+
+    def value(cards: list[str]) -> int:
+        return short_deck_value(cards, trips_beat_straight=True)
+
+    assert value(two_pair) < value(straight) < value(trips) < value(boat) < value(flush)
+    assert describe("short_high_trips", trips).name == "Three aces"
+
+
+def test_r10_trips_variant_awards_the_set_over_the_straight() -> None:
+    """The Triton hand's board with the trips ranking: Phua's set of kings beats
+    Xuan's king-high straight (under the PHH ranking the straight wins)."""
+    deck = stacked_deck(["QhQd", "KhKs"], "9h6cKcJhTs", full=SHORT_DECK)
+    results = {}
+    for code in ("shortdeck", "shortdeck_trips"):
+        h = Hand(Rules(variant=code, blinds_or_straddles=(1, 2), small_bet=2), [100, 100], deck)
+        while not h.over:
+            legal = h.legal()
+            h.apply(AllIn(legal.player) if legal.max_to is not None else Call(legal.player))
+        results[code] = [e.winners for e in h.events if isinstance(e, PotAwarded)]
+    assert results == {"shortdeck": [(0,)], "shortdeck_trips": [(1,)]}
+
+
 def test_evaluator_refuses_cards_not_in_a_short_deck() -> None:
     with pytest.raises(ValueError, match="short deck"):
         short_deck_value(_cards("2c6d7h8s9c"))

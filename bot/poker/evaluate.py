@@ -13,7 +13,7 @@ the cards it uses, for the showdown text; it is slower and off the hot path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
@@ -48,7 +48,15 @@ _TOP = _PH_WORST + 1
 FIVE_OF_A_KIND_BASE = _TOP  # 7463 + rank index: five of a kind beats any straight flush
 
 HandKind = Literal[
-    "high", "short_high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"
+    "high",
+    "short_high",
+    "short_high_trips",
+    "omaha_high",
+    "low_a5",
+    "low_a5_8",
+    "omaha_low_8",
+    "low_27",
+    "badugi",
 ]
 Category = Literal[
     "five_of_a_kind",
@@ -715,10 +723,12 @@ def _a5_name(value: int) -> str:
 
 
 # --- Short-deck (six-plus) high hands ---------------------------------------------------
-# A 36-card deck, sixes to aces. The ranking pokerkit and PHH ("NS") use, and the one
-# played at Triton: a flush beats a full house (with nine ranks a flush is the rarer
-# hand) and A-9-8-7-6 is the lowest straight (the ace plays low, below the six). The
-# rest is the usual order (R-10.1–R-10.3); a straight still beats three of a kind.
+# A 36-card deck, sixes to aces. The ranking pokerkit and PHH ("NS") use: a flush beats
+# a full house (with nine ranks a flush is the rarer hand) and A-9-8-7-6 is the lowest
+# straight (the ace plays low, below the six). The rest is the usual order
+# (R-10.1–R-10.3): a straight beats three of a kind. Many rooms (and some Triton events)
+# also rank three of a kind above a straight; that ranking is the "short_high_trips"
+# kind (variant ``shortdeck_trips``).
 
 _SHORT_WHEEL = (12, 7, 6, 5, 4)  # A 9 8 7 6 as rank indices
 _SHORT_ORDER: dict[Category, int] = {
@@ -732,6 +742,12 @@ _SHORT_ORDER: dict[Category, int] = {
     "four_of_a_kind": 7,
     "straight_flush": 8,
 }
+# Trips over straights: the same order with those two swapped.
+_SHORT_ORDER_TRIPS: dict[Category, int] = {
+    **_SHORT_ORDER,
+    "three_of_a_kind": _SHORT_ORDER["straight"],
+    "straight": _SHORT_ORDER["three_of_a_kind"],
+}
 _SHORT_STEP = 10_000  # above every standard value: category first, then the usual order
 _SHORT_LOW_STRAIGHTS = {
     _PLAIN5[_WHEEL]: "Nine-high straight",
@@ -739,24 +755,26 @@ _SHORT_LOW_STRAIGHTS = {
 }
 
 
-def _short_five(ids: Sequence[int]) -> int:
+def _short_five(ids: Sequence[int], order: Mapping[Category, int] = _SHORT_ORDER) -> int:
     value = _TOP - _E5(*ids)
     if tuple(sorted((i >> 2 for i in ids), reverse=True)) == _SHORT_WHEEL:
         # Score A-9-8-7-6 as the standard game's lowest straight (flush): the 5-4-3-2-A
         # it stands in for cannot be dealt from a short deck.
         flush = len({i & 3 for i in ids}) == 1
         value = _FLUSH5[_WHEEL] if flush else _PLAIN5[_WHEEL]
-    return _SHORT_ORDER[_category(value)] * _SHORT_STEP + value
+    return order[_category(value)] * _SHORT_STEP + value
 
 
-def short_deck_value(cards: Sequence[str]) -> int:
-    """The best five of ``cards`` under short-deck ranking (five or more cards, 6 to A)."""
+def short_deck_value(cards: Sequence[str], *, trips_beat_straight: bool = False) -> int:
+    """The best five of ``cards`` under short-deck ranking (five or more cards, 6 to A);
+    ``trips_beat_straight`` ranks three of a kind above a straight."""
     ids = _ids(cards)
     if len(ids) < 5:
         raise ValueError(f"a high hand needs five cards, got {len(ids)}")
     if any(i >> 2 < 4 for i in ids):
         raise ValueError("a short deck has no cards below the six")
-    return max(_short_five(five) for five in combinations(ids, 5))
+    order = _SHORT_ORDER_TRIPS if trips_beat_straight else _SHORT_ORDER
+    return max(_short_five(five, order) for five in combinations(ids, 5))
 
 
 def short_deck_name(value: int) -> str:
@@ -790,8 +808,13 @@ def describe(
         if len(allc) < 5:
             raise ValueError("a hand needs five cards")
         fives = list(combinations(allc, 5))
-    if kind == "short_high":
-        value, used = _best_subset(fives, short_deck_value)
+    if kind in ("short_high", "short_high_trips"):
+        trips = kind == "short_high_trips"
+
+        def score_short(f: tuple[str, ...]) -> int:
+            return short_deck_value(f, trips_beat_straight=trips)
+
+        value, used = _best_subset(fives, score_short)
         assert value is not None
         return HandDescription(value, short_deck_name(value), _display_short(used))
     if kind in ("high", "omaha_high"):

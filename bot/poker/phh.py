@@ -43,6 +43,7 @@ from bot.poker.hand import Hand
 from bot.poker.potsystems import GutsState, TwoToWinState
 from bot.poker.record import pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Limit, Rules
+from bot.poker.variants import get_variant
 
 # PHH variant code -> (our game, betting structure).
 PHH_VARIANTS: dict[str, tuple[str, Limit]] = {
@@ -132,7 +133,7 @@ def rules_for(phh: PHHHand) -> Rules:
         raise PHHError(str(exc)) from None
 
 
-def _script(phh: PHHHand) -> dict[int, list[Card]]:
+def _script(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> dict[int, list[Card]]:
     """Which cards each recipient got, in order (-1 is the board); ``??`` cards are filled
     from cards shown at the showdown, or with unused cards (they never matter)."""
     script: dict[int, list[Card]] = {}
@@ -151,8 +152,7 @@ def _script(phh: PHHHand) -> dict[int, list[Card]]:
             if k < len(queue) and queue[k] == "??":
                 queue[k] = card
     used = {c for q in script.values() for c in q}
-    deck = SHORT_DECK if PHH_VARIANTS.get(phh.variant, ("",))[0] == "shortdeck" else FULL_DECK
-    spare = [c for c in deck if c not in used]
+    spare = [c for c in full if c not in used]
     for queue in script.values():
         for k, card in enumerate(queue):
             if card == "??":
@@ -258,7 +258,9 @@ def play(phh: PHHHand) -> Hand:
     hand = Hand(
         rules,
         stacks,
-        script=_script(phh),
+        script=_script(
+            phh, SHORT_DECK if get_variant(rules.variant).deck == "short" else FULL_DECK
+        ),
         carried=carried,
         player_ids=[str(p) for p in ids] if isinstance(ids, list) else None,
         pot_state=pot_state_from_dict(json.loads(state_in)) if isinstance(state_in, str) else None,

@@ -24,6 +24,7 @@ def _all(hole: Sequence[Card], board: Sequence[Card]) -> list[Card]:
 SCORERS: dict[Evaluator, Scorer] = {
     "high": lambda h, b: ev.high_value(_all(h, b)),
     "short_high": lambda h, b: ev.short_deck_value(_all(h, b)),
+    "short_high_trips": lambda h, b: ev.short_deck_value(_all(h, b), trips_beat_straight=True),
     "omaha_high": lambda h, b: ev.omaha_high_value(h, b),
     "low_a5": lambda h, b: ev.low_a5_value(_all(h, b)),
     "low_a5_8": lambda h, b: ev.low_a5_value(_all(h, b), eight_or_better=True),

@@ -11,7 +11,15 @@ from typing import Literal
 
 Opener = Literal["blinds", "left_of_button", "bring_in", "best_showing", "opener"]
 Evaluator = Literal[
-    "high", "short_high", "omaha_high", "low_a5", "low_a5_8", "omaha_low_8", "low_27", "badugi"
+    "high",
+    "short_high",
+    "short_high_trips",
+    "omaha_high",
+    "low_a5",
+    "low_a5_8",
+    "omaha_low_8",
+    "low_27",
+    "badugi",
 ]
 
 
@@ -88,6 +96,14 @@ OMAHA = _flop_game("omaha", "Omaha", 4, ("omaha_high",))
 OMAHA8 = _flop_game("omaha8", "Omaha hi-lo eight-or-better", 4, ("omaha_high", "omaha_low_8"))
 # Six-plus: sixes to aces; a flush beats a full house and A-9-8-7-6 is a straight.
 SHORTDECK = _flop_game("shortdeck", "Short-deck hold'em", 2, ("short_high",), deck="short")
+# The same with three of a kind ranked above a straight, as many rooms play it.
+SHORTDECK_TRIPS = _flop_game(
+    "shortdeck_trips",
+    "Short-deck hold'em (trips beat straights)",
+    2,
+    ("short_high_trips",),
+    deck="short",
+)
 
 
 def _stud(
@@ -171,6 +187,7 @@ VARIANTS: dict[str, Variant] = {
         OMAHA,
         OMAHA8,
         SHORTDECK,
+        SHORTDECK_TRIPS,
         STUD,
         STUD8,
         RAZZ,
