@@ -37,7 +37,6 @@ from typing import Any
 
 import pytest
 from pokerkit import (
-    Automation,
     BettingStructure,
     Deck,
     OmahaEightOrBetterLowHand,
@@ -54,19 +53,16 @@ from bot.poker.cards import FULL_DECK, SHORT_DECK
 from bot.poker.errors import BadAmount
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rules
+from tests.diffkit import (
+    AUTOMATIONS,
+    Departure,
+    Mismatch,
+    compare_wager_decision,
+    wager_options,
+)
 
 HANDS = int(os.environ.get("CHIPFIST_DIFF_HANDS", "250"))
 SEEDS = (11, 23, 37, 41, 59, 67, 73, 89)
-
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
 
 GAMES = (
     ("holdem", Limit.NO_LIMIT),
@@ -77,28 +73,6 @@ GAMES = (
     ("omaha8", Limit.FIXED),
     ("shortdeck", Limit.NO_LIMIT),
 )
-
-
-class Departure(Exception):
-    """A documented pokerkit departure was reached: stop comparing this hand."""
-
-
-class Mismatch(Exception):
-    """The engines disagree in a way that stops the comparison of this hand."""
-
-    def __init__(self, category: str, detail: str) -> None:
-        super().__init__(f"{category}: {detail}")
-        self.category = category
-        self.detail = detail
-
-
-def _anyone_can_call_more(hand: Hand) -> bool:
-    """Whether another live player could put in more than the current bet."""
-    i = hand.to_act
-    return any(
-        j != i and not hand.folded[j] and hand.bets[j] + hand.stacks[j] > hand.current_bet
-        for j in range(hand.n)
-    )
 
 
 @dataclass
@@ -269,71 +243,12 @@ class Twin:
     def compare_decision(self) -> bool:
         """Compare the decision; record mismatches. False: don't offer a bet/raise now."""
         hand, pk = self.hand, self.pk
-        legal = hand.legal()
         if hand.to_act != pk.actor_index:
             raise Mismatch("R-4.1 who acts", f"ours {hand.to_act}, pokerkit {pk.actor_index}")
-        if legal.to_call != pk.checking_or_calling_amount:
-            raise Mismatch(
-                "R-4.3 amount to call",
-                f"ours {legal.to_call}, pokerkit {pk.checking_or_calling_amount}",
-            )
-        ours_can_raise = legal.min_to is not None
-        theirs_can_raise = pk.can_complete_bet_or_raise_to()
-        if theirs_can_raise and not ours_can_raise and not hand._raise_reopened(legal.player):
-            # D-4: pokerkit reopens after a short all-in; R-7.3 does not.
-            raise Departure("short all-in reopened in pokerkit")
-        if ours_can_raise != theirs_can_raise:
-            cap = hand.rules.raise_cap
-            if (
-                hand.rules.limited
-                and cap is not None
-                and self.incomplete_raises
-                and hand.raises < cap <= hand.raises + self.incomplete_raises
-            ):
-                # D-3: pokerkit counts this round's incomplete all-in raises towards the
-                # cap and is capped; we count only full raises (R-5.7 with R-7.3).
-                raise Departure("incomplete all-in in a capped round")
-            self.problems.append(
-                (
-                    "R-4.8 raise allowed though no opponent can call more"
-                    if ours_can_raise and not _anyone_can_call_more(hand)
-                    else "R-5 can bet/raise",
-                    f"player {legal.player}: ours {legal.min_to}..{legal.max_to}, "
-                    f"pokerkit can raise: {theirs_can_raise}",
-                )
-            )
-            return False
-        if ours_can_raise:
-            ours = (legal.min_to, legal.max_to)
-            theirs = (
-                pk.min_completion_betting_or_raising_to_amount,
-                pk.max_completion_betting_or_raising_to_amount,
-            )
-            if ours != theirs:
-                self.problems.append(
-                    ("R-5 raise range", f"player {legal.player}: ours {ours}, pokerkit {theirs}")
-                )
-                return False
-        return True
+        return compare_wager_decision(hand, pk, self.incomplete_raises, self.problems)
 
     def choose(self, rng: random.Random, wager: bool = True) -> Action:
-        legal = self.hand.legal()
-        p = legal.player
-        options: list[Action] = []
-        if "check" in legal.actions:
-            options += [Check(p)] * 3
-        if "call" in legal.actions:
-            options += [Call(p)] * 3
-        if "fold" in legal.actions and legal.to_call > 0:
-            options += [Fold(p)] * 2
-        if wager and legal.min_to is not None and legal.max_to is not None:
-            lo, hi = legal.min_to, legal.max_to
-            pot_to = legal.current_bet + legal.pot + legal.to_call
-            targets = [lo, lo, hi, min(max(pot_to, lo), hi), rng.randint(lo, hi)]
-            options += [Bet(p, t) if legal.opening else RaiseTo(p, t) for t in targets]
-        if "all_in" in legal.actions and (wager or legal.all_in_to <= legal.current_bet):
-            options += [AllIn(p)] * 2
-        return rng.choice(options)
+        return rng.choice(wager_options(self.hand.legal(), rng, wager))
 
     def check_short_raise_refused(self) -> None:
         """One chip short of the minimum is refused unless it is exactly all in (R-6.4)."""

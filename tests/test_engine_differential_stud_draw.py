@@ -27,7 +27,6 @@ from typing import Any
 
 import pytest
 from pokerkit import (
-    Automation,
     BettingStructure,
     Deck,
     EightOrBetterLowHand,
@@ -39,25 +38,22 @@ from pokerkit import (
     Street,
 )
 
-from bot.poker.actions import Action, AllIn, BringIn, Call, Check, Draw, Fold, RaiseTo
+from bot.poker.actions import Action, AllIn, Bet, BringIn, Call, Check, Draw, Fold, RaiseTo
 from bot.poker.cards import FULL_DECK
 from bot.poker.evaluate import low_27_value
 from bot.poker.events import CardsDealt, DeckReshuffled, Drew
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rules
+from tests.diffkit import (
+    AUTOMATIONS,
+    Departure,
+    Mismatch,
+    compare_wager_decision,
+    wager_options,
+)
 
 HANDS = int(os.environ.get("CHIPFIST_DIFF_HANDS", "400"))
 SEEDS = (13, 29, 43, 61)
-
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
 
 # pokerkit warns when it is handed a card it would not deal itself (we feed it exactly
 # what our hand dealt, including replacements after its own deck runs low in the draws).
@@ -65,19 +61,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pokerkit.state")
 
 STUD_GAMES = ("stud", "stud8", "razz")
 DRAW_GAMES = ("27single", "27triple")
-
-
-class Departure(Exception):
-    """A documented pokerkit departure was reached: stop comparing this hand."""
-
-
-class Mismatch(Exception):
-    """The engines disagree in a way that stops the comparison of this hand."""
-
-    def __init__(self, category: str, detail: str) -> None:
-        super().__init__(f"{category}: {detail}")
-        self.category = category
-        self.detail = detail
 
 
 @dataclass
@@ -331,49 +314,7 @@ class Twin:
             raise Mismatch(
                 "R-3.5 bring-in", f"pokerkit still wants a bring-in from {pk.actor_index}"
             )
-        if legal.to_call != pk.checking_or_calling_amount:
-            raise Mismatch(
-                "R-4.3 amount to call",
-                f"ours {legal.to_call}, pokerkit {pk.checking_or_calling_amount}",
-            )
-        ours_can_raise = legal.min_to is not None
-        theirs_can_raise = pk.can_complete_bet_or_raise_to()
-        if theirs_can_raise and not ours_can_raise and not hand._raise_reopened(legal.player):
-            # D-4: pokerkit reopens after a short all-in; R-7.3 does not.
-            raise Departure("short all-in reopened in pokerkit")
-        if ours_can_raise != theirs_can_raise:
-            cap = hand.rules.raise_cap
-            if (
-                hand.rules.limited
-                and cap is not None
-                and self.incomplete_raises
-                and hand.raises < cap <= hand.raises + self.incomplete_raises
-            ):
-                # D-3: pokerkit counts incomplete all-in raises towards the cap.
-                raise Departure("incomplete all-in in a capped round")
-            self.problems.append(
-                (
-                    "R-5 can bet/raise",
-                    f"player {legal.player}: ours {legal.min_to}..{legal.max_to}, "
-                    f"pokerkit can raise: {theirs_can_raise}",
-                )
-            )
-            return False
-        if ours_can_raise:
-            ours_range = (legal.min_to, legal.max_to)
-            theirs_range = (
-                pk.min_completion_betting_or_raising_to_amount,
-                pk.max_completion_betting_or_raising_to_amount,
-            )
-            if ours_range != theirs_range:
-                self.problems.append(
-                    (
-                        "R-5 raise range",
-                        f"player {legal.player}: ours {ours_range}, pokerkit {theirs_range}",
-                    )
-                )
-                return False
-        return True
+        return compare_wager_decision(hand, pk, self.incomplete_raises, self.problems)
 
     def choose(self, rng: random.Random, wager: bool = True) -> Action:
         hand = self.hand
@@ -387,21 +328,7 @@ class Twin:
             assert legal.min_to is not None
             choices: list[Action] = [BringIn(p), BringIn(p), RaiseTo(p, legal.min_to)]
             return rng.choice(choices)
-        options: list[Action] = []
-        if "check" in legal.actions:
-            options += [Check(p)] * 3
-        if "call" in legal.actions:
-            options += [Call(p)] * 3
-        if "fold" in legal.actions and legal.to_call > 0:
-            options += [Fold(p)] * 2
-        if wager and legal.min_to is not None and legal.max_to is not None:
-            lo, hi = legal.min_to, legal.max_to
-            pot_to = legal.current_bet + legal.pot + legal.to_call
-            targets = [lo, lo, hi, min(max(pot_to, lo), hi), rng.randint(lo, hi)]
-            options += [RaiseTo(p, t) for t in targets]
-        if "all_in" in legal.actions and (wager or legal.all_in_to <= legal.current_bet):
-            options += [AllIn(p)] * 2
-        return rng.choice(options)
+        return rng.choice(wager_options(legal, rng, wager))
 
     def apply(self, action: Action) -> None:
         hand, pk = self.hand, self.pk
@@ -428,6 +355,8 @@ class Twin:
             legal = hand.legal()
             if isinstance(action, AllIn):
                 total = legal.all_in_to
+            elif isinstance(action, Bet):
+                total = action.amount
             else:
                 assert isinstance(action, RaiseTo)
                 total = action.total
