@@ -78,7 +78,8 @@ def action_buttons(
 
 
 def declare_buttons(table_id: str, turn: int) -> discord.ui.View:
-    """R-13.2: three closed fists. The turn is informative only (see play.on_button)."""
+    """R-13.2: three closed fists. The turn dates the prompt: it stays good while others
+    commit, and is refused in a later deal (see play.on_button)."""
     view = discord.ui.View(timeout=None)
     for arg, label in (
         ("low", "Low (no chip)"),

@@ -16,7 +16,7 @@ import discord
 
 from bot.table.text_actions import ActionRequest
 from cogs import errors, ops
-from cogs.components import RaiseModal, declare_buttons, draw_menu
+from cogs.components import RaiseModal, declare_buttons, draw_menu, guts_buttons
 from cogs.embeds import table_message
 from cogs.ids import ButtonId
 
@@ -40,14 +40,16 @@ def note_permissions(interaction: discord.Interaction, table_id: str) -> None:
 
 async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
     try:
+        if interaction.guild_id is not None:  # in the channel: a moderator's click counts
+            note_permissions(interaction, bid.table_id)
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
         elif bid.kind == "dec" and bid.arg in ("in", "out"):
             req = ActionRequest("guts_in" if bid.arg == "in" else "guts_out")
-            await act(interaction, bid.table_id, req, turn=None, declare=True)
+            await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "dec":
             req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
-            await act(interaction, bid.table_id, req, turn=None, declare=True)
+            await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "bump":
             # Answer first (ephemerally), then re-post: the clicked message goes away.
             await ops.reply(interaction, "The table is at the bottom again.")
@@ -109,7 +111,8 @@ _WORDS = {
     "all": "all_in",
     "all in": "all_in",
     "allin": "all_in",
-    "max": "all_in",
+    "max": "max",
+    "maximum": "max",
 }
 
 
@@ -120,12 +123,15 @@ def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
     opening = bool(getattr(legal, "opening", False))
     text, by = (by_text, True) if by_text and not to_text else (to_text, False)
     if not text:
-        return "Type an amount (or min, half, pot, all in)."
+        return "Type an amount (or min, max, half, pot, all in)."
     word = _WORDS.get(text)
-    if word == "min":
-        if legal is None or legal.min_to is None:
+    if word in ("min", "max"):
+        # The table's own limits: "max" is the most this structure allows, which
+        # is all in only in no limit or for a short stack.
+        if legal is None or legal.min_to is None or legal.max_to is None:
             return "You cannot bet or raise now."
-        return ActionRequest("bet" if opening else "raise_to", legal.min_to)
+        amount = legal.min_to if word == "min" else legal.max_to
+        return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:
         return ActionRequest(word)  # type: ignore[arg-type]
     try:
@@ -226,6 +232,7 @@ async def act(
     turn: int | None,
     edit: bool = False,
     declare: bool = False,
+    prompt: int | None = None,
 ) -> None:
     bot = app(interaction)
     table = bot.service.get(table_id)
@@ -241,13 +248,19 @@ async def act(
     presenter = bot.presenter
     presenter.busy[table_id] = presenter.busy.get(table_id, 0) + 1
     try:
-        outcome = await table.act(user, req, key=f"i{interaction.id}", turn=turn)
+        outcome = await table.act(
+            user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
+        )
         if not outcome.ok:
             await ops.reply(interaction, outcome.message)
             return
         if declare:
             # Confirmed privately; final. The DM's buttons go away.
-            text = f"✊ Your fist is closed: **{req.choice}**. This is final."
+            if req.kind in ("guts_in", "guts_out"):
+                said = "in" if req.kind == "guts_in" else "out"
+                text = f"✊ You are **{said}**. Your call is final (R-15.2)."
+            else:
+                text = f"✊ Your fist is closed: **{req.choice}**. This is final."
             if interaction.message is not None and interaction.guild_id is None:
                 await interaction.response.edit_message(content=text, view=None)
             else:
@@ -300,6 +313,8 @@ async def show_cards(interaction: discord.Interaction, table_id: str) -> None:
     buttons = None
     if view.legal is not None and "declare" in view.legal.actions:
         buttons = declare_buttons(table_id, view.turn)
+    elif view.legal is not None and "guts" in view.legal.actions:
+        buttons = guts_buttons(table_id, view.turn)
     elif view.legal is not None and "draw" in view.legal.actions:
         buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max)
     extra = f"\nYou may: {view.legal.describe()}." if view.legal is not None else ""

@@ -92,6 +92,8 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
+        # Host-or-moderator commands (deal, choose) judge this interaction's permissions.
+        play.note_permissions(interaction, _tid(interaction))
         await self._answer(
             interaction, await command(t, str(interaction.user.id), _key(interaction))
         )

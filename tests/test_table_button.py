@@ -199,7 +199,12 @@ async def test_r1_6_missed_blinds_are_posted_on_return_with_the_option() -> None
     assert info is not None and "d" in info.users  # dealt in at once, not waiting
     pos = info.users.index("d")
     if seat.number not in (info.sb_seat, info.bb_seat):
-        assert info.start.rules.dead_posts[pos] == owed
+        # R-1.6 "live big, dead small": the missed big blind is his live bet, the missed
+        # small blind is dead money. (The first button is random, so in some runs he
+        # comes back in a blind and owes nothing extra.)
+        rules = info.start.rules
+        assert rules.dead_posts[pos] == table.settings.small_blind
+        assert rules.blinds_or_straddles[pos] == table.settings.big_blind
         assert seat.owes == 0
     h.check(table)
 

@@ -20,11 +20,12 @@ from typing import TextIO
 from bot.local.presenter import TerminalPresenter
 from bot.local.robot import pick
 from bot.table.clocks import SystemTime
-from bot.table.errors import TableError
+from bot.table.errors import SettingsError, TableError
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
 from bot.table.settings import TableSettings
 from bot.table.table import Outcome, Table
+from bot.table.text_actions import parse_action
 from bot.table.view import render_text
 
 TABLE_ID = "local"
@@ -114,18 +115,7 @@ class LocalTable:
         )
         halted = await self.service.recover(settle=False)
         if self.service.get(TABLE_ID) is None:
-            small, _, big = self.args.blinds.partition("/")
-            games = [g.strip() for g in self.args.game.split(",") if g.strip()]
-            variant, _, limit = games[0].partition(":")
-            settings = TableSettings(
-                variant=variant,
-                limit=limit or "no_limit",
-                rotation=tuple(games) if len(games) > 1 else (),
-                small_blind=int(small),
-                big_blind=int(big or small),
-                auto_deal=self.args.auto,
-                hand_pause=1.0,
-            )
+            settings = settings_from_args(self.args)
             outcome = await self.service.create(TABLE_ID, HOST, settings, key="local:create")
             if not outcome.ok:
                 self.emit(f"! {outcome.message}")
@@ -141,12 +131,15 @@ class LocalTable:
                 await self.sit(name, [])
 
     async def sit(self, name: str, rest: list[str]) -> None:
-        seat = int(rest[0]) if rest else None
         _, high = self.table.settings.buy_in_range
-        buy_in = int(rest[1]) if len(rest) > 1 else (self.args.buy_in or high)
-        out = await self.table.sit(name, name, buy_in, seat, key=self.key("sit"))
-        if not out.ok:
-            self.emit(f"! {name}: {out.message}")
+        try:
+            seat = int(rest[0]) if rest else None
+            buy_in = int(rest[1]) if len(rest) > 1 else (self.args.buy_in or high)
+        except ValueError:
+            self.emit(f"! {name}: sit [SEAT] [BUYIN]: the seat and the buy-in are whole numbers.")
+            return
+        # A refusal is printed by the presenter (to the player who asked).
+        await self.table.sit(name, name, buy_in, seat, key=self.key("sit"))
 
     async def line(self, raw: str) -> bool:
         """Handle one input line; False to stop."""
@@ -162,22 +155,24 @@ class LocalTable:
             if cmd == "help":
                 self.emit(HELP)
             elif cmd == "deal":
-                out = await table.deal(HOST, key=self.key("deal"))
-                if not out.ok:
-                    self.emit(f"! {out.message}")
+                await table.deal(HOST, key=self.key("deal"))  # refusals: the presenter
             elif cmd in ("table", "show"):
                 self.emit(render_text(table.snapshot(None)))
             elif cmd == "history":
+                words = rest.split()
+                if len(words) > 1 or (words and not words[0].isdigit()):
+                    self.emit("! history [N]: N is a hand number, like history 3.")
+                    return True
                 try:
-                    self.emit(await table.hand_history(int(rest or table.state.hand_no)))
-                except (TableError, ValueError) as exc:
+                    self.emit(await table.hand_history(int(words[0]) if words else st_hand(table)))
+                except TableError as exc:
                     self.emit(f"! {exc}")
             elif cmd == "set":
                 k, _, v = rest.partition("=")
-                out = await table.change_settings(
+                # The change (or the refusal) is announced by the presenter.
+                await table.change_settings(
                     HOST, {k.strip(): _value(v.strip())}, key=self.key("set")
                 )
-                self.emit(out.message if out.ok else f"! {out.message}")
             else:
                 self.emit(f"! Unknown command {cmd!r}. Type `help`.")
             return True
@@ -197,6 +192,9 @@ class LocalTable:
             out = await self._player(name, verb, words, action)
             if not out.ok:
                 return True  # the presenter already told the actor
+            note = _string_raise_note(action)
+            if note:
+                self.emit(f"  {name}: {note}")  # R-6.2: the player is told why
             if verb not in ("cards",):
                 self.emit(render_text(table.snapshot(None)))
         return True
@@ -292,6 +290,11 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
     args = parse_args(argv)
     inp = inp or sys.stdin
     out = out or sys.stdout
+    try:
+        settings_from_args(args)
+    except SettingsError as exc:
+        print(f"chipfist: {exc.message}", file=sys.stderr)
+        return 2
     local = LocalTable(args, out)
     await local.start()
     try:
@@ -315,6 +318,41 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
     finally:
         await local.close()
     return 0
+
+
+def _string_raise_note(action: str) -> str:
+    """The R-6.2 explanation when a typed action was read as only its first part."""
+    try:
+        return parse_action(action).note
+    except TableError:
+        return ""
+
+
+def st_hand(table: Table) -> int:
+    return table.state.hand_no
+
+
+def settings_from_args(args: argparse.Namespace) -> TableSettings:
+    """The new table's settings from ``--game`` and ``--blinds``; a clear SettingsError
+    for a typo (checked before anything is opened)."""
+    small, _, big = str(args.blinds).partition("/")
+    try:
+        small_blind, big_blind = int(small), int(big or small)
+    except ValueError:
+        raise SettingsError(
+            f"--blinds {args.blinds!r}: give the blinds as whole numbers, like 1/2."
+        ) from None
+    games = [g.strip() for g in str(args.game).split(",") if g.strip()] or ["holdem"]
+    variant, _, limit = games[0].partition(":")
+    return TableSettings(
+        variant=variant,
+        limit=limit or "no_limit",
+        rotation=tuple(games) if len(games) > 1 else (),
+        small_blind=small_blind,
+        big_blind=big_blind,
+        auto_deal=args.auto,
+        hand_pause=1.0,
+    )
 
 
 def main(argv: list[str]) -> int:

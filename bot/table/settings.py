@@ -8,6 +8,8 @@ engine's :class:`~bot.poker.rules.Rules` for each deal by :meth:`TableSettings.r
 
 from __future__ import annotations
 
+import types
+import typing
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
@@ -158,6 +160,8 @@ class TableSettings:
     # ------------------------------------------------------------------ validation
 
     def validate(self) -> None:
+        _check_types(self)
+        parse_game(self.variant, self.limit)  # a clear refusal for an unknown game
         if not 2 <= self.seats <= 10:
             raise SettingsError("A table has between 2 and 10 seats (R-1.1).")
         for name in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
@@ -323,10 +327,62 @@ class TableSettings:
                 f"Unknown setting {unknown[0]!r}; settings are: {', '.join(sorted(names))}."
             )
         kw = dict(changes)
+        if not _FIELD_TYPES:
+            _FIELD_TYPES.update(typing.get_type_hints(TableSettings))
+        for name, value in kw.items():
+            hint = _FIELD_TYPES[name]
+            optional = typing.get_origin(hint) in (typing.Union, types.UnionType) and type(
+                None
+            ) in typing.get_args(hint)
+            if optional and (value is False or str(value).lower() in ("none", "off", "no")):
+                kw[name] = None  # "raise_cap=none": no cap
         if "rotation" in kw:
             rot = kw["rotation"]
             kw["rotation"] = tuple(rot.split(",")) if isinstance(rot, str) else tuple(rot)
-        try:
-            return replace(self, **kw)
-        except TypeError as exc:
-            raise SettingsError(f"That setting has the wrong type: {exc}.") from None
+        return replace(self, **kw)
+
+
+# ---------------------------------------------------------------------- value checks
+# Every field is checked against its declared type, so a typo never reaches the engine
+# or the log ("declare=maybe", "seats=abc") and the refusal says what is allowed.
+
+
+def _allowed(name: str, hint: Any, value: Any) -> str | None:
+    """None if ``value`` fits ``hint``; otherwise what the setting accepts, in words."""
+    words = name.replace("_", " ")
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        options = typing.get_args(hint)
+        return None if value in options else f"{words} is one of: {', '.join(options)}"
+    if hint is bool:
+        return None if type(value) is bool else f"{words} is on or off (true or false)"
+    if hint is int:
+        return None if type(value) is int else f"{words} is a whole number"
+    if hint is float:
+        ok = type(value) in (int, float) and value == value and abs(value) < 1e9
+        return None if ok else f"{words} is a number (seconds or chips)"
+    if hint is str:
+        return None if isinstance(value, str) else f"{words} is a name"
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if value is None:
+            return None
+        problem = _allowed(name, args[0], value) if len(args) == 1 else None
+        return None if problem is None else f"{problem}, or none"
+    if origin is tuple:
+        ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+        return None if ok else f"{words} is a list of games, like holdem:fixed,stud:fixed"
+    return None  # dict fields (extra) hold whatever a newer version wrote
+
+
+def _check_types(settings: TableSettings) -> None:
+    if not _FIELD_TYPES:  # resolved once: the annotations are strings in this module
+        _FIELD_TYPES.update(typing.get_type_hints(TableSettings))
+    for f in fields(settings):
+        problem = _allowed(f.name, _FIELD_TYPES[f.name], getattr(settings, f.name))
+        if problem is not None:
+            value = getattr(settings, f.name)
+            raise SettingsError(f"{value!r} is not a value for {f.name}: {problem}.")
+
+
+_FIELD_TYPES: dict[str, Any] = {}

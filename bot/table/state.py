@@ -46,6 +46,9 @@ class HandInfo:
     hand: Hand | None = None
     ended: bool = False
     started_at: float = 0.0
+    start_turn: int = 0
+    """The table's turn number once this deal began: any prompt of this deal carries a
+    turn at least this (an older one belongs to an earlier deal)."""
 
     def position_of(self, seat: int) -> int | None:
         try:
@@ -285,6 +288,7 @@ class TableState:
             variant=str(p["variant"]),
             limit=str(p["limit"]),
             started_at=float(p.get("at", 0.0)),
+            start_turn=self.turn + 1,  # the turn counter moves past this event just after
         )
         if isinstance(live, Hand):
             info.hand = live

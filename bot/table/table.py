@@ -147,7 +147,7 @@ class Table:
             except (TableError, PokerError) as exc:
                 text = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
-                if legal is not None and "You may" not in text:
+                if legal is not None and "you may" not in text.lower():
                     text += f" You may: {legal.describe()}."
                 if user is not None:
                     await self.presenter.error(self.table_id, user, text)
@@ -284,6 +284,18 @@ class Table:
         async def body() -> str:
             seat = self._seated(user)
             _check_chips(amount)
+            _, high = self.settings.buy_in_range
+
+            def check_maximum(stack: int) -> None:
+                # R-2.2 holds during a hand too: open stakes only change *when* (R-2.4).
+                if stack + amount > high:
+                    room = high - stack
+                    may = f"you may add up to {room}" if room > 0 else "you are at the maximum"
+                    raise TableError(
+                        f"A top-up may not take your stack above the maximum buy-in {high}; "
+                        f"{may} (R-2.2)."
+                    )
+
             if self.state.dealt_in(seat.number):
                 info, hand = self._hand_or_refuse()
                 if not hand.rules.open_stakes:
@@ -292,17 +304,13 @@ class Table:
                 # hand sees it at the same point, and into the ledger with the action.
                 pos = info.position_of(seat.number)
                 assert pos is not None
+                check_maximum(hand.stacks[pos])
                 return await self._apply(
                     AddChips(pos, amount),
                     key,
                     ledger=[LedgerEntry("top_up", user, amount)],
                 )
-            _, high = self.settings.buy_in_range
-            if seat.stack + amount > high:
-                raise TableError(
-                    f"A top-up may not take your stack above the maximum buy-in {high}; "
-                    f"you may add up to {max(0, high - seat.stack)} (R-2.2)."
-                )
+            check_maximum(seat.stack)
             await self._commit(
                 "topped_up",
                 {"seat": seat.number, "amount": amount, "return": seat.stack == 0},
@@ -318,6 +326,8 @@ class Table:
     async def sit_out(self, user: str, *, key: str | None = None) -> Outcome:
         async def body() -> str:
             seat = self._seated(user)
+            if seat.leaving:
+                raise TableError("You are leaving the table after this hand.")
             if seat.state == "sitting_out" or seat.sit_out_next:
                 raise TableError("You are already sitting out.")
             await self._commit("sat_out", {"seat": seat.number}, key=key)
@@ -334,8 +344,19 @@ class Table:
 
         async def body() -> str:
             seat = self._seated(user)
+            if seat.leaving:
+                raise TableError(
+                    "You are leaving the table after this hand; sit down again after it "
+                    "to keep playing."
+                )
             if seat.state != "sitting_out" and not seat.sit_out_next:
                 raise TableError("You are not sitting out.")
+            if seat.state != "sitting_out":
+                # Still in this hand: only the pending sit-out is cancelled.
+                await self._commit("returned", {"seat": seat.number, "state": seat.state}, key=key)
+                text = f"{seat.name} will keep playing."
+                await self._public("returned", text, seat=seat.number)
+                return text
             if seat.stack == 0:
                 raise TableError("You have no chips; top up first.")
             s = self.settings
@@ -607,13 +628,24 @@ class Table:
         *,
         key: str | None = None,
         turn: int | None = None,
+        prompt_turn: int | None = None,
     ) -> Outcome:
-        """A player's action: a typed line (``"raise to 300"``) or a parsed request."""
+        """A player's action: a typed line (``"raise to 300"``) or a parsed request.
+
+        ``turn``: the action must be for exactly this turn (table buttons). ``prompt_turn``:
+        the turn of a sealed-choice prompt (declare, Guts), which stays valid while others
+        commit but never carries over to a later deal (R-13.2, R-15.2).
+        """
 
         async def body() -> str:
             req = parse_action(request) if isinstance(request, str) else request
             seat = self._seated(user)
             info, hand = self._hand_or_refuse()
+            if prompt_turn is not None and prompt_turn < info.start_turn:
+                raise StaleCommand(
+                    "That prompt was for an earlier hand; nothing was done. Use the newest "
+                    "prompt, or Show my cards on the table."
+                )
             pos = info.position_of(seat.number)
             if pos is None:
                 raise TableError("You are not dealt in this hand.")
@@ -691,7 +723,9 @@ class Table:
             return
         deadline = self.deadline()
         if hand.phase == "guts" and hand.to_act is None:
-            if self._declare_told != st.turn:
+            # One prompt per player per deal: each commit moves the turn, and prompting
+            # again then would leave several live prompts in every DM.
+            if self._declare_told != info.hand_no:
                 for pos in hand.guts_pending():
                     await self._private(
                         info.users[pos],
@@ -702,10 +736,10 @@ class Table:
                             deadline=deadline,
                         ),
                     )
-                self._declare_told = st.turn
+                self._declare_told = info.hand_no
             return
         if hand.phase == "declare" and hand.to_act is None:
-            if self._declare_told != st.turn:
+            if self._declare_told != info.hand_no:
                 for pos in hand.declare_pending():
                     legal = hand.declare_legal(pos)
                     await self._private(
@@ -719,7 +753,7 @@ class Table:
                             deadline=deadline,
                         ),
                     )
-                self._declare_told = st.turn
+                self._declare_told = info.hand_no
             return
         if hand.to_act is not None:
             legal = hand.legal()

@@ -109,6 +109,8 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     if hand is not None and viewer_pos is not None:
         if hand.phase == "declare" and viewer_pos in hand.declare_pending():
             legal = hand.declare_legal(viewer_pos)
+        elif hand.phase == "guts" and viewer_pos in hand.guts_pending():
+            legal = hand.guts_legal(viewer_pos)
         elif hand.to_act == viewer_pos:
             legal = hand.legal()
     variant, limit = (
