@@ -178,6 +178,25 @@ def test_r15_2_tied_winners_share_and_every_other_stayer_pays() -> None:
     assert r.net == {"B": 36, "E": 35, "C": -71}
 
 
+def test_r15_2_r2_1_a_short_loser_pays_what_he_has_and_the_log_says_so() -> None:
+    """Table stakes: B owes the pot of 180 but has 80; the next pot is what was paid, and
+    the log states the real amounts (it used to announce 180 each)."""
+    values = {"A": 9, "B": 2, "C": 3}
+    r = settle_guts(
+        GutsState(pot=180),
+        ["A", "B", "C"],
+        values,
+        None,
+        SEVEN,
+        GutsOptions(stake=30),
+        stacks={"A": 40, "B": 80, "C": 300},
+    )
+    assert r.wins == {"A": 180} and r.pays == {"B": 80, "C": 180}
+    assert r.state.pot == 260
+    assert "B pays 80 (all he has); C pays 180." in r.log
+    assert sum(r.pays.values()) + GutsState(pot=180).total == sum(r.wins.values()) + r.state.total
+
+
 # ---------------------------------------------------------------- R-15.3 options
 
 

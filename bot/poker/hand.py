@@ -334,8 +334,9 @@ class Hand:
             self._apply_declare(action)
             return self.events[mark:]
         if i != self.to_act:
-            who = "nobody" if self.to_act is None else f"player {self.to_act}"
-            raise NotYourTurn(f"It is not your turn; {who} is to act.")
+            if self.to_act is None:
+                raise NotYourTurn("Nobody is to act right now.")
+            raise NotYourTurn(f"It is not your turn; player {self.to_act} is to act.")
         mark = len(self.events)
         if self.phase == "betting":
             self._apply_betting(action)
@@ -1140,8 +1141,9 @@ class Hand:
             self.completion_pending = True  # completing the bring-in, R-3.5
             self._raise_to(i, total)
             return
+        card = "highest" if self.variant.showing == "low" else "lowest"  # razz: highest
         raise IllegalAction(
-            f"You have the lowest card showing: bring in for {legal.to_call} or complete "
+            f"You have the {card} card showing: bring in for {legal.to_call} or complete "
             f"to {legal.min_to} (R-3.5).",
             legal,
         )
@@ -1313,7 +1315,9 @@ class Hand:
         if not isinstance(action, GutsCall | DeclareTimeout):
             raise IllegalAction("It is time to call: in or out (R-15.2).")
         if not 0 <= i < self.n or self.player_ids[i] not in calls.pending():
-            raise NotYourTurn("You have no call to make now, or you already made it.")
+            if 0 <= i < self.n and i in self.guts_calls:
+                raise IllegalAction("You have made your call; it is final (R-15.2).")
+            raise NotYourTurn("You have no call to make in this deal.")
         stay = action.stay if isinstance(action, GutsCall) else False  # the clock: out
         if self.rules.guts_mode == "sequential" and calls.to_call() != self.player_ids[i]:
             raise NotYourTurn("It is not your turn to call in or out.")
@@ -1371,19 +1375,17 @@ class Hand:
             self.player_ids,
             guts_options(self.rules),
             label=self._id_token,
+            stacks=dict(zip(self.player_ids, self.stacks, strict=True)),  # table stakes
         )
-        short = 0
         for pid, amount in result.pays.items():
             i = self.player_ids.index(pid)
-            paid = min(amount, self.stacks[i])  # table stakes: he pays what he has
-            short += amount - paid
-            self.stacks[i] -= paid
-            self.middle += paid
+            self.stacks[i] -= amount
+            self.middle += amount
         for pid, amount in result.wins.items():
             i = self.player_ids.index(pid)
             self.stacks[i] += amount
             self.middle -= amount
-        self.pot_state_out = _shrink(result.state, short)
+        self.pot_state_out = result.state
         self.events.append(PotSystemSettled(log=result.log, carried=self.middle))
         self._finish("guts")
 

@@ -236,6 +236,7 @@ def settle_guts(
     options: GutsOptions,
     *,
     label: Callable[[str], str] = str,
+    stacks: Mapping[str, int] | None = None,
 ) -> GutsResult:
     """R-15.2/R-15.3: settle one deal of a match-pot game.
 
@@ -243,8 +244,13 @@ def settle_guts(
     ``ghost_value`` is the ghost/kitty hand's value (required with ``ghost_hand``);
     ``order`` is every player dealt in, clockwise from the button's left: the odd-chip
     order (R-11.2) and the players who ante under "only the worst pays". The log names
-    players through ``label`` (the id itself by default).
+    players through ``label`` (the id itself by default). ``stacks``: table stakes (R-2.1),
+    a player pays at most what he has, and the next pot holds only what was paid.
     """
+
+    def owed(player: str, amount: int) -> int:
+        return amount if stacks is None else min(amount, stacks[player])
+
     if len(set(stayers)) != len(stayers):
         raise ValueError("a stayer is listed twice")
     missing = [s for s in stayers if s not in order or s not in values]
@@ -266,13 +272,13 @@ def settle_guts(
         ghost_wins = options.ghost_hand and ghost_value is not None and ghost_value >= best
         if ghost_wins:
             # R-15.3: the kitty must be beaten (a tie does not beat it); everyone in pays.
-            log.append(
-                f"The ghost hand beats every stayer: {_join(stayers, label)} pay {pot} each."
-            )
             for s in stayers:
-                pays[s] = pot
-            new_pot = pot + pot * len(stayers)
-            new_pot += _antes(pays, order, options, log, label)
+                pays[s] = owed(s, pot)
+            log.append(
+                "The ghost hand beats every stayer: " + _paying(list(stayers), pays, pot, label)
+            )
+            new_pot = pot + sum(pays.values())
+            new_pot += _antes(pays, order, options, log, label, owed)
         elif len(top) == len(stayers):
             # Nobody lost: a lone stayer (or stayers all tied) takes the pot, or legs.
             if options.legs is None:
@@ -301,13 +307,10 @@ def settle_guts(
                 worst = min(values[s] for s in losers)
                 losers = [s for s in losers if values[s] == worst]
             for s in losers:
-                pays[s] = pot
-            one = len(losers) == 1
-            log.append(
-                f"{_join(losers, label)} pay{'s' if one else ''} {pot}{'' if one else ' each'}."
-            )
-            new_pot = pot * len(losers)
-            new_pot += _antes(pays, order, options, log, label)
+                pays[s] = owed(s, pot)
+            log.append(_paying(losers, pays, pot, label))
+            new_pot = sum(pays.values())
+            new_pot += _antes(pays, order, options, log, label, owed)
     reserve = state.reserve
     pot_after, reserve_after = _cap(new_pot, reserve, options)
     if reserve_after > reserve:
@@ -334,12 +337,26 @@ def _took(
     )
 
 
+def _paying(
+    payers: Sequence[str], pays: Mapping[str, int], pot: int, label: Callable[[str], str]
+) -> str:
+    """ "b and c pay 60 each." — or, under table stakes, what each really paid."""
+    if all(pays[p] == pot for p in payers):
+        one = len(payers) == 1
+        return f"{_join(payers, label)} pay{'s' if one else ''} {pot}{'' if one else ' each'}."
+    parts = [
+        f"{label(p)} pays {pays[p]}" + ("" if pays[p] == pot else " (all he has)") for p in payers
+    ]
+    return "; ".join(parts) + "."
+
+
 def _antes(
     pays: dict[str, int],
     order: Sequence[str],
     options: GutsOptions,
     log: list[str],
     label: Callable[[str], str],
+    owed: Callable[[str, int], int],
 ) -> int:
     """R-15.3 "only the worst pays": everyone else antes into the next pot. Mutates
     ``pays`` (adding the antes) and returns the chips added."""
@@ -347,10 +364,10 @@ def _antes(
         return 0
     others = [p for p in order if p not in pays]
     for p in others:
-        pays[p] = options.worst_pays_ante
+        pays[p] = owed(p, options.worst_pays_ante)
     if others:
         log.append(f"{_join(others, label)} ante {options.worst_pays_ante} each.")
-    return options.worst_pays_ante * len(others)
+    return sum(pays[p] for p in others)
 
 
 # ---------------------------------------------------------------- in or out

@@ -178,7 +178,8 @@ class Table:
         hand = self.state.hand
         if isinstance(exc, NotYourTurn) and info is not None and hand is not None:
             if hand.to_act is None:
-                return "It is not your turn."
+                # Sealed calls and declarations: the engine's words name nobody.
+                return exc.message
             return f"It is not your turn; {info.names[hand.to_act]} is to act."
         return exc.message
 
@@ -1016,6 +1017,10 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     if legal.min_to is None or legal.max_to is None:
         raise TableError(f"You cannot bet or raise now. You may: {legal.describe()}.")
     if kind == "complete":
+        # Only a bring-in or an incomplete bet under the half-bet rule
+        # can be completed; elsewhere the word must not turn into a raise.
+        if "complete" not in legal.actions:
+            raise TableError(f"There is nothing to complete now. You may: {legal.describe()}.")
         return RaiseTo(pos, legal.min_to)
     total = legal.pot_raise_to("pot" if kind == "pot" else "half_pot")
     assert total is not None
