@@ -54,9 +54,11 @@ class ChipfistBot(commands.Bot):
         halted = await self.service.recover()
         if halted:
             log.warning("tables halted at start: %s", halted)
-        from cogs.prefs import load_notify_modes
+        from cogs.prefs import load_notify_modes, load_table_messages
 
         self.presenter.ping_mode.update(await load_notify_modes(store))
+        # Edit the table messages players already have rather than post new ones.
+        self.presenter.table_msgs.update(await load_table_messages(store))
         self.add_dynamic_items(CfButton, DrawSelect)
         self.add_listener(on_modal_interaction, "on_interaction")
         self.add_listener(on_stale_component, "on_interaction")

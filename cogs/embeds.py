@@ -33,8 +33,9 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
         colour=discord.Colour.dark_green(),
     )
     lines = list(recent[-6:])
-    if view.last_action and view.last_action not in lines:
-        lines.append(view.last_action)
+    no_hand = view.phase in ("waiting", "paused", "halted", "closed")
+    if view.last_action and view.last_action not in lines and not no_hand:
+        lines.append(view.last_action)  # only while a hand is on: never after "is over"
     embed.description = "\n".join(lines) or "Waiting for players. `/sit` to take a seat."
     if view.board:
         embed.add_field(name="Board", value=" ".join(view.board), inline=False)

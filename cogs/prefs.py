@@ -1,5 +1,5 @@
-"""Player preferences (how to be told it is your turn), kept in the store so a restart
-keeps them.
+"""What the Discord side must remember across restarts: player preferences (how to be
+told it is your turn) and each channel's table message id, kept in the store.
 
 They live in the event log under one reserved log id, :data:`PREFS_LOG`, as ``notify``
 events: the same durable, append-only path as every table's events, and no extra
@@ -32,3 +32,26 @@ async def save_notify_mode(store: StorePort, user_id: str, mode: str) -> None:
     if mode not in NOTIFY_MODES:
         raise ValueError(f"unknown notify mode {mode!r}")
     await store.append(PREFS_LOG, NOTIFY, {"user": user_id, "mode": mode})
+
+
+# The table message of each channel, kept for the same reason: after a restart the bot
+# edits the message players already have (and its buttons) instead of posting a second
+# one beside it. One event per new table message (created, or re-posted to the bottom).
+TABLE_MESSAGES_LOG = "_table_messages"
+TABLE_MESSAGE = "table_message"
+
+
+async def load_table_messages(store: StorePort) -> dict[str, int]:
+    """The newest table message id per table."""
+    ids: dict[str, int] = {}
+    for event in await store.events(TABLE_MESSAGES_LOG):
+        table, message = event.payload.get("table"), event.payload.get("message")
+        if event.kind == TABLE_MESSAGE and isinstance(table, str) and isinstance(message, int):
+            ids[table] = message
+    return ids
+
+
+async def save_table_message(store: StorePort, table_id: str, message_id: int) -> None:
+    await store.append(
+        TABLE_MESSAGES_LOG, TABLE_MESSAGE, {"table": table_id, "message": message_id}
+    )

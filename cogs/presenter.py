@@ -24,6 +24,7 @@ from cogs import ops
 from cogs.art import PictureCache
 from cogs.components import declare_buttons, guts_buttons
 from cogs.embeds import table_message
+from cogs.prefs import save_table_message
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +163,10 @@ class DiscordPresenter:
         if msg is not None:
             self.table_msgs[table_id] = msg.id
             self.shown[table_id] = key
+            try:
+                await save_table_message(self.service.store, table_id, msg.id)
+            except Exception:  # the message is up; only a restart would post a second one
+                log.exception("table %s: could not store the table message id", table_id)
             if old is not None and repost:
                 # Retire the old message: no buttons, so nobody plays on it.
                 await ops.delete(channel.get_partial_message(old))
@@ -319,9 +324,10 @@ class DiscordPresenter:
         if table is None or table.state.turn != turn:
             return
         text = f"<@{user_id}>, your turn."
-        if self.ping_mode.get(user_id) == "dm":
-            await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}")
+        by_dm = self.ping_mode.get(user_id) == "dm"
+        if by_dm and await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}"):
             return
+        # A channel mention (also when the DM could not be delivered: DMs closed).
         msg = await ops.send(self._channel(table_id), text)
         if msg is not None:
             self.pings[table_id] = msg.id

@@ -158,7 +158,11 @@ class TableCog(commands.Cog):
         tid = _tid(interaction)
         play.note_permissions(interaction, tid)
         outcome = await self.bot.service.create(
-            tid, str(interaction.user.id), settings, key=_key(interaction)
+            tid,
+            str(interaction.user.id),
+            settings,
+            key=_key(interaction),
+            host_name=interaction.user.display_name,
         )
         if outcome.ok and thread:
             await self._open_thread(interaction, tid)
@@ -449,7 +453,13 @@ class TableCog(commands.Cog):
         rows = await self.bot.service.store.ledger_rows(tid)
         seats = list(table.state.seats.values())
         stacks = {s.user_id: s.stack for s in seats}
-        names = {s.user_id: s.name for s in seats}
+        # Players who stood up are in the results too: their names come from the log.
+        names = {
+            str(e.payload["user"]): str(e.payload["name"])
+            for e in await self.bot.service.store.events(tid)
+            if e.kind == "sat" and "user" in e.payload and "name" in e.payload
+        }
+        names.update({s.user_id: s.name for s in seats})
         results = [r for r in session_results(rows, stacks) if r.user_id != "house"]
         return results, names
 

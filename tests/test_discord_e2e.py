@@ -106,50 +106,72 @@ def _sees(audience: str, uid: int) -> bool:
 
 
 class LeakGuard:
-    """Watches the service's notices: which cards were private to whom, which were
-    disclosed publicly. After the test, no delivery that someone other than the owner
-    can see may hold a private card the table never disclosed."""
+    """Watches the service's notices, hand by hand: which cards were private to whom and
+    which the table disclosed publicly. After the test, no delivery made during a hand
+    that someone other than the owner can see may hold a private card of that hand the
+    table never disclosed (a card of hand 1 may well be on the board of hand 2)."""
 
     def __init__(self) -> None:
-        self.private: dict[str, set[str]] = {}
-        self.disclosed: set[str] = set()
+        self.fake: FakeDiscord | None = None
+        self.starts: list[int] = []  # delivery index when each hand started
+        self.private: list[dict[str, set[str]]] = []
+        self.disclosed: list[set[str]] = []
 
-    def wrap(self, presenter: Any) -> None:
+    def _hand(self) -> None:
+        self.starts.append(len(self.fake.deliveries) if self.fake is not None else 0)
+        self.private.append({})
+        # The last hand's public cards may still be on their way (queued deliveries).
+        self.disclosed.append(set(self.disclosed[-1]) if self.disclosed else set())
+
+    def wrap(self, presenter: Any, fake: FakeDiscord | None = None) -> None:
         public, private = presenter.public, presenter.private
+        self.fake = fake or self.fake
 
         async def on_public(table_id: str, notice: Any) -> None:
-            self.disclosed.update(CARD.findall(notice.text))
+            if notice.kind == "hand_started" or not self.starts:
+                self._hand()
+            self.disclosed[-1].update(CARD.findall(notice.text))
             await public(table_id, notice)
 
         async def on_private(table_id: str, user_id: str, notice: Any) -> None:
+            if not self.starts:
+                self._hand()
             event = notice.data.get("event") if notice.data else None
             for c in tuple(getattr(event, "cards", ()) or ()) + tuple(
                 getattr(event, "received", ()) or ()
             ):
-                self.private.setdefault(user_id, set()).add(c)
+                self.private[-1].setdefault(user_id, set()).add(c)
             await private(table_id, user_id, notice)
 
         presenter.public, presenter.private = on_public, on_private
 
     def check(self, fake: FakeDiscord) -> None:
+        if not self.starts:
+            return  # nothing private was ever told
         humans = [u for u in fake.users.values() if not u.bot]
-        for d in fake.deliveries:
-            found = set(CARD.findall(d.text()))
-            if not found:
-                continue
-            for owner, cards in self.private.items():
-                secret = (found & cards) - self.disclosed
-                if not secret:
+        ends = [*self.starts[1:], len(fake.deliveries)]
+        for k, (a, b) in enumerate(zip(self.starts, ends, strict=True)):
+            for d in fake.deliveries[a:b]:
+                found = set(CARD.findall(d.text()))
+                if not found:
                     continue
-                viewers = [u.name for u in humans if str(u.id) != owner and _sees(d.audience, u.id)]
-                assert not viewers, f"{secret} of {owner} visible to {viewers}: {d!r}"
+                for owner, cards in self.private[k].items():
+                    secret = (found & cards) - self.disclosed[k]
+                    if not secret:
+                        continue
+                    viewers = [
+                        u.name for u in humans if str(u.id) != owner and _sees(d.audience, u.id)
+                    ]
+                    assert not viewers, (
+                        f"hand {k + 1}: {secret} of {owner} seen by {viewers}: {d!r}"
+                    )
 
 
 @pytest_asyncio.fixture
 async def h(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
     bot = make_bot(tmp_path / "chipfist.sqlite3")
     guard = LeakGuard()
-    guard.wrap(bot.presenter)
+    guard.wrap(bot.presenter, fake_discord)
     async with run_bot(fake_discord, bot, sync=True):
         harness = Harness(fake_discord, bot)
         harness.guard = guard
@@ -387,7 +409,7 @@ async def test_restart_mid_hand_buttons_still_work(
     db = tmp_path / "chipfist.sqlite3"
     guard = LeakGuard()
     bot = make_bot(db)
-    guard.wrap(bot.presenter)
+    guard.wrap(bot.presenter, fake_discord)
     users = players(fake_discord)
     async with run_bot(fake_discord, bot, sync=True):
         h = Harness(fake_discord, bot)
@@ -518,14 +540,19 @@ def test_leak_guard_catches_a_leak() -> None:
     from tests.fakediscord import Delivery
 
     guard = LeakGuard()
-    guard.private["1"] = {"Ah", "Kd"}
     fake = FakeDiscord(member_names=())
+    guard.fake = fake
     fake.users[1] = FakeUser(1, "owner")
     fake.users[2] = FakeUser(2, "other")
+    guard._hand()  # hand 1: a card of the owner's leaks publicly
+    guard.private[0]["1"] = {"Ah", "Kd"}
     fake.deliveries.append(Delivery("public", {"content": "owner holds Ah"}, []))
     with pytest.raises(AssertionError):
         guard.check(fake)
-    guard.disclosed.add("Ah")
+    guard.disclosed[0].add("Ah")  # once the table disclosed it, it is no leak
+    guard.check(fake)
+    guard._hand()  # hand 2: the same card on a public line is no leak of hand 1's secret
+    fake.deliveries.append(Delivery("public", {"content": "the board: Kd"}, []))
     guard.check(fake)
 
 

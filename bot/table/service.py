@@ -55,8 +55,10 @@ class TableService:
         settings: TableSettings | None = None,
         *,
         key: str | None = None,
+        host_name: str | None = None,
     ) -> Outcome:
-        """R-1.1: one table per channel; the creator is the host."""
+        """R-1.1: one table per channel; the creator is the host (``host_name``: how the
+        public line names him; his id otherwise)."""
         lock = self._creating.setdefault(table_id, asyncio.Lock())
         async with lock:
             existing = self.tables.get(table_id)
@@ -64,7 +66,9 @@ class TableService:
                 return Outcome(False, "This channel already has a table.", existing.state.turn)
             # A closed table's channel opens a new one on the same log.
             table = existing if existing is not None else self._table(TableState(table_id))
-            outcome = await table.create(host, settings or TableSettings(), key=key)
+            outcome = await table.create(
+                host, settings or TableSettings(), key=key, host_name=host_name
+            )
             if outcome.ok:
                 self.tables[table_id] = table
                 self._wake.set()

@@ -216,7 +216,14 @@ class Table:
 
     # ================================================================== creation
 
-    async def create(self, host: str, settings: TableSettings, *, key: str | None) -> Outcome:
+    async def create(
+        self,
+        host: str,
+        settings: TableSettings,
+        *,
+        key: str | None,
+        host_name: str | None = None,
+    ) -> Outcome:
         async def body() -> str:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
@@ -226,7 +233,7 @@ class Table:
                 {"settings": settings.to_dict(), "host": host, "first_button": first},
                 key=key,
             )
-            text = f"Table open: {settings.stakes_text()}. Host: {host}."
+            text = f"Table open: {settings.stakes_text()}. Host: {host_name or host}."
             await self._public("created", text)
             return text
 
