@@ -117,3 +117,47 @@ def test_r5_1_robot_never_goes_all_in_where_all_in_is_not_offered() -> None:
     legal = Legal(0, acts, 1, 2, 1, 190, 3, 4, 4, 1, False)
     rng = random.Random(2)
     assert all(pick(legal, rng).kind != "all_in" for _ in range(500))
+
+
+async def test_typos_are_answered_and_the_table_carries_on(tmp_path: Path) -> None:
+    """QA: a bad seat or buy-in, a bad history number and an unknown game or option
+    value are answered in words; no traceback, and the next line still works."""
+    lines = ["alice: sit abc", "dave: sit 5 1e3", "history abc", "set variant=xyz"]
+    lines += ["set declare=maybe", "set seats=abc", "deal", "table"]
+    text = await _script(tmp_path, lines, "bob", "carol")
+    assert "Traceback" not in text and "invalid literal" not in text
+    assert "the seat and the buy-in are whole numbers" in text
+    assert "N is a hand number" in text
+    assert "no game called 'xyz'" in text
+    assert "declare is one of: none, simultaneous, in_turn" in text
+    assert "seats is a whole number" in text
+    assert "Hand #1" in text  # the table carried on
+
+
+async def test_refusals_are_printed_once(tmp_path: Path) -> None:
+    text = await _script(tmp_path, ["set odd_chip=foo", "deal", "deal"], "a", "b")
+    refusal = [ln for ln in text.splitlines() if "already being played" in ln]
+    assert len(refusal) == 1, refusal
+    assert len([ln for ln in text.splitlines() if "odd chip is one of" in ln]) == 1
+
+
+async def test_r6_2_string_raise_is_explained(tmp_path: Path) -> None:
+    await _script(tmp_path, ["deal"], "a", "b", "c")
+    text = await _script(tmp_path, ["a: call and raise 200"])
+    assert "a raise must be declared whole" in text
+
+
+def test_bad_startup_arguments_exit_2_with_a_message(tmp_path: Path) -> None:
+    for args in (["--game", "xyz"], ["--game", "holdem:bogus"], ["--blinds", "abc"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", "--local", "--db", str(tmp_path / "x.sqlite3"), *args],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "DISCORD_TOKEN": ""},
+            timeout=60,
+            check=False,
+        )
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr and proc.stderr.startswith("chipfist: ")

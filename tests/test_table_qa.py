@@ -1,0 +1,66 @@
+"""Regression tests for what an exploratory QA pass found in the table service (each
+failed before its fix). Every step checks R-2.5 through the harness."""
+
+from __future__ import annotations
+
+from bot.table.testing import Harness
+
+
+async def test_r2_2_open_stakes_top_up_during_a_hand_respects_the_maximum() -> None:
+    h = Harness()
+    table = await h.seated(
+        ["a", "b"], buy_in=200, limit="fixed", open_stakes=True, small_bet=2, big_bet=4
+    )
+    await h.deal(table)
+    actor = h.to_act(table)
+    out = await table.top_up(actor, 20, key=h.key())
+    assert not out.ok and "maximum buy-in 200" in out.message
+    hand = table.state.hand
+    assert hand is not None and max(hand.stacks) <= 200
+    h.check(table)
+
+
+async def test_r1_6_back_after_stand_is_refused_and_back_mid_hand_keeps_playing() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])
+    await h.deal(table)
+    assert (await table.sit_out("c", key=h.key())).ok
+    out = await table.sit_in("c", key=h.key())
+    assert out.ok and "keep playing" in out.message and "big blind" not in out.message
+    assert (await table.stand("c", key=h.key())).ok
+    out = await table.sit_in("c", key=h.key())
+    assert not out.ok and "leaving the table after this hand" in out.message
+    out = await table.sit_out("c", key=h.key())
+    assert not out.ok
+    h.check(table)
+
+
+async def test_r3_5_complete_is_refused_where_nothing_can_be_completed() -> None:
+    """Hold'em has no bring-in: "complete" must not turn into a minimum raise."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])
+    await h.deal(table)
+    turn = table.state.turn
+    out = await h.do(table, h.to_act(table), "complete")
+    assert not out.ok and "nothing to complete" in out.message
+    assert table.state.turn == turn  # nothing changed
+    h.check(table)
+
+
+async def test_r3_5_razz_bring_in_refusal_names_the_highest_card() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], variant="razz", limit="fixed", small_bet=2, big_bet=4)
+    await h.deal(table)
+    out = await h.do(table, h.to_act(table), "check")
+    assert not out.ok and "highest card showing" in out.message
+    h.check(table)
+
+
+async def test_r15_2_a_guts_call_is_final_and_the_refusal_says_so() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], variant="guts", guts_stake=2)
+    await h.deal(table)
+    assert (await h.do(table, "a", "in")).ok
+    out = await h.do(table, "a", "out")
+    assert not out.ok and "final" in out.message
+    h.check(table)
