@@ -55,8 +55,17 @@ class CfButton(
 
 
 def action_buttons(
-    table_id: str, turn: int, to_call: int, phase: str, *, in_turn: bool = False
+    table_id: str,
+    turn: int,
+    to_call: int,
+    phase: str,
+    *,
+    in_turn: bool = False,
+    actions: frozenset[str] = frozenset(),
 ) -> discord.ui.View:
+    """The table message's buttons. ``actions``: the player to act's legal actions, when
+    known, so the buttons say what they do (Bring in 1) and an impossible one is left
+    off (no Fold for a bring-in, R-3.5)."""
     view = discord.ui.View(timeout=None)
     if phase == "declare" and in_turn:
         # R-13.3: declaring in turn is public; the same three fists, on the table.
@@ -68,7 +77,11 @@ def action_buttons(
             view.add_item(item)
     if phase == "betting":
         label = f"Call {to_call}" if to_call else "Check"
+        if "bring_in" in actions:
+            label = f"Bring in {to_call}"
         for arg in ("check_call", "bet_raise", "fold", "all_in"):
+            if actions and arg in ("fold", "all_in") and arg not in actions:
+                continue
             text = label if arg == "check_call" else _LABELS[arg]
             view.add_item(CfButton(ButtonId("act", table_id, turn, arg), text, _STYLES[arg]))
     view.add_item(CfButton(ButtonId("show", table_id, 0, "cards"), "Show my cards", None, "🂠"))

@@ -17,14 +17,17 @@ from cogs.components import action_buttons
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
 
-def to_call_of(table: Any, view: TableView) -> int:
-    """What the seat to act must add to call: the engine's figure from that player's
-    legal actions (cogs never compute a bet themselves)."""
+def to_call_of(table: Any, view: TableView) -> tuple[int, frozenset[str]]:
+    """What the seat to act must add to call, and the names of his legal actions: the
+    engine's figures (cogs never compute a bet themselves). Both are public: anyone at
+    the table can work them out from the betting."""
     seat = next((s for s in view.seats if s.seat == view.to_act), None)
     if seat is None:
-        return 0
+        return 0, frozenset()
     legal = table.snapshot(seat.user_id).legal
-    return int(legal.to_call) if legal is not None else 0
+    if legal is None:
+        return 0, frozenset()
+    return int(legal.to_call), legal.actions
 
 
 def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -> discord.Embed:
@@ -69,11 +72,15 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
     return embed
 
 
-def table_view(view: TableView, to_call: int = 0) -> discord.ui.View | None:
+def table_view(
+    view: TableView, to_call: int = 0, actions: frozenset[str] = frozenset()
+) -> discord.ui.View | None:
     if view.phase not in PLAY_PHASES or view.hand_no == 0:
         return None
     in_turn = view.phase in ("declare", "guts") and view.to_act is not None
-    return action_buttons(view.table_id, view.turn, to_call, view.phase, in_turn=in_turn)
+    return action_buttons(
+        view.table_id, view.turn, to_call, view.phase, in_turn=in_turn, actions=actions
+    )
 
 
 def with_image(embed: discord.Embed, image: Any | None) -> discord.Embed:
@@ -87,6 +94,6 @@ def table_message(
     table: Any, view: TableView, recent: Sequence[str], image: Any | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The table message's embed and buttons for the spectator ``view``."""
-    to_call = to_call_of(table, view)
+    to_call, actions = to_call_of(table, view)
     embed = with_image(table_embed(view, recent, to_call), image)
-    return embed, table_view(view, to_call)
+    return embed, table_view(view, to_call, actions)

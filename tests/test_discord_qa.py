@@ -11,6 +11,7 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot
+from tests.fakediscord.state import iter_components
 from tests.test_discord_e2e import Harness, LeakGuard, make_bot, play_out, players
 
 
@@ -222,3 +223,15 @@ async def test_embed_ends_with_the_end_of_the_hand(h: Harness) -> None:
     await play_out(h)
     lines = h.table_message().embeds[0]["description"].splitlines()
     assert lines[-1].startswith("Hand #") and lines[-1].endswith("is over."), lines
+
+
+async def test_r3_5_bring_in_buttons_say_bring_in_and_offer_no_fold(h: Harness) -> None:
+    users = players(h.fake)
+    await h.start_table(users, variant="stud", structure="fixed", small_bet=2, big_bet=4, ante=1)
+    labels = [c.get("label") for c in iter_components(h.table_message().components)]
+    assert any(str(lab).startswith("Bring in") for lab in labels), labels
+    assert "Fold" not in labels
+    actor = h.to_act()
+    assert actor is not None
+    await h.click(actor, "check_call")
+    assert "brings it in" in h.table().snapshot(None).last_action
