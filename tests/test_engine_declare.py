@@ -124,3 +124,22 @@ def test_r13_4_resolution_steps_name_players_by_token_for_the_presenter() -> Non
     text = " ".join(resolved.steps)
     assert "Seat " not in text
     assert "{p0} high" in text and "{p1} low" in text and "{p2} high" in text, text
+
+
+def test_r13_2_clock_runs_out_for_every_open_fist_at_once() -> None:
+    """Nobody declares in time: all are folded together and the pot carries (as R-13.6),
+    rather than the last one folded winning a pot he never declared for."""
+    h = to_declare()
+    h.apply(DeclareTimeout(0))
+    end = next(e for e in h.events if isinstance(e, HandEnded))
+    assert h.over and end.reason == "nobody declared"
+    assert end.carried == 6 and h.middle == 6 and h.total_chips() == 300
+    assert all(h.folded)
+
+
+def test_r13_2_clock_out_leaves_the_one_who_declared() -> None:
+    h = to_declare()
+    h.apply(Declare(2, "low"))
+    h.apply(DeclareTimeout(0))  # the shared clock: 0 and 1 both time out
+    assert h.over and h.folded == [True, True, False]
+    assert h.stacks[2] == 104  # he collects the pot of 6 (he put in 2)

@@ -59,3 +59,16 @@ async def test_r13_2_declaration_clock_applies_the_default() -> None:
     assert await h.service.tick() == 1
     assert table.state.hand is None  # type: ignore[attr-defined]
     h.check(table)  # type: ignore[arg-type]
+
+
+async def test_r13_2_clock_with_nobody_declared_carries_the_pot_and_says_so() -> None:
+    h = Harness()
+    table = await _to_declare(h)
+    pot = table.state.hand.middle  # type: ignore[attr-defined]
+    h.time.set(table.deadline())  # type: ignore[attr-defined]
+    assert await h.service.tick() == 1
+    said = [n.text for _, n in h.presenter.public_notices]
+    assert any("declaration clock ran out" in t and "fold (R-13.2)" in t for t in said), said
+    assert any("carries to the next deal" in t for t in said), said
+    assert table.state.carried == pot  # type: ignore[attr-defined]
+    h.check(table)  # type: ignore[arg-type]

@@ -1455,14 +1455,26 @@ class Hand:
                 raise IllegalAction("You have already declared; a declaration is final (R-13.2).")
             raise NotYourTurn("You have nothing to declare in this hand.")
         if isinstance(action, DeclareTimeout):
-            if self.rules.declare_default == "fold":
-                self._fold(i)
-                self.declarations.withdraw(i)
-                self.events.append(
-                    ActionTaken(player=i, kind="fold", added=0, total=0, all_in=False)
-                )
-            else:
-                self._commit(i, "high")
+            # the chip-fist clock is shared, so when it runs out every open fist
+            # times out together (folded one by one, the last would win a pot he never
+            # declared for). Declaring in turn has a clock per player.
+            simultaneous = self.rules.declare == "simultaneous"
+            late = sorted(self.declarations.pending()) if simultaneous else [i]
+            for p in late:
+                if self.rules.declare_default == "fold":
+                    self._fold(p)
+                    self.declarations.withdraw(p)
+                    self.events.append(
+                        ActionTaken(player=p, kind="fold", added=0, total=0, all_in=False)
+                    )
+                else:
+                    self._commit(p, "high")
+            if self._live_count() == 0:
+                # Nobody declared: nobody wins, and the pot carries to the next deal (as
+                # when every declarer is eliminated, R-13.6). No pot is formed, so none
+                # is raked.
+                self._finish("nobody declared")
+                return
         elif isinstance(action, Declare):
             if action.choice not in ("low", "high", "both"):
                 raise IllegalAction("Declare low, high or both.", self.declare_legal(i))

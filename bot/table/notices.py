@@ -128,7 +128,8 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         # The log itself says what stays for the next deal (next pot, reserve, markers).
         return name_players(" ".join(event.log), name)
     if isinstance(event, HandEnded):
-        return f"Hand over{': ' + event.reason if event.reason else ''}."
+        carried = f" {event.carried} carries to the next deal." if event.carried else ""
+        return f"Hand over{': ' + event.reason if event.reason else ''}.{carried}"
     if isinstance(event, StreetStarted):
         # Stud streets after the first get a header: seventh street is dealt face down,
         # so without it the log would show two betting rounds with nothing between them.

@@ -875,31 +875,41 @@ class Table:
                 ckey = f"clock:{info.hand_no}:{st.turn}"
                 if hand.phase == "guts" and hand.to_act is None:
                     # R-15.2: a player who has not called by the clock is out.
-                    for pos in hand.guts_pending():
+                    late = hand.guts_pending()
+                    names = ", ".join(info.names[p] for p in late)
+                    await self._public("timeout", f"Time ran out: {names} out (R-15.2).")
+                    for pos in late:
                         if st.hand is not hand or hand.phase != "guts":
                             break
                         await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
                     return True
                 if hand.phase == "declare" and hand.to_act is None:
-                    # R-13.2: every fist still open gets the table's default, one by one.
-                    for pos in hand.declare_pending():
-                        if st.hand is not hand or hand.phase != "declare":
-                            break
-                        if pos in hand.declare_pending():
-                            await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
+                    # R-13.2: the clock is shared: every fist still open times out at once
+                    # (the engine takes them together; said first, then done).
+                    late = hand.declare_pending()
+                    if late:
+                        names = ", ".join(info.names[p] for p in late)
+                        how = "fold" if self.settings.declare_default == "fold" else "declare high"
+                        await self._public(
+                            "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
+                        )
+                        await self._apply(
+                            DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True
+                        )
                     return True
                 assert hand.to_act is not None
                 pos = hand.to_act
                 legal = hand.legal()
                 action = _timeout_action(pos, legal, hand)
-                await self._apply(action, ckey, timeout=True)
                 seat = st.seats.get(info.order[pos])
                 if seat is not None:
+                    # Said before what it causes, so the log reads in order.
                     await self._public(
                         "timeout",
                         f"{seat.name}'s time ran out.",
                         seat=seat.number,
                     )
+                await self._apply(action, ckey, timeout=True)
             except DuplicateKey:
                 return False
             except (TableError, PokerError):
