@@ -120,3 +120,12 @@ def test_r15_state_survives_the_hand_record_round_trip() -> None:
     assert (out.pot, out.reserve, dict(out.legs)) == (0, 10, {})
     assert hand.stacks == [500, 540, 500]
     assert hand.total_chips() == 1500 + 50
+
+
+def test_r15_1_two_to_win_is_fixed_limit_only() -> None:
+    import pytest
+
+    from bot.poker.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="fixed limit"):
+        Rules(blinds_or_straddles=(1, 2), pot_system="two_to_win")

@@ -135,6 +135,8 @@ class Rules:
             raise ConfigError(f"{variant.name} is not a high-low game, so nobody can declare.")
         if self.open_stakes and self.limit not in (Limit.FIXED, Limit.SPREAD):
             raise ConfigError("Open stakes are for fixed and spread limit games only (R-2.4).")
+        if self.pot_system == "two_to_win" and self.limit is not Limit.FIXED:
+            raise ConfigError("Two to win is played in fixed limit (R-15.1).")
         if (self.pot_system == "guts") != (variant.code == "guts"):
             raise ConfigError("Guts is played with the Guts pot system, and only Guts is.")
         if self.pot_system == "guts" and self.guts_stake < 1:

@@ -289,6 +289,12 @@ class TableSettings:
         variant = variant or self.variant
         limit = limit or self.limit
         info = get_variant(variant)
+        if not any(s.betting for s in info.streets):
+            # Guts has no betting rounds: a structure name would only confuse.
+            parts = [info.name]
+            if self.guts_stake:
+                parts.append(f"stake {self.guts_stake}")
+            return ", ".join(parts)
         parts = [f"{LIMIT_NAMES.get(limit, limit)} {info.name}"]
         if info.forced == "blinds" and self.big_blind:
             parts.append(f"blinds {self.small_blind}/{self.big_blind}")
