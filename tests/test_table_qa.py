@@ -71,3 +71,19 @@ def test_r15_2_guts_is_named_without_a_betting_structure() -> None:
 
     text = TableSettings(variant="guts", guts_stake=2).stakes_text()
     assert text == "Guts (match pot), stake 2"
+
+
+async def test_r5_1_bet_or_raise_without_an_amount_in_fixed_and_no_limit() -> None:
+    h = Harness()
+    fixed = await h.seated(["a", "b", "c"], limit="fixed", small_bet=2, big_bet=4)
+    await h.deal(fixed)
+    out = await h.do(fixed, h.to_act(fixed), "raise")
+    assert out.ok and "raises to 4" in fixed.state.last_action
+    nl = await h.seated(["d", "e", "f"], table_id="nl")
+    await h.deal(nl)
+    turn = nl.state.turn
+    out = await h.do(nl, h.to_act(nl), "raise")
+    assert not out.ok and "Say how much" in out.message and "raise to 4–" in out.message
+    assert nl.state.turn == turn
+    h.check(fixed)
+    h.check(nl)

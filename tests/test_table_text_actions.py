@@ -49,7 +49,6 @@ def test_r6_2_string_raise_is_a_call(text: str) -> None:
         ("bet 2.5", "whole number"),
         ("bet 0", "at least one chip"),
         ("bet 99999999999999999999", "more chips"),
-        ("raise", "needs an amount"),
     ],
 )
 def test_bad_amounts_are_refused_clearly(text: str, words: str) -> None:
@@ -63,3 +62,10 @@ def test_anything_else_lists_what_is_accepted(text: str) -> None:
         parse_action(text)
     if text and text != "bet forty":
         assert ACCEPTED in info.value.message
+
+
+def test_r6_4_bet_or_raise_without_an_amount_is_left_to_the_table() -> None:
+    """The parser keeps "no amount"; the table takes the one legal amount in fixed limit
+    and otherwise says which amounts are allowed (tests/test_table_qa.py)."""
+    assert parse_action("bet") == ActionRequest("bet")
+    assert parse_action("raise") == ActionRequest("raise_to")

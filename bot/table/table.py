@@ -1020,6 +1020,15 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
         return Declare(pos, req.choice)
     if kind in ("guts_in", "guts_out"):
         return GutsCall(pos, kind == "guts_in")
+    if kind in ("bet", "raise_to") and req.amount is None:
+        # "bet" or "raise" with no amount: fine where only one amount is allowed (fixed
+        # limit); otherwise say which amounts are (R-6.4: never a guess).
+        legal = hand.legal() if hand.to_act == pos else None
+        if legal is not None and legal.min_to is not None and legal.min_to == legal.max_to:
+            return (Bet if legal.opening else RaiseTo)(pos, legal.min_to)
+        if legal is not None:
+            raise TableError(f"Say how much. You may: {legal.describe()}.")
+        return Check(pos)  # not his turn: the engine answers with its own words
     assert_amount = req.amount or 0
     if kind == "bet":
         return Bet(pos, assert_amount)

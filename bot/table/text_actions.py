@@ -121,8 +121,10 @@ def parse_action(text: str) -> ActionRequest:
         if verb in ("bet", "b"):
             return ActionRequest("bet", amount)
         return ActionRequest("raise_to" if to else "raise_by", amount)
-    if t in ("bet", "raise", "raise to"):
-        raise ParseError(f"`{t}` needs an amount, for example `{t} 40`.")
+    if t in ("bet", "b"):
+        return ActionRequest("bet")  # no amount: the only one allowed (fixed limit), if so
+    if t in ("raise", "r", "raise to"):
+        return ActionRequest("raise_to")
     m = re.fullmatch(r"(draw|discard)\s*(.*)", t)
     if m:
         rest = m.group(2).replace(",", " ").split()
