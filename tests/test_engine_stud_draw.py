@@ -217,3 +217,18 @@ def test_r12_2_opener_shows_discarded_openers() -> None:
     shown = [e for e in h.events if isinstance(e, OpenersShown)]
     assert shown and shown[0].player == 1
     assert Counter(c[0] for c in shown[0].cards)["J"] == 2
+
+
+def test_r4_4_a_player_may_fold_in_his_turn_to_draw() -> None:
+    deck = stacked_deck(["AsKsQsJs9h", "2c3d4h5s7c", "8c8d8h2d3c"])
+    h = Hand(Rules(blinds_or_straddles=(1, 2), **DRAW), [100] * 3, deck)  # type: ignore[arg-type]
+    h.apply(Call(2))
+    h.apply(Call(0))
+    h.apply(Check(1))
+    assert h.phase == "draw" and h.to_act == 0
+    assert "fold" in h.legal().actions
+    h.apply(Fold(0))
+    assert h.folded[0] and h.phase == "draw" and h.to_act == 1
+    h.apply(Draw(1, ()))
+    h.apply(Fold(2))  # the last one left wins without drawing on
+    assert h.over and h.stacks[1] == 104 and h.total_chips() == 300

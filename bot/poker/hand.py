@@ -99,7 +99,7 @@ def _action_set(key: tuple[bool, ...]) -> frozenset[str]:
 
 Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
 _SHOW_OR_MUCK = frozenset({"show", "muck"})
-_DRAW = frozenset({"draw"})
+_DRAW = frozenset({"draw", "fold"})
 _DECLARE = frozenset({"declare"})
 _GUTS = frozenset({"guts"})
 
@@ -1193,9 +1193,22 @@ class Hand:
     def _apply_draw(self, action: Action) -> None:
         i = action.player
         legal = self.legal()
+        if isinstance(action, Fold):
+            # A player may give up his hand in his turn to draw (R-4.4: folding is
+            # always allowed in turn); the draw goes on with the next player.
+            self._fold(i)
+            self.events.append(
+                ActionTaken(player=i, kind="fold", added=0, total=self.bets[i], all_in=False)
+            )
+            if self._live_count() == 1:
+                self._award_uncontested()
+                return
+            self._next_drawer(i)
+            return
         if not isinstance(action, Draw):
             raise IllegalAction(
-                f"It is the draw: discard 0–{legal.draw_max} cards (or stand pat).", legal
+                f"It is the draw: discard 0–{legal.draw_max} cards (or stand pat), or fold.",
+                legal,
             )
         discards = tuple(action.discards)
         hand = self.hole[i]
@@ -1236,6 +1249,9 @@ class Hand:
             )
         )
         self.events.append(Drew(player=i, count=needed))
+        self._next_drawer(i)
+
+    def _next_drawer(self, i: int) -> None:
         pos = self._draw_order.index(i)
         if pos + 1 < len(self._draw_order):
             self._set_to_act(self._draw_order[pos + 1])
