@@ -87,3 +87,16 @@ async def test_r5_1_bet_or_raise_without_an_amount_in_fixed_and_no_limit() -> No
     assert nl.state.turn == turn
     h.check(fixed)
     h.check(nl)
+
+
+async def test_r16_2_between_deals_the_view_shows_the_next_game_of_the_rotation() -> None:
+    h = Harness()
+    table = await h.seated(
+        ["a", "b", "c"], rotation=("holdem:fixed", "razz:fixed"), small_bet=2, big_bet=4
+    )
+    assert table.snapshot(None).variant == "holdem"
+    await h.deal(table)
+    await h.play_passively(table)
+    assert table.state.hand is None
+    assert table.snapshot(None).variant == "razz"
+    h.check(table)
