@@ -100,3 +100,33 @@ async def test_r16_2_between_deals_the_view_shows_the_next_game_of_the_rotation(
     assert table.state.hand is None
     assert table.snapshot(None).variant == "razz"
     h.check(table)
+
+
+def test_r15_2_guts_cannot_be_in_a_rotation() -> None:
+    import pytest
+
+    from bot.table.errors import SettingsError
+    from bot.table.settings import TableSettings
+
+    with pytest.raises(SettingsError, match="rotation"):
+        TableSettings(rotation=("holdem", "guts"))
+
+
+async def test_r15_2_dealers_choice_stays_guts_while_a_guts_pot_waits() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], dealers_choice=True, guts_stake=2)
+    plan = table._plan()
+    assert plan is not None
+    dealer = table.state.seats[plan.button].user_id
+    assert (await table.choose(dealer, "guts", key=h.key())).ok
+    await h.deal(table)
+    for user in ("a", "b", "c"):  # everyone out: the pot of 6 carries over
+        assert (await h.do(table, user, "out")).ok
+    assert table.state.hand is None and table.state.carried == 6
+    plan = table._plan()
+    assert plan is not None
+    dealer = table.state.seats[plan.button].user_id
+    out = await table.choose(dealer, "holdem", key=h.key())
+    assert not out.ok and "Guts pot of 6" in out.message
+    assert (await table.choose(dealer, "guts", key=h.key())).ok
+    h.check(table)

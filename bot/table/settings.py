@@ -191,6 +191,10 @@ class TableSettings:
         if self.dealers_choice and self.rotation:
             raise SettingsError("Choose dealer's choice or a fixed rotation, not both (R-16.2).")
         games = self.games()
+        if len(games) > 1 and any(v == "guts" for v, _ in games):
+            # A Guts pot carries from deal to deal; in a rotation it would fall
+            # into the next game's pot.
+            raise SettingsError("Guts keeps its pot between deals: it cannot be in a rotation.")
         for variant, limit in games:
             try:
                 self.rules_for(variant, limit, 2, (0, 1))

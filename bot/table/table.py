@@ -484,6 +484,14 @@ class Table:
             if dealer.user_id != user:
                 raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
             variant, limit = parse_game(game, s.limit)
+            held = self.state.pot_state or {}
+            if held.get("system") == "guts" and self.state.carried and variant != "guts":
+                # The match pot belongs to Guts: it waits for the next Guts deal,
+                # so the game stays Guts until someone takes it.
+                raise TableError(
+                    f"The Guts pot of {self.state.carried} is still waiting: the next deal "
+                    "is Guts until someone takes it."
+                )
             if len(plan.order) > get_variant(variant).max_players:
                 raise TableError(
                     f"{get_variant(variant).name} is dealt to at most "
@@ -558,6 +566,9 @@ class Table:
         s = self.settings
         if self.state.chosen is not None:
             return self.state.chosen
+        held = self.state.pot_state or {}
+        if held.get("system") == "guts" and self.state.carried:
+            return "guts", s.limit  # a waiting match pot is played for in Guts
         games = s.games()
         return games[self.state.hand_no % len(games)]
 
