@@ -128,8 +128,11 @@ def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
     if word in ("min", "max"):
         # The table's own limits: "max" is the most this structure allows, which
         # is all in only in no limit or for a short stack.
-        if legal is None or legal.min_to is None or legal.max_to is None:
-            return "You cannot bet or raise now."
+        if legal is None:
+            # Not his turn (or an old modal): the table says which, with its own words.
+            return ActionRequest("raise_to", 0)
+        if legal.min_to is None or legal.max_to is None:
+            return f"You cannot bet or raise now. You may: {legal.describe()}."
         amount = legal.min_to if word == "min" else legal.max_to
         return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:

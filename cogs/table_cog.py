@@ -12,6 +12,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import quote
 
 import discord
 from discord import app_commands
@@ -468,7 +469,8 @@ class TableCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, rule: str = "") -> None:
         anchor = rule.strip().upper()
         await ops.reply(
-            interaction, f"{anchor or 'The rulebook'}: {RULEBOOK}#{anchor.lower().replace('.', '')}"
+            interaction,
+            f"{anchor or 'The rulebook'}: {RULEBOOK}#{quote(anchor.lower().replace('.', ''))}",
         )
 
     @app_commands.command(name="notify", description="How to be told it is your turn")

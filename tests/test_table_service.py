@@ -85,7 +85,9 @@ async def test_seat_choice_and_full_table(h: Harness) -> None:
     table = await h.table(seats=2)
     assert (await table.sit("a", "a", 100, 2, key=h.key())).ok
     out = await table.sit("b", "b", 100, 2, key=h.key())
-    assert not out.ok and "not free" in out.message
+    assert not out.ok and "Seat 2 is taken" in out.message
+    out = await table.sit("b", "b", 100, 0, key=h.key())
+    assert not out.ok and "There is no seat 0" in out.message
     assert (await table.sit("b", "b", 100, key=h.key())).ok
     assert table.state.seat_of("b").number == 1  # type: ignore[union-attr]
     out = await table.sit("c", "c", 100, key=h.key())

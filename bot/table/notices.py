@@ -38,6 +38,15 @@ from bot.poker.events import (
     name_players,
 )
 
+# How a hand ended (HandEnded.reason), in words.
+_ENDINGS = {
+    "showdown": "Hand over at the showdown.",
+    "uncontested": "Hand over: everyone else folded.",
+    "guts": "Hand over.",
+    "passed out": "Hand over: nobody opened (R-4.6).",
+    "nobody declared": "Hand over: nobody declared in time (R-13.2).",
+}
+
 _FORCED = {
     "ante": "antes",
     "small_blind": "posts the small blind",
@@ -129,7 +138,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         return name_players(" ".join(event.log), name)
     if isinstance(event, HandEnded):
         carried = f" {event.carried} carries to the next deal." if event.carried else ""
-        return f"Hand over{': ' + event.reason if event.reason else ''}.{carried}"
+        return _ENDINGS.get(event.reason, "Hand over.") + carried
     if isinstance(event, StreetStarted):
         # Stud streets after the first get a header: seventh street is dealt face down,
         # so without it the log would show two betting rounds with nothing between them.

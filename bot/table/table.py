@@ -270,8 +270,10 @@ class Table:
             limit = min(s.max_seats_for(v) for v, _ in s.games())
             number = find_free_seat(set(st.seats), limit, seat)
             if number is None:
+                if seat is not None and not 1 <= seat <= limit:
+                    raise TableError(f"There is no seat {seat}: seats are 1 to {limit}.")
                 if seat is not None:
-                    raise TableError(f"Seat {seat} is not free (seats are 1 to {limit}).")
+                    raise TableError(f"Seat {seat} is taken (seats are 1 to {limit}).")
                 raise TableError("The table is full.")
             owes = s.big_blind if s.post_to_enter and st.hand_no > 0 else 0
             await self._commit(
