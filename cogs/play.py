@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.table.text_actions import ActionRequest
+from bot.table.text_actions import ActionRequest, ParseError, parse_amount
 from cogs import errors, ops
 from cogs.components import RaiseModal, declare_buttons, draw_menu, guts_buttons
 from cogs.embeds import table_message
@@ -138,11 +138,9 @@ def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
     if word is not None:
         return ActionRequest(word)  # type: ignore[arg-type]
     try:
-        amount = int(text.replace(",", "").replace("_", ""))
-    except ValueError:
-        return f"{text!r} is not a whole number of chips (or min, half, pot, all in)."
-    if amount <= 0:
-        return "The amount must be a positive whole number of chips."
+        amount = parse_amount(text)  # the same rules as typed actions: never a guess
+    except ParseError as exc:
+        return f"{exc.message} Or type min, max, half, pot or all in."
     if opening:
         return ActionRequest("bet", amount)
     return ActionRequest("raise_by" if by else "raise_to", amount)

@@ -49,6 +49,7 @@ def test_r6_2_string_raise_is_a_call(text: str) -> None:
         ("bet 2.5", "whole number"),
         ("bet 0", "at least one chip"),
         ("bet 99999999999999999999", "more chips"),
+        ("bet 1,5", "not an amount"),  # a decimal comma is never read as 15
     ],
 )
 def test_bad_amounts_are_refused_clearly(text: str, words: str) -> None:
@@ -69,3 +70,7 @@ def test_r6_4_bet_or_raise_without_an_amount_is_left_to_the_table() -> None:
     and otherwise says which amounts are allowed (tests/test_table_qa.py)."""
     assert parse_action("bet") == ActionRequest("bet")
     assert parse_action("raise") == ActionRequest("raise_to")
+
+
+def test_r6_4_thousands_separators_are_read() -> None:
+    assert parse_action("raise to 1,000") == ActionRequest("raise_to", 1000)

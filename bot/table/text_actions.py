@@ -84,7 +84,11 @@ _WORDS: dict[str, RequestKind] = {
 
 def parse_amount(text: str) -> int:
     """A whole, positive number of chips; everything else is refused with a reason."""
-    t = text.strip().replace(",", "").replace("_", "")
+    raw = text.strip()
+    if "," in raw and not re.fullmatch(r"\d{1,3}(,\d{3})+", raw):
+        # "1,000" groups thousands; "1,5" may be a decimal comma: never guess (R-6.4).
+        raise ParseError(f"{text!r} is not an amount; write a whole number of chips, like 40.")
+    t = raw.replace(",", "").replace("_", "")
     if not t:
         raise ParseError(f"Say how many chips, for example `bet 40`. Accepted: {ACCEPTED}.")
     if not re.fullmatch(r"\d+", t):
