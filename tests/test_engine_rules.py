@@ -27,6 +27,8 @@ def test_r1_5_heads_up_button_posts_small_blind_and_acts_first_preflop() -> None
     h = Hand(Rules(blinds_or_straddles=(1, 2)), [100, 100], stacked_deck(["", ""]))
     posts = {e.player: (e.kind, e.amount) for e in h.events if isinstance(e, ForcedBet)}
     assert posts == {1: ("small_blind", 1), 0: ("big_blind", 2)}
+    kinds = [e.kind for e in h.events if isinstance(e, ForcedBet)]
+    assert kinds == ["small_blind", "big_blind"]  # announced in the order they are posted
     assert h.to_act == 1  # the button acts first before the flop
     h.apply(Call(1))
     h.apply(Check(0))

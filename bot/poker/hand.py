@@ -405,7 +405,10 @@ class Hand:
         nominal = max(blinds, default=0)
         if self.variant.forced == "blinds" and nominal > 0:
             bb_pos = 0 if n == 2 else 1
-            for i, amount in enumerate(blinds):
+            # Heads-up the button (position 1) posts the small blind first.
+            posting_order = (1, 0) if n == 2 else range(n)
+            for i in posting_order:
+                amount = blinds[i]
                 if amount <= 0:
                     continue
                 amt = min(amount, self.stacks[i])
