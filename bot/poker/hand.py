@@ -988,17 +988,15 @@ class Hand:
             total = legal.max_to
         if total < legal.min_to or total > legal.max_to:
             word = "bet" if legal.opening else "raise to"
-            if legal.min_to == legal.max_to:
-                rng = f"exactly {legal.min_to}"
-            else:
-                rng = f"{legal.min_to}–{legal.max_to}"
             said = f"{word} {total}"
             if isinstance(action, RaiseBy):
                 said = f"raise by {raw} (to {total})"
+            if legal.min_to == legal.max_to:
+                allowed = f"the only legal amount is {word} {legal.min_to}"
+            else:
+                allowed = f"the legal range is {word} {legal.min_to}–{legal.max_to}"
             raise BadAmount(
-                f"You cannot {said}: the legal range is {word} {rng}. You may "
-                + legal.describe()
-                + ".",
+                f"You cannot {said}: {allowed}. You may " + legal.describe() + ".",
                 legal,
             )
         if total != legal.all_in_to and (total - legal.current_bet) % self.rules.unit:

@@ -111,9 +111,10 @@ def settle_two_to_win(
         log.append("All markers are cleared.")
     else:
         new = TwoToWinState(pot, state.markers | frozenset(winners))
+        one = len(winners) == 1
         log.append(
-            f"{_join(winners, label)} win{'s' if len(winners) == 1 else ''}{how}: "
-            f"marker{'s' if len(winners) > 1 else ''}; the pot of {pot} stays."
+            f"{_join(winners, label)} win{'s' if one else ''}{how} and "
+            f"{'gets a marker' if one else 'each get a marker'}; the pot of {pot} stays."
         )
     # Conservation: what was in the pot plus this hand's chips is paid out or stays.
     assert sum(payouts.values()) + new.pot == state.pot + pot_this_hand
