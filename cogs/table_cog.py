@@ -35,7 +35,8 @@ HELP = (
     "`/table create` opens a table · `/sit` takes a seat · `/deal` deals a hand.\n"
     "Act with the buttons under the table, or `/check` `/call` `/fold` `/bet` `/raise` "
     "`/allin`. `/cards` and `/pot` answer privately. `/table show` moves the table to the "
-    "bottom of the chat. `/rules R-6.2` links a rule."
+    "bottom of the chat. `/straddle` (where the table allows it) posts a straddle for the "
+    "next deal. `/rules R-6.2` links a rule."
 )
 
 
@@ -291,6 +292,12 @@ class TableCog(commands.Cog):
     @app_commands.describe(game="e.g. omaha8 or stud:fixed")
     async def choose(self, interaction: discord.Interaction, game: str) -> None:
         await self._run(interaction, lambda t, u, k: t.choose(u, game, key=k))
+
+    @app_commands.command(
+        name="straddle", description="Post a straddle for the next deal (left of the big blind)"
+    )
+    async def straddle(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, lambda t, u, k: t.straddle(u, key=k))
 
     # ------------------------------------------------------------------ acting
 

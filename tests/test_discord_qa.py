@@ -235,3 +235,18 @@ async def test_r3_5_bring_in_buttons_say_bring_in_and_offer_no_fold(h: Harness) 
     assert actor is not None
     await h.click(actor, "check_call")
     assert "brings it in" in h.table().snapshot(None).last_action
+
+
+async def test_r3_4_straddle_by_slash_command(h: Harness) -> None:
+    users = [h.fake.user(n) for n in ("alice", "bob", "carol", "dave")]
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="straddle", value="on")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    plan = h.table()._plan()
+    utg = h.table().state.seats[plan.order[2]].user_id
+    straddler = next(u for u in users if str(u.id) == utg)
+    await h.slash(straddler, "straddle")
+    assert "straddles 4" in h.last_ephemeral(straddler)
+    await h.slash(users[0], "deal")
+    assert h.table().state.hand.current_bet == 4

@@ -130,3 +130,32 @@ async def test_r15_2_dealers_choice_stays_guts_while_a_guts_pot_waits() -> None:
     assert not out.ok and "Guts pot of 6" in out.message
     assert (await table.choose(dealer, "guts", key=h.key())).ok
     h.check(table)
+
+
+async def test_r3_4_straddle_left_of_the_big_blind_acts_last_with_the_option() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], straddle=True)
+    plan = table._plan()
+    assert plan is not None
+    utg = table.state.seats[plan.order[2]].user_id  # left of the big blind (position 1)
+    other = table.state.seats[plan.order[3]].user_id
+    out = await table.straddle(other, key=h.key())
+    assert not out.ok and "left of the big blind" in out.message
+    out = await table.straddle(utg, key=h.key())
+    assert out.ok and "straddles 4" in out.message
+    await h.deal(table)
+    hand = table.state.hand
+    assert hand is not None
+    assert hand.bets[2] == 4 and hand.current_bet == 4
+    assert hand.to_act == 3  # the round starts left of the straddle
+    for _ in range(3):  # everyone calls round to the straddle
+        assert (await h.do(table, h.to_act(table), "call")).ok
+    assert hand.to_act == 2 and "raise" in hand.legal().actions  # his option
+    h.check(table)
+
+
+async def test_r3_4_straddle_is_an_option_and_only_between_deals() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])
+    assert "not played at this table" in (await table.straddle("a", key=h.key())).message
+    h.check(table)

@@ -32,7 +32,8 @@ TABLE_ID = "local"
 HOST = "host"
 HELP = """Commands:
   NAME: sit [SEAT] [BUYIN]   NAME: cards   NAME: topup N   NAME: sitout   NAME: back
-  NAME: stand   NAME: choose GAME   NAME: <action>  (check, call, fold, bet 40, raise 100,
+  NAME: stand   NAME: choose GAME   NAME: straddle   NAME: <action>  (check, call, fold,
+  bet 40, raise 100,
   raise to 300, all in, pot, half pot, draw As Kd, declare high ...)
   deal | table | history N | set KEY=VALUE | help | quit"""
 
@@ -214,6 +215,8 @@ class LocalTable:
             return await table.sit_in(name, key=key)
         if verb in ("stand", "leave"):
             return await table.stand(name, key=key)
+        if verb == "straddle":
+            return await table.straddle(name, key=key)
         if verb == "choose":
             return await table.choose(name, " ".join(words[1:]), key=key)
         return await table.act(name, action, key=key)

@@ -69,6 +69,9 @@ class TableSettings:
     button_rule: ButtonRule = "simplified"
     missed_blinds: Literal["wait", "post"] = "wait"
     post_to_enter: bool = False
+    straddle: bool = False
+    """R-3.4 option: the player left of the big blind may post a live straddle of twice
+    the big blind before the deal (the ``straddle`` command)."""
     # The hand loop.
     auto_deal: bool = False
     min_players: int = 2

@@ -54,6 +54,7 @@ def to_payload(state: TableState) -> dict[str, Any]:
     ]
     out["idem"] = state.idem
     out["chosen"] = list(state.chosen) if state.chosen else None
+    out["straddler"] = state.straddler
     out["departures"] = {u: list(v) for u, v in state.departures.items()}
     info = state.current
     if info is not None and not info.ended:
@@ -86,6 +87,8 @@ def from_payload(table_id: str, data: dict[str, Any]) -> TableState | None:
         state.seats[seat.number] = seat
     state.idem = {str(k): int(v) for k, v in data["idem"].items()}
     state.chosen = (data["chosen"][0], data["chosen"][1]) if data.get("chosen") else None
+    straddler = data.get("straddler")
+    state.straddler = int(straddler) if straddler is not None else None
     state.departures = {u: (int(v[0]), float(v[1])) for u, v in data["departures"].items()}
     cur = data.get("current")
     if cur:

@@ -101,6 +101,8 @@ class TableState:
     closed: bool = False
     halted: str | None = None
     chosen: tuple[str, str] | None = None
+    straddler: int | None = None
+    """The seat that will straddle the next deal (R-3.4), if one asked to."""
     last_action: str = ""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
     seq: int = 0
@@ -256,6 +258,9 @@ class TableState:
         at = float(p.get("at", 0.0))
         self.departures[seat.user_id] = (amount, at)
 
+    def _on_straddled(self, p: Mapping[str, Any], live: Any) -> None:
+        self.straddler = int(p["seat"])
+
     def _on_chosen(self, p: Mapping[str, Any], live: Any) -> None:
         self.chosen = (str(p["variant"]), str(p["limit"]))
 
@@ -297,6 +302,7 @@ class TableState:
         self.hand_no = info.hand_no
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
+        self.straddler = None  # posted in this deal, or lapsed
         self.last_action = ""
         dead = start.rules.dead_posts
         live = start.rules.blinds_or_straddles

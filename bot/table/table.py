@@ -564,6 +564,45 @@ class Table:
             first_button=st.first_button,
         )
 
+    def _straddle_position(self, plan: DealPlan) -> int | None:
+        """The PHH position left of the big blind, who may straddle (R-3.4): none heads-up
+        or without a big blind."""
+        bb = plan.blind_positions[1]
+        if len(plan.order) < 3 or bb is None or bb + 1 >= len(plan.order):
+            return None
+        return bb + 1
+
+    async def straddle(self, user: str, *, key: str | None = None) -> Outcome:
+        """R-3.4: the player who will sit left of the big blind posts a live straddle of
+        twice the big blind for the next deal (said between deals)."""
+
+        async def body() -> str:
+            s = self.settings
+            seat = self._seated(user)
+            if not s.straddle:
+                raise TableError("Straddles are not played at this table (R-3.4 option).")
+            if self.state.in_hand:
+                raise TableError("A straddle is posted before the deal: ask between hands.")
+            if get_variant(self._next_game()[0]).forced != "blinds" or not s.big_blind:
+                raise TableError("Only a game with blinds can be straddled.")
+            plan = self._plan()
+            pos = self._straddle_position(plan) if plan is not None else None
+            if plan is None or pos is None:
+                raise TableError("There is no straddle with fewer than three players.")
+            if plan.order[pos] != seat.number:
+                who = self.state.seats[plan.order[pos]].name
+                raise TableError(
+                    f"Only the player left of the big blind may straddle: {who}, this deal."
+                )
+            if self.state.straddler == seat.number:
+                raise TableError("You already straddle the next deal.")
+            await self._commit("straddled", {"seat": seat.number}, key=key)
+            text = f"{seat.name} straddles {2 * s.big_blind} for the next deal (R-3.4)."
+            await self._public("straddled", text, seat=seat.number)
+            return text
+
+        return await self._command(user, key, None, body)
+
     def _next_game(self) -> tuple[str, str]:
         s = self.settings
         if self.state.chosen is not None:
@@ -598,6 +637,13 @@ class Table:
             if plan is None:
                 raise TableError("At least two players with chips must be seated to deal.")
         live, dead = st.posts_for(plan)
+        straddle_pos = self._straddle_position(plan)
+        if straddle_pos is not None and plan.order[straddle_pos] == st.straddler:
+            # R-3.4: a live straddle of twice the big blind; the engine reads a forced bet
+            # above the big blind left of it as a straddle (acts last, has the option).
+            row = [*live, *([0] * (len(plan.order) - len(live)))]
+            row[straddle_pos] = max(row[straddle_pos], 2 * self.settings.big_blind)
+            live = tuple(row)
         rules = self.settings.rules_for(
             variant, limit, len(plan.order), plan.blind_positions, dead, live
         )
