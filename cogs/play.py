@@ -51,9 +51,15 @@ async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
             req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "bump":
+            presenter = app(interaction).presenter
+            wait = presenter.bump_wait(bid.table_id)
+            if wait > 0:
+                # A cooldown per table: anyone may bump, but not flood the channel.
+                await ops.reply(interaction, f"The table was just moved; try again in {wait} s.")
+                return
             # Answer first (ephemerally), then re-post: the clicked message goes away.
             await ops.reply(interaction, "The table is at the bottom again.")
-            await app(interaction).presenter.refresh(bid.table_id, repost=True)
+            await presenter.refresh(bid.table_id, repost=True)
         else:
             await _act_button(interaction, bid)
     except Exception as exc:

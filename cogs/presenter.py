@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -61,6 +62,8 @@ class DiscordPresenter:
         self.notice_count: dict[str, int] = {}
         self.shown: dict[str, tuple[int, int]] = {}
         self.busy: dict[str, int] = {}
+        self.bumped_at: dict[str, float] = {}
+        self.bump_cooldown = 10.0
         self.pings: dict[str, int] = {}
         self.ping_mode: dict[str, str] = {}
         """Per player: "channel" (default, a mention deleted next turn) or "dm"."""
@@ -68,7 +71,7 @@ class DiscordPresenter:
         """Seconds a player may take before being pinged (0: ping at once)."""
         self._ping_tasks: dict[str, asyncio.Task[None]] = {}
         self.moderators: set[tuple[str, str]] = set()
-        self.dm_failed: set[tuple[str, str, int]] = set()
+        self.dm_failed: set[tuple[str, str, int, str]] = set()
         self._dirty: set[str] = set()
         self._refreshers: dict[str, asyncio.Task[None]] = {}
         self._queues: dict[str, asyncio.Queue[Job]] = {}
@@ -294,12 +297,22 @@ class DiscordPresenter:
         if await ops.dm(self.client, int(user_id), text, view=view) is None:
             await self._dm_fallback(table_id, user_id, "the in/out buttons")
 
+    def bump_wait(self, table_id: str) -> int:
+        """Seconds before the table may be bumped again (0: now; the clock starts)."""
+        now = time.monotonic()
+        left = self.bumped_at.get(table_id, -1e9) + self.bump_cooldown - now
+        if left > 0:
+            return max(1, round(left))
+        self.bumped_at[table_id] = now
+        return 0
+
     async def _dm_fallback(self, table_id: str, user_id: str, what: str) -> None:
         table = self.service.get(table_id) if self.service else None
         hand_no = table.state.hand_no if table is not None else 0
-        if (table_id, user_id, hand_no) in self.dm_failed:
+        # Once per hand and kind: the cards note must not hide the later declaration one.
+        if (table_id, user_id, hand_no, what) in self.dm_failed:
             return
-        self.dm_failed.add((table_id, user_id, hand_no))
+        self.dm_failed.add((table_id, user_id, hand_no, what))
         # Never any card here: only where to look.
         await self._post(
             table_id,

@@ -250,3 +250,24 @@ async def test_r3_4_straddle_by_slash_command(h: Harness) -> None:
     assert "straddles 4" in h.last_ephemeral(straddler)
     await h.slash(users[0], "deal")
     assert h.table().state.hand.current_bet == 4
+
+
+async def test_bump_has_a_cooldown(h: Harness) -> None:
+    users = players(h.fake)
+    await h.start_table(users)
+    await h.click(users[0], "bump")
+    first = h.table_message()
+    await h.click(users[1], "bump")  # at once again: refused privately, nothing moves
+    assert "try again in" in h.last_ephemeral(users[1])
+    assert h.table_message().id == first.id
+
+
+async def test_declare_note_for_closed_dms_is_not_hidden_by_the_cards_note(h: Harness) -> None:
+    users = players(h.fake)
+    h.fake.close_dms(users[0])
+    opts = {"variant": "omaha8", "structure": "fixed", "small_bet": 2, "big_bet": 4}
+    await h.start_table(users, declare="simultaneous", **opts)
+    await _declare_phase(h)
+    await h.settle()
+    notes = [m.content for m in h.fake.channel_messages() if "cannot DM you" in m.content]
+    assert any("your cards" in n for n in notes) and any("declar" in n for n in notes), notes
