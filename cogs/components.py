@@ -162,15 +162,17 @@ def draw_menu(table_id: str, turn: int, cards: tuple[str, ...], draw_max: int) -
 class RaiseModal(discord.ui.Modal):
     """R-6.3: "raise to" or "raise by", with the legal range shown; quick words too."""
 
-    def __init__(self, table_id: str, turn: int, range_text: str, opening: bool) -> None:
-        super().__init__(
-            title="Bet" if opening else "Raise", custom_id=f"cfm:{table_id}:{turn}", timeout=900
-        )
+    def __init__(
+        self, table_id: str, turn: int, range_text: str, opening: bool, completing: bool = False
+    ) -> None:
+        # A stud bring-in is completed, not raised (R-3.5): the modal says which.
+        title = "Complete" if completing else "Bet" if opening else "Raise"
+        super().__init__(title=title, custom_id=f"cfm:{table_id}:{turn}", timeout=900)
         self.table_id, self.turn, self.opening = table_id, turn, opening
-        word = "Bet" if opening else "Raise to"
+        word = "Complete to" if completing else "Bet" if opening else "Raise to"
         self.to: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=f"{word} (legal: {range_text})"[:45],
-            placeholder="a total, or: min, half, pot, all in",
+            placeholder="a total, or: min, max, half, pot, all in",
             custom_id="to",
             required=False,
             max_length=20,

@@ -85,7 +85,8 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
             )
             # A modal must be the first response: open it now, work after submit.
             await ops.open_modal(
-                interaction, RaiseModal(bid.table_id, bid.turn, rng, legal.opening)
+                interaction,
+                RaiseModal(bid.table_id, bid.turn, rng, legal.opening, "complete" in legal.actions),
             )
             return
         if legal is not None:

@@ -271,3 +271,16 @@ async def test_declare_note_for_closed_dms_is_not_hidden_by_the_cards_note(h: Ha
     await h.settle()
     notes = [m.content for m in h.fake.channel_messages() if "cannot DM you" in m.content]
     assert any("your cards" in n for n in notes) and any("declar" in n for n in notes), notes
+
+
+async def test_r3_5_the_bring_in_modal_says_complete(h: Harness) -> None:
+    users = players(h.fake)
+    await h.start_table(users, variant="stud", structure="fixed", small_bet=2, big_bet=4, ante=1)
+    actor = h.to_act()
+    assert actor is not None
+    rec = await h.fake.click(actor, h.table_message(), h.button("bet_raise"))
+    modal = h.fake.modal_for(actor)
+    assert modal is not None and modal.title == "Complete", modal
+    await h.fake.submit_modal(actor, rec, {"to": "2"})
+    await h.settle()
+    assert "completes to 2" in h.table().snapshot(None).last_action
