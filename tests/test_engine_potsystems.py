@@ -129,3 +129,29 @@ def test_r15_1_two_to_win_is_fixed_limit_only() -> None:
 
     with pytest.raises(ConfigError, match="fixed limit"):
         Rules(blinds_or_straddles=(1, 2), pot_system="two_to_win")
+
+
+def test_r14_1_a_carried_pot_is_not_raked_again() -> None:
+    """Two to win: the pot held over from the last deal is in this deal's main pot, but
+    only the chips put in this deal pay rake."""
+    from bot.poker.actions import Call, Check
+    from bot.poker.cards import stacked_deck
+    from bot.poker.events import RakeTaken
+    from bot.poker.potsystems import TwoToWinState
+    from bot.poker.rules import Rake
+
+    rules = Rules(
+        limit=Limit.FIXED,
+        blinds_or_straddles=(1, 2),
+        pot_system="two_to_win",
+        rake=Rake(percent_bp=5000, no_flop_no_drop=False),
+    )
+    deck = stacked_deck(["AsAh", "KsKh"], "2c7d9hJs4s")
+    h = Hand(rules, [100, 100], deck, pot_state=TwoToWinState(pot=100))
+    h.apply(Call(1))
+    h.apply(Check(0))
+    while not h.over:
+        h.apply(Check(h.legal().player))
+    (rake,) = [e for e in h.events if isinstance(e, RakeTaken)]
+    assert rake.amount == 2  # half of the 4 put in this deal, not of the 104 in the pot
+    assert h.total_chips() == 300

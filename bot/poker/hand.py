@@ -1594,7 +1594,9 @@ class Hand:
         total = sum(p.amount for p in pots)
         if rake.no_flop_no_drop and self._ended_on_first_street():
             return pots
-        amount = rake.amount(total)
+        # Only this deal's chips are raked: a pot carried in (two to win, a declare
+        # carry-over) was raked in the deal it came from and must not pay twice.
+        amount = rake.amount(total - min(self.carried, total))
         if amount <= 0:
             return pots
         self.rake += amount
