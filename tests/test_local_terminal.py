@@ -162,3 +162,13 @@ def test_bad_startup_arguments_exit_2_with_a_message(tmp_path: Path) -> None:
         )
         assert proc.returncode == 2, (args, proc.stderr)
         assert "Traceback" not in proc.stderr and proc.stderr.startswith("chipfist: ")
+
+
+async def test_history_tells_the_hand_and_phh_gives_the_record(tmp_path: Path) -> None:
+    lines = ["deal", *[f"{p}: fold" for p in "abcabc"], "history 1", "phh 1"]  # any button
+    text = await _script(tmp_path, lines, "a", "b", "c")
+    story = text.split("Hand #1: No-limit Texas hold'em, blinds 1/2.")[-1]
+    assert "posts the small blind 1" in story and "folds" in story
+    assert 'variant = "NT"' in text  # the PHH record
+    # Nothing private in the story: nobody showed, so no hole card is named in it.
+    assert "shows" not in story.split('variant = "NT"')[0]

@@ -35,7 +35,7 @@ HELP = """Commands:
   NAME: stand   NAME: choose GAME   NAME: straddle   NAME: <action>  (check, call, fold,
   bet 40, raise 100,
   raise to 300, all in, pot, half pot, draw As Kd, declare high ...)
-  deal | table | history N | set KEY=VALUE | help | quit"""
+  deal | table | history N | phh N | set KEY=VALUE | help | quit"""
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -159,13 +159,18 @@ class LocalTable:
                 await table.deal(HOST, key=self.key("deal"))  # refusals: the presenter
             elif cmd in ("table", "show"):
                 self.emit(render_text(table.snapshot(None)))
-            elif cmd == "history":
+            elif cmd in ("history", "phh"):
                 words = rest.split()
                 if len(words) > 1 or (words and not words[0].isdigit()):
-                    self.emit("! history [N]: N is a hand number, like history 3.")
+                    self.emit(f"! {cmd} [N]: N is a hand number, like {cmd} 3.")
                     return True
+                number = int(words[0]) if words else st_hand(table)
                 try:
-                    self.emit(await table.hand_history(int(words[0]) if words else st_hand(table)))
+                    # history: the hand as it was told; phh: its PHH record (docs/phh.md).
+                    if cmd == "phh":
+                        self.emit(await table.hand_history(number))
+                    else:
+                        self.emit(await table.hand_story(number))
                 except TableError as exc:
                     self.emit(f"! {exc}")
             elif cmd == "set":

@@ -1005,6 +1005,21 @@ class Table:
 
     async def hand_history(self, hand_no: int) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory)."""
+        info, hand = await self._finished_hand(hand_no)
+        return phh.export_hand(hand, players=list(info.names))
+
+    async def hand_story(self, hand_no: int) -> str:
+        """A finished hand as the table told it: its public lines, with names. Nothing
+        private: hole cards appear only where they were shown."""
+        info, hand = await self._finished_hand(hand_no)
+        name = info.names.__getitem__
+        lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
+        for event in hand.events:
+            if event.audience is None and (text := describe(event, name)) is not None:
+                lines.append(text)
+        return "\n".join(lines)
+
+    async def _finished_hand(self, hand_no: int) -> tuple[HandInfo, Hand]:
         info = self.state.recent.get(hand_no)
         if info is None:
             info = await self._load_hand(hand_no)
@@ -1013,7 +1028,7 @@ class Table:
         hand = info.start.new_hand()
         for action in info.actions:
             hand.apply(action)
-        return phh.export_hand(hand, players=list(info.names))
+        return info, hand
 
     async def _load_hand(self, hand_no: int) -> HandInfo | None:
         from bot.poker.actions import action_from_dict
