@@ -131,13 +131,19 @@ def test_r16_3_public_events_hide_down_cards() -> None:
 DRAW = dict(variant="draw5", limit=Limit.FIXED, small_bet=2, big_bet=4)
 
 
-def test_r16_4_draw_counts_public_cards_private() -> None:
+def _three_at_the_draw() -> Hand:
+    """Five-card draw, three players, everyone in for the big blind: the draw begins."""
     deck = stacked_deck(["AsKsQsJs9h", "2c3d4h5s7c", "8c8d8h2d3c"])
     h = Hand(Rules(blinds_or_straddles=(1, 2), **DRAW), [100] * 3, deck)  # type: ignore[arg-type]
     h.apply(Call(2))
     h.apply(Call(0))
     h.apply(Check(1))
     assert h.phase == "draw" and h.to_act == 0
+    return h
+
+
+def test_r16_4_draw_counts_public_cards_private() -> None:
+    h = _three_at_the_draw()
     h.apply(Draw(0, ("9h",)))
     public = [e for e in h.events if isinstance(e, Drew) and e.audience is None]
     private = [e for e in h.events if isinstance(e, Drew) and e.audience == 0]
@@ -220,12 +226,7 @@ def test_r12_2_opener_shows_discarded_openers() -> None:
 
 
 def test_r4_4_a_player_may_fold_in_his_turn_to_draw() -> None:
-    deck = stacked_deck(["AsKsQsJs9h", "2c3d4h5s7c", "8c8d8h2d3c"])
-    h = Hand(Rules(blinds_or_straddles=(1, 2), **DRAW), [100] * 3, deck)  # type: ignore[arg-type]
-    h.apply(Call(2))
-    h.apply(Call(0))
-    h.apply(Check(1))
-    assert h.phase == "draw" and h.to_act == 0
+    h = _three_at_the_draw()
     assert "fold" in h.legal().actions
     h.apply(Fold(0))
     assert h.folded[0] and h.phase == "draw" and h.to_act == 1

@@ -9,18 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.poker.evaluate import HandKind
+
 Opener = Literal["blinds", "left_of_button", "bring_in", "best_showing", "opener"]
-Evaluator = Literal[
-    "high",
-    "short_high",
-    "short_high_trips",
-    "omaha_high",
-    "low_a5",
-    "low_a5_8",
-    "omaha_low_8",
-    "low_27",
-    "badugi",
-]
+Evaluator = HandKind
+"""The showdown evaluators a variant may name: the hand kinds of :mod:`bot.poker.evaluate`."""
 
 
 @dataclass(frozen=True, slots=True)
