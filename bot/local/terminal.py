@@ -164,7 +164,7 @@ class LocalTable:
                 if len(words) > 1 or (words and not words[0].isdigit()):
                     self.emit(f"! {cmd} [N]: N is a hand number, like {cmd} 3.")
                     return True
-                number = int(words[0]) if words else st_hand(table)
+                number = int(words[0]) if words else table.state.hand_no
                 try:
                     # history: the hand as it was told; phh: its PHH record (docs/phh.md).
                     if cmd == "phh":
@@ -334,10 +334,6 @@ def _string_raise_note(action: str) -> str:
         return parse_action(action).note
     except TableError:
         return ""
-
-
-def st_hand(table: Table) -> int:
-    return table.state.hand_no
 
 
 def settings_from_args(args: argparse.Namespace) -> TableSettings:

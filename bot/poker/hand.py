@@ -513,7 +513,7 @@ class Hand:
     def _runs_out(self) -> bool:
         return (
             self.street_index > 0
-            and self.n - self._folds >= 2
+            and self._live_count() >= 2
             and len(self._actor_list) < 2
             and not any(s.draw for s in self.variant.streets[self.street_index :])
         )
@@ -597,9 +597,6 @@ class Hand:
             self.board.extend(cards)
             self.events.append(BoardDealt(cards=cards, street=street.name))
         self._value_cache.clear()  # hand values change with every card dealt
-
-    def _can_act_count(self) -> int:
-        return len(self._actors())
 
     def _live_count(self) -> int:
         return self.n - self._folds
@@ -1082,7 +1079,7 @@ class Hand:
         self.last_aggressor = i
 
     def _after_action(self, i: int) -> None:
-        if self.n - self._folds == 1:
+        if self._live_count() == 1:
             self._close_round()
             self._award_uncontested()
             return

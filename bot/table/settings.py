@@ -8,6 +8,7 @@ engine's :class:`~bot.poker.rules.Rules` for each deal by :meth:`TableSettings.r
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -340,10 +341,8 @@ class TableSettings:
                 f"Unknown setting {unknown[0]!r}; settings are: {', '.join(sorted(names))}."
             )
         kw = dict(changes)
-        if not _FIELD_TYPES:
-            _FIELD_TYPES.update(typing.get_type_hints(TableSettings))
         for name, value in kw.items():
-            hint = _FIELD_TYPES[name]
+            hint = _field_types()[name]
             optional = typing.get_origin(hint) in (typing.Union, types.UnionType) and type(
                 None
             ) in typing.get_args(hint)
@@ -389,13 +388,15 @@ def _allowed(name: str, hint: Any, value: Any) -> str | None:
 
 
 def _check_types(settings: TableSettings) -> None:
-    if not _FIELD_TYPES:  # resolved once: the annotations are strings in this module
-        _FIELD_TYPES.update(typing.get_type_hints(TableSettings))
+    types_ = _field_types()
     for f in fields(settings):
-        problem = _allowed(f.name, _FIELD_TYPES[f.name], getattr(settings, f.name))
+        problem = _allowed(f.name, types_[f.name], getattr(settings, f.name))
         if problem is not None:
             value = getattr(settings, f.name)
             raise SettingsError(f"{value!r} is not a value for {f.name}: {problem}.")
 
 
-_FIELD_TYPES: dict[str, Any] = {}
+@functools.cache
+def _field_types() -> dict[str, Any]:
+    """Each field's type, resolved once (the annotations are strings in this module)."""
+    return typing.get_type_hints(TableSettings)
