@@ -1,7 +1,18 @@
 """Shared fixtures: the in-process fake Discord (``tests/fakediscord``) and the end-to-end
 harness ``h`` (a bot on a real SQLite file against it, with the per-hand leak guard)."""
 
+import os
+from typing import Any
+
 from tests.fakediscord.fixtures import fake_discord
 from tests.test_discord_e2e import h
 
 __all__ = ["fake_discord", "h"]
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say which hand histories the replay tests read (tests/test_phh_replay.py); shown
+    even with -q, so a run on another corpus is never mistaken for the usual one."""
+    given = os.environ.get("CHIPFIST_PHH_CORPUS", "").strip()
+    where = f"{given} (CHIPFIST_PHH_CORPUS)" if given else "tests/data/phh (in the repository)"
+    terminalreporter.write_line(f"PHH corpus: {where}")

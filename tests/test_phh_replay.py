@@ -1,6 +1,12 @@
-"""Real hand histories (shared/phh) replay to the recorded finishing stacks.
+"""Real hand histories replay to the recorded finishing stacks.
 
-Every hold'em and Omaha hand (NT, PO, FT, FO/8: 1,807 hands) must replay through
+The hands are in the repository (``tests/data/phh``, see its README: every WSOP and
+historical file of the source and 296 Pluribus hands). ``CHIPFIST_PHH_CORPUS=PATH``
+replays a larger corpus instead (the source's ``data/`` directory, e.g. all 1,767
+Pluribus hands); it is named in the test session's header, and a path that is not a
+corpus fails the tests rather than skipping them.
+
+Every hold'em and Omaha hand (NT, PO, FT, FO/8) must replay through
 ``bot.poker.phh.replay_file`` to the file's ``finishing_stacks``. Seven Pluribus hands
 record an odd chip split as two half chips; R-11.2 gives the whole chip to the tied
 winner nearest the button's left (PHH position 0 is the first seat left of the button,
@@ -10,6 +16,7 @@ so: the lowest PHH index), which these tests check independently of the replayer
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -22,7 +29,19 @@ import pytest
 from bot.poker.phh import replay_file
 
 REPO = Path(__file__).resolve().parents[1]
-PHH = REPO.parent / "shared" / "phh"
+IN_REPO = REPO / "tests" / "data" / "phh"
+CORPUS_ENV = "CHIPFIST_PHH_CORPUS"
+# The in-repository hands by variant (tests/data/phh/README.md).
+IN_REPO_COUNTS = {"NT": 308, "PO": 8, "FT": 7, "FO/8": 14}
+
+
+def corpus() -> Path:
+    """The hands to replay: the in-repository copy, or the corpus the variable names."""
+    given = os.environ.get(CORPUS_ENV, "").strip()
+    return Path(given).expanduser().resolve() if given else IN_REPO
+
+
+PHH = corpus()
 HOLDEM_OMAHA = ("NT", "PO", "FT", "FO/8")
 HALF_CHIP_HANDS = (
     "pluribus/102/0.phh",
@@ -50,9 +69,31 @@ def files_by_variant() -> dict[str, list[Path]]:
 
 
 def test_phh_data_is_present() -> None:
-    """The shared data sits beside the repository (CI clones it there)."""
+    """The hands are in the repository; a corpus given by CHIPFIST_PHH_CORPUS holds at
+    least as many of each variant and an identical copy of every in-repository file (a
+    wrong path fails here, it is never skipped)."""
+    assert PHH.is_dir(), f"{CORPUS_ENV}={PHH}: no such directory"
     counts = {v: len(files_by_variant().get(v, [])) for v in HOLDEM_OMAHA}
-    assert counts == {"NT": 1779, "PO": 8, "FT": 7, "FO/8": 14}
+    if PHH == IN_REPO:
+        assert counts == IN_REPO_COUNTS
+        return
+    short = {v: n for v, n in counts.items() if n < IN_REPO_COUNTS[v]}
+    assert not short, f"{CORPUS_ENV}={PHH} has fewer hands than the repository: {short}"
+    different = [
+        str(path.relative_to(IN_REPO))
+        for path in sorted(IN_REPO.rglob("*.phh"))
+        if not (PHH / path.relative_to(IN_REPO)).is_file()
+        or (PHH / path.relative_to(IN_REPO)).read_bytes() != path.read_bytes()
+    ]
+    assert not different, f"not as in {PHH}: {different[:20]}"
+
+
+def test_phh_data_ships_with_its_licence_notice() -> None:
+    """The source is MIT-licensed; its notice must accompany the copied hands."""
+    for name in ("LICENSE", "README.md"):
+        text = (IN_REPO / name).read_text(encoding="utf-8")
+        assert "Copyright (c) 2023 University of Toronto Computer Poker Research Group" in text
+        assert "The above copyright notice and this permission notice shall be included" in text
 
 
 @pytest.mark.parametrize("variant", HOLDEM_OMAHA)
