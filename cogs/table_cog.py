@@ -12,12 +12,12 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import quote
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import rulebook
 from bot.poker.variants import VARIANTS
 from bot.table.session import Result, hand_stats, session_results
 from bot.table.session import settle as settle_payments
@@ -28,7 +28,6 @@ from cogs.prefs import save_notify_mode
 
 log = logging.getLogger(__name__)
 
-RULEBOOK = "https://github.com/chipfist/chipfist/blob/main/docs/RULES.md"
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 HELP = (
     "**Chipfist** deals poker in this channel.\n"
@@ -36,8 +35,37 @@ HELP = (
     "Act with the buttons under the table, or `/check` `/call` `/fold` `/bet` `/raise` "
     "`/allin`. `/cards` and `/pot` answer privately. `/table show` moves the table to the "
     "bottom of the chat. `/straddle` (where the table allows it) posts a straddle for the "
-    "next deal. `/rules R-6.2` links a rule."
+    "next deal. `/rules R-6.2` quotes a rule."
 )
+
+
+def rules_answer(asked: str, repo_url: str | None) -> str:
+    """``/rules``: the rule's own text from the rulebook shipped with the bot, and a link
+    that lands on it when the operator declared the repository (CHIPFIST_REPO_URL)."""
+    book = rulebook.text()
+    if not asked.strip():
+        titles = " · ".join(rulebook.sections(book))
+        where = rulebook.link(None, repo_url)
+        return f"The rulebook: {titles}.\nAsk for a rule by its id, e.g. `/rules R-6.2`" + (
+            f"\n<{where}>" if where else ""
+        )
+    rule_id = rulebook.normalize(asked)
+    every = rulebook.parse(book)
+    found = every.get(rule_id or "")
+    if rule_id is None or found is None:
+        shown = discord.utils.escape_markdown(asked.strip()[:20])
+        r_ids = sorted((i for i in every if i.startswith("R-")), key=rulebook.sort_key)
+        e_ids = sorted((i for i in every if i.startswith("E-")), key=rulebook.sort_key)
+        return (
+            f"There is no rule {shown} in the rulebook. Ask for a rule id such as R-6.2 "
+            f"(rules {r_ids[0]} to {r_ids[-1]}) or E-4 (worked examples {e_ids[0]} to "
+            f"{e_ids[-1]})."
+        )
+    where = rulebook.link(rule_id, repo_url)
+    suffix = f"\n<{where}>" if where else ""
+    limit = 2000 - len(suffix)  # a Discord message holds 2,000 characters
+    body = found if len(found) <= limit else found[: limit - 1] + "…"
+    return body + suffix
 
 
 def _key(interaction: discord.Interaction) -> str:
@@ -471,14 +499,10 @@ class TableCog(commands.Cog):
         results = [r for r in session_results(rows, stacks) if r.user_id != "house"]
         return results, names
 
-    @app_commands.command(name="rules", description="A link into the rulebook")
-    @app_commands.describe(rule="A rule id such as R-6.2")
+    @app_commands.command(name="rules", description="A rule of the rulebook, by its id")
+    @app_commands.describe(rule="A rule id such as R-6.2 (or E-4 for a worked example)")
     async def rules(self, interaction: discord.Interaction, rule: str = "") -> None:
-        anchor = rule.strip().upper()
-        await ops.reply(
-            interaction,
-            f"{anchor or 'The rulebook'}: {RULEBOOK}#{quote(anchor.lower().replace('.', ''))}",
-        )
+        await ops.reply(interaction, rules_answer(rule, rulebook.repository_url()))
 
     @app_commands.command(name="notify", description="How to be told it is your turn")
     @app_commands.choices(
