@@ -9,8 +9,6 @@ link to the rule's anchor in ``docs/RULES.md``.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
