@@ -3,7 +3,7 @@
 The rulebook has no short-deck section; the game follows pokerkit 0.7.7 and the PHH "NS"
 variant (docs/rules-notes.md): sixes to aces, a flush beats a full house, A-9-8-7-6 is
 the lowest straight, a straight still beats three of a kind. Betting is the hold'em core
-(R-3 to R-8), with an optional button blind as in the Triton hand in shared/phh.
+(R-3 to R-8), with an optional button blind as in the Triton hand in tests/data/phh.
 """
 
 from __future__ import annotations
