@@ -71,7 +71,9 @@ def add_anchors(markdown: str) -> str:
         match = _ITEM.match(line)
         if match:
             tag = f'<a id="{anchor(match.group(1))}"></a>'
-            line = _ANCHOR_TAG.sub(lambda m, tag=tag: f"{m.group(1)}{tag}{m.group(2)}", line)
+            start = _ANCHOR_TAG.match(line)
+            assert start is not None  # every rule's first line matches both patterns
+            line = f"{start.group(1)}{tag}{start.group(2)}{line[start.end() :]}"
         out.append(line)
     return "".join(out)
 
