@@ -9,6 +9,8 @@ link to the rule's anchor in ``docs/RULES.md``.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -48,13 +50,13 @@ def test_add_anchors_is_idempotent_and_fixes_wrong_anchors() -> None:
         "## §1 Table\n\n"
         "- **R-1.1** First line\n  continued.\n"
         '- <a id="wrong"></a>**R-1.2 Named** Second.\n'
-        '- <a id="r-1-3"></a>**R-1.3** Third.\n'
+        '- <a name="r-1-3"></a>**R-1.3** Third.\n'
         "- not a rule\n"
     )
     once = rulebook.add_anchors(book)
-    assert '- <a id="r-1-1"></a>**R-1.1** First line' in once
-    assert '- <a id="r-1-2"></a>**R-1.2 Named** Second.' in once
-    assert '- <a id="r-1-3"></a>**R-1.3** Third.' in once
+    assert '- <a name="r-1-1"></a>**R-1.1** First line' in once
+    assert '- <a name="r-1-2"></a>**R-1.2 Named** Second.' in once
+    assert '- <a name="r-1-3"></a>**R-1.3** Third.' in once
     assert "- not a rule\n" in once
     assert rulebook.add_anchors(once) == once
     assert rulebook.parse(once) == rulebook.parse(book)
@@ -125,8 +127,32 @@ async def test_slash_rules_quotes_the_rule_and_links_its_anchor(
     link = re.search(r"<(https://[^>]+)>", said)
     assert link is not None
     assert link.group(1) == "https://github.com/owner/chipfist/blob/main/docs/RULES.md#e-4"
+    assert '<a name="e-4"></a>**E-4**' in SOURCE.read_text(encoding="utf-8")  # it lands
     await h.slash(user, "rules")
     said = h.last_ephemeral(user)
     assert "§8 Side pots" in said and "/rules R-6.2" in said
     await h.slash(user, "rules", rule="R-42.1")
     assert "There is no rule R-42.1" in h.last_ephemeral(user)
+
+
+def test_every_rule_has_its_anchor() -> None:
+    """Every rule (R-x.y) and worked example (E-n) in docs/RULES.md carries its anchor,
+    so a link ``docs/RULES.md#r-6-2`` lands on it. New rules: ``python
+    docs/anchor_rules.py`` adds theirs."""
+    text = SOURCE.read_text(encoding="utf-8")
+    ids = rulebook.ids_in_order(text)
+    lacking = [i for i in ids if f'- <a name="{rulebook.anchor(i)}"></a>**{i}' not in text]
+    assert not lacking, f"rules without an anchor: {lacking}; run: python docs/anchor_rules.py"
+    assert rulebook.add_anchors(text) == text
+
+
+def test_anchor_script_check_runs_clean() -> None:
+    """``python docs/anchor_rules.py --check`` passes: anchors present, copy current."""
+    proc = subprocess.run(
+        [sys.executable, "docs/anchor_rules.py", "--check"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr

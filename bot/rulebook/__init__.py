@@ -7,9 +7,9 @@ lacks its anchor. Reading it through ``importlib.resources`` works the same from
 checkout, an editable install or a wheel.
 
 Rules are the list items that start with their bold id: ``- **R-6.2** ...`` (and the
-worked examples ``- **E-4** ...``). Each carries an HTML anchor, ``<a id="r-6-2"></a>``,
-so a link ``.../docs/RULES.md#r-6-2`` lands on it (GitHub and other renderers keep
-``id`` on ``<a>``; the id has no dot so that no renderer rewrites it).
+worked examples ``- **E-4** ...``). Each carries an HTML anchor, ``<a name="r-6-2"></a>``
+(the form GitHub documents for custom anchors), so a link ``.../docs/RULES.md#r-6-2``
+lands on it; the name has no dot so that no renderer rewrites it.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ REPO_URL_ENV = "CHIPFIST_REPO_URL"
 RULES_PATH = "docs/RULES.md"  # where the rulebook sits in the repository
 
 # A rule's first line: "- " then perhaps its anchor, then the bold id.
-_ITEM = re.compile(r'^- (?:<a id="[^"]*"></a>)?\*\*((?:R-\d+\.\d+|E-\d+))\b')
-_ANCHOR_TAG = re.compile(r'^(- )(?:<a id="[^"]*"></a>)?(\*\*)')
+_ITEM = re.compile(r'^- (?:<a (?:id|name)="[^"]*"></a>)?\*\*((?:R-\d+\.\d+|E-\d+))\b')
+_ANCHOR_TAG = re.compile(r'^(- )(?:<a (?:id|name)="[^"]*"></a>)?(\*\*)')
 # What a player may type: "R-6.2", "r6.2", "6.2", "R 6.2", "E-4", "e4".
 _ASKED = re.compile(r"^\s*(?:(R|E)\s*-?\s*)?(\d+)(?:\s*\.\s*(\d+))?\s*$", re.IGNORECASE)
 
@@ -70,7 +70,7 @@ def add_anchors(markdown: str) -> str:
     for line in markdown.splitlines(keepends=True):
         match = _ITEM.match(line)
         if match:
-            tag = f'<a id="{anchor(match.group(1))}"></a>'
+            tag = f'<a name="{anchor(match.group(1))}"></a>'
             start = _ANCHOR_TAG.match(line)
             assert start is not None  # every rule's first line matches both patterns
             line = f"{start.group(1)}{tag}{start.group(2)}{line[start.end() :]}"
