@@ -109,3 +109,58 @@ async def render(view: TableView) -> Any | None:
     except Exception:
         log.exception("could not draw table %s", view.table_id)
         return None
+
+
+def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
+    """("Pot-limit Omaha hi-lo", "blinds 1/2") from the stakes text, so a picture names
+    the game once (the title) and the rest beside it."""
+    head, _, rest = stakes.partition(", ")
+    if variant_name and variant_name.casefold() in head.casefold():
+        return head, rest
+    return variant_name or head, stakes if variant_name else rest
+
+
+def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None) -> Any:
+    """The showdown picture's view-model from the public record of one hand (the board,
+    the hands the rules showed, the awards): each hand read by the engine
+    (``read_hand``) with the cards it plays for high and for low, on the final board."""
+    from bot.poker.showdown import read_hand
+    from bot.poker.variants import VARIANTS
+    from cards_art import Award, Declaration, Reading, ShowdownView, ShownHand
+
+    variant = VARIANTS.get(str(shown.get("code", "")))
+    board = tuple(shown["board"])
+    wild = str(shown.get("wild", "none"))
+    declared = {
+        seat: (Declaration.LOW, Declaration.HIGH, Declaration.BOTH)[c] for seat, _, c in fists or ()
+    }
+    hands = []
+    for seat, name, cards, names in shown["hands"]:
+        readings: tuple[Any, ...]
+        if variant is not None:
+            readings = tuple(
+                Reading(
+                    r.name if r.used or r.half != "low" else "no qualifying low",
+                    tuple(r.used),
+                    r.half,
+                )
+                for r in read_hand(variant, tuple(cards), board, wild)
+                if r.name
+            )
+        else:  # an unknown game: the engine's names, no frames
+            readings = tuple(Reading(n) for n in names if n)
+        hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, declared.get(seat)))
+    seen = {h.seat for h in hands}
+    game, rest = split_game(str(shown.get("stakes", "")), str(shown.get("variant", "")))
+    return ShowdownView(
+        variant=game or "Showdown",
+        stakes=rest,
+        hands=tuple(hands),
+        board=board,
+        awards=tuple(
+            Award(pot, seat, amount, half) for pot, seat, _, amount, half in shown["awards"]
+        ),
+        names=tuple(
+            {seat: name[:24] for _, seat, name, _, _ in shown["awards"] if seat not in seen}.items()
+        ),
+    )
