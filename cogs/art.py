@@ -10,11 +10,12 @@ import asyncio
 import logging
 from typing import Any
 
-from bot.table.view import TableView
+from bot.table.view import TableView, seat_notes
 
 log = logging.getLogger(__name__)
 
 _STREETS = {"betting": "", "draw": "Draw", "declare": "Declare", "showdown": "Showdown"}
+_WHOLE_TABLE = ("declare", "showdown")  # phases named instead of the street
 
 
 def picture_key(view: TableView) -> tuple[Any, ...]:
@@ -23,9 +24,11 @@ def picture_key(view: TableView) -> tuple[Any, ...]:
     pots. Bets, whose turn it is and the clock are in the embed, which changes with every
     action; so a click's answer rarely needs a new picture (latency, upload size)."""
     seats = tuple(
-        (s.seat, s.name, s.stack + s.bet, s.state, s.cards, s.is_button) for s in view.seats
+        (s.seat, s.name, s.stack + s.bet, s.state, s.cards, s.is_button, s.marker, s.legs)
+        for s in view.seats
     )
-    return (view.hand_no, view.phase, view.board, seats, tuple(p.amount for p in view.pots))
+    pots = tuple(p.amount for p in view.pots)
+    return (view.hand_no, view.phase, view.street, view.board, seats, pots, view.reserve)
 
 
 def to_art(view: TableView) -> Any:
@@ -41,7 +44,11 @@ def to_art(view: TableView) -> Any:
             seats.append(SeatView(seat=number, empty=True))
             continue
         hidden = sum(1 for c in s.cards if c == "??")
-        shown = tuple(StudCard(c) for c in s.cards if c != "??")
+        shown: tuple[Any, ...] = ()
+        if hidden < len(s.cards):
+            # Stud (or a shown hand): every card in deal order, down cards as backs, so
+            # the table sees how many each player holds face down (seventh street).
+            shown, hidden = tuple(StudCard(c, down=c == "??") for c in s.cards), 0
         seats.append(
             SeatView(
                 seat=number,
@@ -55,18 +62,25 @@ def to_art(view: TableView) -> Any:
                 is_to_act=False,
                 up_cards=shown[:8],
                 hidden_cards=min(hidden, 7),
+                tags=tuple(seat_notes(view, s))[:2],
             )
         )
     labels = ["Main", *(f"Side {i}" for i in range(1, len(view.pots)))]
     pots = tuple(PotView(label, p.amount) for label, p in zip(labels, view.pots, strict=False))
+    if view.reserve:
+        pots += (PotView("Reserve", view.reserve),)  # not in play (R-15.3)
+    # Title: the game ("Seven-card stud hi-lo declare"); beside the stakes its structure.
+    game, rest = split_game(view.stakes, view.variant_name)
+    structure = game[: -len(view.variant_name)].strip() if game.endswith(view.variant_name) else ""
     return ArtTable(
-        variant=view.variant_name,
-        stakes=view.stakes,
+        variant=view.variant_name or game,
+        stakes=", ".join(p for p in (structure, rest) if p),
+        declare=view.declare,
         seats=tuple(seats),
         board=tuple(c for c in view.board if c != "??")[:5],
         pots=pots,
         hand_number=view.hand_no or None,
-        street=_STREETS.get(view.phase, ""),
+        street=_STREETS.get(view.phase, "") if view.phase in _WHOLE_TABLE else view.street,
     )
 
 

@@ -169,3 +169,177 @@ def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
         get_variant("holdem"), ["Kh", "Xx"], ["Kc", "7h", "Ks", "2h", "9h"], "joker"
     )
     assert reading.name == "Four kings" and "Xx" in reading.used
+
+
+# ---------------------------------------------------------------- the table view (15-18)
+
+
+def every_view(table: Table, now: float) -> tuple[Any, str, Any, Any]:
+    """The spectator view, the terminal text, the Discord embed and the picture's model
+    with its alt text: what each kind of player sees of the table."""
+    from bot.table.view import render_text
+    from cards_art import render_table
+    from cogs.art import to_art
+    from cogs.embeds import table_embed
+
+    view = table.snapshot(None)
+    embed = table_embed(view)
+    art = to_art(view)
+    return view, render_text(view, now), embed, (art, render_table(art).alt_text)
+
+
+def embed_text(embed: Any) -> str:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    parts += [f"{f.name}: {f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+async def test_r15_1_two_to_win_markers_show_on_the_table_while_live() -> None:
+    """R-15.1: a player holding a marker is marked at the terminal, in the embed and in
+    the picture during the next deal, not only in the end-of-hand text."""
+    h = Harness()
+    table = await h.seated(
+        ["a", "b", "c"], buy_in=200, limit="fixed", small_bet=2, big_bet=4, pot_system="two_to_win"
+    )
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    holders = set((table.state.pot_state or {}).get("markers", []))
+    assert holders  # a showdown win (or tie) earns markers
+    assert (await h.deal(table)).ok
+    view, text, embed, (art, alt) = every_view(table, h.time.now())
+    assert {s.user_id for s in view.seats if s.marker} == holders
+    for seat in view.seats:
+        line = next(line for line in text.splitlines() if f"{seat.seat:>2} {seat.name} " in line)
+        assert ("(marker)" in line) == (seat.user_id in holders), line
+    seats_field = next(f.value for f in embed.fields if f.name == "Seats")
+    for line in seats_field.splitlines():
+        name = line.split("` ", 1)[1].split(" — ")[0]
+        assert ("marker" in line) == (name in holders), line
+    assert {s.name for s in art.seats if "marker" in s.tags} == holders
+    assert "marker" in alt
+    assert "Two to win" in text and "Two to win" in embed_text(embed)
+
+
+async def test_r15_3_guts_legs_and_reserve_show_on_the_table() -> None:
+    """R-15.3: legs held (of those needed) and the reserve above the maximum pot are on
+    the table; the reserve is not counted as the pot in play."""
+    h = Harness()
+    table = await h.seated(
+        ["a", "b", "c"], buy_in=200, variant="guts", guts_stake=5, guts_legs=3, guts_max_pot=10
+    )
+    assert (await h.deal(table)).ok
+    hand, info = table.state.hand, table.state.current
+    assert hand is not None and info is not None
+    stayer = info.users[hand.guts_pending()[0]]
+    for i, pos in enumerate(hand.guts_pending()):
+        assert (await h.do(table, info.users[pos], "in" if i == 0 else "out")).ok
+    held = table.state.pot_state or {}
+    assert held.get("legs") == {stayer: 1} and held.get("reserve") == 5 and held["pot"] == 10
+    assert (await h.deal(table)).ok  # the next deal: legs and reserve are live
+    view, text, embed, (art, alt) = every_view(table, h.time.now())
+    legs = {s.user_id: s.legs for s in view.seats if s.legs}
+    assert legs == {stayer: 1} and view.legs_needed == 3 and view.reserve == 5
+    assert "Pot: 10 | reserve 5" in text, text
+    legs_line = next(line for line in text.splitlines() if "(legs 1/3)" in line)
+    assert legs_line[4:].split()[1] == stayer, legs_line
+    fields = {f.name: f.value for f in embed.fields}
+    assert fields["Pot"] == "10" and fields["Reserve"].startswith("5")
+    assert f"{stayer} — " in next(
+        line for line in fields["Seats"].splitlines() if "legs 1/3" in line
+    )
+    assert [(p.label, p.amount) for p in art.pots] == [("Main", 10), ("Reserve", 5)]
+    assert "legs 1/3" in alt
+
+
+async def test_r13_1_declare_game_is_named_in_every_header() -> None:
+    """R-13.1: a hi-lo declare game says so in the table header (terminal, embed,
+    picture)."""
+    h = Harness()
+    table = await h.seated(
+        ["a", "b", "c"],
+        buy_in=200,
+        variant="stud8",
+        limit="fixed",
+        small_bet=2,
+        declare="simultaneous",
+    )
+    assert (await h.deal(table)).ok
+    view, text, embed, (art, alt) = every_view(table, h.time.now())
+    assert view.declare and view.variant_name.endswith("hi-lo eight-or-better declare")
+    assert "declare" in text.splitlines()[0]
+    assert "declare" in (embed.title or "")
+    assert art.declare and "declare" in art.variant and "declare" in alt
+    # Not a declare game: not said.
+    plain = await Harness().seated(["a", "b"], buy_in=200, variant="stud8", limit="fixed")
+    assert "declare" not in plain.snapshot(None).stakes
+
+
+async def test_r6_6_turn_call_and_clock_are_shown_at_the_terminal_and_in_the_embed() -> None:
+    """R-6.6: whose turn it is, what he may do (the amount to call) and the time left:
+    seconds at the terminal, a relative timestamp on Discord."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], buy_in=200, action_clock=45, time_bank=0)
+    assert (await h.deal(table)).ok
+    h.time.advance(5)
+    view, text, embed, _ = every_view(table, h.time.now())
+    who = next(s for s in view.seats if s.is_turn)
+    assert view.deadline is not None and view.to_call == 2
+    assert f"To act: {who.name} (seat {who.seat}), 40 s left. Options: call 2, raise to" in text
+    fields = {f.name: f.value for f in embed.fields}
+    assert f"<t:{int(view.deadline)}:R>" in fields["To act"]
+    assert "call 2, raise to" in fields["To act"] and fields["To call"] == "2"
+
+
+async def test_r16_4_draws_to_come_are_shown() -> None:
+    """R-16.4: in a triple draw the table says which draw it is and how many are left."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], buy_in=200, variant="27triple", limit="fixed")
+    assert (await h.deal(table)).ok
+    assert table.snapshot(None).street == "Before the draw (3 draws)"
+    while table.state.hand is not None and table.state.hand.phase != "draw":
+        word = "check" if "check" in table.state.hand.legal().actions else "call"
+        assert (await h.do(table, h.to_act(table), word)).ok
+    _, text, embed, _ = every_view(table, h.time.now())
+    assert "| draw | Draw 1 of 3 ==" in text and "Draw 1 of 3" in (embed.footer.text or "")
+    while table.state.hand is not None and table.state.hand.phase == "draw":
+        assert (await h.do(table, h.to_act(table), "draw 0")).ok
+    assert table.snapshot(None).street == "After draw 1 of 3, 2 to come"
+
+
+async def test_r8_1_side_pots_are_labelled_main_first() -> None:
+    """R-8.1: with a side pot the terminal and the embed label main and side pots."""
+    h = Harness()
+    table = await h.table(big_blind=2, small_blind=1, min_buy_in=10)
+    for name, chips in (("a", 40), ("b", 200), ("c", 200)):
+        assert (await table.sit(name, name, chips, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    while table.state.hand is not None and table.state.hand.street_index == 0:
+        user = h.to_act(table)
+        word = "all in" if user == "a" else "call"
+        out = await h.do(table, user, word)
+        assert out.ok, out.message
+    # On the flop the two with chips bet and call: their extra chips make a side pot.
+    for word in ("bet 20", "call"):
+        assert (await h.do(table, h.to_act(table), word)).ok
+    view, text, embed, _ = every_view(table, h.time.now())
+    assert len(view.pots) == 2, view.pots
+    main, side = view.pots
+    assert f"(main {main.amount}, side 1 {side.amount})" in text, text
+    fields = {f.name: f.value for f in embed.fields}
+    assert fields["Pot"].endswith(f"(main {main.amount}, side 1 {side.amount})")
+
+
+def test_r10_7_the_joker_is_printed_as_joker() -> None:
+    """R-10.7: the joker reads "Joker" (never its code "Xx") in text and alt text."""
+    from bot.table.view import cards_words
+    from cards_art.common import card_text
+
+    assert cards_words(("Xx", "As")) == "Joker As"
+    assert card_text("Xx") == "Joker"
+    from bot.poker.events import CardsDealt, HandShown
+    from bot.table.notices import describe
+
+    dealt_up = CardsDealt(player=0, cards=("Xx", "As"), face_up=(True, True))
+    assert describe(dealt_up, lambda p: "alice") == "alice: Joker As"
+    shown = HandShown(player=0, cards=("Xx", "Kd"), descriptions=("Pair of kings",))
+    assert describe(shown, lambda p: "alice") == "alice shows Joker Kd (Pair of kings)"

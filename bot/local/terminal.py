@@ -158,7 +158,7 @@ class LocalTable:
             elif cmd == "deal":
                 await table.deal(HOST, key=self.key("deal"))  # refusals: the presenter
             elif cmd in ("table", "show"):
-                self.emit(render_text(table.snapshot(None)))
+                self.emit(render_text(table.snapshot(None), table.time.now()))
             elif cmd in ("history", "phh"):
                 words = rest.split()
                 if len(words) > 1 or (words and not words[0].isdigit()):
@@ -202,7 +202,7 @@ class LocalTable:
             if note:
                 self.emit(f"  {name}: {note}")  # the player is told why
             if verb not in ("cards",):
-                self.emit(render_text(table.snapshot(None)))
+                self.emit(render_text(table.snapshot(None), table.time.now()))
         return True
 
     async def _player(self, name: str, verb: str, words: list[str], action: str) -> Outcome:
