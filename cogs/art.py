@@ -24,7 +24,7 @@ def picture_key(view: TableView) -> tuple[Any, ...]:
     pots. Bets, whose turn it is and the clock are in the embed, which changes with every
     action; so a click's answer rarely needs a new picture (latency, upload size)."""
     seats = tuple(
-        (s.seat, s.name, s.stack + s.bet, s.state, s.cards, s.is_button, s.marker, s.legs)
+        (s.seat, s.name, s.stack + s.bet, s.state, s.cards, s.is_button, s.marker, s.legs, s.drew)
         for s in view.seats
     )
     pots = tuple(p.amount for p in view.pots)
@@ -62,7 +62,10 @@ def to_art(view: TableView) -> Any:
                 is_to_act=False,
                 up_cards=shown[:8],
                 hidden_cards=min(hidden, 7),
-                tags=tuple(seat_notes(view, s))[:2],
+                tags=tuple(n for n in seat_notes(view, s) if not n.startswith(("drew", "stood")))[
+                    :2
+                ],
+                drawn=s.drew[-1] if s.drew and s.state != "folded" else None,
             )
         )
     labels = ["Main", *(f"Side {i}" for i in range(1, len(view.pots)))]

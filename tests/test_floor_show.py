@@ -303,7 +303,13 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     assert "| draw | Draw 1 of 3 ==" in text and "Draw 1 of 3" in (embed.footer.text or "")
     while table.state.hand is not None and table.state.hand.phase == "draw":
         assert (await h.do(table, h.to_act(table), "draw 0")).ok
-    assert table.snapshot(None).street == "After draw 1 of 3, 2 to come"
+    view, text, embed, (art, alt) = every_view(table, h.time.now())
+    assert view.street == "After draw 1 of 3" and art.street == "After draw 1 of 3"
+    # Each player's draw is public: how many cards (or pat), in every view.
+    counts = {s.name: s.drew for s in view.seats}
+    assert sorted(counts.values()) == [(0,), (0,), (0,)]
+    assert text.count("(stood pat)") == 3 and "stood pat" in alt
+    assert all(s.drawn == 0 for s in art.seats if not s.empty)
 
 
 async def test_r8_1_side_pots_are_labelled_main_first() -> None:
@@ -343,3 +349,29 @@ def test_r10_7_the_joker_is_printed_as_joker() -> None:
     assert describe(dealt_up, lambda p: "alice") == "alice: Joker As"
     shown = HandShown(player=0, cards=("Xx", "Kd"), descriptions=("Pair of kings",))
     assert describe(shown, lambda p: "alice") == "alice shows Joker Kd (Pair of kings)"
+
+
+async def test_r6_6_terminal_prints_whose_turn_after_a_deal_but_never_cards() -> None:
+    """R-6.6 at the shared terminal: the prompt to act (options, pot, time left) is
+    printed as soon as the turn comes, a deal or a timeout included; hole cards stay in
+    the private log until the owner asks (invariant 2)."""
+    import io
+
+    from bot.local.presenter import TerminalPresenter
+
+    out = io.StringIO()
+    h = Harness()
+    presenter = TerminalPresenter(out, now=h.time.now)
+    h.service.presenter = presenter
+    table = await h.seated(["a", "b", "c"], buy_in=200, action_clock=30, time_bank=0)
+    table.presenter = presenter
+    assert (await h.deal(table)).ok
+    printed = out.getvalue()
+    to_act = h.to_act(table)
+    assert f"-> {to_act}: Your turn: call 2, raise to 4–200 (all in), or fold. Pot 3." in printed
+    assert "(30 s left)" in printed
+    hand = table.state.hand
+    assert hand is not None
+    for cards in hand.hole:
+        assert " ".join(cards) not in printed
+    assert all(presenter.private_log.get(u) for u in ("a", "b", "c"))  # cards kept back

@@ -36,6 +36,8 @@ class SeatView:
     """Two to win (R-15.1): holds a marker; his next win collects the pot."""
     legs: int = 0
     """Guts with legs (R-15.3): legs held towards collecting the pot."""
+    drew: tuple[int, ...] = ()
+    """Draw games (R-16.4): cards drawn in each draw so far (0 = stood pat); public."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +110,13 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         pos = info.position_of(number) if info is not None else None
         stack, bet = seat.stack, 0
         cards: tuple[str, ...] = ()
+        drew: tuple[int, ...] = ()
         status: str = seat.state
         if seat.leaving:
             status = "leaving"
         if hand is not None and pos is not None:
             stack, bet, cards = hand.stacks[pos], hand.bets[pos], visible[pos]
+            drew = tuple(hand.draws[pos])
             if hand.folded[pos]:
                 status, cards = "folded", ()
             elif hand.stacks[pos] == 0:
@@ -134,6 +138,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
                 time_bank=seat.bank,
                 marker=seat.user_id in markers,
                 legs=legs.get(seat.user_id, 0),
+                drew=drew,
             )
         )
     to_call, options = 0, ""
@@ -221,8 +226,7 @@ def _street_text(hand: Hand) -> str:
     label = f"draw {n}{of}" if total > 1 else "the draw"
     if hand.phase == "draw":
         return label.capitalize()
-    left = total - n
-    return f"After {label}" + (f", {left} to come" if left else "")
+    return f"After {label}"  # "of 3" says how many are to come
 
 
 def _declare(state: TableState, variant: str) -> bool:
@@ -303,8 +307,13 @@ def pots_text(view: TableView) -> str:
 
 
 def seat_notes(view: TableView, seat: SeatView) -> list[str]:
-    """Two-to-win markers and Guts legs, while they are live (R-15.1, R-15.3)."""
+    """What the table knows of a seat besides chips and cards: cards drawn in each draw
+    (R-16.4), two-to-win markers and Guts legs while they are live (R-15.1, R-15.3)."""
     notes = []
+    if seat.drew == (0,) and seat.state != "folded":
+        notes.append("stood pat")
+    elif seat.drew and seat.state != "folded":
+        notes.append("drew " + ", ".join(str(n) if n else "pat" for n in seat.drew))
     if seat.marker:
         notes.append("marker")
     if seat.legs:
