@@ -269,6 +269,9 @@ async def test_r13_1_declare_game_is_named_in_every_header() -> None:
     assert "declare" in text.splitlines()[0]
     assert "declare" in (embed.title or "")
     assert art.declare and "declare" in art.variant and "declare" in alt
+    started = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
+    assert started and "hi-lo eight-or-better declare" in started[-1], started
+    assert view.variant_name.count("declare") == 1 and view.stakes.count("declare") == 1
     # Not a declare game: not said.
     plain = await Harness().seated(["a", "b"], buy_in=200, variant="stud8", limit="fixed")
     assert "declare" not in plain.snapshot(None).stakes

@@ -173,9 +173,10 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     declare = _declare(state, variant)
     name = get_variant(variant).name
     stakes = state.settings.stakes_text(variant, limit)
-    if declare and "declare" not in stakes:
+    if declare:
         # a declare game says so wherever the game is named.
-        stakes = stakes.replace(name, f"{name} declare", 1)
+        if f"{name} declare" not in stakes:
+            stakes = stakes.replace(name, f"{name} declare", 1)
         name = f"{name} declare"
     return TableView(
         table_id=state.table_id,
