@@ -137,6 +137,13 @@ def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
     return variant_name or head, stakes if variant_name else rest
 
 
+def _main_first(award: tuple[Any, ...]) -> int:
+    """Awards main pot first ("Main pot", "Side pot 1", ...): the engine pays the last
+    side pot first (R-8.3)."""
+    label = str(award[0])
+    return int(label.rsplit(" ", 1)[-1]) if label.startswith("Side pot ") else 0
+
+
 def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None) -> Any:
     """The showdown picture's view-model from the public record of one hand (the board,
     the hands the rules showed, the awards): each hand read by the engine
@@ -175,7 +182,8 @@ def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None
         hands=tuple(hands),
         board=board,
         awards=tuple(
-            Award(pot, seat, amount, half) for pot, seat, _, amount, half in shown["awards"]
+            Award(pot, seat, amount, half)
+            for pot, seat, _, amount, half in sorted(shown["awards"], key=_main_first)
         ),
         names=tuple(
             {seat: name[:24] for _, seat, name, _, _ in shown["awards"] if seat not in seen}.items()

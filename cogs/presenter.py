@@ -92,7 +92,7 @@ class DiscordPresenter:
         elif notice.kind == "hand_ended":
             # One message: every fist opened together (with their picture), then the
             # showdown (R-13.2).
-            lines = self.summary.pop(table_id, [])
+            lines = main_pot_first(self.summary.pop(table_id, []))
             text = "\n".join([f"**{notice.text}**", *lines])[:1900]
             fists = self.fists.pop(table_id, None)
             shown = self.showdowns.pop(table_id, None)
@@ -359,6 +359,27 @@ class DiscordPresenter:
         if old is not None:
             channel = self._channel(table_id)
             await ops.delete(channel.get_partial_message(old))
+
+
+def _pot_order(line: str) -> int:
+    """0 for the main pot's award line, N for side pot N (the notices' own words)."""
+    head = line.split(":", 1)[0].split(" (", 1)[0]
+    if head == "main pot":
+        return 0
+    number = head.removeprefix("side pot ")
+    return int(number) if number.isdigit() else -1
+
+
+def main_pot_first(lines: list[str]) -> list[str]:
+    """The summary with its award lines main pot first (the engine awards from the last
+    side pot down, R-8.3, but a reader looks for the main pot first); every other line
+    keeps its place."""
+    slots = [i for i, line in enumerate(lines) if _pot_order(line) >= 0]
+    awards = sorted((lines[i] for i in slots), key=_pot_order)  # stable: halves keep order
+    out = list(lines)
+    for i, line in zip(slots, awards, strict=True):
+        out[i] = line
+    return out
 
 
 async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:

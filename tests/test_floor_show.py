@@ -378,3 +378,39 @@ async def test_r6_6_terminal_prints_whose_turn_after_a_deal_but_never_cards() ->
     for cards in hand.hole:
         assert " ".join(cards) not in printed
     assert all(presenter.private_log.get(u) for u in ("a", "b", "c"))  # cards kept back
+
+
+async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() -> None:
+    """R-8.3 pays the last side pot first; the summary and the picture read main first."""
+    from cogs.presenter import _SUMMARY, main_pot_first
+
+    h = Harness()
+    deck = stacked_deck(["2c3d", "AsAd", "KsKd"], "AhKh7c8d9s")  # a showdown for both pots
+    with dealt(deck):
+        table = await h.table(big_blind=2, small_blind=1, min_buy_in=10)
+        for name, chips in (("a", 40), ("b", 200), ("c", 200)):
+            assert (await table.sit(name, name, chips, key=h.key())).ok
+        assert (await h.deal(table)).ok
+        info = table.state.current
+        assert info is not None
+        while table.state.hand is not None:
+            user = h.to_act(table)
+            acts = table.state.hand.legal().actions
+            if user == "a" and "raise" in acts:
+                word = "all in"  # a's 40 is the main pot's level
+            elif table.state.hand.street_index == 1 and "bet" in acts:
+                word = "bet 20"  # the two deep stacks make a side pot on the flop
+            else:
+                word = "call" if "call" in acts else "check"
+            assert (await h.do(table, user, word)).ok
+    lines = [n.text for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
+    awards = [line for line in lines if "pot" in line.split(":")[0]]
+    assert awards[0].startswith("side pot 1") and awards[1].startswith("main pot"), awards
+    ordered = [x for x in main_pot_first(lines) if x in awards]
+    assert ordered[0].startswith("main pot") and ordered[1].startswith("side pot 1")
+    presenter = DiscordPresenter(None)  # type: ignore[arg-type]
+    presenter.service = h.service
+    for table_id, notice in h.presenter.public_notices:
+        presenter._note_showdown(table_id, notice)
+    view = showdown_art(presenter.showdowns["t"])
+    assert [a.pot for a in view.awards][:2] == ["Main pot", "Side pot 1"]
