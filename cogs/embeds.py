@@ -20,15 +20,12 @@ PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
 def to_call_of(table: Any, view: TableView) -> tuple[int, frozenset[str]]:
     """What the seat to act must add to call, and the names of his legal actions: the
-    engine's figures (cogs never compute a bet themselves). Both are public: anyone at
-    the table can work them out from the betting."""
-    seat = next((s for s in view.seats if s.seat == view.to_act), None)
-    if seat is None:
+    engine's figures (cogs never compute a bet themselves), as the spectator view holds
+    them. Both are public; the actions are left out (empty) while they depend on his
+    cards (jacks to open), so the table's buttons cannot give his hand away."""
+    if view.to_act is None:
         return 0, frozenset()
-    legal = table.snapshot(seat.user_id).legal
-    if legal is None:
-        return 0, frozenset()
-    return int(legal.to_call), legal.actions
+    return view.to_call, view.actions
 
 
 def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -> discord.Embed:

@@ -371,8 +371,7 @@ async def test_r6_6_terminal_prints_whose_turn_after_a_deal_but_never_cards() ->
     assert (await h.deal(table)).ok
     printed = out.getvalue()
     to_act = h.to_act(table)
-    assert f"-> {to_act}: Your turn: call 2, raise to 4–200 (all in), or fold. Pot 3." in printed
-    assert "(30 s left)" in printed
+    assert f"-> {to_act}, your turn (30 s left)." in printed
     hand = table.state.hand
     assert hand is not None
     for cards in hand.hole:
@@ -414,3 +413,52 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
         presenter._note_showdown(table_id, notice)
     view = showdown_art(presenter.showdowns["t"])
     assert [a.pot for a in view.awards][:2] == ["Main pot", "Side pot 1"]
+
+
+async def test_r12_2_jacks_to_open_options_never_show_who_holds_openers() -> None:
+    """R-12.2 with invariant 2: before the pot is opened, whether the player to act may
+    bet depends on his cards; the public views (terminal line, embed, buttons) must read
+    the same whether he holds jacks or not."""
+    from cogs.embeds import table_view, to_call_of
+
+    seen: list[tuple[Any, ...]] = []
+    for holes in (
+        ["JcJd4h5s7c", "2c3d9h8s6c", "2h3h9d8c6d"],
+        ["2c3d9h8s6c", "JcJd4h5s7c", "2h3h9d8c6d"],
+    ):
+        h = Harness()
+        with dealt(stacked_deck(holes, "")):
+            table = await h.seated(
+                ["a", "b", "c"],
+                buy_in=200,
+                table_id="123",  # a channel id: the buttons' custom ids carry it
+                variant="draw5",
+                limit="fixed",
+                small_bet=2,
+                small_blind=0,
+                big_blind=0,
+                ante=1,
+                jacks_to_open=True,
+            )
+            assert (await h.deal(table)).ok
+        hand = table.state.hand
+        assert hand is not None and hand.to_act == 0
+        view, text, embed, _ = every_view(table, h.time.now())
+        to_call, actions = to_call_of(table, view)
+        buttons = table_view(view, to_call, actions)
+        assert buttons is not None
+        labels = [getattr(c, "label", "") for c in buttons.children]
+        to_act_line = next(line for line in text.splitlines() if line.startswith("To act"))
+        seen.append(
+            (
+                hand.legal().actions,
+                view.options,
+                view.actions,
+                labels,
+                to_act_line,
+                embed_text(embed),
+            )
+        )
+    (legal_a, *public_a), (legal_b, *public_b) = seen
+    assert legal_a != legal_b  # the engine's answer does depend on the cards...
+    assert public_a == public_b  # ...and nothing public shows it

@@ -1,7 +1,8 @@
 """The terminal presenter: public notices are printed; private ones are kept until the
 player asks (``alice: cards``), because everyone shares the screen. Prompts to act (your
-turn, declare, in or out) hold nothing private, so they are printed too: after a deal or
-a timeout, that line is how the table learns whose turn it is and how long he has."""
+turn, declare, in or out) are printed without anything private (the options of a
+player who may need openers to open depend on his cards): after a deal or a timeout,
+that line is how the table learns whose turn it is and how long he has."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import TextIO
 
 from bot.table.ports import Notice
 
-# Prompts that say only what anyone at the table can work out (options, pot, clock).
+# Prompts printed for everyone: whose turn, and the clock.
 PROMPTS = ("your_turn", "declare", "guts")
 
 
@@ -37,7 +38,14 @@ class TerminalPresenter:
             clock = ""
             if notice.deadline is not None:
                 clock = f" ({max(0, math.ceil(notice.deadline - self.now()))} s left)"
-            self.say(f"  -> {user_id}: {notice.text}{clock}")
+            if notice.kind == "your_turn":
+                # Not the options: with jacks to open they depend on his cards. The table
+                # view prints them when they are public; `name: cards` always does.
+                self.say(
+                    f"  -> {user_id}, your turn{clock}. `{user_id}: cards` shows your options."
+                )
+            else:
+                self.say(f"  -> {user_id}: {notice.text}{clock}")
             return
         log = self.private_log.setdefault(user_id, [])
         log.append(notice.text)

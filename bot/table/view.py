@@ -86,7 +86,9 @@ class TableView:
     """What the player to act must add to call (public: it follows from the betting)."""
     options: str = ""
     """What the player to act may do, e.g. "bring in for 1, complete to 2, or fold"
-    (public, like ``to_call``; R-6.6)."""
+    (public, like ``to_call``; R-6.6). Empty while his options depend on his cards."""
+    actions: frozenset[str] = frozenset()
+    """The names of the player to act's legal actions, under the same condition."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -141,10 +143,12 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
                 drew=drew,
             )
         )
-    to_call, options = 0, ""
+    to_call, options, actions = 0, "", frozenset[str]()
     if hand is not None and hand.to_act is not None:
         public = hand.legal()
-        to_call, options = public.to_call, public.describe()
+        to_call = public.to_call
+        if not _options_private(hand):
+            options, actions = public.describe(), public.actions
     legal = None
     if hand is not None and viewer_pos is not None:
         if hand.phase == "declare" and viewer_pos in hand.declare_pending():
@@ -208,7 +212,14 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         street=_street_text(hand) if hand is not None else "",
         to_call=to_call,
         options=options,
+        actions=actions,
     )
+
+
+def _options_private(hand: Hand) -> bool:
+    """R-12.2 jacks to open: before anyone opens, whether the player to act may open
+    depends on his hole cards, so his options are his alone (invariant 2)."""
+    return hand.rules.jacks_to_open and hand.opener is None and hand.street_index <= 0
 
 
 def _street_text(hand: Hand) -> str:
