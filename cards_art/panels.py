@@ -144,6 +144,9 @@ def draw_showdown(view: ShowdownView) -> Image.Image:
     draw = ImageDraw.Draw(img)
     same = bool(view.variant) and view.variant.casefold() in view.stakes.casefold()
     title = "Showdown" if same or not view.variant else f"Showdown · {view.variant}"
+    stakes_w = fonts.width(fonts.fit(view.stakes, 20, 360), 20) if view.stakes else 0
+    if fonts.width(title, 26) > SHOW_W - 2 * PAD - stakes_w - 24 and not same and view.variant:
+        title = view.variant  # a long game name whole rather than cut short
     _header(img, title, view.stakes)
     if any(r.kind == "low" for hand in view.hands for r in hand.readings):
         # The key to the frames: gold plays for high, blue for low (both: gold and blue).
@@ -161,10 +164,12 @@ def draw_showdown(view: ShowdownView) -> Image.Image:
         _paste(img, box, (PAD, y))
         name = fonts.fit(display_name(hand.name, hand.seat), 22, NAME_COL - 24)
         fonts.put_text(img, (PAD + 14, y + 14), name, 22, sprites.WHITE)
-        sub = f"Seat {hand.seat}"
+        fonts.put_text(img, (PAD + 14, y + 44), f"Seat {hand.seat}", 17, sprites.MUTED, bold=False)
         if hand.declared is not None:
-            sub += f" · declared {hand.declared.value}"
-        fonts.put_text(img, (PAD + 14, y + 44), sub, 17, sprites.MUTED, bold=False)
+            # Its own line: beside the seat it would run under the cards.
+            ink = DECL_COLOURS[hand.declared][:3]
+            text = fonts.fit(f"declared {hand.declared.value}", 17, NAME_COL - 24)
+            fonts.put_text(img, (PAD + 14, y + 68), text, 17, ink)
         x = PAD + NAME_COL
         cy = y + (rh - ROW_CARD[1]) // 2
         groups = [hand.cards, view.board] if view.board else [hand.cards]

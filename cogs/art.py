@@ -72,12 +72,10 @@ def to_art(view: TableView) -> Any:
     pots = tuple(PotView(label, p.amount) for label, p in zip(labels, view.pots, strict=False))
     if view.reserve:
         pots += (PotView("Reserve", view.reserve),)  # not in play (R-15.3)
-    # Title: the game ("Seven-card stud hi-lo declare"); beside the stakes its structure.
-    game, rest = split_game(view.stakes, view.variant_name)
-    structure = game[: -len(view.variant_name)].strip() if game.endswith(view.variant_name) else ""
+    title, stakes = title_and_stakes(view.stakes, view.variant_name)
     return ArtTable(
-        variant=view.variant_name or game,
-        stakes=", ".join(p for p in (structure, rest) if p),
+        variant=title,
+        stakes=stakes,
         declare=view.declare,
         seats=tuple(seats),
         board=tuple(c for c in view.board if c != "??")[:5],
@@ -144,6 +142,16 @@ def _main_first(award: tuple[Any, ...]) -> int:
     return int(label.rsplit(" ", 1)[-1]) if label.startswith("Side pot ") else 0
 
 
+def title_and_stakes(stakes: str, variant_name: str) -> tuple[str, str]:
+    """A picture's title, the game ("Seven-card stud hi-lo declare"), and beside it the
+    structure and stakes ("Fixed-limit, bets 2/4"): long names stay readable."""
+    game, rest = split_game(stakes, variant_name)
+    structure = (
+        game[: -len(variant_name)].strip() if variant_name and game.endswith(variant_name) else ""
+    )
+    return variant_name or game, ", ".join(p for p in (structure, rest) if p)
+
+
 def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None) -> Any:
     """The showdown picture's view-model from the public record of one hand (the board,
     the hands the rules showed, the awards): each hand read by the engine
@@ -173,12 +181,17 @@ def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None
             )
         else:  # an unknown game: the engine's names, no frames
             readings = tuple(Reading(n) for n in names if n)
-        hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, declared.get(seat)))
+        said = declared.get(seat)
+        if said is not None and said is not Declaration.BOTH:
+            # R-13.2: a hand plays only for the half it declared; the other half's
+            # reading would frame cards that play for nothing.
+            readings = tuple(r for r in readings if r.kind == said.value)
+        hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, said))
     seen = {h.seat for h in hands}
-    game, rest = split_game(str(shown.get("stakes", "")), str(shown.get("variant", "")))
+    title, stakes = title_and_stakes(str(shown.get("stakes", "")), str(shown.get("variant", "")))
     return ShowdownView(
-        variant=game or "Showdown",
-        stakes=rest,
+        variant=title,
+        stakes=stakes,
         hands=tuple(hands),
         board=board,
         awards=tuple(

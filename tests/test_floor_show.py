@@ -159,8 +159,12 @@ async def test_r13_2_declare_showdown_shows_each_declaration() -> None:
     )
     declared = {h.name: h.declared.value if h.declared else None for h in view.hands}
     assert declared == {"alice": "high", "bob": "both"}, declared
+    # A hand plays only for the half it declared: only that reading is framed.
+    kinds = {h.name: [r.kind for r in h.readings] for h in view.hands}
+    assert kinds == {"alice": ["high"], "bob": ["high", "low"]}, kinds
     alt = render_showdown(view).alt_text
     assert "alice, who declared high, shows" in alt
+    assert "declare" in view.variant  # the game's name says so
 
 
 def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
@@ -448,15 +452,18 @@ async def test_r12_2_jacks_to_open_options_never_show_who_holds_openers() -> Non
         buttons = table_view(view, to_call, actions)
         assert buttons is not None
         labels = [getattr(c, "label", "") for c in buttons.children]
+        # Who is to act differs (the first button is random): compare what follows.
         to_act_line = next(line for line in text.splitlines() if line.startswith("To act"))
+        to_act_field = next(f.value for f in embed.fields if f.name == "To act")
         seen.append(
             (
                 hand.legal().actions,
                 view.options,
                 view.actions,
                 labels,
-                to_act_line,
-                embed_text(embed),
+                to_act_line.split(" left", 1)[1],
+                to_act_field.split(":R>", 1)[1],
+                {f.name for f in embed.fields},
             )
         )
     (legal_a, *public_a), (legal_b, *public_b) = seen
