@@ -469,3 +469,13 @@ async def test_r12_2_jacks_to_open_options_never_show_who_holds_openers() -> Non
     (legal_a, *public_a), (legal_b, *public_b) = seen
     assert legal_a != legal_b  # the engine's answer does depend on the cards...
     assert public_a == public_b  # ...and nothing public shows it
+
+
+async def test_r10_7_the_draw_menu_names_the_joker() -> None:
+    """R-10.7: the discard menu lists the joker as "Joker" (its value stays the code)."""
+    from cogs.components import draw_menu
+
+    menu = draw_menu("123", 4, ("Xx", "As", "Kd"), 3)
+    selects = [getattr(item, "item", item) for item in menu.children]  # DynamicItem wraps
+    options = [o for select in selects for o in getattr(select, "options", [])]
+    assert [(o.label, o.value) for o in options] == [("Joker", "Xx"), ("As", "As"), ("Kd", "Kd")]
