@@ -340,6 +340,9 @@ async def test_r8_1_side_pots_are_labelled_main_first() -> None:
     assert f"(main {main.amount}, side 1 {side.amount})" in text, text
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Pot"].endswith(f"(main {main.amount}, side 1 {side.amount})")
+    await h.play_passively(table)  # the pots are formed at the showdown
+    formed = [n.text for _, n in h.presenter.public_notices if n.kind == "PotsFormed"]
+    assert formed and formed[-1] == f"Pots: main {main.amount}, side 1 {side.amount}", formed
 
 
 def test_r10_7_the_joker_is_printed_as_joker() -> None:

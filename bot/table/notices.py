@@ -95,7 +95,10 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if isinstance(event, PotsFormed):
         if len(event.pots) <= 1:
             return None
-        return "Pots: " + ", ".join(f"{p.amount}" for p in event.pots)
+        labels = ["main", *(f"side {k}" for k in range(1, len(event.pots)))]
+        return "Pots: " + ", ".join(
+            f"{k} {p.amount}" for k, p in zip(labels, event.pots, strict=True)
+        )
     if isinstance(event, HandShown):
         # Hands shown before the board is out (an all-in run-out) have no name yet.
         names = [d for d in event.descriptions if d]
