@@ -295,6 +295,8 @@ async def test_r6_6_turn_call_and_clock_are_shown_at_the_terminal_and_in_the_emb
     fields = {f.name: f.value for f in embed.fields}
     assert f"<t:{int(view.deadline)}:R>" in fields["To act"]
     assert "call 2, raise to" in fields["To act"] and fields["To call"] == "2"
+    # The game is named once in the embed's title and in the picture's corner.
+    assert embed.title == "No-limit Texas hold'em — blinds 1/2", embed.title
 
 
 async def test_r16_4_draws_to_come_are_shown() -> None:
