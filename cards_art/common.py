@@ -20,11 +20,11 @@ def amount(n: int) -> str:
 
 
 def card_text(card: str) -> str:
-    """A card for alt text: "A♠", "10♥", "joker", "hidden"."""
+    """A card for alt text: "A♠", "10♥", "Joker", "hidden"."""
     if card == BACK:
         return "hidden"
     if card == JOKER:
-        return "joker"
+        return "Joker"
     rank = "10" if card[0] == "T" else card[0]
     return rank + SUIT_SYMBOL[card[1]]
 

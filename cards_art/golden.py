@@ -38,6 +38,8 @@ CASES: dict[str, Callable[[], RenderedImage]] = {
     "draw_5": lambda: render_table(samples.draw5()),
     "showdown_split": lambda: render_showdown(samples.showdown_split()),
     "showdown_holdem": lambda: render_showdown(samples.showdown_holdem()),
+    "showdown_declare": lambda: render_showdown(samples.showdown_declare()),
+    "guts_legs": lambda: render_table(samples.guts_legs()),
     "reveal": lambda: render_reveal(samples.reveal()),
     "ledger": lambda: render_ledger(samples.ledger()),
     "hole_holdem": lambda: render_hole_cards(samples.HOLE_HOLDEM, caption="Your hand · Hold'em"),

@@ -116,6 +116,7 @@ class SeatView:
     hidden_cards: int = 0  # hole cards drawn as backs (hold'em, Omaha, draw)
     drawn: int | None = None  # draw games: cards drawn in the last draw (0 = stood pat)
     action: str = ""  # last action, e.g. "raise 40", shown small under the stack
+    tags: tuple[str, ...] = ()  # live pot-system marks, e.g. "marker", "legs 1/3" (§15)
 
     def __post_init__(self) -> None:
         if self.seat < 1:
@@ -130,6 +131,8 @@ class SeatView:
             raise ValueError(f"drawn must be 0..7: {self.drawn}")
         if self.clock is not None and self.clock < 0:
             raise ValueError(f"clock must not be negative: {self.clock}")
+        if len(self.tags) > 2:
+            raise ValueError("at most 2 tags per seat")
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,7 @@ class TableView:
     wild: Wild = NO_WILD
     hand_number: int | None = None
     street: str = ""  # e.g. "Flop", "Second draw", "Fifth street"
+    declare: bool = False  # a hi-lo declare game: said in the corner
 
     def __post_init__(self) -> None:
         if not MIN_SEATS <= len(self.seats) <= MAX_SEATS:

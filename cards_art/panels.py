@@ -19,6 +19,7 @@ from cards_art.model import (
     DeckStyle,
     Declaration,
     LedgerView,
+    Reading,
     RevealView,
     ShowdownView,
     ShownHand,
@@ -101,11 +102,12 @@ NAME_COL = 176
 
 
 def _header(img: Image.Image, title: str, stakes: str) -> None:
-    fonts.put_text(img, (PAD, 14), fonts.fit(title, 26, 600), 26, sprites.WHITE)
+    stakes = fonts.fit(stakes, 20, 360) if stakes else ""
+    # The title takes whatever the stakes leave (a long game name is not cut short).
+    room = img.width - 2 * PAD - (round(fonts.width(stakes, 20)) + 24 if stakes else 0)
+    fonts.put_text(img, (PAD, 14), fonts.fit(title, 26, room), 26, sprites.WHITE)
     if stakes:
-        fonts.put_text(
-            img, (img.width - PAD, 20), fonts.fit(stakes, 20, 360), 20, sprites.GOLD, anchor="ra"
-        )
+        fonts.put_text(img, (img.width - PAD, 20), stakes, 20, sprites.GOLD, anchor="ra")
 
 
 def _award_lines(view: ShowdownView, seat: int) -> list[str]:
@@ -120,6 +122,8 @@ def _award_lines(view: ShowdownView, seat: int) -> list[str]:
 def _marks(hand: ShownHand, card: str) -> sprites.Mark:
     high = any(card in r.used and r.kind != "low" for r in hand.readings)
     low = any(card in r.used and r.kind == "low" for r in hand.readings)
+    if high and low:
+        return sprites.Mark.BOTH
     if high:
         return sprites.Mark.HIGH
     if low:
@@ -138,7 +142,18 @@ def draw_showdown(view: ShowdownView) -> Image.Image:
     h = 64 + sum(r + 10 for r in rows) + 30 * len(orphans) + PAD
     img = _canvas(SHOW_W, max(h, 140))
     draw = ImageDraw.Draw(img)
-    _header(img, f"Showdown · {view.variant}", view.stakes)
+    same = bool(view.variant) and view.variant.casefold() in view.stakes.casefold()
+    title = "Showdown" if same or not view.variant else f"Showdown · {view.variant}"
+    stakes_w = fonts.width(fonts.fit(view.stakes, 20, 360), 20) if view.stakes else 0
+    if fonts.width(title, 26) > SHOW_W - 2 * PAD - stakes_w - 24 and not same and view.variant:
+        title = view.variant  # a long game name whole rather than cut short
+    _header(img, title, view.stakes)
+    if any(r.kind == "low" for hand in view.hands for r in hand.readings):
+        # The key to the frames: gold plays for high, blue for low (both: gold and blue).
+        right = SHOW_W - PAD
+        fonts.put_text(img, (right, 46), "blue frame: low", 16, sprites.LOW_BLUE, anchor="ra")
+        left = right - round(fonts.width("blue frame: low", 16)) - 8
+        fonts.put_text(img, (left, 46), "gold frame: high ·", 16, sprites.GOLD, anchor="ra")
     y = 64
     winners = {a.seat for a in view.awards}
     for hand, rh in zip(view.hands, rows, strict=True):
@@ -149,10 +164,12 @@ def draw_showdown(view: ShowdownView) -> Image.Image:
         _paste(img, box, (PAD, y))
         name = fonts.fit(display_name(hand.name, hand.seat), 22, NAME_COL - 24)
         fonts.put_text(img, (PAD + 14, y + 14), name, 22, sprites.WHITE)
-        sub = f"Seat {hand.seat}"
+        fonts.put_text(img, (PAD + 14, y + 44), f"Seat {hand.seat}", 17, sprites.MUTED, bold=False)
         if hand.declared is not None:
-            sub += f" · declared {hand.declared.value}"
-        fonts.put_text(img, (PAD + 14, y + 44), sub, 17, sprites.MUTED, bold=False)
+            # Its own line: beside the seat it would run under the cards (R-13.2).
+            ink = DECL_COLOURS[hand.declared][:3]
+            text = fonts.fit(f"declared {hand.declared.value}", 17, NAME_COL - 24)
+            fonts.put_text(img, (PAD + 14, y + 68), text, 17, ink)
         x = PAD + NAME_COL
         cy = y + (rh - ROW_CARD[1]) // 2
         groups = [hand.cards, view.board] if view.board else [hand.cards]
@@ -193,21 +210,40 @@ def draw_showdown(view: ShowdownView) -> Image.Image:
     return img
 
 
+def _game_line(view: ShowdownView) -> str:
+    """The game once: the stakes text often starts with the game's name already."""
+    if not view.stakes:
+        return view.variant
+    if view.variant and view.variant.casefold() not in view.stakes.casefold():
+        return f"{view.variant}, {view.stakes}"
+    return view.stakes
+
+
+def _reading_alt(reading: Reading) -> str:
+    """ "high, a flush with A♥ 10♥ 9♥ 7♥ 2♥": never empty brackets or a dangling "with"."""
+    label = f"{reading.kind}, " if reading.kind else ""
+    name = reading.name or "no hand"
+    used = f" with {cards_text(reading.used)}" if reading.used else ""
+    return f"{label}{name}{used}"
+
+
 def showdown_alt(view: ShowdownView) -> str:
-    parts = [f"Showdown, {view.variant}, {view.stakes}."]
+    game = _game_line(view)
+    parts = [f"Showdown: {game}." if game else "Showdown."]
     if view.board:
         parts.append(f"Board: {cards_text(view.board)}.")
+    if any(r.kind == "low" for h in view.hands for r in h.readings):
+        parts.append("Cards framed gold play for high, blue for low.")
     names = dict(view.names)
     for hand in view.hands:
         name = alt_name(hand.name, hand.seat)
         names[hand.seat] = hand.name
-        bits = [f"{name} shows {cards_text(hand.cards)}"]
-        if hand.declared is not None:
-            bits.append(f"declared {hand.declared.value}")
-        for r in hand.readings:
-            kind = f"{r.kind}: " if r.kind else ""
-            bits.append(f"{kind}{r.name} ({cards_text(r.used)})")
-        parts.append(", ".join(bits) + ".")
+        who = f"{name}, who declared {hand.declared.value}," if hand.declared else name
+        sentence = f"{who} shows {cards_text(hand.cards)}"
+        readings = [_reading_alt(r) for r in hand.readings]
+        if readings:
+            sentence += ": " + "; ".join(readings)
+        parts.append(sentence + ".")
     for a in view.awards:
         half = f" ({a.half} half)" if a.half else ""
         who = alt_name(names.get(a.seat, ""), a.seat)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from cards_art.model import (
     Award,
     DeckStyle,
+    Declaration,
     Fist,
     LedgerLine,
     LedgerView,
@@ -237,6 +238,63 @@ def showdown_holdem() -> ShowdownView:
             ),
         ),
         awards=(Award("Pot", 2, 1_240),),
+    )
+
+
+def guts_legs() -> TableView:
+    """Guts with legs and a maximum pot: legs held beside the stacks, the reserve apart
+    from the pot (R-15.3), a Joker-wild declare game named in the corner."""
+    seats = (
+        SeatView(seat=1, name="Alice", stack=190, hidden_cards=3, tags=("legs 2/3",)),
+        SeatView(seat=2, name="Bob", stack=205, hidden_cards=3, is_button=True),
+        SeatView(seat=3, name="Carol", stack=150, hidden_cards=3, tags=("legs 1/3",)),
+        SeatView(seat=4, name="Dmitri", stack=310, hidden_cards=3, tags=("marker",)),
+    )
+    return TableView(
+        variant="Three-card guts declare",
+        stakes="stake 5, maximum pot 40",
+        seats=seats,
+        pots=(PotView("Main", 40), PotView("Reserve", 15)),
+        hand_number=12,
+        street="In or out",
+        declare=True,
+    )
+
+
+def showdown_declare() -> ShowdownView:
+    """Stud hi-lo declare: each hand framed only for the half it declared (R-13.2)."""
+    return ShowdownView(
+        variant="Seven-card stud hi-lo declare",
+        stakes="Fixed-limit, bets 2/4",
+        hands=(
+            ShownHand(
+                seat=1,
+                name="Alice",
+                cards=("Qh", "Qs", "9c", "9d", "5c", "5d", "2d"),
+                readings=(
+                    Reading("Two pair, queens and nines", ("Qs", "Qh", "9d", "9c", "5c"), "high"),
+                ),
+                declared=Declaration.HIGH,
+            ),
+            ShownHand(
+                seat=2,
+                name="Bob",
+                cards=("Ah", "2h", "3h", "4h", "5h", "Kc", "Kd"),
+                readings=(
+                    Reading("Five-high straight flush", ("5h", "4h", "3h", "2h", "Ah"), "high"),
+                    Reading("5-4-3-2-A low", ("5h", "4h", "3h", "2h", "Ah"), "low"),
+                ),
+                declared=Declaration.BOTH,
+            ),
+            ShownHand(
+                seat=3,
+                name="Carol",
+                cards=("Ac", "2c", "4s", "3d", "8s", "6s", "7c"),
+                readings=(Reading("6-4-3-2-A low", ("6s", "4s", "3d", "2c", "Ac"), "low"),),
+                declared=Declaration.LOW,
+            ),
+        ),
+        awards=(Award("Main pot", 2, 60, "high"), Award("Main pot", 2, 60, "low")),
     )
 
 

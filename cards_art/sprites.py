@@ -56,12 +56,14 @@ JOKER_COLOUR = (120, 50, 170)
 
 class Mark(StrEnum):
     """How a card is presented: plain, dimmed (not used at showdown), highlighted as
-    one of the five used cards (high: gold, low: blue)."""
+    one of the five used cards (high: gold, low: blue, both halves: gold outside a
+    blue inner frame)."""
 
     PLAIN = "plain"
     DIM = "dim"
     HIGH = "high"
     LOW = "low"
+    BOTH = "both"
 
 
 # The fonts' lock: sprite builds draw text, and a card sprite builds its pip sprites.
@@ -264,12 +266,13 @@ def _wild_badge(img: Image.Image) -> None:
     img.alpha_composite(badge, (w - d - 1, 1))
 
 
-def _frame(img: Image.Image, colour: Colour, width_px: int) -> None:
+def _frame(img: Image.Image, colour: Colour, width_px: int, inset: int = 0) -> None:
     w, h = img.size
     big = Image.new("L", (w * SS, h * SS), 0)
+    i = inset * SS
     ImageDraw.Draw(big).rounded_rectangle(
-        (0, 0, w * SS - 1, h * SS - 1),
-        radius=w * SS * 0.12,
+        (i, i, w * SS - 1 - i, h * SS - 1 - i),
+        radius=max(1.0, w * SS * 0.12 - i),
         outline=255,
         width=width_px * SS,
     )
@@ -300,6 +303,9 @@ def card(
             _frame(body, GOLD, max(3, w // 14))
         elif mark is Mark.LOW:
             _frame(body, LOW_BLUE, max(3, w // 14))
+        elif mark is Mark.BOTH:
+            _frame(body, GOLD, max(3, w // 14))
+            _frame(body, LOW_BLUE, max(3, w // 14), inset=max(3, w // 14))
         else:
             _frame(body, (120, 120, 120), 1)
         body.putalpha(ImageChops.multiply(body.getchannel("A"), _rounded_mask(w, h, w * 0.12)))

@@ -161,7 +161,27 @@ def _draw_seat(
 
     stack_ink = sprites.MUTED if dim else sprites.GOLD
     stack = amount(seat.stack)
-    if seat.action and not seat.folded:
+    if seat.tags:
+        # Pot-system marks (two-to-win marker, Guts legs, §15) beside the stack: they
+        # matter more than the last action, which the table message also tells.
+        fonts.put_text(img, (px + 10, py + 44), stack, STACK_SIZE, stack_ink, anchor="lm")
+        room = pw - 20 - round(fonts.width(stack, STACK_SIZE)) - 8
+        x_right = px + pw - 8
+        for tag in reversed(seat.tags):
+            text = fonts.fit(tag.upper(), 13, max(room - 16, 10))
+            w = (round(fonts.width(text, 13)) + 13 + 7) // 8 * 8  # the pill's own width
+            pill(
+                img,
+                draw,
+                (x_right - w // 2, py + 44),
+                text,
+                size=13,
+                fill=(*sprites.LOW_BLUE, 255),
+                ink=sprites.WHITE,
+            )
+            x_right -= w + 4
+            room -= w + 4
+    elif seat.action and not seat.folded:
         action_w = pw - 20 - round(fonts.width(stack, STACK_SIZE)) - 10
         action = fonts.fit(seat.action, SMALL_SIZE, max(action_w, 10), bold=False)
         fonts.put_text(img, (px + 10, py + 44), stack, STACK_SIZE, stack_ink, anchor="lm")
@@ -281,28 +301,50 @@ def _draw_middle(img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView) -
 
 
 def _draw_corner(img: Image.Image, view: TableView) -> None:
-    title = fonts.fit(view.variant, 26, 300)
+    title = fonts.fit(view.variant, 26, 390)
     fonts.put_text(img, (16, 12), title, 26, sprites.WHITE)
-    stakes = fonts.fit(view.stakes, 20, 300)
-    fonts.put_text(img, (17, 44), stakes, 20, sprites.GOLD)
+    # Left of the top seats' plates (x < 270): a long stakes line takes two lines.
+    y = 44
+    for line in _wrap(view.stakes, 20, 255, 2):
+        fonts.put_text(img, (17, y), line, 20, sprites.GOLD)
+        y += 24
     wild = _wild_text(view)
     if wild:
-        fonts.put_text(img, (17, 70), wild, 18, sprites.GOLD)
+        fonts.put_text(img, (17, y + 2), wild, 18, sprites.GOLD)
     right: list[str] = []
     if view.hand_number is not None:
         right.append(f"Hand #{view.hand_number}")
     if view.street:
         right.append(fonts.fit(view.street, 20, 220))
+    if view.declare:
+        right.append("Hi-lo declare")
     for i, text in enumerate(right):
         fonts.put_text(
             img,
             (W - 16, 14 + 26 * i),
             text,
             20 if i else 18,
-            sprites.WHITE if i else sprites.MUTED,
+            sprites.GOLD if text == "Hi-lo declare" else sprites.WHITE if i else sprites.MUTED,
             bold=i > 0,
             anchor="ra",
         )
+
+
+def _wrap(text: str, size: int, width: int, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` px, broken after commas or spaces;
+    the last line is cut with an ellipsis if it is still too long."""
+    out: list[str] = []
+    rest = text
+    while rest and len(out) < lines - 1 and fonts.width(rest, size) > width:
+        words = rest.split(" ")
+        k = len(words) - 1
+        while k > 1 and fonts.width(" ".join(words[:k]), size) > width:
+            k -= 1
+        out.append(" ".join(words[:k]))
+        rest = " ".join(words[k:])
+    if rest:
+        out.append(fonts.fit(rest, size, width))
+    return out
 
 
 def _wild_text(view: TableView) -> str:
@@ -342,12 +384,16 @@ def alt_text(view: TableView) -> str:
         if seat.sitting_out:
             bits.append("sitting out")
         if seat.up_cards:
-            shown = [card_text(c.card) + (" (down)" if c.down else "") for c in seat.up_cards]
-            bits.append("cards " + " ".join(shown))
+            shown = [
+                "face down" if c.card == BACK else card_text(c.card) + (" (down)" if c.down else "")
+                for c in seat.up_cards
+            ]
+            bits.append("cards " + ", ".join(shown))
         if seat.drawn is not None:
             bits.append("stood pat" if seat.drawn == 0 else f"drew {seat.drawn}")
         if seat.action:
             bits.append(f"last: {seat.action}")
+        bits += list(seat.tags)
         parts.append(f"Seat {seat.seat} {name}: " + ", ".join(bits) + ".")
         if seat.is_to_act:
             to_act = f"To act: {name}"

@@ -10,11 +10,12 @@ import asyncio
 import logging
 from typing import Any
 
-from bot.table.view import TableView
+from bot.table.view import TableView, seat_notes
 
 log = logging.getLogger(__name__)
 
 _STREETS = {"betting": "", "draw": "Draw", "declare": "Declare", "showdown": "Showdown"}
+_WHOLE_TABLE = ("declare", "showdown")  # phases named instead of the street
 
 
 def picture_key(view: TableView) -> tuple[Any, ...]:
@@ -23,9 +24,11 @@ def picture_key(view: TableView) -> tuple[Any, ...]:
     pots. Bets, whose turn it is and the clock are in the embed, which changes with every
     action; so a click's answer rarely needs a new picture (latency, upload size)."""
     seats = tuple(
-        (s.seat, s.name, s.stack + s.bet, s.state, s.cards, s.is_button) for s in view.seats
+        (s.seat, s.name, s.stack + s.bet, s.state, s.cards, s.is_button, s.marker, s.legs, s.drew)
+        for s in view.seats
     )
-    return (view.hand_no, view.phase, view.board, seats, tuple(p.amount for p in view.pots))
+    pots = tuple(p.amount for p in view.pots)
+    return (view.hand_no, view.phase, view.street, view.board, seats, pots, view.reserve)
 
 
 def to_art(view: TableView) -> Any:
@@ -41,7 +44,11 @@ def to_art(view: TableView) -> Any:
             seats.append(SeatView(seat=number, empty=True))
             continue
         hidden = sum(1 for c in s.cards if c == "??")
-        shown = tuple(StudCard(c) for c in s.cards if c != "??")
+        shown: tuple[Any, ...] = ()
+        if hidden < len(s.cards):
+            # Stud (or a shown hand): every card in deal order, down cards as backs, so
+            # the table sees how many each player holds face down (seventh street).
+            shown, hidden = tuple(StudCard(c, down=c == "??") for c in s.cards), 0
         seats.append(
             SeatView(
                 seat=number,
@@ -55,18 +62,26 @@ def to_art(view: TableView) -> Any:
                 is_to_act=False,
                 up_cards=shown[:8],
                 hidden_cards=min(hidden, 7),
+                tags=tuple(n for n in seat_notes(view, s) if not n.startswith(("drew", "stood")))[
+                    :2
+                ],
+                drawn=s.drew[-1] if s.drew and s.state != "folded" else None,
             )
         )
     labels = ["Main", *(f"Side {i}" for i in range(1, len(view.pots)))]
     pots = tuple(PotView(label, p.amount) for label, p in zip(labels, view.pots, strict=False))
+    if view.reserve:
+        pots += (PotView("Reserve", view.reserve),)  # not in play (R-15.3)
+    title, stakes = title_and_stakes(view.stakes, view.variant_name)
     return ArtTable(
-        variant=view.variant_name,
-        stakes=view.stakes,
+        variant=title,
+        stakes=stakes,
+        declare=view.declare,
         seats=tuple(seats),
         board=tuple(c for c in view.board if c != "??")[:5],
         pots=pots,
         hand_number=view.hand_no or None,
-        street=_STREETS.get(view.phase, ""),
+        street=_STREETS.get(view.phase, "") if view.phase in _WHOLE_TABLE else view.street,
     )
 
 
@@ -109,3 +124,81 @@ async def render(view: TableView) -> Any | None:
     except Exception:
         log.exception("could not draw table %s", view.table_id)
         return None
+
+
+def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
+    """("Pot-limit Omaha hi-lo", "blinds 1/2") from the stakes text, so a picture names
+    the game once (the title) and the rest beside it."""
+    head, _, rest = stakes.partition(", ")
+    if variant_name and variant_name.casefold() in head.casefold():
+        return head, rest
+    return variant_name or head, stakes if variant_name else rest
+
+
+def _main_first(award: tuple[Any, ...]) -> int:
+    """Awards main pot first ("Main pot", "Side pot 1", ...): the engine pays the last
+    side pot first (R-8.3)."""
+    label = str(award[0])
+    return int(label.rsplit(" ", 1)[-1]) if label.startswith("Side pot ") else 0
+
+
+def title_and_stakes(stakes: str, variant_name: str) -> tuple[str, str]:
+    """A picture's title, the game ("Seven-card stud hi-lo declare"), and beside it the
+    structure and stakes ("Fixed-limit, bets 2/4"): long names stay readable."""
+    game, rest = split_game(stakes, variant_name)
+    structure = (
+        game[: -len(variant_name)].strip() if variant_name and game.endswith(variant_name) else ""
+    )
+    return variant_name or game, ", ".join(p for p in (structure, rest) if p)
+
+
+def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None) -> Any:
+    """The showdown picture's view-model from the public record of one hand (the board,
+    the hands the rules showed, the awards): each hand read by the engine
+    (``read_hand``) with the cards it plays for high and for low, on the final board."""
+    from bot.poker.showdown import read_hand
+    from bot.poker.variants import VARIANTS
+    from cards_art import Award, Declaration, Reading, ShowdownView, ShownHand
+
+    variant = VARIANTS.get(str(shown.get("code", "")))
+    board = tuple(shown["board"])
+    wild = str(shown.get("wild", "none"))
+    declared = {
+        seat: (Declaration.LOW, Declaration.HIGH, Declaration.BOTH)[c] for seat, _, c in fists or ()
+    }
+    hands = []
+    for seat, name, cards, names in shown["hands"]:
+        readings: tuple[Any, ...]
+        if variant is not None:
+            readings = tuple(
+                Reading(
+                    r.name if r.used or r.half != "low" else "no qualifying low",
+                    tuple(r.used),
+                    r.half,
+                )
+                for r in read_hand(variant, tuple(cards), board, wild)
+                if r.name
+            )
+        else:  # an unknown game: the engine's names, no frames
+            readings = tuple(Reading(n) for n in names if n)
+        said = declared.get(seat)
+        if said is not None and said is not Declaration.BOTH:
+            # R-13.2: a hand plays only for the half it declared; the other half's
+            # reading would frame cards that play for nothing.
+            readings = tuple(r for r in readings if r.kind == said.value)
+        hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, said))
+    seen = {h.seat for h in hands}
+    title, stakes = title_and_stakes(str(shown.get("stakes", "")), str(shown.get("variant", "")))
+    return ShowdownView(
+        variant=title,
+        stakes=stakes,
+        hands=tuple(hands),
+        board=board,
+        awards=tuple(
+            Award(pot, seat, amount, half)
+            for pot, seat, _, amount, half in sorted(shown["awards"], key=_main_first)
+        ),
+        names=tuple(
+            {seat: name[:24] for _, seat, name, _, _ in shown["awards"] if seat not in seen}.items()
+        ),
+    )

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.table.view import cards_words
 from cogs.ids import ButtonId, decode
 
 _LABELS = {"bet_raise": "Bet / Raise", "fold": "Fold", "all_in": "All in"}
@@ -122,7 +123,7 @@ class DrawSelect(
     or by DM, because its options are the player's own cards."""
 
     def __init__(self, bid: ButtonId, cards: tuple[str, ...] = (), draw_max: int = 0) -> None:
-        options = [discord.SelectOption(label=c, value=c) for c in cards] or [
+        options = [discord.SelectOption(label=cards_words((c,)), value=c) for c in cards] or [
             discord.SelectOption(label="(no cards)", value="none")
         ]
         super().__init__(

@@ -11,7 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.table.view import TableView
+from bot.table.view import TableView, cards_words, seat_notes
+from cogs.art import split_game
 from cogs.components import action_buttons
 
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
@@ -19,20 +20,18 @@ PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
 def to_call_of(table: Any, view: TableView) -> tuple[int, frozenset[str]]:
     """What the seat to act must add to call, and the names of his legal actions: the
-    engine's figures (cogs never compute a bet themselves). Both are public: anyone at
-    the table can work them out from the betting."""
-    seat = next((s for s in view.seats if s.seat == view.to_act), None)
-    if seat is None:
+    engine's figures (cogs never compute a bet themselves), as the spectator view holds
+    them. Both are public; the actions are left out (empty) while they depend on his
+    cards (jacks to open), so the table's buttons cannot give his hand away."""
+    if view.to_act is None:
         return 0, frozenset()
-    legal = table.snapshot(seat.user_id).legal
-    if legal is None:
-        return 0, frozenset()
-    return int(legal.to_call), legal.actions
+    return view.to_call, view.actions
 
 
 def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -> discord.Embed:
+    game, rest = split_game(view.stakes, view.variant_name)
     embed = discord.Embed(
-        title=f"{view.variant_name} — {view.stakes}",
+        title=f"{game} — {rest}" if rest else game,  # the game named once
         colour=discord.Colour.dark_green(),
     )
     lines = list(recent[-6:])
@@ -41,18 +40,29 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
         lines.append(view.last_action)  # only while a hand is on: never after "is over"
     embed.description = "\n".join(lines) or "Waiting for players. `/sit` to take a seat."
     if view.board:
-        embed.add_field(name="Board", value=" ".join(view.board), inline=False)
-    if view.pots:
-        pots = " + ".join(str(p.amount) for p in view.pots)
+        embed.add_field(name="Board", value=cards_words(view.board), inline=False)
+    in_play = view.pot_total - view.reserve
+    if view.pots or in_play:
+        labels = ["main", *(f"side {i}" for i in range(1, len(view.pots)))][: len(view.pots)]
+        pots = ", ".join(f"{k} {p.amount}" for k, p in zip(labels, view.pots, strict=True))
         embed.add_field(
-            name="Pot",
-            value=f"{view.pot_total} ({pots})" if len(view.pots) > 1 else str(view.pot_total),
+            name="Pot", value=f"{in_play} ({pots})" if len(view.pots) > 1 else str(in_play)
+        )
+    if view.reserve:
+        embed.add_field(name="Reserve", value=f"{view.reserve} (waits above the maximum pot)")
+    if view.pot_system == "two_to_win":
+        embed.add_field(
+            name="Two to win",
+            value="A win earns a marker 🎯; a marker holder's win collects the pot.",
+            inline=False,
         )
     who = next((s for s in view.seats if s.seat == view.to_act), None)
     if who is not None:
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
-        embed.add_field(name="To act", value=f"<@{who.user_id}> (seat {who.seat}){clock}")
-        embed.add_field(name="To call", value=str(to_call))
+        may = f"\n{view.options}" if view.options else ""
+        embed.add_field(name="To act", value=f"<@{who.user_id}> (seat {who.seat}){clock}{may}")
+        if view.phase == "betting":  # a draw or a declaration has nothing to call
+            embed.add_field(name="To call", value=str(to_call or view.to_call))
     if view.phase in ("declare", "guts"):
         active = sum(1 for s in view.seats if s.state in ("active", "all_in"))
         closed = active - view.declare_pending
@@ -64,11 +74,14 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
         marks = ("🔘 " if s.is_button else "") + ("▶ " if s.is_turn else "")
         bet = f" · bet {s.bet}" if s.bet else ""
         state = "" if s.state in ("active", "waiting") else f" · {s.state.replace('_', ' ')}"
+        notes = "".join(f" · {n}" for n in seat_notes(view, s)).replace("marker", "🎯 marker")
         # Only public cards are in a spectator snapshot (stud up-cards, shown hands).
-        cards = " " + " ".join(c for c in s.cards if c != "??") if s.cards else ""
-        seats.append(f"{marks}`{s.seat}` {s.name} — {s.stack}{bet}{state}{cards.rstrip()}")
+        shown = cards_words(tuple(c for c in s.cards if c != "??"))
+        cards = f" {shown}" if shown else ""
+        seats.append(f"{marks}`{s.seat}` {s.name} — {s.stack}{bet}{state}{notes}{cards}")
     embed.add_field(name="Seats", value="\n".join(seats) or "—", inline=False)
-    embed.set_footer(text=f"Hand #{view.hand_no} · {view.phase} · turn {view.turn}")
+    where = f" · {view.street}" if view.street else ""
+    embed.set_footer(text=f"Hand #{view.hand_no}{where} · {view.phase} · turn {view.turn}")
     return embed
 
 

@@ -131,9 +131,12 @@ async def send(
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
-    file = _file(image)
-    if file is not None:
-        kwargs["file"] = file
+    # One picture, or several (a declaration's fists and then the showdown).
+    files = [f for f in map(_file, image if isinstance(image, list) else [image]) if f]
+    if len(files) == 1:
+        kwargs["file"] = files[0]
+    elif files:
+        kwargs["files"] = files
     try:
         return await channel.send(**kwargs)
     except discord.Forbidden as exc:

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.table.text_actions import ActionRequest, ParseError, parse_amount
+from bot.table.view import cards_words
 from cogs import errors, ops
 from cogs.components import RaiseModal, declare_buttons, draw_menu, guts_buttons
 from cogs.embeds import table_message
@@ -326,7 +327,8 @@ async def show_cards(interaction: discord.Interaction, table_id: str) -> None:
     elif view.legal is not None and "draw" in view.legal.actions:
         buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max)
     extra = f"\nYou may: {view.legal.describe()}." if view.legal is not None else ""
-    await ops.reply(interaction, f"Your cards: {' '.join(cards)}{extra}", image=image, view=buttons)
+    text = f"Your cards: {cards_words(cards)}{extra}"  # the joker reads Joker
+    await ops.reply(interaction, text, image=image, view=buttons)
 
 
 async def on_draw(interaction: discord.Interaction, bid: ButtonId, cards: tuple[str, ...]) -> None:

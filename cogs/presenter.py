@@ -19,10 +19,10 @@ from typing import Any
 
 import discord
 
-from bot.poker.events import BoardDealt, HandShown, PotAwarded
+from bot.poker.events import BoardDealt, CardsDealt, HandShown, PotAwarded
 from bot.table.ports import Notice
 from cogs import ops
-from cogs.art import PictureCache
+from cogs.art import PictureCache, showdown_art
 from cogs.components import declare_buttons, guts_buttons
 from cogs.embeds import table_message
 from cogs.prefs import save_table_message
@@ -92,7 +92,7 @@ class DiscordPresenter:
         elif notice.kind == "hand_ended":
             # One message: every fist opened together (with their picture), then the
             # showdown (R-13.2).
-            lines = self.summary.pop(table_id, [])
+            lines = main_pot_first(self.summary.pop(table_id, []))
             text = "\n".join([f"**{notice.text}**", *lines])[:1900]
             fists = self.fists.pop(table_id, None)
             shown = self.showdowns.pop(table_id, None)
@@ -214,10 +214,11 @@ class DiscordPresenter:
     async def _post(
         self, table_id: str, text: str, fists: Any = None, shown: dict[str, Any] | None = None
     ) -> None:
-        image = await _render_reveal(fists) if fists else None
-        if image is None and shown and shown["hands"]:
-            image = await _render_showdown(shown)
-        await ops.send(self._channel(table_id), text, image=image)
+        # The fists first (R-13.2), then the hands with the cards they play.
+        reveal = await _render_reveal(fists) if fists else None
+        showdown = await _render_showdown(shown, fists) if shown and shown["hands"] else None
+        images = [i for i in (reveal, showdown) if i is not None]
+        await ops.send(self._channel(table_id), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -240,13 +241,21 @@ class DiscordPresenter:
         if info is None:
             return
         bag = self.showdowns[table_id]
+        bag["code"] = info.variant
+        bag["wild"] = info.start.rules.wild
         if isinstance(event, BoardDealt):
             bag["board"].extend(event.cards)
         elif isinstance(event, HandShown):
             names = tuple(d for d in event.descriptions if d)
             bag["hands"].append(
-                (info.order[event.player], info.names[event.player], event.cards, names)
+                (info.order[event.player], info.names[event.player], list(event.cards), names)
             )
+        elif isinstance(event, CardsDealt) and event.audience is None:
+            # Stud: up cards dealt to a hand already shown (players all in) belong to it.
+            # Only the public copy: a card dealt face down is never added (invariant 2).
+            for seat, _, cards, _ in bag["hands"]:
+                if seat == info.order[event.player]:
+                    cards.extend(event.cards)
         elif isinstance(event, PotAwarded):
             pot = "Main pot" if event.pot_index == 0 else f"Side pot {event.pot_index}"
             half = "" if event.share == "whole" else event.share
@@ -352,6 +361,27 @@ class DiscordPresenter:
             await ops.delete(channel.get_partial_message(old))
 
 
+def _pot_order(line: str) -> int:
+    """0 for the main pot's award line, N for side pot N (the notices' own words)."""
+    head = line.split(":", 1)[0].split(" (", 1)[0]
+    if head == "main pot":
+        return 0
+    number = head.removeprefix("side pot ")
+    return int(number) if number.isdigit() else -1
+
+
+def main_pot_first(lines: list[str]) -> list[str]:
+    """The summary with its award lines main pot first (the engine awards from the last
+    side pot down, R-8.3, but a reader looks for the main pot first); every other line
+    keeps its place."""
+    slots = [i for i, line in enumerate(lines) if _pot_order(line) >= 0]
+    awards = sorted((lines[i] for i in slots), key=_pot_order)  # stable: halves keep order
+    out = list(lines)
+    for i, line in zip(slots, awards, strict=True):
+        out[i] = line
+    return out
+
+
 async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
     """The hole-card picture (blocking Pillow work in a thread); None if art fails."""
     try:
@@ -366,30 +396,14 @@ async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
         return None
 
 
-async def _render_showdown(shown: dict[str, Any]) -> Any | None:
+async def _render_showdown(
+    shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None
+) -> Any | None:
     try:
-        from cards_art import Award, Reading, ShowdownView, ShownHand, render_showdown
+        from cards_art import render_showdown
 
-        hands = tuple(
-            ShownHand(seat, name[:24], tuple(cards), tuple(Reading(n) for n in readings))
-            for seat, name, cards, readings in shown["hands"]
-        )
-        seen = {h.seat for h in hands}
-        view = ShowdownView(
-            variant=str(shown["variant"]) or "Showdown",
-            stakes=str(shown["stakes"]),
-            hands=hands,
-            board=tuple(shown["board"]),
-            awards=tuple(
-                Award(pot, seat, amount, half) for pot, seat, _, amount, half in shown["awards"]
-            ),
-            names=tuple(
-                {
-                    seat: name[:24] for _, seat, name, _, _ in shown["awards"] if seat not in seen
-                }.items()
-            ),
-        )
-        return await asyncio.to_thread(render_showdown, view)
+        # Reading the hands (the engine's evaluator) and drawing: both in the thread.
+        return await asyncio.to_thread(lambda: render_showdown(showdown_art(shown, fists)))
     except Exception:
         log.exception("could not draw the showdown")
         return None

@@ -401,6 +401,9 @@ async def test_chip_fist_declare_hand(h: Harness) -> None:
     summary = reveal.content.lower()
     assert re.search(r"\bboth\b", summary) and re.search(r"\blow\b", summary)
     assert reveal.attachments  # the open fists, drawn
+    # then: the fists first, then the shown hands with the cards they play.
+    files = [a.filename for a in reveal.attachments]
+    assert files == ["declarations.png", "showdown.png"], files
 
 
 async def test_restart_mid_hand_buttons_still_work(

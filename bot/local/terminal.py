@@ -26,7 +26,7 @@ from bot.table.service import TableService
 from bot.table.settings import TableSettings
 from bot.table.table import Outcome, Table
 from bot.table.text_actions import parse_action
-from bot.table.view import render_text
+from bot.table.view import cards_words, render_text
 
 TABLE_ID = "local"
 HOST = "host"
@@ -158,7 +158,7 @@ class LocalTable:
             elif cmd == "deal":
                 await table.deal(HOST, key=self.key("deal"))  # refusals: the presenter
             elif cmd in ("table", "show"):
-                self.emit(render_text(table.snapshot(None)))
+                self.emit(render_text(table.snapshot(None), table.time.now()))
             elif cmd in ("history", "phh"):
                 words = rest.split()
                 if len(words) > 1 or (words and not words[0].isdigit()):
@@ -191,7 +191,7 @@ class LocalTable:
         elif verb == "cards":
             view = table.snapshot(name)
             mine = next((s for s in view.seats if s.user_id == name), None)
-            cards = " ".join(mine.cards) if mine and mine.cards else "no cards"
+            cards = cards_words(mine.cards) if mine and mine.cards else "no cards"
             legal = f" | you may: {view.legal.describe()}" if view.legal else ""
             self.emit(f"{name}: {cards}{legal}")
         else:
@@ -202,7 +202,7 @@ class LocalTable:
             if note:
                 self.emit(f"  {name}: {note}")  # the player is told why
             if verb not in ("cards",):
-                self.emit(render_text(table.snapshot(None)))
+                self.emit(render_text(table.snapshot(None), table.time.now()))
         return True
 
     async def _player(self, name: str, verb: str, words: list[str], action: str) -> Outcome:

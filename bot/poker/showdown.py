@@ -9,6 +9,8 @@ players ("Kings full of sevens", "8-6-5-4-A low"). The arithmetic lives in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from bot.poker import evaluate as ev
 from bot.poker.cards import Card
@@ -38,13 +40,17 @@ Wild = str
 """The ``Rules.wild`` setting: none, deuces, joker, joker_bug or deuces_joker."""
 
 
-def _wild_scorer(kind: Evaluator, wild: Wild) -> Scorer | None:
-    """R-10.7: wild cards for high hands and ace-to-five lows (the games they are dealt
-    in). Other evaluators ignore the setting (documented in docs/rules-notes.md)."""
-    spec = ev.WildSpec(
+def _wild_spec(wild: Wild) -> ev.WildSpec:
+    return ev.WildSpec(
         deuces_wild=wild in ("deuces", "deuces_joker"),
         joker="bug" if wild == "joker_bug" else "wild" if "joker" in wild else "none",
     )
+
+
+def _wild_scorer(kind: Evaluator, wild: Wild) -> Scorer | None:
+    """R-10.7: wild cards for high hands and ace-to-five lows (the games they are dealt
+    in). Other evaluators ignore the setting (documented in docs/rules-notes.md)."""
+    spec = _wild_spec(wild)
     if kind == "high":
         return lambda h, b: ev.high_value_wild(_all(h, b), spec)
     if kind in ("low_a5", "low_a5_8"):
@@ -93,6 +99,43 @@ def describe_hand(
             out.append("")
             continue
         out.append(desc.name if desc.value is not None else "No low")
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class HandReading:
+    """How a shown hand plays for one half of the pot: ``half`` is "high" or "low" in a
+    hi-lo game and "" in a game with one winner per pot; ``name`` as in
+    :func:`describe_hand`; ``used`` the cards it plays (own or board, display order),
+    empty when the hand has no qualifying low or cannot be read."""
+
+    half: Literal["", "high", "low"]
+    name: str
+    used: tuple[Card, ...]
+
+
+def read_hand(
+    variant: Variant, hole: Sequence[Card], board: Sequence[Card], wild: Wild = "none"
+) -> tuple[HandReading, ...]:
+    """One reading per showdown half of ``variant`` with the cards each half uses
+    (R-10.2 display order; R-10.5 "No low" plays no card). Only for hands the rules
+    have shown: it reads exactly the cards it is given."""
+    halves: tuple[Literal["", "high", "low"], ...] = (
+        ("high", "low") if len(variant.showdown) == 2 else ("",)
+    )
+    out: list[HandReading] = []
+    for half, kind in zip(halves, variant.showdown, strict=False):
+        # The same wild cards the scorer uses (R-10.7), none for the other evaluators.
+        spec = _wild_spec(wild) if _wild_scorer(kind, wild) is not None else ev.NO_WILD
+        try:
+            desc = ev.describe(kind, list(hole), list(board), wild=spec)
+        except (ValueError, KeyError):
+            out.append(HandReading(half, "", ()))  # too few cards: no hand to read
+            continue
+        if desc.value is None:
+            out.append(HandReading(half, "No low", ()))
+        else:
+            out.append(HandReading(half, desc.name, tuple(desc.used)))
     return tuple(out)
 
 

@@ -37,6 +37,7 @@ from bot.poker.events import (
     StreetStarted,
     name_players,
 )
+from bot.table.view import cards_words  # the joker reads "Joker", never "Xx"
 
 # How a hand ended (HandEnded.reason), in words.
 _ENDINGS = {
@@ -64,9 +65,9 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         note = " (all in)" if event.all_in else ""
         return f"{name(event.player)} {_FORCED.get(event.kind, event.kind)} {event.amount}{note}"
     if isinstance(event, CardsDealt):
-        return f"{name(event.player)}: {' '.join(event.cards)}"
+        return f"{name(event.player)}: {cards_words(event.cards)}"
     if isinstance(event, BoardDealt):
-        return f"{event.street.capitalize()}: {' '.join(event.cards)}"
+        return f"{event.street.capitalize()}: {cards_words(event.cards)}"
     if isinstance(event, ActionTaken):
         note = " (all in)" if event.all_in else ""
         who = name(event.player)
@@ -81,7 +82,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         return f"{who} {event.kind}s to {event.total}{note}"
     if isinstance(event, Drew):
         if event.received:
-            return f"{name(event.player)} draws {' '.join(event.received)}"
+            return f"{name(event.player)} draws {cards_words(event.received)}"
         return (
             f"{name(event.player)} draws {event.count}"
             if event.count
@@ -94,16 +95,19 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if isinstance(event, PotsFormed):
         if len(event.pots) <= 1:
             return None
-        return "Pots: " + ", ".join(f"{p.amount}" for p in event.pots)
+        labels = ["main", *(f"side {k}" for k in range(1, len(event.pots)))]
+        return "Pots: " + ", ".join(
+            f"{k} {p.amount}" for k, p in zip(labels, event.pots, strict=True)
+        )
     if isinstance(event, HandShown):
         # Hands shown before the board is out (an all-in run-out) have no name yet.
         names = [d for d in event.descriptions if d]
         desc = f" ({', '.join(names)})" if names else ""
-        return f"{name(event.player)} shows {' '.join(event.cards)}{desc}"
+        return f"{name(event.player)} shows {cards_words(event.cards)}{desc}"
     if isinstance(event, HandMucked):
         return f"{name(event.player)} mucks"
     if isinstance(event, OpenersShown):
-        return f"{name(event.player)} shows openers {' '.join(event.cards)}"
+        return f"{name(event.player)} shows openers {cards_words(event.cards)}"
     if isinstance(event, RakeTaken):
         return f"Rake {event.amount}"
     if isinstance(event, PotAwarded):

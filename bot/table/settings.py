@@ -303,7 +303,8 @@ class TableSettings:
             if self.guts_stake:
                 parts.append(f"stake {self.guts_stake}")
             return ", ".join(parts)
-        parts = [f"{LIMIT_NAMES.get(limit, limit)} {info.name}"]
+        declare = " declare" if self.declare != "none" and info.hi_lo else ""
+        parts = [f"{LIMIT_NAMES.get(limit, limit)} {info.name}{declare}"]
         if info.forced == "blinds" and self.big_blind:
             parts.append(f"blinds {self.small_blind}/{self.big_blind}")
         if limit in ("fixed", "spread"):

@@ -7,11 +7,14 @@ only public cards), so a spectator snapshot holds nothing private (invariant 2).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from bot.poker.cards import JOKER
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.pots import build_pots
+from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant
 from bot.table.state import TableState
 
@@ -29,6 +32,12 @@ class SeatView:
     is_button: bool
     is_turn: bool
     time_bank: float
+    marker: bool = False
+    """Two to win (R-15.1): holds a marker; his next win collects the pot."""
+    legs: int = 0
+    """Guts with legs (R-15.3): legs held towards collecting the pot."""
+    drew: tuple[int, ...] = ()
+    """Draw games (R-16.4): cards drawn in each draw so far (0 = stood pat); public."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +71,24 @@ class TableView:
     declare_pending: int
     host: str
     halted: str | None
+    pot_system: str = "normal"
+    """normal, two_to_win or guts (§15) for the game on (or dealt next)."""
+    reserve: int = 0
+    """Guts maximum pot (R-15.3): chips waiting above the cap, not in play; they are
+    inside ``pot_total`` but not in ``pots``."""
+    legs_needed: int = 0
+    """Guts legs option (R-15.3): legs that collect the pot (0: no legs)."""
+    declare: bool = False
+    """A hi-lo declare game (R-13.1): the game's name says so."""
+    street: str = ""
+    """Where the hand is: "Flop", "Third street", "Draw 2 of 3", "After draw 1 of 3"."""
+    to_call: int = 0
+    """What the player to act must add to call (public: it follows from the betting)."""
+    options: str = ""
+    """What the player to act may do, e.g. "bring in for 1, complete to 2, or fold"
+    (public, like ``to_call``; R-6.6). Empty while his options depend on his cards."""
+    actions: frozenset[str] = frozenset()
+    """The names of the player to act's legal actions, under the same condition."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -73,17 +100,25 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     to_act_seat = None
     if hand is not None and info is not None and hand.to_act is not None:
         to_act_seat = info.order[hand.to_act]
+    # Between deals: the game dealt next (a rotation moves on every deal, R-16.2).
+    games = state.settings.games()
+    variant, limit = (
+        (info.variant, info.limit) if info else (state.chosen or games[state.hand_no % len(games)])
+    )
+    system, markers, legs, reserve = _pot_system(state, hand, variant)
     seats: list[SeatView] = []
     for number in sorted(state.seats):
         seat = state.seats[number]
         pos = info.position_of(number) if info is not None else None
         stack, bet = seat.stack, 0
         cards: tuple[str, ...] = ()
+        drew: tuple[int, ...] = ()
         status: str = seat.state
         if seat.leaving:
             status = "leaving"
         if hand is not None and pos is not None:
             stack, bet, cards = hand.stacks[pos], hand.bets[pos], visible[pos]
+            drew = tuple(hand.draws[pos])
             if hand.folded[pos]:
                 status, cards = "folded", ()
             elif hand.stacks[pos] == 0:
@@ -103,8 +138,17 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
                 or (info is None and state.prev_button == number),
                 is_turn=to_act_seat == number,
                 time_bank=seat.bank,
+                marker=seat.user_id in markers,
+                legs=legs.get(seat.user_id, 0),
+                drew=drew,
             )
         )
+    to_call, options, actions = 0, "", frozenset[str]()
+    if hand is not None and hand.to_act is not None:
+        public = hand.legal()
+        to_call = public.to_call
+        if not _options_private(hand):
+            options, actions = public.describe(), public.actions
     legal = None
     if hand is not None and viewer_pos is not None:
         if hand.phase == "declare" and viewer_pos in hand.declare_pending():
@@ -113,28 +157,36 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             legal = hand.guts_legal(viewer_pos)
         elif hand.to_act == viewer_pos:
             legal = hand.legal()
-    # Between deals: the game dealt next (a rotation moves on every deal, R-16.2).
-    games = state.settings.games()
-    variant, limit = (
-        (info.variant, info.limit) if info else (state.chosen or games[state.hand_no % len(games)])
-    )
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
         phase: str = hand.phase
     else:
         pots = (PotView(state.carried, ()),) if state.carried else ()
         phase = "waiting"
+    if reserve and pots:
+        # The reserve is not in play (R-15.3): shown apart, never as part of the pot.
+        main = pots[0]
+        pots = (PotView(max(0, main.amount - reserve), main.eligible_seats), *pots[1:])
+        pots = tuple(p for p in pots if p.amount) or ()
     if state.paused:
         phase = "paused" if hand is None else phase
     if state.halted:
         phase = "halted"
     if state.closed:
         phase = "closed"
+    declare = _declare(state, variant)
+    name = get_variant(variant).name
+    stakes = state.settings.stakes_text(variant, limit)
+    if declare:
+        # R-13.1: a declare game says so wherever the game is named.
+        if f"{name} declare" not in stakes:
+            stakes = stakes.replace(name, f"{name} declare", 1)
+        name = f"{name} declare"
     return TableView(
         table_id=state.table_id,
         variant=variant,
-        variant_name=get_variant(variant).name,
-        stakes=state.settings.stakes_text(variant, limit),
+        variant_name=name,
+        stakes=stakes,
         seats=tuple(seats),
         seat_count=state.settings.seats,
         button=info.button if info else state.prev_button,
@@ -153,6 +205,73 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         ),
         host=state.host,
         halted=state.halted,
+        pot_system=system,
+        reserve=reserve,
+        legs_needed=state.settings.guts_legs if system == "guts" else 0,
+        declare=declare,
+        street=_street_text(hand) if hand is not None else "",
+        to_call=to_call,
+        options=options,
+        actions=actions,
+    )
+
+
+def _options_private(hand: Hand) -> bool:
+    """R-12.2 jacks to open: before anyone opens, whether the player to act may open
+    depends on his hole cards, so his options are his alone (invariant 2)."""
+    return hand.rules.jacks_to_open and hand.opener is None and hand.street_index <= 0
+
+
+def _street_text(hand: Hand) -> str:
+    """The street for people: "Flop", "Third street", "Draw 2 of 3", "After the draw"."""
+    streets = hand.variant.streets
+    # Past the last street once the dealing is over (Guts calls, a declaration).
+    i = min(max(hand.street_index, 0), len(streets) - 1)
+    draws = [k for k, s in enumerate(streets) if s.draw]
+    if not draws:
+        return streets[i].name.capitalize() if any(s.betting for s in streets) else ""
+    total = len(draws)
+    of = f" of {total}" if total > 1 else ""
+    if i not in draws:
+        return "Before the draw" + (f" ({total} draws)" if total > 1 else "")
+    n = draws.index(i) + 1
+    label = f"draw {n}{of}" if total > 1 else "the draw"
+    if hand.phase == "draw":
+        return label.capitalize()
+    return f"After {label}"  # "of 3" says how many are to come
+
+
+def _declare(state: TableState, variant: str) -> bool:
+    """R-13.1: is the game on (or dealt next) a hi-lo declare game?"""
+    info = state.current if state.in_hand else None
+    if info is not None:
+        return info.start.rules.declare != "none"
+    return state.settings.declare != "none" and get_variant(variant).hi_lo
+
+
+def _pot_system(
+    state: TableState, hand: Hand | None, variant: str
+) -> tuple[str, frozenset[str], dict[str, int], int]:
+    """(system, marker holders, legs by player id, reserve) of §15, live in the hand or
+    carried between deals; nothing when the game played (or next) uses another system."""
+    system: str = state.settings.pot_system_for(variant)
+    if hand is not None:
+        system = hand.rules.pot_system
+    if hand is not None and hand.pot_state is not None:
+        held: dict[str, object] = pot_state_to_dict(hand.pot_state)
+    else:
+        held = dict(state.pot_state or {})
+    if system == "normal" or held.get("system") != system:
+        return system, frozenset(), {}, 0
+    markers = held.get("markers") or []
+    legs = held.get("legs") or {}
+    reserve = held.get("reserve") or 0
+    assert isinstance(markers, list) and isinstance(legs, dict) and isinstance(reserve, int)
+    return (
+        system,
+        frozenset(str(m) for m in markers),
+        {str(k): int(v) for k, v in legs.items()},
+        reserve,
     )
 
 
@@ -175,26 +294,81 @@ def _pots(hand: Hand, order: tuple[int, ...]) -> tuple[PotView, ...]:
     return tuple(views)
 
 
-def render_text(view: TableView) -> str:
-    """A plain-text picture of the view (the terminal presenter prints this)."""
-    lines = [
-        f"== {view.table_id}: {view.stakes} | hand #{view.hand_no} | {view.phase}"
-        f" | turn {view.turn} =="
-    ]
+def seconds_left(view: TableView, now: float | None) -> int | None:
+    """Whole seconds until the turn (or the declaration) times out; None without a
+    clock or without the time now."""
+    if view.deadline is None or now is None:
+        return None
+    return max(0, math.ceil(view.deadline - now))
+
+
+def pots_text(view: TableView) -> str:
+    """ "Pot: 30" or "Pot: 30 (main 20, side 1 10)", the reserve apart (R-15.3)."""
+    in_play = view.pot_total - view.reserve
+    text = f"Pot: {in_play}"
+    if len(view.pots) > 1:
+        labels = ["main", *(f"side {i}" for i in range(1, len(view.pots)))]
+        text += (
+            " ("
+            + ", ".join(f"{k} {p.amount}" for k, p in zip(labels, view.pots, strict=True))
+            + ")"
+        )
+    if view.reserve:
+        text += f" | reserve {view.reserve} (waits above the maximum pot)"
+    return text
+
+
+def seat_notes(view: TableView, seat: SeatView) -> list[str]:
+    """What the table knows of a seat besides chips and cards: cards drawn in each draw
+    (R-16.4), two-to-win markers and Guts legs while they are live (R-15.1, R-15.3)."""
+    notes = []
+    if seat.drew == (0,) and seat.state != "folded":
+        notes.append("stood pat")
+    elif seat.drew and seat.state != "folded":
+        notes.append("drew " + ", ".join(str(n) if n else "pat" for n in seat.drew))
+    if seat.marker:
+        notes.append("marker")
+    if seat.legs:
+        need = f"/{view.legs_needed}" if view.legs_needed else ""
+        notes.append(f"legs {seat.legs}{need}")
+    return notes
+
+
+def render_text(view: TableView, now: float | None = None) -> str:
+    """A plain-text picture of the view (the terminal presenter prints this); ``now``
+    (epoch seconds) shows how long the player to act has left."""
+    where = f" | {view.street}" if view.street else ""
+    lines = [f"== {view.table_id}: {view.stakes} | hand #{view.hand_no} | {view.phase}{where} =="]
     if view.board:
-        lines.append("Board: " + " ".join(view.board))
-    if view.pot_total:
-        pots = " + ".join(str(p.amount) for p in view.pots) if len(view.pots) > 1 else ""
-        lines.append(f"Pot: {view.pot_total}" + (f" ({pots})" if pots else ""))
+        lines.append("Board: " + cards_words(view.board))
+    if view.pot_total or view.reserve:
+        lines.append(pots_text(view))
+    if view.pot_system == "two_to_win":
+        lines.append("Two to win (R-15.1): a win earns a marker; a marker holder's win collects.")
+    left = seconds_left(view, now)
+    clock = f", {left} s left" if left is not None else ""
+    who = next((s for s in view.seats if s.seat == view.to_act), None)
+    if who is not None:
+        may = f". Options: {view.options}" if view.options else ""
+        lines.append(f"To act: {who.name} (seat {who.seat}){clock}{may}.")
+    elif view.phase in ("declare", "guts") and view.declare_pending:
+        what = "to declare" if view.phase == "declare" else "to say in or out"
+        lines.append(f"Waiting for {view.declare_pending} {what} (privately){clock}")
     for s in view.seats:
         marks = ("D " if s.is_button else "  ") + ("> " if s.is_turn else "  ")
-        cards = " ".join(s.cards)
+        cards = cards_words(s.cards)
         bet = f" bet {s.bet}" if s.bet else ""
+        notes = "".join(f" ({n})" for n in seat_notes(view, s))
         lines.append(
-            f"{marks}{s.seat:>2} {s.name:<12} {s.stack:>7}{bet} [{s.state}] {cards}".rstrip()
+            f"{marks}{s.seat:>2} {s.name:<12} {s.stack:>7}{bet} [{s.state}]{notes} {cards}".rstrip()
         )
     if view.last_action:
         lines.append(f"Last: {view.last_action}")
     if view.halted:
         lines.append(f"HALTED: {view.halted}")
     return "\n".join(lines)
+
+
+def cards_words(cards: tuple[str, ...] | list[str]) -> str:
+    """Cards for people: "As Kd", the joker as "Joker" (never its code "Xx")."""
+    return " ".join("Joker" if c == JOKER else c for c in cards)
