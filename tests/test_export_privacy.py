@@ -555,3 +555,31 @@ async def test_invariant2_export_after_stud_hands(h: Harness, tmp_path: Path) ->
         }
         assert ups and ups <= cards_in(text)
         assert any(isinstance(e, BoardDealt) for e in hand.events) is False
+
+
+# ------------------------------------------------------------------ the terminal
+
+
+async def test_invariant2_terminal_phh_is_the_spectators_copy_unless_named(
+    tmp_path: Path,
+) -> None:
+    """At the terminal, `phh N` prints what the table showed (an uncontested hand: every
+    hole card ????); `phh N NAME` adds NAME's own cards, as `NAME: cards` would."""
+    from bot.local.terminal import run
+
+    async def script(lines: list[str], *names: str) -> str:
+        out = io.StringIO()
+        inp = io.StringIO("\n".join(lines) + "\n")
+        assert await run(["--db", str(tmp_path / "t.sqlite3"), *names], inp=inp, out=out) == 0
+        return out.getvalue()
+
+    await script(["deal"], "a", "b", "c")
+    # Folds in any order until the hand is over (whoever is not to act is refused).
+    await script([f"{p}: fold" for p in "abcabc"])
+    text = await script(["phh 1"])
+    acts = _actions(text)
+    assert sum(a.startswith("d dh p") and a.endswith("????") for a in acts) == 3, text
+    assert not cards_in(text.split("actions = [", 1)[1].split("]", 1)[0])
+    mine = await script(["phh 1 a"])
+    dealt = [a.split()[3] for a in _actions(mine) if a.startswith("d dh ")]
+    assert sum(d != "????" for d in dealt) == 1 and dealt.count("????") == 2
