@@ -511,11 +511,13 @@ async def _export(h: Harness, user: FakeUser, hand_no: int) -> tuple[Delivery, s
     return d, blob.decode()
 
 
-async def _check_exports(h: Harness, hand_no: int, users: list[FakeUser], tmp: Path) -> None:
+async def _check_exports(
+    h: Harness, hand_no: int, users: list[FakeUser], tmp: Path, truth: Any = None
+) -> None:
     """Every seated player and a spectator export the hand: nobody's copy holds a card he
     did not see; each player's copy holds his own cards; each copy replays."""
     table = h.table()
-    info = table.state.recent[hand_no]
+    info = truth or table.state.recent[hand_no]
     hand = info.ensure_hand()
     spectator = h.fake.user("dave")
     for user in [spectator, *users]:
@@ -585,6 +587,10 @@ async def test_invariant2_export_after_folded_mucked_uncontested_hands(
     # The shown aces are in everyone's copy; the mucked kings only in their owner's.
     _, text = await _export(h, h.fake.user("dave"), 2)
     assert "d dh p2 AsAh" in text and "d dh p3 ????" in text and "d dh p1 ????" in text
+    # A hand no longer kept in memory is read back from the log: the same copies.
+    truth = h.table().state.recent[1]
+    h.table().state.recent.clear()
+    await _check_exports(h, 1, users, tmp_path, truth)
 
 
 async def test_invariant2_export_after_stud_hands(h: Harness, tmp_path: Path) -> None:
