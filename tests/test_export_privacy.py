@@ -587,6 +587,12 @@ async def test_invariant2_export_after_folded_mucked_uncontested_hands(
     # The shown aces are in everyone's copy; the mucked kings only in their owner's.
     _, text = await _export(h, h.fake.user("dave"), 2)
     assert "d dh p2 AsAh" in text and "d dh p3 ????" in text and "d dh p1 ????" in text
+    # A hand that does not exist: a plain answer, to the requester only, and no file.
+    mark = len(h.fake.deliveries)
+    await h.slash(users[1], "export", hand=99)
+    answer = [d for d in h.fake.deliveries[mark:] if d.audience == f"private:{users[1].id}"]
+    assert answer and "no finished hand #99" in answer[-1].text()
+    assert not any(d.attachments for d in h.fake.deliveries[mark:])
     # A hand no longer kept in memory is read back from the log: the same copies.
     truth = h.table().state.recent[1]
     h.table().state.recent.clear()
