@@ -658,3 +658,18 @@ async def test_invariant2_terminal_phh_is_the_spectators_copy_unless_named(
     mine = await script(["phh 1 a"])
     dealt = [a.split()[3] for a in _actions(mine) if a.startswith("d dh ")]
     assert sum(d != "????" for d in dealt) == 1 and dealt.count("????") == 2
+
+
+def test_phh_bad_player_tokens_are_refused_by_name(tmp_path: Path) -> None:
+    """A record naming player p0 (or no number) is refused with the token named, not
+    read as the board or as a crash."""
+    head = (
+        'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        "starting_stacks = [100, 100]\n"
+    )
+    deal = '"d dh p1 AcAd", "d dh p2 KcKd"'
+    for bad in ('"d dh p0 AcAd"', f'{deal}, "px f"', f'{deal}, "p0 sd ??"'):
+        path = tmp_path / "bad.phh"
+        path.write_text(head + f"actions = [{bad}]\n", encoding="utf-8")
+        result = replay_file(path)
+        assert not result["ok"] and "is not a player" in result["error"], result

@@ -149,6 +149,16 @@ class _Cards:
     an automatic showdown would have gone, so the replay follows its ``sm`` lines."""
 
 
+def _player(token: str) -> int:
+    """The engine position of a PHH player token (``p1`` is position 0)."""
+    text = token.strip()
+    if len(text) < 2 or text[0] != "p" or not text[1:].isascii() or not text[1:].isdigit():
+        raise PHHError(f"{token!r} is not a player (p1, p2, ...)")
+    if int(text[1:]) < 1:
+        raise PHHError(f"{token!r} is not a player: players are numbered from p1")
+    return int(text[1:]) - 1
+
+
 def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
     """Fill the ``??`` cards of a record (a redacted export, docs/phh.md) so that it plays
     as the table saw it: every shown hand is what the player ends with, every opener shown
@@ -162,19 +172,19 @@ def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
     drew: set[int] = set()
     for parts in parsed:
         if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
-            p = int(parts[2][1:]) - 1
+            p = _player(parts[2])
             queue.setdefault(p, []).extend(parse_cards(parts[3]))
             if p not in drew:
                 initial[p] = len(queue[p])
         elif len(parts) >= 3 and parts[0] == "d" and parts[1] == "db":
             queue.setdefault(-1, []).extend(parse_cards(parts[2]))
         elif len(parts) >= 2 and parts[1] == "sd":
-            drew.add(int(parts[0][1:]) - 1)
+            drew.add(_player(parts[0]))
         elif len(parts) >= 3 and parts[1] == "sm" and "?" not in parts[2]:
-            shown.setdefault(int(parts[0][1:]) - 1, list(parse_cards(parts[2])))
+            shown.setdefault(_player(parts[0]), list(parse_cards(parts[2])))
     for item in phh.data.get("_openers_shown", []):
         who, _, text = str(item).partition("=")
-        p = int(who.strip()[1:]) - 1
+        p = _player(who)
         q = queue.get(p, [])
         first = range(initial.get(p, 0))
         for card in parse_cards(text.strip()):
@@ -188,7 +198,7 @@ def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
     chosen: dict[int, tuple[int, list[int]]] = {}
     for k, parts in enumerate(parsed):
         if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
-            p = int(parts[2][1:]) - 1
+            p = _player(parts[2])
             start = taken.get(p, 0)
             taken[p] = start + len(parse_cards(parts[3]))
             new = list(range(start, taken[p]))
@@ -198,7 +208,7 @@ def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
                 hole[pos] = idx
             hole.extend(new[len(at) :])
         elif len(parts) >= 2 and parts[1] == "sd":
-            p = int(parts[0][1:]) - 1
+            p = _player(parts[0])
             q = queue.setdefault(p, [])
             hole = slots.setdefault(p, [])
             want = list(parse_cards(parts[2])) if len(parts) > 2 else []
@@ -261,7 +271,7 @@ def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
 
 
 def _to_action(hand: Hand, parts: Sequence[str]) -> Action | None:
-    player = int(parts[0][1:]) - 1
+    player = _player(parts[0])
     op = parts[1]
     if op == "f":
         return Fold(player)
@@ -309,7 +319,7 @@ def _recorded_no_op_check(hand: Hand, parts: Sequence[str]) -> bool:
     out. The check moves no chip, so the replay accepts it as a no-op (docs/phh.md)."""
     if len(parts) != 2 or parts[1] != "cc":
         return False
-    p = int(parts[0][1:]) - 1
+    p = _player(parts[0])
     if not 0 <= p < hand.n or hand.folded[p]:
         return False
     if not hand.over and hand.phase == "betting" and hand.to_act == p:
@@ -326,7 +336,7 @@ def _declarations(phh: PHHHand) -> dict[int, str]:
     out: dict[int, str] = {}
     for item in phh.data.get("_declarations", []):
         who, _, choice = str(item).partition("=")
-        out[int(who.strip()[1:]) - 1] = choice.strip()
+        out[_player(who)] = choice.strip()
     return out
 
 
@@ -334,7 +344,7 @@ def _guts_calls(phh: PHHHand) -> dict[int, bool]:
     out: dict[int, bool] = {}
     for item in phh.data.get("_guts_calls", []):
         who, _, call = str(item).partition("=")
-        out[int(who.strip()[1:]) - 1] = call.strip() == "in"
+        out[_player(who)] = call.strip() == "in"
     return out
 
 
