@@ -241,7 +241,7 @@ async def test_hand_history_exports_phh(h: Harness) -> None:
     table = await h.seated(["a", "b"])
     await h.deal(table)
     await h.play_passively(table)
-    text = await table.hand_history(1, None)
+    text = await table.hand_history(1)
     assert 'variant = "NT"' in text and "finishing_stacks" in text
 
 

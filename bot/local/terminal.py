@@ -161,24 +161,14 @@ class LocalTable:
                 self.emit(render_text(table.snapshot(None)))
             elif cmd in ("history", "phh"):
                 words = rest.split()
-                # phh N NAME: NAME's own copy (his cards too); the screen is shared, as
-                # with `NAME: cards`.
-                most = 2 if cmd == "phh" else 1
-                if (
-                    len(words) > most
-                    or (words and not words[0].isascii())
-                    or (words and not words[0].isdigit())
-                ):
-                    usage = f"{cmd} [N] [NAME]" if cmd == "phh" else f"{cmd} [N]"
-                    self.emit(f"! {usage}: N is a hand number, like {cmd} 3.")
+                if len(words) > 1 or (words and not words[0].isdigit()):
+                    self.emit(f"! {cmd} [N]: N is a hand number, like {cmd} 3.")
                     return True
                 number = int(words[0]) if words else table.state.hand_no
                 try:
-                    # history: the hand as it was told; phh: its PHH record as the table
-                    # showed it, cards nobody saw as ?? (docs/phh.md).
+                    # history: the hand as it was told; phh: its PHH record (docs/phh.md).
                     if cmd == "phh":
-                        viewer = words[1] if len(words) > 1 else None
-                        self.emit(await table.hand_history(number, viewer))
+                        self.emit(await table.hand_history(number))
                     else:
                         self.emit(await table.hand_story(number))
                 except TableError as exc:

@@ -55,7 +55,6 @@ from bot.poker.events import (
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
-from bot.poker.redact import redact
 from bot.poker.variants import get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
@@ -1004,7 +1003,7 @@ class Table:
     def conservation_error(self) -> str | None:
         return self.state.conservation_error()
 
-    async def hand_history(self, hand_no: int, viewer: str | None) -> str:
+    async def hand_history(self, hand_no: int, viewer: str | None = None) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
         ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
         was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
@@ -1018,7 +1017,7 @@ class Table:
         info, hand = await self._finished_hand(hand_no)
         name = info.names.__getitem__
         lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
-        for event in redact(hand.events, None):  # the spectator's copy: public lines only
+        for event in hand.events:
             if event.audience is None and (text := describe(event, name)) is not None:
                 lines.append(text)
         return "\n".join(lines)
