@@ -415,10 +415,18 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        await ops.defer(interaction)
-        text = await t.hand_history(hand)
+        await ops.defer(interaction)  # ephemeral: the file is the requester's own copy
+        # Only what the table showed, plus the requester's own cards if he was dealt in
+        # (docs/phh.md); the reply is ephemeral, so nobody else sees his copy.
+        user = str(interaction.user.id)
+        text = await t.hand_history(hand, user)
         file = discord.File(io.BytesIO(text.encode()), f"hand-{hand}.phh")
-        await interaction.followup.send(f"Hand #{hand}", file=file, ephemeral=True)
+        await interaction.followup.send(
+            f"Hand #{hand} as you saw it: what the table showed, and your own cards if you"
+            " played it. Cards never shown to you are written ??.",
+            file=file,
+            ephemeral=True,
+        )
 
     @app_commands.command(name="history", description="Recent table events (privately)")
     async def history(self, interaction: discord.Interaction) -> None:

@@ -116,9 +116,11 @@ class LeakGuard:
         self.starts: list[int] = []  # delivery index when each hand started
         self.private: list[dict[str, set[str]]] = []
         self.disclosed: list[set[str]] = []
+        self.hand_nos: list[int | None] = []  # the table's hand number of each window
 
-    def _hand(self) -> None:
+    def _hand(self, hand_no: int | None = None) -> None:
         self.starts.append(len(self.fake.deliveries) if self.fake is not None else 0)
+        self.hand_nos.append(hand_no)
         self.private.append({})
         # The last hand's public cards may still be on their way (queued deliveries).
         self.disclosed.append(set(self.disclosed[-1]) if self.disclosed else set())
@@ -129,7 +131,8 @@ class LeakGuard:
 
         async def on_public(table_id: str, notice: Any) -> None:
             if notice.kind == "hand_started" or not self.starts:
-                self._hand()
+                data = notice.data or {}
+                self._hand(data.get("hand_no") if notice.kind == "hand_started" else None)
             self.disclosed[-1].update(CARD.findall(notice.text))
             await public(table_id, notice)
 
@@ -150,21 +153,26 @@ class LeakGuard:
             return  # nothing private was ever told
         humans = [u for u in fake.users.values() if not u.bot]
         ends = [*self.starts[1:], len(fake.deliveries)]
-        for k, (a, b) in enumerate(zip(self.starts, ends, strict=True)):
-            for d in fake.deliveries[a:b]:
-                found = set(CARD.findall(d.text()))
-                if not found:
+        windows = [
+            (k, d)
+            for k, (a, b) in enumerate(zip(self.starts, ends, strict=True))
+            for d in fake.deliveries[a:b]
+        ]
+        for k, d in windows:
+            # A hand's export (hand-N.phh) is checked against hand N, whenever it is sent.
+            for filename, _ in d.attachments:
+                m = re.fullmatch(r"hand-(\d+)\.phh", filename)
+                if m and int(m.group(1)) in self.hand_nos:
+                    k = self.hand_nos.index(int(m.group(1)))
+            found = set(CARD.findall(d.text()))
+            if not found:
+                continue
+            for owner, cards in self.private[k].items():
+                secret = (found & cards) - self.disclosed[k]
+                if not secret:
                     continue
-                for owner, cards in self.private[k].items():
-                    secret = (found & cards) - self.disclosed[k]
-                    if not secret:
-                        continue
-                    viewers = [
-                        u.name for u in humans if str(u.id) != owner and _sees(d.audience, u.id)
-                    ]
-                    assert not viewers, (
-                        f"hand {k + 1}: {secret} of {owner} seen by {viewers}: {d!r}"
-                    )
+                viewers = [u.name for u in humans if str(u.id) != owner and _sees(d.audience, u.id)]
+                assert not viewers, f"hand {k + 1}: {secret} of {owner} seen by {viewers}: {d!r}"
 
 
 @pytest_asyncio.fixture

@@ -13,7 +13,7 @@ import pytest
 
 from bot.poker.cards import FULL_DECK, SHORT_DECK
 from bot.poker.hand import Hand
-from bot.poker.phh import export_hand, replay_file
+from bot.poker.phh import DEALER, export_hand, replay_file
 from tests.test_engine_privacy import random_action, rules_for
 
 GAMES = [
@@ -41,7 +41,9 @@ def test_phh_export_replays_to_the_same_stacks(code: str, tmp_path: Path) -> Non
         while not hand.over:
             hand.apply(random_action(hand, rng))
         path = tmp_path / f"{code}-{k}.phh"
-        path.write_text(export_hand(hand, [f"player{i}" for i in range(n)]), encoding="utf-8")
+        path.write_text(
+            export_hand(hand, [f"player{i}" for i in range(n)], viewer=DEALER), encoding="utf-8"
+        )
         result = replay_file(path)
         assert result["ok"], result["error"]
         assert result["finishing_stacks"] == hand.stacks
@@ -53,7 +55,7 @@ def test_phh_replay_cli_reports_json_per_hand(tmp_path: Path) -> None:
     hand = Hand(rules_for("holdem", 3), [100, 100, 100], FULL_DECK)
     while not hand.over:
         hand.apply(random_action(hand, rng))
-    (tmp_path / "one.phh").write_text(export_hand(hand), encoding="utf-8")
+    (tmp_path / "one.phh").write_text(export_hand(hand, viewer=DEALER), encoding="utf-8")
     (tmp_path / "bad.phh").write_text('variant = "ZZ"\nstarting_stacks = [1, 2]\nactions = []\n')
     out = subprocess.run(
         [sys.executable, "-m", "bot.poker", "replay", str(tmp_path), "--check"],
@@ -99,7 +101,7 @@ def test_phh_export_replays_home_game_systems(system: str, tmp_path: Path) -> No
         while not hand.over:
             hand.apply(random_action(hand, rng))
         path = tmp_path / f"{system}-{k}.phh"
-        path.write_text(export_hand(hand, list(ids)), encoding="utf-8")
+        path.write_text(export_hand(hand, list(ids), viewer=DEALER), encoding="utf-8")
         result = replay_file(path)
         assert result["ok"], result["error"]
         assert result["finishing_stacks"] == hand.stacks and result["match"] is True

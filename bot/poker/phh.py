@@ -8,12 +8,13 @@ underscore-prefixed fields, as the spec allows (documented in docs/phh.md).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from bot.poker.actions import (
     Action,
@@ -27,7 +28,7 @@ from bot.poker.actions import (
     RaiseTo,
     Show,
 )
-from bot.poker.cards import FULL_DECK, SHORT_DECK, Card, parse_cards
+from bot.poker.cards import FULL_DECK, SHORT_DECK, UNKNOWN, Card, parse_cards
 from bot.poker.errors import PokerError
 from bot.poker.events import (
     ActionTaken,
@@ -37,11 +38,13 @@ from bot.poker.events import (
     Event,
     HandMucked,
     HandShown,
+    OpenersShown,
     PotAwarded,
 )
 from bot.poker.hand import Hand
 from bot.poker.potsystems import GutsState, TwoToWinState
 from bot.poker.record import pot_state_from_dict, pot_state_to_dict
+from bot.poker.redact import declarations, guts_calls, redact
 from bot.poker.rules import Limit, Rules
 from bot.poker.variants import get_variant
 
@@ -133,35 +136,142 @@ def rules_for(phh: PHHHand) -> Rules:
         raise PHHError(str(exc)) from None
 
 
-def _script(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> dict[int, list[Card]]:
-    """Which cards each recipient got, in order (-1 is the board); ``??`` cards are filled
-    from cards shown at the showdown, or with unused cards (they never matter)."""
-    script: dict[int, list[Card]] = {}
+@dataclass
+class _Cards:
+    """The cards of a record with its unknown cards (``??``) filled in: each recipient's
+    cards in dealing order (-1 is the board), and the discards of each draw line (by its
+    index in the actions) with unknown discards resolved."""
+
+    script: dict[int, list[Card]]
+    discards: dict[int, tuple[Card, ...]]
+    guessed: bool
+    """Some unknown card was filled with a card nobody saw: the record cannot tell how
+    an automatic showdown would have gone, so the replay follows its ``sm`` lines."""
+
+
+def _player(token: str) -> int:
+    """The engine position of a PHH player token (``p1`` is position 0)."""
+    text = token.strip()
+    if len(text) < 2 or text[0] != "p" or not text[1:].isascii() or not text[1:].isdigit():
+        raise PHHError(f"{token!r} is not a player (p1, p2, ...)")
+    if int(text[1:]) < 1:
+        raise PHHError(f"{token!r} is not a player: players are numbered from p1")
+    return int(text[1:]) - 1
+
+
+def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
+    """Fill the ``??`` cards of a record (a redacted export, docs/phh.md) so that it plays
+    as the table saw it: every shown hand is what the player ends with, every opener shown
+    (``_openers_shown``) was among the opener's first cards, and unknown discards are taken
+    first from cards he must have thrown (known, but not in the hand he showed), then from
+    unknown ones. What is still unknown never mattered and is filled from unused cards."""
+    parsed = [line.split("#")[0].split() for line in phh.actions]
+    queue: dict[int, list[Card]] = {}  # each recipient's cards in dealing order
+    initial: dict[int, int] = {}  # how many cards each player got before his first draw
     shown: dict[int, list[Card]] = {}
-    for line in phh.actions:
-        parts = line.split("#")[0].split()
-        if len(parts) >= 3 and parts[0] == "d" and parts[1] == "dh":
-            script.setdefault(int(parts[2][1:]) - 1, []).extend(parse_cards(parts[3]))
+    drew: set[int] = set()
+    for parts in parsed:
+        if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
+            p = _player(parts[2])
+            queue.setdefault(p, []).extend(parse_cards(parts[3]))
+            if p not in drew:
+                initial[p] = len(queue[p])
         elif len(parts) >= 3 and parts[0] == "d" and parts[1] == "db":
-            script.setdefault(-1, []).extend(parse_cards(parts[2]))
-        elif len(parts) >= 3 and parts[1] == "sm":
-            shown[int(parts[0][1:]) - 1] = list(parse_cards(parts[2]))
+            queue.setdefault(-1, []).extend(parse_cards(parts[2]))
+        elif len(parts) >= 2 and parts[1] == "sd":
+            drew.add(_player(parts[0]))
+        elif len(parts) >= 3 and parts[1] == "sm" and "?" not in parts[2]:
+            shown.setdefault(_player(parts[0]), list(parse_cards(parts[2])))
+    for item in phh.data.get("_openers_shown", []):
+        who, _, text = str(item).partition("=")
+        p = _player(who)
+        q = queue.get(p, [])
+        first = range(initial.get(p, 0))
+        for card in parse_cards(text.strip()):
+            spot = next((j for j in first if q[j] == UNKNOWN), None)
+            if card not in q and spot is not None:
+                q[spot] = card
+    # Walk the draws: which of his cards each draw line threw away (queue indices).
+    slots: dict[int, list[int]] = {}
+    taken: dict[int, int] = {}
+    replace: dict[int, list[int]] = {}
+    chosen: dict[int, tuple[int, list[int]]] = {}
+    for k, parts in enumerate(parsed):
+        if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
+            p = _player(parts[2])
+            start = taken.get(p, 0)
+            taken[p] = start + len(parse_cards(parts[3]))
+            new = list(range(start, taken[p]))
+            hole = slots.setdefault(p, [])
+            at = replace.pop(p, [])
+            for pos, idx in zip(at, new, strict=False):
+                hole[pos] = idx
+            hole.extend(new[len(at) :])
+        elif len(parts) >= 2 and parts[1] == "sd":
+            p = _player(parts[0])
+            q = queue.setdefault(p, [])
+            hole = slots.setdefault(p, [])
+            want = list(parse_cards(parts[2])) if len(parts) > 2 else []
+            picked: list[int] = []
+            for card in (c for c in want if c != UNKNOWN):
+                found = next((j for j in range(len(hole)) if q[hole[j]] == card), None)
+                if found is not None:
+                    pos = found
+                else:  # named only here: it was one of his unknown cards
+                    unknown = next(
+                        (j for j in range(len(hole)) if q[hole[j]] == UNKNOWN and j not in picked),
+                        None,
+                    )
+                    if unknown is None:
+                        raise PHHError(f"p{p + 1} discards {card}, which he does not hold")
+                    pos = unknown
+                    q[hole[pos]] = card
+                picked.append(pos)
+            keep = set(shown.get(p, ()))
+
+            def order(
+                j: int, q: list[Card] = q, hole: list[int] = hole, keep: set[Card] = keep
+            ) -> int:
+                card = q[hole[j]]
+                if card == UNKNOWN:
+                    return 1
+                return 0 if keep and card not in keep else 2
+
+            free = sorted((j for j in range(len(hole)) if j not in picked), key=order)
+            picked.extend(free[: want.count(UNKNOWN)])
+            chosen[k] = (p, [hole[j] for j in picked])
+            replace[p] = picked
+    # A shown hand is what the player held at the end.
     for p, cards in shown.items():
-        queue = script.get(p, [])
-        for k, card in enumerate(cards):
-            if k < len(queue) and queue[k] == "??":
-                queue[k] = card
-    used = {c for q in script.values() for c in q}
+        q = queue.get(p, [])
+        hole = slots.get(p, [])
+        missing = [c for c in cards if c not in {q[j] for j in hole}]
+        for pos, idx in enumerate(hole):
+            if q[idx] != UNKNOWN or not missing:
+                continue
+            card = cards[pos] if pos < len(cards) and cards[pos] in missing else missing[0]
+            missing.remove(card)
+            q[idx] = card
+    used = {c for q in queue.values() for c in q}
     spare = [c for c in full if c not in used]
-    for queue in script.values():
-        for k, card in enumerate(queue):
-            if card == "??":
-                queue[k] = spare.pop()
-    return script
+    guessed = False
+    for p, q in queue.items():
+        for k, card in enumerate(q):
+            if card == UNKNOWN:
+                if not spare:
+                    # More unknown cards than unused ones (draws dealt from reshuffled
+                    # discards, R-16.4): reuse cards, only never one this player holds
+                    # or the board shows.
+                    mine = set(q) | set(queue.get(-1, ()))
+                    spare = [c for c in full if c not in mine]
+                q[k] = spare.pop()
+                guessed = guessed or p >= 0
+    discards = {k: tuple(queue[p][j] for j in idx) for k, (p, idx) in chosen.items()}
+    return _Cards(queue, discards, guessed)
 
 
 def _to_action(hand: Hand, parts: Sequence[str]) -> Action | None:
-    player = int(parts[0][1:]) - 1
+    player = _player(parts[0])
     op = parts[1]
     if op == "f":
         return Fold(player)
@@ -202,20 +312,31 @@ def _limit_raise_covering_all_in(hand: Hand, action: RaiseTo) -> Action:
     return action
 
 
-def _unknown_discards(hand: Hand, action: Draw) -> Draw:
-    """A record that hides which cards were discarded (``??``): discard that many of the
-    player's cards that the record does not name."""
-    named = [c for c in action.discards if c != "??"]
-    spare = [c for c in hand.hole[action.player] if c not in named]
-    hidden = len(action.discards) - len(named)
-    return Draw(action.player, tuple(named + spare[:hidden]))
+def _recorded_no_op_check(hand: Hand, parts: Sequence[str]) -> bool:
+    """pokerkit (D-7 in docs/pokerkit-differences.md) records a check for the one player
+    with chips left when every opponent is all in for no more than he has put in (the big
+    blind's "option"). R-4.8 gives him no decision: the betting is over and the cards run
+    out. The check moves no chip, so the replay accepts it as a no-op (docs/phh.md)."""
+    if len(parts) != 2 or parts[1] != "cc":
+        return False
+    p = _player(parts[0])
+    if not 0 <= p < hand.n or hand.folded[p]:
+        return False
+    if not hand.over and hand.phase == "betting" and hand.to_act == p:
+        return False  # a real decision: apply it
+    others = [j for j in range(hand.n) if j != p and not hand.folded[j]]
+    # All in: everything he started with is in the pot (stacks may already be paid out).
+    return bool(others) and all(
+        hand.contrib[j] >= hand.starting_stacks[j] and hand.contrib[j] <= hand.contrib[p]
+        for j in others
+    )
 
 
 def _declarations(phh: PHHHand) -> dict[int, str]:
     out: dict[int, str] = {}
     for item in phh.data.get("_declarations", []):
         who, _, choice = str(item).partition("=")
-        out[int(who.strip()[1:]) - 1] = choice.strip()
+        out[_player(who)] = choice.strip()
     return out
 
 
@@ -223,7 +344,7 @@ def _guts_calls(phh: PHHHand) -> dict[int, bool]:
     out: dict[int, bool] = {}
     for item in phh.data.get("_guts_calls", []):
         who, _, call = str(item).partition("=")
-        out[int(who.strip()[1:]) - 1] = call.strip() == "in"
+        out[_player(who)] = call.strip() == "in"
     return out
 
 
@@ -255,22 +376,29 @@ def play(phh: PHHHand) -> Hand:
     carried = int(phh.data.get("_carried_in", 0))
     ids = phh.data.get("_player_ids")
     state_in = phh.data.get("_pot_state_in")
+    cards = _resolve_cards(
+        phh, SHORT_DECK if get_variant(rules.variant).deck == "short" else FULL_DECK
+    )
+    if cards.guessed and rules.showdown == "auto":
+        # Cards nobody saw were filled in: who showed and who mucked is the record's
+        # (its sm lines), not what the filled-in cards would do at an automatic showdown.
+        rules = dataclasses.replace(rules, showdown="manual")
     hand = Hand(
         rules,
         stacks,
-        script=_script(
-            phh, SHORT_DECK if get_variant(rules.variant).deck == "short" else FULL_DECK
-        ),
+        script=cards.script,
         carried=carried,
         player_ids=[str(p) for p in ids] if isinstance(ids, list) else None,
         pot_state=pot_state_from_dict(json.loads(state_in)) if isinstance(state_in, str) else None,
     )
     declared = _declarations(phh)
     calls = _guts_calls(phh)
-    for line in phh.actions:
+    for k, line in enumerate(phh.actions):
         _declare_pending(hand, declared, calls)
         parts = line.split("#")[0].split()
         if not parts or parts[0] == "d":
+            continue
+        if _recorded_no_op_check(hand, parts):
             continue
         action = _to_action(hand, parts)
         if action is None:
@@ -279,8 +407,8 @@ def play(phh: PHHHand) -> Hand:
             raise PHHError(f"action {line!r} after the hand ended")
         if isinstance(action, RaiseTo) and hand.to_act == action.player and hand.phase == "betting":
             action = _limit_raise_covering_all_in(hand, action)
-        elif isinstance(action, Draw) and "??" in action.discards:
-            action = _unknown_discards(hand, action)
+        elif isinstance(action, Draw) and k in cards.discards:
+            action = Draw(action.player, cards.discards[k])
         hand.apply(action)
     _declare_pending(hand, declared, calls)
     if not hand.over:
@@ -424,19 +552,39 @@ def export(
     return "\n".join(out) + "\n"
 
 
-def export_hand(hand: Hand, players: Sequence[str] | None = None) -> str:
-    """PHH text for a finished (or running) hand, with our underscore fields."""
+DEALER = "dealer"
+"""``export_hand(..., viewer=DEALER)``: the dealer's own book, every card the engine dealt
+(tests, tools, the PHH round trip). Never given to a user: users get :func:`export_hand`
+with their own position or ``None`` (docs/phh.md)."""
+
+
+def export_hand(
+    hand: Hand,
+    players: Sequence[str] | None = None,
+    *,
+    viewer: int | Literal["dealer"] | None,
+) -> str:
+    """PHH text for a finished (or running) hand, with our underscore fields, as
+    ``viewer`` may see it: a position (that player's own copy: his cards too), ``None``
+    (a spectator's copy: only what the whole table saw) or :data:`DEALER` (every card).
+    Cards the viewer never saw are ``??`` (bot/poker/redact.py)."""
+    events = list(hand.events) if viewer == DEALER else redact(hand.events, _position(viewer))
     extra: dict[str, Any] = {}
     if hand.carried:
         extra["_carried_in"] = hand.carried
     if hand.result is not None and hand.result.carried:
         extra["_carried_out"] = hand.result.carried
-    if hand.declared:
-        extra["_declarations"] = [f"p{p + 1}={c}" for p, c in sorted(hand.declared.items())]
-    if hand.guts_calls:
+    declared = declarations(events)
+    if declared:
+        extra["_declarations"] = [f"p{p + 1}={c}" for p, c in sorted(declared.items())]
+    calls = guts_calls(events)
+    if calls:
         extra["_guts_calls"] = [
-            f"p{p + 1}={'in' if v else 'out'}" for p, v in sorted(hand.guts_calls.items())
+            f"p{p + 1}={'in' if v else 'out'}" for p, v in sorted(calls.items())
         ]
+    openers = [e for e in events if isinstance(e, OpenersShown)]
+    if openers:
+        extra["_openers_shown"] = [f"p{e.player + 1}={''.join(e.cards)}" for e in openers]
     if hand.pot_state_in is not None:
         extra["_player_ids"] = list(hand.player_ids)
         extra["_pot_state_in"] = json.dumps(pot_state_to_dict(hand.pot_state_in), sort_keys=True)
@@ -449,11 +597,15 @@ def export_hand(hand: Hand, players: Sequence[str] | None = None) -> str:
     return export(
         hand.rules,
         hand.starting_stacks,
-        hand.events,
+        events,
         finishing_stacks=hand.stacks if hand.over else None,
         players=players,
         extra=extra,
     )
+
+
+def _position(viewer: int | Literal["dealer"] | None) -> int | None:
+    return viewer if isinstance(viewer, int) else None
 
 
 def iter_paths(paths: Sequence[str]) -> list[Path]:

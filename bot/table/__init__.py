@@ -10,8 +10,8 @@ What a presenter uses:
   ``top_up``, ``sit_out``, ``sit_in``, ``stand``, ``act`` (typed text or an
   :class:`~bot.table.text_actions.ActionRequest`), ``deal``, ``choose``,
   ``change_settings``, ``remove``, ``pause``, ``close``; and the reads ``snapshot(viewer)``,
-  ``deadline()``, ``hand_history(hand_no)`` (PHH). Every command returns an
-  :class:`~bot.table.table.Outcome`.
+  ``deadline()``, ``hand_history(hand_no, viewer)`` (PHH, as the viewer may see it).
+  Every command returns an :class:`~bot.table.table.Outcome`.
 * The ports (``ports.py``): :class:`~bot.table.ports.Presenter` receives ``public``,
   ``private`` and ``error`` calls with :class:`~bot.table.ports.Notice` values;
   :class:`~bot.table.ports.StorePort` is the event log (``open_store`` opens

@@ -1003,10 +1003,13 @@ class Table:
     def conservation_error(self) -> str | None:
         return self.state.conservation_error()
 
-    async def hand_history(self, hand_no: int) -> str:
-        """PHH text of a finished hand (rebuilt from the log when it is not in memory)."""
+    async def hand_history(self, hand_no: int, viewer: str | None = None) -> str:
+        """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
+        ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
+        was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
         info, hand = await self._finished_hand(hand_no)
-        return phh.export_hand(hand, players=list(info.names))
+        position = info.users.index(viewer) if viewer in info.users else None
+        return phh.export_hand(hand, players=list(info.names), viewer=position)
 
     async def hand_story(self, hand_no: int) -> str:
         """A finished hand as the table told it: its public lines, with names. Nothing
@@ -1034,6 +1037,7 @@ class Table:
         from bot.poker.actions import action_from_dict
 
         names: dict[int, str] = {}
+        users: dict[int, str] = {}
         found: HandInfo | None = None
         for ev in await self.store.events(self.table_id):
             p = ev.payload
@@ -1041,6 +1045,7 @@ class Table:
                 found = None  # a new table in this channel numbers its hands afresh
             elif ev.kind == "sat":
                 names[int(p["seat"])] = str(p["name"])
+                users[int(p["seat"])] = str(p["user"])
             elif ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
                 order = tuple(int(s) for s in p["order"])
                 found = HandInfo(
@@ -1048,7 +1053,7 @@ class Table:
                     start=HandStart.from_dict(dict(p["start"])),
                     order=order,
                     names=tuple(names.get(s, f"seat {s}") for s in order),
-                    users=(),
+                    users=tuple(users.get(s, "") for s in order),
                     button=int(p["button"]),
                     sb_seat=p.get("sb_seat"),
                     bb_seat=p.get("bb_seat"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -312,10 +313,45 @@ class Delivery:
         return iter((self.audience, self.payload, self.attachments))
 
     def text(self) -> str:
-        """Everything textual in the payload, for substring leak checks."""
+        """Everything textual the delivery shows, for substring leak checks: the payload
+        (content, embeds, components, each attachment's filename and description, i.e.
+        an image's alt text) and every attached file: its name and, for text files such
+        as a PHH export, its whole text; for images, any text chunks they carry."""
         import json
 
-        return json.dumps(self.payload, ensure_ascii=False)
+        parts = [json.dumps(self.payload, ensure_ascii=False)]
+        for filename, blob in self.attachments:
+            parts.append(filename)
+            parts.append(attachment_text(blob))
+        return "\n".join(parts)
+
+
+_CARD_RUN = re.compile(r"(?<![A-Za-z0-9?])((?:[2-9TJQKA][cdhs]|\?\?){2,})(?![A-Za-z0-9?])")
+
+
+def attachment_text(blob: bytes) -> str:
+    """The readable text of an attached file, for leak checks. Runs of cards written
+    without spaces (PHH's ``AcKd``) are spaced out (``Ac Kd``) so a card pattern finds
+    each card. Images give their embedded text chunks (PNG tEXt/iTXt); other binary
+    files give nothing."""
+    if blob.startswith(b"\x89PNG"):
+        import io
+
+        from PIL import Image
+
+        with Image.open(io.BytesIO(blob)) as image:
+            chunks = dict(getattr(image, "text", {}) or {})
+            chunks.update({k: v for k, v in image.info.items() if isinstance(v, str)})
+        return "\n".join(f"{k}: {v}" for k, v in chunks.items())
+    try:
+        text = blob.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    if "\x00" in text:
+        return ""
+    return _CARD_RUN.sub(
+        lambda m: " ".join(m.group(1)[k : k + 2] for k in range(0, len(m.group(1)), 2)), text
+    )
 
 
 @dataclass
