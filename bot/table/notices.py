@@ -6,8 +6,9 @@ Only formatting lives here: which events are public is decided by the engine's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
+from bot.poker.cards import JOKER
 from bot.poker.events import (
     ActionTaken,
     BetReturned,
@@ -38,6 +39,12 @@ from bot.poker.events import (
     name_players,
 )
 
+
+def card_words(cards: Iterable[str]) -> str:
+    """Cards for reading: ``As Kd``, and the joker as "Joker" (``Xx`` is only its code)."""
+    return " ".join("Joker" if c == JOKER else c for c in cards)
+
+
 # How a hand ended (HandEnded.reason), in words.
 _ENDINGS = {
     "showdown": "Hand over at the showdown.",
@@ -64,9 +71,9 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         note = " (all in)" if event.all_in else ""
         return f"{name(event.player)} {_FORCED.get(event.kind, event.kind)} {event.amount}{note}"
     if isinstance(event, CardsDealt):
-        return f"{name(event.player)}: {' '.join(event.cards)}"
+        return f"{name(event.player)}: {card_words(event.cards)}"
     if isinstance(event, BoardDealt):
-        return f"{event.street.capitalize()}: {' '.join(event.cards)}"
+        return f"{event.street.capitalize()}: {card_words(event.cards)}"
     if isinstance(event, ActionTaken):
         note = " (all in)" if event.all_in else ""
         who = name(event.player)
@@ -81,7 +88,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         return f"{who} {event.kind}s to {event.total}{note}"
     if isinstance(event, Drew):
         if event.received:
-            return f"{name(event.player)} draws {' '.join(event.received)}"
+            return f"{name(event.player)} draws {card_words(event.received)}"
         return (
             f"{name(event.player)} draws {event.count}"
             if event.count
@@ -99,11 +106,11 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         # Hands shown before the board is out (an all-in run-out) have no name yet.
         names = [d for d in event.descriptions if d]
         desc = f" ({', '.join(names)})" if names else ""
-        return f"{name(event.player)} shows {' '.join(event.cards)}{desc}"
+        return f"{name(event.player)} shows {card_words(event.cards)}{desc}"
     if isinstance(event, HandMucked):
         return f"{name(event.player)} mucks"
     if isinstance(event, OpenersShown):
-        return f"{name(event.player)} shows openers {' '.join(event.cards)}"
+        return f"{name(event.player)} shows openers {card_words(event.cards)}"
     if isinstance(event, RakeTaken):
         return f"Rake {event.amount}"
     if isinstance(event, PotAwarded):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from bot.poker.actions import (
     Show,
     action_to_dict,
 )
+from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK
 from bot.poker.errors import NotYourTurn, PokerError
 from bot.poker.events import (
     ActionTaken,
@@ -55,6 +57,7 @@ from bot.poker.events import (
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
+from bot.poker.rules import Rules
 from bot.poker.variants import get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
@@ -98,6 +101,9 @@ class Table:
         self.time = time
         self.lock = asyncio.Lock()
         self._declare_told: int = -1
+        self.seed: str | None = None
+        """A local game's ``--seed``: each deal's deck and the first button follow from it
+        (reproducible games). None, always on Discord: the secure shuffle (R-16.1)."""
 
     @property
     def table_id(self) -> str:
@@ -172,6 +178,12 @@ class Table:
             log.exception("table %s: reload failed", self.table_id)
             self.state.halted = "The table could not be read back from its log; it is stopped."
 
+    def _random(self, label: str) -> random.Random:
+        """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game."""
+        if self.seed is None:
+            return secrets.SystemRandom()
+        return random.Random(f"{self.seed}:{label}")
+
     def _words(self, exc: TableError | PokerError) -> str:
         """The refusal in words; the engine's positions become names (R-6.5: privately)."""
         info = self.state.current
@@ -227,7 +239,7 @@ class Table:
         async def body() -> str:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
-            first = secrets.randbelow(settings.seats) + 1
+            first = self._random("button").randrange(settings.seats) + 1
             await self._commit(
                 "created",
                 {"settings": settings.to_dict(), "host": host, "first_button": first},
@@ -655,9 +667,10 @@ class Table:
             ids = tuple(st.seats[s].user_id for s in plan.order)
             if st.pot_state and st.pot_state.get("system") == rules.pot_system:
                 pot_state = pot_state_from_dict(st.pot_state)
+        deck = None if self.seed is None else seeded_deck(rules, self._random(f"deal:{st.hand_no}"))
         hand = Hand(
-            rules, stacks, carried=st.carried, player_ids=ids, pot_state=pot_state
-        )  # secure shuffle (R-16.1)
+            rules, stacks, deck, carried=st.carried, player_ids=ids, pot_state=pot_state
+        )  # secure shuffle (R-16.1), unless a local game was seeded
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         hand_no = st.hand_no + 1
         await self._commit(
@@ -1064,6 +1077,14 @@ class Table:
 
 
 # ====================================================================== helpers
+
+
+def seeded_deck(rules: Rules, rng: random.Random) -> tuple[str, ...]:
+    """The deck a hand of ``rules`` is dealt from, shuffled by ``rng`` (local --seed)."""
+    full = SHORT_DECK if get_variant(rules.variant).deck == "short" else FULL_DECK
+    deck = [*full, JOKER] if rules.uses_joker else list(full)
+    rng.shuffle(deck)
+    return tuple(deck)
 
 
 def _check_chips(amount: int) -> None:
