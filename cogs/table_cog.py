@@ -7,7 +7,6 @@ only from the service and its engine; here we translate options into requests.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -18,11 +17,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.poker.variants import VARIANTS
+from bot.table.games import game_suggestions, split_game
+from bot.table.notices import plural
 from bot.table.session import Result, hand_stats, session_results
 from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
-from bot.table.text_actions import ActionRequest
+from bot.table.text_actions import ActionRequest, ParseError, parse_action, parse_value
 from cogs import ops, play
 from cogs.prefs import save_notify_mode
 
@@ -55,10 +55,6 @@ def _tid(interaction: discord.Interaction) -> str:
 def _per_user_channel(interaction: discord.Interaction) -> tuple[int, int | None]:
     """Cooldowns on commands that post: per user and channel."""
     return (interaction.user.id, interaction.channel_id)
-
-
-def _variant_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=VARIANTS[v].name[:100], value=v) for v in list(VARIANTS)[:25]]
 
 
 class TableCog(commands.Cog):
@@ -128,7 +124,7 @@ class TableCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         variant: str = "holdem",
-        structure: str = "no_limit",
+        structure: str | None = None,
         small_blind: app_commands.Range[int, 1] = 1,
         big_blind: app_commands.Range[int, 1] = 2,
         seats: app_commands.Range[int, 2, 10] = 9,
@@ -145,9 +141,12 @@ class TableCog(commands.Cog):
                 interaction, "I am missing permissions here: " + ", ".join(missing) + "."
             )
             return
+        # One alias table (bot/table/games.py): "plo" is pot-limit Omaha, "stud/8" is
+        # stud8; a structure chosen in the option wins over the one the name implies.
+        game, implied = split_game(variant)
         settings = TableSettings(
-            variant=variant,
-            limit=structure,
+            variant=game,
+            limit=structure or implied or "no_limit",
             small_blind=small_blind,
             big_blind=big_blind,
             seats=seats,
@@ -174,8 +173,10 @@ class TableCog(commands.Cog):
     async def _variant_ac(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        cur = current.lower()
-        return [c for c in _variant_choices() if cur in c.name.lower() or cur in c.value][:25]
+        return [
+            app_commands.Choice(name=label[:100], value=value)
+            for label, value in game_suggestions(current)
+        ]
 
     @table.command(name="info", description="The table's game, stakes and seats (privately)")
     async def info(self, interaction: discord.Interaction) -> None:
@@ -231,15 +232,10 @@ class TableCog(commands.Cog):
             await self._no_table(interaction)
             return
         play.note_permissions(interaction, _tid(interaction))
-        parsed: Any = value
-        low = value.strip().lower()
-        if low in ("true", "yes", "on", "false", "no", "off"):
-            parsed = low in ("true", "yes", "on")
-        else:
-            with contextlib.suppress(ValueError):
-                parsed = float(value) if "." in value else int(value)
+        # The terminal's reading of a value: ASCII numbers only ("١٠" is not 10).
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
         outcome = await t.change_settings(
-            str(interaction.user.id), {name: parsed}, key=_key(interaction)
+            str(interaction.user.id), {key: parse_value(value)}, key=_key(interaction)
         )
         await self._answer(interaction, outcome)
 
@@ -354,8 +350,14 @@ class TableCog(commands.Cog):
     @app_commands.command(name="draw", description="Draw: discard cards (none to stand pat)")
     @app_commands.describe(discard="Cards to discard, e.g. 'Ah 7c' (empty: stand pat)")
     async def draw(self, interaction: discord.Interaction, discard: str = "") -> None:
-        cards = tuple(discard.replace(",", " ").split())
-        await self._act(interaction, ActionRequest("draw", cards=cards))
+        # The typed parser reads the cards ("ah 10c" is Ah Tc) and refuses a count
+        # ("2") or a non-card with what to write instead.
+        try:
+            req = parse_action(f"draw {discard}") if discard.strip() else ActionRequest("draw")
+        except ParseError as exc:
+            await ops.reply(interaction, exc.message)
+            return
+        await self._act(interaction, req)
 
     @app_commands.command(name="cards", description="Your cards (privately)")
     async def cards(self, interaction: discord.Interaction) -> None:
@@ -372,7 +374,10 @@ class TableCog(commands.Cog):
         v = t.snapshot(str(interaction.user.id))
         text = f"Pot {v.pot_total}."
         if v.legal is not None:
-            text += f" To call: {v.legal.to_call}. You may: {v.legal.describe()}."
+            # "To call" only where calling is a choice (not while declaring or drawing).
+            if "call" in v.legal.actions:
+                text += f" To call: {v.legal.to_call}."
+            text += f" You may: {v.legal.describe()}."
         else:
             text += " It is not your turn."
         await ops.reply(interaction, text)
@@ -436,7 +441,8 @@ class TableCog(commands.Cog):
             await ops.reply(interaction, "No hands finished here yet.")
             return
         text = "\n".join(
-            f"{s.name}: {s.hands} hands, {s.won} won, net {s.net:+d}, best {s.biggest_win}"
+            f"{s.name}: {plural(s.hands, 'hand')} played, {s.won} won, net {s.net:+d}, "
+            f"best {s.biggest_win}"
             for s in stats[:20]
         )
         await ops.reply(interaction, text)

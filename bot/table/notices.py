@@ -45,6 +45,51 @@ def card_words(cards: Iterable[str]) -> str:
     return " ".join("Joker" if c == JOKER else c for c in cards)
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 hand``, ``2 hands`` (``many``: an irregular plural)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+# Settings in words: seconds and minutes get their unit; structure and game codes their
+# names; on/off for switches (Settings changed: action clock 45 s, not action_clock=45).
+_SECONDS = {"action_clock", "time_bank", "declare_clock", "hand_pause", "time_period"}
+_LABELS = {
+    "variant": "game",
+    "limit": "structure",
+    "rake_percent_bp": "rake",
+    "return_minutes": "return within",
+    "min_players": "players needed to deal",
+    "timeouts_to_sit_out": "timeouts before sitting out",
+}
+
+
+def setting_words(name: str, value: object) -> str:
+    """One setting and its value for people: ``action clock 45 s``, ``straddle on``."""
+    from bot.poker.variants import VARIANTS
+    from bot.table.settings import LIMIT_NAMES
+
+    label = _LABELS.get(name, name.replace("_", " "))
+    if isinstance(value, bool):
+        shown = "on" if value else "off"
+    elif value is None:
+        shown = "none"
+    elif name in _SECONDS and isinstance(value, int | float):
+        shown = f"{value:g} s"
+    elif name == "return_minutes" and isinstance(value, int):
+        shown = plural(value, "minute")
+    elif name == "rake_percent_bp" and isinstance(value, int):
+        shown = f"{value / 100:g}%"
+    elif name == "variant" and isinstance(value, str) and value in VARIANTS:
+        shown = VARIANTS[value].name
+    elif name == "limit" and isinstance(value, str):
+        shown = LIMIT_NAMES.get(value, value).lower()
+    elif isinstance(value, tuple | list):
+        shown = ", ".join(str(v) for v in value) or "none"
+    else:
+        shown = str(value).replace("_", " ")
+    return f"{label} {shown}"
+
+
 # How a hand ended (HandEnded.reason), in words.
 _ENDINGS = {
     "showdown": "Hand over at the showdown.",

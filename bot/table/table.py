@@ -62,7 +62,7 @@ from bot.poker.variants import get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.notices import describe
+from bot.table.notices import describe, setting_words
 from bot.table.ports import DuplicateKey, LedgerEntry, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings, parse_game
@@ -449,7 +449,14 @@ class Table:
             if any(n > limit for n in self.state.seats):
                 raise SettingsError(f"Someone sits above seat {limit}; that game seats {limit}.")
             await self._commit("settings", {"settings": new.to_dict(), "by": user}, key=key)
-            names = ", ".join(f"{k}={v}" for k, v in changes.items())
+            # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
+            old, now = self.settings.to_dict(), new.to_dict()
+            shown = [
+                setting_words(k, getattr(new, k))
+                for k in now
+                if k != "extra" and now[k] != old.get(k)
+            ]
+            names = ", ".join(shown) or "nothing (the values were already set)"
             text = f"Settings changed: {names}. Now: {new.stakes_text()}."
             await self._public("settings", text)
             return text
@@ -949,7 +956,8 @@ class Table:
                     # R-15.2: a player who has not called by the clock is out.
                     late = hand.guts_pending()
                     names = ", ".join(info.names[p] for p in late)
-                    await self._public("timeout", f"Time ran out: {names} out (R-15.2).")
+                    are = "is" if len(late) == 1 else "are"
+                    await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
                     for pos in late:
                         if st.hand is not hand or hand.phase != "guts":
                             break
@@ -961,7 +969,11 @@ class Table:
                     late = hand.declare_pending()
                     if late:
                         names = ", ".join(info.names[p] for p in late)
-                        how = "fold" if self.settings.declare_default == "fold" else "declare high"
+                        one = len(late) == 1  # "carol folds", "alice, carol fold"
+                        if self.settings.declare_default == "fold":
+                            how = "folds" if one else "fold"
+                        else:
+                            how = "declares high" if one else "declare high"
                         await self._public(
                             "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
                         )
@@ -1024,13 +1036,45 @@ class Table:
     async def hand_story(self, hand_no: int) -> str:
         """A finished hand as the table told it: its public lines, with names. Nothing
         private: hole cards appear only where they were shown."""
-        info, hand = await self._finished_hand(hand_no)
+        info, _ = await self._finished_hand(hand_no)
         name = info.names.__getitem__
+        timed_out = await self._timed_out(hand_no)
         lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
-        for event in hand.events:
-            if event.audience is None and (text := describe(event, name)) is not None:
-                lines.append(text)
+        hand = info.start.new_hand()
+
+        def tell(events: Sequence[Event]) -> None:
+            for event in events:
+                if event.audience is None and (text := describe(event, name)) is not None:
+                    lines.append(text)
+
+        tell(hand.events)
+        for index, action in enumerate(info.actions):
+            if index in timed_out:
+                # As the table said it: the clock, then what the clock did (R-13.2).
+                if isinstance(action, DeclareTimeout):
+                    if lines[-1] != "The clock ran out.":  # sealed calls: one clock
+                        lines.append("The clock ran out.")
+                else:
+                    lines.append(f"{name(action.player)}'s time ran out.")
+            tell(hand.apply(action))
         return "\n".join(lines)
+
+    async def _timed_out(self, hand_no: int) -> set[int]:
+        """Which of a hand's actions the clock took (their index in the hand's actions),
+        read from the log: the engine's record does not say who acted by timeout."""
+        out: set[int] = set()
+        index = -1
+        for ev in await self.store.events(self.table_id):
+            p = ev.payload
+            if ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
+                out, index = set(), 0  # a later table in this channel counts afresh
+            elif index >= 0 and ev.kind == "action" and int(p["hand_no"]) == hand_no:
+                if p.get("timeout"):
+                    out.add(index)
+                index += 1
+            elif ev.kind == "hand_ended" and int(p["hand_no"]) == hand_no:
+                index = -1
+        return out
 
     async def _finished_hand(self, hand_no: int) -> tuple[HandInfo, Hand]:
         info = self.state.recent.get(hand_no)

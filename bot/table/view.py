@@ -13,6 +13,7 @@ from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.pots import build_pots
 from bot.poker.variants import get_variant
+from bot.table.notices import card_words
 from bot.table.state import TableState
 
 
@@ -182,13 +183,13 @@ def render_text(view: TableView) -> str:
         f" | turn {view.turn} =="
     ]
     if view.board:
-        lines.append("Board: " + " ".join(view.board))
+        lines.append("Board: " + card_words(view.board))
     if view.pot_total:
         pots = " + ".join(str(p.amount) for p in view.pots) if len(view.pots) > 1 else ""
         lines.append(f"Pot: {view.pot_total}" + (f" ({pots})" if pots else ""))
     for s in view.seats:
         marks = ("D " if s.is_button else "  ") + ("> " if s.is_turn else "  ")
-        cards = " ".join(s.cards)
+        cards = card_words(s.cards)
         bet = f" bet {s.bet}" if s.bet else ""
         lines.append(
             f"{marks}{s.seat:>2} {s.name:<12} {s.stack:>7}{bet} [{s.state}] {cards}".rstrip()
