@@ -18,8 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.table.games import game_suggestions, split_game
-from bot.table.notices import plural
-from bot.table.session import Result, hand_stats, session_results
+from bot.table.session import Result, hand_stats, session_results, stats_text
 from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.text_actions import ActionRequest, ParseError, parse_action, parse_value
@@ -371,16 +370,7 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        v = t.snapshot(str(interaction.user.id))
-        text = f"Pot {v.pot_total}."
-        if v.legal is not None:
-            # "To call" only where calling is a choice (not while declaring or drawing).
-            if "call" in v.legal.actions:
-                text += f" To call: {v.legal.to_call}."
-            text += f" You may: {v.legal.describe()}."
-        else:
-            text += " It is not your turn."
-        await ops.reply(interaction, text)
+        await ops.reply(interaction, pot_text(t.snapshot(str(interaction.user.id))))
 
     # ------------------------------------------------------------------ other
 
@@ -440,12 +430,7 @@ class TableCog(commands.Cog):
         if not stats:
             await ops.reply(interaction, "No hands finished here yet.")
             return
-        text = "\n".join(
-            f"{s.name}: {plural(s.hands, 'hand')} played, {s.won} won, net {s.net:+d}, "
-            f"best {s.biggest_win}"
-            for s in stats[:20]
-        )
-        await ops.reply(interaction, text)
+        await ops.reply(interaction, stats_text(stats))
 
     async def _open_thread(self, interaction: discord.Interaction, tid: str) -> None:
         """A table in its own thread: the table message, pings and results go there;
@@ -504,6 +489,17 @@ class TableCog(commands.Cog):
     @app_commands.command(name="help", description="How to play here")
     async def help(self, interaction: discord.Interaction) -> None:
         await ops.reply(interaction, HELP)
+
+
+def pot_text(v: Any) -> str:
+    """``/pot``: the pot, and for the player to act what he may do. "To call" only where
+    calling is one of his choices (not while declaring, drawing or calling Guts)."""
+    text = f"Pot {v.pot_total}."
+    if v.legal is None:
+        return text + " It is not your turn."
+    if "call" in v.legal.actions:
+        text += f" To call: {v.legal.to_call}."
+    return text + f" You may: {v.legal.describe()}."
 
 
 def _bot_missing(interaction: discord.Interaction) -> list[str]:

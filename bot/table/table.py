@@ -448,9 +448,9 @@ class Table:
             limit = min(new.max_seats_for(v) for v, _ in new.games())
             if any(n > limit for n in self.state.seats):
                 raise SettingsError(f"Someone sits above seat {limit}; that game seats {limit}.")
-            await self._commit("settings", {"settings": new.to_dict(), "by": user}, key=key)
             # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
             old, now = self.settings.to_dict(), new.to_dict()
+            await self._commit("settings", {"settings": now, "by": user}, key=key)
             shown = [
                 setting_words(k, getattr(new, k))
                 for k in now
