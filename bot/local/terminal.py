@@ -74,8 +74,11 @@ _LEAVE = {
     "cashout",
     "get up",
     "quit table",
+    "quit",
+    "exit",
+    "i'm out of here",
 }
-_TOP_UP = ("top up", "topup", "rebuy", "re buy", "add on", "addon", "add", "buy")
+_TOP_UP = ("top up", "topup", "rebuy", "re buy", "add on", "addon", "add", "buy in", "buyin", "buy")
 _CARDS = {"cards", "my cards", "hand", "my hand", "hole cards"}
 
 
@@ -223,15 +226,18 @@ class LocalTable:
         return folded
 
     async def sit(self, name: str, rest: list[str]) -> None:
+        """``sit [SEAT] [BUYIN]`` (also ``sit down in seat 3 with 200``); ``any`` for the
+        seat is the first free one."""
         _, high = self.table.settings.buy_in_range
-        numbers = [w for w in rest if w not in ("down", "in", "seat", "at", "with")]
-        if len(numbers) > 2 or not all(re.fullmatch(r"[0-9]{1,9}", w) for w in numbers):
+        numbers = [w for w in rest if w not in ("down", "in", "seat", "at", "with", "for")]
+        ok = len(numbers) <= 2 and all(re.fullmatch(r"[0-9]{1,9}", w) for w in numbers[1:])
+        if not ok or (numbers and not re.fullmatch(r"[0-9]{1,9}|any", numbers[0])):
             self.emit(
                 f"! {name}: sit [SEAT] [BUYIN]: the seat and the buy-in are whole numbers, "
                 "like `sit 3 200`."
             )
             return
-        seat = int(numbers[0]) if numbers else None
+        seat = int(numbers[0]) if numbers and numbers[0] != "any" else None
         default = _buy_in(self.args) or high
         buy_in = int(numbers[1]) if len(numbers) > 1 else default
         # A refusal is printed by the presenter (to the player who asked).
@@ -361,6 +367,14 @@ class LocalTable:
             out = await table.stand(user, key=key)
         elif verb == "sit" or phrase.startswith("sit down"):
             await self.sit(name, words[1:])
+            return
+        elif re.fullmatch(r"buy ?in( .*)?", phrase) and table.state.seat_of(user) is None:
+            # "buy in 200": sitting down with that buy-in (seated, it is a top-up).
+            given = phrase.split()[2 if phrase.startswith("buy in") else 1 :]
+            await self.sit(name, ["any", *given])
+            return
+        elif phrase in COMMANDS and phrase not in ("show",):
+            self.emit(f"! {name}: `{phrase}` is a table command: type it alone, without a name.")
             return
         elif top_up := next(
             (t for t in _TOP_UP if phrase == t or phrase.startswith(t + " ")), None

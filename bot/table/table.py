@@ -1181,6 +1181,12 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     legal = hand.legal()
     if legal.min_to is None or legal.max_to is None:
         raise TableError(f"You cannot bet or raise now. You may: {legal.describe()}.")
+    if kind in ("min", "max"):
+        # "min" / "max": the ends of the legal range, as the Discord raise modal reads
+        # them (R-5: "max" is all in only where the structure allows it).
+        return (Bet if legal.opening else RaiseTo)(
+            pos, legal.min_to if kind == "min" else legal.max_to
+        )
     if kind == "complete":
         # Only a bring-in or an incomplete bet under the half-bet rule
         # can be completed; elsewhere the word must not turn into a raise.

@@ -25,6 +25,8 @@ RequestKind = Literal[
     "all_in",
     "pot",
     "half_pot",
+    "min",
+    "max",
     "bring_in",
     "complete",
     "draw",
@@ -35,7 +37,7 @@ RequestKind = Literal[
     "muck",
 ]
 ACCEPTED = (
-    "check, call, fold, bet 40, raise 100 (by), raise to 300, all in, pot, half pot, "
+    "check, call, fold, bet 40, raise 100 (by), raise to 300, min, max, all in, pot, half pot, "
     "bring in, complete, draw <cards> (or stand pat), declare low/high/both, in, out (Guts), "
     "show, muck"
 )
@@ -114,6 +116,17 @@ _WORDS: dict[str, RequestKind] = {
     "pot bet": "pot",
     "bet half pot": "half_pot",
     "raise half pot": "half_pot",
+    "min": "min",
+    "min raise": "min",
+    "minraise": "min",
+    "min bet": "min",
+    "raise min": "min",
+    "bet min": "min",
+    "max": "max",
+    "max raise": "max",
+    "max bet": "max",
+    "raise max": "max",
+    "bet max": "max",
     "stand pat": "draw",
     "standpat": "draw",
     "stand-pat": "draw",
@@ -175,6 +188,8 @@ def parse_action(text: str) -> ActionRequest:
         raise ParseError(f"Type an action. Accepted: {ACCEPTED}.")
     # R-6.2: anything that starts as a call is a call, whatever follows.
     first = re.split(r"[\s,.…;!]+", t, maxsplit=1)[0]
+    if re.fullmatch(r"(call|c)\s+[0-9][0-9,]*(\s+chips?)?\.?", t):
+        return ActionRequest("call")  # "call 20": a call that names its amount
     if first in ("call", "c") and t not in ("call", "c"):
         return ActionRequest(
             "call", note="That is a call: a raise must be declared whole, in one action (R-6.2)."
@@ -186,9 +201,10 @@ def parse_action(text: str) -> ActionRequest:
         return ActionRequest("bet")  # no amount: the only one allowed (fixed limit), if so
     if t in ("raise", "r", "raise to"):
         return ActionRequest("raise_to")
-    m = re.fullmatch(r"(bet|raise|r|b)\s+(to\s+)?(\S+)", t)
+    m = re.fullmatch(r"(bet|raise|r|b)\s+(to\s+|by\s+)?(\S+?)(\s+chips?)?", t)
     if m:
-        verb, to, amount_text = m.groups()
+        verb, to, amount_text, _ = m.groups()
+        to = to if to and to.startswith("to") else None  # "raise by 20" is R-6.3's default
         amount = parse_amount(amount_text)
         if verb in ("bet", "b"):
             return ActionRequest("bet", amount)
