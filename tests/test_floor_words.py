@@ -710,3 +710,55 @@ def test_seed_has_help_text() -> None:
     with contextlib.redirect_stdout(buf), contextlib.suppress(SystemExit):
         parse_args(["--help"])
     assert re.search(r"--seed SEED\s+seed the shuffle", buf.getvalue()), buf.getvalue()
+
+
+# ---------------------------------------------------------------------- siblings
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("raise by 20", ActionRequest("raise_by", 20)),
+        ("raise to 40 chips", ActionRequest("raise_to", 40)),
+        ("bet 20 chips", ActionRequest("bet", 20)),
+        ("call 20", ActionRequest("call")),
+        ("min", ActionRequest("min")),
+        ("min raise", ActionRequest("min")),
+        ("max", ActionRequest("max")),
+    ],
+)
+def test_r6_3_more_ways_to_name_a_bet(text: str, expected: ActionRequest) -> None:
+    """R-6.3: "raise by 20" is the by-form said outright; "call 20" names the call (it is
+    not a string raise, R-6.2, so no note); min and max are the range's ends, as in the
+    Discord raise modal."""
+    assert parse_action(text) == expected
+
+
+async def test_r5_min_and_max_are_the_ends_of_the_legal_range() -> None:
+    """R-5.1/R-5.2: typed `min` raises to the smallest legal total, `max` to the largest
+    (all in only in no limit)."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])
+    await h.deal(table)
+    first = h.to_act(table)
+    hand = table.state.hand
+    assert hand is not None
+    low = hand.legal().min_to
+    assert (await h.do(table, first, "min")).ok
+    assert table.state.hand is not None and table.state.hand.current_bet == low
+    second = h.to_act(table)
+    out = await h.do(table, second, "max")
+    assert out.ok and "(all in)" in out.message, out.message
+
+
+async def test_r1_1_buy_in_quit_and_commands_typed_with_a_name(tmp_path: Path) -> None:
+    """R-1.1/R-2.3: `buy in 150` seats a new player with 150; `quit` leaves; a table
+    command typed after a name is explained, not read as an action."""
+    db = tmp_path / "b.sqlite3"
+    text = await _script(
+        db, ["cy: buy in 150", "al: quit", "bo: deal", "bo: sit any 100"], "al", "bo"
+    )
+    assert "cy sits in seat" in text and "with 150" in text
+    assert "al stands up and cashes out" in text
+    assert "`deal` is a table command" in text
+    assert "You already have a seat here." in text
