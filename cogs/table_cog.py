@@ -21,7 +21,14 @@ from bot.table.games import game_suggestions, split_game
 from bot.table.session import Result, hand_stats, session_results, stats_text
 from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
-from bot.table.text_actions import ActionRequest, ParseError, parse_action, parse_value
+from bot.table.text_actions import (
+    ActionRequest,
+    DrawCountError,
+    ParseError,
+    draw_count_message,
+    parse_action,
+    parse_value,
+)
 from cogs import ops, play
 from cogs.prefs import save_notify_mode
 
@@ -353,6 +360,14 @@ class TableCog(commands.Cog):
         # ("2") or a non-card with what to write instead.
         try:
             req = parse_action(f"draw {discard}") if discard.strip() else ActionRequest("draw")
+        except DrawCountError as exc:
+            # The example is his own cards: this answer is private (ephemeral).
+            t = self._table(interaction)
+            me = str(interaction.user.id)
+            mine = next((s for s in t.snapshot(me).seats if s.user_id == me), None) if t else None
+            own = tuple(c for c in (mine.cards if mine else ()) if c != "??")
+            await ops.reply(interaction, draw_count_message("draw", exc.count, own))
+            return
         except ParseError as exc:
             await ops.reply(interaction, exc.message)
             return

@@ -233,6 +233,28 @@ _DECLARE = {
 }
 
 
+class DrawCountError(ParseError):
+    """``draw 2``: a count where the cards are needed. ``count`` lets a presenter that
+    knows the player's cards give an example from them (privately)."""
+
+    def __init__(self, verb: str, count: int, cards: tuple[str, ...] = _EXAMPLE_CARDS) -> None:
+        self.verb = verb
+        self.count = count
+        super().__init__(draw_count_message(verb, count, cards))
+
+
+def draw_count_message(verb: str, count: int, cards: tuple[str, ...]) -> str:
+    """The answer to ``draw 2``: say which cards, with an example of ``count`` cards
+    (the player's own where the answer is private)."""
+    shown = f"{verb} {count}" if count < 10**6 else verb
+    n = max(1, min(count, len(cards)))
+    example = f", like `{verb} {' '.join(cards[:n])}`" if cards else ""
+    return (
+        f"`{shown}` says how many, not which: name the cards you throw away{example} "
+        "(`stand pat` keeps them all; `cards` shows yours)."
+    )
+
+
 def _draw(verb: str, rest: list[str]) -> ActionRequest:
     """``draw 7c 2d``: the cards thrown away. ``draw 0`` (or none) stands pat. A bare
     count (``draw 2``) is how many, not which: the dealer cannot choose for the player,
@@ -249,13 +271,7 @@ def _draw(verb: str, rest: list[str]) -> ActionRequest:
         if len(rest) > 1 and count == len(rest) - 1:
             rest = rest[1:]  # "draw 2 7c 2d": the count agrees with the cards named
         else:
-            n = max(1, min(count, len(_EXAMPLE_CARDS)))
-            example = " ".join(_EXAMPLE_CARDS[:n])
-            raise ParseError(
-                f"`{verb} {clip(rest[0], 6)[1:-1]}` says how many, not which: name the "
-                f"cards you throw away, like `{verb} {example}` (`stand pat` keeps them "
-                "all; `cards` shows yours)."
-            )
+            raise DrawCountError(verb, count)
     return ActionRequest("draw", cards=tuple(_card(c) for c in rest))
 
 
