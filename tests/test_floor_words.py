@@ -182,6 +182,8 @@ def test_r16_4_draw_with_a_count_asks_which_cards() -> None:
         ("high", "declare"),
         ("swing", "declare"),
         ("go low", "declare"),
+        ("I fold", "fold"),
+        ("I'll call", "call"),
     ],
 )
 def test_r6_1_common_action_words(text: str, kind: str) -> None:

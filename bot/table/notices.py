@@ -140,7 +140,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
             else (f"{name(event.player)} stands pat")
         )
     if isinstance(event, DeckReshuffled):
-        return f"The discards are shuffled to continue ({event.cards} cards)."
+        return f"The discards are shuffled to continue ({plural(event.cards, 'card')})."
     if isinstance(event, BetReturned):
         return f"{event.amount} uncalled returned to {name(event.player)}"
     if isinstance(event, PotsFormed):
@@ -178,7 +178,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         carried = f" {event.carried} carries to the next deal." if event.carried else ""
         return name_players(" ".join(event.steps), name) + carried
     if isinstance(event, ChipsAdded):
-        return f"{name(event.player)} adds {event.amount} chips (open stakes, R-2.4)"
+        return f"{name(event.player)} adds {plural(event.amount, 'chip')} (open stakes, R-2.4)"
     if isinstance(event, GutsCallCommitted):
         return f"You are {'in' if event.stay else 'out'}. That is final (R-15.2)."
     if isinstance(event, GutsCallMade):

@@ -62,7 +62,7 @@ from bot.poker.variants import get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.notices import describe, setting_words
+from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import DuplicateKey, LedgerEntry, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings, parse_game
@@ -276,7 +276,8 @@ class Table:
             recent = left is not None and self.time.now() - left[1] < s.return_minutes * 60
             if left and s.return_minutes and buy_in < left[0] and recent:
                 raise TableError(
-                    f"You left {left[0]} chips less than {s.return_minutes} minutes ago; "
+                    f"You left {plural(left[0], 'chip')} less than "
+                    f"{plural(s.return_minutes, 'minute')} ago; "
                     f"come back with at least {left[0]} (R-2.3)."
                 )
             limit = min(s.max_seats_for(v) for v, _ in s.games())

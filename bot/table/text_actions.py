@@ -186,6 +186,8 @@ def parse_action(text: str) -> ActionRequest:
     t = " ".join(text.strip().lower().split())
     if not t:
         raise ParseError(f"Type an action. Accepted: {ACCEPTED}.")
+    # "I fold", "I'll call": the action is the same with the pronoun said aloud.
+    t = re.sub(r"^(i|i'll|ill|i will)\s+(?=\S)", "", t) if t not in ("i'm in", "i'm out") else t
     # anything that starts as a call is a call, whatever follows.
     first = re.split(r"[\s,.…;!]+", t, maxsplit=1)[0]
     if re.fullmatch(r"(call|c)\s+[0-9][0-9,]*(\s+chips?)?\.?", t):
