@@ -401,7 +401,9 @@ def _check_types(settings: TableSettings) -> None:
         if problem is not None:
             value = getattr(settings, f.name)
             shown = clip(value) if isinstance(value, str) else clip(repr(value))[1:-1]
-            raise SettingsError(f"{shown} is not a value for {f.name}: {problem}.")
+            raise SettingsError(
+                f"{shown} is not a value for {f.name.replace('_', ' ')}: {problem}."
+            )
 
 
 @functools.cache

@@ -153,7 +153,10 @@ class Table:
             except (TableError, PokerError) as exc:
                 text = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
-                if legal is not None and "you may" not in text.lower():
+                said = text.lower()
+                # Not twice: "It is the declaration: declare low, high or both." already
+                # says what he may do.
+                if legal is not None and "you may" not in said and legal.describe() not in said:
                     text += f" You may: {legal.describe()}."
                 if user is not None:
                     await self.presenter.error(self.table_id, user, text)
