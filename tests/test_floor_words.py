@@ -148,9 +148,10 @@ async def test_r2_1_top_up_in_common_words(tmp_path: Path) -> None:
     lines = ["al: top up 1", "bo: top-up 1", "al: topup 1", "bo: rebuy 1", "al: add 1"]
     text = await _script(db, lines, "al", "bo", "--buy-in", "150")
     assert text.count(" adds 1 ") == 5, text
-    text = await _script(db, ["al: top up", "al: top up ١٠"])
+    text = await _script(db, ["al: top up", "al: top up ١٠", "al: top-up -5"])
     assert "say how many chips, like `al: top up 50`" in text
     assert "'١٠' is not an amount" in text
+    assert "'-5' is negative" in text  # the hyphen of "top-up" is a space; a sign is not
 
 
 def test_r16_4_draw_with_a_count_asks_which_cards() -> None:

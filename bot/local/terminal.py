@@ -338,7 +338,9 @@ class LocalTable:
     async def player(self, name: str, action: str) -> None:
         table = self.table
         user = self.user_id(name)
-        words = action.lower().replace("-", " ").split()
+        # "sit-out", "top-up", "cash-out": a hyphen between letters is a space; never
+        # one before a digit ("top up -5" is a negative amount, refused as such).
+        words = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", " ", action.lower()).split()
         phrase = " ".join(words)
         verb = words[0] if words else ""
         key = self.key(verb or "empty")
