@@ -55,8 +55,8 @@ Player lines, NAME: ... (names ignore case: Alice and alice are one player):
   alice: leave (or stand up, cash out)                    alice: cards
   alice: choose GAME (dealer's choice: plo, nlhe, 7stud, stud8, razz, 2-7, badugi ...)
   alice: straddle
-  actions: check (x), call, fold, bet 40, raise 100 (by), raise to 300, all in, pot,
-  half pot, bring in, complete, show, muck; in Guts: in, out
+  actions: check (x), call, fold, bet 40, raise 100 (or raise by 100), raise to 300,
+  min, max, all in, pot, half pot, bring in, complete, show, muck; in Guts: in, out
   draw games: draw 7c 2d (name the cards you throw away); stand pat, pat or draw 0
   keeps them all. `stand` alone does not leave while you hold draw cards: say leave.
   hi-lo declare: declare high, low or both"""
