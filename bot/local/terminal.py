@@ -477,8 +477,9 @@ class LocalTable:
             await self.store.close()
 
 
-NEW_TABLE_OPTIONS = ("game", "blinds", "buy_in", "auto")
-"""The options that shape a new table (ignored, and said so, when a table is resumed)."""
+NEW_TABLE_OPTIONS = ("game", "blinds", "auto")
+"""The options that shape a new table (ignored, and said so, when a table is resumed;
+--buy-in still applies to the players it seats)."""
 COMMANDS = frozenset(
     {"quit", "exit", "help", "?", "deal", "table", "show", "history", "phh", "set", "new"}
 )
