@@ -60,6 +60,7 @@ _LABELS = {
     "return_minutes": "return within",
     "min_players": "players needed to deal",
     "timeouts_to_sit_out": "timeouts before sitting out",
+    "thread_id": "table thread",
 }
 
 
@@ -79,6 +80,8 @@ def setting_words(name: str, value: object) -> str:
         shown = plural(value, "minute")
     elif name == "rake_percent_bp" and isinstance(value, int):
         shown = f"{value / 100:g}%"
+    elif name == "thread_id" and isinstance(value, int):
+        shown = f"<#{value}>" if value else "none (the channel itself)"
     elif name == "variant" and isinstance(value, str) and value in VARIANTS:
         shown = VARIANTS[value].name
     elif name == "limit" and isinstance(value, str):
