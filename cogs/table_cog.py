@@ -179,10 +179,7 @@ class TableCog(commands.Cog):
     async def _variant_ac(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=label[:100], value=value)
-            for label, value in game_suggestions(current)
-        ]
+        return _game_choices(current)
 
     @table.command(name="info", description="The table's game, stakes and seats (privately)")
     async def info(self, interaction: discord.Interaction) -> None:
@@ -294,6 +291,13 @@ class TableCog(commands.Cog):
     @app_commands.describe(game="e.g. omaha8 or stud:fixed")
     async def choose(self, interaction: discord.Interaction, game: str) -> None:
         await self._run(interaction, lambda t, u, k: t.choose(u, game, key=k))
+
+    @choose.autocomplete("game")
+    async def _choose_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        # The same alias table as /table create (bot/table/games.py).
+        return _game_choices(current)
 
     @app_commands.command(
         name="straddle", description="Post a straddle for the next deal (left of the big blind)"
@@ -504,6 +508,14 @@ class TableCog(commands.Cog):
     @app_commands.command(name="help", description="How to play here")
     async def help(self, interaction: discord.Interaction) -> None:
         await ops.reply(interaction, HELP)
+
+
+def _game_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Discord's game options: the games, and the one an alias ("plo", "stud/8") names."""
+    return [
+        app_commands.Choice(name=label[:100], value=value)
+        for label, value in game_suggestions(current)
+    ]
 
 
 def pot_text(v: Any) -> str:
