@@ -49,3 +49,15 @@ async def test_r16_4_draw_command_with_a_count_asks_which_cards(h: Harness) -> N
     assert h.table().snapshot(None).phase == "draw" and h.to_act() == actor
     await h.slash(actor, "draw", discard=mine.cards[0].lower())
     assert "draws 1" in h.last_ephemeral(actor), h.last_ephemeral(actor)
+
+
+def test_r16_2_create_and_choose_suggest_the_game_an_alias_names() -> None:
+    """R-16.2: both game options (/table create, /choose) suggest from the alias table."""
+    from cogs.table_cog import _game_choices
+
+    first = _game_choices("plo8")[0]
+    assert (first.name, first.value) == (
+        "Omaha hi-lo eight-or-better (pot limit)",
+        "omaha8:pot_limit",
+    )
+    assert len(_game_choices("")) <= 25
