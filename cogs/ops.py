@@ -30,6 +30,15 @@ def _file(image: Any | None) -> discord.File | None:
     return discord.File(io.BytesIO(image.data), image.filename, description=image.alt_text[:1000])
 
 
+MAX_CONTENT = 2000
+"""Discord refuses a message over 2000 characters (a long /history, a pasted echo)."""
+
+
+def fit(content: str) -> str:
+    """``content`` cut to what Discord accepts, keeping its end marked with an ellipsis."""
+    return content if len(content) <= MAX_CONTENT else content[: MAX_CONTENT - 1] + "…"
+
+
 def _expected(exc: discord.HTTPException, *codes: int) -> bool:
     return exc.code in codes or isinstance(exc, discord.NotFound)
 
@@ -44,7 +53,7 @@ async def reply(
     view: discord.ui.View | None = None,
 ) -> bool:
     """Answer an interaction (first response, or a follow-up if already answered)."""
-    kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral}
+    kwargs: dict[str, Any] = {"content": fit(content), "ephemeral": ephemeral}
     if embed is not None:
         kwargs["embed"] = embed
     if view is not None:
@@ -83,7 +92,7 @@ async def update(
     """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request)."""
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
     if content is not None:
-        kwargs["content"] = content
+        kwargs["content"] = fit(content)
     file = _file(image)
     if file is not None:
         kwargs["attachments"] = [file]
@@ -126,7 +135,7 @@ async def send(
     image: Any | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
-    kwargs: dict[str, Any] = {"content": content or None}
+    kwargs: dict[str, Any] = {"content": fit(content) or None}
     if embed is not None:
         kwargs["embed"] = embed
     if view is not None:

@@ -7,7 +7,6 @@ only from the service and its engine; here we translate options into requests.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -18,11 +17,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rulebook
-from bot.poker.variants import VARIANTS
-from bot.table.session import Result, hand_stats, session_results
+from bot.table.games import game_suggestions, split_game
+from bot.table.session import Result, hand_stats, session_results, stats_text
 from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
-from bot.table.text_actions import ActionRequest
+from bot.table.text_actions import (
+    ActionRequest,
+    DrawCountError,
+    ParseError,
+    draw_count_message,
+    parse_action,
+    parse_value,
+)
 from cogs import ops, play
 from cogs.prefs import save_notify_mode
 
@@ -83,10 +89,6 @@ def _tid(interaction: discord.Interaction) -> str:
 def _per_user_channel(interaction: discord.Interaction) -> tuple[int, int | None]:
     """Cooldowns on commands that post: per user and channel."""
     return (interaction.user.id, interaction.channel_id)
-
-
-def _variant_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=VARIANTS[v].name[:100], value=v) for v in list(VARIANTS)[:25]]
 
 
 class TableCog(commands.Cog):
@@ -156,7 +158,7 @@ class TableCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         variant: str = "holdem",
-        structure: str = "no_limit",
+        structure: str | None = None,
         small_blind: app_commands.Range[int, 1] = 1,
         big_blind: app_commands.Range[int, 1] = 2,
         seats: app_commands.Range[int, 2, 10] = 9,
@@ -173,9 +175,12 @@ class TableCog(commands.Cog):
                 interaction, "I am missing permissions here: " + ", ".join(missing) + "."
             )
             return
+        # One alias table (bot/table/games.py): "plo" is pot-limit Omaha, "stud/8" is
+        # stud8; a structure chosen in the option wins over the one the name implies.
+        game, implied = split_game(variant)
         settings = TableSettings(
-            variant=variant,
-            limit=structure,
+            variant=game,
+            limit=structure or implied or "no_limit",
             small_blind=small_blind,
             big_blind=big_blind,
             seats=seats,
@@ -202,8 +207,7 @@ class TableCog(commands.Cog):
     async def _variant_ac(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        cur = current.lower()
-        return [c for c in _variant_choices() if cur in c.name.lower() or cur in c.value][:25]
+        return _game_choices(current)
 
     @table.command(name="info", description="The table's game, stakes and seats (privately)")
     async def info(self, interaction: discord.Interaction) -> None:
@@ -259,15 +263,10 @@ class TableCog(commands.Cog):
             await self._no_table(interaction)
             return
         play.note_permissions(interaction, _tid(interaction))
-        parsed: Any = value
-        low = value.strip().lower()
-        if low in ("true", "yes", "on", "false", "no", "off"):
-            parsed = low in ("true", "yes", "on")
-        else:
-            with contextlib.suppress(ValueError):
-                parsed = float(value) if "." in value else int(value)
+        # The terminal's reading of a value: ASCII numbers only ("١٠" is not 10).
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
         outcome = await t.change_settings(
-            str(interaction.user.id), {name: parsed}, key=_key(interaction)
+            str(interaction.user.id), {key: parse_value(value)}, key=_key(interaction)
         )
         await self._answer(interaction, outcome)
 
@@ -320,6 +319,13 @@ class TableCog(commands.Cog):
     @app_commands.describe(game="e.g. omaha8 or stud:fixed")
     async def choose(self, interaction: discord.Interaction, game: str) -> None:
         await self._run(interaction, lambda t, u, k: t.choose(u, game, key=k))
+
+    @choose.autocomplete("game")
+    async def _choose_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        # The same alias table as /table create (bot/table/games.py).
+        return _game_choices(current)
 
     @app_commands.command(
         name="straddle", description="Post a straddle for the next deal (left of the big blind)"
@@ -382,8 +388,22 @@ class TableCog(commands.Cog):
     @app_commands.command(name="draw", description="Draw: discard cards (none to stand pat)")
     @app_commands.describe(discard="Cards to discard, e.g. 'Ah 7c' (empty: stand pat)")
     async def draw(self, interaction: discord.Interaction, discard: str = "") -> None:
-        cards = tuple(discard.replace(",", " ").split())
-        await self._act(interaction, ActionRequest("draw", cards=cards))
+        # The typed parser reads the cards ("ah 10c" is Ah Tc) and refuses a count
+        # ("2") or a non-card with what to write instead.
+        try:
+            req = parse_action(f"draw {discard}") if discard.strip() else ActionRequest("draw")
+        except DrawCountError as exc:
+            # The example is his own cards: this answer is private (ephemeral).
+            t = self._table(interaction)
+            me = str(interaction.user.id)
+            mine = next((s for s in t.snapshot(me).seats if s.user_id == me), None) if t else None
+            own = tuple(c for c in (mine.cards if mine else ()) if c != "??")
+            await ops.reply(interaction, draw_count_message("draw", exc.count, own))
+            return
+        except ParseError as exc:
+            await ops.reply(interaction, exc.message)
+            return
+        await self._act(interaction, req)
 
     @app_commands.command(name="cards", description="Your cards (privately)")
     async def cards(self, interaction: discord.Interaction) -> None:
@@ -397,13 +417,7 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        v = t.snapshot(str(interaction.user.id))
-        text = f"Pot {v.pot_total}."
-        if v.legal is not None:
-            text += f" To call: {v.legal.to_call}. You may: {v.legal.describe()}."
-        else:
-            text += " It is not your turn."
-        await ops.reply(interaction, text)
+        await ops.reply(interaction, pot_text(t.snapshot(str(interaction.user.id))))
 
     # ------------------------------------------------------------------ other
 
@@ -471,11 +485,7 @@ class TableCog(commands.Cog):
         if not stats:
             await ops.reply(interaction, "No hands finished here yet.")
             return
-        text = "\n".join(
-            f"{s.name}: {s.hands} hands, {s.won} won, net {s.net:+d}, best {s.biggest_win}"
-            for s in stats[:20]
-        )
-        await ops.reply(interaction, text)
+        await ops.reply(interaction, stats_text(stats))
 
     async def _open_thread(self, interaction: discord.Interaction, tid: str) -> None:
         """A table in its own thread: the table message, pings and results go there;
@@ -530,6 +540,25 @@ class TableCog(commands.Cog):
     @app_commands.command(name="help", description="How to play here")
     async def help(self, interaction: discord.Interaction) -> None:
         await ops.reply(interaction, HELP)
+
+
+def _game_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Discord's game options: the games, and the one an alias ("plo", "stud/8") names."""
+    return [
+        app_commands.Choice(name=label[:100], value=value)
+        for label, value in game_suggestions(current)
+    ]
+
+
+def pot_text(v: Any) -> str:
+    """``/pot``: the pot, and for the player to act what he may do. "To call" only where
+    calling is one of his choices (not while declaring, drawing or calling Guts)."""
+    text = f"Pot {v.pot_total}."
+    if v.legal is None:
+        return text + " It is not your turn."
+    if "call" in v.legal.actions:
+        text += f" To call: {v.legal.to_call}."
+    return text + f" You may: {v.legal.describe()}."
 
 
 def _bot_missing(interaction: discord.Interaction) -> list[str]:

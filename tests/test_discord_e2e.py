@@ -676,7 +676,7 @@ async def test_ledger_chart_settle_and_stats_after_a_hand(h: Harness) -> None:
     await h.slash(users[1], "settle")
     assert " pays " in h.last_ephemeral(users[1])
     await h.slash(users[1], "stats")
-    assert "1 hands" in h.last_ephemeral(users[1])
+    assert "1 hand played" in h.last_ephemeral(users[1])  # not "1 hands" (issue 12)
     await h.slash(users[1], "rules", rule="R-6.2")
     assert h.last_ephemeral(users[1]).startswith("**R-6.2** String raise")
 

@@ -52,7 +52,9 @@ class TerminalPresenter:
         del log[:-20]
 
     async def error(self, table_id: str, user_id: str, message: str) -> None:
-        self.say(f"! {user_id}: {message}")
+        # Table commands (deal, set ...) are typed by the table itself, "host".
+        who = "" if user_id == "host" else f"{user_id}: "
+        self.say(f"! {who}{message}")
 
     def is_moderator(self, table_id: str, user_id: str) -> bool:
         return True  # at one keyboard everyone may run the table

@@ -11,31 +11,74 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import codecs
+import contextlib
 import hashlib
 import json
+import os
 import random
+import re
 import sys
+import threading
 from typing import TextIO
 
 from bot.local.presenter import TerminalPresenter
 from bot.local.robot import pick
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
+from bot.table.games import split_rotation
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
-from bot.table.settings import TableSettings
+from bot.table.settings import TableSettings, parse_game
 from bot.table.table import Outcome, Table
-from bot.table.text_actions import parse_action
+from bot.table.text_actions import (
+    ParseError,
+    check_name,
+    clip,
+    parse_action,
+    parse_amount,
+    parse_value,
+)
 from bot.table.view import cards_words, render_text
 
 TABLE_ID = "local"
 HOST = "host"
-HELP = """Commands:
-  NAME: sit [SEAT] [BUYIN]   NAME: cards   NAME: topup N   NAME: sitout   NAME: back
-  NAME: stand   NAME: choose GAME   NAME: straddle   NAME: <action>  (check, call, fold,
-  bet 40, raise 100,
-  raise to 300, all in, pot, half pot, draw As Kd, declare high ...)
-  deal | table | history N | phh N | set KEY=VALUE | help | quit"""
+MAX_LINE = 500
+"""The longest line read as a command; a longer one is refused without being echoed."""
+HELP = """Table commands (no name in front):
+  deal | table | history [N] | phh [N] | set KEY=VALUE ... | new [GAME] | help | quit
+  set game=plo, set action_clock=45, set rotation=horse: settings between hands
+  new: close this table (everyone cashed out) and open a fresh one with this run's options
+Player lines, NAME: ... (names ignore case: Alice and alice are one player):
+  alice: sit [SEAT] [BUYIN]     alice: sit out | back     alice: top up 50
+  alice: leave (or stand up, cash out)                    alice: cards
+  alice: choose GAME (dealer's choice: plo, nlhe, 7stud, stud8, razz, 2-7, badugi ...)
+  alice: straddle
+  actions: check (x), call, fold, bet 40, raise 100 (or raise by 100), raise to 300,
+  min, max, all in, pot, half pot, bring in, complete, show, muck; in Guts: in, out
+  draw games: draw 7c 2d (name the cards you throw away); stand pat, pat or draw 0
+  keeps them all. `stand` alone does not leave while you hold draw cards: say leave.
+  hi-lo declare: declare high, low or both"""
+
+# Player words for what is not an action (the rest go to the action parser).
+_SIT_OUT = {"sitout", "sit out", "sit out next hand", "sitting out", "take a break", "away"}
+_BACK = {"back", "sit in", "sitin", "i'm back", "im back", "return", "come back", "i am back"}
+_LEAVE = {
+    "leave",
+    "leave table",
+    "leave the table",
+    "stand up",
+    "standup",
+    "cash out",
+    "cashout",
+    "get up",
+    "quit table",
+    "quit",
+    "exit",
+    "i'm out of here",
+}
+_TOP_UP = ("top up", "topup", "rebuy", "re buy", "add on", "addon", "add", "buy in", "buyin", "buy")
+_CARDS = {"cards", "my cards", "hand", "my hand", "hole cards"}
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -43,16 +86,26 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--local", action="store_true", help="(accepted for python -m bot)")
     ap.add_argument("--db", default="chipfist.sqlite3", help="SQLite file (default %(default)s)")
     ap.add_argument("players", nargs="*", help="players to seat at the start")
-    ap.add_argument("--buy-in", type=int, default=0, help="buy-in per player (default: max)")
+    # Options that shape a new table default to None, so that a resumed table can say
+    # which of them it ignored.
+    ap.add_argument("--buy-in", default=None, help="buy-in per player (default: the maximum)")
     ap.add_argument(
         "--game",
-        default="holdem",
-        help="variant, e.g. holdem, omaha8:pot_limit; a comma-separated list is a rotation",
+        default=None,
+        help="game, e.g. holdem, plo, stud8, omaha8:pot_limit; a comma-separated list "
+        "(or horse) is a rotation (default holdem)",
     )
-    ap.add_argument("--blinds", default="1/2", help="small/big blind")
-    ap.add_argument("--auto", action="store_true", help="deal the next hand automatically")
+    ap.add_argument("--blinds", default=None, help="small/big blind (default 1/2)")
+    ap.add_argument(
+        "--auto", action="store_true", default=None, help="deal the next hand automatically"
+    )
     ap.add_argument("--robots", type=int, default=0, help="robots play this many hands")
-    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument(
+        "--seed",
+        default=None,
+        help="seed the shuffle and the first button, for a reproducible local game "
+        "(the same seed and the same lines deal the same cards); also the robots' choices",
+    )
     ap.add_argument("--snapshot-every", type=int, default=50, help="hands between snapshots")
     ap.add_argument("--quiet", action="store_true", help="print only state lines (robots)")
     return ap.parse_args(argv)
@@ -99,7 +152,10 @@ class LocalTable:
     def key(self, label: str) -> str:
         # One idempotency key per typed line, unique across restarts of the same file.
         self.n += 1
-        return f"local:{label}:{self.table.state.turn}:{self.n}:{random.getrandbits(32)}"
+        assert self.service is not None
+        existing = self.service.get(TABLE_ID)
+        turn = existing.state.turn if existing is not None else 0
+        return f"local:{label}:{turn}:{self.n}:{random.getrandbits(32)}"
 
     @property
     def table(self) -> Table:
@@ -112,119 +168,260 @@ class LocalTable:
     async def start(self) -> None:
         self.store = await open_store(self.args.db)
         self.service = TableService(
-            self.store, self.presenter, SystemTime(), snapshot_every=self.args.snapshot_every
+            self.store,
+            self.presenter,
+            SystemTime(),
+            snapshot_every=self.args.snapshot_every,
+            seed=self.args.seed,
         )
         halted = await self.service.recover(settle=False)
-        if self.service.get(TABLE_ID) is None:
-            settings = settings_from_args(self.args)
-            outcome = await self.service.create(TABLE_ID, HOST, settings, key="local:create")
-            if not outcome.ok:
-                self.emit(f"! {outcome.message}")
+        if self.service.get(TABLE_ID) is None or self.table.state.closed:
+            await self.open_table(self.args.game)
         else:
             self.emit(f"resumed: {digest(self.table)} turn {self.table.state.turn}")
+            ignored = [f"--{o.replace('_', '-')}" for o in NEW_TABLE_OPTIONS]
+            ignored = [o for o, v in zip(ignored, _options(self.args), strict=True) if v]
+            if ignored:
+                # A second start in the same folder: the options would make a new table,
+                # and this file already holds one (R-16.2: the game is the table's).
+                self.emit(
+                    f"resuming the table in {self.args.db} "
+                    f"({self.table.settings.stakes_text()}); {', '.join(ignored)} ignored; "
+                    "use --db for another file, or `new` to close this table and open one "
+                    "with these options."
+                )
         if halted:
             self.emit(f"HALTED: {self.table.state.halted}")
         conservation = self.table.conservation_error()
         self.emit(f"conservation: {'ok' if conservation is None else conservation}")
         await self.service.settle_all()
+        await self.seat_players()
+
+    async def open_table(self, game: str | None) -> bool:
+        assert self.service is not None
+        settings = settings_from_args(self.args, game)
+        outcome = await self.service.create(TABLE_ID, HOST, settings, key=self.key("create"))
+        if not outcome.ok:
+            self.emit(f"! {outcome.message}")
+        return outcome.ok
+
+    async def seat_players(self) -> None:
         for name in self.args.players:
-            if self.table.state.seat_of(name) is None:
-                await self.sit(name, [])
+            try:
+                clean = check_name(name)
+            except ParseError as exc:
+                self.emit(f"! {exc.message}")
+                continue
+            if self.table.state.seat_of(self.user_id(clean)) is None:
+                await self.sit(clean, [])
+
+    def user_id(self, name: str) -> str:
+        """The player's id: a seated player whose name matches without case, else the
+        casefolded name ("Alice" and "alice" are one player)."""
+        folded = name.casefold()
+        for seat in self.table.state.seats.values():
+            if folded in (seat.user_id.casefold(), seat.name.casefold()):
+                return seat.user_id
+        return folded
 
     async def sit(self, name: str, rest: list[str]) -> None:
+        """``sit [SEAT] [BUYIN]`` (also ``sit down in seat 3 with 200``); ``any`` for the
+        seat is the first free one."""
         _, high = self.table.settings.buy_in_range
-        try:
-            seat = int(rest[0]) if rest else None
-            buy_in = int(rest[1]) if len(rest) > 1 else (self.args.buy_in or high)
-        except ValueError:
-            self.emit(f"! {name}: sit [SEAT] [BUYIN]: the seat and the buy-in are whole numbers.")
+        numbers = [w for w in rest if w not in ("down", "in", "seat", "at", "with", "for")]
+        ok = len(numbers) <= 2 and all(re.fullmatch(r"[0-9]{1,9}", w) for w in numbers[1:])
+        if not ok or (numbers and not re.fullmatch(r"[0-9]{1,9}|any", numbers[0])):
+            self.emit(
+                f"! {name}: sit [SEAT] [BUYIN]: the seat and the buy-in are whole numbers, "
+                "like `sit 3 200`."
+            )
             return
+        seat = int(numbers[0]) if numbers and numbers[0] != "any" else None
+        default = _buy_in(self.args) or high
+        buy_in = int(numbers[1]) if len(numbers) > 1 else default
         # A refusal is printed by the presenter (to the player who asked).
-        await self.table.sit(name, name, buy_in, seat, key=self.key("sit"))
+        await self.table.sit(self.user_id(name), name, buy_in, seat, key=self.key("sit"))
 
     async def line(self, raw: str) -> bool:
-        """Handle one input line; False to stop."""
+        """Handle one input line; False to stop. Nothing a line holds raises: a line that
+        is not understood is answered and changes nothing."""
         text = raw.strip()
         if not text or text.startswith("#"):
             return True
-        table = self.table
+        if len(text) > MAX_LINE:
+            self.emit(
+                f"! That line is {len(text)} characters long; a command is at most "
+                f"{MAX_LINE}. Nothing was done."
+            )
+            return True
+        first, _, rest = text.partition(" ")
+        # Table commands first: "set rotation=holdem:fixed" holds a colon, but it is a
+        # setting, not a player called "set rotation=holdem" (a player line's name ends
+        # at its colon, so "set: call" is still the player "set").
+        if first.lower() in COMMANDS:
+            return await self.command(first.lower(), rest.strip())
         if ":" not in text:
-            cmd, _, rest = text.partition(" ")
-            cmd = cmd.lower()
-            if cmd in ("quit", "exit"):
-                return False
-            if cmd == "help":
-                self.emit(HELP)
-            elif cmd == "deal":
-                await table.deal(HOST, key=self.key("deal"))  # refusals: the presenter
-            elif cmd in ("table", "show"):
-                self.emit(render_text(table.snapshot(None), table.time.now()))
-            elif cmd in ("history", "phh"):
-                words = rest.split()
-                if len(words) > 1 or (words and not words[0].isdigit()):
-                    self.emit(f"! {cmd} [N]: N is a hand number, like {cmd} 3.")
-                    return True
-                number = int(words[0]) if words else table.state.hand_no
-                try:
-                    # history: the hand as it was told; phh: its PHH record (docs/phh.md).
-                    if cmd == "phh":
-                        self.emit(await table.hand_history(number))
-                    else:
-                        self.emit(await table.hand_story(number))
-                except TableError as exc:
-                    self.emit(f"! {exc}")
-            elif cmd == "set":
-                k, _, v = rest.partition("=")
-                # The change (or the refusal) is announced by the presenter.
-                await table.change_settings(
-                    HOST, {k.strip(): _value(v.strip())}, key=self.key("set")
-                )
+            if self.table.state.seat_of(self.user_id(first)) is not None and rest:
+                example = f"{clip(first)[1:-1]}: {clip(rest)[1:-1]}"
+                self.emit(f"! Write NAME: ACTION with a colon, like `{example}`.")
             else:
-                self.emit(f"! Unknown command {cmd!r}. Type `help`.")
+                self.emit(f"! Unknown command {clip(first)}. Type `help`.")
             return True
         name, _, action = text.partition(":")
-        name, action = name.strip(), action.strip()
-        words = action.lower().split()
-        verb = words[0] if words else ""
-        if verb == "sit":
-            await self.sit(name, words[1:])
-        elif verb == "cards":
-            view = table.snapshot(name)
-            mine = next((s for s in view.seats if s.user_id == name), None)
-            cards = cards_words(mine.cards) if mine and mine.cards else "no cards"
-            legal = f" | you may: {view.legal.describe()}" if view.legal else ""
-            self.emit(f"{name}: {cards}{legal}")
-        else:
-            out = await self._player(name, verb, words, action)
-            if not out.ok:
-                return True  # the presenter already told the actor
-            note = _string_raise_note(action)
-            if note:
-                self.emit(f"  {name}: {note}")  # R-6.2: the player is told why
-            if verb not in ("cards",):
-                self.emit(render_text(table.snapshot(None), table.time.now()))
+        try:
+            name = check_name(name)
+        except ParseError as exc:
+            self.emit(f"! {exc.message}")
+            return True
+        await self.player(name, action.strip())
         return True
 
-    async def _player(self, name: str, verb: str, words: list[str], action: str) -> Outcome:
+    async def command(self, cmd: str, rest: str) -> bool:
         table = self.table
-        key = self.key(verb)
-        if verb in ("topup", "top-up", "rebuy"):
+        if cmd in ("quit", "exit"):
+            return False
+        if cmd in ("help", "?"):
+            self.emit(HELP)
+        elif cmd == "deal":
+            await table.deal(HOST, key=self.key("deal"))  # refusals: the presenter
+        elif cmd in ("table", "show"):
+            self.emit(render_text(table.snapshot(None), table.time.now()))
+        elif cmd in ("history", "phh"):
+            words = rest.split()
+            if len(words) > 1 or (words and not re.fullmatch(r"[0-9]{1,9}", words[0])):
+                self.emit(f"! {cmd} [N]: N is a hand number, like {cmd} 3.")
+                return True
+            # No number: the last finished hand (not the one being played).
+            number = int(words[0]) if words else table.state.hand_no - table.state.in_hand
+            if number < 1:
+                self.emit("! No hand has finished yet.")
+                return True
             try:
-                amount = int(words[1])
-            except (IndexError, ValueError):
-                amount = -1
-            return await table.top_up(name, amount, key=key)
-        if verb == "sitout":
-            return await table.sit_out(name, key=key)
-        if verb == "back":
-            return await table.sit_in(name, key=key)
-        if verb in ("stand", "leave"):
-            return await table.stand(name, key=key)
-        if verb == "straddle":
-            return await table.straddle(name, key=key)
-        if verb == "choose":
-            return await table.choose(name, " ".join(words[1:]), key=key)
-        return await table.act(name, action, key=key)
+                # history: the hand as it was told; phh: its PHH record (docs/phh.md).
+                if cmd == "phh":
+                    self.emit(await table.hand_history(number))
+                else:
+                    self.emit(await table.hand_story(number))
+            except TableError as exc:
+                self.emit(f"! {exc}")
+        elif cmd == "set":
+            changes = parse_settings(rest)
+            if isinstance(changes, str):
+                self.emit(f"! {changes}")
+                return True
+            # The change (or the refusal) is announced by the presenter.
+            await table.change_settings(HOST, changes, key=self.key("set"))
+        elif cmd == "new":
+            await self.new_table(rest)
+        return True
+
+    async def new_table(self, game: str) -> None:
+        """Close this table (everyone is cashed out) and open a fresh one with this run's
+        options (or the GAME named), seating the players named on the command line."""
+        table = self.table
+        if table.state.in_hand:
+            self.emit("! Finish this hand first: `new` closes the table between hands.")
+            return
+        try:
+            settings_from_args(self.args, game or None)
+        except SettingsError as exc:
+            self.emit(f"! {exc.message}")
+            return
+        if not table.state.closed:
+            out = await table.close(HOST, key=self.key("close"))
+            if not out.ok:
+                return
+        if await self.open_table(game or None):
+            await self.seat_players()
+
+    async def player(self, name: str, action: str) -> None:
+        table = self.table
+        user = self.user_id(name)
+        # "sit-out", "top-up", "cash-out": a hyphen between letters is a space; never
+        # one before a digit ("top up -5" is a negative amount, refused as such).
+        words = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", " ", action.lower()).split()
+        phrase = " ".join(words)
+        verb = words[0] if words else ""
+        key = self.key(verb or "empty")
+        out: Outcome | None = None
+        if not words:
+            self.emit(f"! {name}: say what you do, like `{name}: call`. Type `help` for more.")
+            return
+        if phrase in _CARDS:
+            self.show_cards(name, user)
+            return
+        if phrase in _SIT_OUT:
+            out = await table.sit_out(user, key=key)
+        elif phrase in _BACK:
+            out = await table.sit_in(user, key=key)
+        elif phrase in ("post", "back post", "back and post", "post and play"):
+            out = await table.sit_in(user, key=key, post=True)
+        elif phrase in _LEAVE:
+            out = await table.stand(user, key=key)
+        elif phrase == "stand":
+            if self.holds_draw_cards(user):
+                self.emit(
+                    f"! {name}: `stand` is two things in a draw game: `stand pat` keeps your "
+                    "cards; `leave` (or `stand up`) leaves the table after this hand."
+                )
+                return
+            out = await table.stand(user, key=key)
+        elif verb == "sit" or phrase.startswith("sit down"):
+            await self.sit(name, words[1:])
+            return
+        elif re.fullmatch(r"buy ?in( .*)?", phrase) and table.state.seat_of(user) is None:
+            # "buy in 200": sitting down with that buy-in (seated, it is a top-up).
+            given = phrase.split()[2 if phrase.startswith("buy in") else 1 :]
+            await self.sit(name, ["any", *given])
+            return
+        elif phrase in COMMANDS and phrase not in ("show",):
+            self.emit(f"! {name}: `{phrase}` is a table command: type it alone, without a name.")
+            return
+        elif top_up := next(
+            (t for t in _TOP_UP if phrase == t or phrase.startswith(t + " ")), None
+        ):
+            amount_text = phrase[len(top_up) :].strip()
+            if not amount_text:
+                self.emit(f"! {name}: say how many chips, like `{name}: top up 50`.")
+                return
+            try:
+                amount = parse_amount(amount_text)
+            except ParseError as exc:
+                self.emit(f"! {name}: {exc.message}")
+                return
+            out = await table.top_up(user, amount, key=key)
+        elif verb == "straddle" and len(words) == 1:
+            out = await table.straddle(user, key=key)
+        elif verb in ("choose", "pick") and len(words) > 1:
+            out = await table.choose(user, action.split(None, 1)[1], key=key)
+        else:
+            out = await table.act(user, action, key=key)
+            if out.ok:
+                note = _string_raise_note(action)
+                if note:
+                    self.emit(f"  {name}: {note}")  # R-6.2: the player is told why
+        if out is not None and out.ok:
+            self.emit(render_text(table.snapshot(None), table.time.now()))
+
+    def show_cards(self, name: str, user: str) -> None:
+        view = self.table.snapshot(user)
+        mine = next((s for s in view.seats if s.user_id == user), None)
+        cards = cards_words(mine.cards) if mine and mine.cards else "no cards"
+        legal = f" | you may: {view.legal.describe()}" if view.legal else ""
+        self.emit(f"{name}: {cards}{legal}")
+
+    def holds_draw_cards(self, user: str) -> bool:
+        """Whether ``user`` is dealt in to a hand of a game with a draw (where "stand"
+        may mean "stand pat")."""
+        st = self.table.state
+        seat = st.seat_of(user)
+        info, hand = st.current, st.hand
+        if seat is None or info is None or hand is None or hand.over:
+            return False
+        pos = info.position_of(seat.number)
+        if pos is None or hand.folded[pos]:
+            return False
+        return any(street.draw for street in hand.variant.streets)
 
     async def robots(self, hands: int, seed: int | None) -> None:
         """Scripted players: random legal actions for ``hands`` more hands."""
@@ -279,19 +476,41 @@ class LocalTable:
             await self.store.close()
 
 
-def _value(text: str) -> object:
-    low = text.lower()
-    if low in ("true", "on", "yes"):
-        return True
-    if low in ("false", "off", "no"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            return text
+NEW_TABLE_OPTIONS = ("game", "blinds", "auto")
+"""The options that shape a new table (ignored, and said so, when a table is resumed;
+--buy-in still applies to the players it seats)."""
+COMMANDS = frozenset(
+    {"quit", "exit", "help", "?", "deal", "table", "show", "history", "phh", "set", "new"}
+)
+
+
+def _options(args: argparse.Namespace) -> list[object]:
+    return [getattr(args, name) for name in NEW_TABLE_OPTIONS]
+
+
+def _buy_in(args: argparse.Namespace) -> int:
+    """--buy-in as a number (0: the table's maximum); checked by settings_from_args."""
+    return int(args.buy_in) if args.buy_in else 0
+
+
+def parse_settings(text: str) -> dict[str, object] | str:
+    """``set`` lines: ``KEY=VALUE`` pairs (a value may hold spaces: ``game=omaha pot
+    limit``), or ``KEY VALUE``. Returns the changes, or what to write instead."""
+    usage = "Write set KEY=VALUE, like `set action_clock=45` or `set game=plo`."
+    pairs = re.findall(r"([A-Za-z][\w-]*)\s*=\s*(.*?)(?=\s+[A-Za-z][\w-]*\s*=|\s*$)", text)
+    if not pairs:
+        words = text.split()
+        if len(words) != 2 or "=" in text:
+            return usage
+        pairs = [(words[0], words[1])]
+    elif "=" in re.sub(r"([A-Za-z][\w-]*)\s*=", "", text, count=len(pairs)):
+        return usage
+    changes: dict[str, object] = {}
+    for key, value in pairs:
+        if not value.strip():
+            return f"Give {clip(key)} a value, like `set {clip(key)[1:-1]}=...`."
+        changes[key.lower().replace("-", "_")] = parse_value(value.strip())
+    return changes
 
 
 async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = None) -> int:
@@ -304,8 +523,8 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         print(f"chipfist: {exc.message}", file=sys.stderr)
         return 2
     local = LocalTable(args, out)
-    await local.start()
     try:
+        await local.start()
         if args.robots:
             await local.robots(args.robots, args.seed)
             return 0
@@ -314,18 +533,89 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         interactive = inp.isatty()
         if interactive:
             local.emit(HELP)
-        loop = asyncio.get_running_loop()
+        reader = LineReader(inp)
         while True:
             if interactive:
                 print("> ", end="", file=out, flush=True)
-            raw = await loop.run_in_executor(None, inp.readline)
-            if not raw:
+            raw = await reader.get()
+            if raw is None:
                 break
             if not await local.line(raw):
                 break
     finally:
+        # Also on Ctrl-C (the task is cancelled): the log is closed cleanly, and the
+        # hand in progress resumes at the next start.
         await local.close()
     return 0
+
+
+class LineReader:
+    """Input lines read in a daemon thread and handed to the event loop.
+
+    A blocking ``readline`` in the loop's executor held up Ctrl-C until Enter (the
+    executor is joined at shutdown); a daemon thread is not waited for. A real file is
+    read with ``os.read``, which holds no lock that interpreter shutdown would wait on."""
+
+    CHUNK = 65536
+
+    def __init__(self, inp: TextIO) -> None:
+        self.inp = inp
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
+        threading.Thread(target=self._run, name="chipfist-stdin", daemon=True).start()
+
+    async def get(self) -> str | None:
+        return await self.queue.get()
+
+    def _put(self, line: str | None) -> None:
+        # The loop may be gone (Ctrl-C): then nobody reads any more, and that is fine.
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(self.queue.put(line), self.loop).result()
+
+    def _run(self) -> None:
+        try:
+            fd = self.inp.fileno()
+        except (AttributeError, OSError, ValueError):
+            fd = None
+        try:
+            if fd is None:
+                for line in iter(self.inp.readline, ""):
+                    self._put(line)
+            else:
+                self._read_fd(fd)
+        finally:
+            self._put(None)
+
+    def _read_fd(self, fd: int) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        pending = ""
+        while True:
+            try:
+                chunk = os.read(fd, self.CHUNK)
+            except OSError:
+                chunk = b""
+            pending += decoder.decode(chunk, final=not chunk)
+            while "\n" in pending:
+                line, pending = pending.split("\n", 1)
+                self._put(line)
+            if len(pending) > 2 * MAX_LINE:
+                # An endless line: keep its start (enough to refuse it) and drop the rest
+                # as it comes, so memory stays bounded.
+                self._put(pending[: 2 * MAX_LINE])
+                pending = ""
+                skipping = True
+                while skipping:
+                    more = os.read(fd, self.CHUNK)
+                    if not more:
+                        return
+                    text = decoder.decode(more)
+                    if "\n" in text:
+                        pending = text.split("\n", 1)[1]
+                        skipping = False
+            if not chunk:
+                if pending:
+                    self._put(pending)
+                return
 
 
 def _string_raise_note(action: str) -> str:
@@ -336,28 +626,35 @@ def _string_raise_note(action: str) -> str:
         return ""
 
 
-def settings_from_args(args: argparse.Namespace) -> TableSettings:
-    """The new table's settings from ``--game`` and ``--blinds``; a clear SettingsError
-    for a typo (checked before anything is opened)."""
-    small, _, big = str(args.blinds).partition("/")
-    try:
-        small_blind, big_blind = int(small), int(big or small)
-    except ValueError:
-        raise SettingsError(
-            f"--blinds {args.blinds!r}: give the blinds as whole numbers, like 1/2."
-        ) from None
-    games = [g.strip() for g in str(args.game).split(",") if g.strip()] or ["holdem"]
-    variant, _, limit = games[0].partition(":")
+def settings_from_args(args: argparse.Namespace, game: str | None = None) -> TableSettings:
+    """The new table's settings from ``--game`` (or ``game``) and ``--blinds``; a clear
+    SettingsError for a typo (checked before anything is opened)."""
+    blinds = str(args.blinds or "1/2")
+    small, _, big = blinds.partition("/")
+    if not re.fullmatch(r"[0-9]{1,15}", small.strip()) or not re.fullmatch(
+        r"[0-9]{0,15}", big.strip()
+    ):
+        raise SettingsError(f"--blinds {clip(blinds)}: give the blinds as whole numbers, like 1/2.")
+    small_blind, big_blind = int(small), int(big.strip() or small)
+    if args.buy_in is not None and not re.fullmatch(r"[0-9]{1,15}", str(args.buy_in)):
+        raise SettingsError(f"--buy-in {clip(str(args.buy_in))}: a whole number of chips.")
+    games = split_rotation(str(game or args.game or "holdem")) or ("holdem",)
+    variant, limit = parse_game(games[0], "no_limit")
     return TableSettings(
         variant=variant,
-        limit=limit or "no_limit",
-        rotation=tuple(games) if len(games) > 1 else (),
+        limit=limit,
+        rotation=games if len(games) > 1 else (),
         small_blind=small_blind,
         big_blind=big_blind,
-        auto_deal=args.auto,
+        auto_deal=bool(args.auto),
         hand_pause=1.0,
     )
 
 
 def main(argv: list[str]) -> int:
-    return asyncio.run(run(argv))
+    try:
+        return asyncio.run(run(argv))
+    except KeyboardInterrupt:
+        # Ctrl-C: stop at once, quietly. Everything accepted is in the log already.
+        print("\nStopped. The table is saved; start again to carry on.", file=sys.stderr)
+        return 130

@@ -57,7 +57,9 @@ class Legal(NamedTuple):
             parts.append(f"bring in for {self.current_bet + self.to_call}")
         if self.min_to is not None and self.max_to is not None:
             word = "bet" if self.opening else "raise to"
-            if "complete" in self.actions and not self.opening:
+            if "complete" in self.actions:
+                # facing the bring-in (or making it) the first full bet is a
+                # completion, the word the table uses for it too.
                 word = "complete to"
             same = self.min_to == self.max_to
             rng = f"{self.min_to}" if same else f"{self.min_to}–{self.max_to}"

@@ -39,6 +39,55 @@ from bot.poker.events import (
 )
 from bot.table.view import cards_words  # the joker reads "Joker", never "Xx"
 
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 hand``, ``2 hands`` (``many``: an irregular plural)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+# Settings in words: seconds and minutes get their unit; structure and game codes their
+# names; on/off for switches (Settings changed: action clock 45 s, not action_clock=45).
+_SECONDS = {"action_clock", "time_bank", "declare_clock", "hand_pause", "time_period"}
+_LABELS = {
+    "variant": "game",
+    "limit": "structure",
+    "rake_percent_bp": "rake",
+    "return_minutes": "return within",
+    "min_players": "players needed to deal",
+    "timeouts_to_sit_out": "timeouts before sitting out",
+    "thread_id": "table thread",
+}
+
+
+def setting_words(name: str, value: object) -> str:
+    """One setting and its value for people: ``action clock 45 s``, ``straddle on``."""
+    from bot.poker.variants import VARIANTS
+    from bot.table.settings import LIMIT_NAMES
+
+    label = _LABELS.get(name, name.replace("_", " "))
+    if isinstance(value, bool):
+        shown = "on" if value else "off"
+    elif value is None:
+        shown = "none"
+    elif name in _SECONDS and isinstance(value, int | float):
+        shown = f"{value:g} s"
+    elif name == "return_minutes" and isinstance(value, int):
+        shown = plural(value, "minute")
+    elif name == "rake_percent_bp" and isinstance(value, int):
+        shown = f"{value / 100:g}%"
+    elif name == "thread_id" and isinstance(value, int):
+        shown = f"<#{value}>" if value else "none (the channel itself)"
+    elif name == "variant" and isinstance(value, str) and value in VARIANTS:
+        shown = VARIANTS[value].name
+    elif name == "limit" and isinstance(value, str):
+        shown = LIMIT_NAMES.get(value, value).lower()
+    elif isinstance(value, tuple | list):
+        shown = ", ".join(str(v) for v in value) or "none"
+    else:
+        shown = str(value).replace("_", " ")
+    return f"{label} {shown}"
+
+
 # How a hand ended (HandEnded.reason), in words.
 _ENDINGS = {
     "showdown": "Hand over at the showdown.",
@@ -89,7 +138,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
             else (f"{name(event.player)} stands pat")
         )
     if isinstance(event, DeckReshuffled):
-        return f"The discards are shuffled to continue ({event.cards} cards)."
+        return f"The discards are shuffled to continue ({plural(event.cards, 'card')})."
     if isinstance(event, BetReturned):
         return f"{event.amount} uncalled returned to {name(event.player)}"
     if isinstance(event, PotsFormed):
@@ -130,7 +179,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         carried = f" {event.carried} carries to the next deal." if event.carried else ""
         return name_players(" ".join(event.steps), name) + carried
     if isinstance(event, ChipsAdded):
-        return f"{name(event.player)} adds {event.amount} chips (open stakes, R-2.4)"
+        return f"{name(event.player)} adds {plural(event.amount, 'chip')} (open stakes, R-2.4)"
     if isinstance(event, GutsCallCommitted):
         return f"You are {'in' if event.stay else 'out'}. That is final (R-15.2)."
     if isinstance(event, GutsCallMade):

@@ -27,8 +27,11 @@ class TableService:
         time: TimeSource | None = None,
         *,
         snapshot_every: int = 50,
+        seed: str | None = None,
     ) -> None:
         self.snapshot_every = snapshot_every
+        self.seed = seed
+        """Local games only (``--seed``): reproducible deals; None is the secure shuffle."""
         self.store = store
         self.presenter = presenter
         self.time = time or SystemTime()
@@ -75,9 +78,11 @@ class TableService:
             return outcome
 
     def _table(self, state: TableState) -> Table:
-        return Table(
+        table = Table(
             state, self.store, self.presenter, self.time, snapshot_every=self.snapshot_every
         )
+        table.seed = self.seed
+        return table
 
     # ------------------------------------------------------------------ recovery
 

@@ -107,3 +107,13 @@ def hand_stats(events: Iterable[tuple[str, Mapping[str, object]]]) -> list[Playe
                 row[3] = max(row[3], net)
     out = [PlayerStats(u, names.get(u, u), r[0], r[1], r[2], r[3]) for u, r in acc.items()]
     return sorted(out, key=lambda s: (-s.net, s.user_id))
+
+
+def stats_text(stats: Iterable[PlayerStats], limit: int = 20) -> str:
+    """``/stats`` in words, one line a player: "alice: 1 hand played, 1 won, net +12,
+    best 12" (plurals right for 1)."""
+    lines = []
+    for s in list(stats)[:limit]:
+        hands = f"{s.hands} hand{'' if s.hands == 1 else 's'}"
+        lines.append(f"{s.name}: {hands} played, {s.won} won, net {s.net:+d}, best {s.biggest_win}")
+    return "\n".join(lines)

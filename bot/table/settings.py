@@ -18,6 +18,8 @@ from bot.poker.errors import ConfigError
 from bot.poker.rules import Limit, Rake, Rules, ante_list
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
+from bot.table.games import normalize_changes, split_game
+from bot.table.text_actions import clip
 
 ButtonRule = Literal["simplified", "moving", "dead"]
 LIMIT_NAMES = {
@@ -31,15 +33,19 @@ HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixe
 
 
 def parse_game(text: str, default_limit: str) -> tuple[str, str]:
-    """``"omaha8:fixed"`` -> ("omaha8", "fixed"); a bare variant takes the table's limit."""
-    variant, _, limit = text.strip().lower().partition(":")
+    """``"omaha8:fixed"`` -> ("omaha8", "fixed"); a bare variant takes the table's limit.
+    Aliases ("plo", "hold'em", "stud/8") are read by the one table in bot/table/games.py."""
+    variant, limit = split_game(text)
     limit = limit or default_limit
     if variant not in VARIANTS:
         known = ", ".join(sorted(VARIANTS))
-        raise SettingsError(f"There is no game called {variant!r}; choose one of: {known}.")
+        raise SettingsError(
+            f"There is no game called {clip(variant)}; choose one of: {known} "
+            "(or a usual name such as plo, nlhe, 7stud, o8, 2-7)."
+        )
     if limit not in LIMIT_NAMES:
         known = ", ".join(LIMIT_NAMES)
-        raise SettingsError(f"There is no betting structure {limit!r}; choose one of: {known}.")
+        raise SettingsError(f"There is no betting structure {clip(limit)}; choose one of: {known}.")
     return variant, limit
 
 
@@ -335,11 +341,12 @@ class TableSettings:
 
     def changed(self, changes: dict[str, Any]) -> TableSettings:
         """A copy with ``changes`` applied; unknown names are refused by name."""
+        changes = normalize_changes(changes)  # game names and aliases (bot/table/games.py)
         names = {f.name for f in fields(self)} - {"extra"}
         unknown = sorted(set(changes) - names)
         if unknown:
             raise SettingsError(
-                f"Unknown setting {unknown[0]!r}; settings are: {', '.join(sorted(names))}."
+                f"Unknown setting {clip(unknown[0])}; settings are: {', '.join(sorted(names))}."
             )
         kw = dict(changes)
         for name, value in kw.items():
@@ -394,7 +401,10 @@ def _check_types(settings: TableSettings) -> None:
         problem = _allowed(f.name, types_[f.name], getattr(settings, f.name))
         if problem is not None:
             value = getattr(settings, f.name)
-            raise SettingsError(f"{value!r} is not a value for {f.name}: {problem}.")
+            shown = clip(value) if isinstance(value, str) else clip(repr(value))[1:-1]
+            raise SettingsError(
+                f"{shown} is not a value for {f.name.replace('_', ' ')}: {problem}."
+            )
 
 
 @functools.cache

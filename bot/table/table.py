@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from bot.poker.actions import (
     Show,
     action_to_dict,
 )
+from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK
 from bot.poker.errors import NotYourTurn, PokerError
 from bot.poker.events import (
     ActionTaken,
@@ -55,11 +57,12 @@ from bot.poker.events import (
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
+from bot.poker.rules import Rules
 from bot.poker.variants import get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.notices import describe
+from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import DuplicateKey, LedgerEntry, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings, parse_game
@@ -98,6 +101,9 @@ class Table:
         self.time = time
         self.lock = asyncio.Lock()
         self._declare_told: int = -1
+        self.seed: str | None = None
+        """A local game's ``--seed``: each deal's deck and the first button follow from it
+        (reproducible games). None, always on Discord: the secure shuffle (R-16.1)."""
 
     @property
     def table_id(self) -> str:
@@ -147,7 +153,10 @@ class Table:
             except (TableError, PokerError) as exc:
                 text = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
-                if legal is not None and "you may" not in text.lower():
+                said = text.lower()
+                # Not twice: "It is the declaration: declare low, high or both." already
+                # says what he may do.
+                if legal is not None and "you may" not in said and legal.describe() not in said:
                     text += f" You may: {legal.describe()}."
                 if user is not None:
                     await self.presenter.error(self.table_id, user, text)
@@ -171,6 +180,12 @@ class Table:
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
             self.state.halted = "The table could not be read back from its log; it is stopped."
+
+    def _random(self, label: str) -> random.Random:
+        """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game."""
+        if self.seed is None:
+            return secrets.SystemRandom()
+        return random.Random(f"{self.seed}:{label}")
 
     def _words(self, exc: TableError | PokerError) -> str:
         """The refusal in words; the engine's positions become names (R-6.5: privately)."""
@@ -227,7 +242,7 @@ class Table:
         async def body() -> str:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
-            first = secrets.randbelow(settings.seats) + 1
+            first = self._random("button").randrange(settings.seats) + 1
             await self._commit(
                 "created",
                 {"settings": settings.to_dict(), "host": host, "first_button": first},
@@ -264,7 +279,8 @@ class Table:
             recent = left is not None and self.time.now() - left[1] < s.return_minutes * 60
             if left and s.return_minutes and buy_in < left[0] and recent:
                 raise TableError(
-                    f"You left {left[0]} chips less than {s.return_minutes} minutes ago; "
+                    f"You left {plural(left[0], 'chip')} less than "
+                    f"{plural(s.return_minutes, 'minute')} ago; "
                     f"come back with at least {left[0]} (R-2.3)."
                 )
             limit = min(s.max_seats_for(v) for v, _ in s.games())
@@ -436,8 +452,15 @@ class Table:
             limit = min(new.max_seats_for(v) for v, _ in new.games())
             if any(n > limit for n in self.state.seats):
                 raise SettingsError(f"Someone sits above seat {limit}; that game seats {limit}.")
-            await self._commit("settings", {"settings": new.to_dict(), "by": user}, key=key)
-            names = ", ".join(f"{k}={v}" for k, v in changes.items())
+            # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
+            old, now = self.settings.to_dict(), new.to_dict()
+            await self._commit("settings", {"settings": now, "by": user}, key=key)
+            shown = [
+                setting_words(k, getattr(new, k))
+                for k in now
+                if k != "extra" and now[k] != old.get(k)
+            ]
+            names = ", ".join(shown) or "nothing (the values were already set)"
             text = f"Settings changed: {names}. Now: {new.stakes_text()}."
             await self._public("settings", text)
             return text
@@ -655,9 +678,10 @@ class Table:
             ids = tuple(st.seats[s].user_id for s in plan.order)
             if st.pot_state and st.pot_state.get("system") == rules.pot_system:
                 pot_state = pot_state_from_dict(st.pot_state)
+        deck = None if self.seed is None else seeded_deck(rules, self._random(f"deal:{st.hand_no}"))
         hand = Hand(
-            rules, stacks, carried=st.carried, player_ids=ids, pot_state=pot_state
-        )  # secure shuffle (R-16.1)
+            rules, stacks, deck, carried=st.carried, player_ids=ids, pot_state=pot_state
+        )  # secure shuffle (R-16.1), unless a local game was seeded
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         hand_no = st.hand_no + 1
         await self._commit(
@@ -936,7 +960,8 @@ class Table:
                     # R-15.2: a player who has not called by the clock is out.
                     late = hand.guts_pending()
                     names = ", ".join(info.names[p] for p in late)
-                    await self._public("timeout", f"Time ran out: {names} out (R-15.2).")
+                    are = "is" if len(late) == 1 else "are"
+                    await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
                     for pos in late:
                         if st.hand is not hand or hand.phase != "guts":
                             break
@@ -948,7 +973,11 @@ class Table:
                     late = hand.declare_pending()
                     if late:
                         names = ", ".join(info.names[p] for p in late)
-                        how = "fold" if self.settings.declare_default == "fold" else "declare high"
+                        one = len(late) == 1  # "carol folds", "alice, carol fold"
+                        if self.settings.declare_default == "fold":
+                            how = "folds" if one else "fold"
+                        else:
+                            how = "declares high" if one else "declare high"
                         await self._public(
                             "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
                         )
@@ -1014,13 +1043,45 @@ class Table:
     async def hand_story(self, hand_no: int) -> str:
         """A finished hand as the table told it: its public lines, with names. Nothing
         private: hole cards appear only where they were shown."""
-        info, hand = await self._finished_hand(hand_no)
+        info, _ = await self._finished_hand(hand_no)
         name = info.names.__getitem__
+        timed_out = await self._timed_out(hand_no)
         lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
-        for event in hand.events:
-            if event.audience is None and (text := describe(event, name)) is not None:
-                lines.append(text)
+        hand = info.start.new_hand()
+
+        def tell(events: Sequence[Event]) -> None:
+            for event in events:
+                if event.audience is None and (text := describe(event, name)) is not None:
+                    lines.append(text)
+
+        tell(hand.events)
+        for index, action in enumerate(info.actions):
+            if index in timed_out:
+                # As the table said it: the clock, then what the clock did (R-13.2).
+                if isinstance(action, DeclareTimeout):
+                    if lines[-1] != "The clock ran out.":  # sealed calls: one clock
+                        lines.append("The clock ran out.")
+                else:
+                    lines.append(f"{name(action.player)}'s time ran out.")
+            tell(hand.apply(action))
         return "\n".join(lines)
+
+    async def _timed_out(self, hand_no: int) -> set[int]:
+        """Which of a hand's actions the clock took (their index in the hand's actions),
+        read from the log: the engine's record does not say who acted by timeout."""
+        out: set[int] = set()
+        index = -1
+        for ev in await self.store.events(self.table_id):
+            p = ev.payload
+            if ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
+                out, index = set(), 0  # a later table in this channel counts afresh
+            elif index >= 0 and ev.kind == "action" and int(p["hand_no"]) == hand_no:
+                if p.get("timeout"):
+                    out.add(index)
+                index += 1
+            elif ev.kind == "hand_ended" and int(p["hand_no"]) == hand_no:
+                index = -1
+        return out
 
     async def _finished_hand(self, hand_no: int) -> tuple[HandInfo, Hand]:
         info = self.state.recent.get(hand_no)
@@ -1069,6 +1130,14 @@ class Table:
 
 
 # ====================================================================== helpers
+
+
+def seeded_deck(rules: Rules, rng: random.Random) -> tuple[str, ...]:
+    """The deck a hand of ``rules`` is dealt from, shuffled by ``rng`` (local --seed)."""
+    full = SHORT_DECK if get_variant(rules.variant).deck == "short" else FULL_DECK
+    deck = [*full, JOKER] if rules.uses_joker else list(full)
+    rng.shuffle(deck)
+    return tuple(deck)
 
 
 def _check_chips(amount: int) -> None:
@@ -1121,6 +1190,12 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     legal = hand.legal()
     if legal.min_to is None or legal.max_to is None:
         raise TableError(f"You cannot bet or raise now. You may: {legal.describe()}.")
+    if kind in ("min", "max"):
+        # "min" / "max": the ends of the legal range, as the Discord raise modal reads
+        # them (R-5: "max" is all in only where the structure allows it).
+        return (Bet if legal.opening else RaiseTo)(
+            pos, legal.min_to if kind == "min" else legal.max_to
+        )
     if kind == "complete":
         # Only a bring-in (R-3.5) or an incomplete bet under the half-bet rule (R-7.4)
         # can be completed; elsewhere the word must not turn into a raise.
