@@ -23,13 +23,12 @@ from bot.table.session import Result, hand_stats, session_results
 from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.text_actions import ActionRequest
-from cogs import ops, play
+from cogs import ops, permissions, play
 from cogs.prefs import save_notify_mode
 
 log = logging.getLogger(__name__)
 
 RULEBOOK = "https://github.com/chipfist/chipfist/blob/main/docs/RULES.md"
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 HELP = (
     "**Chipfist** deals poker in this channel.\n"
     "`/table create` opens a table · `/sit` takes a seat · `/deal` deals a hand.\n"
@@ -139,10 +138,13 @@ class TableCog(commands.Cog):
         ante: app_commands.Range[int, 0] = 0,
         thread: bool = False,
     ) -> None:
-        missing = _bot_missing(interaction)
+        missing = _bot_missing(interaction, thread=thread)
         if missing:
             await ops.reply(
-                interaction, "I am missing permissions here: " + ", ".join(missing) + "."
+                interaction,
+                "I am missing permissions here: "
+                + ", ".join(permissions.label(m) for m in missing)
+                + ". A server admin can grant them to my role in this channel.",
             )
             return
         settings = TableSettings(
@@ -500,8 +502,10 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, HELP)
 
 
-def _bot_missing(interaction: discord.Interaction) -> list[str]:
-    return ops.missing_permissions(interaction.app_permissions, NEEDED)
+def _bot_missing(interaction: discord.Interaction, *, thread: bool = False) -> list[str]:
+    """What the bot lacks in this channel of what a table needs (``cogs.permissions``)."""
+    needed = permissions.CHANNEL + (permissions.THREAD if thread else ())
+    return permissions.missing(interaction.app_permissions, needed)
 
 
 async def setup(bot: commands.Bot) -> None:
