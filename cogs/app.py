@@ -67,6 +67,9 @@ class ChipfistBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # No voice here: skip discord.py's start-up warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         if metrics is not None:
             options.setdefault("http_trace", metrics.trace_config())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)

@@ -9,14 +9,17 @@ conservation (R-2.5) and "the log is the truth" (architecture invariant 4).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 import os
 import pty
 import re
+import signal
 import subprocess
 import sys
+import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -27,12 +30,16 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot import health
+from bot.backup import BackupError, backup
 from bot.config import Config, env_names, make_token, token_client_id, unknown_names
 from bot.logs import HANDLER_NAME, configure
-from bot.table.ports import open_store
+from bot.table.ports import NullPresenter, open_store
+from bot.table.recovery import ledger_error
+from bot.table.service import TableService
 from cogs import permissions
-from cogs.app import SYNC_LOG, ChipfistBot
-from tests.fakediscord import FakeDiscord
+from cogs.app import RESTARTING, SYNC_LOG, ChipfistBot
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, players
 
@@ -416,3 +423,198 @@ def test_plain_log_lines_show_the_extras() -> None:
                 root.removeHandler(handler)
     line = buf.getvalue().strip()
     assert line.endswith("boom [error_id=abcd1234 table=42]") and " ERROR " in line
+
+
+# ---------------------------------------------------------------- a real process
+
+
+class BotProcess:
+    """``python -m bot`` in its own process against ``fake`` (tests/fakediscord/launch.py)."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path, **env: str) -> None:
+        self.fake = fake
+        self.health = tmp_path / "health.json"
+        self.log = tmp_path / f"bot-{time.monotonic_ns()}.log"
+        self.env = clean_env(
+            DISCORD_TOKEN=fake.token,
+            CHIPFIST_DB=str(tmp_path / "live.sqlite3"),
+            CHIPFIST_HEALTH_FILE=str(self.health),
+            CHIPFIST_HEALTH_INTERVAL="0.5",
+            FAKEDISCORD_URL=fake.base_url,
+            **env,
+        )
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        self.health.unlink(missing_ok=True)
+        with self.log.open("wb") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tests.fakediscord.launch",
+                cwd=ROOT, env=self.env, stdin=asyncio.subprocess.DEVNULL,
+                stdout=log, stderr=log,
+            )  # fmt: skip
+
+        def ready() -> bool:
+            assert self.proc is not None and self.proc.returncode is None, self.text()
+            return health.check(self.health, 30).ok
+
+        await self.fake.wait_for(ready, timeout=60)
+
+    async def stop(self, sig: int = signal.SIGTERM) -> tuple[int, float]:
+        assert self.proc is not None
+        started = time.monotonic()
+        self.proc.send_signal(sig)
+        code = await asyncio.wait_for(self.proc.wait(), timeout=30)
+        return code, time.monotonic() - started
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+def table_message(fake: FakeDiscord) -> FakeMessage:
+    for msg in reversed(fake.channel_messages()):
+        if any(":check_call" in c for c in msg.custom_ids()):
+            return msg
+    raise LookupError("no table message with action buttons")
+
+
+def to_act(fake: FakeDiscord, msg: FakeMessage) -> FakeUser | None:
+    for embed in msg.embeds:
+        for f in embed.get("fields", []):
+            if f.get("name") == "To act":
+                found = re.search(r"<@(\d+)>", f["value"])
+                return fake.users[int(found.group(1))] if found else None
+    return None
+
+
+def _has_table(fake: FakeDiscord) -> bool:
+    try:
+        table_message(fake)
+    except LookupError:
+        return False
+    return True
+
+
+async def act(fake: FakeDiscord, kind: str = "check_call") -> FakeUser:
+    await fake.wait_for(lambda: _has_table(fake), timeout=10)
+    msg = table_message(fake)
+    actor = to_act(fake, msg)
+    assert actor is not None, msg.embeds
+    button = next(c for c in msg.custom_ids() if c.endswith(":" + kind))
+    await fake.click(actor, msg, button)
+    await fake.wait_idle(0.2)
+    return actor
+
+
+async def test_sigterm_mid_hand_exits_0_fast_and_the_hand_resumes(tmp_path: Path) -> None:
+    """SIGTERM to a running bot mid-hand: exit 0 within 5 s, with the table message up
+    to date; a new process resumes the hand, which finishes with every chip accounted
+    for (R-2.5), and commands were synced only by the first start."""
+    async with FakeDiscord() as fake:
+        fake.token = make_token(fake.application_id)
+        alice, bob = fake.user("alice"), fake.user("bob")
+        bot = BotProcess(fake, tmp_path)
+        await bot.start()
+        assert fake.global_commands, bot.text()
+        await fake.slash(alice, "table create")
+        for user in (alice, bob):
+            await fake.slash(user, "sit", buy_in=200)
+        await fake.slash(alice, "deal")
+        await fake.wait_idle(0.2)
+        first = await act(fake)  # the button's call: mid-hand, the other player to act
+        msg = table_message(fake)
+        waiting = to_act(fake, msg)
+        assert waiting is not None and waiting.id != first.id
+        code, took = await bot.stop()
+        assert code == 0, bot.text()
+        assert took < 5.0, (took, bot.text())
+        assert "stopped cleanly" in bot.text()
+        assert json.loads(bot.health.read_text())["gateway"] == "stopped"
+
+        await bot.start()  # the same database: recover and go on
+        for _ in range(30):
+            if not any("is over" in m.content for m in fake.channel_messages()):
+                await act(fake)
+        assert any("Hand #1 is over" in m.content for m in fake.channel_messages())
+        code, took = await bot.stop(signal.SIGINT)
+        assert code == 0 and took < 5.0, bot.text()
+        assert fake.requests_by_route["PUT /applications/{app_id}/commands"] == 1
+
+    store = await open_store(bot.env["CHIPFIST_DB"])
+    try:
+        service = TableService(store, NullPresenter())
+        assert await service.recover(settle=False) == []
+        table = service.table(str(fake.channel.id))
+        assert table.state.hand_no == 1 and not table.state.in_hand
+        assert table.state.conservation_error() is None
+        assert await ledger_error(store, table.state) is None
+        assert sum(s.stack for s in table.state.seats.values()) == 400
+    finally:
+        await store.close()
+
+
+async def test_draining_bot_answers_restarting_and_changes_nothing(h: Harness) -> None:
+    """Once the stop began, a new command is answered (not left to time out) and not run."""
+    alice = players(h.fake)[0]
+    h.bot.draining = True
+    await h.slash(alice, "table create")
+    assert h.last_ephemeral(alice) == RESTARTING
+    assert h.bot.service is not None and h.bot.service.get(h.tid) is None
+
+
+# ---------------------------------------------------------------- backup
+
+
+async def _check_copy(path: Path, table_id: str) -> int:
+    """Open a backup: every table recovers, chips are conserved (R-2.5); the hand no."""
+    store = await open_store(str(path))
+    try:
+        service = TableService(store, NullPresenter())
+        assert await service.recover(settle=False) == []
+        table = service.table(table_id)
+        assert table.state.conservation_error() is None
+        assert await ledger_error(store, table.state) is None
+        return table.state.hand_no
+    finally:
+        await store.close()
+
+
+async def test_backup_during_play_is_consistent_and_recovers(h: Harness, tmp_path: Path) -> None:
+    """Copies taken while actions are being committed each open, recover, and conserve
+    chips (R-2.5): each is the database as of one commit."""
+    users = players(h.fake)
+    await h.start_table(users)
+    assert h.db is not None
+    copies: list[Path] = []
+
+    async def play() -> None:
+        for _ in range(12):
+            actor = h.to_act()
+            if actor is None:
+                await h.slash(users[0], "deal")
+                continue
+            await h.click(actor, "check_call")
+
+    async def back_up() -> None:
+        for i in range(4):
+            dest = tmp_path / f"copy-{i}.sqlite3"
+            await asyncio.to_thread(backup, h.db, dest)  # type: ignore[arg-type]
+            copies.append(dest)
+            await asyncio.sleep(0.05)
+
+    await asyncio.gather(play(), back_up())
+    assert len(copies) == 4
+    for copy in copies:
+        assert await _check_copy(copy, h.tid) >= 1
+    # The command line, against the live file, while the bot holds it open.
+    dest = tmp_path / "cli.sqlite3"
+    proc = await asyncio.create_subprocess_exec(
+        *bot_cmd("backup", str(dest)), cwd=tmp_path, env=clean_env(CHIPFIST_DB=str(h.db)),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await proc.communicate()
+    assert proc.returncode == 0, err.decode()
+    assert "integrity ok" in out.decode() and "1 tables" in out.decode()
+    assert await _check_copy(dest, h.tid) >= 1
+    with pytest.raises(BackupError, match="exists"):
+        backup(h.db, dest)
