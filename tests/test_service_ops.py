@@ -10,6 +10,7 @@ conservation (R-2.5) and "the log is the truth" (architecture invariant 4).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -17,6 +18,7 @@ import os
 import pty
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -618,3 +620,143 @@ async def test_backup_during_play_is_consistent_and_recovers(h: Harness, tmp_pat
     assert await _check_copy(dest, h.tid) >= 1
     with pytest.raises(BackupError, match="exists"):
         backup(h.db, dest)
+
+
+# ---------------------------------------------------------------- health
+
+
+def test_health_file_verdicts(tmp_path: Path) -> None:
+    path = tmp_path / "h.json"
+    assert not health.check(path, 30).ok  # no file: the bot is not running
+    health.write(path, "connected", tables=3)
+    verdict = health.check(path, 30)
+    assert verdict.ok and "3 open tables" in verdict.line
+    assert not health.check(path, 30, now=time.time() + 60).ok  # stale: hung
+    health.write(path, "disconnected")
+    assert "gateway disconnected" in health.check(path, 30).line
+    path.write_text("{not json")
+    assert not health.check(path, 30).ok
+
+
+def test_health_command_exit_codes(tmp_path: Path) -> None:
+    path = tmp_path / "h.json"
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            bot_cmd("health"), capture_output=True, text=True, cwd=tmp_path, timeout=60,
+            env=clean_env(CHIPFIST_HEALTH_FILE=str(path), CHIPFIST_HEALTH_INTERVAL="5"),
+        )  # fmt: skip
+
+    assert run().returncode == 1
+    health.write(path, "connected")
+    proc = run()
+    assert proc.returncode == 0 and proc.stdout.startswith("healthy"), proc.stdout
+    health.write(path, "connected")
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "time": time.time() - 100}))  # 100 s > 3 x 5 + 5
+    proc = run()
+    assert proc.returncode == 1 and "last update" in proc.stdout
+
+
+async def test_bot_writes_health_and_notifies_systemd(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The running bot keeps the health file fresh with its gateway state, and under
+    systemd (NOTIFY_SOCKET, WATCHDOG_USEC) sends READY=1 then WATCHDOG=1 pings."""
+    sock_path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(sock_path))
+    sock.setblocking(False)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(sock_path))
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")  # ping every 0.1 s
+    path = tmp_path / "health.json"
+    settings = Config.load(
+        env={"CHIPFIST_HEALTH_FILE": str(path), "CHIPFIST_HEALTH_INTERVAL": "5"}, dotenv=None
+    )
+    bot = ChipfistBot(
+        str(tmp_path / "h.sqlite3"), clocks=False, sync=False, settings=settings,
+        **FakeDiscord.client_options(),
+    )  # fmt: skip
+    messages: list[str] = []
+
+    def received() -> bool:
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                messages.append(sock.recv(4096).decode())
+        return any(m.startswith("READY=1") for m in messages) and "WATCHDOG=1" in messages
+
+    try:
+        async with run_bot(fake_discord, bot):
+            await fake_discord.wait_for(received, timeout=5)
+            await fake_discord.wait_for(lambda: health.check(path, 5).ok, timeout=5)
+        assert json.loads(path.read_text())["gateway"] == "stopped"
+        received()
+        assert messages[-1] == "STOPPING=1"
+    finally:
+        sock.close()
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def _scrape(port: int) -> dict[str, float]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as resp:
+        text = resp.read().decode()
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            out[name] = float(value)
+    return out
+
+
+async def test_metrics_count_tables_hands_actions_requests_429s_and_commits(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    from cogs.metrics import Metrics, route_of
+
+    assert route_of("/api/v10/interactions/1234567890123456789/aW50ZXJhY3Rpb24/callback") == (
+        "/interactions/{id}/{token}/callback"
+    )
+    metrics = Metrics(0)
+    port = metrics.start()
+    bot = ChipfistBot(
+        str(tmp_path / "m.sqlite3"), clocks=False, sync=False, metrics=metrics,
+        **FakeDiscord.client_options(),
+    )  # fmt: skip
+    try:
+        async with run_bot(fake_discord, bot, sync=True):
+            h = Harness(fake_discord, bot)
+            users = players(fake_discord)
+            await h.start_table(users)
+            fake_discord.rate_limit("/callback", times=1, retry_after=0.05)
+            clicks = 0
+            while h.table().state.in_hand and clicks < 40:
+                actor = h.to_act()
+                assert actor is not None
+                await h.click(actor, "check_call")
+                clicks += 1
+            assert not h.table().state.in_hand
+            got = await asyncio.to_thread(_scrape, port)
+    finally:
+        metrics.stop()
+    assert got["chipfist_open_tables"] == 1.0
+    assert got["chipfist_hands_total"] == 1.0 and got["chipfist_hands_per_minute"] == 1.0
+    assert got["chipfist_action_seconds_count"] == clicks
+    callback = 'method="POST",route="/interactions/{id}/{token}/callback"'
+    assert got[f"chipfist_discord_requests_total{{{callback}}}"] >= clicks + 5
+    assert got[f"chipfist_discord_rate_limited_total{{{callback}}}"] == 1.0
+    assert got["chipfist_store_commit_seconds_count"] >= clicks
+    with pytest.raises(OSError):  # loopback only: the port is not served elsewhere
+        socket.create_connection((_lan_address(), port), timeout=1).close()
+
+
+def _lan_address() -> str:
+    """An address of this host other than loopback (a UDP connect sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            addr = str(s.getsockname()[0])
+        except OSError:
+            addr = "0.0.0.0"
+    return addr if not addr.startswith("127.") else "0.0.0.0"
