@@ -760,3 +760,64 @@ def _lan_address() -> str:
         except OSError:
             addr = "0.0.0.0"
     return addr if not addr.startswith("127.") else "0.0.0.0"
+
+
+# ---------------------------------------------------------------- deployment files
+
+
+def _set_names(text: str) -> set[str]:
+    return set(re.findall(r"\b(CHIPFIST_[A-Z0-9_]+)\b", text))
+
+
+def test_compose_file_parses_with_volume_env_file_and_healthcheck() -> None:
+    import yaml
+
+    text = (ROOT / "deploy" / "compose.yaml").read_text()
+    doc = yaml.safe_load(text)
+    service = doc["services"]["chipfist"]
+    assert service["build"] == {"context": "..", "dockerfile": "deploy/Dockerfile"}
+    context = (ROOT / "deploy" / service["build"]["context"]).resolve()
+    assert context == ROOT and (context / service["build"]["dockerfile"]).is_file()
+    assert service["env_file"] == "../.env"
+    volume, mount = service["volumes"][0].split(":")
+    assert volume in doc["volumes"] and mount == "/data"
+    assert service["environment"]["CHIPFIST_DB"].startswith(mount + "/")
+    assert service["healthcheck"]["test"] == ["CMD", "python", "-m", "bot", "health"]
+    assert service["stop_signal"] == "SIGTERM" and service["restart"].startswith("on-failure")
+    assert _set_names(text) <= set(env_names().values())
+
+
+def test_dockerfile_is_multi_stage_non_root_with_volume_healthcheck_and_stopsignal() -> None:
+    text = (ROOT / "deploy" / "Dockerfile").read_text()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert sum(ln.startswith("FROM ") for ln in lines) == 2
+    final = lines[max(i for i, ln in enumerate(lines) if ln.startswith("FROM ")) :]
+    user = [ln.split()[1] for ln in final if ln.startswith("USER ")]
+    assert user and user[-1] not in ("root", "0")
+    assert 'VOLUME ["/data"]' in final
+    assert "STOPSIGNAL SIGTERM" in final
+    assert any(ln.startswith("HEALTHCHECK") for ln in final)
+    assert 'CMD ["python", "-m", "bot", "health"]' in text
+    assert final[-1] == 'CMD ["python", "-m", "bot"]'
+    assert "CHIPFIST_DB=/data/" in text
+    assert _set_names(text) <= set(env_names().values())
+    # Every package the build copies exists (a renamed folder would break the image).
+    for src in re.findall(r"^COPY (?!--)(\S+)", text, re.M):
+        assert (ROOT / src).exists(), src
+
+
+def test_systemd_unit_is_hardened_and_restarts_on_failure() -> None:
+    text = (ROOT / "deploy" / "chipfist.service").read_text()
+    keys: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            keys.setdefault(key.strip(), []).append(value.strip())
+    assert keys["User"] == ["chipfist"] and keys["Restart"] == ["on-failure"]
+    assert keys["NoNewPrivileges"] == ["yes"] and keys["ProtectSystem"] == ["strict"]
+    data_dir = keys["ReadWritePaths"][0]
+    db = next(v for v in keys["Environment"] if v.startswith("CHIPFIST_DB="))
+    assert db.split("=", 1)[1].startswith(data_dir + "/")
+    assert keys["KillSignal"] == ["SIGTERM"] and keys["Type"] == ["notify"]
+    assert set(keys["RestartPreventExitStatus"][0].split()) == {"2", "3"}
+    assert _set_names(text) <= set(env_names().values())
