@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextvars
 import difflib
 import os
 import re
@@ -24,13 +25,16 @@ from typing import Any, Literal
 
 from dotenv import dotenv_values
 from pydantic import AliasChoices, Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 PREFIX = "CHIPFIST_"
 TOKEN_ENV = "DISCORD_TOKEN"
 
 # A bot token is three base64url parts: the bot's user id, a timestamp, an HMAC.
 _TOKEN = re.compile(r"^([A-Za-z0-9_-]{16,40})\.([A-Za-z0-9_-]{4,10})\.([A-Za-z0-9_-]{20,})$")
+
+# Set while Config.load(env=...) builds a Config from a given mapping only.
+_ONLY_GIVEN: contextvars.ContextVar[bool] = contextvars.ContextVar("only_given", default=False)
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LogFormat = Literal["plain", "json"]
@@ -106,18 +110,37 @@ class Config(BaseSettings):
     # ------------------------------------------------------------------ loading
 
     @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        if _ONLY_GIVEN.get():
+            return (init_settings,)
+        return (init_settings, env_settings, dotenv_settings, file_secret_settings)
+
+    @classmethod
     def load(
         cls, env: Mapping[str, str] | None = None, dotenv: str | Path | None = ".env"
     ) -> Config:
-        """The settings from the environment (or ``env``, for tests) over ``dotenv``."""
+        """The settings from the environment over ``dotenv``. With ``env`` (tests, the
+        doctor), that mapping replaces the process environment entirely."""
         if env is None:
             return cls(_env_file=dotenv)  # type: ignore[call-arg]
-        # An explicit mapping (tests): its values are passed as init values, which
-        # pydantic-settings ranks above the .env file, as the real environment would be.
+        merged: dict[str, str | None] = {}
+        if dotenv is not None and Path(dotenv).is_file():
+            merged.update(dotenv_values(dotenv))
+        merged.update(env)
         names = env_names()
-        values = {field: env[name] for field, name in names.items() if name in env}
-        values = {k: v for k, v in values.items() if v != "" or k == "discord_token"}
-        return cls(_env_file=dotenv, **values)
+        values = {f: merged[n] for f, n in names.items() if merged.get(n) not in (None, "")}
+        token = _ONLY_GIVEN.set(True)
+        try:
+            return cls(**values)  # type: ignore[arg-type]  # strings: pydantic parses
+        finally:
+            _ONLY_GIVEN.reset(token)
 
     @property
     def database(self) -> str:

@@ -120,9 +120,9 @@ def run(out: TextIO, env: dict[str, str] | None = None, dotenv: str | None = ".e
         print(f"{'ok  ' if ok else 'FAIL'} {line}", file=out)
     from cogs import permissions
 
-    value = permissions.permissions().value
-    names = ", ".join(permissions.label(n) for n in permissions.ALL)
-    print(f"permissions: {value} ({names}); scopes: {' '.join(permissions.SCOPES)}", file=out)
+    bits = permissions.permissions().value
+    labels = ", ".join(permissions.label(n) for n in permissions.ALL)
+    print(f"permissions: {bits} ({labels}); scopes: {' '.join(permissions.SCOPES)}", file=out)
     if client_id is not None:
         print(f"invite URL: {permissions.invite_url(client_id)}", file=out)
     else:

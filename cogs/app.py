@@ -77,6 +77,7 @@ class ChipfistBot(commands.Bot):
 
         self.database = database
         self.settings = settings if settings is not None else Config.load(env={}, dotenv=None)
+        """The process settings; the defaults (not the environment) when not given."""
         self._store = store
         self._sync = sync
         self._force_sync = force_sync

@@ -53,8 +53,8 @@ def friendly(exc: BaseException, table: str | None = None) -> str:
 def table_of(interaction: discord.Interaction) -> str | None:
     """The table an interaction is about: a button's custom_id names it; otherwise the
     channel (a table thread's parent)."""
-    data = interaction.data or {}
-    custom_id = data.get("custom_id") if isinstance(data, dict) else None
+    data: dict[str, object] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
     bid = decode(custom_id) if isinstance(custom_id, str) else None
     if bid is not None:
         return bid.table_id
