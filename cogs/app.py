@@ -193,8 +193,8 @@ class ChipfistBot(commands.Bot):
         self.gateway = health.CONNECTED
         if self.application_id is not None:
             log.info("invite URL: %s", permissions.invite_url(self.application_id))
-        for guild in self.guilds:
-            self.report_permissions(guild)
+        complete = sum(1 for guild in self.guilds if not self.report_permissions(guild))
+        log.info("%d of %d guilds grant every needed permission", complete, len(self.guilds))
         if not self._notified_ready:
             self._notified_ready = health.sd_notify("READY=1\nSTATUS=gateway connected")
         await self._write_health()
@@ -228,8 +228,6 @@ class ChipfistBot(commands.Bot):
                 permissions.invite_url(self.application_id or me.id),
                 extra={"guild": str(guild.id)},
             )
-        else:
-            log.info("guild %s (%s): all needed permissions", guild.id, guild.name)
         return missing
 
     # ------------------------------------------------------------------ health
@@ -337,12 +335,18 @@ def _metrics(config: Config) -> Any | None:
 async def serve(config: Config, *, force_sync: bool = False) -> int:
     """Run the bot until SIGTERM/SIGINT (exit 0) or a fatal error (non-zero)."""
     assert config.discord_token
-    metrics = _metrics(config)
+    try:
+        metrics = _metrics(config)
+    except Exception as exc:  # the package is missing, or the port is taken
+        log.error("cannot serve metrics on port %s: %s", config.metrics_port, exc)
+        return 2
     bot = ChipfistBot(config.database, settings=config, force_sync=force_sync, metrics=metrics)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+        # Not on Windows' default loop: there Ctrl-C still ends the process.
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
     runner = asyncio.create_task(bot.start(config.discord_token), name="discord")
     stopper = asyncio.create_task(stop.wait(), name="signals")
     await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)

@@ -438,12 +438,14 @@ class BotProcess:
         self.health = tmp_path / "health.json"
         self.log = tmp_path / f"bot-{time.monotonic_ns()}.log"
         self.env = clean_env(
-            DISCORD_TOKEN=fake.token,
-            CHIPFIST_DB=str(tmp_path / "live.sqlite3"),
-            CHIPFIST_HEALTH_FILE=str(self.health),
-            CHIPFIST_HEALTH_INTERVAL="0.5",
-            FAKEDISCORD_URL=fake.base_url,
-            **env,
+            **{
+                "DISCORD_TOKEN": fake.token,
+                "CHIPFIST_DB": str(tmp_path / "live.sqlite3"),
+                "CHIPFIST_HEALTH_FILE": str(self.health),
+                "CHIPFIST_HEALTH_INTERVAL": "0.5",
+                "FAKEDISCORD_URL": fake.base_url,
+                **env,
+            }
         )
         self.proc: asyncio.subprocess.Process | None = None
 
@@ -533,6 +535,7 @@ async def test_sigterm_mid_hand_exits_0_fast_and_the_hand_resumes(tmp_path: Path
         assert "stopped cleanly" in bot.text()
         assert json.loads(bot.health.read_text())["gateway"] == "stopped"
 
+        bot.env["CHIPFIST_LOG_FORMAT"] = "json"
         await bot.start()  # the same database: recover and go on
         for _ in range(30):
             if not any("is over" in m.content for m in fake.channel_messages()):
@@ -540,6 +543,10 @@ async def test_sigterm_mid_hand_exits_0_fast_and_the_hand_resumes(tmp_path: Path
         assert any("Hand #1 is over" in m.content for m in fake.channel_messages())
         code, took = await bot.stop(signal.SIGINT)
         assert code == 0 and took < 5.0, bot.text()
+        # One logging setup for the process: discord.py's records are JSON lines too.
+        records = [json.loads(line) for line in bot.text().splitlines()]
+        assert any(r["logger"].startswith("discord.") for r in records)
+        assert any(r["message"].startswith("stopped cleanly") for r in records)
         assert fake.requests_by_route["PUT /applications/{app_id}/commands"] == 1
 
     store = await open_store(bot.env["CHIPFIST_DB"])
@@ -553,6 +560,36 @@ async def test_sigterm_mid_hand_exits_0_fast_and_the_hand_resumes(tmp_path: Path
         assert sum(s.stack for s in table.state.seats.values()) == 400
     finally:
         await store.close()
+
+
+async def test_a_token_discord_refuses_exits_3_once(tmp_path: Path) -> None:
+    """Exit 3 (not restarted by the systemd unit) with one line, no traceback."""
+    async with FakeDiscord() as fake:
+        fake.token = make_token(fake.application_id)
+        bot = BotProcess(fake, tmp_path, DISCORD_TOKEN=make_token(fake.application_id + 1))
+        with bot.log.open("wb") as log:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tests.fakediscord.launch", cwd=ROOT, env=bot.env,
+                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+            )  # fmt: skip
+        assert await asyncio.wait_for(proc.wait(), timeout=60) == 3
+    text = bot.text()
+    assert "Discord refused the token" in text and "Traceback" not in text
+
+
+def test_metrics_port_taken_refuses_to_start(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            bot_cmd(), stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=tmp_path,
+            env=clean_env(DISCORD_TOKEN=make_token(123456789012345678),
+                          CHIPFIST_METRICS_PORT=str(port)),
+            timeout=60,
+        )  # fmt: skip
+    assert proc.returncode == 2
+    assert f"cannot serve metrics on port {port}" in proc.stderr and "Traceback" not in proc.stderr
 
 
 async def test_draining_bot_answers_restarting_and_changes_nothing(h: Harness) -> None:
