@@ -293,15 +293,16 @@ class ChipfistBot(commands.Bot):
         for task in self._background:
             task.cancel()
         if self.service is not None:
-            await self.service.stop()
-            # The commands in flight finish (their appends commit); no new one starts:
-            # each table's lock is taken and kept until the process ends.
+            # The commands in flight finish (their appends commit), a clock's too; no
+            # new one starts: each table's lock is taken and kept until the process
+            # ends. Only then are the clocks stopped, so none is cut off mid-command.
             locks = [t.lock for t in self.service.tables.values()]
             taking = asyncio.gather(*(lock.acquire() for lock in locks))
             try:
                 await asyncio.wait_for(taking, timeout=max(0.1, deadline - loop.time() - 2.0))
             except TimeoutError:
                 log.warning("stop: a table command did not finish in time")
+            await self.service.stop()
         try:
             await asyncio.wait_for(
                 self.presenter.drain(), timeout=max(0.1, deadline - loop.time() - 1.0)

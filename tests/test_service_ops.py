@@ -592,6 +592,40 @@ def test_metrics_port_taken_refuses_to_start(tmp_path: Path) -> None:
     assert f"cannot serve metrics on port {port}" in proc.stderr and "Traceback" not in proc.stderr
 
 
+async def test_stop_lets_the_command_in_flight_commit_and_answer(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop that arrives while an action is being written waits for it: the action is
+    in the log after the stop (invariant 4) and the player got the answer."""
+    users = players(h.fake)
+    await h.start_table(users)
+    assert h.bot.service is not None and h.db is not None
+    store = h.bot.service.store
+    append = store.append
+    writing = asyncio.Event()
+
+    async def slow_append(*args: Any, **kwargs: Any) -> int:
+        writing.set()
+        await asyncio.sleep(0.5)
+        return await append(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append", slow_append)
+    turn = h.table().state.turn
+    actor = h.to_act()
+    assert actor is not None
+    click = await h.fake.click(actor, h.table_message(), h.button("check_call"), wait=False)
+    await asyncio.wait_for(writing.wait(), timeout=5)
+    await h.bot.close()
+    assert click.acknowledged
+    check = await open_store(str(h.db))
+    try:
+        service = TableService(check, NullPresenter())
+        await service.recover(settle=False)
+        assert service.table(h.tid).state.turn == turn + 1
+    finally:
+        await check.close()
+
+
 async def test_draining_bot_answers_restarting_and_changes_nothing(h: Harness) -> None:
     """Once the stop began, a new command is answered (not left to time out) and not run."""
     alice = players(h.fake)[0]
