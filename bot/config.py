@@ -100,6 +100,14 @@ class Config(BaseSettings):
             value = value.strip().strip("'\"").strip() or None
         return value
 
+    @field_validator("repo_url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if value and not re.match(r"^https?://[^\s/]+(/\S*)?$", value):
+            raise ValueError("must be an http(s) URL, like https://github.com/OWNER/REPO")
+        return value
+
     @field_validator("log_level", "log_format", mode="before")
     @classmethod
     def _case(cls, value: object, info: Any) -> object:

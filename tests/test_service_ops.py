@@ -117,12 +117,16 @@ def test_local_flag_opens_the_table_even_with_a_token_and_no_terminal(tmp_path: 
         text=True,
         cwd=tmp_path,
         env=clean_env(
-            DISCORD_TOKEN=make_token(123456789012345678), CHIPFIST_DB=str(tmp_path / "l.sqlite3")
+            DISCORD_TOKEN=make_token(123456789012345678),
+            CHIPFIST_DB=str(tmp_path / "l.sqlite3"),
+            CHIPFIST_LOGLEVEL="DEBUG",
         ),
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert "Hand #1" in proc.stdout
+    # The terminal table plays on, but says loudly that a setting name is wrong.
+    assert "warning: CHIPFIST_LOGLEVEL is not a Chipfist setting" in proc.stderr
 
 
 @pytest.mark.parametrize(
@@ -135,6 +139,7 @@ def test_local_flag_opens_the_table_even_with_a_token_and_no_terminal(tmp_path: 
         ),
         ({"CHIPFIST_METRICS_PORT": "abc"}, "CHIPFIST_METRICS_PORT='abc'"),
         ({"CHIPFIST_LOG_FORMAT": "xml"}, "CHIPFIST_LOG_FORMAT='xml'"),
+        ({"CHIPFIST_REPO_URL": "github.com/x"}, "CHIPFIST_REPO_URL='github.com/x'"),
     ],
 )
 def test_bad_configuration_refuses_to_start(
