@@ -511,7 +511,17 @@ async def act(fake: FakeDiscord, kind: str = "check_call") -> FakeUser:
     assert actor is not None, msg.embeds
     button = next(c for c in msg.custom_ids() if c.endswith(":" + kind))
     await fake.click(actor, msg, button)
-    await fake.wait_idle(0.2)
+
+    def moved_on() -> bool:
+        # The table message shows a later turn (its buttons carry it), or the hand is over.
+        if any("is over" in m.content for m in fake.channel_messages()):
+            return True
+        try:
+            return button not in table_message(fake).custom_ids()
+        except LookupError:  # no action buttons any more: between hands
+            return True
+
+    await fake.wait_for(moved_on, timeout=10)
     return actor
 
 
@@ -542,9 +552,15 @@ async def test_sigterm_mid_hand_exits_0_fast_and_the_hand_resumes(tmp_path: Path
 
         bot.env["CHIPFIST_LOG_FORMAT"] = "json"
         await bot.start()  # the same database: recover and go on
+
+        def over() -> bool:
+            return any("is over" in m.content for m in fake.channel_messages())
+
         for _ in range(30):
-            if not any("is over" in m.content for m in fake.channel_messages()):
-                await act(fake)
+            await fake.wait_for(lambda: over() or _has_table(fake), timeout=10)
+            if over():
+                break
+            await act(fake)
         assert any("Hand #1 is over" in m.content for m in fake.channel_messages())
         code, took = await bot.stop(signal.SIGINT)
         assert code == 0 and took < 5.0, bot.text()
