@@ -479,6 +479,12 @@ class BotProcess:
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    async def kill(self) -> None:
+        """After a failed test: never leave the process behind."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
 
 def table_message(fake: FakeDiscord) -> FakeMessage:
     for msg in reversed(fake.channel_messages()):
@@ -531,50 +537,60 @@ async def test_sigterm_mid_hand_exits_0_fast_and_the_hand_resumes(tmp_path: Path
     for (R-2.5), and commands were synced only by the first start."""
     async with FakeDiscord() as fake:
         fake.token = make_token(fake.application_id)
-        alice, bob = fake.user("alice"), fake.user("bob")
         bot = BotProcess(fake, tmp_path)
-        await bot.start()
-        assert fake.global_commands, bot.text()
-        await fake.slash(alice, "table create")
-        for user in (alice, bob):
-            await fake.slash(user, "sit", buy_in=200)
-        await fake.slash(alice, "deal")
-        await fake.wait_idle(0.2)
-        first = await act(fake)  # the button's call: mid-hand, the other player to act
-        msg = table_message(fake)
-        waiting = to_act(fake, msg)
-        assert waiting is not None and waiting.id != first.id
-        code, took = await bot.stop()
-        assert code == 0, bot.text()
-        assert took < 5.0, (took, bot.text())
-        assert "stopped cleanly" in bot.text()
-        assert json.loads(bot.health.read_text())["gateway"] == "stopped"
+        try:
+            await _mid_hand_stop_and_resume(fake, bot)
+        finally:
+            await bot.kill()
+    await _check_resumed(bot.env["CHIPFIST_DB"], str(fake.channel.id))
 
-        bot.env["CHIPFIST_LOG_FORMAT"] = "json"
-        await bot.start()  # the same database: recover and go on
 
-        def over() -> bool:
-            return any("is over" in m.content for m in fake.channel_messages())
+async def _mid_hand_stop_and_resume(fake: FakeDiscord, bot: BotProcess) -> None:
+    alice, bob = fake.user("alice"), fake.user("bob")
+    await bot.start()
+    assert fake.global_commands, bot.text()
+    await fake.slash(alice, "table create")
+    for user in (alice, bob):
+        await fake.slash(user, "sit", buy_in=200)
+    await fake.slash(alice, "deal")
+    await fake.wait_idle(0.2)
+    first = await act(fake)  # the button's call: mid-hand, the other player to act
+    msg = table_message(fake)
+    waiting = to_act(fake, msg)
+    assert waiting is not None and waiting.id != first.id
+    code, took = await bot.stop()
+    assert code == 0, bot.text()
+    assert took < 5.0, (took, bot.text())
+    assert "stopped cleanly" in bot.text()
+    assert json.loads(bot.health.read_text())["gateway"] == "stopped"
 
-        for _ in range(30):
-            await fake.wait_for(lambda: over() or _has_table(fake), timeout=10)
-            if over():
-                break
-            await act(fake)
-        assert any("Hand #1 is over" in m.content for m in fake.channel_messages())
-        code, took = await bot.stop(signal.SIGINT)
-        assert code == 0 and took < 5.0, bot.text()
-        # One logging setup for the process: discord.py's records are JSON lines too.
-        records = [json.loads(line) for line in bot.text().splitlines()]
-        assert any(r["logger"].startswith("discord.") for r in records)
-        assert any(r["message"].startswith("stopped cleanly") for r in records)
-        assert fake.requests_by_route["PUT /applications/{app_id}/commands"] == 1
+    bot.env["CHIPFIST_LOG_FORMAT"] = "json"
+    await bot.start()  # the same database: recover and go on
 
-    store = await open_store(bot.env["CHIPFIST_DB"])
+    def over() -> bool:
+        return any("is over" in m.content for m in fake.channel_messages())
+
+    for _ in range(30):
+        await fake.wait_for(lambda: over() or _has_table(fake), timeout=10)
+        if over():
+            break
+        await act(fake)
+    assert any("Hand #1 is over" in m.content for m in fake.channel_messages())
+    code, took = await bot.stop(signal.SIGINT)
+    assert code == 0 and took < 5.0, bot.text()
+    # One logging setup for the process: discord.py's records are JSON lines too.
+    records = [json.loads(line) for line in bot.text().splitlines()]
+    assert any(r["logger"].startswith("discord.") for r in records)
+    assert any(r["message"].startswith("stopped cleanly") for r in records)
+    assert fake.requests_by_route["PUT /applications/{app_id}/commands"] == 1
+
+
+async def _check_resumed(db: str, table_id: str) -> None:
+    store = await open_store(db)
     try:
         service = TableService(store, NullPresenter())
         assert await service.recover(settle=False) == []
-        table = service.table(str(fake.channel.id))
+        table = service.table(table_id)
         assert table.state.hand_no == 1 and not table.state.in_hand
         assert table.state.conservation_error() is None
         assert await ledger_error(store, table.state) is None
@@ -902,3 +918,33 @@ def test_systemd_unit_is_hardened_and_restarts_on_failure() -> None:
     assert keys["KillSignal"] == ["SIGTERM"] and keys["Type"] == ["notify"]
     assert set(keys["RestartPreventExitStatus"][0].split()) == {"2", "3"}
     assert _set_names(text) <= set(env_names().values())
+
+
+async def test_sigterm_with_discord_unreachable_still_exits_0_within_5_s(tmp_path: Path) -> None:
+    """Discord gone (the bot reconnecting, deliveries failing): the stop is still bounded
+    and the store is closed cleanly (the table recovers, R-2.5)."""
+    async with FakeDiscord() as fake:
+        fake.token = make_token(fake.application_id)
+        bot = BotProcess(fake, tmp_path)
+        try:
+            await bot.start()
+            alice, bob = fake.user("alice"), fake.user("bob")
+            await fake.slash(alice, "table create")
+            for user in (alice, bob):
+                await fake.slash(user, "sit", buy_in=200)
+            await fake.slash(alice, "deal", wait=False)
+            await fake.stop()  # mid-delivery: every request now fails to connect
+            await asyncio.sleep(0.3)
+            code, took = await bot.stop()
+            assert code == 0, bot.text()
+            assert took < 5.0, (took, bot.text())
+        finally:
+            await bot.kill()
+    store = await open_store(bot.env["CHIPFIST_DB"])
+    try:
+        service = TableService(store, NullPresenter())
+        assert await service.recover(settle=False) == []
+        table = service.table(str(fake.channel.id))
+        assert table.state.conservation_error() is None
+    finally:
+        await store.close()
