@@ -948,3 +948,22 @@ async def test_sigterm_with_discord_unreachable_still_exits_0_within_5_s(tmp_pat
         assert table.state.conservation_error() is None
     finally:
         await store.close()
+
+
+async def test_doctor_reports_pending_and_too_new_schema(tmp_path: Path) -> None:
+    """Upgrades: an older schema is reported as migrated at the next start; a schema
+    newer than the code fails (downgrades are not supported)."""
+    import aiosqlite
+
+    from bot.doctor import check_database
+    from bot.store.schema import LATEST, migrate
+
+    db = tmp_path / "old.sqlite3"
+    async with aiosqlite.connect(db, isolation_level=None) as conn:
+        await migrate(conn, target=1)
+    ok, line = check_database(str(db))
+    assert ok and f"schema v1, migrated to v{LATEST} at the next start" in line
+    async with aiosqlite.connect(db, isolation_level=None) as conn:
+        await conn.execute("UPDATE schema_version SET version = ?", (LATEST + 1,))
+    ok, line = check_database(str(db))
+    assert not ok and "newer than this code" in line
