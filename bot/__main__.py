@@ -1,42 +1,97 @@
-"""``python -m bot``: the Discord bot when DISCORD_TOKEN is set, else the local table.
+"""``python -m bot``: the Discord bot, the terminal table, and the operator's commands.
 
-``python -m bot --local [players...]`` always starts the terminal table (no token).
+* ``python -m bot`` — the Discord bot when DISCORD_TOKEN is set. Without a token: the
+  terminal table when stdin is a terminal, otherwise one line saying so and exit 2 (a
+  service without a token must fail, not play a table on end-of-input and restart).
+* ``python -m bot --local [players...]`` — always the terminal table.
+* ``python -m bot doctor`` — check the configuration; print the settings (token masked)
+  and the invite URL.
+* ``python -m bot backup PATH`` — a consistent copy of the live database.
+* ``python -m bot health`` — exit 0 if the running bot's health file is fresh and its
+  gateway connected (Docker's HEALTHCHECK).
+* ``python -m bot --force-sync`` — the bot, syncing its slash commands even if the
+  command tree did not change.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
+from typing import TextIO
 
-from bot.config import Config
+from bot.config import Config, settings_error, token_problem, unknown_names
+from bot.logs import configure
+
+NO_TOKEN = "DISCORD_TOKEN is not set; run `python -m bot --local` for a terminal table"
+USAGE = "usage: python -m bot [--local [players...] | doctor | backup PATH | health | --force-sync]"
+
+log = logging.getLogger("bot")
 
 
-def run_discord(config: Config) -> int:
-    # Imported lazily: the local table must work without discord set up.
-    try:
-        from cogs.app import run  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        print(
-            "DISCORD_TOKEN is set, but the Discord front end (cogs/app.py, cogs/) "
-            "is not installed in this version. Unset DISCORD_TOKEN or use --local "
-            "to play in the terminal.",
-            file=sys.stderr,
-        )
-        return 2
-    result: int = run(config)
+def run_discord(config: Config, *, force_sync: bool = False) -> int:
+    from cogs.app import run
+
+    result: int = run(config, force_sync=force_sync)
     return result
 
 
-def main(argv: list[str]) -> int:
-    from bot.local.terminal import main as local_main
+def load_config(err: TextIO) -> Config | None:
+    try:
+        return Config.load()
+    except Exception as exc:  # pydantic's ValidationError: one line per bad variable
+        print(f"bad configuration: {settings_error(exc)}", file=err)
+        return None
 
-    config = Config.load()
-    if "--local" in argv or config.discord_token is None:
+
+def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None) -> int:
+    stdin = stdin or sys.stdin
+    err = err or sys.stderr
+    if argv[:1] == ["doctor"]:
+        from bot.doctor import main as doctor_main
+
+        return doctor_main(argv[1:])
+    if argv[:1] == ["backup"]:
+        from bot.backup import main as backup_main
+
+        return backup_main(argv[1:])
+    if argv[:1] == ["health"]:
+        from bot.doctor import health_main
+
+        return health_main(argv[1:])
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE, file=err)
+        return 0
+    config = load_config(err)
+    if config is None:
+        return 2
+    local = "--local" in argv
+    if local or config.discord_token is None:
+        if not local and not stdin.isatty():
+            print(NO_TOKEN, file=err)
+            return 2
+        for line in unknown_names():
+            print(f"warning: {line}", file=err)
+        from bot.local.terminal import main as local_main
+
         if "--db" not in argv and config.database:
             argv = [*argv, "--db", config.database]
-        if "--local" not in argv and config.discord_token is None:
-            print("No DISCORD_TOKEN set: starting the local terminal table.", file=sys.stderr)
-        return local_main(argv)
-    return run_discord(config)
+        if not local:
+            print("No DISCORD_TOKEN set: starting the local terminal table.", file=err)
+        return local_main([a for a in argv if a != "--force-sync"])
+    configure(config.log_level, config.log_format)
+    unknown = unknown_names()
+    problem = token_problem(config.discord_token)
+    if unknown or problem:
+        # Refuse rather than start on a default the operator did not mean (a misspelt
+        # CHIPFIST_DB would open a fresh, empty database).
+        for line in [*unknown, *([problem] if problem else [])]:
+            log.error("refusing to start: %s", line)
+        return 2
+    rest = [a for a in argv if a != "--force-sync"]
+    if rest:
+        print(f"unknown arguments {' '.join(rest)}\n{USAGE}", file=err)
+        return 2
+    return run_discord(config, force_sync="--force-sync" in argv)
 
 
 if __name__ == "__main__":

@@ -1,22 +1,54 @@
 """The Discord entry point: builds the ``commands.Bot``, loads the cogs, syncs, runs.
 
 ``python -m bot`` calls :func:`run` when a DISCORD_TOKEN is set. Intents are minimal:
-guilds only (no message content): everything arrives as interactions.
+guilds only (no message content, nothing privileged): everything arrives as
+interactions.
+
+Running as a service:
+
+* command sync only when the command tree changed: a hash of the payload per scope
+  (global, or the ``CHIPFIST_DEV_GUILD`` guild) is kept in the store's log under
+  :data:`SYNC_LOG`, so a restart does not spend Discord's sync rate limit;
+* SIGTERM or SIGINT: stop taking commands (an interaction arriving is told the dealer
+  is restarting), let the commands in flight finish (every table's lock is taken and
+  kept), deliver what is queued, close the gateway and the store, exit 0, all within
+  :data:`STOP_BUDGET` seconds; hands in progress resume at the next start
+  (``TableService.recover``);
+* the invite URL and, per guild, the needed permissions the bot lacks are logged at
+  start (:mod:`cogs.permissions`);
+* the health file and systemd notifications (:mod:`bot.health`), the Prometheus metrics
+  (:mod:`cogs.metrics`), each off unless configured.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
+import json
 import logging
+import signal
+import time
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot import health
 from bot.config import Config
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
+from cogs import permissions
 
 log = logging.getLogger(__name__)
+
+SYNC_LOG = "_command_sync"
+"""Reserved log id: one ``synced`` event per sync ({scope, hash}); never a table."""
+SYNCED = "synced"
+STOP_BUDGET = 4.0
+"""Seconds a graceful stop may take in all, even with Discord unreachable (the promise
+is an exit within 5 s; supervisors wait longer: systemd 15 s here, Docker 10 s)."""
+RESTARTING = "The dealer is restarting; try again in a few seconds. Nothing was changed."
 
 
 class ChipfistBot(commands.Bot):
@@ -29,26 +61,52 @@ class ChipfistBot(commands.Bot):
         store: StorePort | None = None,
         sync: bool = True,
         clocks: bool = True,
+        settings: Config | None = None,
+        force_sync: bool = False,
+        metrics: Any | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # No voice here: skip discord.py's start-up warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        if metrics is not None:
+            options.setdefault("http_trace", metrics.trace_config())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         from cogs.presenter import DiscordPresenter
 
         self.database = database
+        self.settings = settings if settings is not None else Config.load(env={}, dotenv=None)
+        """The process settings; the defaults (not the environment) when not given."""
         self._store = store
         self._sync = sync
+        self._force_sync = force_sync
         self._clocks = clocks
+        self.metrics = metrics
         self.presenter = DiscordPresenter(self)
         self.service: TableService | None = None
+        self.draining = False
+        """Set by the stop: interactions are answered with :data:`RESTARTING`."""
+        self.gateway = "starting"
+        self.synced: bool | None = None
+        """Whether this start synced the command tree (None: sync off)."""
+        self._refusals: set[asyncio.Task[None]] = set()
+        self._background: list[asyncio.Task[None]] = []
+        self._stopped = False
+        self._notified_ready = False
+
+    # ------------------------------------------------------------------ start
 
     async def setup_hook(self) -> None:
         from cogs.components import CfButton, DrawSelect
         from cogs.errors import on_tree_error
         from cogs.play import on_modal_interaction, on_stale_component
 
+        self._gate_interactions()
         store = self._store or await open_store(self.database)
+        if self.metrics is not None:
+            store = self.metrics.timed_store(store)
         self.service = TableService(store, self.presenter)
         self.presenter.service = self.service
         halted = await self.service.recover()
@@ -65,23 +123,263 @@ class ChipfistBot(commands.Bot):
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         await self.load_extension("cogs.table_cog")
         if self._sync:
-            await self.tree.sync()
+            self.synced = await self.sync_commands(force=self._force_sync)
+        if self.metrics is not None:
+            self._watch_metrics()
         if self._clocks:
             self.service.start_clocks()
+        if self.settings.health_file or health.watchdog_interval() is not None:
+            self._background.append(asyncio.create_task(self._health_loop(), name="health"))
+
+    def _watch_metrics(self) -> None:
+        metrics = self.metrics
+        service = self.service
+        assert metrics is not None and service is not None
+        metrics.watch_tables(lambda: sum(1 for t in service.tables.values() if not t.state.closed))
+        public = self.presenter.public
+
+        async def counting_public(table_id: str, notice: Any) -> None:
+            if notice.kind == "hand_ended":
+                metrics.hand_finished()
+            await public(table_id, notice)
+
+        self.presenter.public = counting_public  # type: ignore[method-assign]
+
+    def observe_action(self, seconds: float) -> None:
+        """Called by ``cogs.play.act`` with each action's latency."""
+        if self.metrics is not None:
+            self.metrics.observe_action(seconds)
+
+    # ------------------------------------------------------------------ sync
+
+    def _sync_scope(self) -> tuple[str, discord.Object | None]:
+        guild = self.settings.dev_guild
+        scope = f"guild:{guild}" if guild else "global"
+        return f"{self.application_id}:{scope}", discord.Object(guild) if guild else None
+
+    def tree_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A hash of exactly what ``tree.sync`` would send for this scope."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the command tree if it changed since the last sync for this scope (global,
+        or the dev guild instantly). Returns whether it synced."""
+        assert self.service is not None
+        scope, guild = self._sync_scope()
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        digest = self.tree_hash(guild)
+        store = self.service.store
+        last = None
+        for event in await store.events(SYNC_LOG):
+            if event.kind == SYNCED and event.payload.get("scope") == scope:
+                last = event.payload.get("hash")
+        if last == digest and not force:
+            log.info("command tree unchanged (%s): not synced", scope)
+            return False
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException:
+            log.exception("command sync failed (%s); the old commands stay", scope)
+            return False
+        await store.append(SYNC_LOG, SYNCED, {"scope": scope, "hash": digest})
+        log.info("command tree synced (%s)", scope)
+        return True
+
+    # ------------------------------------------------------------------ gateway
+
+    async def on_ready(self) -> None:
+        self.gateway = health.CONNECTED
+        if self.application_id is not None:
+            log.info("invite URL: %s", permissions.invite_url(self.application_id))
+        complete = sum(1 for guild in self.guilds if not self.report_permissions(guild))
+        log.info("%d of %d guilds grant every needed permission", complete, len(self.guilds))
+        if not self._notified_ready:
+            self._notified_ready = health.sd_notify("READY=1\nSTATUS=gateway connected")
+        await self._write_health()
+
+    async def on_resumed(self) -> None:
+        self.gateway = health.CONNECTED
+        await self._write_health()
+
+    async def on_disconnect(self) -> None:
+        if not self._stopped:
+            self.gateway = "disconnected"
+            await self._write_health()
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.report_permissions(guild)
+
+    def report_permissions(self, guild: discord.Guild) -> list[str]:
+        """Log which needed permissions the bot's roles lack in ``guild`` (a channel's
+        overwrites can still take some away: ``/table create`` checks there)."""
+        me = guild.me
+        if me is None:
+            return []
+        missing = permissions.missing(me.guild_permissions)
+        if missing:
+            log.warning(
+                "guild %s (%s): missing permissions %s; grant them to the bot's role or "
+                "re-invite with %s",
+                guild.id,
+                guild.name,
+                ", ".join(permissions.label(m) for m in missing),
+                permissions.invite_url(self.application_id or me.id),
+                extra={"guild": str(guild.id)},
+            )
+        return missing
+
+    # ------------------------------------------------------------------ health
+
+    async def _write_health(self) -> None:
+        path = self.settings.health_file
+        if not path:
+            return
+        tables = 0 if self.service is None else len(self.service.tables)
+        try:
+            await asyncio.to_thread(health.write, path, self.gateway, tables=tables)
+        except OSError:
+            log.warning("cannot write the health file %s", path, exc_info=True)
+
+    async def _health_loop(self) -> None:
+        interval = self.settings.health_interval
+        dog = health.watchdog_interval()
+        if dog is not None:
+            interval = min(interval, dog)
+        while True:
+            if self.gateway == health.CONNECTED and (self.ws is None or self.is_closed()):
+                self.gateway = "disconnected"
+            await self._write_health()
+            if self.gateway == health.CONNECTED:
+                health.sd_notify("WATCHDOG=1")
+            await asyncio.sleep(interval)
+
+    # ------------------------------------------------------------------ stop
+
+    def _gate_interactions(self) -> None:
+        """Route every INTERACTION_CREATE through :attr:`draining` (one place)."""
+        parsers = self._connection.parsers
+        original = parsers["INTERACTION_CREATE"]
+
+        def gated(data: Any) -> None:
+            if not self.draining:
+                original(data)
+                return
+            if data.get("type") == 4:  # autocomplete: nothing to tell
+                return
+            interaction = discord.Interaction(data=data, state=self._connection)
+            task = asyncio.create_task(self._refuse(interaction))
+            self._refusals.add(task)
+            task.add_done_callback(self._refusals.discard)
+
+        parsers["INTERACTION_CREATE"] = gated
+
+    async def _refuse(self, interaction: discord.Interaction) -> None:
+        from cogs import ops
+
+        with contextlib.suppress(Exception):
+            await ops.reply(interaction, RESTARTING)
 
     async def close(self) -> None:
+        """Stop gracefully (see the module docstring); idempotent."""
+        if self._stopped:
+            await super().close()
+            return
+        self._stopped = True
+        self.draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_BUDGET
+        for task in self._background:
+            task.cancel()
         if self.service is not None:
+            # The commands in flight finish (their appends commit), a clock's too; no
+            # new one starts: each table's lock is taken and kept until the process
+            # ends. Only then are the clocks stopped, so none is cut off mid-command.
+            locks = [t.lock for t in self.service.tables.values()]
+            taking = asyncio.gather(*(lock.acquire() for lock in locks))
+            try:
+                await asyncio.wait_for(taking, timeout=max(0.1, deadline - loop.time() - 2.0))
+            except TimeoutError:
+                log.warning("stop: a table command did not finish in time")
             await self.service.stop()
-        await self.presenter.drain()
+        try:
+            await asyncio.wait_for(
+                self.presenter.drain(), timeout=max(0.1, deadline - loop.time() - 1.2)
+            )
+        except TimeoutError:
+            log.warning("stop: undelivered table updates dropped (they show after restart)")
+        if self._refusals:
+            await asyncio.wait(set(self._refusals), timeout=0.3)
         await self.presenter.close()
-        await super().close()
+        self.gateway = "stopped"
+        await self._write_health()
+        health.sd_notify("STOPPING=1")
+        try:
+            # Closing the gateway waits for Discord's answer; never past the budget.
+            await asyncio.wait_for(super().close(), timeout=max(0.2, deadline - loop.time()))
+        except TimeoutError:
+            log.warning("stop: Discord did not answer the close in time")
         if self.service is not None:
             await self.service.store.close()
+        if self.metrics is not None:
+            self.metrics.stop()
 
 
-def run(config: Config) -> int:
+def _metrics(config: Config) -> Any | None:
+    if not config.metrics_port:
+        return None
+    from cogs.metrics import Metrics
+
+    metrics = Metrics(config.metrics_port)
+    port = metrics.start()
+    log.info("metrics on http://127.0.0.1:%s/metrics", port)
+    return metrics
+
+
+async def serve(config: Config, *, force_sync: bool = False) -> int:
+    """Run the bot until SIGTERM/SIGINT (exit 0) or a fatal error (non-zero)."""
+    assert config.discord_token
+    try:
+        metrics = _metrics(config)
+    except Exception as exc:  # the package is missing, or the port is taken
+        log.error("cannot serve metrics on port %s: %s", config.metrics_port, exc)
+        return 2
+    bot = ChipfistBot(config.database, settings=config, force_sync=force_sync, metrics=metrics)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        # Not on Windows' default loop: there Ctrl-C still ends the process.
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(config.discord_token), name="discord")
+    stopper = asyncio.create_task(stop.wait(), name="signals")
+    await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if stop.is_set():
+        started = time.monotonic()
+        log.info("stop requested: finishing the commands in flight")
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(runner, timeout=0.5)
+        log.info("stopped cleanly in %.1f s", time.monotonic() - started)
+        return 0
+    stopper.cancel()
+    exc = runner.exception()
+    await bot.close()
+    if isinstance(exc, discord.LoginFailure):
+        log.error("Discord refused the token (DISCORD_TOKEN): %s", exc)
+        return 3
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        log.error("%s", exc)
+        return 3
+    if exc is not None:
+        log.error("the bot stopped: %s", exc, exc_info=exc)
+        return 1
+    return 0
+
+
+def run(config: Config, *, force_sync: bool = False) -> int:
     if not config.discord_token:
         raise SystemExit("DISCORD_TOKEN is not set")
-    bot = ChipfistBot(config.database)
-    bot.run(config.discord_token)
-    return 0
+    return asyncio.run(serve(config, force_sync=force_sync))

@@ -16,12 +16,14 @@ from discord import app_commands
 from bot.poker.errors import PokerError
 from bot.table.errors import TableError
 from cogs import ops
+from cogs.ids import decode
 
 log = logging.getLogger(__name__)
 
 
-def friendly(exc: BaseException) -> str:
-    """What to tell the player about ``exc`` (and log it when it is a bug)."""
+def friendly(exc: BaseException, table: str | None = None) -> str:
+    """What to tell the player about ``exc`` (and log it when it is a bug: the error id
+    the player sees, the table and the traceback, in one record)."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
     if isinstance(exc, app_commands.CommandOnCooldown):
@@ -37,13 +39,34 @@ def friendly(exc: BaseException) -> str:
     if isinstance(exc, TableError):
         return exc.message
     error_id = secrets.token_hex(4)
-    log.error("error %s", error_id, exc_info=(type(exc), exc, exc.__traceback__))
+    log.error(
+        "error %s at table %s: %s",
+        error_id,
+        table or "-",
+        type(exc).__name__,
+        exc_info=(type(exc), exc, exc.__traceback__),
+        extra={"error_id": error_id, "table": table or ""},
+    )
     return f"Sorry, something went wrong on my side (error id `{error_id}`). Nothing was changed."
+
+
+def table_of(interaction: discord.Interaction) -> str | None:
+    """The table an interaction is about: a button's custom_id names it; otherwise the
+    channel (a table thread's parent)."""
+    data: dict[str, object] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    bid = decode(custom_id) if isinstance(custom_id, str) else None
+    if bid is not None:
+        return bid.table_id
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return str(channel.parent_id)
+    return None if interaction.channel_id is None else str(interaction.channel_id)
 
 
 async def report(interaction: discord.Interaction, exc: BaseException) -> None:
     try:
-        await ops.reply(interaction, friendly(exc))
+        await ops.reply(interaction, friendly(exc, table_of(interaction)))
     except discord.HTTPException:
         log.warning("could not report an error to interaction %s", interaction.id)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -201,10 +200,6 @@ async def delete(message: discord.PartialMessage | discord.Message | None) -> No
     # Someone deleted it already, or we lost the right to: either way it is gone.
     with contextlib.suppress(discord.NotFound, discord.Forbidden):
         await message.delete()
-
-
-def missing_permissions(perms: discord.Permissions, needed: Sequence[str]) -> list[str]:
-    return [name for name in needed if not getattr(perms, name, False)]
 
 
 async def create_thread(channel: discord.TextChannel, name: str) -> discord.Thread | None:

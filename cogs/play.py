@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from typing import Any
 
 import discord
@@ -256,6 +257,7 @@ async def act(
         return
     presenter = bot.presenter
     presenter.busy[table_id] = presenter.busy.get(table_id, 0) + 1
+    started = time.perf_counter()
     try:
         outcome = await table.act(
             user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
@@ -294,6 +296,9 @@ async def act(
         await ops.reply(interaction, outcome.message)
     finally:
         presenter.busy[table_id] -= 1
+        observe = getattr(bot, "observe_action", None)
+        if observe is not None:  # the metrics' action latency (cogs.metrics)
+            observe(time.perf_counter() - started)
 
 
 async def show_cards(interaction: discord.Interaction, table_id: str) -> None:

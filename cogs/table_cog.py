@@ -29,12 +29,11 @@ from bot.table.text_actions import (
     parse_action,
     parse_value,
 )
-from cogs import ops, play
+from cogs import ops, permissions, play
 from cogs.prefs import save_notify_mode
 
 log = logging.getLogger(__name__)
 
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 HELP = (
     "**Chipfist** deals poker in this channel.\n"
     "`/table create` opens a table · `/sit` takes a seat · `/deal` deals a hand.\n"
@@ -169,10 +168,13 @@ class TableCog(commands.Cog):
         ante: app_commands.Range[int, 0] = 0,
         thread: bool = False,
     ) -> None:
-        missing = _bot_missing(interaction)
+        missing = _bot_missing(interaction, thread=thread)
         if missing:
             await ops.reply(
-                interaction, "I am missing permissions here: " + ", ".join(missing) + "."
+                interaction,
+                "I am missing permissions here: "
+                + ", ".join(permissions.label(m) for m in missing)
+                + ". A server admin can grant them to my role in this channel.",
             )
             return
         # One alias table (bot/table/games.py): "plo" is pot-limit Omaha, "stud/8" is
@@ -520,7 +522,9 @@ class TableCog(commands.Cog):
     @app_commands.command(name="rules", description="A rule of the rulebook, by its id")
     @app_commands.describe(rule="A rule id such as R-6.2 (or E-4 for a worked example)")
     async def rules(self, interaction: discord.Interaction, rule: str = "") -> None:
-        await ops.reply(interaction, rules_answer(rule, rulebook.repository_url()))
+        await ops.reply(
+            interaction, rules_answer(rule, self.bot.settings.repo_url or rulebook.repository_url())
+        )
 
     @app_commands.command(name="notify", description="How to be told it is your turn")
     @app_commands.choices(
@@ -561,8 +565,10 @@ def pot_text(v: Any) -> str:
     return text + f" You may: {v.legal.describe()}."
 
 
-def _bot_missing(interaction: discord.Interaction) -> list[str]:
-    return ops.missing_permissions(interaction.app_permissions, NEEDED)
+def _bot_missing(interaction: discord.Interaction, *, thread: bool = False) -> list[str]:
+    """What the bot lacks in this channel of what a table needs (``cogs.permissions``)."""
+    needed = permissions.CHANNEL + (permissions.THREAD if thread else ())
+    return permissions.missing(interaction.app_permissions, needed)
 
 
 async def setup(bot: commands.Bot) -> None:

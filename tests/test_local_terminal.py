@@ -53,32 +53,6 @@ async def test_killed_game_resumes_from_the_file(tmp_path: Path) -> None:
     assert "hand #1 | betting" in text
 
 
-def test_python_m_bot_without_token_starts_the_local_table(tmp_path: Path) -> None:
-    env = {**os.environ, "DISCORD_TOKEN": "", "CHIPFIST_DB": str(tmp_path / "m.sqlite3")}
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "alice", "bob"],
-        input="deal\ntable\nquit\n",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**env, "PYTHONPATH": os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])},
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "local terminal table" in proc.stderr
-    assert "Hand #1" in proc.stdout
-
-
-def test_python_m_bot_with_token_explains_missing_discord_front_end(tmp_path: Path) -> None:
-    env = {**os.environ, "DISCORD_TOKEN": "x"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot"], capture_output=True, text=True, cwd=tmp_path, env=env
-    )
-    if proc.returncode == 2:
-        assert "--local" in proc.stderr
-
-
 def test_config_reads_dotenv_and_environment_wins(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text("DISCORD_TOKEN=abc\nCHIPFIST_DB=x.sqlite3\n")

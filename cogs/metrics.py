@@ -1,0 +1,175 @@
+"""Prometheus metrics on a loopback port (optional: ``pip install 'chipfist[metrics]'``).
+
+Off unless ``CHIPFIST_METRICS_PORT`` is set. Served on 127.0.0.1 only (put a scraper or
+a reverse proxy on the same host). What is measured:
+
+* ``chipfist_open_tables`` — tables open in this process;
+* ``chipfist_hands_total`` and ``chipfist_hands_per_minute`` (hands finished in the
+  last 60 s);
+* ``chipfist_action_seconds`` — from an action's interaction reaching the bot to its
+  answer (buttons, modal and slash commands alike: ``cogs.play.act``);
+* ``chipfist_discord_requests_total{method,route}`` and
+  ``chipfist_discord_rate_limited_total{method,route}`` — every HTTP request discord.py
+  makes (an aiohttp trace, so retries after a 429 count too), snowflakes and tokens in
+  the path replaced by ``{id}`` and ``{token}``;
+* ``chipfist_store_commit_seconds`` — an append until its transaction committed.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+
+_SNOWFLAKE = re.compile(r"/\d{15,21}(?=/|$)")
+_TOKEN_AFTER = re.compile(r"/(interactions/\{id\}|webhooks/\{id\})/[^/]+")
+_ACTION_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+_COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+
+
+class MetricsUnavailable(RuntimeError):
+    pass
+
+
+def route_of(path: str) -> str:
+    """``/api/v10/channels/1234…/messages`` -> ``/channels/{id}/messages``."""
+    path = re.sub(r"^/api/v\d+", "", path)
+    path = _SNOWFLAKE.sub("/{id}", path)
+    return _TOKEN_AFTER.sub(lambda m: f"/{m.group(1)}/{{token}}", path)
+
+
+class Metrics:
+    """The process's metrics and the loopback HTTP server that serves them."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+        try:
+            import prometheus_client as prom
+        except ImportError as exc:
+            raise MetricsUnavailable(
+                "CHIPFIST_METRICS_PORT is set but prometheus-client is not installed: "
+                "pip install 'chipfist[metrics]' (or unset CHIPFIST_METRICS_PORT)"
+            ) from exc
+        self._prom = prom
+        self.port = port
+        self.host = host
+        self.registry = prom.CollectorRegistry()
+        r = self.registry
+        self.open_tables = prom.Gauge("chipfist_open_tables", "Tables open", registry=r)
+        self.hands = prom.Counter("chipfist_hands", "Hands finished", registry=r)
+        self.hands_per_minute = prom.Gauge(
+            "chipfist_hands_per_minute", "Hands finished in the last 60 s", registry=r
+        )
+        self._hand_times: collections.deque[float] = collections.deque()
+        self.hands_per_minute.set_function(self._last_minute)
+        self.action_seconds = prom.Histogram(
+            "chipfist_action_seconds",
+            "Time from an action's interaction to its answer",
+            buckets=_ACTION_BUCKETS,
+            registry=r,
+        )
+        self.requests = prom.Counter(
+            "chipfist_discord_requests",
+            "HTTP requests to Discord, by route",
+            ["method", "route"],
+            registry=r,
+        )
+        self.rate_limited = prom.Counter(
+            "chipfist_discord_rate_limited",
+            "HTTP 429 answers from Discord, by route",
+            ["method", "route"],
+            registry=r,
+        )
+        self.commit_seconds = prom.Histogram(
+            "chipfist_store_commit_seconds",
+            "Store append until committed",
+            buckets=_COMMIT_BUCKETS,
+            registry=r,
+        )
+        self._server: Any = None
+
+    # ------------------------------------------------------------------ server
+
+    def start(self) -> int:
+        """Serve /metrics on host:port (port 0: any free port); the port."""
+        server, _thread = self._prom.start_http_server(
+            self.port, addr=self.host, registry=self.registry
+        )
+        self._server = server
+        self.port = int(server.server_address[1])
+        return self.port
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    # ------------------------------------------------------------------ inputs
+
+    def watch_tables(self, count: Callable[[], int]) -> None:
+        self.open_tables.set_function(count)
+
+    def hand_finished(self, now: float | None = None) -> None:
+        self.hands.inc()
+        self._hand_times.append(time.monotonic() if now is None else now)
+
+    def _last_minute(self) -> float:
+        cutoff = time.monotonic() - 60.0
+        while self._hand_times and self._hand_times[0] < cutoff:
+            self._hand_times.popleft()
+        return float(len(self._hand_times))
+
+    def observe_action(self, seconds: float) -> None:
+        self.action_seconds.observe(seconds)
+
+    def trace_config(self) -> aiohttp.TraceConfig:
+        """An aiohttp trace for discord.py's HTTP client (``Client(http_trace=...)``)."""
+        trace = aiohttp.TraceConfig()
+
+        async def on_end(
+            session: aiohttp.ClientSession,
+            ctx: SimpleNamespace,
+            params: aiohttp.TraceRequestEndParams,
+        ) -> None:
+            route = route_of(params.url.path)
+            self.requests.labels(params.method, route).inc()
+            if params.response.status == 429:
+                self.rate_limited.labels(params.method, route).inc()
+
+        trace.on_request_end.append(on_end)
+        return trace
+
+    def timed_store(self, store: Any) -> Any:
+        return TimedStore(store, self.commit_seconds)
+
+
+class TimedStore:
+    """A store whose appends are timed (until committed); everything else passes."""
+
+    def __init__(self, inner: Any, histogram: Any) -> None:
+        self._inner = inner
+        self._histogram = histogram
+
+    async def append(
+        self,
+        table_id: str,
+        kind: str,
+        payload: Mapping[str, Any],
+        *,
+        idem_key: str | None = None,
+        ledger: Sequence[Any] = (),
+    ) -> int:
+        started = time.perf_counter()
+        seq: int = await self._inner.append(
+            table_id, kind, payload, idem_key=idem_key, ledger=ledger
+        )
+        self._histogram.observe(time.perf_counter() - started)
+        return seq
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
