@@ -44,9 +44,9 @@ class ChipfistBot(commands.Bot):
         self.service: TableService | None = None
 
     async def setup_hook(self) -> None:
-        from cogs.components import CfButton, DrawSelect
+        from cogs.components import BUTTON_EVENT, DRAW_EVENT, CfButton, DrawSelect
         from cogs.errors import on_tree_error
-        from cogs.play import on_modal_interaction, on_stale_component
+        from cogs.play import on_button, on_draw, on_modal_interaction, on_stale_component
 
         store = self._store or await open_store(self.database)
         self.service = TableService(store, self.presenter)
@@ -59,7 +59,11 @@ class ChipfistBot(commands.Bot):
         self.presenter.ping_mode.update(await load_notify_modes(store))
         # Edit the table messages players already have rather than post new ones.
         self.presenter.table_msgs.update(await load_table_messages(store))
+        # Every inbound path to the play functions, in one place: the dynamic items
+        # dispatch their clicks as events (components never imports play).
         self.add_dynamic_items(CfButton, DrawSelect)
+        self.add_listener(on_button, "on_" + BUTTON_EVENT)
+        self.add_listener(on_draw, "on_" + DRAW_EVENT)
         self.add_listener(on_modal_interaction, "on_interaction")
         self.add_listener(on_stale_component, "on_interaction")
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]

@@ -19,6 +19,7 @@ from cogs import errors, ops
 from cogs.components import RaiseModal, declare_buttons, draw_menu, guts_buttons
 from cogs.embeds import table_message
 from cogs.ids import ButtonId
+from cogs.presenter import _render_cards
 
 SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy-in)."
 
@@ -311,8 +312,6 @@ async def show_cards(interaction: discord.Interaction, table_id: str) -> None:
     if not cards:
         await ops.reply(interaction, "You hold no cards right now.")
         return
-    from cogs.presenter import _render_cards
-
     image = None
     try:
         image = await asyncio.wait_for(_render_cards(cards, "Your cards"), 1.5)

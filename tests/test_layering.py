@@ -1,0 +1,217 @@
+"""The import layering of the project (docs/architecture.md), checked from the source.
+
+The graph is built with ``ast`` from every module of the shipped packages (``bot``,
+``cogs``, ``cards_art``) and the benchmarks (``bench``): every ``import`` counts, those
+inside functions too (a lazy import is still a dependency, it only hides it). Tests are
+not part of the graph. The rules:
+
+* ``bot/poker`` (the engine) imports nothing of the project outside itself, and no I/O
+  or platform library.
+* ``bot/table`` (the service) imports no platform: no discord, Pillow or SQL driver, and
+  nothing of the presenters (``cogs``, ``cards_art``, ``bot/local``).
+* ``bot/store`` imports no discord, Pillow, presenter or table service.
+* ``cards_art`` imports no discord, presenter, table service or store.
+* No import cycle anywhere, and in particular none among the modules of ``cogs/``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "cogs", "cards_art", "bench")
+
+# package -> import prefixes it must not use (a prefix matches itself and its submodules)
+FORBIDDEN: Mapping[str, tuple[str, ...]] = {
+    "bot.table": ("discord", "PIL", "aiosqlite", "sqlite3", "cogs", "cards_art", "bot.local"),
+    "bot.store": ("discord", "PIL", "cogs", "cards_art", "bot.table", "bot.local"),
+    "cards_art": ("discord", "cogs", "bot.table", "bot.store", "bot.local"),
+}
+ENGINE = "bot.poker"
+ENGINE_PLATFORM = ("discord", "PIL", "aiosqlite", "sqlite3", "asyncio")
+
+
+def module_files(root: Path = ROOT) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the project's packages."""
+    out: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            name = ".".join(parts).removesuffix(".__init__")
+            out[name] = path
+    return out
+
+
+def _resolve(module: str, is_package: bool, level: int, target: str | None) -> str:
+    """The absolute name of a (possibly relative) ``from`` import's module."""
+    if level == 0:
+        return target or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join([*base, target] if target else base)
+
+
+def imports_of(module: str, path: Path) -> set[str]:
+    """Every name this module imports, absolute, anywhere in its body: ``import a.b``
+    gives ``a.b``; ``from a import b`` gives ``a.b`` and ``a`` (``b`` may be a submodule
+    or a name in ``a``; the caller keeps what exists)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    is_package = path.name == "__init__.py"
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, is_package, node.level, node.module)
+            if base == "__future__":
+                continue
+            out.add(base)
+            out.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+    return out
+
+
+def graph(files: Mapping[str, Path]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(all imports per module, project-internal edges per module).
+
+    An internal edge goes to the most specific project module named: ``from a import b``
+    is an edge to ``a.b`` when that is a module, else to ``a``. An edge from a module to
+    its own package's ``__init__`` (a submodule reading names its package exports) is not
+    a cycle edge: Python always runs the package first, and such imports are normal.
+    """
+    raw = {m: imports_of(m, p) for m, p in files.items()}
+    edges: dict[str, set[str]] = {m: set() for m in files}
+    for m, names in raw.items():
+        for name in names:
+            if name not in files or name == m:
+                continue
+            parent = name + "."
+            if any(other.startswith(parent) and other in files for other in names):
+                continue  # `from a import b` where a.b is a module: the edge is to a.b
+            if m.startswith(parent) and files[name].name == "__init__.py":
+                continue
+            edges[m].add(name)
+    return raw, edges
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def violations(raw: Mapping[str, set[str]], files: Iterable[str]) -> list[str]:
+    """Every upward or platform import, as "module imports name (rule)"."""
+    project = set(files)
+    out = []
+    for module, names in sorted(raw.items()):
+        for name in sorted(names):
+            if _within(module, ENGINE):
+                outside = any(_within(name, p) for p in PACKAGES) and not _within(name, ENGINE)
+                if outside or any(_within(name, p) for p in ENGINE_PLATFORM):
+                    out.append(f"{module} imports {name} (the engine imports only itself)")
+            for package, banned in FORBIDDEN.items():
+                if _within(module, package):
+                    hit = next((b for b in banned if _within(name, b)), None)
+                    if hit is not None and (name in project or not hit.startswith(PACKAGES)):
+                        out.append(f"{module} imports {name} ({package} must not use {hit})")
+    return out
+
+
+def cycles(edges: Mapping[str, set[str]]) -> list[list[str]]:
+    """The import cycles: strongly connected components of more than one module (or a
+    module importing itself), by Tarjan's algorithm, iteratively."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work: list[tuple[str, list[str]]] = [(start, sorted(edges[start]))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, todo = work[-1]
+            if todo:
+                w = todo.pop()
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, sorted(edges.get(w, ()))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in edges.get(v, ()):
+                    found.append(sorted(comp))
+    return found
+
+
+# ---------------------------------------------------------------------- the checker
+
+
+def test_checker_sees_lazy_imports_and_cycles(tmp_path: Path) -> None:
+    """The graph counts an import inside a function, and a two-module cycle is found."""
+    (tmp_path / "cogs").mkdir()
+    (tmp_path / "cogs" / "__init__.py").write_text("")
+    (tmp_path / "cogs" / "a.py").write_text("from cogs.b import x\n")
+    (tmp_path / "cogs" / "b.py").write_text("def f():\n    from cogs import a\n")
+    (tmp_path / "cogs" / "c.py").write_text("from . import b\n")
+    files = {m: p for m, p in module_files(tmp_path).items()}
+    _, edges = graph(files)
+    assert edges["cogs.b"] == {"cogs.a"}
+    assert edges["cogs.c"] == {"cogs.b"}  # relative imports are resolved
+    assert cycles(edges) == [["cogs.a", "cogs.b"]]
+
+
+def test_checker_sees_forbidden_imports(tmp_path: Path) -> None:
+    """An upward import and a platform import are both reported."""
+    for pkg in ("bot", "bot/poker", "bot/table", "cogs"):
+        (tmp_path / pkg).mkdir(exist_ok=True)
+        (tmp_path / pkg / "__init__.py").write_text("")
+    (tmp_path / "bot" / "poker" / "x.py").write_text("def f():\n    import bot.table\n")
+    (tmp_path / "bot" / "table" / "y.py").write_text("import aiosqlite\nfrom cogs import z\n")
+    (tmp_path / "cogs" / "z.py").write_text("")
+    files = module_files(tmp_path)
+    raw, _ = graph(files)
+    found = violations(raw, files)
+    assert any(v.startswith("bot.poker.x imports bot.table") for v in found), found
+    assert any(v.startswith("bot.table.y imports aiosqlite") for v in found), found
+    assert any(v.startswith("bot.table.y imports cogs.z") for v in found), found
+
+
+# ---------------------------------------------------------------------- the project
+
+
+def test_layers_point_inward() -> None:
+    """bot/poker imports only itself; bot/table no discord, Pillow or SQL and no
+    presenter; bot/store and cards_art nothing above them."""
+    files = module_files()
+    raw, _ = graph(files)
+    assert violations(raw, files) == []
+
+
+def test_no_import_cycle() -> None:
+    """No import cycle in the project, lazy imports included (cogs/ above all: the
+    builders of the table message import neither the play functions nor the presenter;
+    inbound clicks reach play through listeners wired in the entry point)."""
+    files = module_files()
+    assert "cogs.play" in files and "cogs.components" in files  # the graph is the real one
+    _, edges = graph(files)
+    assert cycles(edges) == []
