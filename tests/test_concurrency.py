@@ -12,7 +12,7 @@ from typing import Any
 from bot.poker.actions import action_from_dict
 from bot.poker.record import HandStart, replay
 from bot.table.ports import LedgerEntry, MemoryStore, open_store
-from bot.table.testing import HOST, Harness
+from tests.harness import HOST, Harness
 
 WORDS = ["check", "call", "fold", "bet 4", "raise to 8", "raise 10", "all in", "pot", "x y"]
 

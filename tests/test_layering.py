@@ -11,14 +11,19 @@ not part of the graph. The rules:
   nothing of the presenters (``cogs``, ``cards_art``, ``bot/local``).
 * ``bot/store`` imports no discord, Pillow, presenter or table service.
 * ``cards_art`` imports no discord, presenter, table service or store.
+* The shipped packages import no test support (``tests``, pytest, hypothesis) and no
+  benchmark; ``bench`` and ``tests`` are not shipped (``pyproject.toml``).
 * No import cycle anywhere, and in particular none among the modules of ``cogs/``.
 """
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+from setuptools import find_packages
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "cogs", "cards_art", "bench")
@@ -29,6 +34,8 @@ FORBIDDEN: Mapping[str, tuple[str, ...]] = {
     "bot.store": ("discord", "PIL", "cogs", "cards_art", "bot.table", "bot.local"),
     "cards_art": ("discord", "cogs", "bot.table", "bot.store", "bot.local"),
 }
+SHIPPED = ("bot", "cogs", "cards_art")
+TEST_SUPPORT = ("tests", "pytest", "_pytest", "pytest_asyncio", "hypothesis", "bench")
 ENGINE = "bot.poker"
 ENGINE_PLATFORM = ("discord", "PIL", "aiosqlite", "sqlite3", "asyncio")
 
@@ -109,6 +116,10 @@ def violations(raw: Mapping[str, set[str]], files: Iterable[str]) -> list[str]:
                 outside = any(_within(name, p) for p in PACKAGES) and not _within(name, ENGINE)
                 if outside or any(_within(name, p) for p in ENGINE_PLATFORM):
                     out.append(f"{module} imports {name} (the engine imports only itself)")
+            if module.split(".")[0] in SHIPPED:
+                hit = next((t for t in TEST_SUPPORT if _within(name, t)), None)
+                if hit is not None:
+                    out.append(f"{module} imports {name} (shipped code uses no test support)")
             for package, banned in FORBIDDEN.items():
                 if _within(module, package):
                     hit = next((b for b in banned if _within(name, b)), None)
@@ -194,6 +205,9 @@ def test_checker_sees_forbidden_imports(tmp_path: Path) -> None:
     assert any(v.startswith("bot.poker.x imports bot.table") for v in found), found
     assert any(v.startswith("bot.table.y imports aiosqlite") for v in found), found
     assert any(v.startswith("bot.table.y imports cogs.z") for v in found), found
+    (tmp_path / "cogs" / "w.py").write_text("import pytest\n")
+    raw, _ = graph(module_files(tmp_path))
+    assert any(v.startswith("cogs.w imports pytest") for v in violations(raw, files)), raw
 
 
 # ---------------------------------------------------------------------- the project
@@ -205,6 +219,15 @@ def test_layers_point_inward() -> None:
     files = module_files()
     raw, _ = graph(files)
     assert violations(raw, files) == []
+
+
+def test_only_the_packages_are_shipped() -> None:
+    """The wheel holds bot, cogs and cards_art: no benchmark, no test support."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    find = config["tool"]["setuptools"]["packages"]["find"]
+    shipped = find_packages(str(ROOT), include=find["include"], exclude=find.get("exclude", ()))
+    assert shipped and all(p.split(".")[0] in SHIPPED for p in shipped), shipped
+    assert {"bot.table", "bot.store", "cogs", "cards_art"} <= set(shipped)
 
 
 def test_no_import_cycle() -> None:

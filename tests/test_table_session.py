@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.table.ports import LedgerEntry
 from bot.table.session import Payment, session_results, settle
-from bot.table.testing import Harness
+from tests.harness import Harness
 
 
 def test_results_and_settlement_balance() -> None:
