@@ -13,7 +13,7 @@ from bot.config import Config
 def run_discord(config: Config) -> int:
     # Imported lazily: the local table must work without discord set up.
     try:
-        from cogs.app import run  # type: ignore[import-not-found,unused-ignore]
+        from cogs.app import run  # type: ignore[import-not-found,unused-ignore]  # cogs may be absent
     except ImportError:
         print(
             "DISCORD_TOKEN is set, but the Discord front end (cogs/app.py, cogs/) "

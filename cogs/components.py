@@ -51,6 +51,7 @@ class CfButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CfButton:
+        # the matched item is a Button/Select (the template matched its custom_id)
         bid = decode(item.custom_id or "")  # type: ignore[attr-defined]
         if bid is None:
             raise ValueError("not a Chipfist button")
@@ -146,6 +147,7 @@ class DrawSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DrawSelect:
+        # the matched item is a Button/Select (the template matched its custom_id)
         bid = decode(item.custom_id or "")  # type: ignore[attr-defined]
         if bid is None:
             raise ValueError("not a Chipfist select")

@@ -19,11 +19,10 @@ not part of the graph. The rules:
 from __future__ import annotations
 
 import ast
+import fnmatch
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-
-from setuptools import find_packages
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "cogs", "cards_art", "bench")
@@ -222,10 +221,25 @@ def test_layers_point_inward() -> None:
 
 
 def test_only_the_packages_are_shipped() -> None:
-    """The wheel holds bot, cogs and cards_art: no benchmark, no test support."""
+    """The wheel holds bot, cogs and cards_art: no benchmark, no test support. (The
+    packages setuptools' ``find`` would ship: every directory with an ``__init__.py``
+    whose dotted name matches an ``include`` pattern and no ``exclude`` pattern.)"""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     find = config["tool"]["setuptools"]["packages"]["find"]
-    shipped = find_packages(str(ROOT), include=find["include"], exclude=find.get("exclude", ()))
+    candidates = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in ROOT.rglob("__init__.py")
+        if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
+    }
+
+    def matches(name: str, patterns: Iterable[str]) -> bool:
+        return any(fnmatch.fnmatchcase(name, pat) for pat in patterns)
+
+    shipped = sorted(
+        p
+        for p in candidates
+        if matches(p, find["include"]) and not matches(p, find.get("exclude", ()))
+    )
     assert shipped and all(p.split(".")[0] in SHIPPED for p in shipped), shipped
     assert {"bot.table", "bot.store", "cogs", "cards_art"} <= set(shipped)
 

@@ -216,10 +216,10 @@ class MemoryStore:
         return out
 
     async def ledger_totals(self, table_id: str) -> dict[str, int]:
-        out = dict.fromkeys(LEDGER_KINDS, 0)
+        out: dict[str, int] = dict.fromkeys(LEDGER_KINDS, 0)
         for entry in self._ledger.get(table_id, []):
             out[entry.kind] += entry.amount
-        return dict(out)
+        return out
 
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
         return list(self._ledger.get(table_id, []))

@@ -142,7 +142,7 @@ def parse_action(text: str) -> ActionRequest:
     m = re.fullmatch(r"declare\s+(low|high|both|hi|lo|pig)", t)
     if m:
         word = {"hi": "high", "lo": "low", "pig": "both"}.get(m.group(1), m.group(1))
-        return ActionRequest("declare", choice=word)  # type: ignore[arg-type]
+        return ActionRequest("declare", choice=word)  # type: ignore[arg-type]  # regex: low/high/both
     raise ParseError(f"I did not understand {text.strip()!r}. Accepted: {ACCEPTED}.")
 
 
