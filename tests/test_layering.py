@@ -226,9 +226,11 @@ def test_only_the_packages_are_shipped() -> None:
     whose dotted name matches an ``include`` pattern and no ``exclude`` pattern.)"""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     find = config["tool"]["setuptools"]["packages"]["find"]
+    tops = [d for d in ROOT.iterdir() if d.is_dir() and not d.name.startswith(".")]
     candidates = {
         ".".join(p.parent.relative_to(ROOT).parts)
-        for p in ROOT.rglob("__init__.py")
+        for top in tops
+        for p in top.rglob("__init__.py")
         if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
     }
 
