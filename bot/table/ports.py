@@ -16,12 +16,13 @@ as committed), so there is one type for a chip movement in both layers.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.poker.legal import Legal
-from bot.store import LEDGER_KINDS, DuplicateCommand, LedgerEntry, LedgerRow, Store
+from bot.store import LEDGER_KINDS, DuplicateCommand, LedgerEntry, LedgerRow, Store, StoredEvent
 from bot.store.store import Synchronous
 
 __all__ = [
@@ -44,13 +45,8 @@ class DuplicateKey(Exception):
     """This idempotency key was already used for this table: the command was applied."""
 
 
-@dataclass(frozen=True, slots=True)
-class LoggedEvent:
-    seq: int
-    table_id: str
-    kind: str
-    payload: Mapping[str, Any]
-    idem_key: str | None = None
+LoggedEvent = StoredEvent
+"""One committed event of a table's log: the store's own record, in both layers."""
 
 
 class StorePort(Protocol):
@@ -169,7 +165,6 @@ class MemoryStore:
         self._keys: set[tuple[str, str]] = set()
         self._ledger: dict[str, list[LedgerEntry]] = {}
         self._snapshots: dict[str, tuple[int, Mapping[str, Any]]] = {}
-        self._seq = 0
 
     async def append(
         self,
@@ -184,17 +179,19 @@ class MemoryStore:
             if (table_id, idem_key) in self._keys:
                 raise DuplicateKey(idem_key)
             self._keys.add((table_id, idem_key))
-        self._seq += 1
-        self._events.setdefault(table_id, []).append(
-            LoggedEvent(self._seq, table_id, kind, dict(payload), idem_key)
-        )
-        # As the real store: a row's hand is the event's hand unless the row names one.
+        # As the real store: seqs count per table, from 1; a ledger row's hand is the
+        # event's hand (the payload's integer "hand_no") unless the row names one.
+        log = self._events.setdefault(table_id, [])
+        seq = len(log) + 1
         hand = payload.get("hand_no")
         event_hand = hand if isinstance(hand, int) and not isinstance(hand, bool) else None
+        log.append(
+            StoredEvent(table_id, seq, kind, event_hand, idem_key, dict(payload), time.time())
+        )
         self._ledger.setdefault(table_id, []).extend(
             LedgerEntry(
                 table_id,
-                self._seq,
+                seq,
                 row.player_id,
                 row.kind,
                 row.amount,
@@ -202,7 +199,7 @@ class MemoryStore:
             )
             for row in ledger
         )
-        return self._seq
+        return seq
 
     async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
         return [e for e in self._events.get(table_id, []) if e.seq > after_seq]
@@ -259,10 +256,7 @@ class StoreAdapter:
             raise DuplicateKey(str(idem_key)) from exc
 
     async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
-        return [
-            LoggedEvent(e.seq, e.table_id, e.kind, e.payload, e.idem_key)
-            for e in await self.store.events(table_id, after_seq=after_seq)
-        ]
+        return await self.store.events(table_id, after_seq=after_seq)
 
     async def open_tables(self) -> list[str]:
         return await self.store.open_tables()
