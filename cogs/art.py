@@ -11,6 +11,8 @@ import logging
 from typing import Any
 
 from bot.table.view import TableView
+from cards_art import PotView, SeatView, StudCard, render_table
+from cards_art import TableView as ArtTable
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +31,6 @@ def picture_key(view: TableView) -> tuple[Any, ...]:
 
 
 def to_art(view: TableView) -> Any:
-    from cards_art import PotView, SeatView, StudCard
-    from cards_art import TableView as ArtTable
-
     by_seat = {s.seat: s for s in view.seats}
     seats = []
     count = max(2, min(10, max([view.seat_count, *by_seat])))
@@ -103,8 +102,6 @@ async def render(view: TableView) -> Any | None:
     """The table image (``RenderedImage``), or None if the art failed (the embed still
     carries everything)."""
     try:
-        from cards_art import render_table
-
         return await asyncio.to_thread(render_table, to_art(view))
     except Exception:
         log.exception("could not draw table %s", view.table_id)

@@ -21,6 +21,17 @@ import discord
 
 from bot.poker.events import BoardDealt, HandShown, PotAwarded
 from bot.table.ports import Notice
+from cards_art import (
+    Award,
+    Fist,
+    Reading,
+    RevealView,
+    ShowdownView,
+    ShownHand,
+    render_hole_cards,
+    render_reveal,
+    render_showdown,
+)
 from cogs import ops
 from cogs.art import PictureCache
 from cogs.components import declare_buttons, guts_buttons
@@ -355,8 +366,6 @@ class DiscordPresenter:
 async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
     """The hole-card picture (blocking Pillow work in a thread); None if art fails."""
     try:
-        from cards_art import render_hole_cards
-
         shown = tuple(c for c in cards if c != "??")
         if not shown:
             return None
@@ -368,8 +377,6 @@ async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
 
 async def _render_showdown(shown: dict[str, Any]) -> Any | None:
     try:
-        from cards_art import Award, Reading, ShowdownView, ShownHand, render_showdown
-
         hands = tuple(
             ShownHand(seat, name[:24], tuple(cards), tuple(Reading(n) for n in readings))
             for seat, name, cards, readings in shown["hands"]
@@ -397,8 +404,6 @@ async def _render_showdown(shown: dict[str, Any]) -> Any | None:
 
 async def _render_reveal(fists: list[tuple[int, str, int]]) -> Any | None:
     try:
-        from cards_art import Fist, RevealView, render_reveal
-
         view = RevealView(tuple(Fist(seat, name[:24], chips) for seat, name, chips in fists))
         return await asyncio.to_thread(render_reveal, view)
     except Exception:

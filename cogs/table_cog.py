@@ -23,6 +23,7 @@ from bot.table.session import Result, hand_stats, session_results
 from bot.table.session import settle as settle_payments
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.text_actions import ActionRequest
+from cards_art import LedgerLine, LedgerView, render_ledger
 from cogs import ops, play
 from cogs.prefs import save_notify_mode
 
@@ -535,8 +536,6 @@ async def setup(bot: commands.Bot) -> None:
 async def _render_ledger(lines: list[tuple[str, int]]) -> Any | None:
     """The session chart (cards_art), drawn off the event loop."""
     try:
-        from cards_art import LedgerLine, LedgerView, render_ledger
-
         view = LedgerView(tuple(LedgerLine(name[:24], net) for name, net in lines))
         return await asyncio.to_thread(render_ledger, view)
     except Exception:

@@ -13,7 +13,9 @@ not part of the graph. The rules:
 * ``cards_art`` imports no discord, presenter, table service or store.
 * The shipped packages import no test support (``tests``, pytest, hypothesis) and no
   benchmark; ``bench`` and ``tests`` are not shipped (``pyproject.toml``).
-* No import cycle anywhere, and in particular none among the modules of ``cogs/``.
+* No import cycle anywhere, and in particular none among the modules of ``cogs/``; and
+  no import inside a function under ``cogs/`` but in the entry point (``cogs/app.py``),
+  so the graph a reader sees at the top of each module is the whole of it.
 """
 
 from __future__ import annotations
@@ -76,6 +78,20 @@ def imports_of(module: str, path: Path) -> set[str]:
             out.add(base)
             out.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
     return out
+
+
+def lazy_imports(path: Path) -> list[int]:
+    """Line numbers of the imports made inside a function of this module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    lines: set[int] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            lines.update(
+                node.lineno
+                for node in ast.walk(fn)
+                if isinstance(node, ast.Import | ast.ImportFrom)
+            )
+    return sorted(lines)
 
 
 def graph(files: Mapping[str, Path]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
@@ -190,6 +206,13 @@ def test_checker_sees_lazy_imports_and_cycles(tmp_path: Path) -> None:
     assert cycles(edges) == [["cogs.a", "cogs.b"]]
 
 
+def test_checker_sees_lazy_imports(tmp_path: Path) -> None:
+    """An import in a (nested) function is found, one at the top is not."""
+    path = tmp_path / "m.py"
+    path.write_text("import os\n\n\nasync def f():\n    def g():\n        import sys\n")
+    assert lazy_imports(path) == [6]
+
+
 def test_checker_sees_forbidden_imports(tmp_path: Path) -> None:
     """An upward import and a platform import are both reported."""
     for pkg in ("bot", "bot/poker", "bot/table", "cogs"):
@@ -254,3 +277,16 @@ def test_no_import_cycle() -> None:
     assert "cogs.play" in files and "cogs.components" in files  # the graph is the real one
     _, edges = graph(files)
     assert cycles(edges) == []
+
+
+def test_cogs_import_lazily_only_in_the_entry_point() -> None:
+    """Under cogs/, only the entry point (cogs/app.py) imports inside a function."""
+    files = module_files()
+    lazy = {
+        module: lines
+        for module, path in files.items()
+        if module.startswith("cogs.") and module != "cogs.app"
+        for lines in [lazy_imports(path)]
+        if lines
+    }
+    assert lazy == {}
