@@ -66,7 +66,7 @@ class ChipfistBot(commands.Bot):
         self.add_listener(on_draw, "on_" + DRAW_EVENT)
         self.add_listener(on_modal_interaction, "on_interaction")
         self.add_listener(on_stale_component, "on_interaction")
-        self.tree.on_error = on_tree_error  # type: ignore[method-assign]
+        self.tree.on_error = on_tree_error  # type: ignore[method-assign]  # as discord.py documents
         await self.load_extension("cogs.table_cog")
         if self._sync:
             await self.tree.sync()

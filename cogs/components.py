@@ -51,8 +51,7 @@ class CfButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CfButton:
-        # the matched item is a Button/Select (the template matched its custom_id)
-        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]
+        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]  # a Button or Select
         if bid is None:
             raise ValueError("not a Chipfist button")
         return cls(bid)
@@ -147,8 +146,7 @@ class DrawSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DrawSelect:
-        # the matched item is a Button/Select (the template matched its custom_id)
-        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]
+        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]  # a Button or Select
         if bid is None:
             raise ValueError("not a Chipfist select")
         return cls(bid)

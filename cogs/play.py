@@ -49,6 +49,7 @@ async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
             req = ActionRequest("guts_in" if bid.arg == "in" else "guts_out")
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "dec":
+            # a "dec" button's arg is low, high or both (cogs.components.declare_buttons)
             req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "bump":
@@ -100,7 +101,7 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
         # Which word the button means is read from the engine's legal actions.
         acts = legal.actions if legal is not None else frozenset()
         word = next((w for w in ("check", "call", "bring_in") if w in acts), "call")
-        req = ActionRequest(word)  # type: ignore[arg-type]
+        req = ActionRequest(word)  # type: ignore[arg-type]  # check, call or bring_in
     elif bid.arg == "fold":
         req = ActionRequest("fold")
     else:
@@ -144,7 +145,7 @@ def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
         amount = legal.min_to if word == "min" else legal.max_to
         return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:
-        return ActionRequest(word)  # type: ignore[arg-type]
+        return ActionRequest(word)  # type: ignore[arg-type]  # an action word of _WORDS
     try:
         amount = parse_amount(text)  # the same rules as typed actions: never a guess
     except ParseError as exc:

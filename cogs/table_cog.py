@@ -181,7 +181,7 @@ class TableCog(commands.Cog):
             big_blind=big_blind,
             seats=seats,
             dealers_choice=dealers_choice,
-            declare=declare,  # type: ignore[arg-type]
+            declare=declare,  # type: ignore[arg-type]  # one of the command's choices
             small_bet=small_bet,
             big_bet=big_bet,
             ante=ante,
@@ -377,7 +377,7 @@ class TableCog(commands.Cog):
         choice=[app_commands.Choice(name=c, value=c) for c in ("low", "high", "both")]
     )
     async def declare(self, interaction: discord.Interaction, choice: str) -> None:
-        req = ActionRequest("declare", choice=choice)  # type: ignore[arg-type]
+        req = ActionRequest("declare", choice=choice)  # type: ignore[arg-type]  # a choice
         await play.act(interaction, _tid(interaction), req, turn=None, declare=True)
 
     @app_commands.command(name="draw", description="Draw: discard cards (none to stand pat)")
