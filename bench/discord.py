@@ -7,6 +7,9 @@ Discord requests per player action and per hand, and the latency from the intera
 being sent to the bot until its first response (p50/p99).
 
 Figures, one per line: ``figure: value unit``.
+
+Run from the repository root: the fake Discord is test support (``tests/fakediscord``),
+not part of the shipped packages, and neither it nor this benchmark needs pytest.
 """
 
 from __future__ import annotations
@@ -22,20 +25,38 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import discord
+
+from cogs import ops
+from cogs.app import ChipfistBot
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.runner import run_bot
+
 PLAYERS = ("p1", "p2", "p3")
 
 
+class _Patches:
+    """Attributes set for the run and put back after it (what the fake's ``patch`` and
+    the latency probes need of ``pytest.MonkeyPatch``, without pytest)."""
+
+    def __init__(self) -> None:
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def setattr(self, target: Any, name: str, value: Any) -> None:
+        self._saved.append((target, name, getattr(target, name)))
+        setattr(target, name, value)
+
+    def undo(self) -> None:
+        while self._saved:
+            target, name, value = self._saved.pop()
+            setattr(target, name, value)
+
+
 async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any]:
-    import pytest
-
-    from cogs.app import ChipfistBot
-    from tests.fakediscord import FakeDiscord
-    from tests.fakediscord.fixtures import run_bot
-
     rng = random.Random(seed)
     fake = FakeDiscord(channel_names=[f"table-{i}" for i in range(tables)], member_names=PLAYERS)
     await fake.start()
-    mp = pytest.MonkeyPatch()
+    mp = _Patches()
     fake.patch(mp)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -131,16 +152,12 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def _is_click(interaction: Any) -> bool:
-    import discord
-
     return bool(interaction.type == discord.InteractionType.component)
 
 
-def _measure_bot_side(bot: Any, mp: Any) -> tuple[list[float], list[float]]:
+def _measure_bot_side(bot: Any, mp: _Patches) -> tuple[list[float], list[float]]:
     """Bot-side latency: from the gateway event reaching the bot (``on_interaction``)
     to the end of the first response call (every first response goes through ops)."""
-    from cogs import ops
-
     received: dict[int, float] = {}
     out: list[float] = []
     clicks: list[float] = []

@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.local.robot import pick
-from bot.table.ports import LedgerEntry, LoggedEvent, NullPresenter, StorePort, open_store
+from bot.table.ports import (
+    LedgerEntry,
+    LedgerRow,
+    LoggedEvent,
+    NullPresenter,
+    StorePort,
+    open_store,
+)
 from bot.table.service import TableService
 from bot.table.settings import TableSettings
 from bot.table.table import Table
@@ -45,7 +52,7 @@ class CountingStore:
         payload: Mapping[str, Any],
         *,
         idem_key: str | None = None,
-        ledger: Sequence[LedgerEntry] = (),
+        ledger: Sequence[LedgerRow] = (),
     ) -> int:
         seq = await self.inner.append(table_id, kind, payload, idem_key=idem_key, ledger=ledger)
         self.appends += 1
@@ -59,6 +66,9 @@ class CountingStore:
 
     async def ledger_totals(self, table_id: str) -> dict[str, int]:
         return await self.inner.ledger_totals(table_id)
+
+    async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
+        return await self.inner.ledger_rows(table_id)
 
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         await self.inner.save_snapshot(table_id, seq, payload)
@@ -191,7 +201,7 @@ def _ms(values: list[float], q: float) -> float:
 async def amain(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = args.db or str(Path(tmp) / "bench.sqlite3")
-        store = CountingStore(await open_store(path, synchronous=args.synchronous))
+        store = CountingStore(await open_store(path, synchronous=args.synchronous or "FULL"))
         service = TableService(store, NullPresenter())
         tables = await _setup(service, args.tables, "t")
         store.appends = 0

@@ -6,9 +6,9 @@ input (same bytes for the same view on the same Pillow) and thread-safe: sprites
 fonts and the palette are built once under locks, and each call uses its own canvas
 and ImageDraw, so the table service may call these from worker threads.
 
-Golden images (``tests/golden/*.png``) are regenerated with::
+Golden images (``tests/golden/*.png``) are regenerated, from the repository root, with::
 
-    python -m cards_art.golden
+    python -m tests.golden_make
 """
 
 from __future__ import annotations

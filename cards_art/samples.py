@@ -1,7 +1,8 @@
 """Representative view-models: the golden-image states and the benchmark inputs.
 
-Kept in the package (not the tests) so ``python -m cards_art.golden`` and
-``python -m bench render`` draw exactly what the golden tests compare.
+Kept in the package (not the tests): the renderers build their shared palette from
+them, and ``python -m tests.golden_make`` and ``python -m bench render`` draw exactly
+what the golden tests compare.
 """
 
 from __future__ import annotations

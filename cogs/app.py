@@ -99,9 +99,9 @@ class ChipfistBot(commands.Bot):
     # ------------------------------------------------------------------ start
 
     async def setup_hook(self) -> None:
-        from cogs.components import CfButton, DrawSelect
+        from cogs.components import BUTTON_EVENT, DRAW_EVENT, CfButton, DrawSelect
         from cogs.errors import on_tree_error
-        from cogs.play import on_modal_interaction, on_stale_component
+        from cogs.play import on_button, on_draw, on_modal_interaction, on_stale_component
 
         self._gate_interactions()
         store = self._store or await open_store(self.database)
@@ -117,10 +117,14 @@ class ChipfistBot(commands.Bot):
         self.presenter.ping_mode.update(await load_notify_modes(store))
         # Edit the table messages players already have rather than post new ones.
         self.presenter.table_msgs.update(await load_table_messages(store))
+        # Every inbound path to the play functions, in one place: the dynamic items
+        # dispatch their clicks as events (components never imports play).
         self.add_dynamic_items(CfButton, DrawSelect)
+        self.add_listener(on_button, "on_" + BUTTON_EVENT)
+        self.add_listener(on_draw, "on_" + DRAW_EVENT)
         self.add_listener(on_modal_interaction, "on_interaction")
         self.add_listener(on_stale_component, "on_interaction")
-        self.tree.on_error = on_tree_error  # type: ignore[method-assign]
+        self.tree.on_error = on_tree_error  # type: ignore[method-assign]  # as discord.py documents
         await self.load_extension("cogs.table_cog")
         if self._sync:
             self.synced = await self.sync_commands(force=self._force_sync)
@@ -365,16 +369,16 @@ async def serve(config: Config, *, force_sync: bool = False) -> int:
         log.info("stopped cleanly in %.1f s", time.monotonic() - started)
         return 0
     stopper.cancel()
-    exc = runner.exception()
+    failure = runner.exception()
     await bot.close()
-    if isinstance(exc, discord.LoginFailure):
-        log.error("Discord refused the token (DISCORD_TOKEN): %s", exc)
+    if isinstance(failure, discord.LoginFailure):
+        log.error("Discord refused the token (DISCORD_TOKEN): %s", failure)
         return 3
-    if isinstance(exc, discord.PrivilegedIntentsRequired):
-        log.error("%s", exc)
+    if isinstance(failure, discord.PrivilegedIntentsRequired):
+        log.error("%s", failure)
         return 3
-    if exc is not None:
-        log.error("the bot stopped: %s", exc, exc_info=exc)
+    if failure is not None:
+        log.error("the bot stopped: %s", failure, exc_info=failure)
         return 1
     return 0
 

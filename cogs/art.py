@@ -10,7 +10,21 @@ import asyncio
 import logging
 from typing import Any
 
+from bot.poker.showdown import read_hand
+from bot.poker.variants import VARIANTS
 from bot.table.view import TableView, seat_notes
+from cards_art import (
+    Award,
+    Declaration,
+    PotView,
+    Reading,
+    SeatView,
+    ShowdownView,
+    ShownHand,
+    StudCard,
+    render_table,
+)
+from cards_art import TableView as ArtTable
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +46,6 @@ def picture_key(view: TableView) -> tuple[Any, ...]:
 
 
 def to_art(view: TableView) -> Any:
-    from cards_art import PotView, SeatView, StudCard
-    from cards_art import TableView as ArtTable
-
     by_seat = {s.seat: s for s in view.seats}
     seats = []
     count = max(2, min(10, max([view.seat_count, *by_seat])))
@@ -118,8 +129,6 @@ async def render(view: TableView) -> Any | None:
     """The table image (``RenderedImage``), or None if the art failed (the embed still
     carries everything)."""
     try:
-        from cards_art import render_table
-
         return await asyncio.to_thread(render_table, to_art(view))
     except Exception:
         log.exception("could not draw table %s", view.table_id)
@@ -156,9 +165,6 @@ def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None
     """The showdown picture's view-model from the public record of one hand (the board,
     the hands the rules showed, the awards): each hand read by the engine
     (``read_hand``) with the cards it plays for high and for low, on the final board."""
-    from bot.poker.showdown import read_hand
-    from bot.poker.variants import VARIANTS
-    from cards_art import Award, Declaration, Reading, ShowdownView, ShownHand
 
     variant = VARIANTS.get(str(shown.get("code", "")))
     board = tuple(shown["board"])

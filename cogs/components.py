@@ -2,7 +2,10 @@
 
 A button's custom_id carries the table and the turn (:mod:`cogs.ids`), so after a
 restart discord.py still routes the click here, and the table service refuses a click
-from a past turn as stale. Callbacks hand over to :mod:`cogs.play`.
+from a past turn as stale. This module builds views and imports nothing that acts: a
+click is handed on as a bot event (:data:`BUTTON_EVENT`, :data:`DRAW_EVENT`), which the
+entry point (:mod:`cogs.app`) routes to :mod:`cogs.play`, so the imports point one way
+(play -> components, never back).
 """
 
 from __future__ import annotations
@@ -14,6 +17,11 @@ import discord
 
 from bot.table.view import cards_words
 from cogs.ids import ButtonId, decode
+
+BUTTON_EVENT = "chipfist_button"
+"""Dispatched with ``(interaction, ButtonId)`` for every Chipfist button click."""
+DRAW_EVENT = "chipfist_draw"
+"""Dispatched with ``(interaction, ButtonId, cards)`` for a discard-menu choice."""
 
 _LABELS = {"bet_raise": "Bet / Raise", "fold": "Fold", "all_in": "All in"}
 _STYLES = {
@@ -44,15 +52,13 @@ class CfButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CfButton:
-        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]
+        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]  # a Button or Select
         if bid is None:
             raise ValueError("not a Chipfist button")
         return cls(bid)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs import play
-
-        await play.on_button(interaction, self.bid)
+        interaction.client.dispatch(BUTTON_EVENT, interaction, self.bid)
 
 
 def action_buttons(
@@ -141,17 +147,15 @@ class DrawSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DrawSelect:
-        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]
+        bid = decode(item.custom_id or "")  # type: ignore[attr-defined]  # a Button or Select
         if bid is None:
             raise ValueError("not a Chipfist select")
         return cls(bid)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs import play
-
         data: Any = interaction.data or {}
         cards = tuple(v for v in data.get("values", ()) if v != "none")
-        await play.on_draw(interaction, self.bid, cards)
+        interaction.client.dispatch(DRAW_EVENT, interaction, self.bid, cards)
 
 
 def draw_menu(table_id: str, turn: int, cards: tuple[str, ...], draw_max: int) -> discord.ui.View:

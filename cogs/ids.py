@@ -39,5 +39,5 @@ def decode(custom_id: str) -> ButtonId | None:
     m = PATTERN.fullmatch(custom_id)
     if m is None:
         return None
-    kind: IdKind = m["kind"]  # type: ignore[assignment]
+    kind: IdKind = m["kind"]  # type: ignore[assignment]  # PATTERN matches only IdKind words
     return ButtonId(kind, m["table"], int(m["turn"]), m["arg"])

@@ -21,6 +21,7 @@ from cogs import errors, ops
 from cogs.components import RaiseModal, declare_buttons, draw_menu, guts_buttons
 from cogs.embeds import table_message
 from cogs.ids import ButtonId
+from cogs.presenter import _render_cards
 
 SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy-in)."
 
@@ -50,6 +51,7 @@ async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
             req = ActionRequest("guts_in" if bid.arg == "in" else "guts_out")
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "dec":
+            # a "dec" button's arg is low, high or both (cogs.components.declare_buttons)
             req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "bump":
@@ -101,7 +103,7 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
         # Which word the button means is read from the engine's legal actions.
         acts = legal.actions if legal is not None else frozenset()
         word = next((w for w in ("check", "call", "bring_in") if w in acts), "call")
-        req = ActionRequest(word)  # type: ignore[arg-type]
+        req = ActionRequest(word)  # type: ignore[arg-type]  # check, call or bring_in
     elif bid.arg == "fold":
         req = ActionRequest("fold")
     else:
@@ -145,7 +147,7 @@ def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
         amount = legal.min_to if word == "min" else legal.max_to
         return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:
-        return ActionRequest(word)  # type: ignore[arg-type]
+        return ActionRequest(word)  # type: ignore[arg-type]  # an action word of _WORDS
     try:
         amount = parse_amount(text)  # the same rules as typed actions: never a guess
     except ParseError as exc:
@@ -317,8 +319,6 @@ async def show_cards(interaction: discord.Interaction, table_id: str) -> None:
     if not cards:
         await ops.reply(interaction, "You hold no cards right now.")
         return
-    from cogs.presenter import _render_cards
-
     image = None
     try:
         image = await asyncio.wait_for(_render_cards(cards, "Your cards"), 1.5)

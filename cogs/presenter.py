@@ -21,6 +21,13 @@ import discord
 
 from bot.poker.events import BoardDealt, CardsDealt, HandShown, PotAwarded
 from bot.table.ports import Notice
+from cards_art import (
+    Fist,
+    RevealView,
+    render_hole_cards,
+    render_reveal,
+    render_showdown,
+)
 from cogs import ops
 from cogs.art import PictureCache, showdown_art
 from cogs.components import declare_buttons, guts_buttons
@@ -385,8 +392,6 @@ def main_pot_first(lines: list[str]) -> list[str]:
 async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
     """The hole-card picture (blocking Pillow work in a thread); None if art fails."""
     try:
-        from cards_art import render_hole_cards
-
         shown = tuple(c for c in cards if c != "??")
         if not shown:
             return None
@@ -400,8 +405,6 @@ async def _render_showdown(
     shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None
 ) -> Any | None:
     try:
-        from cards_art import render_showdown
-
         # Reading the hands (the engine's evaluator) and drawing: both in the thread.
         return await asyncio.to_thread(lambda: render_showdown(showdown_art(shown, fists)))
     except Exception:
@@ -411,8 +414,6 @@ async def _render_showdown(
 
 async def _render_reveal(fists: list[tuple[int, str, int]]) -> Any | None:
     try:
-        from cards_art import Fist, RevealView, render_reveal
-
         view = RevealView(tuple(Fist(seat, name[:24], chips) for seat, name, chips in fists))
         return await asyncio.to_thread(render_reveal, view)
     except Exception:

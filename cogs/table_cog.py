@@ -29,6 +29,7 @@ from bot.table.text_actions import (
     parse_action,
     parse_value,
 )
+from cards_art import LedgerLine, LedgerView, render_ledger
 from cogs import ops, permissions, play
 from cogs.prefs import save_notify_mode
 
@@ -187,7 +188,7 @@ class TableCog(commands.Cog):
             big_blind=big_blind,
             seats=seats,
             dealers_choice=dealers_choice,
-            declare=declare,  # type: ignore[arg-type]
+            declare=declare,  # type: ignore[arg-type]  # one of the command's choices
             small_bet=small_bet,
             big_bet=big_bet,
             ante=ante,
@@ -384,7 +385,7 @@ class TableCog(commands.Cog):
         choice=[app_commands.Choice(name=c, value=c) for c in ("low", "high", "both")]
     )
     async def declare(self, interaction: discord.Interaction, choice: str) -> None:
-        req = ActionRequest("declare", choice=choice)  # type: ignore[arg-type]
+        req = ActionRequest("declare", choice=choice)  # type: ignore[arg-type]  # a choice
         await play.act(interaction, _tid(interaction), req, turn=None, declare=True)
 
     @app_commands.command(name="draw", description="Draw: discard cards (none to stand pat)")
@@ -578,8 +579,6 @@ async def setup(bot: commands.Bot) -> None:
 async def _render_ledger(lines: list[tuple[str, int]]) -> Any | None:
     """The session chart (cards_art), drawn off the event loop."""
     try:
-        from cards_art import LedgerLine, LedgerView, render_ledger
-
         view = LedgerView(tuple(LedgerLine(name[:24], net) for name, net in lines))
         return await asyncio.to_thread(render_ledger, view)
     except Exception:

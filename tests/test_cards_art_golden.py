@@ -1,7 +1,7 @@
 """Golden-image tests: representative pictures compared with tests/golden/*.png.
 
 Regenerate (after an intended visual change, then look at them):
-    python -m cards_art.golden
+    python -m tests.golden_make
 or  CHIPFIST_REGEN_GOLDEN=1 python -m pytest tests/test_cards_art_golden.py
 """
 
@@ -13,7 +13,7 @@ import os
 import pytest
 from PIL import Image, ImageChops
 
-from cards_art.golden import CASES, GOLDEN_DIR
+from tests.golden_make import CASES, GOLDEN_DIR
 
 # A shade of difference on glyph edges is tolerated (FreeType versions rasterize a
 # little differently); a moved or missing element changes far more pixels than this.
@@ -34,7 +34,7 @@ def test_golden(name: str) -> None:
     if os.environ.get("CHIPFIST_REGEN_GOLDEN") == "1":
         path.write_bytes(rendered.data)
         pytest.skip("golden regenerated")
-    assert path.exists(), f"missing golden {path}; run python -m cards_art.golden"
+    assert path.exists(), f"missing golden {path}; run python -m tests.golden_make"
     got = Image.open(io.BytesIO(rendered.data))
     want = Image.open(path)
     assert got.size == want.size, f"{name}: size {got.size} != golden {want.size}"

@@ -11,8 +11,8 @@ from typing import Any
 
 from bot.poker.actions import action_from_dict
 from bot.poker.record import HandStart, replay
-from bot.table.ports import LedgerEntry, MemoryStore, open_store
-from bot.table.testing import HOST, Harness
+from bot.table.ports import LedgerRow, MemoryStore, open_store
+from tests.harness import HOST, Harness
 
 WORDS = ["check", "call", "fold", "bet 4", "raise to 8", "raise 10", "all in", "pot", "x y"]
 
@@ -77,7 +77,7 @@ class SlowStore(MemoryStore):
         payload: Mapping[str, Any],
         *,
         idem_key: str | None = None,
-        ledger: Sequence[LedgerEntry] = (),
+        ledger: Sequence[LedgerRow] = (),
     ) -> int:
         if table_id == self.slow and kind == "action":
             await asyncio.sleep(self.delay)

@@ -31,7 +31,7 @@ from bot.poker.showdown import evaluate_hand
 from bot.poker.variants import get_variant
 from bot.table.errors import SettingsError
 from bot.table.settings import TableSettings
-from bot.table.testing import Harness
+from tests.harness import Harness
 from tests.test_engine_examples import round_with_pot
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.table.button import plan_deal
-from bot.table.testing import HOST, Harness
+from tests.harness import HOST, Harness
 
 
 def plan(rule: str, active: list[int], prev: tuple[int, int, int] | None, waiting=()):  # type: ignore[no-untyped-def]

@@ -3,7 +3,7 @@ command serialisation (duplicates, stale turns). Time moves by hand, nobody slee
 
 from __future__ import annotations
 
-from bot.table.testing import HOST, Harness
+from tests.harness import HOST, Harness
 
 
 async def test_clock_expiry_checks_when_checking_is_free() -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.table.testing import Harness
+from tests.harness import Harness
 
 
 async def _to_declare(h: Harness, **settings: object) -> object:

@@ -38,7 +38,7 @@ def test_r16_3_later_stud_streets_get_a_header_board_streets_do_not() -> None:
 
 
 async def test_r16_3_stud_deal_names_a_dealer_not_a_button() -> None:
-    from bot.table.testing import Harness
+    from tests.harness import Harness
 
     h = Harness()
     stud = await h.seated(["a", "b", "c"], variant="stud", limit="fixed", small_bet=2, big_bet=4)

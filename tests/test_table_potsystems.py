@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.poker.potsystems import GutsState, TwoToWinState
 from bot.poker.record import pot_state_from_dict
-from bot.table.testing import Harness
+from tests.harness import Harness
 
 
 async def test_r15_2_guts_calls_are_private_and_the_pot_carries_between_deals() -> None:

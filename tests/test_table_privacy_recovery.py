@@ -10,7 +10,7 @@ from bot.local.robot import pick
 from bot.local.terminal import state_digest
 from bot.table.ports import open_store
 from bot.table.recovery import rebuild
-from bot.table.testing import Harness
+from tests.harness import Harness
 
 
 async def _play_random(h: Harness, table, rng: random.Random, hands: int) -> None:  # type: ignore[no-untyped-def]

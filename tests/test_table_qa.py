@@ -3,7 +3,7 @@ failed before its fix). Every step checks R-2.5 through the harness."""
 
 from __future__ import annotations
 
-from bot.table.testing import Harness
+from tests.harness import Harness
 
 
 async def test_r2_2_open_stakes_top_up_during_a_hand_respects_the_maximum() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.table.errors import SettingsError
 from bot.table.settings import TableSettings
-from bot.table.testing import HOST, Harness
+from tests.harness import HOST, Harness
 
 
 @pytest.fixture

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from bot.table.ports import LedgerEntry
+from bot.table.ports import LedgerRow
 from bot.table.session import Payment, session_results, settle
-from bot.table.testing import Harness
+from tests.harness import Harness
 
 
 def test_results_and_settlement_balance() -> None:
     rows = [
-        LedgerEntry("buy_in", "a", 100),
-        LedgerEntry("buy_in", "b", 100),
-        LedgerEntry("buy_in", "c", 100),
-        LedgerEntry("top_up", "c", 50),
-        LedgerEntry("cash_out", "b", 20),
-        LedgerEntry("rake", "house", 5),
+        LedgerRow("a", "buy_in", 100),
+        LedgerRow("b", "buy_in", 100),
+        LedgerRow("c", "buy_in", 100),
+        LedgerRow("c", "top_up", 50),
+        LedgerRow("b", "cash_out", 20),
+        LedgerRow("house", "rake", 5),
     ]
     results = session_results(rows, {"a": 225, "c": 100})
     nets = {r.user_id: r.net for r in results}

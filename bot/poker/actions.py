@@ -194,7 +194,7 @@ def action_from_dict(data: dict[str, object]) -> Action:
         choice = str(data["choice"])
         if choice not in ("low", "high", "both"):
             raise ValueError(f"bad declaration {choice!r}")
-        return Declare(player, choice)  # type: ignore[arg-type]
+        return Declare(player, choice)  # type: ignore[arg-type]  # checked just above
     if kind == "add_chips":
         return AddChips(player, int(str(data["amount"])))
     if kind == "guts_call":
@@ -204,4 +204,4 @@ def action_from_dict(data: dict[str, object]) -> Action:
         assert isinstance(stated, list)
         return Show(player, tuple(str(c) for c in stated))
     cls = ACTION_TYPES[kind]
-    return cls(player)  # type: ignore[call-arg]
+    return cls(player)  # type: ignore[call-arg]  # the kinds left take only the player

@@ -287,8 +287,8 @@ def _fast_init(cls: type) -> None:
     source = f"def __init__({signature}) -> None:\n" + "\n".join(body or ["    pass"])
     exec(source, namespace)  # built only from this module's own field names
     init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
-    cls.__init__ = init  # type: ignore[misc]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]  # exec'd
+    cls.__init__ = init  # type: ignore[misc]  # replacing __init__ is the point here
 
 
 # The module's own names, not ``Event.__subclasses__()``: ``slots=True`` makes the

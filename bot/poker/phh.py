@@ -367,7 +367,7 @@ def _declare_pending(hand: Hand, declared: dict[int, str], calls: dict[int, bool
         choice = declared.get(p)
         if choice not in ("low", "high", "both"):
             raise PHHError(f"p{p + 1} reached the declaration but _declarations has no choice")
-        hand.apply(Declare(p, choice))  # type: ignore[arg-type]
+        hand.apply(Declare(p, choice))  # type: ignore[arg-type]  # checked just above
 
 
 def play(phh: PHHHand) -> Hand:

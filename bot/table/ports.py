@@ -8,42 +8,45 @@
   table channel, private ones to one player, errors to the actor only (invariant 2).
 
 :class:`MemoryStore` is a fast in-memory log for unit tests; :func:`open_store` opens the
-real SQLite store (``bot.store``) through :class:`StoreAdapter`, or this package's own
-minimal SQLite log while that package is not available.
+real SQLite store (:class:`bot.store.Store`) through :class:`StoreAdapter`. Ledger rows are
+the store's own records (:class:`~bot.store.LedgerRow` to write, :class:`~bot.store.LedgerEntry`
+as committed), so there is one type for a chip movement in both layers.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from bot.poker.legal import Legal
+from bot.store import LEDGER_KINDS, DuplicateCommand, LedgerEntry, LedgerRow, Store, StoredEvent
+from bot.store.store import Synchronous
 
-LedgerKind = Literal["buy_in", "top_up", "cash_out", "rake"]
+__all__ = [
+    "DuplicateKey",
+    "LedgerEntry",
+    "LedgerRow",
+    "LoggedEvent",
+    "MemoryStore",
+    "Notice",
+    "NullPresenter",
+    "Presenter",
+    "RecordingPresenter",
+    "StoreAdapter",
+    "StorePort",
+    "open_store",
+]
 
 
 class DuplicateKey(Exception):
     """This idempotency key was already used for this table: the command was applied."""
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    """One chip movement across the table's edge (R-2.5): buy-in, top-up, cash-out, rake."""
-
-    kind: LedgerKind
-    user_id: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class LoggedEvent:
-    seq: int
-    table_id: str
-    kind: str
-    payload: Mapping[str, Any]
-    idem_key: str | None = None
+LoggedEvent = StoredEvent
+"""One committed event of a table's log: the store's own record, in both layers."""
 
 
 class StorePort(Protocol):
@@ -54,7 +57,7 @@ class StorePort(Protocol):
         payload: Mapping[str, Any],
         *,
         idem_key: str | None = None,
-        ledger: Sequence[LedgerEntry] = (),
+        ledger: Sequence[LedgerRow] = (),
     ) -> int:
         """Commit one event (and its ledger rows, in the same transaction); its seq."""
         ...
@@ -64,7 +67,7 @@ class StorePort(Protocol):
     async def open_tables(self) -> list[str]: ...
 
     async def ledger_totals(self, table_id: str) -> dict[str, int]:
-        """Sum per ledger kind for one table."""
+        """Sum per ledger kind for one table (every kind present, 0 if none)."""
         ...
 
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
@@ -162,7 +165,6 @@ class MemoryStore:
         self._keys: set[tuple[str, str]] = set()
         self._ledger: dict[str, list[LedgerEntry]] = {}
         self._snapshots: dict[str, tuple[int, Mapping[str, Any]]] = {}
-        self._seq = 0
 
     async def append(
         self,
@@ -171,18 +173,33 @@ class MemoryStore:
         payload: Mapping[str, Any],
         *,
         idem_key: str | None = None,
-        ledger: Sequence[LedgerEntry] = (),
+        ledger: Sequence[LedgerRow] = (),
     ) -> int:
         if idem_key is not None:
             if (table_id, idem_key) in self._keys:
                 raise DuplicateKey(idem_key)
             self._keys.add((table_id, idem_key))
-        self._seq += 1
-        self._events.setdefault(table_id, []).append(
-            LoggedEvent(self._seq, table_id, kind, dict(payload), idem_key)
+        # As the real store: seqs count per table, from 1; a ledger row's hand is the
+        # event's hand (the payload's integer "hand_no") unless the row names one.
+        log = self._events.setdefault(table_id, [])
+        seq = len(log) + 1
+        hand = payload.get("hand_no")
+        event_hand = hand if isinstance(hand, int) and not isinstance(hand, bool) else None
+        log.append(
+            StoredEvent(table_id, seq, kind, event_hand, idem_key, dict(payload), time.time())
         )
-        self._ledger.setdefault(table_id, []).extend(ledger)
-        return self._seq
+        self._ledger.setdefault(table_id, []).extend(
+            LedgerEntry(
+                table_id,
+                seq,
+                row.player_id,
+                row.kind,
+                row.amount,
+                event_hand if row.hand_no is None else row.hand_no,
+            )
+            for row in ledger
+        )
+        return seq
 
     async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
         return [e for e in self._events.get(table_id, []) if e.seq > after_seq]
@@ -196,7 +213,7 @@ class MemoryStore:
         return out
 
     async def ledger_totals(self, table_id: str) -> dict[str, int]:
-        out = {"buy_in": 0, "top_up": 0, "cash_out": 0, "rake": 0}
+        out: dict[str, int] = dict.fromkeys(LEDGER_KINDS, 0)
         for entry in self._ledger.get(table_id, []):
             out[entry.kind] += entry.amount
         return out
@@ -215,11 +232,12 @@ class MemoryStore:
 
 
 class StoreAdapter:
-    """Adapts ``bot.store.Store`` to :class:`StorePort` (its names may differ slightly)."""
+    """The SQLite store (:class:`bot.store.Store`) as a :class:`StorePort`: its events and
+    snapshots as the port's records, and its :class:`~bot.store.DuplicateCommand` as
+    :class:`DuplicateKey`. Ledger rows pass through unchanged (they are the store's)."""
 
-    def __init__(self, store: Any, duplicate_errors: tuple[type[BaseException], ...]) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self._dups = duplicate_errors
 
     async def append(
         self,
@@ -228,55 +246,39 @@ class StoreAdapter:
         payload: Mapping[str, Any],
         *,
         idem_key: str | None = None,
-        ledger: Sequence[LedgerEntry] = (),
+        ledger: Sequence[LedgerRow] = (),
     ) -> int:
-        rows = [{"kind": e.kind, "user_id": e.user_id, "amount": e.amount} for e in ledger]
         try:
-            seq = await self.store.append(
-                table_id, kind, dict(payload), idem_key=idem_key, ledger=rows
+            return await self.store.append(
+                table_id, kind, payload, idem_key=idem_key, ledger=ledger
             )
-        except self._dups as exc:
+        except DuplicateCommand as exc:
             raise DuplicateKey(str(idem_key)) from exc
-        return int(getattr(seq, "seq", seq) or 0)
 
     async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
-        out = []
-        for e in await self.store.events(table_id, after_seq=after_seq):
-            out.append(
-                LoggedEvent(
-                    int(e.seq), table_id, str(e.kind), e.payload, getattr(e, "idem_key", None)
-                )
-            )
-        return out
+        return await self.store.events(table_id, after_seq=after_seq)
 
     async def open_tables(self) -> list[str]:
-        return [str(t) for t in await self.store.open_tables()]
+        return await self.store.open_tables()
 
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
-        rows = await self.store.ledger(table_id)
-        return [LedgerEntry(r.kind, r.player_id, int(r.amount)) for r in rows]
+        return await self.store.ledger(table_id)
 
     async def ledger_totals(self, table_id: str) -> dict[str, int]:
-        raw = await self.store.ledger_totals(table_id)
-        out = {"buy_in": 0, "top_up": 0, "cash_out": 0, "rake": 0}
-        out.update({str(k): int(v) for k, v in dict(raw).items()})
-        return out
+        return await self.store.ledger_totals(table_id)
 
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
-        await self.store.save_snapshot(table_id, seq, dict(payload))
+        await self.store.save_snapshot(table_id, seq, payload)
 
     async def latest_snapshot(self, table_id: str) -> tuple[int, Mapping[str, Any]] | None:
         snap = await self.store.latest_snapshot(table_id)
-        return None if snap is None else (int(snap.seq), snap.payload)
+        return None if snap is None else (snap.seq, snap.payload)
 
     async def close(self) -> None:
         await self.store.close()
 
 
-async def open_store(path: str, *, synchronous: str | None = None) -> StorePort:
+async def open_store(path: str, *, synchronous: Synchronous = "FULL") -> StorePort:
     """The real SQLite store at ``path`` (``synchronous``: the store's durability mode,
-    "FULL" by default; "NORMAL" survives a process kill but not a power cut)."""
-    from bot.store import DuplicateCommand, Store
-
-    store = await Store.open(path, synchronous=synchronous or "FULL")  # type: ignore[arg-type]
-    return StoreAdapter(store, (DuplicateCommand,))
+    "FULL" by default here; "NORMAL" survives a process kill but not a power cut)."""
+    return StoreAdapter(await Store.open(path, synchronous=synchronous))

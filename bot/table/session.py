@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from bot.table.ports import LedgerEntry
+from bot.table.ports import LedgerEntry, LedgerRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,15 +33,18 @@ class Payment:
     amount: int
 
 
-def session_results(rows: Iterable[LedgerEntry], stacks: Mapping[str, int]) -> list[Result]:
-    """Each player's result, biggest winner first. ``stacks``: chips still on the table."""
+def session_results(
+    rows: Iterable[LedgerEntry | LedgerRow], stacks: Mapping[str, int]
+) -> list[Result]:
+    """Each player's result, biggest winner first. ``rows``: the table's ledger;
+    ``stacks``: chips still on the table."""
     bought: dict[str, int] = {}
     cashed: dict[str, int] = {}
     for row in rows:
         if row.kind in ("buy_in", "top_up"):
-            bought[row.user_id] = bought.get(row.user_id, 0) + row.amount
+            bought[row.player_id] = bought.get(row.player_id, 0) + row.amount
         elif row.kind == "cash_out":
-            cashed[row.user_id] = cashed.get(row.user_id, 0) + row.amount
+            cashed[row.player_id] = cashed.get(row.player_id, 0) + row.amount
     users = set(bought) | set(cashed) | set(stacks)
     results = [Result(u, bought.get(u, 0), cashed.get(u, 0), int(stacks.get(u, 0))) for u in users]
     return sorted(results, key=lambda r: (-r.net, r.user_id))

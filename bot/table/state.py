@@ -209,7 +209,7 @@ class TableState:
             user_id=str(p["user"]),
             name=str(p["name"]),
             stack=int(p["buy_in"]),
-            state=state,  # type: ignore[arg-type]
+            state=state,  # type: ignore[arg-type]  # a SeatState: the log holds only those
             bank=float(self.settings.time_bank),
             owes=int(p.get("owes", 0)),
         )
@@ -245,7 +245,7 @@ class TableState:
         seat.sit_out_next = False
         seat.timeouts = 0
         if seat.state == "sitting_out":
-            seat.state = str(p.get("state", "waiting"))  # type: ignore[assignment]
+            seat.state = str(p.get("state", "waiting"))  # type: ignore[assignment]  # as in _on_sat
             seat.owes = int(p.get("owes", 0))
 
     def _on_leaving(self, p: Mapping[str, Any], live: Any) -> None:

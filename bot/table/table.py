@@ -63,7 +63,7 @@ from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
 from bot.table.notices import describe, plural, setting_words
-from bot.table.ports import DuplicateKey, LedgerEntry, Notice, Presenter, StorePort
+from bot.table.ports import DuplicateKey, LedgerRow, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings, parse_game
 from bot.table.state import HandInfo, TableState
@@ -204,7 +204,7 @@ class Table:
         payload: Mapping[str, Any],
         *,
         key: str | None = None,
-        ledger: Sequence[LedgerEntry] = (),
+        ledger: Sequence[LedgerRow] = (),
         live: Any = None,
     ) -> dict[str, Any]:
         body = {**payload, "at": self.time.now()}
@@ -296,7 +296,7 @@ class Table:
                 "sat",
                 {"user": user, "name": name, "seat": number, "buy_in": buy_in, "owes": owes},
                 key=key,
-                ledger=[LedgerEntry("buy_in", user, buy_in)],
+                ledger=[LedgerRow(user, "buy_in", buy_in)],
             )
             text = f"{name} sits in seat {number} with {buy_in}."
             await self._public("sat", text, seat=number, user=user)
@@ -334,14 +334,14 @@ class Table:
                 return await self._apply(
                     AddChips(pos, amount),
                     key,
-                    ledger=[LedgerEntry("top_up", user, amount)],
+                    ledger=[LedgerRow(user, "top_up", amount)],
                 )
             check_maximum(seat.stack)
             await self._commit(
                 "topped_up",
                 {"seat": seat.number, "amount": amount, "return": seat.stack == 0},
                 key=key,
-                ledger=[LedgerEntry("top_up", user, amount)],
+                ledger=[LedgerRow(user, "top_up", amount)],
             )
             text = f"{seat.name} adds {amount} (stack {seat.stack})."
             await self._public("topped_up", text, seat=seat.number)
@@ -408,24 +408,13 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def remove(self, by: str, user: str, *, key: str | None = None) -> Outcome:
-        async def body() -> str:
-            self._require_manager(by)
-            seat = self.state.seat_of(user)
-            if seat is None:
-                raise TableError("That player is not seated here.")
-            return await self._stand(seat, key, removed=True)
-
-        return await self._command(by, key, None, body)
-
-    async def _stand(self, seat: Any, key: str | None, removed: bool = False) -> str:
-        verb = "is removed" if removed else "stands up"
+    async def _stand(self, seat: Any, key: str | None) -> str:
         if self.state.dealt_in(seat.number):
             # his chips are in play; he is cashed out when the deal ends.
             if seat.leaving:
                 raise TableError("You are already leaving after this hand.")
             await self._commit("leaving", {"seat": seat.number}, key=key)
-            text = f"{seat.name} {verb} after this hand."
+            text = f"{seat.name} stands up after this hand."
             await self._public("leaving", text, seat=seat.number)
             return text
         amount = seat.stack
@@ -433,9 +422,9 @@ class Table:
             "stood",
             {"seat": seat.number, "amount": amount},
             key=key,
-            ledger=[LedgerEntry("cash_out", seat.user_id, amount)],
+            ledger=[LedgerRow(seat.user_id, "cash_out", amount)],
         )
-        text = f"{seat.name} {verb} and cashes out {amount}."
+        text = f"{seat.name} stands up and cashes out {amount}."
         await self._public("stood", text, seat=seat.number)
         return text
 
@@ -562,7 +551,7 @@ class Table:
             {"charges": charges},
             key=f"time:{st.hand_no + 1}",
             ledger=[
-                LedgerEntry("rake", st.seats[int(n)].user_id, amount)
+                LedgerRow(st.seats[int(n)].user_id, "rake", amount)
                 for n, amount in charges.items()
                 if amount
             ],
@@ -757,7 +746,7 @@ class Table:
         action: Action,
         key: str | None,
         note: str = "",
-        ledger: Sequence[LedgerEntry] = (),
+        ledger: Sequence[LedgerRow] = (),
         **extra: Any,
     ) -> str:
         info, hand = self._hand_or_refuse()
@@ -879,7 +868,7 @@ class Table:
                 ),
             },
             key=f"end:{info.hand_no}",
-            ledger=[LedgerEntry("rake", "house", result.rake)] if result.rake else (),
+            ledger=[LedgerRow("house", "rake", result.rake)] if result.rake else (),
         )
         await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
         await self._check_conservation()

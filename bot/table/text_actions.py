@@ -221,7 +221,7 @@ def parse_action(text: str) -> ActionRequest:
     m = re.fullmatch(r"(?:declare\s+|go\s+)?(low|high|both|hi|lo|pig|swing|hi-lo|high low)", t)
     if m:
         word = _DECLARE.get(m.group(1), m.group(1))
-        return ActionRequest("declare", choice=word)  # type: ignore[arg-type]
+        return ActionRequest("declare", choice=word)  # type: ignore[arg-type]  # the table maps to low/high/both
     raise ParseError(f"I did not understand {clip(text)}. Accepted: {ACCEPTED}.")
 
 

@@ -5,7 +5,8 @@ The real discord.py client connects to it unmodified; tests drive players with
 
 Modules: ``server`` (the :class:`FakeDiscord` API, HTTP routes and gateway),
 ``state`` (users, channels, messages, interactions, deliveries), ``limits``
-(Discord's message/component/embed limits) and ``fixtures`` (pytest glue).
+(Discord's message/component/embed limits), ``runner`` (:func:`run_bot`, no pytest)
+and ``fixtures`` (pytest glue).
 
 Usage in a test (with ``fake_discord`` imported into the conftest)::
 

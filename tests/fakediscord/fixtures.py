@@ -4,26 +4,22 @@ Import into a conftest with::
 
     from tests.fakediscord.fixtures import fake_discord  # noqa: F401
 
-and start a bot with ``async with run_bot(fake, bot): ...``.
+and start a bot with ``async with run_bot(fake, bot): ...`` (``run_bot`` lives in
+:mod:`tests.fakediscord.runner`, which needs no pytest; it is re-exported here).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import warnings
 from collections.abc import AsyncIterator
-from typing import TypeVar
 
-import discord
 import pytest
 import pytest_asyncio
 
+from .runner import TOKEN, run_bot
 from .server import FakeDiscord
 
-ClientT = TypeVar("ClientT", bound=discord.Client)
-
-TOKEN = "fake-token"
+__all__ = ["TOKEN", "fake_discord", "run_bot"]
 
 
 @pytest_asyncio.fixture
@@ -39,37 +35,3 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
     if fake.unhandled:
         # A route the fake lacks: the bot got a 404 it would not get from Discord.
         warnings.warn(f"fake Discord did not handle: {fake.unhandled}", stacklevel=1)
-
-
-@contextlib.asynccontextmanager
-async def run_bot(
-    fake: FakeDiscord,
-    client: ClientT,
-    *,
-    sync: bool = False,
-    timeout: float = 5.0,
-) -> AsyncIterator[ClientT]:
-    """Start ``client`` against ``fake``, wait for READY, and close it afterwards.
-
-    Build the client with ``**FakeDiscord.client_options()`` so READY is fast.
-    ``sync=True`` syncs ``client.tree`` (if any) globally once ready, so
-    ``fake.slash`` can find the commands.
-    """
-    task = asyncio.create_task(client.start(fake.token), name="fake-discord-bot")
-    ready = asyncio.create_task(client.wait_until_ready())
-    try:
-        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when="FIRST_COMPLETED")
-        if task in done:
-            task.result()  # surfaces the login/connect error
-            raise RuntimeError("bot stopped before it was ready")
-        if ready not in done:
-            raise TimeoutError(f"bot not ready within {timeout}s")
-        tree = getattr(client, "tree", None)
-        if sync and isinstance(tree, discord.app_commands.CommandTree):
-            await tree.sync()
-        yield client
-    finally:
-        ready.cancel()
-        await client.close()
-        with contextlib.suppress(asyncio.CancelledError, discord.DiscordException):
-            await asyncio.wait_for(task, timeout)

@@ -1,7 +1,8 @@
 """A test harness for the table service: in-memory store, manual clock, recording
 presenter, and a chip-conservation check after every step (R-2.5).
 
-Used by the scenario tests and handy in a REPL; not imported by the service itself.
+Used by the scenario tests (and handy in a REPL, from the repository root); test support,
+so it lives under tests/ and is not shipped with the packages.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """Golden images: the representative states and the command that regenerates them.
 
-    python -m cards_art.golden            # rewrite tests/golden/*.png
-    python -m cards_art.golden OUTDIR     # write them elsewhere (to look at them)
+Run from the repository root (test support: it writes into tests/, so it is not part of
+the shipped ``cards_art`` package)::
+
+    python -m tests.golden_make            # rewrite tests/golden/*.png
+    python -m tests.golden_make OUTDIR     # write them elsewhere (to look at them)
 
 ``tests/test_cards_art_golden.py`` renders the same states and compares them with the
 stored PNGs, pixel by pixel, with a small tolerance (font rasterizing may differ by a
@@ -27,7 +30,7 @@ from cards_art import (
     samples,
 )
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
 CASES: dict[str, Callable[[], RenderedImage]] = {
     "holdem_2": lambda: render_table(samples.holdem(2)),
