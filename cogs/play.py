@@ -75,7 +75,8 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
     if table.state.seat_of(user) is None:
         await ops.reply(interaction, SIT_HINT)
         return
-    legal = table.snapshot(user).legal
+    view = table.snapshot(user)
+    legal = view.legal
     if bid.arg == "bet_raise":
         if legal is not None and legal.min_to is not None and legal.max_to is not None:
             rng = (
@@ -90,9 +91,9 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
             )
             return
         if legal is not None:
-            await ops.reply(
-                interaction, f"You cannot bet or raise now. You may: {legal.describe()}."
-            )
+            # Say why not (capped, not reopened, no openers...), then what is allowed.
+            why = view.no_raise or "You cannot bet or raise now."
+            await ops.reply(interaction, f"{why} You may: {legal.describe()}.")
             return
         req = ActionRequest("raise_to", 0)  # the service answers "not your turn"/stale
     elif bid.arg == "check_call":

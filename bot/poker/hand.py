@@ -660,9 +660,12 @@ class Hand:
                 straddles = sum(1 for i in range(2, self.n) if self._is_straddle(i, blinds))
             self.raises = 1 + straddles
             # R-3.3: the opening round starts left of the largest blind or straddle.
-            # A live blind equal to the big blind posted later in the order does not
-            # move the start: ties go to the earliest position.
-            largest = blinds.index(nominal)
+            # The blinds' positions decide, not their sizes alone (R-3.8): with equal
+            # blinds (1/1) the big blind is still the big blind and acts last. A straddle
+            # or kill above the big blind moves the start; a live blind equal to the big
+            # blind posted later in the order does not (ties go to the earliest).
+            bb_pos = 0 if self.n == 2 else 1
+            largest = bb_pos if blinds[bb_pos] == nominal else blinds.index(nominal)
             start = (largest + 1) % self.n
         else:
             self.current_bet = 0
@@ -688,9 +691,11 @@ class Hand:
                 for h, fu in zip(self.hole, self.face_up, strict=True)
             ]
             return best_showing(up, live, low_game=self.variant.showing == "low")
-        if street.opener in ("left_of_button", "opener", "blinds") and self.opener is not None:
-            # R-16.4: with openers, the round after the draw starts with the opener, or
-            # the next active player to his left.
+        if street.draw > 0 and self.opener is not None:
+            # R-16.4, R-16.6: the round after a draw starts with the opener (the first
+            # voluntary bet of the first round; under jacks to open, whoever opened the
+            # pot), or the nearest active player to his left. With blinds and no opener
+            # the blinds opened: the first active player left of the button starts.
             for k in range(self.n):
                 j = (self.opener + k) % self.n
                 if not self.folded[j]:
@@ -785,13 +790,7 @@ class Hand:
             )
             and (not self._limited or not self._cap_reached())
             and (self._check_raise or not self.passive[i])
-            and not (
-                opening
-                and self._jacks
-                and self.street_index == 0
-                and self.opener is None
-                and not has_openers(self.hole[i])
-            )
+            and not (self._jacks and self._jacks_block(i))
         )
         if can_raise:
             street = self._streets[self.street_index if self.street_index > 0 else 0]
@@ -823,6 +822,67 @@ class Hand:
             r.unit,
             opening,
         )
+
+    def _jacks_block(self, i: int) -> bool:
+        """R-4.9: before the pot is opened on the first round, a player without jacks or
+        better may not open it: not bet (antes only), not raise the blinds (blinds). Once
+        it is open, anyone may raise."""
+        return (
+            self._jacks
+            and self.street_index == 0
+            and self.opener is None
+            and not has_openers(self.hole[i], self.rules.wild)
+        )
+
+    def _jacks_refusal(self) -> str:
+        blinds = self.variant.forced == "blinds" and any(self.rules.blinds_or_straddles)
+        what = "raise the blinds" if blinds else "bet"
+        return (
+            f"You need a pair of jacks or better to open: nobody has opened yet, so you "
+            f"may not {what} (R-4.9)."
+        )
+
+    def no_raise_reason(self) -> str | None:
+        """Why the player to act may not bet or raise now, in a player's words with the
+        rule id; None when he may. Computed on demand (refusals and prompts only), in the
+        order a floor person would give the reasons; the betting core's ``can_raise``
+        tests the same conditions (``test_floor_engine`` checks they agree)."""
+        if self.phase != "betting" or self.to_act is None:
+            return None
+        legal = self.legal()
+        if legal.min_to is not None:
+            return None
+        if self.bring_in_due:
+            return None
+        i = self.to_act
+        cb = self.current_bet
+        if self.bets[i] + self.effective_stack(i) <= cb:
+            return "You do not have the chips to raise: you can only call all in (R-7.1)."
+        if not any(
+            j != i and self.bets[j] + self.effective_stack(j) > cb for j in self._actor_list
+        ):
+            return (
+                "Nobody left could call a raise: every other player is all in or can "
+                "only call (R-4.8)."
+            )
+        if self._jacks_block(i):
+            return self._jacks_refusal()
+        if not self._check_raise and self.passive[i]:
+            return (
+                "This table does not allow check-raising: having checked or called this "
+                "round, you may only call or fold (R-5.9)."
+            )
+        if not (
+            self.acted_level[i] is None
+            or self.full_seq > self.acted_seq[i]
+            or self._raise_reopened(i)
+        ):
+            if self.rules.incomplete_rule == "half_bet" and self.rules.limited:
+                return "An all-in short of half a bet does not reopen the betting for you (R-7.4)."
+            return "An all-in short of a full raise does not reopen the betting for you (R-7.3)."
+        if self._limited and self._cap_reached():
+            return "The betting is capped (R-5.7)."
+        return None
 
     def _special_legal(self, i: int) -> Legal:
         """Legal actions outside a plain betting turn: showdown, declare, Guts, draw, and
@@ -923,13 +983,16 @@ class Hand:
                 self._call(i, legal)  # an all-in for no more than the call is a call (R-7.1)
             else:
                 if (
-                    self.rules.jacks_to_open
-                    and self.street_index == 0
+                    self.street_index == 0
                     and self.opener is None
-                    and legal.opening
+                    and (legal.opening or self._jacks)
                 ):
-                    self.opener = i  # R-12.2: remember the opener and his openers
-                    self.opener_cards = tuple(self.hole[i])
+                    # R-16.6: the first voluntary bet of the first round opens the pot
+                    # (under jacks to open, the first raise of the blinds, R-4.9); the
+                    # opener starts the betting after the draw (R-16.4).
+                    self.opener = i
+                    if self._jacks:
+                        self.opener_cards = tuple(self.hole[i])  # R-12.2: his openers
                 self._raise_to(i, total)
         else:
             raise IllegalAction(
@@ -947,11 +1010,7 @@ class Hand:
                 if legal.max_to is not None and self.rules.clamp_to_max:
                     return legal.max_to
                 if legal.max_to is None:
-                    raise IllegalAction(
-                        "You cannot raise now (the betting was not reopened, or the raises "
-                        "are capped). You may " + legal.describe() + ".",
-                        legal,
-                    )
+                    raise IllegalAction(self._cannot_raise(legal), legal)
                 raise BadAmount(
                     f"All in would be {total}, above the maximum of {legal.max_to}. You may "
                     + legal.describe()
@@ -978,9 +1037,7 @@ class Hand:
             )
         total = legal.current_bet + raw if isinstance(action, RaiseBy) else raw
         if legal.min_to is None or legal.max_to is None:
-            raise IllegalAction(
-                "You cannot bet or raise now. You may " + legal.describe() + ".", legal
-            )
+            raise IllegalAction(self._cannot_raise(legal), legal)
         if total > legal.max_to and self.rules.clamp_to_max:
             total = legal.max_to
         if total < legal.min_to or total > legal.max_to:
@@ -1002,6 +1059,11 @@ class Hand:
                 legal,
             )
         return total
+
+    def _cannot_raise(self, legal: Legal) -> str:
+        """The refusal of a bet or raise that is not allowed: why, then what is (R-6.6)."""
+        reason = self.no_raise_reason() or "You cannot bet or raise now."
+        return f"{reason} You may {legal.describe()}."
 
     def _call(self, i: int, legal: Legal) -> None:
         added = legal.to_call
@@ -1090,14 +1152,16 @@ class Hand:
             return
         passed_out = (
             self.street_index == 0
-            and self.current_bet == 0
             and self.variant.forced != "bring_in"
             and self.variant.streets[0].betting
+            and (self.current_bet == 0 or (self._jacks and self.opener is None))
         )
         self._close_round()
         if passed_out:
             # R-4.6: everyone checked a first round with no blind or bring-in: the deal
-            # is thrown in and the antes stay in the pot for the next deal.
+            # is thrown in and the antes stay in the pot for the next deal. R-4.9: under
+            # jacks to open, a round nobody opened is thrown in the same way, blinds and
+            # calls staying in the pot.
             self._finish("passed out")
             return
         self._next_street()

@@ -144,6 +144,13 @@ class Rules:
         if self.wild != "none" and variant.deck == "short":
             # Deuces are not in a short deck, and its ranking has no wild-card rules.
             raise ConfigError(f"{variant.name} is played without wild cards.")
+        if self.jacks_to_open and not jacks_apply(variant.code):
+            # R-4.9: openers are a high hand dealt whole before a draw; in other games the
+            # option could never apply, so it is refused rather than silently ignored.
+            raise ConfigError(
+                f"Jacks or better to open is played in high draw games (five-card draw), "
+                f"not in {variant.name}."
+            )
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError("The raise cap must allow at least the opening bet.")
 
@@ -168,6 +175,13 @@ class Rules:
         if isinstance(kw.get("rake"), dict):
             kw["rake"] = Rake(**kw["rake"])
         return cls(**kw)
+
+
+def jacks_apply(variant: str) -> bool:
+    """R-4.9: jacks or better to open exists in draw games read for high (five-card draw,
+    and its high-low form): a lowball or stud hand has no "openers"."""
+    v = get_variant(variant)
+    return any(s.draw for s in v.streets) and v.showdown[0] == "high"
 
 
 def ante_list(

@@ -104,11 +104,14 @@ def evaluate_stated(variant: Variant, stated: Sequence[Card]) -> int:
 _JACKS = ("Jc", "Jd", "4h", "3s", "2c")
 
 
-def has_openers(cards: Sequence[Card]) -> bool:
-    """R-12.2 jacks or better: a pair of jacks or any better high hand."""
+def has_openers(cards: Sequence[Card], wild: Wild = "none") -> bool:
+    """R-12.2 jacks or better: a pair of jacks or any better high hand. Wild cards
+    (R-10.7) count as they do at the showdown: a joker with a jack is a pair of jacks."""
     if len(cards) < 5:
         return False
-    return ev.high_value(list(cards)) >= ev.high_value(list(_JACKS))
+    scorer = _wild_scorer("high", wild) if wild != "none" else None
+    value = scorer(cards, ()) if scorer is not None else ev.high_value(list(cards))
+    return value is not None and value >= ev.high_value(list(_JACKS))
 
 
 def openers_to_show(cards: Sequence[Card]) -> tuple[Card, ...]:

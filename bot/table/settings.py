@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
-from bot.poker.rules import Limit, Rake, Rules, ante_list
+from bot.poker.rules import Limit, Rake, Rules, ante_list, jacks_apply
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 
@@ -199,6 +199,17 @@ class TableSettings:
             # A Guts pot carries from deal to deal; in a rotation it would fall
             # into the next game's pot.
             raise SettingsError("Guts keeps its pot between deals: it cannot be in a rotation.")
+        if (
+            self.jacks_to_open
+            and not self.dealers_choice
+            and not any(jacks_apply(v) for v, _ in games)
+        ):
+            # refused rather than accepted and never applied. In a rotation or
+            # under dealer's choice it applies to the draw games only.
+            raise SettingsError(
+                "Jacks or better to open is played in high draw games (five-card "
+                f"draw); this table plays {get_variant(games[0][0]).name}."
+            )
         for variant, limit in games:
             try:
                 self.rules_for(variant, limit, 2, (0, 1))
@@ -269,7 +280,7 @@ class TableSettings:
             ),
             odd_chip=self.odd_chip,
             auto_show_all=self.auto_show_all,
-            jacks_to_open=self.jacks_to_open,
+            jacks_to_open=self.jacks_to_open and jacks_apply(variant),
             declare=self.declare if info.hi_lo else "none",
             declare_default=self.declare_default,
             no_second_best=self.no_second_best,

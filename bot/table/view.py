@@ -62,6 +62,8 @@ class TableView:
     declare_pending: int
     host: str
     halted: str | None
+    no_raise: str | None = None
+    """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -106,6 +108,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             )
         )
     legal = None
+    no_raise: str | None = None
     if hand is not None and viewer_pos is not None:
         if hand.phase == "declare" and viewer_pos in hand.declare_pending():
             legal = hand.declare_legal(viewer_pos)
@@ -113,6 +116,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             legal = hand.guts_legal(viewer_pos)
         elif hand.to_act == viewer_pos:
             legal = hand.legal()
+            no_raise = hand.no_raise_reason()
     # Between deals: the game dealt next (a rotation moves on every deal, R-16.2).
     games = state.settings.games()
     variant, limit = (
@@ -153,6 +157,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         ),
         host=state.host,
         halted=state.halted,
+        no_raise=no_raise,
     )
 
 
