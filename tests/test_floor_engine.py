@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.poker.actions import AllIn, Bet, Call, Check, Draw, Fold, RaiseTo
+from bot.poker.actions import AllIn, Bet, BringIn, Call, Check, Draw, Fold, RaiseTo
 from bot.poker.cards import FULL_DECK, stacked_deck
 from bot.poker.errors import IllegalAction
 from bot.poker.events import HandEnded, PotAwarded
@@ -313,9 +313,7 @@ def test_r16_6_blind_draw_betting_after_the_draw_starts_left_of_the_button() -> 
 
 
 def test_r16_6_triple_draw_every_round_after_a_draw_starts_with_the_opener() -> None:
-    rules = Rules(
-        variant="27triple", limit=Limit.FIXED, blinds_or_straddles=(), antes=(1,) * 3
-    )
+    rules = Rules(variant="27triple", limit=Limit.FIXED, blinds_or_straddles=(), antes=(1,) * 3)
     h = Hand(rules, [100] * 3)
     h.apply(Check(0))
     h.apply(Bet(1, 2))
@@ -329,3 +327,75 @@ def test_r16_6_triple_draw_every_round_after_a_draw_starts_with_the_opener() -> 
         for p in (1, 2, 0):
             h.apply(Check(p))
     assert h.over
+
+
+# ---------------------------------------------------------------- R-13.4 declare prose
+
+
+def test_r13_4_both_without_a_qualifying_low_is_told_he_wins_nothing() -> None:
+    from bot.poker.declare import DeclareOptions, resolve_declare
+    from bot.poker.events import Pot
+
+    result = resolve_declare(
+        [Pot(100, (0, 1))],
+        {0: (900, None), 1: (100, 50)},  # position 0 has the best high and no low
+        {0: "both", 1: "low"},
+        [0, 1],
+        DeclareOptions(qualifier=True),
+        names={0: "alice", 1: "bob"},
+    )
+    assert result.payouts == {1: 100}
+    text = " ".join(result.steps)
+    assert "alice declared both but has no qualifying low" in text
+    assert "alice declared both but has no qualifying low, and wins nothing" in text
+
+
+# ---------------------------------------------------------------- R-8.3 awards, main pot first
+
+
+def test_r8_3_awards_are_told_main_pot_first() -> None:
+    """E-8: main pot 30 and a side pot 40; the events name the main pot first (the
+    summaries are built from them)."""
+    deck = stacked_deck(["AsAd", "KsKd", "2c7d"], "AhKh9c5s3d")
+    h = Hand(Rules(blinds_or_straddles=(0, 0)), [20, 10, 30], deck)
+    while not h.over:
+        i = h.to_act
+        assert i is not None
+        legal = h.legal()
+        h.apply(AllIn(i) if "all_in" in legal.actions else Call(i))
+    awards = [e for e in h.events if isinstance(e, PotAwarded)]
+    assert [a.pot_index for a in awards] == sorted(a.pot_index for a in awards)
+    assert len({a.pot_index for a in awards}) >= 2
+
+
+# ---------------------------------------------------------------- R-4.8, R-12.4 stud run-out
+
+STUD = dict(variant="stud", limit=Limit.FIXED, bring_in=1, small_bet=2, big_bet=4)
+
+
+@pytest.mark.parametrize("variant", ["stud", "stud8", "razz"])
+def test_r12_4_stud_all_in_run_out_deals_seventh_street_face_up(variant: str) -> None:
+    """Everyone all in on third street: fourth to seventh street are dealt face up, the
+    seventh-street card included, and the hands shown hold all seven cards."""
+    rules = Rules(antes=(1, 1, 1), **{**STUD, "variant": variant})  # type: ignore[arg-type]
+    h = Hand(rules, [3, 3, 3])  # 2 each after the ante: completing is all in
+    while h.street_index == 0 and not h.over:
+        i = h.to_act
+        assert i is not None
+        legal = h.legal()
+        if "bring_in" in legal.actions:
+            h.apply(BringIn(i))
+        else:
+            h.apply(AllIn(i) if "all_in" in legal.actions else Call(i))
+    assert h.over and h.exposed
+    from bot.poker.events import CardsDealt, HandShown
+
+    public = [e for e in h.events if isinstance(e, CardsDealt) and e.audience is None]
+    for p in range(3):
+        seen = [c for e in public if e.player == p for c in e.cards]
+        assert len(seen) == 5, (p, seen)  # third-street door card + four more, all public
+        last_shown = [e for e in h.events if isinstance(e, HandShown) and e.player == p][-1]
+        assert len(last_shown.cards) == 7
+        assert set(last_shown.cards) == set(h.hole[p])
+    spectator = h.visible_cards(None)
+    assert all("??" not in cards for cards in spectator)

@@ -173,6 +173,7 @@ class Hand:
         self.hole: list[list[Card]] = [[] for _ in range(n)]
         self.face_up: list[list[bool]] = [[] for _ in range(n)]
         self.shown: list[bool] = [False] * n
+        self._shown_len: list[int] = [0] * n
         self.mucked: list[bool] = [False] * n
         self.board: list[Card] = []
         self.deck: tuple[Card, ...] = tuple(deck)
@@ -556,7 +557,11 @@ class Hand:
             self.events.append(BoardDealt(cards=(card,), street=street.name))
             self._value_cache.clear()
             return
-        for count, up in ((street.hole, False), (street.up, True)) if per_player else ():
+        # once the hands are exposed for a run-out, every card left is dealt
+        # face up, seventh street's "down" card included: no pot is won with a card the
+        # table never saw.
+        down = self.exposed
+        for count, up in ((street.hole, down), (street.up, True)) if per_player else ():
             if count <= 0:
                 continue
             k = len(players)
@@ -1468,6 +1473,11 @@ class Hand:
         self._finish("guts")
 
     def _end_of_streets(self) -> None:
+        for i in range(self.n):
+            if self.shown[i] and not self.folded[i] and self._shown_len[i] < len(self.hole[i]):
+                # Exposed before the run-out: the whole hand is shown again, with
+                # the cards dealt face up since, before it is read.
+                self._show(i)
         if self.rules.pot_system == "guts":
             self._begin_guts()
             return
@@ -1630,6 +1640,7 @@ class Hand:
 
     def _show(self, i: int) -> None:
         self.shown[i] = True
+        self._shown_len[i] = len(self.hole[i])
         self.events.append(
             HandShown(
                 player=i,
@@ -1808,6 +1819,7 @@ class Hand:
             i: self._values(i) for i in range(self.n) if not self.folded[i] and not self.mucked[i]
         }
         # from the last side pot down to the main pot.
+        mark = len(self.events)
         for k in range(len(pots) - 1, -1, -1):
             pot = pots[k]
             if pot.amount <= 0:
@@ -1823,6 +1835,13 @@ class Hand:
                 self._pay(k, "whole", pot.amount, only, (pot.amount,), self._won_with(only, 0))
                 continue
             self._award_pot(k, pot.amount, contenders, values, order)
+        # The awards are told main pot first, as a dealer announces them and as every
+        # summary lists them; the order of settling does not change any amount.
+        awarded = self.events[mark:]
+        if len(awarded) > 1:
+            self.events[mark:] = sorted(
+                awarded, key=lambda e: e.pot_index if isinstance(e, PotAwarded) else -1
+            )
         self._finish("showdown")
 
     def _award_pot(
