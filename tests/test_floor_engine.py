@@ -399,3 +399,57 @@ def test_r12_4_stud_all_in_run_out_deals_seventh_street_face_up(variant: str) ->
         assert set(last_shown.cards) == set(h.hole[p])
     spectator = h.visible_cards(None)
     assert all("??" not in cards for cards in spectator)
+
+
+# ---------------------------------------------------------------- full bring-in
+
+
+def _full_bring_in() -> Hand:
+    rules = Rules(
+        variant="stud", limit=Limit.FIXED, bring_in=2, small_bet=2, big_bet=4, antes=(1,) * 3
+    )
+    h = Hand(rules, [100] * 3)
+    b = h.to_act
+    assert b is not None and "bring_in" in h.legal().actions
+    h.apply(BringIn(b))
+    return h
+
+
+def test_r3_5_bring_in_of_a_full_bet_may_be_raised() -> None:
+    h = _full_bring_in()
+    legal = h.legal()
+    assert legal.to_call == 2
+    assert "raise" in legal.actions and legal.min_to == legal.max_to == 4
+    assert "complete" not in legal.actions  # there is nothing to complete
+    assert h.raises == 1  # the bring-in is the round's bet
+
+
+def test_r3_5_full_bring_in_keeps_his_option() -> None:
+    h = _full_bring_in()
+    b = h.bring_in_player
+    for _ in range(2):
+        assert h.to_act is not None and h.to_act != b
+        h.apply(Call(h.to_act))
+    assert h.to_act == b and h.street_index == 0  # his option, as a big blind's
+    legal = h.legal()
+    assert {"check", "raise"} <= legal.actions and legal.min_to == 4
+    h.apply(Check(b))
+    assert h.street_index == 1
+
+
+def test_r3_9_full_bring_in_bet_word_is_the_bring_in_and_above_the_small_bet_refused() -> None:
+    from bot.poker.errors import ConfigError
+
+    rules = Rules(
+        variant="razz", limit=Limit.FIXED, bring_in=2, small_bet=2, big_bet=4, antes=(1,) * 3
+    )
+    h = Hand(rules, [100] * 3)
+    b = h.to_act
+    assert b is not None
+    with pytest.raises(IllegalAction) as err:
+        h.apply(RaiseTo(b, 4))
+    assert "(R-3.9)" in err.value.message
+    h.apply(Bet(b, 2))  # "bet 2" is the bring-in itself
+    assert h.bets[b] == 2 and h.raises == 1 and h.acted_level[b] is None
+    with pytest.raises(ConfigError, match="cannot be more than the small bet"):
+        Rules(variant="stud", limit=Limit.FIXED, bring_in=3, small_bet=2, big_bet=4)

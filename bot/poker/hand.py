@@ -907,6 +907,21 @@ class Hand:
         # The bring-in: bring it in, or complete to a full bet.
         assert self.bring_in_due, self.phase
         complete = min(self.full_size, bet + eff)
+        if r.bring_in >= self.full_size:
+            # the bring-in is already a full bet; there is nothing to complete.
+            return Legal(
+                player=i,
+                actions=frozenset({"bring_in"} | ({"all_in"} if r.bring_in >= eff else set())),
+                to_call=min(r.bring_in, eff),
+                current_bet=0,
+                bet_this_round=bet,
+                stack=eff,
+                pot=self.middle,
+                min_to=None,
+                max_to=None,
+                unit=r.unit,
+                opening=True,
+            )
         return Legal(
             player=i,
             actions=frozenset(
@@ -1173,15 +1188,38 @@ class Hand:
 
     def _apply_bring_in(self, action: Action, legal: Legal) -> None:
         i = action.player
+        full_bring_in = self.rules.bring_in >= self.full_size
+        if full_bring_in and isinstance(action, RaiseTo | RaiseBy | Bet | AllIn):
+            # A bring-in of a full bet has nothing to complete: "bet 2" is the bring-in.
+            total = (
+                action.total
+                if isinstance(action, RaiseTo)
+                else legal.all_in_to
+                if isinstance(action, AllIn)
+                else action.amount
+            )
+            if total == legal.bet_this_round + legal.to_call:
+                action = BringIn(i)
         if isinstance(action, BringIn):
             amount = legal.to_call
             self._put(i, amount, bet=True)
             self.bring_in_due = False
             self.current_bet = self.rules.bring_in
-            self.completion_pending = True
-            self.acted_level[i] = self.current_bet
-            self.acted_seq[i] = self.full_seq
             self.last_aggressor = i
+            if full_bring_in:
+                # a bring-in of the full small bet is a full bet: the next players
+                # may call or raise by a full bet, it is the round's bet for the cap
+                # and, forced like a big blind, it keeps its option.
+                self.full_seq += 1
+                self.raises += 1
+                self.last_full_level = self.current_bet
+                self.next_full_to = self.current_bet + self.full_size
+                self.completion_pending = False
+                self.acted_level[i] = None
+            else:
+                self.completion_pending = True
+                self.acted_level[i] = self.current_bet
+                self.acted_seq[i] = self.full_seq
             self.events.append(
                 ActionTaken(
                     player=i,
@@ -1200,6 +1238,12 @@ class Hand:
                 if isinstance(action, AllIn)
                 else action.amount
             )
+            if legal.min_to is None:
+                raise BadAmount(
+                    f"The bring-in is a full bet here: bring it in for {legal.to_call} "
+                    "(R-3.9); the others may raise it.",
+                    legal,
+                )
             if total != legal.min_to:
                 raise BadAmount(
                     f"You may bring in for {legal.to_call} or complete to {legal.min_to}.", legal
@@ -1209,11 +1253,10 @@ class Hand:
             self._raise_to(i, total)
             return
         card = "highest" if self.variant.showing == "low" else "lowest"  # razz: highest
-        raise IllegalAction(
-            f"You have the {card} card showing: bring in for {legal.to_call} or complete "
-            f"to {legal.min_to} (R-3.5).",
-            legal,
-        )
+        options = f"bring in for {legal.to_call}"
+        if legal.min_to is not None:
+            options += f" or complete to {legal.min_to}"
+        raise IllegalAction(f"You have the {card} card showing: {options} (R-3.5).", legal)
 
     def _close_round(self) -> None:
         self._set_to_act(None)

@@ -131,6 +131,13 @@ class Rules:
             raise ConfigError("In spread limit the maximum cannot be below the minimum.")
         if variant.forced == "bring_in" and self.bring_in < 1:
             raise ConfigError(f"{variant.name} needs a bring-in of at least one chip.")
+        if variant.forced == "bring_in" and self.bring_in > self.small_bet:
+            # the bring-in may be completed to the small bet; one above it would
+            # make "completing" a cut. At the small bet it is itself a full bet.
+            raise ConfigError(
+                f"The bring-in ({self.bring_in}) cannot be more than the small bet "
+                f"({self.small_bet}) (R-3.5)."
+            )
         if self.declare != "none" and not variant.hi_lo:
             raise ConfigError(f"{variant.name} is not a high-low game, so nobody can declare.")
         if self.open_stakes and self.limit not in (Limit.FIXED, Limit.SPREAD):
