@@ -9,7 +9,7 @@ import pytest
 from bot.poker.actions import AllIn, Bet, BringIn, Call, Check, Draw, Fold, RaiseTo
 from bot.poker.cards import FULL_DECK, stacked_deck
 from bot.poker.errors import IllegalAction
-from bot.poker.events import HandEnded, PotAwarded
+from bot.poker.events import ActionTaken, HandEnded, PotAwarded
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rules
 
@@ -453,3 +453,40 @@ def test_r3_9_full_bring_in_bet_word_is_the_bring_in_and_above_the_small_bet_ref
     assert h.bets[b] == 2 and h.raises == 1 and h.acted_level[b] is None
     with pytest.raises(ConfigError, match="cannot be more than the small bet"):
         Rules(variant="stud", limit=Limit.FIXED, bring_in=3, small_bet=2, big_bet=4)
+
+
+# ---------------------------------------------------------------- R-5.1, R-5.10 small blinds
+
+
+def test_r5_10_fixed_limit_blind_below_the_small_bet_first_raise_completes() -> None:
+    """Fixed limit 4/8 with blinds 1/2: the first raise completes to 4 (the small bet),
+    the next ones go up by 4: 8, 12, 16 (a bet and three raises, R-5.7)."""
+    rules = Rules(limit=Limit.FIXED, blinds_or_straddles=(1, 2), small_bet=4, big_bet=8)
+    h = Hand(rules, [100] * 5)
+    legal = h.legal()
+    assert legal.to_call == 2 and legal.min_to == legal.max_to == 4
+    assert "complete" in legal.actions
+    assert h.no_raise_reason() is None
+    h.apply(RaiseTo(2, 4))
+    totals = []
+    while h.legal().min_to is not None:
+        legal = h.legal()
+        assert legal.min_to is not None
+        totals.append(legal.min_to)
+        h.apply(RaiseTo(legal.player, legal.min_to))
+    assert totals == [8, 12, 16]
+    assert h.no_raise_reason() == "The betting is capped (R-5.7)."
+    kinds = [e.kind for e in h.events if isinstance(e, ActionTaken)]
+    assert kinds[:2] == ["complete", "raise"]
+
+
+def test_r5_10_blind_below_the_small_bet_callers_may_raise_after_the_completion() -> None:
+    rules = Rules(limit=Limit.FIXED, blinds_or_straddles=(1, 2), small_bet=4, big_bet=8)
+    h = Hand(rules, [100] * 4)
+    h.apply(Call(2))  # calls the 2
+    h.apply(RaiseTo(3, 4))  # completes
+    h.apply(Call(0))
+    h.apply(Call(1))
+    assert h.to_act == 2
+    legal = h.legal()
+    assert legal.to_call == 2 and legal.min_to == 8  # a full bet came since he acted

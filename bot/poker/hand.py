@@ -664,6 +664,14 @@ class Hand:
             if r.straddle_counts_as_raise and len(r.blinds_or_straddles) > 2:
                 straddles = sum(1 for i in range(2, self.n) if self._is_straddle(i, blinds))
             self.raises = 1 + straddles
+            if r.limit is Limit.FIXED and self.current_bet < self.full_size:
+                # R-5.10: a big blind below the small bet is an incomplete bet: the first
+                # raise completes it to the small bet and is the round's bet for the cap
+                # (R-5.7); later raises go up by full bets.
+                self.last_full_level = 0
+                self.next_full_to = self.full_size
+                self.completion_pending = True
+                self.raises = straddles
             # R-3.3: the opening round starts left of the largest blind or straddle.
             # The blinds' positions decide, not their sizes alone (R-3.8): with equal
             # blinds (1/1) the big blind is still the big blind and acts last. A straddle
