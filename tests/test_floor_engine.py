@@ -490,3 +490,44 @@ def test_r5_10_blind_below_the_small_bet_callers_may_raise_after_the_completion(
     assert h.to_act == 2
     legal = h.legal()
     assert legal.to_call == 2 and legal.min_to == 8  # a full bet came since he acted
+
+
+# ---------------------------------------------------------------- R-14.3 the step rake
+
+
+def test_r14_3_step_rake_counts_full_steps_by_default() -> None:
+    from bot.poker.rules import Rake
+
+    rake = Rake(step_chips=25, step_per=500)  # 25 cents for each $5, in cents
+    assert [rake.amount(p) for p in (400, 499, 500, 999, 1000)] == [0, 0, 25, 25, 50]
+
+
+def test_r14_3_step_rake_steps_begun_matches_the_reference_example() -> None:
+    """The reference page: 25 cents for each $5 takes 25 cents from a $4 pot and 50 cents
+    from a $5 pot."""
+    from bot.poker.rules import Rake
+
+    rake = Rake(step_chips=25, step_per=500, step_mode="begun")
+    assert rake.amount(400) == 25 and rake.amount(500) == 50
+    assert [rake.amount(p) for p in (0, 1, 499, 999, 1000)] == [0, 1, 25, 50, 75]
+    assert Rake(step_chips=25, step_per=500, step_mode="begun", cap=50).amount(5000) == 50
+
+
+def test_r14_3_step_rake_begun_in_a_hand_and_at_the_table() -> None:
+    from bot.poker.rules import Rake
+    from bot.table.settings import TableSettings
+
+    rules = Rules(
+        blinds_or_straddles=(1, 2),
+        rake=Rake(step_chips=1, step_per=5, step_mode="begun", no_flop_no_drop=False),
+    )
+    h = Hand(rules, [100, 100])
+    h.apply(Call(1))
+    h.apply(Check(0))
+    while not h.over:
+        assert h.to_act is not None
+        h.apply(Check(h.to_act))
+    assert h.rake == 1  # a pot of 4: one step begun
+    assert h.total_chips() == 200
+    settings = TableSettings(rake_step_chips=1, rake_step_per=5, rake_step_mode="begun")
+    assert settings.rules_for("holdem", "no_limit", 2, (0, 1)).rake.step_mode == "begun"

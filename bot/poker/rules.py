@@ -35,10 +35,23 @@ class Rake:
     step_chips: int = 0
     step_per: int = 0
     no_flop_no_drop: bool = True
+    step_mode: Literal["full", "begun"] = "full"
+    """R-14.3: a step rake counts the full steps in the pot (default: x from a pot of y),
+    or every step begun, the first from the first chip (the reference page's example:
+    25 cents per $5 takes 25 cents from a $4 pot and 50 cents from a $5 pot)."""
+
+    def __post_init__(self) -> None:
+        if self.step_mode not in ("full", "begun"):
+            raise ConfigError("A step rake counts full steps or steps begun (R-14.3).")
+        if min(self.percent_bp, self.cap, self.step_chips, self.step_per) < 0:
+            raise ConfigError("Rake amounts cannot be negative (R-14.1).")
 
     def amount(self, pot: int) -> int:
         if self.step_per > 0:
-            taken = (pot // self.step_per) * self.step_chips
+            steps = pot // self.step_per
+            if self.step_mode == "begun" and pot > 0:
+                steps += 1  # R-14.3: the step the pot has reached counts too
+            taken = steps * self.step_chips
         else:
             taken = pot * self.percent_bp // 10_000
         if self.cap > 0:

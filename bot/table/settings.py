@@ -98,6 +98,8 @@ class TableSettings:
     rake_cap: int = 0
     rake_step_chips: int = 0
     rake_step_per: int = 0
+    rake_step_mode: Literal["full", "begun"] = "full"
+    """R-14.3: count full steps (default) or every step begun (the reference's stepping)."""
     no_flop_no_drop: bool = True
     odd_chip: Literal["button", "suit"] = "button"
     auto_show_all: bool = False
@@ -276,6 +278,7 @@ class TableSettings:
                 cap=self.rake_cap,
                 step_chips=self.rake_step_chips,
                 step_per=self.rake_step_per,
+                step_mode=self.rake_step_mode,
                 no_flop_no_drop=self.no_flop_no_drop,
             ),
             odd_chip=self.odd_chip,
