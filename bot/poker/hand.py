@@ -866,7 +866,8 @@ class Hand:
         if legal.min_to is not None:
             return None
         if self.bring_in_due:
-            return None
+            # Only a bring-in of the full small bet has no completion.
+            return "The bring-in is a full bet here: there is nothing to complete (R-3.9)."
         i = self.to_act
         cb = self.current_bet
         if self.bets[i] + self.effective_stack(i) <= cb:
