@@ -124,7 +124,9 @@ _WORDS = {
 }
 
 
-def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
+def parse_raise(
+    to_text: str, by_text: str, legal: Any, no_raise: str | None = None
+) -> ActionRequest | str:
     """The modal's fields as a request, or a sentence saying what to type. Never adjusts
     an amount: the engine refuses an out-of-range one with the range (R-6.4)."""
     to_text, by_text = to_text.strip().lower(), by_text.strip().lower()
@@ -140,7 +142,8 @@ def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
             # Not his turn (or an old modal): the table says which, with its own words.
             return ActionRequest("raise_to", 0)
         if legal.min_to is None or legal.max_to is None:
-            return f"You cannot bet or raise now. You may: {legal.describe()}."
+            why = no_raise or "You cannot bet or raise now."  # capped, not reopened...
+            return f"{why} You may: {legal.describe()}."
         amount = legal.min_to if word == "min" else legal.max_to
         return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:
@@ -222,8 +225,9 @@ async def on_raise_submit(
         if table is None:
             await ops.reply(interaction, "This table is gone.")
             return
-        legal = table.snapshot(str(interaction.user.id)).legal
-        req = parse_raise(to_text, by_text, legal)
+        view = table.snapshot(str(interaction.user.id))
+        legal = view.legal
+        req = parse_raise(to_text, by_text, legal, view.no_raise)
         if isinstance(req, str):
             extra = f" Legal: {legal.describe()}." if legal is not None else ""
             await ops.reply(interaction, req + extra)
