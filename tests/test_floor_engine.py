@@ -354,8 +354,8 @@ def test_r13_4_both_without_a_qualifying_low_is_told_he_wins_nothing() -> None:
 
 
 def test_r8_3_awards_are_told_main_pot_first() -> None:
-    """E-8: main pot 30 and a side pot 40; the events name the main pot first (the
-    summaries are built from them)."""
+    """R-12.6: the PotAwarded events name the main pot first (the summaries are built
+    from them), though R-8.3 settles the last side pot first."""
     deck = stacked_deck(["AsAd", "KsKd", "2c7d"], "AhKh9c5s3d")
     h = Hand(Rules(blinds_or_straddles=(0, 0)), [20, 10, 30], deck)
     while not h.over:
@@ -375,8 +375,8 @@ STUD = dict(variant="stud", limit=Limit.FIXED, bring_in=1, small_bet=2, big_bet=
 
 @pytest.mark.parametrize("variant", ["stud", "stud8", "razz"])
 def test_r12_4_stud_all_in_run_out_deals_seventh_street_face_up(variant: str) -> None:
-    """Everyone all in on third street: fourth to seventh street are dealt face up, the
-    seventh-street card included, and the hands shown hold all seven cards."""
+    """R-12.5: everyone all in on third street: fourth to seventh street are dealt face
+    up, the seventh-street card included, and the hands shown hold all seven cards."""
     rules = Rules(antes=(1, 1, 1), **{**STUD, "variant": variant})  # type: ignore[arg-type]
     h = Hand(rules, [3, 3, 3])  # 2 each after the ante: completing is all in
     while h.street_index == 0 and not h.over:

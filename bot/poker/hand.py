@@ -557,7 +557,7 @@ class Hand:
             self.events.append(BoardDealt(cards=(card,), street=street.name))
             self._value_cache.clear()
             return
-        # once the hands are exposed for a run-out, every card left is dealt
+        # once the hands are exposed for a run-out, every card left is dealt
         # face up, seventh street's "down" card included: no pot is won with a card the
         # table never saw.
         down = self.exposed
@@ -1887,7 +1887,7 @@ class Hand:
                 self._pay(k, "whole", pot.amount, only, (pot.amount,), self._won_with(only, 0))
                 continue
             self._award_pot(k, pot.amount, contenders, values, order)
-        # The awards are told main pot first, as a dealer announces them and as every
+        # the awards are told main pot first, as a dealer announces them and as every
         # summary lists them; the order of settling does not change any amount.
         awarded = self.events[mark:]
         if len(awarded) > 1:
