@@ -531,3 +531,57 @@ def test_r14_3_step_rake_begun_in_a_hand_and_at_the_table() -> None:
     assert h.total_chips() == 200
     settings = TableSettings(rake_step_chips=1, rake_step_per=5, rake_step_mode="begun")
     assert settings.rules_for("holdem", "no_limit", 2, (0, 1)).rake.step_mode == "begun"
+
+
+# ---------------------------------------------------------------- R-10.7 wild cards (siblings)
+
+
+def _joker_stud(wild: str) -> Hand:
+    from bot.poker.cards import JOKER
+
+    full = (*FULL_DECK, JOKER)
+    deck = stacked_deck(["AsKsXxQd", "AdKd2c3d", "AhKh9c9d"], full=full)
+    rules = Rules(wild=wild, antes=(1,) * 3, **STUD)  # type: ignore[arg-type]
+    return Hand(rules, [100] * 3, deck)
+
+
+def test_r3_10_joker_showing_never_brings_in() -> None:
+    """R-3.10 (R-3.5 with R-10.7): a joker door card crashed the bring-in (KeyError 'X'); it
+    ranks above the ace, so the deuce brings in."""
+    h = _joker_stud("joker")
+    assert h.to_act == 1 and "bring_in" in h.legal().actions
+
+
+@pytest.mark.parametrize(("wild", "opener"), [("joker", 0), ("joker_bug", 2)])
+def test_r16_7_joker_showing_counts_as_wild_or_as_an_ace(wild: str, opener: int) -> None:
+    """R-16.7: A wild joker with a queen shows a pair of queens (beats the nines); a bug is an
+    ace (ace-queen, below the nines)."""
+    h = _joker_stud(wild)
+    h.apply(BringIn(1))
+    h.apply(Call(2))
+    h.apply(Call(0))
+    assert h.street_index == 1 and h.to_act == opener
+
+
+def test_r10_7_omaha_with_a_joker_reaches_the_showdown() -> None:
+    """Omaha with a wild joker crashed at the showdown (ValueError 'Xx'): the evaluator
+    had Omaha wild-card functions the showdown never used."""
+    from bot.poker.cards import JOKER
+
+    full = (*FULL_DECK, JOKER)
+    deck = stacked_deck(["XxAsKd2c", "QhQd7s8s"], "AhAc5d9s3h", full=full)
+    h = Hand(Rules(variant="omaha", wild="joker"), [100, 100], deck)
+    h.apply(Call(1))
+    h.apply(Check(0))
+    while not h.over:
+        assert h.to_act is not None
+        h.apply(Check(h.to_act))
+    assert h.stacks == [102, 98]  # four aces with the joker beat two pair
+
+
+@pytest.mark.parametrize("variant", ["27single", "27triple", "badugi", "shortdeck"])
+def test_r10_7_wild_cards_refused_where_no_ranking_reads_them(variant: str) -> None:
+    from bot.poker.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="played without wild cards"):
+        Rules(variant=variant, wild="joker")

@@ -146,3 +146,16 @@ async def test_r4_9_jacks_with_blinds_at_the_table() -> None:
         await h.play_passively(table)
     assert carried_seen
     h.check(table)
+
+
+def test_r10_7_wild_setting_refused_where_no_game_reads_it() -> None:
+    import pytest
+
+    from bot.table.errors import SettingsError
+    from bot.table.settings import TableSettings
+
+    with pytest.raises(SettingsError, match="played without wild cards"):
+        TableSettings(variant="27triple", limit="fixed", wild="joker")
+    mixed = TableSettings(rotation=("27triple:fixed", "holdem:fixed"), wild="joker")
+    assert mixed.rules_for("27triple", "fixed", 3, (0, 1)).wild == "none"
+    assert mixed.rules_for("holdem", "fixed", 3, (0, 1)).wild == "joker"

@@ -703,7 +703,8 @@ class Hand:
                 [c for c, f in zip(h, fu, strict=True) if f]
                 for h, fu in zip(self.hole, self.face_up, strict=True)
             ]
-            return best_showing(up, live, low_game=self.variant.showing == "low")
+            joker: Literal["wild", "bug"] = "bug" if self.rules.wild == "joker_bug" else "wild"
+            return best_showing(up, live, low_game=self.variant.showing == "low", joker=joker)
         if street.draw > 0 and self.opener is not None:
             # the round after a draw starts with the opener (the first
             # voluntary bet of the first round; under jacks to open, whoever opened the

@@ -161,8 +161,9 @@ class Rules:
             raise ConfigError("Guts is played with the Guts pot system, and only Guts is.")
         if self.pot_system == "guts" and self.guts_stake < 1:
             raise ConfigError("Guts needs a stake of at least one chip.")
-        if self.wild != "none" and variant.deck == "short":
-            # Deuces are not in a short deck, and its ranking has no wild-card rules.
+        if self.wild != "none" and not wild_apply(variant.code):
+            # Deuces are not in a short deck, and its ranking, deuce-to-seven and badugi
+            # have no wild-card rules: refused, not dealt with a joker nobody can read.
             raise ConfigError(f"{variant.name} is played without wild cards.")
         if self.jacks_to_open and not jacks_apply(variant.code):
             # R-4.9: openers are a high hand dealt whole before a draw; in other games the
@@ -195,6 +196,16 @@ class Rules:
         if isinstance(kw.get("rake"), dict):
             kw["rake"] = Rake(**kw["rake"])
         return cls(**kw)
+
+
+def wild_apply(variant: str) -> bool:
+    """R-10.7: wild cards exist in games read for high or ace-to-five low (hold'em,
+    Omaha, stud, razz, draw high and A-5 lowball), not in short deck, deuce-to-seven or
+    badugi."""
+    from bot.poker.showdown import WILD_EVALUATORS
+
+    v = get_variant(variant)
+    return v.deck == "full" and all(k in WILD_EVALUATORS for k in v.showdown)
 
 
 def jacks_apply(variant: str) -> bool:

@@ -39,8 +39,9 @@ Wild = str
 
 
 def _wild_scorer(kind: Evaluator, wild: Wild) -> Scorer | None:
-    """R-10.7: wild cards for high hands and ace-to-five lows (the games they are dealt
-    in). Other evaluators ignore the setting (documented in docs/rules-notes.md)."""
+    """R-10.7: wild cards for high hands and ace-to-five lows, Omaha's shape included
+    (the games they are dealt in). Deuce-to-seven, badugi and short deck have no
+    wild-card ranking: :class:`~bot.poker.rules.Rules` refuses wild cards there."""
     spec = ev.WildSpec(
         deuces_wild=wild in ("deuces", "deuces_joker"),
         joker="bug" if wild == "joker_bug" else "wild" if "joker" in wild else "none",
@@ -50,7 +51,15 @@ def _wild_scorer(kind: Evaluator, wild: Wild) -> Scorer | None:
     if kind in ("low_a5", "low_a5_8"):
         eight = kind == "low_a5_8"
         return lambda h, b: ev.low_a5_value_wild(_all(h, b), spec, eight_or_better=eight)
+    if kind == "omaha_high":
+        return lambda h, b: ev.omaha_high_value_wild(h, b, spec)
+    if kind == "omaha_low_8":
+        return lambda h, b: ev.omaha_low_value_wild(h, b, spec, eight_or_better=True)
     return None
+
+
+WILD_EVALUATORS = frozenset({"high", "low_a5", "low_a5_8", "omaha_high", "omaha_low_8"})
+"""The evaluators with a wild-card ranking (R-10.7)."""
 
 
 def evaluate_hand(

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
-from bot.poker.rules import Limit, Rake, Rules, ante_list, jacks_apply
+from bot.poker.rules import Limit, Rake, Rules, ante_list, jacks_apply, wild_apply
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 
@@ -212,6 +212,13 @@ class TableSettings:
                 "Jacks or better to open is played in high draw games (five-card "
                 f"draw); this table plays {get_variant(games[0][0]).name}."
             )
+        if (
+            self.wild != "none"
+            and not self.dealers_choice
+            and not any(wild_apply(v) for v, _ in games)
+        ):
+            # refused where no game of the table has a wild-card ranking.
+            raise SettingsError(f"{get_variant(games[0][0]).name} is played without wild cards.")
         for variant, limit in games:
             try:
                 self.rules_for(variant, limit, 2, (0, 1))
@@ -288,7 +295,7 @@ class TableSettings:
             declare_default=self.declare_default,
             no_second_best=self.no_second_best,
             both_may_split=self.both_may_split,
-            wild=self.wild,
+            wild=self.wild if wild_apply(variant) else "none",
             declared_hands=self.declared_hands,
             open_stakes=self.open_stakes and lim in (Limit.FIXED, Limit.SPREAD),
             pot_system="guts" if variant == "guts" else self.pot_system_for(variant),
