@@ -585,3 +585,41 @@ def test_r10_7_wild_cards_refused_where_no_ranking_reads_them(variant: str) -> N
 
     with pytest.raises(ConfigError, match="played without wild cards"):
         Rules(variant=variant, wild="joker")
+
+
+# ---------------------------------------------------------------- R-9.2, R-12.5 mucked hands
+
+
+def test_r9_2_a_mucked_hand_never_wins_a_pot_a_shown_hand_contests() -> None:
+    """Manual showdown: the best hand (position 0) mucks; the side pot only he and
+    position 3 contest, both mucked, is decided by their cards, which are then shown
+    (R-12.5: nothing is won with cards the table never saw). Before the fix, deciding
+    that pot let position 0's mucked aces win the main pot and the first side pot too."""
+    from bot.poker.actions import Muck, Show
+    from bot.poker.events import HandShown
+
+    deck = stacked_deck(["AsAd", "KsKd", "QsQd", "2c7h"], "AhKhQc3d4s")
+    h = Hand(Rules(blinds_or_straddles=(1, 2), showdown="manual"), [100, 10, 5, 100], deck)
+    h.apply(AllIn(2))  # 5
+    h.apply(Call(3))
+    h.apply(Call(0))
+    h.apply(AllIn(1))  # 10
+    h.apply(Call(3))
+    h.apply(Call(0))
+    for _ in range(2):  # flop and turn
+        h.apply(Check(0))
+        h.apply(Check(3))
+    h.apply(Bet(0, 10))
+    h.apply(Call(3))
+    h.apply(Muck(0))
+    h.apply(Show(1))
+    h.apply(Show(2))
+    h.apply(Muck(3))
+    assert h.over
+    won = {k: e for k, e in ((e.pot_index, e) for e in h.events if isinstance(e, PotAwarded))}
+    assert won[0].winners == (1,) and won[1].winners == (1,)  # kings, the best shown hand
+    assert won[2].winners == (0,)  # the side pot of the two mucked hands: cards speak
+    shown = {e.player for e in h.events if isinstance(e, HandShown)}
+    assert 0 in shown  # ... and the winning cards are shown
+    assert "??" not in h.visible_cards(None)[0]
+    assert h.total_chips() == 215

@@ -1878,16 +1878,23 @@ class Hand:
             if pot.amount <= 0:
                 continue
             contenders = [i for i in pot.eligible if i in values]
+            pot_values = values
             if not contenders:
-                # Everyone eligible mucked: the cards still speak among them for this pot.
+                # Everyone eligible mucked: the cards still speak among them for this
+                # pot, and are shown (R-12.5: nothing is won with cards the table never
+                # saw). Their values stay out of the other pots: a mucked hand never
+                # wins a pot that a shown hand contests.
                 contenders = [i for i in pot.eligible if not self.folded[i]] or list(pot.eligible)
+                pot_values = dict(values)
                 for i in contenders:
-                    values.setdefault(i, self._values(i))
+                    pot_values[i] = self._values(i)
+                    if len(contenders) > 1 and not self.shown[i]:
+                        self._show(i)
             if len(contenders) == 1:
                 only = (contenders[0],)
                 self._pay(k, "whole", pot.amount, only, (pot.amount,), self._won_with(only, 0))
                 continue
-            self._award_pot(k, pot.amount, contenders, values, order)
+            self._award_pot(k, pot.amount, contenders, pot_values, order)
         # the awards are told main pot first, as a dealer announces them and as every
         # summary lists them; the order of settling does not change any amount.
         awarded = self.events[mark:]
