@@ -159,3 +159,20 @@ def test_r10_7_wild_setting_refused_where_no_game_reads_it() -> None:
     mixed = TableSettings(rotation=("27triple:fixed", "holdem:fixed"), wild="joker")
     assert mixed.rules_for("27triple", "fixed", 3, (0, 1)).wild == "none"
     assert mixed.rules_for("holdem", "fixed", 3, (0, 1)).wild == "joker"
+
+
+def test_r4_9_r10_7_old_logs_with_options_that_never_applied_still_load() -> None:
+    """A table stored before the refusals (jacks to open at a hold'em table, wild cards
+    at a deuce-to-seven table) loads with the option off, as it played; an engine record
+    of such a hand replays."""
+    from bot.poker.rules import Rules
+    from bot.table.settings import TableSettings
+
+    old = TableSettings().to_dict() | {"jacks_to_open": True}
+    assert TableSettings.from_dict(old).jacks_to_open is False
+    old = TableSettings(variant="27triple", limit="fixed").to_dict() | {"wild": "deuces"}
+    assert TableSettings.from_dict(old).wild == "none"
+    record = Rules().to_dict() | {"jacks_to_open": True}
+    assert Rules.from_dict(record).jacks_to_open is False
+    record = Rules(variant="27single").to_dict() | {"wild": "deuces"}
+    assert Rules.from_dict(record).wild == "none"

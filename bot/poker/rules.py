@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
 from bot.poker.potsystems import GutsOptions
-from bot.poker.variants import get_variant
+from bot.poker.variants import VARIANTS, get_variant
 
 
 class Limit(StrEnum):
@@ -195,6 +195,15 @@ class Rules:
             kw["limit"] = Limit(kw["limit"])
         if isinstance(kw.get("rake"), dict):
             kw["rake"] = Rake(**kw["rake"])
+        # Records written before were enforced: jacks to open outside a
+        # high draw game, and deuces wild where no ranking read them, never applied, so
+        # they are dropped and the hand replays exactly as it was played.
+        variant = str(kw.get("variant", "holdem"))
+        if variant in VARIANTS:
+            if kw.get("jacks_to_open") and not jacks_apply(variant):
+                kw["jacks_to_open"] = False
+            if kw.get("wild") == "deuces" and not wild_apply(variant):
+                kw["wild"] = "none"
         return cls(**kw)
 
 

@@ -351,7 +351,21 @@ class TableSettings:
             kw["rotation"] = tuple(kw["rotation"])
         if extra:
             kw["extra"] = {**kw.get("extra", {}), **extra}
-        return cls(**kw)
+        try:
+            return cls(**kw)
+        except SettingsError:
+            # A log written before R-4.9 and R-10.7 were enforced may hold jacks to open
+            # or wild cards at a table none of whose games could use them: they never
+            # applied there, so they are switched off and the table loads as it played.
+            games = [
+                parse_game(g, str(kw.get("limit", "no_limit")))[0]
+                for g in (kw.get("rotation") or (kw.get("variant", "holdem"),))
+            ]
+            if kw.get("jacks_to_open") and not any(jacks_apply(v) for v in games):
+                kw["jacks_to_open"] = False
+            if kw.get("wild", "none") != "none" and not any(wild_apply(v) for v in games):
+                kw["wild"] = "none"
+            return cls(**kw)
 
     def changed(self, changes: dict[str, Any]) -> TableSettings:
         """A copy with ``changes`` applied; unknown names are refused by name."""
