@@ -274,11 +274,11 @@ class Twin:
         if legal.min_to is not None and pk.can_complete_bet_or_raise_to():
             blind = max(self.s.blinds)
             theirs = pk.min_completion_betting_or_raising_to_amount
-            if (
-                (hand.current_bet == blind
-                and legal.min_to != min(self.s.small_bet, legal.all_in_to))
-                or theirs != min(blind + self.s.small_bet, legal.all_in_to)
-            ):
+            ours_wrong = hand.current_bet == blind and legal.min_to != min(
+                self.s.small_bet, legal.all_in_to
+            )
+            theirs_wrong = theirs != min(blind + self.s.small_bet, legal.all_in_to)
+            if ours_wrong or theirs_wrong:
                 self.problems.append(
                     (
                         "D-9 completion of a blind below the small bet",
