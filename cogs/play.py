@@ -79,7 +79,8 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
     if table.state.seat_of(user) is None:
         await ops.reply(interaction, SIT_HINT)
         return
-    legal = table.snapshot(user).legal
+    view = table.snapshot(user)
+    legal = view.legal
     if bid.arg == "bet_raise":
         if legal is not None and legal.min_to is not None and legal.max_to is not None:
             rng = (
@@ -94,9 +95,9 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
             )
             return
         if legal is not None:
-            await ops.reply(
-                interaction, f"You cannot bet or raise now. You may: {legal.describe()}."
-            )
+            # Say why not (capped, not reopened, no openers...), then what is allowed.
+            why = view.no_raise or "You cannot bet or raise now."
+            await ops.reply(interaction, f"{why} You may: {legal.describe()}.")
             return
         req = ActionRequest("raise_to", 0)  # the service answers "not your turn"/stale
     elif bid.arg == "check_call":
@@ -127,7 +128,9 @@ _WORDS = {
 }
 
 
-def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
+def parse_raise(
+    to_text: str, by_text: str, legal: Any, no_raise: str | None = None
+) -> ActionRequest | str:
     """The modal's fields as a request, or a sentence saying what to type. Never adjusts
     an amount: the engine refuses an out-of-range one with the range (R-6.4)."""
     to_text, by_text = to_text.strip().lower(), by_text.strip().lower()
@@ -143,7 +146,8 @@ def parse_raise(to_text: str, by_text: str, legal: Any) -> ActionRequest | str:
             # Not his turn (or an old modal): the table says which, with its own words.
             return ActionRequest("raise_to", 0)
         if legal.min_to is None or legal.max_to is None:
-            return f"You cannot bet or raise now. You may: {legal.describe()}."
+            why = no_raise or "You cannot bet or raise now."  # capped, not reopened...
+            return f"{why} You may: {legal.describe()}."
         amount = legal.min_to if word == "min" else legal.max_to
         return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:
@@ -225,8 +229,9 @@ async def on_raise_submit(
         if table is None:
             await ops.reply(interaction, "This table is gone.")
             return
-        legal = table.snapshot(str(interaction.user.id)).legal
-        req = parse_raise(to_text, by_text, legal)
+        view = table.snapshot(str(interaction.user.id))
+        legal = view.legal
+        req = parse_raise(to_text, by_text, legal, view.no_raise)
         if isinstance(req, str):
             extra = f" Legal: {legal.describe()}." if legal is not None else ""
             await ops.reply(interaction, req + extra)

@@ -23,6 +23,11 @@ by a narrow, commented transformation or filter below and listed in
   reopen the betting, the hand stops being compared at that decision.
 * D-5 rake: pokerkit rakes each pot separately (rounding and the cap per pot); the rake
   is covered by the property tests, and no rake is configured here.
+* D-9 fixed limit with a big blind below the small bet: R-5.10 completes the first raise
+  to the small bet; pokerkit raises a full bet on top of the blind. Both first raises are
+  checked, then no raise is offered in that round.
+* D-10 heads-up with equal blinds: pokerkit lets the big blind act first; R-1.5 with
+  R-3.8 has the button act first. Those hands are not compared.
 
 Scale with ``CHIPFIST_DIFF_HANDS`` (hands per parameter set; the default keeps the file
 well under a minute on two cores).
@@ -142,7 +147,9 @@ def random_setup(rng: random.Random, variant: str, limit: Limit) -> Setup:
     n = rng.randint(2, 9)
     fixed = limit is Limit.FIXED
     bb = rng.choice((2, 4, 10)) if fixed else rng.choice((2, 5, 10))
-    sb = bb // 2
+    # R-3.8: now and then equal blinds (1/1 home games); pokerkit also starts left of
+    # the big blind's position.
+    sb = bb if rng.random() < 0.1 else bb // 2
     blinds = (sb, bb) + (0,) * (n - 2)
     ante = rng.choice((0, 0, 0, 1))
     if variant == "shortdeck" and n > 2 and rng.random() < 0.5:
@@ -164,13 +171,16 @@ def random_setup(rng: random.Random, variant: str, limit: Limit) -> Setup:
             stacks.append(rng.randint(60 * bb, 300 * bb))
     deck = list(SHORT_DECK if variant == "shortdeck" else FULL_DECK)
     rng.shuffle(deck)
+    # D-9: some fixed-limit tables play a big blind below the small bet (blinds 1/2 at a
+    # 4/8 table); R-5.10 completes the first raise to the small bet.
+    small = 2 * bb if fixed and rng.random() < 0.3 else bb
     rules = Rules(
         variant=variant,
         limit=limit,
         blinds_or_straddles=blinds,
         antes=antes,
-        small_bet=bb,
-        big_bet=2 * bb,
+        small_bet=small,
+        big_bet=2 * small,
         raise_cap=4,
         cap_lift="never",  # D-1: pokerkit never lifts the cap heads-up.
     )
@@ -181,8 +191,8 @@ def random_setup(rng: random.Random, variant: str, limit: Limit) -> Setup:
         tuple(deck),
         blinds,
         antes if antes else (0,) * n,
-        bb,
-        2 * bb,
+        small,
+        2 * small,
         hole_count,
     )
 
@@ -245,7 +255,37 @@ class Twin:
         hand, pk = self.hand, self.pk
         if hand.to_act != pk.actor_index:
             raise Mismatch("R-4.1 who acts", f"ours {hand.to_act}, pokerkit {pk.actor_index}")
+        if hand.street_index == 0 and self.s.small_bet > max(self.s.blinds):
+            return self._compare_incomplete_blind()
         return compare_wager_decision(hand, pk, self.incomplete_raises, self.problems)
+
+    def _compare_incomplete_blind(self) -> bool:
+        """D-9: fixed limit with a big blind below the small bet. R-5.10: the first raise
+        completes to the small bet and later ones go up by it; pokerkit raises a full small
+        bet on top of the blind. Compare the call and both engines' first raise, then offer
+        no raise in this round (so the hands stay comparable from the flop on)."""
+        hand, pk = self.hand, self.pk
+        legal = hand.legal()
+        if legal.to_call != pk.checking_or_calling_amount:
+            raise Mismatch(
+                "R-4.3 amount to call",
+                f"ours {legal.to_call}, pokerkit {pk.checking_or_calling_amount}",
+            )
+        if legal.min_to is not None and pk.can_complete_bet_or_raise_to():
+            blind = max(self.s.blinds)
+            theirs = pk.min_completion_betting_or_raising_to_amount
+            ours_wrong = hand.current_bet == blind and legal.min_to != min(
+                self.s.small_bet, legal.all_in_to
+            )
+            theirs_wrong = theirs != min(blind + self.s.small_bet, legal.all_in_to)
+            if ours_wrong or theirs_wrong:
+                self.problems.append(
+                    (
+                        "D-9 completion of a blind below the small bet",
+                        f"ours {legal.min_to}, pokerkit {theirs}",
+                    )
+                )
+        return False
 
     def choose(self, rng: random.Random, wager: bool = True) -> Action:
         return rng.choice(wager_options(self.hand.legal(), rng, wager))
@@ -317,6 +357,11 @@ def play(seed: int, variant: str, limit: Limit) -> tuple[bool, list[tuple[str, s
         # D-6: a blind all in for less than the blind. R-3.7: others must still call the
         # full blind and raise to at least twice it; pokerkit lowers the call to the
         # largest chips actually posted. Checked without pokerkit in test_engine_rules.
+        return False, []
+    if len(setup.stacks) == 2 and setup.blinds[0] == setup.blinds[1]:
+        # D-10: heads-up with equal blinds pokerkit lets the big blind act first before
+        # the flop; R-1.5 with R-3.8: the button (small blind) acts first. Checked without
+        # pokerkit in tests/test_floor_engine.py.
         return False, []
     try:
         twin = Twin(setup)

@@ -141,7 +141,7 @@ def test_e5_no_limit_full_bet_rule() -> None:
     for player in (1, 2):
         legal = h.legal()
         assert legal.player == player and legal.to_call == 15 and legal.min_to is None
-        with pytest.raises(Exception, match="cannot"):
+        with pytest.raises(Exception, match=r"does not reopen the betting for you \(R-7.3\)"):
             h.apply(RaiseTo(player, 100))
         h.apply(Call(player))
 

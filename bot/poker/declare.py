@@ -353,7 +353,9 @@ class _PotResolver:
             reason = self.check_both(b, "high") or self.check_both(b, "low")
             if reason is not None:
                 self.eliminated[b] = reason
-                self.steps.append(reason + ".")
+                # Say the consequence, not only the cause: a failed "both" wins nothing
+                # of this pot, not even the half he would have won alone.
+                self.steps.append(f"{reason}, and wins nothing from this pot (R-13.4).")
         survivors = [b for b in boths if b not in self.eliminated]
         amount = self.pot.amount
         if survivors:

@@ -173,6 +173,7 @@ class Hand:
         self.hole: list[list[Card]] = [[] for _ in range(n)]
         self.face_up: list[list[bool]] = [[] for _ in range(n)]
         self.shown: list[bool] = [False] * n
+        self._shown_len: list[int] = [0] * n
         self.mucked: list[bool] = [False] * n
         self.board: list[Card] = []
         self.deck: tuple[Card, ...] = tuple(deck)
@@ -556,7 +557,11 @@ class Hand:
             self.events.append(BoardDealt(cards=(card,), street=street.name))
             self._value_cache.clear()
             return
-        for count, up in ((street.hole, False), (street.up, True)) if per_player else ():
+        # R-4.8, R-12.4, R-12.5: once the hands are exposed for a run-out, every card left is dealt
+        # face up, seventh street's "down" card included: no pot is won with a card the
+        # table never saw.
+        down = self.exposed
+        for count, up in ((street.hole, down), (street.up, True)) if per_player else ():
             if count <= 0:
                 continue
             k = len(players)
@@ -659,10 +664,21 @@ class Hand:
             if r.straddle_counts_as_raise and len(r.blinds_or_straddles) > 2:
                 straddles = sum(1 for i in range(2, self.n) if self._is_straddle(i, blinds))
             self.raises = 1 + straddles
+            if r.limit is Limit.FIXED and self.current_bet < self.full_size:
+                # R-5.10: a big blind below the small bet is an incomplete bet: the first
+                # raise completes it to the small bet and is the round's bet for the cap
+                # (R-5.7); later raises go up by full bets.
+                self.last_full_level = 0
+                self.next_full_to = self.full_size
+                self.completion_pending = True
+                self.raises = straddles
             # R-3.3: the opening round starts left of the largest blind or straddle.
-            # A live blind equal to the big blind posted later in the order does not
-            # move the start: ties go to the earliest position.
-            largest = blinds.index(nominal)
+            # The blinds' positions decide, not their sizes alone (R-3.8): with equal
+            # blinds (1/1) the big blind is still the big blind and acts last. A straddle
+            # or kill above the big blind moves the start; a live blind equal to the big
+            # blind posted later in the order does not (ties go to the earliest).
+            bb_pos = 0 if self.n == 2 else 1
+            largest = bb_pos if blinds[bb_pos] == nominal else blinds.index(nominal)
             start = (largest + 1) % self.n
         else:
             self.current_bet = 0
@@ -687,10 +703,13 @@ class Hand:
                 [c for c, f in zip(h, fu, strict=True) if f]
                 for h, fu in zip(self.hole, self.face_up, strict=True)
             ]
-            return best_showing(up, live, low_game=self.variant.showing == "low")
-        if street.opener in ("left_of_button", "opener", "blinds") and self.opener is not None:
-            # R-16.4: with openers, the round after the draw starts with the opener, or
-            # the next active player to his left.
+            joker: Literal["wild", "bug"] = "bug" if self.rules.wild == "joker_bug" else "wild"
+            return best_showing(up, live, low_game=self.variant.showing == "low", joker=joker)
+        if street.draw > 0 and self.opener is not None:
+            # R-16.4, R-16.6: the round after a draw starts with the opener (the first
+            # voluntary bet of the first round; under jacks to open, whoever opened the
+            # pot), or the nearest active player to his left. With blinds and no opener
+            # the blinds opened: the first active player left of the button starts.
             for k in range(self.n):
                 j = (self.opener + k) % self.n
                 if not self.folded[j]:
@@ -785,13 +804,7 @@ class Hand:
             )
             and (not self._limited or not self._cap_reached())
             and (self._check_raise or not self.passive[i])
-            and not (
-                opening
-                and self._jacks
-                and self.street_index == 0
-                and self.opener is None
-                and not has_openers(self.hole[i])
-            )
+            and not (self._jacks and self._jacks_block(i))
         )
         if can_raise:
             street = self._streets[self.street_index if self.street_index > 0 else 0]
@@ -824,6 +837,68 @@ class Hand:
             opening,
         )
 
+    def _jacks_block(self, i: int) -> bool:
+        """R-4.9: before the pot is opened on the first round, a player without jacks or
+        better may not open it: not bet (antes only), not raise the blinds (blinds). Once
+        it is open, anyone may raise."""
+        return (
+            self._jacks
+            and self.street_index == 0
+            and self.opener is None
+            and not has_openers(self.hole[i], self.rules.wild)
+        )
+
+    def _jacks_refusal(self) -> str:
+        blinds = self.variant.forced == "blinds" and any(self.rules.blinds_or_straddles)
+        what = "raise the blinds" if blinds else "bet"
+        return (
+            f"You need a pair of jacks or better to open: nobody has opened yet, so you "
+            f"may not {what} (R-4.9)."
+        )
+
+    def no_raise_reason(self) -> str | None:
+        """Why the player to act may not bet or raise now, in a player's words with the
+        rule id; None when he may. Computed on demand (refusals and prompts only), in the
+        order a floor person would give the reasons; the betting core's ``can_raise``
+        tests the same conditions (``test_floor_engine`` checks they agree)."""
+        if self.phase != "betting" or self.to_act is None:
+            return None
+        legal = self.legal()
+        if legal.min_to is not None:
+            return None
+        if self.bring_in_due:
+            # Only a bring-in of the full small bet has no completion (R-3.9).
+            return "The bring-in is a full bet here: there is nothing to complete (R-3.9)."
+        i = self.to_act
+        cb = self.current_bet
+        if self.bets[i] + self.effective_stack(i) <= cb:
+            return "You do not have the chips to raise: you can only call all in (R-7.1)."
+        if not any(
+            j != i and self.bets[j] + self.effective_stack(j) > cb for j in self._actor_list
+        ):
+            return (
+                "Nobody left could call a raise: every other player is all in or can "
+                "only call (R-4.8)."
+            )
+        if self._jacks_block(i):
+            return self._jacks_refusal()
+        if not self._check_raise and self.passive[i]:
+            return (
+                "This table does not allow check-raising: having checked or called this "
+                "round, you may only call or fold (R-5.9)."
+            )
+        if not (
+            self.acted_level[i] is None
+            or self.full_seq > self.acted_seq[i]
+            or self._raise_reopened(i)
+        ):
+            if self.rules.incomplete_rule == "half_bet" and self.rules.limited:
+                return "An all-in short of half a bet does not reopen the betting for you (R-7.4)."
+            return "An all-in short of a full raise does not reopen the betting for you (R-7.3)."
+        if self._limited and self._cap_reached():
+            return "The betting is capped (R-5.7)."
+        return None
+
     def _special_legal(self, i: int) -> Legal:
         """Legal actions outside a plain betting turn: showdown, declare, Guts, draw, and
         the bring-in (R-3.5)."""
@@ -842,6 +917,21 @@ class Hand:
         # The bring-in (R-3.5): bring it in, or complete to a full bet.
         assert self.bring_in_due, self.phase
         complete = min(self.full_size, bet + eff)
+        if r.bring_in >= self.full_size:
+            # R-3.9: the bring-in is already a full bet; there is nothing to complete.
+            return Legal(
+                player=i,
+                actions=frozenset({"bring_in"} | ({"all_in"} if r.bring_in >= eff else set())),
+                to_call=min(r.bring_in, eff),
+                current_bet=0,
+                bet_this_round=bet,
+                stack=eff,
+                pot=self.middle,
+                min_to=None,
+                max_to=None,
+                unit=r.unit,
+                opening=True,
+            )
         return Legal(
             player=i,
             actions=frozenset(
@@ -923,13 +1013,16 @@ class Hand:
                 self._call(i, legal)  # an all-in for no more than the call is a call (R-7.1)
             else:
                 if (
-                    self.rules.jacks_to_open
-                    and self.street_index == 0
+                    self.street_index == 0
                     and self.opener is None
-                    and legal.opening
+                    and (legal.opening or self._jacks)
                 ):
-                    self.opener = i  # R-12.2: remember the opener and his openers
-                    self.opener_cards = tuple(self.hole[i])
+                    # R-16.6: the first voluntary bet of the first round opens the pot
+                    # (under jacks to open, the first raise of the blinds, R-4.9); the
+                    # opener starts the betting after the draw (R-16.4).
+                    self.opener = i
+                    if self._jacks:
+                        self.opener_cards = tuple(self.hole[i])  # R-12.2: his openers
                 self._raise_to(i, total)
         else:
             raise IllegalAction(
@@ -947,11 +1040,7 @@ class Hand:
                 if legal.max_to is not None and self.rules.clamp_to_max:
                     return legal.max_to
                 if legal.max_to is None:
-                    raise IllegalAction(
-                        "You cannot raise now (the betting was not reopened, or the raises "
-                        "are capped). You may " + legal.describe() + ".",
-                        legal,
-                    )
+                    raise IllegalAction(self._cannot_raise(legal), legal)
                 raise BadAmount(
                     f"All in would be {total}, above the maximum of {legal.max_to}. You may "
                     + legal.describe()
@@ -978,9 +1067,7 @@ class Hand:
             )
         total = legal.current_bet + raw if isinstance(action, RaiseBy) else raw
         if legal.min_to is None or legal.max_to is None:
-            raise IllegalAction(
-                "You cannot bet or raise now. You may " + legal.describe() + ".", legal
-            )
+            raise IllegalAction(self._cannot_raise(legal), legal)
         if total > legal.max_to and self.rules.clamp_to_max:
             total = legal.max_to
         if total < legal.min_to or total > legal.max_to:
@@ -1002,6 +1089,11 @@ class Hand:
                 legal,
             )
         return total
+
+    def _cannot_raise(self, legal: Legal) -> str:
+        """The refusal of a bet or raise that is not allowed: why, then what is (R-6.6)."""
+        reason = self.no_raise_reason() or "You cannot bet or raise now."
+        return f"{reason} You may {legal.describe()}."
 
     def _call(self, i: int, legal: Legal) -> None:
         added = legal.to_call
@@ -1090,29 +1182,54 @@ class Hand:
             return
         passed_out = (
             self.street_index == 0
-            and self.current_bet == 0
             and self.variant.forced != "bring_in"
             and self.variant.streets[0].betting
+            and (self.current_bet == 0 or (self._jacks and self.opener is None))
         )
         self._close_round()
         if passed_out:
             # R-4.6: everyone checked a first round with no blind or bring-in: the deal
-            # is thrown in and the antes stay in the pot for the next deal.
+            # is thrown in and the antes stay in the pot for the next deal. R-4.9: under
+            # jacks to open, a round nobody opened is thrown in the same way, blinds and
+            # calls staying in the pot.
             self._finish("passed out")
             return
         self._next_street()
 
     def _apply_bring_in(self, action: Action, legal: Legal) -> None:
         i = action.player
+        full_bring_in = self.rules.bring_in >= self.full_size
+        if full_bring_in and isinstance(action, RaiseTo | RaiseBy | Bet | AllIn):
+            # A bring-in of a full bet has nothing to complete: "bet 2" is the bring-in.
+            total = (
+                action.total
+                if isinstance(action, RaiseTo)
+                else legal.all_in_to
+                if isinstance(action, AllIn)
+                else action.amount
+            )
+            if total == legal.bet_this_round + legal.to_call:
+                action = BringIn(i)
         if isinstance(action, BringIn):
             amount = legal.to_call
             self._put(i, amount, bet=True)
             self.bring_in_due = False
             self.current_bet = self.rules.bring_in
-            self.completion_pending = True
-            self.acted_level[i] = self.current_bet
-            self.acted_seq[i] = self.full_seq
             self.last_aggressor = i
+            if full_bring_in:
+                # R-3.9: a bring-in of the full small bet is a full bet: the next players
+                # may call or raise by a full bet, it is the round's bet for the cap
+                # (R-5.7), and, forced like a big blind, it keeps its option.
+                self.full_seq += 1
+                self.raises += 1
+                self.last_full_level = self.current_bet
+                self.next_full_to = self.current_bet + self.full_size
+                self.completion_pending = False
+                self.acted_level[i] = None
+            else:
+                self.completion_pending = True
+                self.acted_level[i] = self.current_bet
+                self.acted_seq[i] = self.full_seq
             self.events.append(
                 ActionTaken(
                     player=i,
@@ -1131,6 +1248,12 @@ class Hand:
                 if isinstance(action, AllIn)
                 else action.amount
             )
+            if legal.min_to is None:
+                raise BadAmount(
+                    f"The bring-in is a full bet here: bring it in for {legal.to_call} "
+                    "(R-3.9); the others may raise it.",
+                    legal,
+                )
             if total != legal.min_to:
                 raise BadAmount(
                     f"You may bring in for {legal.to_call} or complete to {legal.min_to}.", legal
@@ -1140,11 +1263,10 @@ class Hand:
             self._raise_to(i, total)
             return
         card = "highest" if self.variant.showing == "low" else "lowest"  # razz: highest
-        raise IllegalAction(
-            f"You have the {card} card showing: bring in for {legal.to_call} or complete "
-            f"to {legal.min_to} (R-3.5).",
-            legal,
-        )
+        options = f"bring in for {legal.to_call}"
+        if legal.min_to is not None:
+            options += f" or complete to {legal.min_to}"
+        raise IllegalAction(f"You have the {card} card showing: {options} (R-3.5).", legal)
 
     def _close_round(self) -> None:
         self._set_to_act(None)
@@ -1404,6 +1526,11 @@ class Hand:
         self._finish("guts")
 
     def _end_of_streets(self) -> None:
+        for i in range(self.n):
+            if self.shown[i] and not self.folded[i] and self._shown_len[i] < len(self.hole[i]):
+                # Exposed before the run-out (R-12.4): the whole hand is shown again, with
+                # the cards dealt face up since, before it is read.
+                self._show(i)
         if self.rules.pot_system == "guts":
             self._begin_guts()
             return
@@ -1566,6 +1693,7 @@ class Hand:
 
     def _show(self, i: int) -> None:
         self.shown[i] = True
+        self._shown_len[i] = len(self.hole[i])
         self.events.append(
             HandShown(
                 player=i,
@@ -1744,21 +1872,36 @@ class Hand:
             i: self._values(i) for i in range(self.n) if not self.folded[i] and not self.mucked[i]
         }
         # R-8.3: from the last side pot down to the main pot.
+        mark = len(self.events)
         for k in range(len(pots) - 1, -1, -1):
             pot = pots[k]
             if pot.amount <= 0:
                 continue
             contenders = [i for i in pot.eligible if i in values]
+            pot_values = values
             if not contenders:
-                # Everyone eligible mucked: the cards still speak among them for this pot.
+                # Everyone eligible mucked: the cards still speak among them for this
+                # pot, and are shown (R-12.5: nothing is won with cards the table never
+                # saw). Their values stay out of the other pots: a mucked hand never
+                # wins a pot that a shown hand contests.
                 contenders = [i for i in pot.eligible if not self.folded[i]] or list(pot.eligible)
+                pot_values = dict(values)
                 for i in contenders:
-                    values.setdefault(i, self._values(i))
+                    pot_values[i] = self._values(i)
+                    if len(contenders) > 1 and not self.shown[i]:
+                        self._show(i)
             if len(contenders) == 1:
                 only = (contenders[0],)
                 self._pay(k, "whole", pot.amount, only, (pot.amount,), self._won_with(only, 0))
                 continue
-            self._award_pot(k, pot.amount, contenders, values, order)
+            self._award_pot(k, pot.amount, contenders, pot_values, order)
+        # R-12.6: the awards are told main pot first, as a dealer announces them and as every
+        # summary lists them; the order of settling (R-8.3) does not change any amount.
+        awarded = self.events[mark:]
+        if len(awarded) > 1:
+            self.events[mark:] = sorted(
+                awarded, key=lambda e: e.pot_index if isinstance(e, PotAwarded) else -1
+            )
         self._finish("showdown")
 
     def _award_pot(

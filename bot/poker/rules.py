@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
 from bot.poker.potsystems import GutsOptions
-from bot.poker.variants import get_variant
+from bot.poker.variants import VARIANTS, get_variant
 
 
 class Limit(StrEnum):
@@ -35,10 +35,23 @@ class Rake:
     step_chips: int = 0
     step_per: int = 0
     no_flop_no_drop: bool = True
+    step_mode: Literal["full", "begun"] = "full"
+    """R-14.3: a step rake counts the full steps in the pot (default: x from a pot of y),
+    or every step begun, the first from the first chip (the reference page's example:
+    25 cents per $5 takes 25 cents from a $4 pot and 50 cents from a $5 pot)."""
+
+    def __post_init__(self) -> None:
+        if self.step_mode not in ("full", "begun"):
+            raise ConfigError("A step rake counts full steps or steps begun (R-14.3).")
+        if min(self.percent_bp, self.cap, self.step_chips, self.step_per) < 0:
+            raise ConfigError("Rake amounts cannot be negative (R-14.1).")
 
     def amount(self, pot: int) -> int:
         if self.step_per > 0:
-            taken = (pot // self.step_per) * self.step_chips
+            steps = pot // self.step_per
+            if self.step_mode == "begun" and pot > 0:
+                steps += 1  # R-14.3: the step the pot has reached counts too
+            taken = steps * self.step_chips
         else:
             taken = pot * self.percent_bp // 10_000
         if self.cap > 0:
@@ -131,6 +144,13 @@ class Rules:
             raise ConfigError("In spread limit the maximum cannot be below the minimum.")
         if variant.forced == "bring_in" and self.bring_in < 1:
             raise ConfigError(f"{variant.name} needs a bring-in of at least one chip.")
+        if variant.forced == "bring_in" and self.bring_in > self.small_bet:
+            # R-3.5: the bring-in may be completed to the small bet; one above it would
+            # make "completing" a cut. At the small bet it is itself a full bet (R-3.9).
+            raise ConfigError(
+                f"The bring-in ({self.bring_in}) cannot be more than the small bet "
+                f"({self.small_bet}) (R-3.5)."
+            )
         if self.declare != "none" and not variant.hi_lo:
             raise ConfigError(f"{variant.name} is not a high-low game, so nobody can declare.")
         if self.open_stakes and self.limit not in (Limit.FIXED, Limit.SPREAD):
@@ -141,9 +161,17 @@ class Rules:
             raise ConfigError("Guts is played with the Guts pot system, and only Guts is.")
         if self.pot_system == "guts" and self.guts_stake < 1:
             raise ConfigError("Guts needs a stake of at least one chip.")
-        if self.wild != "none" and variant.deck == "short":
-            # Deuces are not in a short deck, and its ranking has no wild-card rules.
+        if self.wild != "none" and not wild_apply(variant.code):
+            # Deuces are not in a short deck, and its ranking, deuce-to-seven and badugi
+            # have no wild-card rules: refused, not dealt with a joker nobody can read.
             raise ConfigError(f"{variant.name} is played without wild cards.")
+        if self.jacks_to_open and not jacks_apply(variant.code):
+            # R-4.9: openers are a high hand dealt whole before a draw; in other games the
+            # option could never apply, so it is refused rather than silently ignored.
+            raise ConfigError(
+                f"Jacks or better to open is played in high draw games (five-card draw), "
+                f"not in {variant.name}."
+            )
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError("The raise cap must allow at least the opening bet.")
 
@@ -167,7 +195,33 @@ class Rules:
             kw["limit"] = Limit(kw["limit"])
         if isinstance(kw.get("rake"), dict):
             kw["rake"] = Rake(**kw["rake"])
+        # Records written before R-4.9 and R-10.7 were enforced: jacks to open outside a
+        # high draw game, and deuces wild where no ranking read them, never applied, so
+        # they are dropped and the hand replays exactly as it was played.
+        variant = str(kw.get("variant", "holdem"))
+        if variant in VARIANTS:
+            if kw.get("jacks_to_open") and not jacks_apply(variant):
+                kw["jacks_to_open"] = False
+            if kw.get("wild") == "deuces" and not wild_apply(variant):
+                kw["wild"] = "none"
         return cls(**kw)
+
+
+def wild_apply(variant: str) -> bool:
+    """R-10.7: wild cards exist in games read for high or ace-to-five low (hold'em,
+    Omaha, stud, razz, draw high and A-5 lowball), not in short deck, deuce-to-seven or
+    badugi."""
+    from bot.poker.showdown import WILD_EVALUATORS
+
+    v = get_variant(variant)
+    return v.deck == "full" and all(k in WILD_EVALUATORS for k in v.showdown)
+
+
+def jacks_apply(variant: str) -> bool:
+    """R-4.9: jacks or better to open exists in draw games read for high (five-card draw,
+    and its high-low form): a lowball or stud hand has no "openers"."""
+    v = get_variant(variant)
+    return any(s.draw for s in v.streets) and v.showdown[0] == "high"
 
 
 def ante_list(

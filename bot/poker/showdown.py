@@ -48,15 +48,24 @@ def _wild_spec(wild: Wild) -> ev.WildSpec:
 
 
 def _wild_scorer(kind: Evaluator, wild: Wild) -> Scorer | None:
-    """R-10.7: wild cards for high hands and ace-to-five lows (the games they are dealt
-    in). Other evaluators ignore the setting (documented in docs/rules-notes.md)."""
+    """R-10.7: wild cards for high hands and ace-to-five lows, Omaha's shape included
+    (the games they are dealt in). Deuce-to-seven, badugi and short deck have no
+    wild-card ranking: :class:`~bot.poker.rules.Rules` refuses wild cards there."""
     spec = _wild_spec(wild)
     if kind == "high":
         return lambda h, b: ev.high_value_wild(_all(h, b), spec)
     if kind in ("low_a5", "low_a5_8"):
         eight = kind == "low_a5_8"
         return lambda h, b: ev.low_a5_value_wild(_all(h, b), spec, eight_or_better=eight)
+    if kind == "omaha_high":
+        return lambda h, b: ev.omaha_high_value_wild(h, b, spec)
+    if kind == "omaha_low_8":
+        return lambda h, b: ev.omaha_low_value_wild(h, b, spec, eight_or_better=True)
     return None
+
+
+WILD_EVALUATORS = frozenset({"high", "low_a5", "low_a5_8", "omaha_high", "omaha_low_8"})
+"""The evaluators with a wild-card ranking (R-10.7)."""
 
 
 def evaluate_hand(
@@ -147,11 +156,14 @@ def evaluate_stated(variant: Variant, stated: Sequence[Card]) -> int:
 _JACKS = ("Jc", "Jd", "4h", "3s", "2c")
 
 
-def has_openers(cards: Sequence[Card]) -> bool:
-    """R-12.2 jacks or better: a pair of jacks or any better high hand."""
+def has_openers(cards: Sequence[Card], wild: Wild = "none") -> bool:
+    """R-12.2 jacks or better: a pair of jacks or any better high hand. Wild cards
+    (R-10.7) count as they do at the showdown: a joker with a jack is a pair of jacks."""
     if len(cards) < 5:
         return False
-    return ev.high_value(list(cards)) >= ev.high_value(list(_JACKS))
+    scorer = _wild_scorer("high", wild) if wild != "none" else None
+    value = scorer(cards, ()) if scorer is not None else ev.high_value(list(cards))
+    return value is not None and value >= ev.high_value(list(_JACKS))
 
 
 def openers_to_show(cards: Sequence[Card]) -> tuple[Card, ...]:

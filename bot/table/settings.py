@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
-from bot.poker.rules import Limit, Rake, Rules, ante_list
+from bot.poker.rules import Limit, Rake, Rules, ante_list, jacks_apply, wild_apply
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game
@@ -104,6 +104,8 @@ class TableSettings:
     rake_cap: int = 0
     rake_step_chips: int = 0
     rake_step_per: int = 0
+    rake_step_mode: Literal["full", "begun"] = "full"
+    """R-14.3: count full steps (default) or every step begun (the reference's stepping)."""
     no_flop_no_drop: bool = True
     odd_chip: Literal["button", "suit"] = "button"
     auto_show_all: bool = False
@@ -205,6 +207,24 @@ class TableSettings:
             # A Guts pot carries from deal to deal (R-15.2); in a rotation it would fall
             # into the next game's pot.
             raise SettingsError("Guts keeps its pot between deals: it cannot be in a rotation.")
+        if (
+            self.jacks_to_open
+            and not self.dealers_choice
+            and not any(jacks_apply(v) for v, _ in games)
+        ):
+            # R-4.9: refused rather than accepted and never applied. In a rotation or
+            # under dealer's choice it applies to the draw games only.
+            raise SettingsError(
+                "Jacks or better to open is played in high draw games (five-card "
+                f"draw); this table plays {get_variant(games[0][0]).name}."
+            )
+        if (
+            self.wild != "none"
+            and not self.dealers_choice
+            and not any(wild_apply(v) for v, _ in games)
+        ):
+            # R-10.7: refused where no game of the table has a wild-card ranking.
+            raise SettingsError(f"{get_variant(games[0][0]).name} is played without wild cards.")
         for variant, limit in games:
             try:
                 self.rules_for(variant, limit, 2, (0, 1))
@@ -271,16 +291,17 @@ class TableSettings:
                 cap=self.rake_cap,
                 step_chips=self.rake_step_chips,
                 step_per=self.rake_step_per,
+                step_mode=self.rake_step_mode,
                 no_flop_no_drop=self.no_flop_no_drop,
             ),
             odd_chip=self.odd_chip,
             auto_show_all=self.auto_show_all,
-            jacks_to_open=self.jacks_to_open,
+            jacks_to_open=self.jacks_to_open and jacks_apply(variant),
             declare=self.declare if info.hi_lo else "none",
             declare_default=self.declare_default,
             no_second_best=self.no_second_best,
             both_may_split=self.both_may_split,
-            wild=self.wild,
+            wild=self.wild if wild_apply(variant) else "none",
             declared_hands=self.declared_hands,
             open_stakes=self.open_stakes and lim in (Limit.FIXED, Limit.SPREAD),
             pot_system="guts" if variant == "guts" else self.pot_system_for(variant),
@@ -337,7 +358,21 @@ class TableSettings:
             kw["rotation"] = tuple(kw["rotation"])
         if extra:
             kw["extra"] = {**kw.get("extra", {}), **extra}
-        return cls(**kw)
+        try:
+            return cls(**kw)
+        except SettingsError:
+            # A log written before R-4.9 and R-10.7 were enforced may hold jacks to open
+            # or wild cards at a table none of whose games could use them: they never
+            # applied there, so they are switched off and the table loads as it played.
+            games = [
+                parse_game(g, str(kw.get("limit", "no_limit")))[0]
+                for g in (kw.get("rotation") or (kw.get("variant", "holdem"),))
+            ]
+            if kw.get("jacks_to_open") and not any(jacks_apply(v) for v in games):
+                kw["jacks_to_open"] = False
+            if kw.get("wild", "none") != "none" and not any(wild_apply(v) for v in games):
+                kw["wild"] = "none"
+            return cls(**kw)
 
     def changed(self, changes: dict[str, Any]) -> TableSettings:
         """A copy with ``changes`` applied; unknown names are refused by name."""

@@ -1163,6 +1163,9 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
         legal = hand.legal() if hand.to_act == pos else None
         if legal is not None and legal.min_to is not None and legal.min_to == legal.max_to:
             return (Bet if legal.opening else RaiseTo)(pos, legal.min_to)
+        if legal is not None and legal.min_to is None:
+            # Capped, not reopened, no openers...: say why not, not "how much".
+            raise TableError(_no_raise(hand, legal))
         if legal is not None:
             raise TableError(f"Say how much. You may: {legal.describe()}.")
         return Check(pos)  # not his turn: the engine answers with its own words
@@ -1178,7 +1181,7 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
         return Check(pos)  # the engine answers "not your turn" with its own words
     legal = hand.legal()
     if legal.min_to is None or legal.max_to is None:
-        raise TableError(f"You cannot bet or raise now. You may: {legal.describe()}.")
+        raise TableError(_no_raise(hand, legal))
     if kind in ("min", "max"):
         # "min" / "max": the ends of the legal range, as the Discord raise modal reads
         # them (R-5: "max" is all in only where the structure allows it).
@@ -1194,6 +1197,11 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     total = legal.pot_raise_to("pot" if kind == "pot" else "half_pot")
     assert total is not None
     return RaiseTo(pos, total)
+
+
+def _no_raise(hand: Hand, legal: Legal) -> str:
+    reason = hand.no_raise_reason() or "You cannot bet or raise now."
+    return f"{reason} You may: {legal.describe()}."
 
 
 def _timeout_action(pos: int, legal: Legal, hand: Hand) -> Action:

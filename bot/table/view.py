@@ -89,6 +89,8 @@ class TableView:
     (public, like ``to_call``; R-6.6). Empty while his options depend on his cards."""
     actions: frozenset[str] = frozenset()
     """The names of the player to act's legal actions, under the same condition."""
+    no_raise: str | None = None
+    """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -150,6 +152,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         if not _options_private(hand):
             options, actions = public.describe(), public.actions
     legal = None
+    no_raise: str | None = None
     if hand is not None and viewer_pos is not None:
         if hand.phase == "declare" and viewer_pos in hand.declare_pending():
             legal = hand.declare_legal(viewer_pos)
@@ -157,6 +160,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             legal = hand.guts_legal(viewer_pos)
         elif hand.to_act == viewer_pos:
             legal = hand.legal()
+            no_raise = hand.no_raise_reason()
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
         phase: str = hand.phase
@@ -213,6 +217,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         to_call=to_call,
         options=options,
         actions=actions,
+        no_raise=no_raise,
     )
 
 
