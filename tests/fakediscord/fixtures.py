@@ -4,13 +4,18 @@ Import into a conftest with::
 
     from tests.fakediscord.fixtures import fake_discord  # noqa: F401
 
-and start a bot with ``async with run_bot(fake, bot): ...``.
+and start a bot with ``async with run_bot(fake, bot): ...``.  A test picks harsher
+conditions with a marker (default: none)::
+
+    @pytest.mark.fakediscord(FakeConfig.realistic(seed=7))
+    async def test_x(fake_discord): ...
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import warnings
 from collections.abc import AsyncIterator
 from typing import TypeVar
@@ -19,6 +24,7 @@ import discord
 import pytest
 import pytest_asyncio
 
+from .conditions import FakeConfig
 from .server import FakeDiscord
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
@@ -27,9 +33,17 @@ TOKEN = "fake-token"
 
 
 @pytest_asyncio.fixture
-async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    """A started :class:`FakeDiscord` with discord.py pointed at it."""
-    fake = FakeDiscord(token=TOKEN)
+async def fake_discord(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[FakeDiscord]:
+    """A started :class:`FakeDiscord` with discord.py pointed at it; its
+    :class:`FakeConfig` comes from a ``fakediscord`` marker, if any."""
+    marker = request.node.get_closest_marker("fakediscord")
+    config: FakeConfig | None = None
+    if marker is not None:
+        given = marker.args[0] if marker.args else FakeConfig(**marker.kwargs)
+        config = copy.deepcopy(given)  # a marker object is shared; tests may mutate theirs
+    fake = FakeDiscord(token=TOKEN, config=config)
     await fake.start()
     fake.patch(monkeypatch)
     try:
