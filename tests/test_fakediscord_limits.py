@@ -22,7 +22,7 @@ import pytest_asyncio
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import FakeConfig, FakeDiscord
+from tests.fakediscord import Bucket, FakeConfig, FakeDiscord
 from tests.fakediscord.conditions import CALLBACK_ROUTE, Faults
 from tests.fakediscord.fixtures import TOKEN, fake_discord, run_bot
 
@@ -169,6 +169,24 @@ async def test_route_bucket_headers_as_discord_documents(fake_discord: FakeDisco
     mid = fake_discord.last_message().id  # type: ignore[union-attr]
     status, _, _ = await raw(fake_discord, "PATCH", f"{path}/{mid}", {"content": "edited"})
     assert status == 429
+
+
+@pytest.mark.fakediscord(FakeConfig.strict(route_default=Bucket("route", 2, 5.0)))
+async def test_other_routes_have_their_own_buckets(fake_discord: FakeDiscord) -> None:
+    """Routes outside the message bucket are limited per route and major parameter:
+    GET channel and DELETE message on one channel do not share a bucket (deletes have
+    their own, as Discord documents), and another channel has a fresh one."""
+    cid = fake_discord.channel.id
+    path = f"/channels/{cid}/messages"
+    _, _, sent = await raw(fake_discord, "POST", path, {"content": "to delete"})
+    gets = [await raw(fake_discord, "GET", f"/channels/{cid}") for _ in range(3)]
+    assert [status for status, _, _ in gets] == [200, 200, 429]
+    status, headers, _ = await raw(fake_discord, "DELETE", f"{path}/{sent['id']}")
+    assert status == 204
+    assert headers["X-RateLimit-Bucket"] != gets[0][1]["X-RateLimit-Bucket"]
+    lobby = fake_discord.channel_named("lobby").id
+    assert (await raw(fake_discord, "GET", f"/channels/{lobby}"))[0] == 200
+    assert fake_discord.rate_limited_by_kind == {"route": 1}
 
 
 @pytest.mark.fakediscord(FakeConfig.strict())
@@ -372,6 +390,15 @@ async def test_resume_replays_missed_events(fake_discord: FakeDiscord) -> None:
         assert client.readies == 1 and client.events.count("READY") == 1
         assert client.events.count("INTERACTION_CREATE") == 1
         assert fake_discord.faults.injected["resumed"] == 1
+
+
+async def test_reconnect_op7_resumes(fake_discord: FakeDiscord, bot: Recorder) -> None:
+    """Op 7 (Reconnect): discord.py closes, RESUMEs the same session (no new READY)."""
+    await fake_discord.reconnect_request()
+    await fake_discord.wait_for(lambda: bot.resumes == 1, timeout=5)
+    assert bot.events.count("READY") == 1
+    record = await fake_discord.slash(fake_discord.user("alice"), "ping")
+    assert record.response_type == 4
 
 
 async def test_invalid_session_reidentifies(fake_discord: FakeDiscord, bot: Recorder) -> None:
