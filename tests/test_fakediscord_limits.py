@@ -10,6 +10,7 @@ surfaces 403/404 with Discord's codes).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import time
 from collections.abc import AsyncIterator
@@ -275,20 +276,22 @@ def test_faults_are_seeded_and_repeatable() -> None:
     the handshake routes are never faulted."""
     config = FakeConfig(seed=11, error_rate=0.3, latency=(0.05, 0.8), late_interaction_rate=0.2)
 
-    def draws(cfg: FakeConfig) -> list[object]:
-        faults = Faults(cfg)
-        out: list[object] = []
-        for _ in range(200):
-            out += [faults.error(SEND), faults.latency(), faults.late_interaction()]
-        return out
+    Draw = tuple[tuple[int, bool] | None, float, bool]
 
-    first, again = draws(config), draws(FakeConfig(**{**config.__dict__}))
+    def draws(cfg: FakeConfig) -> list[Draw]:
+        faults = Faults(cfg)
+        return [
+            (faults.error(SEND), faults.latency(), faults.late_interaction()) for _ in range(200)
+        ]
+
+    first, again = draws(config), draws(dataclasses.replace(config))
     assert first == again
-    assert first != draws(FakeConfig(**{**config.__dict__, "seed": 12}))
-    errors = [d for d in first[0::3] if d is not None]
+    assert first != draws(dataclasses.replace(config, seed=12))
+    errors = [error for error, _, _ in first if error is not None]
     assert 30 < len(errors) < 100  # about 30% of 200
-    assert {status for status, _ in errors} <= {500, 502, 503}  # type: ignore[misc]
-    assert all(0.05 <= lat <= 0.8 for lat in first[1::3])  # type: ignore[operator]
+    assert {status for status, _ in errors} <= {500, 502, 503}
+    assert all(0.05 <= latency <= 0.8 for _, latency, _ in first)
+    assert 10 < sum(late for _, _, late in first) < 80  # about 20% of 200
     hand = Faults(FakeConfig(seed=1, error_rate=1.0))
     assert hand.error("GET /gateway/bot") is None and hand.error(SEND) is not None
 
