@@ -259,7 +259,7 @@ class FakeDiscord:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
-        self._chaos_task = asyncio.create_task(self._random_gateway_drops())
+        self._start_random_drops()
 
     async def stop(self) -> None:
         if self._chaos_task is not None:
@@ -377,6 +377,7 @@ class FakeDiscord:
         self.config = config
         self.limiter = RateLimiter(config)
         self.faults = Faults(config)
+        self._start_random_drops()
 
     def expire_interaction(self, record: FakeInteraction, *, age: float | None = None) -> None:
         """Age ``record`` by ``age`` seconds (default: past its 15-minute token), so
@@ -414,14 +415,19 @@ class FakeDiscord:
             if not ws.closed:
                 await ws.send_str(json.dumps({"op": 7, "d": None}))
 
+    def _start_random_drops(self) -> None:
+        running = self._chaos_task is not None and not self._chaos_task.done()
+        if self._runner is not None and self.config.gateway_drops_per_minute > 0 and not running:
+            self._chaos_task = asyncio.create_task(self._random_gateway_drops())
+
     async def _random_gateway_drops(self) -> None:
+        """Drop the gateway at seeded random times while the config asks for it."""
         while True:
             wait = self.faults.next_gateway_drop()
             if wait is None:
-                await asyncio.sleep(0.5)
-                continue
+                return
             await asyncio.sleep(wait)
-            if self.gateway_connected:
+            if self.gateway_connected and self.config.gateway_drops_per_minute > 0:
                 await self.drop_gateway(outage=self.faults.outage())
 
     # --------------------------------------------------------- moderation
