@@ -318,12 +318,15 @@ async def test_5xx_are_retried_by_discord_py(fake_discord: FakeDiscord, bot: Rec
     assert [m.content for m in fake_discord.channel_messages()] == ["r0", "r1", "r2"]
 
 
+@pytest.mark.fakediscord(FakeConfig(error_rate=1.0, error_statuses=(503,)))
 async def test_503_is_not_retried_by_discord_py_http_client(
     fake_discord: FakeDiscord, bot: Recorder
 ) -> None:
-    """discord.py 2.7's HTTPClient retries only 500/502/504/524: a 503 surfaces as
-    DiscordServerError at once (the bot has to retry 503 itself)."""
-    fake_discord.configure(FakeConfig(error_rate=1.0, error_statuses=(503,)))
+    """Every request but the handshake fails, yet the bot logs in and syncs (login,
+    gateway and command sync are never faulted).  discord.py 2.7's HTTPClient retries
+    only 500/502/504/524: a 503 surfaces as DiscordServerError at once (the bot has to
+    retry 503 itself)."""
+    assert bot.is_ready() and fake_discord.commands
     with pytest.raises(discord.DiscordServerError) as info:
         await text_channel(bot, fake_discord).send("lost")
     assert info.value.status == 503

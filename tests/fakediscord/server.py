@@ -452,7 +452,11 @@ class FakeDiscord:
         """A moderator denies the bot ``permissions`` (discord.Permissions names, e.g.
         ``"attach_files"``, ``"send_messages"``) in ``channel`` with a member overwrite;
         CHANNEL_UPDATE is dispatched.  Later requests that need them answer 403 / 50013
-        (50001 Missing Access for ``view_channel``)."""
+        (50001 Missing Access for ``view_channel``): channel sends (Send Messages, or
+        Send Messages in Threads in a thread) and uploads in sends or edits (Attach
+        Files).  Editing its own message needs neither.  Interaction responses and
+        follow-ups are not checked (they go through the interaction's webhook);
+        interactions report the reduced ``app_permissions``."""
         await self._set_overwrite(channel, permissions, deny=True)
 
     async def grant(self, channel: FakeChannel, *permissions: str) -> None:
