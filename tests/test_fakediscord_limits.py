@@ -166,6 +166,7 @@ async def test_route_bucket_headers_as_discord_documents(fake_discord: FakeDisco
     assert (await raw(fake_discord, "POST", other, {"content": "hi"}))[0] == 200
     assert fake_discord.rate_limited_by_kind == {"route": 1}
     assert fake_discord.rate_limited_by_bucket == {"channel-messages": 1}
+    assert [(kind, route) for _, kind, route in fake_discord.rate_limit_log] == [("route", SEND)]
     # The edit route shares the bucket: the channel's window is still full.
     mid = fake_discord.last_message().id  # type: ignore[union-attr]
     status, _, _ = await raw(fake_discord, "PATCH", f"{path}/{mid}", {"content": "edited"})

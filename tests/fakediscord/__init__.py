@@ -46,8 +46,9 @@ one).  Moderation, as a test triggers it: ``revoke(channel, "attach_files")`` /
 ``remove_member(user)`` (GUILD_MEMBER_REMOVE only with the GUILD_MEMBERS intent, as on
 Discord), ``remove_bot()`` / ``readd_bot()`` (GUILD_DELETE / GUILD_CREATE; then 403 /
 50001).  Counters: ``requests_by_route``, ``global_requests`` (and ``_by_route``),
-``rate_limited`` and ``rate_limited_by_kind`` ("global", "route", "injected") and
-``rate_limited_by_bucket``, ``faults.injected`` (by status and kind).
+``rate_limited`` and ``rate_limited_by_kind`` ("global", "route", "injected"),
+``rate_limited_by_bucket``, ``rate_limit_log`` ((loop time, kind, route) per 429),
+``faults.injected`` (by status and kind); ``reset_counts()`` zeroes them all.
 
 Usage in a test (with ``fake_discord`` imported into the conftest)::
 

@@ -132,6 +132,8 @@ class FakeDiscord:
         self.rate_limited_by_kind: Counter[str] = Counter()
         #: 429s from per-route buckets, by bucket name (e.g. "channel-messages").
         self.rate_limited_by_bucket: Counter[str] = Counter()
+        #: Every 429 as (loop time, kind, route), e.g. for "429s after the first 5 s".
+        self.rate_limit_log: list[tuple[float, str, str]] = []
         #: Requests that count against the global limit (all but interaction callbacks),
         #: whether or not rate limits are on; and the same per route.
         self.global_requests = 0
@@ -366,6 +368,7 @@ class FakeDiscord:
         self.rate_limited = 0
         self.rate_limited_by_kind.clear()
         self.rate_limited_by_bucket.clear()
+        self.rate_limit_log.clear()
         self.global_requests = 0
         self.global_requests_by_route.clear()
         self.faults.injected.clear()
@@ -1141,6 +1144,7 @@ class FakeDiscord:
                 rule.times -= 1
                 self.rate_limited += 1
                 self.rate_limited_by_kind["injected"] += 1
+                self.rate_limit_log.append((loop.time(), "injected", key))
                 await request.read()
                 return self._too_many_requests(rule.retry_after)
         delay = self.faults.latency()
@@ -1152,6 +1156,7 @@ class FakeDiscord:
             if verdict.limited is not None:
                 self.rate_limited += 1
                 self.rate_limited_by_kind[verdict.limited] += 1
+                self.rate_limit_log.append((loop.time(), verdict.limited, key))
                 if verdict.limited == "route":
                     self.rate_limited_by_bucket[verdict.headers["X-RateLimit-Bucket"]] += 1
                 await request.read()
