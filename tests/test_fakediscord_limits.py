@@ -399,6 +399,17 @@ async def test_resume_replays_missed_events(fake_discord: FakeDiscord) -> None:
         assert fake_discord.faults.injected["resumed"] == 1
 
 
+async def test_click_during_long_outage_arrives_expired(fake_discord: FakeDiscord) -> None:
+    """An interaction made while the gateway is down longer than 3 s reaches the bot by
+    replay after RESUME, but its window has passed: the callback answers 10062."""
+    async with run_bot(fake_discord, Recorder(), sync=True) as client:
+        await fake_discord.drop_gateway(outage=3.3)
+        record = await fake_discord.slash(fake_discord.user("alice"), "ping", wait=False)
+        await fake_discord.wait_for(lambda: record.response_error is not None, timeout=8)
+        assert record.response_error == 10062 and client.errors == [(404, 10062)]
+        assert client.resumes == 1
+
+
 async def test_reconnect_op7_resumes(fake_discord: FakeDiscord, bot: Recorder) -> None:
     """Op 7 (Reconnect): discord.py closes, RESUMEs the same session (no new READY)."""
     await fake_discord.reconnect_request()
@@ -447,12 +458,14 @@ async def test_random_gateway_drops_resume(fake_discord: FakeDiscord) -> None:
 async def test_revoke_send_messages_and_attach_files(
     fake_discord: FakeDiscord, bot: Recorder
 ) -> None:
-    """A moderator removes Send Messages / Attach Files from the bot in a channel:
+    """A moderator removes Attach Files / Send Messages from the bot in a channel:
     CHANNEL_UPDATE carries the member overwrite (discord.py computes the loss), sends
     and uploads answer 403 / 50013, interactions report the reduced app_permissions,
-    and granting them back restores sending."""
+    threads need Send Messages in Threads instead, View Channel lost is 50001, and
+    granting them back restores sending."""
     poker = fake_discord.channel
     channel = text_channel(bot, fake_discord)
+    thread = await channel.create_thread(name="hand", type=discord.ChannelType.public_thread)
     await fake_discord.revoke(poker, "attach_files")
     await fake_discord.wait_for(lambda: not channel.permissions_for(channel.guild.me).attach_files)
     assert "CHANNEL_UPDATE" in bot.events
@@ -460,6 +473,9 @@ async def test_revoke_send_messages_and_attach_files(
     with pytest.raises(discord.Forbidden) as upload:
         await channel.send("card", file=discord.File(io.BytesIO(b"png"), "card.png"))
     assert upload.value.code == 50013
+    with pytest.raises(discord.Forbidden) as in_thread:  # threads inherit the overwrite
+        await thread.send("card", file=discord.File(io.BytesIO(b"png"), "card.png"))
+    assert in_thread.value.code == 50013
     await fake_discord.slash(fake_discord.user("alice"), "ping")
     perms = bot.interactions[-1].app_permissions
     assert perms.send_messages and not perms.attach_files
@@ -469,15 +485,26 @@ async def test_revoke_send_messages_and_attach_files(
     with pytest.raises(discord.Forbidden) as send:
         await channel.send("silenced")
     assert (send.value.status, send.value.code) == (403, 50013)
+    await thread.send("threads use Send Messages in Threads")
+    await fake_discord.revoke(poker, "send_messages_in_threads")
+    with pytest.raises(discord.Forbidden) as thread_send:
+        await thread.send("silenced too")
+    assert thread_send.value.code == 50013
     # Other channels are untouched; the bot may still edit its own messages.
     await text_channel(bot, fake_discord, "lobby").send("lobby is fine")
     own = fake_discord.channel_messages()[0]
     await channel.get_partial_message(own.id).edit(content="edited while muted")
     assert fake_discord.message(own.id).content == "edited while muted"
+    await fake_discord.revoke(poker, "view_channel")
+    with pytest.raises(discord.Forbidden) as hidden:
+        await channel.fetch_message(own.id)
+    assert hidden.value.code == 50001
 
-    await fake_discord.grant(poker, "send_messages", "attach_files")
+    await fake_discord.grant(poker, "view_channel", "send_messages", "attach_files")
     await fake_discord.wait_for(lambda: channel.permissions_for(channel.guild.me).attach_files)
     await channel.send("back", file=discord.File(io.BytesIO(b"png"), "card.png"))
+    with pytest.raises(discord.Forbidden):  # still denied: only the others were granted
+        await thread.send("thread still muted")
 
 
 async def test_delete_channel_and_thread(fake_discord: FakeDiscord, bot: Recorder) -> None:
