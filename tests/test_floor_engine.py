@@ -17,8 +17,8 @@ from bot.poker.rules import Limit, Rules
 
 
 def test_r3_3_equal_blinds_first_to_act_is_left_of_the_big_blind() -> None:
-    """Blinds 1/1, four players: position 2 (left of the big blind) acts first, not the
-    big blind (position 1)."""
+    """R-3.8: blinds 1/1, four players: position 2 (left of the big blind) acts first,
+    not the big blind (position 1)."""
     h = Hand(Rules(blinds_or_straddles=(1, 1)), [100] * 4)
     assert h.to_act == 2
 
