@@ -200,17 +200,30 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Where a test's store lives: a new SQLite file, or a new PostgreSQL database."""
     if request.param == "sqlite":
         return str(tmp_path / "store.sqlite3")
-    try:
-        cluster: Cluster = request.getfixturevalue("pg_cluster")
-    except pytest.skip.Exception:
-        _STATUS["skipped"] += 1
-        raise
-    _STATUS["used"] += 1
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
     return cluster.new_database()
+
+
+def count(report: pytest.TestReport) -> None:
+    """Count the tests that used the cluster, or were skipped (or failed) for want of it."""
+    if report.when != "setup" and not (report.when == "call" and report.passed):
+        return
+    fixtures = dict(report.user_properties).get("fixtures", ())
+    if "pg_cluster" not in fixtures and "postgres" not in report.nodeid.rpartition("[")[2]:
+        return
+    if report.skipped or (report.failed and report.when == "setup"):
+        _STATUS["skipped"] += 1
+    elif report.when == "call":
+        _STATUS["used"] += 1
 
 
 def summary_line() -> str | None:
     """The line the terminal summary shows about the PostgreSQL tests."""
+    if _STATUS["reason"] is not None and REQUIRE:
+        return (
+            f"PostgreSQL: {_STATUS['skipped']} tests FAILED to start: {_STATUS['reason']}"
+            " (CHIPFIST_REQUIRE_POSTGRES=1)"
+        )
     if _STATUS["reason"] is not None:
         return f"PostgreSQL: {_STATUS['skipped']} tests SKIPPED: {_STATUS['reason']}"
     if _STATUS["used"]:
