@@ -274,9 +274,11 @@ class StoreAdapter:
 
 
 async def open_store(path: str, *, synchronous: str | None = None) -> StorePort:
-    """The real SQLite store at ``path`` (``synchronous``: the store's durability mode,
-    "FULL" by default; "NORMAL" survives a process kill but not a power cut)."""
-    from bot.store import DuplicateCommand, Store
+    """The real store: a SQLite file at ``path``, or PostgreSQL if ``path`` is a
+    ``postgresql://`` URL (``synchronous``: SQLite's durability mode, "FULL" by default;
+    "NORMAL" survives a process kill but not a power cut)."""
+    from bot.store import DuplicateCommand
+    from bot.store import open_store as open_backend
 
-    store = await Store.open(path, synchronous=synchronous or "FULL")  # type: ignore[arg-type]
+    store = await open_backend(path, synchronous=synchronous or "FULL")  # type: ignore[arg-type]
     return StoreAdapter(store, (DuplicateCommand,))
