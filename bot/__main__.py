@@ -27,6 +27,10 @@ def run_discord(config: Config) -> int:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["migrate-store"]:  # python -m bot migrate-store SQLITE_FILE POSTGRES_URL
+        from bot.store.migrate import main as migrate_store
+
+        return migrate_store(argv[1:])
     from bot.local.terminal import main as local_main
 
     config = Config.load()
