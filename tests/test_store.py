@@ -621,3 +621,34 @@ async def test_postgres_fence_refuses_a_paused_owner_in_another_process(
     finally:
         await old.close()
         await new.close()
+
+
+async def test_postgres_writer_reconnects_after_a_lost_connection(pg_cluster: Any) -> None:
+    """The server dropping the writer's connection fails the writes in flight (nothing
+    half-written), and the next append reconnects and continues the log."""
+    import asyncpg
+
+    url = pg_cluster.new_database()
+    s = await open_store(url)
+    try:
+        assert await s.append("t", "x", {"i": 1}) == 1
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND application_name = ''"
+            )
+        finally:
+            await admin.close()
+        outcomes = []
+        for i in (2, 3, 4):
+            try:
+                outcomes.append(await s.append("t", "x", {"i": i}))
+            except StoreError:
+                outcomes.append(None)
+        assert outcomes[-1] is not None
+        events = await s.events("t")
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    finally:
+        await s.close()

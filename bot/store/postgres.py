@@ -52,13 +52,14 @@ def _require_asyncpg() -> Any:
 
 
 class PostgresWriter(GroupCommitWriter):
-    def __init__(self, conn: Any, max_batch: int) -> None:
+    def __init__(self, conn: Any, url: str, max_batch: int) -> None:
         super().__init__(max_batch)
         self._conn = conn
+        self._url = url
 
     @classmethod
-    async def open(cls, conn: Any, *, max_batch: int = 2000) -> PostgresWriter:
-        writer = cls(conn, max_batch)
+    async def open(cls, conn: Any, url: str, *, max_batch: int = 2000) -> PostgresWriter:
+        writer = cls(conn, url, max_batch)
         writer._start()
         return writer
 
@@ -66,6 +67,11 @@ class PostgresWriter(GroupCommitWriter):
         await self._conn.close()
 
     async def _transact(self, batch: list[Op]) -> list[_Outcome]:
+        if self._conn.is_closed():
+            # The server restarted or the network dropped: the batch that saw it failed
+            # (its callers were told); this one gets a new connection. If that fails too,
+            # this batch fails the same way and the next one tries again.
+            self._conn = await _require_asyncpg().connect(self._url)
         conn = self._conn
         transaction = conn.transaction()
         await transaction.start()
@@ -252,7 +258,7 @@ class PostgresStore(BaseStore):
         except BaseException:
             await conn.close()
             raise
-        writer = await PostgresWriter.open(conn, max_batch=max_batch)
+        writer = await PostgresWriter.open(conn, url, max_batch=max_batch)
         return cls(url, pool, writer)
 
     async def close(self) -> None:
