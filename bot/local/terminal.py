@@ -41,7 +41,11 @@ HELP = """Commands:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m bot --local", description=__doc__)
     ap.add_argument("--local", action="store_true", help="(accepted for python -m bot)")
-    ap.add_argument("--db", default="chipfist.sqlite3", help="SQLite file (default %(default)s)")
+    ap.add_argument(
+        "--db",
+        default="chipfist.sqlite3",
+        help="SQLite file or postgresql:// URL (default %(default)s)",
+    )
     ap.add_argument("players", nargs="*", help="players to seat at the start")
     ap.add_argument("--buy-in", type=int, default=0, help="buy-in per player (default: max)")
     ap.add_argument(
