@@ -86,14 +86,6 @@ class PostgresWriter(GroupCommitWriter):
 
     async def _write(self, conn: Any, batch: list[Op]) -> list[_Outcome]:
         tables = sorted({op.table_id for op in batch if not isinstance(op, FenceOp)})
-        last = dict.fromkeys(tables, 0)
-        if tables:
-            rows = await conn.fetch(
-                "SELECT table_id, MAX(seq) FROM events WHERE table_id = ANY($1::text[])"
-                " GROUP BY table_id",
-                tables,
-            )
-            last.update({str(t): int(s) for t, s in rows})
         keys = list(
             dict.fromkeys(
                 (op.table_id, op.idem_key)
@@ -101,16 +93,27 @@ class PostgresWriter(GroupCommitWriter):
                 if isinstance(op, AppendOp) and op.idem_key is not None
             )
         )
+        last = dict.fromkeys(tables, 0)
         existing: dict[tuple[str, str], int] = {}
-        if keys:
+        if tables:
+            # One round trip for both: each table's last seq (rows without a key) and the
+            # keys of this batch already in the log.
             rows = await conn.fetch(
-                "SELECT e.table_id, e.idem_key, e.seq"
-                " FROM unnest($1::text[], $2::text[]) AS k(t, i)"
+                "SELECT table_id, NULL::text, MAX(seq) FROM events"
+                " WHERE table_id = ANY($1::text[]) GROUP BY table_id"
+                " UNION ALL"
+                " SELECT e.table_id, e.idem_key, e.seq"
+                " FROM unnest($2::text[], $3::text[]) AS k(t, i)"
                 " JOIN events AS e ON e.table_id = k.t AND e.idem_key = k.i",
+                tables,
                 [t for t, _ in keys],
                 [k for _, k in keys],
             )
-            existing = {(str(t), str(k)): int(s) for t, k, s in rows}
+            for table, key, seq in rows:
+                if key is None:
+                    last[str(table)] = int(seq)
+                else:
+                    existing[(str(table), str(key))] = int(seq)
         names = fence_names(batch)
         generations: dict[str, int] = {}
         if names:
