@@ -42,7 +42,7 @@ _SCALARS = (
     "seq",
 )
 _SEAT_FIELDS = ("number", "user_id", "name", "stack", "state", "bank", "timeouts", "owes")
-_SEAT_FLAGS = ("leaving", "sit_out_next")
+_SEAT_FLAGS = ("leaving", "sit_out_next", "missed")
 
 
 def to_payload(state: TableState) -> dict[str, Any]:
@@ -83,7 +83,10 @@ def from_payload(table_id: str, data: dict[str, Any]) -> TableState | None:
     for name in _SCALARS:
         setattr(state, name, data[name])
     for raw in data["seats"]:
-        seat = Seat(**{f: raw[f] for f in (*_SEAT_FIELDS, *_SEAT_FLAGS)})
+        # .get: a snapshot older than a flag reads it as its default.
+        seat = Seat(
+            **{f: raw[f] for f in _SEAT_FIELDS}, **{f: raw[f] for f in _SEAT_FLAGS if f in raw}
+        )
         state.seats[seat.number] = seat
     state.idem = {str(k): int(v) for k, v in data["idem"].items()}
     state.chosen = (data["chosen"][0], data["chosen"][1]) if data.get("chosen") else None

@@ -231,7 +231,9 @@ class TableState:
         seat.stack += amount
         self.bought += amount
         if seat.state == "sitting_out" and p.get("return"):
-            seat.state = "waiting"
+            # a rebuy before the big blind passed him misses nothing ("active");
+            # logs older than the ruling say nothing and meant "waiting".
+            seat.state = str(p.get("state", "waiting"))  # type: ignore[assignment]
 
     def _on_sat_out(self, p: Mapping[str, Any], live: Any) -> None:
         seat = self.seats[int(p["seat"])]
@@ -239,6 +241,7 @@ class TableState:
             seat.sit_out_next = True
         else:
             seat.state = "sitting_out"
+            seat.missed = False
 
     def _on_returned(self, p: Mapping[str, Any], live: Any) -> None:
         seat = self.seats[int(p["seat"])]
@@ -309,6 +312,7 @@ class TableState:
         for pos, s in enumerate(order):
             seat = self.seats[s]
             seat.state = "active"
+            seat.missed = False
             posted_dead = pos < len(dead) and dead[pos] > 0
             posted_live = (
                 s not in (info.sb_seat, info.bb_seat) and pos < len(live) and live[pos] > 0
@@ -322,12 +326,24 @@ class TableState:
             due = next((s for s in _clockwise(self.prev_bb, order)), None)
             if due is not None and due != info.bb_seat and len(order) > 2:
                 self.seats[due].owes += self.settings.big_blind
-        # R-1.6 "post" option: a player sitting out whom the big blind passes owes it.
-        if self.settings.missed_blinds == "post" and self.prev_bb is not None:
+        # a player sitting out whom the big blind passes has missed his blinds
+        # (with the "post" option he owes them); one it has not passed missed nothing
+        # and is dealt in at once when he comes back. The last big blind who
+        # sits out this deal misses the small blind that was his.
+        if self.prev_bb is not None and info.bb_seat is not None:
             for seat in self.seats.values():
-                if seat.state == "sitting_out" and _passed(self.prev_bb, info.bb_seat, seat.number):
-                    seat.owes = self.settings.small_blind + self.settings.big_blind
-        self.prev_button, self.prev_sb, self.prev_bb = info.button, info.sb_seat, info.bb_seat
+                if seat.state != "sitting_out":
+                    continue
+                if seat.number == self.prev_bb:
+                    seat.missed = True
+                elif _passed(self.prev_bb, info.bb_seat, seat.number):
+                    seat.missed = True
+                    if self.settings.missed_blinds == "post":
+                        seat.owes = self.settings.small_blind + self.settings.big_blind
+        # dead button: a dead small blind's seat is where the button goes next.
+        dead_sb = p.get("dead_sb")
+        sb_seat = info.sb_seat if info.sb_seat is not None else dead_sb
+        self.prev_button, self.prev_sb, self.prev_bb = info.button, sb_seat, info.bb_seat
         self.phase_started_at = float(p.get("at", 0.0))
         self.last_phase = "betting"
 
@@ -383,6 +399,7 @@ class TableState:
             if seat.sit_out_next or (seat.stack == 0 and seat.state == "active"):
                 seat.state = "sitting_out"
                 seat.sit_out_next = False
+                seat.missed = False
         self.last_phase = "over"
 
     # ------------------------------------------------------------------ planning

@@ -323,7 +323,13 @@ class Table:
             check_maximum(seat.stack)
             await self._commit(
                 "topped_up",
-                {"seat": seat.number, "amount": amount, "return": seat.stack == 0},
+                {
+                    "seat": seat.number,
+                    "amount": amount,
+                    "return": seat.stack == 0,
+                    # a rebuy before the big blind passed him misses nothing.
+                    "state": "waiting" if seat.missed else "active",
+                },
                 key=key,
                 ledger=[LedgerEntry("top_up", user, amount)],
             )
@@ -371,10 +377,12 @@ class Table:
                 raise TableError("You have no chips; top up first.")
             s = self.settings
             owes = seat.owes if s.missed_blinds == "post" else 0
-            if post and not owes:
+            if post and not owes and seat.missed:
                 owes = s.big_blind
             state = "waiting"
-            if self.state.hand_no == 0 or not s.big_blind:
+            if self.state.hand_no == 0 or not s.big_blind or (not seat.missed and not owes):
+                # the big blind has not passed him since he sat out: he missed
+                # nothing and is dealt in at once, in his place in the rotation.
                 owes, state = 0, "active"
             await self._commit(
                 "returned", {"seat": seat.number, "state": state, "owes": owes}, key=key
@@ -669,6 +677,7 @@ class Table:
                 "button": plan.button,
                 "sb_seat": plan.sb_seat,
                 "bb_seat": plan.bb_seat,
+                "dead_sb": plan.dead_sb,
                 "variant": variant,
                 "limit": limit,
             },

@@ -1,0 +1,330 @@
+"""Floor review (issue 12) at the table: the button and blinds when players come and go
+(R-1.3, R-1.4, R-1.8, R-1.9), default structures (R-16.6), settings ranges (R-2.6),
+clocks (R-1.10) and dealer's choice (R-16.2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.poker.cards import stacked_deck
+from bot.table.testing import HOST, Harness
+
+
+async def _five(h: Harness, **settings_: Any) -> Any:
+    """Five players in seats 1-5, the first button on seat 1."""
+    table = await h.table(**settings_)
+    table.state.first_button = 1
+    for n in ("p1", "p2", "p3", "p4", "p5"):
+        assert (await table.sit(n, n, 100, key=h.key())).ok
+    return table
+
+
+def _positions(table: Any) -> tuple[int, int | None, int | None]:
+    info = table.state.current
+    return info.button, info.sb_seat, info.bb_seat
+
+
+# ---------------------------------------------------------------------- R-1.3, R-1.9
+
+
+async def test_r1_9_players_back_before_their_blinds_keep_the_rotation() -> None:
+    """The issue's scenario: seats 2, 3 and 4 sit out during hand 1 and come back after
+    it. They missed nothing (R-1.9), so the button keeps moving one seat per deal
+    (R-1.3) and every blind is posted in turn: nobody skips or repeats one."""
+    h = Harness()
+    table = await _five(h)
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 2, 3)
+    for user in ("p2", "p3", "p4"):
+        assert (await table.sit_out(user, key=h.key())).ok
+    await h.play_passively(table)
+    for user in ("p2", "p3", "p4"):
+        out = await table.sit_in(user, key=h.key())
+        assert out.ok and "waiting" not in out.message, out.message
+    seen = []
+    for _ in range(4):
+        assert (await h.deal(table)).ok
+        assert len(table.state.current.order) == 5
+        seen.append(_positions(table))
+        await h.play_passively(table)
+    assert seen == [(2, 3, 4), (3, 4, 5), (4, 5, 1), (5, 1, 2)]
+
+
+async def test_r1_9_bust_and_rebuy_before_the_blinds_keeps_the_rotation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-1.9 for a rebuy: a player who busts and buys again before the big blind passes
+    his seat is dealt in at once, in his place."""
+    import bot.poker.hand as hand_module
+
+    # Hand 1 (B1 S2 BB3, PHH order p2 p3 p4 p5 p1): p3 holds 7-2 and loses to p4's aces.
+    deck = stacked_deck(["8c9d", "7h2d", "AsAh", "4c5d", "3h3s"], "KcKdQhJs6c")
+    monkeypatch.setattr(hand_module, "shuffled_deck", lambda cards=None: deck)
+    h = Harness()
+    table = await _five(h)
+    assert (await h.deal(table)).ok
+    while table.state.hand is not None:
+        user = h.to_act(table)
+        word = {"p3": "all in", "p4": "call"}.get(user, "fold")
+        assert (await h.do(table, user, word)).ok, user
+    assert table.state.seats[3].stack == 0 and table.state.seats[3].state == "sitting_out"
+    out = await table.top_up("p3", 100, key=h.key())
+    assert out.ok, out.message
+    assert table.state.seats[3].state == "active"
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (2, 3, 4)
+    assert 3 in table.state.current.order
+
+
+async def test_r1_9_a_player_who_missed_the_big_blind_still_waits() -> None:
+    """R-1.6 "wait": once the big blind has passed his seat, the returning player waits
+    for it (the 5b fix must not deal in a player who skipped his blinds)."""
+    h = Harness()
+    table = await _five(h)
+    assert (await h.deal(table)).ok  # B1 S2 BB3
+    await h.play_passively(table)
+    assert (await table.sit_out("p4", key=h.key())).ok
+    assert (await h.deal(table)).ok  # B2 S3 BB5: the big blind passed seat 4
+    assert _positions(table) == (2, 3, 5)
+    await h.play_passively(table)
+    out = await table.sit_in("p4", key=h.key())
+    assert out.ok and "waiting for the big blind" in out.message
+    assert (await h.deal(table)).ok
+    assert 4 not in table.state.current.order
+
+
+async def test_r1_8_growing_from_heads_up_the_big_blind_keeps_moving() -> None:
+    """R-1.8: a heads-up game that a waiting newcomer joins: the big blind moves on one
+    player each deal (the last big blind posts the small blind next); nobody posts the
+    same blind twice in a row."""
+    h = Harness()
+    table = await h.table()
+    table.state.first_button = 1
+    assert (await table.sit("a", "a", 100, 1, key=h.key())).ok
+    assert (await table.sit("e", "e", 100, 5, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    b, _, bb = _positions(table)
+    await h.play_passively(table)
+    assert (await table.sit("c", "c", 100, 3, key=h.key())).ok  # waits for the big blind
+    history = [(b, bb)]
+    for _ in range(4):
+        assert (await h.deal(table)).ok
+        _, sb, bb2 = _positions(table)
+        history.append((sb, bb2))
+        assert bb2 != history[-2][1], history  # the big blind never stays
+        assert sb != history[-2][0], history  # nor does the small blind
+        await h.play_passively(table)
+
+
+# ---------------------------------------------------------------------- the property
+
+
+@dataclass
+class Deal:
+    users: tuple[str, ...]
+    seats: tuple[int, ...]
+    button: int
+    button_user: str | None
+    sb: str | None
+    bb: str | None
+    owed_bb: frozenset[str] = field(default_factory=frozenset)
+    """Players posting an owed big blind this deal (R-1.4 moving button, R-1.6)."""
+    owing: frozenset[str] = field(default_factory=frozenset)
+    """Players who owe a big blind once this deal has started."""
+
+
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["sit_out", "return", "leave", "join", "bust", "rebuy"]),
+        st.integers(0, 6),
+        st.booleans(),  # during the hand (True) or between deals
+    ),
+    max_size=3,
+)
+
+
+async def _run(rule: str, plan: list[list[tuple[str, int, bool]]], seed: int) -> list[Deal]:
+    import bot.poker.hand as hand_module
+
+    rng = random.Random(seed)
+    original = hand_module.shuffled_deck
+    hand_module.shuffled_deck = lambda cards=None: tuple(  # type: ignore[assignment]
+        rng.sample(list(cards), len(cards))
+    )
+    try:
+        h = Harness()
+        table = await h.table(button_rule=rule)
+        table.state.first_button = 1
+        names = [f"p{i}" for i in range(7)]
+        for n in names[:5]:
+            assert (await table.sit(n, n, 40, key=h.key())).ok
+        deals: list[Deal] = []
+        for step in plan:
+            shovers: set[str] = set()
+
+            async def do(op: str, who: str, shovers: set[str] = shovers) -> None:
+                if op == "sit_out":
+                    await table.sit_out(who, key=h.key())
+                elif op == "return":
+                    await table.sit_in(who, key=h.key())
+                elif op == "leave":
+                    await table.stand(who, key=h.key())
+                elif op == "join":
+                    await table.sit(who, who, 40, key=h.key())
+                elif op == "rebuy":
+                    seat = table.state.seat_of(who)
+                    if seat is not None and seat.stack == 0:
+                        await table.top_up(who, 40, key=h.key())
+                elif op == "bust":
+                    shovers.add(who)
+
+            for op, who, during in step:
+                if not during:
+                    await do(op, names[who])
+            out = await h.deal(table)
+            if not out.ok:
+                # Too few players: let everyone come back and rebuy, then go on.
+                for n in names:
+                    await table.sit_in(n, key=h.key())
+                    seat = table.state.seat_of(n)
+                    if seat is not None and seat.stack == 0:
+                        await table.top_up(n, 40, key=h.key())
+                out = await h.deal(table)
+                if not out.ok:
+                    continue
+            info = table.state.current
+            rules = info.start.rules
+            live = rules.blinds_or_straddles
+            owed = frozenset(
+                info.users[p]
+                for p, amount in enumerate(live)
+                if amount and info.order[p] not in (info.sb_seat, info.bb_seat)
+            )
+            seat_user = {s: u for s, u in zip(info.order, info.users, strict=True)}
+            deals.append(
+                Deal(
+                    info.users,
+                    info.order,
+                    info.button,
+                    seat_user.get(info.button),
+                    seat_user.get(info.sb_seat) if info.sb_seat is not None else None,
+                    seat_user.get(info.bb_seat) if info.bb_seat is not None else None,
+                    owed,
+                    frozenset(s.user_id for s in table.state.seats.values() if s.owes > 0),
+                )
+            )
+            for op, who, during in step:
+                if during:
+                    await do(op, names[who])
+            while table.state.hand is not None:
+                hand = table.state.hand
+                user = h.to_act(table)
+                legal = hand.legal()
+                if user in shovers and legal.max_to is not None:
+                    word = "all in"
+                elif "check" in legal.actions:
+                    word = "check"
+                else:
+                    word = "call"
+                assert (await h.do(table, user, word)).ok
+        return deals
+    finally:
+        hand_module.shuffled_deck = original
+
+
+def _between(a: int, b: int, s: int) -> bool:
+    """Is seat ``s`` strictly inside the clockwise walk from seat ``a`` to seat ``b``?"""
+    if a < b:
+        return a < s < b
+    return s > a or s < b
+
+
+def _check(rule: str, deals: list[Deal]) -> None:
+    for k in range(1, len(deals)):
+        before, now = deals[k - 1], deals[k]
+        fitted = len(now.users) == 3 and now.bb not in before.users
+        if rule == "simplified" and min(len(before.users), len(now.users)) > 2 and not fitted:
+            # R-1.3: one dealt-in seat left per deal, never backwards: no player dealt
+            # in both deals sits between the old button and the new one. (To and from
+            # heads-up, and when two players are dealt in with a newcomer on his big
+            # blind, the button is placed to fit the big blind: R-1.5, R-1.8.)
+            both = set(before.users) & set(now.users)
+            seat_of = dict(zip(now.users, now.seats, strict=True))
+            skipped = [u for u in both if _between(before.button, now.button, seat_of[u])]
+            assert not skipped, (k, before, now)
+    # Each orbit: between two big blinds of a player P, every player dealt in to every
+    # deal of that stretch posts the big blind exactly once (a blind owed for a skip,
+    # R-1.4 moving button, counts) and the small blind at most once.
+    for p in {d.bb for d in deals if d.bb}:
+        mine = [k for k, d in enumerate(deals) if d.bb == p]
+        for i, j in itertools.pairwise(mine):
+            stretch = deals[i : j + 1]
+            present = set.intersection(*(set(d.users) for d in stretch))
+            if p not in present:
+                continue  # he left and came back: that is not one orbit of his
+            present.discard(p)
+            departures = any(set(a.users) - set(b.users) for a, b in itertools.pairwise(stretch))
+            if rule != "dead" and departures:
+                # The simplified and moving button (R-1.4) let a departure skip a blind
+                # (moving: the skipped player owes it) and so lengthen one player's orbit;
+                # the dead button never does, and nothing but a departure ever does.
+                continue
+            for q in present:
+                # A big blind skipped under the moving button is owed from that deal on
+                # (R-1.4) and paid later: becoming owing counts as the post.
+                bbs = sum(1 for k in range(i + 1, j) if deals[k].bb == q) + sum(
+                    1
+                    for k in range(i + 1, j + 1)
+                    if q in deals[k].owing and q not in deals[k - 1].owing
+                )
+                sbs = sum(1 for d in deals[i + 1 : j + 1] if d.sb == q)
+                assert bbs == 1, (p, q, i, j, stretch)
+                if all(len(d.users) > 2 for d in stretch):
+                    # Heads-up the button posts the small blind (R-1.5), so shrinking to
+                    # two may give the same player the small blind twice running.
+                    assert sbs <= 1, (p, q, i, j, stretch)
+
+
+@pytest.mark.parametrize("rule", ["simplified", "moving", "dead"])
+def test_r1_4_property_every_present_player_posts_each_blind_once_per_orbit(rule: str) -> None:
+    """R-1.3, R-1.4, R-1.8, R-1.9 over random sit-out / return / bust / rebuy / join /
+    leave sequences, between deals and during them."""
+
+    @settings(
+        max_examples=150,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+        derandomize=True,
+    )
+    @given(plan=st.lists(OPS, min_size=4, max_size=16), seed=st.integers(0, 2**16))
+    def prop(plan: list[list[tuple[str, int, bool]]], seed: int) -> None:
+        deals = asyncio.run(_run(rule, plan, seed))
+        _check(rule, deals)
+
+    prop()
+    assert HOST
+
+
+async def test_r1_4_dead_button_goes_to_the_dead_small_blinds_seat() -> None:
+    """R-1.4 dead button: after a dead small blind the button moves onto its (empty)
+    seat, not back onto the last button."""
+    h = Harness()
+    table = await _five(h, button_rule="dead")
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 2, 3)
+    await h.play_passively(table)
+    assert (await table.stand("p3", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (2, None, 4)  # the small blind is dead on seat 3
+    await h.play_passively(table)
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (3, 4, 5)  # the button on the empty seat 3
