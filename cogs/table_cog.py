@@ -128,7 +128,7 @@ class TableCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         variant: str = "holdem",
-        structure: str = "no_limit",
+        structure: str = "",  # empty: the game's conventional structure
         small_blind: app_commands.Range[int, 1] = 1,
         big_blind: app_commands.Range[int, 1] = 2,
         seats: app_commands.Range[int, 2, 10] = 9,

@@ -328,3 +328,78 @@ async def test_r1_4_dead_button_goes_to_the_dead_small_blinds_seat() -> None:
     await h.play_passively(table)
     assert (await h.deal(table)).ok
     assert _positions(table) == (3, 4, 5)  # the button on the empty seat 3
+
+
+# ---------------------------------------------------------------------- R-16.6
+
+
+@pytest.mark.parametrize(
+    ("game", "limit"),
+    [
+        ("holdem", "no_limit"),
+        ("omaha", "pot_limit"),
+        ("omaha8", "pot_limit"),
+        ("stud", "fixed"),
+        ("stud8", "fixed"),
+        ("razz", "fixed"),
+        ("27triple", "fixed"),
+        ("a5triple", "fixed"),
+    ],
+)
+def test_r16_6_a_game_named_without_a_structure_gets_its_conventional_one(
+    game: str, limit: str
+) -> None:
+    from bot.local.terminal import parse_args, settings_from_args
+    from bot.table.settings import LIMIT_NAMES, TableSettings
+
+    assert TableSettings(variant=game).games() == ((game, limit),)
+    args = parse_args(["--local", "--game", game, "a", "b"])
+    settings_ = settings_from_args(args)
+    assert settings_.games() == ((game, limit),)
+    assert settings_.stakes_text().startswith(LIMIT_NAMES[limit])
+
+
+def test_r16_6_an_explicit_structure_wins() -> None:
+    from bot.table.settings import TableSettings
+
+    assert TableSettings(variant="stud8", limit="no_limit").games() == (("stud8", "no_limit"),)
+    rot = TableSettings(rotation=("holdem", "omaha8", "razz", "stud:pot_limit"))
+    assert rot.games() == (
+        ("holdem", "no_limit"),
+        ("omaha8", "pot_limit"),
+        ("razz", "fixed"),
+        ("stud", "pot_limit"),
+    )
+
+
+def test_r16_6_stud_stakes_derive_from_the_tables() -> None:
+    """Small bet = the big blind, big bet twice that, bring-in half the small bet, ante a
+    fifth of the small bet (none under 5); the table's own ante wins."""
+    from bot.table.settings import TableSettings
+
+    s = TableSettings(variant="holdem", small_blind=5, big_blind=10)
+    text = s.stakes_text("stud", "fixed")
+    assert text == "Fixed-limit Seven-card stud, bets 10/20, bring-in 5, ante 2", text
+    rules = s.rules_for("stud", "fixed", 3, (None, None))
+    assert (rules.small_bet, rules.big_bet, rules.bring_in, rules.antes) == (10, 20, 5, (2, 2, 2))
+    assert "ante" not in TableSettings(variant="stud").stakes_text()  # small bet 2
+    assert TableSettings(variant="stud", ante=1, big_blind=10, small_blind=5).ante_for("stud") == 1
+    assert "ante" not in s.stakes_text()  # hold'em keeps no ante
+
+
+async def test_r16_6_choose_a_bare_game_at_a_no_limit_table() -> None:
+    """R-16.2 + R-16.6: ``choose razz`` at a no-limit dealer's-choice table deals
+    fixed-limit razz; ``choose razz:no_limit`` no-limit razz."""
+    h = Harness()
+    table = await h.table(dealers_choice=True, limit="no_limit")
+    table.state.first_button = 1
+    for n in ("p1", "p2", "p3"):
+        assert (await table.sit(n, n, 100, key=h.key())).ok
+    dealer = table.state.seats[table._plan().button].user_id
+    out = await table.choose(dealer, "razz", key=h.key())
+    assert out.ok and "Fixed-limit Razz" in out.message, out.message
+    assert table.state.chosen == ("razz", "fixed")
+    out = await table.choose(dealer, "razz:no_limit", key=h.key())
+    assert out.ok and table.state.chosen == ("razz", "no_limit")
+    out = await h.deal(table)
+    assert out.ok and "No-limit Razz" in out.message

@@ -350,7 +350,7 @@ def settings_from_args(args: argparse.Namespace) -> TableSettings:
     variant, _, limit = games[0].partition(":")
     return TableSettings(
         variant=variant,
-        limit=limit or "no_limit",
+        limit=limit,  # empty: the game's conventional structure
         rotation=tuple(games) if len(games) > 1 else (),
         small_blind=small_blind,
         big_blind=big_blind,

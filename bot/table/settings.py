@@ -28,15 +28,41 @@ LIMIT_NAMES = {
     "spread": "Spread-limit",
 }
 HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixed")
+CONVENTIONAL_LIMIT: dict[str, str] = {
+    # R-16.6: the structure each game is played in by convention when none is named.
+    "holdem": "no_limit",
+    "shortdeck": "no_limit",
+    "shortdeck_trips": "no_limit",
+    "omaha": "pot_limit",
+    "omaha8": "pot_limit",
+    "stud": "fixed",
+    "stud8": "fixed",
+    "razz": "fixed",
+    "stud5": "fixed",
+    "draw5": "fixed",
+    "draw5hl": "fixed",
+    "27single": "no_limit",
+    "27triple": "fixed",
+    "a5single": "fixed",
+    "a5triple": "fixed",
+    "badugi": "fixed",
+    "guts": "no_limit",  # no betting rounds: the structure is never used
+}
 
 
-def parse_game(text: str, default_limit: str) -> tuple[str, str]:
-    """``"omaha8:fixed"`` -> ("omaha8", "fixed"); a bare variant takes the table's limit."""
+def conventional_limit(variant: str) -> str:
+    """R-16.6: the structure a game is played in when none is named."""
+    return CONVENTIONAL_LIMIT.get(variant, "no_limit")
+
+
+def parse_game(text: str, default_limit: str = "") -> tuple[str, str]:
+    """``"omaha8:fixed"`` -> ("omaha8", "fixed"). A bare game takes ``default_limit`` if
+    one is given, else its conventional structure (R-16.6): ``"razz"`` is fixed limit."""
     variant, _, limit = text.strip().lower().partition(":")
-    limit = limit or default_limit
     if variant not in VARIANTS:
         known = ", ".join(sorted(VARIANTS))
         raise SettingsError(f"There is no game called {variant!r}; choose one of: {known}.")
+    limit = limit.strip() or default_limit or conventional_limit(variant)
     if limit not in LIMIT_NAMES:
         known = ", ".join(LIMIT_NAMES)
         raise SettingsError(f"There is no betting structure {limit!r}; choose one of: {known}.")
@@ -47,7 +73,8 @@ def parse_game(text: str, default_limit: str) -> tuple[str, str]:
 class TableSettings:
     # The game (R-16.2) and its structure (§5).
     variant: str = "holdem"
-    limit: str = "no_limit"
+    limit: str = ""
+    """The structure of ``variant``; empty: its conventional one (R-16.6)."""
     dealers_choice: bool = False
     """R-16.2: the dealer names the game for his deal (the ``choose`` command)."""
     rotation: tuple[str, ...] = ()
@@ -145,6 +172,13 @@ class TableSettings:
     def bring_in_amount(self) -> int:
         return self.bring_in or max(1, self.min_bet // 2)
 
+    def ante_for(self, variant: str) -> int:
+        """The ante: the table's, or for a stud game at a table without one a fifth of
+        the small bet (none below a small bet of 5), as stud is played (R-16.6)."""
+        if self.ante or get_variant(variant).forced != "bring_in":
+            return self.ante
+        return self.min_bet // 5
+
     @property
     def buy_in_range(self) -> tuple[int, int]:
         """R-2.2: defaults 20x and 100x the big blind (or minimum bet)."""
@@ -155,8 +189,15 @@ class TableSettings:
 
     def games(self) -> tuple[tuple[str, str], ...]:
         if self.rotation:
-            return tuple(parse_game(g, self.limit) for g in self.rotation)
-        return ((self.variant, self.limit),)
+            # Each game names its structure or takes its conventional one (R-16.6).
+            return tuple(parse_game(g) for g in self.rotation)
+        return (parse_game(self.variant, self.limit),)
+
+    def limit_for(self, variant: str) -> str:
+        """The structure ``variant`` is dealt in at this table (R-16.6)."""
+        if variant == self.variant and self.limit:
+            return self.limit
+        return conventional_limit(variant)
 
     def max_seats_for(self, variant: str) -> int:
         return min(self.seats, get_variant(variant).max_players)
@@ -237,7 +278,8 @@ class TableSettings:
             while row and row[-1] == 0:
                 row.pop()
             blinds = tuple(row)
-        antes = ante_list(players, self.ante, self.ante_mode) if self.ante else ()
+        ante = self.ante_for(variant)
+        antes = ante_list(players, ante, self.ante_mode) if ante else ()
         limited = lim in (Limit.FIXED, Limit.SPREAD)
         small = self.min_bet
         return Rules(
@@ -295,7 +337,7 @@ class TableSettings:
 
     def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
         variant = variant or self.variant
-        limit = limit or self.limit
+        limit = limit or self.limit_for(variant)
         info = get_variant(variant)
         if not any(s.betting for s in info.streets):
             # Guts has no betting rounds: a structure name would only confuse.
@@ -310,8 +352,8 @@ class TableSettings:
             parts.append(f"bets {self.min_bet}/{self.big_bet_size}")
         if info.forced == "bring_in":
             parts.append(f"bring-in {self.bring_in_amount}")
-        if self.ante:
-            parts.append(f"ante {self.ante}")
+        if ante := self.ante_for(variant):
+            parts.append(f"ante {ante}")
         return ", ".join(parts)
 
     # ------------------------------------------------------------------ storage

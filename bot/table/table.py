@@ -493,7 +493,8 @@ class Table:
             dealer = self.state.seats[plan.button]
             if dealer.user_id != user:
                 raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
-            variant, limit = parse_game(game, s.limit)
+            # A bare game is dealt in its conventional structure.
+            variant, limit = parse_game(game)
             held = self.state.pot_state or {}
             if held.get("system") == "guts" and self.state.carried and variant != "guts":
                 # The match pot belongs to Guts: it waits for the next Guts deal,
@@ -617,7 +618,7 @@ class Table:
             return self.state.chosen
         held = self.state.pot_state or {}
         if held.get("system") == "guts" and self.state.carried:
-            return "guts", s.limit  # a waiting match pot is played for in Guts
+            return "guts", s.limit_for("guts")  # a waiting match pot is played for in Guts
         games = s.games()
         return games[self.state.hand_no % len(games)]
 
