@@ -403,3 +403,13 @@ async def test_r16_6_choose_a_bare_game_at_a_no_limit_table() -> None:
     assert out.ok and table.state.chosen == ("razz", "no_limit")
     out = await h.deal(table)
     assert out.ok and "No-limit Razz" in out.message
+
+
+def test_r16_6_the_tables_own_structure_for_its_own_game() -> None:
+    from bot.table.settings import TableSettings
+
+    s = TableSettings(variant="holdem", limit="fixed", dealers_choice=True)
+    assert s.game("holdem") == ("holdem", "fixed")
+    assert s.game("razz") == ("razz", "fixed")
+    assert s.game("omaha") == ("omaha", "pot_limit")
+    assert s.game("omaha:no_limit") == ("omaha", "no_limit")

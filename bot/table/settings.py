@@ -193,6 +193,14 @@ class TableSettings:
             return tuple(parse_game(g) for g in self.rotation)
         return (parse_game(self.variant, self.limit),)
 
+    def game(self, text: str) -> tuple[str, str]:
+        """A game as named at this table (``choose``): a bare name takes the table's
+        structure for the table's own game, else its conventional one (R-16.6)."""
+        variant, _, limit = text.strip().lower().partition(":")
+        return parse_game(
+            text, "" if limit.strip() or variant not in VARIANTS else self.limit_for(variant)
+        )
+
     def limit_for(self, variant: str) -> str:
         """The structure ``variant`` is dealt in at this table (R-16.6)."""
         if variant == self.variant and self.limit:

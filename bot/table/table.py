@@ -62,7 +62,7 @@ from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError
 from bot.table.notices import describe
 from bot.table.ports import DuplicateKey, LedgerEntry, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
-from bot.table.settings import TableSettings, parse_game
+from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
@@ -494,7 +494,7 @@ class Table:
             if dealer.user_id != user:
                 raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
             # A bare game is dealt in its conventional structure.
-            variant, limit = parse_game(game)
+            variant, limit = s.game(game)
             held = self.state.pot_state or {}
             if held.get("system") == "guts" and self.state.carried and variant != "guts":
                 # The match pot belongs to Guts: it waits for the next Guts deal,
