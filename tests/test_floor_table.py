@@ -413,3 +413,73 @@ def test_r16_6_the_tables_own_structure_for_its_own_game() -> None:
     assert s.game("razz") == ("razz", "fixed")
     assert s.game("omaha") == ("omaha", "pot_limit")
     assert s.game("omaha:no_limit") == ("omaha", "no_limit")
+
+
+# ---------------------------------------------------------------------- R-2.6
+
+_CONTEXT: dict[str, dict[str, Any]] = {
+    # Other settings a bound needs so that only the setting under test is at issue.
+    "small_blind": {"big_blind": 1_000_000_000},
+    "bring_in": {"big_blind": 1_000_000_000},
+    "big_blind": {"small_blind": 0},
+    "min_buy_in": {"max_buy_in": 1_000_000_000_000},
+    "min_players": {"seats": 10},
+}
+
+
+def _numeric_settings() -> list[str]:
+    from bot.table.settings import RANGES
+
+    return sorted(RANGES)
+
+
+@pytest.mark.parametrize("name", _numeric_settings())
+def test_r2_6_every_numeric_setting_at_its_bounds(name: str) -> None:
+    """R-2.6: each number is accepted at both ends of its range and refused one past
+    either end, with the range in the refusal."""
+    from bot.table.errors import SettingsError
+    from bot.table.settings import RANGES, TableSettings
+
+    low, high, _ = RANGES[name]
+    base = TableSettings().changed(_CONTEXT.get(name, {}))
+    for value in (low, high):
+        assert getattr(base.changed({name: value}), name) == value
+    for value in (low - 1, high + 1):
+        with pytest.raises(SettingsError) as refused:
+            base.changed({name: value})
+        assert f"{low} to {high}" in refused.value.message, refused.value.message
+
+
+def test_r2_6_settings_respect_each_other() -> None:
+    from bot.table.errors import SettingsError
+    from bot.table.settings import TableSettings
+
+    s = TableSettings()
+    for change, words in (
+        ({"small_blind": 3}, "0 to 2 chips"),
+        ({"min_buy_in": 500}, "1 to 200 chips"),
+        ({"max_buy_in": 10}, "40 to"),
+        ({"bring_in": 3}, "0 to the small bet, 2"),
+        ({"big_bet": 1}, "at least the small bet, 2"),
+        ({"min_players": 10}, "2 to the number of seats, 9"),
+    ):
+        with pytest.raises(SettingsError) as refused:
+            s.changed(change)
+        assert words in refused.value.message, refused.value.message
+    with pytest.raises(SettingsError) as refused:
+        TableSettings(variant="stud").changed({"seats": 10})
+    assert "2 to 8 for Seven-card stud" in refused.value.message
+    assert TableSettings(variant="stud").changed({"seats": 8}).seats == 8
+
+
+async def test_r2_6_a_huge_big_blind_is_refused_and_changes_nothing() -> None:
+    """The issue: ``set big_blind=99999999999999999999`` was accepted and seating then
+    failed in SQLite. It is refused with the range; the table plays on."""
+    h = Harness()
+    table = await h.table()
+    before = table.settings
+    out = await table.change_settings(HOST, {"big_blind": 99999999999999999999}, key=h.key())
+    assert not out.ok
+    assert "0 to 1000000000 chips" in out.message and "99999999999999999999" in out.message
+    assert table.settings == before
+    assert (await table.sit("a", "a", 100, key=h.key())).ok

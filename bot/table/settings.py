@@ -27,6 +27,51 @@ LIMIT_NAMES = {
     "fixed": "Fixed-limit",
     "spread": "Spread-limit",
 }
+MAX_STAKE = 1_000_000_000
+"""R-2.6: the largest blind, ante, bet, stake or charge."""
+MAX_CHIPS = 1_000_000_000_000
+"""R-2.6: the largest buy-in or pot-sized amount. Ten seats of such stacks, and every
+count the table keeps, stay far inside the store's signed 64-bit integers."""
+RANGES: dict[str, tuple[int, int, str]] = {
+    # name: (lowest, highest, unit). Zero often means "derive it" (see the fields).
+    "small_blind": (0, MAX_STAKE, "chips"),
+    "big_blind": (0, MAX_STAKE, "chips"),
+    "ante": (0, MAX_STAKE, "chips"),
+    "bring_in": (0, MAX_STAKE, "chips"),
+    "small_bet": (0, MAX_STAKE, "chips"),
+    "big_bet": (0, MAX_STAKE, "chips"),
+    "min_buy_in": (0, MAX_CHIPS, "chips"),
+    "max_buy_in": (0, MAX_CHIPS, "chips"),
+    "seats": (2, 10, "seats"),
+    "return_minutes": (0, 1440, "minutes"),
+    "min_players": (2, 10, "players"),
+    "hand_pause": (0, 600, "seconds"),
+    "action_clock": (1, 3600, "seconds"),
+    "time_bank": (0, 3600, "seconds"),
+    "timeouts_to_sit_out": (1, 100, "timeouts"),
+    "declare_clock": (1, 3600, "seconds"),
+    "raise_cap": (1, 100, "bets and raises (or none)"),
+    "deal_cap": (0, MAX_CHIPS, "chips"),
+    "rake_percent_bp": (0, 2000, "hundredths of a percent"),
+    "rake_cap": (0, MAX_CHIPS, "chips"),
+    "rake_step_chips": (0, MAX_STAKE, "chips"),
+    "rake_step_per": (0, MAX_CHIPS, "chips"),
+    "thread_id": (0, 2**63 - 1, ""),
+    "time_charge": (0, MAX_STAKE, "chips"),
+    "time_period": (60, 86400, "seconds"),
+    "guts_stake": (0, MAX_STAKE, "chips"),
+    "guts_max_pot": (0, MAX_CHIPS, "chips"),
+    "guts_worst_pays_ante": (0, MAX_STAKE, "chips"),
+    "guts_legs": (0, 100, "legs"),
+}
+
+
+def _number(value: Any) -> str:
+    """A refused value, shortened: a thousand-digit number is not echoed whole."""
+    text = str(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
 HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixed")
 CONVENTIONAL_LIMIT: dict[str, str] = {
     # R-16.6: the structure each game is played in by convention when none is named.
@@ -215,30 +260,42 @@ class TableSettings:
     def validate(self) -> None:
         _check_types(self)
         parse_game(self.variant, self.limit)  # a clear refusal for an unknown game
-        if not 2 <= self.seats <= 10:
-            raise SettingsError("A table has between 2 and 10 seats (R-1.1).")
-        for name in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
+        for name, (low, high, unit) in RANGES.items():
+            # R-2.6: every number has a range, said in the refusal.
             value = getattr(self, name)
-            if type(value) is not int or value < 0:
-                raise SettingsError(f"{name.replace('_', ' ')} must be a whole number of chips.")
+            if value is None:
+                continue  # "none" (no raise cap) is its own value
+            if not low <= value <= high:
+                words = name.replace("_", " ")
+                if name == "seats":
+                    words = "A table has between 2 and 10 seats (R-1.1): seats"
+                raise SettingsError(
+                    f"{words[0].upper()}{words[1:]} is {low} to {high} {unit} (R-2.6); "
+                    f"{_number(value)} is outside that."
+                )
         if self.small_blind > self.big_blind:
-            raise SettingsError("The small blind cannot be bigger than the big blind.")
+            raise SettingsError(
+                "The small blind cannot be bigger than the big blind: it is 0 to "
+                f"{self.big_blind} chips (R-2.6)."
+            )
+        if self.big_bet and self.big_bet < self.min_bet:
+            raise SettingsError(
+                f"The big bet is at least the small bet, {self.min_bet} chips, up to "
+                f"{MAX_STAKE} (R-2.6)."
+            )
+        if self.bring_in > self.min_bet:
+            raise SettingsError(
+                f"The bring-in is 0 to the small bet, {self.min_bet} chips (R-3.5, R-2.6)."
+            )
         low, high = self.buy_in_range
         if low < 1 or high < low:
-            raise SettingsError("The maximum buy-in must be at least the minimum buy-in (R-2.2).")
-        if self.min_players < 2:
-            raise SettingsError("At least two players are needed to deal.")
-        for name in ("action_clock", "declare_clock"):
-            if not 1 <= getattr(self, name) <= 3600:
-                raise SettingsError(f"The {name.replace('_', ' ')} must be 1 to 3600 seconds.")
-        if type(self.time_charge) is not int or self.time_charge < 0 or self.time_period <= 0:
             raise SettingsError(
-                "Time collection needs a whole, non-negative charge and a positive period."
+                "The maximum buy-in must be at least the minimum buy-in (R-2.2): the "
+                f"minimum is 1 to {high} chips (the maximum), the maximum {low} to "
+                f"{MAX_CHIPS} (R-2.6)."
             )
-        if self.time_bank < 0 or self.hand_pause < 0:
-            raise SettingsError("The time bank and the pause between hands cannot be negative.")
-        if self.timeouts_to_sit_out < 1:
-            raise SettingsError("Timeouts before sitting out must be at least 1.")
+        if self.min_players > self.seats:
+            raise SettingsError(f"Min players is 2 to the number of seats, {self.seats} (R-2.6).")
         if self.button_rule not in ("simplified", "moving", "dead"):
             raise SettingsError("The button rule is one of: simplified, moving, dead (R-1.4).")
         if self.dealers_choice and self.rotation:
@@ -401,7 +458,18 @@ class TableSettings:
         if "rotation" in kw:
             rot = kw["rotation"]
             kw["rotation"] = tuple(rot.split(",")) if isinstance(rot, str) else tuple(rot)
-        return replace(self, **kw)
+        new = replace(self, **kw)
+        if "seats" in kw:
+            # R-1.1: a game may seat fewer than ten (an asked-for number above it would
+            # be quietly lowered at every sit): refuse it with the range.
+            most = min(get_variant(v).max_players for v, _ in new.games())
+            if new.seats > most:
+                game = min(new.games(), key=lambda g: get_variant(g[0]).max_players)[0]
+                raise SettingsError(
+                    f"Seats is 2 to {most} for {get_variant(game).name} (R-1.1, R-2.6); "
+                    f"{_number(new.seats)} is outside that."
+                )
+        return new
 
 
 # ---------------------------------------------------------------------- value checks
