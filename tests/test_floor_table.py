@@ -483,3 +483,108 @@ async def test_r2_6_a_huge_big_blind_is_refused_and_changes_nothing() -> None:
     assert "0 to 1000000000 chips" in out.message and "99999999999999999999" in out.message
     assert table.settings == before
     assert (await table.sit("a", "a", 100, key=h.key())).ok
+
+
+# ---------------------------------------------------------------------- R-1.10 clocks
+
+
+async def test_r1_10_clock_settings_reach_seated_players_from_the_next_deal() -> None:
+    """The issue: with action_clock=2 and time_bank=0 set after the players sat down, a
+    timeout came after 32 s (each kept the 30 s bank he sat down with). From the next
+    deal everyone plays on the new clock, and the view carries the deadline."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])  # action clock 60, time bank 30
+    assert (await h.deal(table)).ok
+    assert table.deadline() == h.time.now() + 90
+    await h.play_passively(table)
+    out = await table.change_settings(HOST, {"action_clock": 2, "time_bank": 0}, key=h.key())
+    assert out.ok, out.message
+    assert (await h.deal(table)).ok
+    first = h.to_act(table)
+    now = h.time.now()
+    assert table.deadline() == now + 2
+    view = table.snapshot(None)
+    assert view.deadline == now + 2  # for the presenters' clocks
+    assert all(s.time_bank == 0 for s in view.seats)
+    h.time.advance(2)
+    assert await h.service.tick() == 1
+    info = table.state.current
+    assert table.state.hand.folded[info.users.index(first)]
+    # A bigger bank reaches everyone too, again from the next deal.
+    await h.play_passively(table)
+    assert (await table.change_settings(HOST, {"time_bank": 20}, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert table.deadline() == h.time.now() + 22
+    h.check(table)
+
+
+async def test_r1_10_banks_survive_a_restart_the_same() -> None:
+    """The refill is folded from the log: a recovered table has the same banks."""
+    from bot.table.recovery import load
+
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    assert (await table.change_settings(HOST, {"time_bank": 5}, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    again = await load(h.store, table.table_id)
+    assert {n: s.bank for n, s in again.seats.items()} == {
+        n: s.bank for n, s in table.state.seats.items()
+    }
+    assert all(s.bank == 5 for s in again.seats.values())
+
+
+# ---------------------------------------------------------------------- R-16.7
+
+
+async def test_r16_7_a_waiting_guts_pot_is_dealt_without_a_choice() -> None:
+    """The issue: with a Guts pot waiting, ``choose holdem`` was refused yet ``deal``
+    said the dealer must choose first. The next deal is Guts: nothing to choose."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], dealers_choice=True, guts_stake=2)
+    dealer = table.state.seats[table._plan().button].user_id
+    assert (await table.choose(dealer, "guts", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    for user in ("a", "b", "c"):  # everyone out: the pot of 6 carries over
+        assert (await h.do(table, user, "out")).ok
+    assert table.state.carried == 6
+    dealer = table.state.seats[table._plan().button].user_id
+    out = await table.choose(dealer, "holdem", key=h.key())
+    assert not out.ok and "deals it with `deal`" in out.message
+    out = await h.deal(table)
+    assert out.ok, out.message
+    assert table.state.current.variant == "guts"
+
+
+async def test_r16_7_the_chooser_is_told_what_he_may_pick() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], dealers_choice=True)
+    out = await h.deal(table)
+    assert not out.ok and "must choose the game first" in out.message
+    for game in ("holdem", "omaha8", "razz", "27triple"):
+        assert game in out.message
+    assert "draw5" in out.message  # three players: a five-card draw fits
+    dealer = table.state.seats[table._plan().button].user_id
+    assert (await table.choose(dealer, "omaha", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "choose"]
+    nxt = table.state.seats[table._plan().button].name
+    assert said and said[-1].startswith(f"Dealer's choice: {nxt} deals next")
+    assert "razz" in said[-1]
+
+
+async def test_r16_7_a_choice_that_times_out_is_announced() -> None:
+    h = Harness()
+    table = await h.seated(
+        ["a", "b", "c"], dealers_choice=True, auto_deal=True, hand_pause=2, action_clock=20
+    )
+    view = table.snapshot(None)
+    assert view.deadline == h.time.now() + 22  # the dealer's clock to choose
+    h.time.advance(22)
+    assert await h.service.tick() == 1
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "choice_timeout"]
+    assert len(said) == 1 and "did not choose in time" in said[0]
+    assert "No-limit Texas hold'em" in said[0]
+    h.check(table)

@@ -105,6 +105,9 @@ class TableState:
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
     last_action: str = ""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
+    bank_granted: float | None = None
+    """The time bank setting the seated players' banks were last filled from; a change
+    of the setting refills every bank at the next deal (R-1.10)."""
     seq: int = 0
 
     # ------------------------------------------------------------------ queries
@@ -194,6 +197,7 @@ class TableState:
                 setattr(self, name, getattr(fresh, name))
             self.bought, self.cashed, self.rake_total, self.carried, self.idem = keep
         self.settings = TableSettings.from_dict(dict(p["settings"]))
+        self.bank_granted = self.settings.time_bank
         self.host = str(p["host"])
         fb = p.get("first_button")
         self.first_button = int(fb) if fb is not None else None
@@ -303,6 +307,12 @@ class TableState:
             info.events = list(live.events)
         self.current = info
         self.hand_no = info.hand_no
+        if self.bank_granted != self.settings.time_bank:
+            # R-1.10: a settings change applies from the next deal to everyone seated,
+            # not only to players who sit down later.
+            for seat in self.seats.values():
+                seat.bank = float(self.settings.time_bank)
+            self.bank_granted = self.settings.time_bank
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed

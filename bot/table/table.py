@@ -55,7 +55,7 @@ from bot.poker.events import (
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
-from bot.poker.variants import get_variant
+from bot.poker.variants import VARIANTS, get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
@@ -495,13 +495,13 @@ class Table:
                 raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
             # A bare game is dealt in its conventional structure (R-16.6).
             variant, limit = s.game(game)
-            held = self.state.pot_state or {}
-            if held.get("system") == "guts" and self.state.carried and variant != "guts":
+            if self._guts_waiting() and variant != "guts":
                 # The match pot belongs to Guts (R-15.2): it waits for the next Guts deal,
-                # so the game stays Guts until someone takes it.
+                # so the game stays Guts until someone takes it (R-16.7: no choice).
                 raise TableError(
                     f"The Guts pot of {self.state.carried} is still waiting: the next deal "
-                    "is Guts until someone takes it."
+                    "is Guts until someone takes it, so there is nothing to choose; the "
+                    "host deals it with `deal` (R-16.7)."
                 )
             if len(plan.order) > get_variant(variant).max_players:
                 raise TableError(
@@ -622,6 +622,48 @@ class Table:
         games = s.games()
         return games[self.state.hand_no % len(games)]
 
+    def _guts_waiting(self) -> bool:
+        """A Guts match pot waits for the next Guts deal (R-15.2)."""
+        held = self.state.pot_state or {}
+        return held.get("system") == "guts" and bool(self.state.carried)
+
+    def _choice_pending(self) -> bool:
+        """R-16.2, R-16.7: the next dealer has a game to name (not while Guts waits)."""
+        st = self.state
+        return self.settings.dealers_choice and st.chosen is None and not self._guts_waiting()
+
+    def _choices_text(self, players: int) -> str:
+        """What the dealer may choose for a deal to ``players`` (R-16.2, R-16.6)."""
+        s = self.settings
+        games = []
+        for code, info in VARIANTS.items():
+            if info.max_players < players:
+                continue
+            limit = s.limit_for(code)
+            try:
+                s.rules_for(code, limit, players, (0, 1))
+            except PokerError:
+                continue
+            games.append(code)
+        return (
+            f"say `choose GAME`, one of {', '.join(games)} (each in its usual structure; "
+            "GAME:fixed, :pot_limit, :no_limit, :half_pot or :spread for another)."
+        )
+
+    async def _tell_chooser(self) -> None:
+        """Between deals at a dealer's-choice table: who chooses, and from what."""
+        if not self._choice_pending():
+            return
+        plan = self._plan()
+        if plan is None:
+            return
+        chooser = self.state.seats[plan.button]
+        await self._public(
+            "choose",
+            f"Dealer's choice: {chooser.name} deals next; {self._choices_text(len(plan.order))}",
+            seat=chooser.number,
+        )
+
     async def _deal(self, key: str | None) -> str:
         st = self.state
         if st.in_hand:
@@ -634,10 +676,24 @@ class Table:
         plan = self._plan()
         if plan is None:
             raise TableError("At least two players with chips must be seated and in to deal.")
-        if self.settings.dealers_choice and st.chosen is None and key != "choice-timeout":
+        timed_out = False
+        if self._choice_pending():
             chooser = st.seats[plan.button]
-            raise TableError(f"{chooser.name} deals next and must choose the game first.")
+            if key != "choice-timeout":
+                raise TableError(
+                    f"{chooser.name} deals next and must choose the game first: "
+                    f"{self._choices_text(len(plan.order))}"
+                )
+            timed_out = True
         variant, limit = self._next_game()
+        if timed_out:
+            # R-16.7: said before the deal, so the log reads in order.
+            await self._public(
+                "choice_timeout",
+                f"{chooser.name} did not choose in time: the deal is the table's game, "
+                f"{self.settings.stakes_text(variant, limit)} (R-16.7).",
+                seat=chooser.number,
+            )
         if len(plan.order) > get_variant(variant).max_players:
             raise TableError(f"Too many players for {get_variant(variant).name}.")
         if await self._collect_time(plan.order):
@@ -873,6 +929,7 @@ class Table:
             await self._stand(seat, None)
         if self.snapshot_every and info.hand_no % self.snapshot_every == 0:
             await self._snapshot()
+        await self._tell_chooser()
 
     async def _snapshot(self) -> None:
         """Save the folded state between hands, so a restart replays only the tail."""
@@ -920,7 +977,7 @@ class Table:
         if len(ready) < s.min_players:
             return None
         due = st.last_change_at + s.hand_pause
-        if s.dealers_choice and st.chosen is None:
+        if self._choice_pending():
             due += s.action_clock  # the dealer's time to choose; then the default game
         return due
 
@@ -937,7 +994,7 @@ class Table:
             st = self.state
             try:
                 if not st.in_hand:
-                    key = "choice-timeout" if self.settings.dealers_choice else None
+                    key = "choice-timeout" if self._choice_pending() else None
                     await self._deal(key)
                     return True
                 info, hand = self._hand_or_refuse()
@@ -1008,7 +1065,10 @@ class Table:
 
     def snapshot(self, viewer: str | None = None) -> TableView:
         """The table as ``viewer`` may see it (``None``: a spectator, public cards only)."""
-        return build_view(self.state, viewer, self.deadline())
+        deadline = self.deadline()
+        if deadline is None and not self.state.in_hand and self._choice_pending():
+            deadline = self.due_at()  # the dealer's clock to name the game (R-16.7)
+        return build_view(self.state, viewer, deadline)
 
     def conservation_error(self) -> str | None:
         return self.state.conservation_error()
