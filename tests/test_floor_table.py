@@ -588,3 +588,54 @@ async def test_r16_7_a_choice_that_times_out_is_announced() -> None:
     assert len(said) == 1 and "did not choose in time" in said[0]
     assert "No-limit Texas hold'em" in said[0]
     h.check(table)
+
+
+# ---------------------------------------------------------------------- siblings
+
+
+async def test_r1_6_a_player_sat_out_by_the_clock_is_told() -> None:
+    """Like the dealer's choice timeout (R-16.7), the clock sitting a player out is said
+    at the table, not done silently."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=10, time_bank=0, timeouts_to_sit_out=1)
+    assert (await h.deal(table)).ok
+    sleeper = h.to_act(table)
+    h.time.advance(10)
+    assert await h.service.tick() == 1
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert len(said) == 1 and said[0].startswith(
+        f"{sleeper} sits out from the next deal after a timeout"
+    )
+
+
+def test_r16_6_set_variant_names_a_game_without_a_structure() -> None:
+    from bot.table.settings import TableSettings
+
+    old = TableSettings(limit="no_limit")  # an older table: its limit was written out
+    assert old.changed({"variant": "stud8"}).games() == (("stud8", "fixed"),)
+    assert old.changed({"variant": "stud8:no_limit"}).games() == (("stud8", "no_limit"),)
+    both = old.changed({"variant": "razz", "limit": "pot_limit"})
+    assert both.games() == (("razz", "pot_limit"),)
+
+
+async def test_r16_2_a_choice_lapses_when_dealers_choice_is_turned_off() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], dealers_choice=True)
+    dealer = table.state.seats[table._plan().button].user_id
+    assert (await table.choose(dealer, "razz", key=h.key())).ok
+    assert table.snapshot(None).variant == "razz"
+    assert (await table.change_settings(HOST, {"dealers_choice": False}, key=h.key())).ok
+    assert table.snapshot(None).variant == "holdem"
+    assert (await h.deal(table)).ok
+    assert table.state.current.variant == "holdem"
+
+
+async def test_r3_4_a_straddle_lapses_when_the_table_stops_offering_it() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], straddle=True)
+    plan = table._plan()
+    utg = table.state.seats[plan.order[2]].user_id
+    assert (await table.straddle(utg, key=h.key())).ok
+    assert (await table.change_settings(HOST, {"straddle": False}, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert table.state.current.start.rules.blinds_or_straddles == (1, 2)

@@ -455,6 +455,16 @@ class TableSettings:
             ) in typing.get_args(hint)
             if optional and (value is False or str(value).lower() in ("none", "off", "no")):
                 kw[name] = None  # "raise_cap=none": no cap
+        if isinstance(kw.get("variant"), str):
+            # "variant=stud8" names a game without a structure: it gets its
+            # conventional one unless the same change sets the limit;
+            # "variant=stud8:no_limit" names both.
+            variant, _, limit = kw["variant"].strip().lower().partition(":")
+            kw["variant"] = variant
+            if limit:
+                kw["limit"] = limit
+            elif "limit" not in kw:
+                kw["limit"] = ""
         if "rotation" in kw:
             rot = kw["rotation"]
             kw["rotation"] = tuple(rot.split(",")) if isinstance(rot, str) else tuple(rot)

@@ -131,6 +131,20 @@ class TableState:
     def dealt_in(self, seat: int) -> bool:
         return self.in_hand and self.current is not None and seat in self.current.order
 
+    def next_game(self) -> tuple[str, str]:
+        """The (variant, limit) of the next deal: the dealer's choice while the table is
+        dealer's choice, Guts while a Guts pot waits (R-15.2), else the rotation."""
+        s = self.settings
+        if self.chosen is not None and s.dealers_choice:
+            # A choice stands only while the table is dealer's choice (a host may turn
+            # it off between the choice and the deal).
+            return self.chosen
+        held = self.pot_state or {}
+        if held.get("system") == "guts" and self.carried:
+            return "guts", s.limit_for("guts")  # a waiting match pot is played for in Guts
+        games = s.games()
+        return games[self.hand_no % len(games)]
+
     def chips_on_table(self) -> int:
         """sum(stacks) + pots + rake collected (R-2.5), whatever the moment."""
         total = self.rake_total

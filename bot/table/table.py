@@ -613,14 +613,7 @@ class Table:
         return await self._command(user, key, None, body)
 
     def _next_game(self) -> tuple[str, str]:
-        s = self.settings
-        if self.state.chosen is not None:
-            return self.state.chosen
-        held = self.state.pot_state or {}
-        if held.get("system") == "guts" and self.state.carried:
-            return "guts", s.limit_for("guts")  # a waiting match pot is played for in Guts (R-15.2)
-        games = s.games()
-        return games[self.state.hand_no % len(games)]
+        return self.state.next_game()
 
     def _guts_waiting(self) -> bool:
         """A Guts match pot waits for the next Guts deal (R-15.2)."""
@@ -703,7 +696,11 @@ class Table:
                 raise TableError("At least two players with chips must be seated to deal.")
         live, dead = st.posts_for(plan)
         straddle_pos = self._straddle_position(plan)
-        if straddle_pos is not None and plan.order[straddle_pos] == st.straddler:
+        if (
+            self.settings.straddle
+            and straddle_pos is not None
+            and plan.order[straddle_pos] == st.straddler
+        ):
             # R-3.4: a live straddle of twice the big blind; the engine reads a forced bet
             # above the big blind left of it as a straddle (acts last, has the option).
             row = [*live, *([0] * (len(plan.order) - len(live)))]
@@ -1036,6 +1033,16 @@ class Table:
                         seat=seat.number,
                     )
                 await self._apply(action, ckey, timeout=True)
+                limit = self.settings.timeouts_to_sit_out
+                if seat is not None and seat.timeouts == limit and seat.number in st.seats:
+                    # Sat out by the clock: said, like every other thing the clock does.
+                    await self._public(
+                        "sat_out",
+                        f"{seat.name} sits out from the next deal after "
+                        + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
+                        + "; sitting in brings him back (R-1.6).",
+                        seat=seat.number,
+                    )
             except DuplicateKey:
                 return False
             except (TableError, PokerError):

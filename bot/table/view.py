@@ -114,10 +114,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         elif hand.to_act == viewer_pos:
             legal = hand.legal()
     # Between deals: the game dealt next (a rotation moves on every deal, R-16.2).
-    games = state.settings.games()
-    variant, limit = (
-        (info.variant, info.limit) if info else (state.chosen or games[state.hand_no % len(games)])
-    )
+    variant, limit = (info.variant, info.limit) if info else state.next_game()
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
         phase: str = hand.phase
