@@ -140,6 +140,8 @@ class Deal:
     """Players posting an owed big blind this deal (R-1.4 moving button, R-1.6)."""
     owing: frozenset[str] = field(default_factory=frozenset)
     """Players who owe a big blind once this deal has started."""
+    active_before: int = 0
+    """Players ready to be dealt in anywhere (not waiting for the big blind)."""
 
 
 OPS = st.lists(
@@ -150,6 +152,11 @@ OPS = st.lists(
     ),
     max_size=3,
 )
+
+
+def _ready(table: Any) -> int:
+    active, _, posting = table.state.plan_inputs()
+    return len(active) + len(posting)
 
 
 async def _run(rule: str, plan: list[list[tuple[str, int, bool]]], seed: int) -> list[Deal]:
@@ -190,6 +197,7 @@ async def _run(rule: str, plan: list[list[tuple[str, int, bool]]], seed: int) ->
             for op, who, during in step:
                 if not during:
                     await do(op, names[who])
+            ready = _ready(table)
             out = await h.deal(table)
             if not out.ok:
                 # Too few players: let everyone come back and rebuy, then go on.
@@ -198,6 +206,7 @@ async def _run(rule: str, plan: list[list[tuple[str, int, bool]]], seed: int) ->
                     seat = table.state.seat_of(n)
                     if seat is not None and seat.stack == 0:
                         await table.top_up(n, 40, key=h.key())
+                ready = _ready(table)
                 out = await h.deal(table)
                 if not out.ok:
                     continue
@@ -220,6 +229,7 @@ async def _run(rule: str, plan: list[list[tuple[str, int, bool]]], seed: int) ->
                     seat_user.get(info.bb_seat) if info.bb_seat is not None else None,
                     owed,
                     frozenset(s.user_id for s in table.state.seats.values() if s.owes > 0),
+                    ready,
                 )
             )
             for op, who, during in step:
@@ -251,7 +261,7 @@ def _between(a: int, b: int, s: int) -> bool:
 def _check(rule: str, deals: list[Deal]) -> None:
     for k in range(1, len(deals)):
         before, now = deals[k - 1], deals[k]
-        fitted = len(now.users) == 3 and now.bb not in before.users
+        fitted = now.active_before == 2  # R-1.8: two in, a waiting player on the big blind
         if rule == "simplified" and min(len(before.users), len(now.users)) > 2 and not fitted:
             # R-1.3: one dealt-in seat left per deal, never backwards: no player dealt
             # in both deals sits between the old button and the new one. (To and from
@@ -639,3 +649,30 @@ async def test_r3_4_a_straddle_lapses_when_the_table_stops_offering_it() -> None
     assert (await table.change_settings(HOST, {"straddle": False}, key=h.key())).ok
     assert (await h.deal(table)).ok
     assert table.state.current.start.rules.blinds_or_straddles == (1, 2)
+
+
+async def test_r1_4_moving_button_a_skipped_small_blind_is_owed_dead() -> None:
+    """R-1.4 moving button: the small blind leaves; the button lands on the last big
+    blind, who so skips the small blind: he owes it and posts it dead (the player who
+    skips the big blind owes that, live)."""
+    h = Harness()
+    table = await _five(h, button_rule="moving")
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 2, 3)
+    await h.play_passively(table)
+    assert (await table.stand("p2", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (3, 4, 5)
+    assert table.state.seats[3].owes == 1  # skipped the small blind
+    assert table.state.seats[4].owes == 2  # skipped the big blind
+    await h.play_passively(table)
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (4, 5, 1)
+    info = table.state.current
+    rules = info.start.rules
+    pos3, pos4 = info.order.index(3), info.order.index(4)
+    assert rules.dead_posts[pos3] == 1 and rules.blinds_or_straddles[pos3] == 0
+    assert rules.blinds_or_straddles[pos4] == 2
+    assert table.state.seats[3].owes == 0 and table.state.seats[4].owes == 0
+    await h.play_passively(table)
+    h.check(table)

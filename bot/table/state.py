@@ -350,6 +350,11 @@ class TableState:
             due = next((s for s in _clockwise(self.prev_bb, order)), None)
             if due is not None and due != info.bb_seat and len(order) > 2:
                 self.seats[due].owes += self.settings.big_blind
+            # The last big blind was due the small blind: skipped (the button landed
+            # on him), he owes it, as dead money (R-1.4 "the players they skipped").
+            last = self.prev_bb
+            if last in order and last not in (info.sb_seat, info.bb_seat) and len(order) > 2:
+                self.seats[last].owes += self.settings.small_blind
         # a player sitting out whom the big blind passes has missed his blinds
         # (with the "post" option he owes them); one it has not passed missed nothing
         # and is dealt in at once when he comes back. The last big blind who
@@ -457,7 +462,9 @@ class TableState:
         for pos, s in enumerate(plan.order):
             owes = self.seats[s].owes
             if owes > 0 and s not in (plan.bb_seat, plan.sb_seat):
-                part = min(owes, self.settings.big_blind) if n > 2 else 0
+                # A big blind (or more) owed is posted live; a small blind alone is dead.
+                big = self.settings.big_blind
+                part = big if n > 2 and owes >= big else 0
                 live[pos] = part
                 dead[pos] = owes - part
         return _trim(live), _trim(dead)

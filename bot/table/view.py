@@ -49,6 +49,10 @@ class TableView:
     to_act: int | None
     """Seat whose turn it is (None between hands and in a chip-fist declaration)."""
     deadline: float | None
+    """When the running clock runs out, in seconds since the epoch (wall clock, as
+    ``time.time()``): the turn of ``to_act``, the shared declaration or Guts clock, or
+    between deals the dealer's time to choose the game (R-16.7). None: no clock runs.
+    Settings changes reach it from the next deal (R-1.10)."""
     board: tuple[str, ...]
     pots: tuple[PotView, ...]
     pot_total: int
