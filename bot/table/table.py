@@ -679,14 +679,6 @@ class Table:
                 )
             timed_out = True
         variant, limit = self._next_game()
-        if timed_out:
-            # said before the deal, so the log reads in order.
-            await self._public(
-                "choice_timeout",
-                f"{chooser.name} did not choose in time: the deal is the table's game, "
-                f"{self.settings.stakes_text(variant, limit)} (R-16.7).",
-                seat=chooser.number,
-            )
         if len(plan.order) > get_variant(variant).max_players:
             raise TableError(f"Too many players for {get_variant(variant).name}.")
         if await self._collect_time(plan.order):
@@ -722,6 +714,14 @@ class Table:
         )  # secure shuffle
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         hand_no = st.hand_no + 1
+        if timed_out:
+            # said just before the deal it explains.
+            await self._public(
+                "choice_timeout",
+                f"{chooser.name} did not choose in time: the deal is the table's game, "
+                f"{self.settings.stakes_text(variant, limit)} (R-16.7).",
+                seat=chooser.number,
+            )
         await self._commit(
             "hand_started",
             {
