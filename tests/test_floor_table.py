@@ -676,3 +676,19 @@ async def test_r1_4_moving_button_a_skipped_small_blind_is_owed_dead() -> None:
     assert table.state.seats[3].owes == 0 and table.state.seats[4].owes == 0
     await h.play_passively(table)
     h.check(table)
+
+
+async def test_r1_9_sitting_out_through_the_blinds_of_the_first_deal_is_a_miss() -> None:
+    """Found by the property test: a player out for the table's first deal, seated
+    between its button and big blind, missed a blind (there was no earlier big blind to
+    pass him). Back at once, he would take the button and the blinds would stand still."""
+    h = Harness()
+    table = await _five(h)
+    assert (await table.sit_out("p2", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 3, 4)
+    await h.play_passively(table)
+    out = await table.sit_in("p2", key=h.key())
+    assert out.ok and "waiting for the big blind" in out.message
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (3, 4, 5)

@@ -359,16 +359,24 @@ class TableState:
         # (with the "post" option he owes them); one it has not passed missed nothing
         # and is dealt in at once when he comes back. The last big blind who
         # sits out this deal misses the small blind that was his.
-        if self.prev_bb is not None and info.bb_seat is not None:
+        # A seat between this deal's button and big blind would have posted a blind in
+        # it (on a table's first deal there is no last big blind to go by).
+        if info.bb_seat is not None:
+            post = self.settings.missed_blinds == "post"
             for seat in self.seats.values():
                 if seat.state != "sitting_out":
                     continue
-                if seat.number == self.prev_bb:
+                n = seat.number
+                if (self.prev_bb is not None and _passed(self.prev_bb, info.bb_seat, n)) or _passed(
+                    info.button, info.bb_seat, n
+                ):
                     seat.missed = True
-                elif _passed(self.prev_bb, info.bb_seat, seat.number):
-                    seat.missed = True
-                    if self.settings.missed_blinds == "post":
+                    if post:
                         seat.owes = self.settings.small_blind + self.settings.big_blind
+                elif n == self.prev_bb:
+                    seat.missed = True
+                    if post:
+                        seat.owes = max(seat.owes, self.settings.small_blind)  # posted dead
         # dead button: a dead small blind's seat is where the button goes next.
         dead_sb = p.get("dead_sb")
         sb_seat = info.sb_seat if info.sb_seat is not None else dead_sb
