@@ -105,7 +105,7 @@ class TableCog(commands.Cog):
     @table.command(name="create", description="Open a poker table in this channel")
     @app_commands.describe(
         variant="The game",
-        structure="Betting structure",
+        structure="Betting structure (default: the game's usual one, R-16.6)",
         small_blind="Small blind (or small bet unit)",
         big_blind="Big blind",
         seats="Number of seats (2-10)",

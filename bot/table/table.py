@@ -1032,9 +1032,10 @@ class Table:
                         f"{seat.name}'s time ran out.",
                         seat=seat.number,
                     )
+                was = seat.timeouts if seat is not None else 0
                 await self._apply(action, ckey, timeout=True)
                 limit = self.settings.timeouts_to_sit_out
-                if seat is not None and seat.timeouts == limit and seat.number in st.seats:
+                if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
                     # Sat out by the clock: said, like every other thing the clock does.
                     await self._public(
                         "sat_out",
