@@ -692,3 +692,32 @@ async def test_r1_9_sitting_out_through_the_blinds_of_the_first_deal_is_a_miss()
     assert out.ok and "waiting for the big blind" in out.message
     assert (await h.deal(table)).ok
     assert _positions(table) == (3, 4, 5)
+
+
+async def test_r1_6_a_player_posting_in_is_not_dealt_between_button_and_small_blind() -> None:
+    """Found by the property test: a player coming back to post (R-1.6 option) took the
+    button the moment he returned, and the blinds stood still (the same players posted
+    them twice running). He is dealt in where he sits, but not between the button and the
+    small blind (he would act after the blinds without paying them): there he waits for
+    the button to pass, as card rooms rule."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], missed_blinds="post")
+    table.state.first_button = 1
+    positions = []
+    assert (await h.deal(table)).ok  # B1 S2 BB3
+    await h.play_passively(table)
+    assert (await table.sit_out("d", key=h.key())).ok
+    for _ in range(4):  # B2 S3 BB1, B3 S1 BB2, B1 S2 BB3, B2 S3 BB1: he owes
+        assert (await h.deal(table)).ok
+        await h.play_passively(table)
+    assert table.state.seats[4].owes == 3
+    assert (await table.sit_in("d", key=h.key())).ok
+    for _ in range(2):
+        assert (await h.deal(table)).ok
+        positions.append((*_positions(table), 4 in table.state.current.order))
+        await h.play_passively(table)
+    # Seat 4 lies between the button (3) and the small blind (1): he waits one deal;
+    # then he is behind the big blind and posts.
+    assert positions == [(3, 1, 2, False), (1, 2, 3, True)]
+    assert table.state.seats[4].owes == 0
+    h.check(table)

@@ -61,6 +61,13 @@ def _after(seat: int, seats: Sequence[int]) -> list[int]:
     return later + [s for s in seats if s <= seat]
 
 
+def _between(a: int, b: int, seat: int) -> bool:
+    """Is ``seat`` strictly inside the clockwise walk from ``a`` to ``b``?"""
+    if a < b:
+        return a < seat < b
+    return seat > a or seat < b
+
+
 def _before(seat: int, seats: Sequence[int]) -> int:
     """The nearest of ``seats`` clockwise before ``seat``."""
     earlier = [s for s in seats if s < seat]
@@ -87,6 +94,37 @@ def plan_deal(
     candidates = sorted(active_set | set(waiting))
     if len(candidates) < 2:
         return None
+    entering = set(posting) - set(active)
+    if blinds and entering and len(set(active)) >= 2 and prev_bb is not None:
+        # Players posting to come in (R-1.6, R-1.7) do not move the button or take the
+        # small blind: plan the deal without them (each may still be reached by the big
+        # blind), then deal them in where they sit, except between the button and the
+        # small blind, where nobody is dealt in: they wait for the button to pass.
+        base = plan_deal(
+            rule=rule,
+            active=active,
+            waiting=sorted(set(waiting) | entering),
+            prev_button=prev_button,
+            prev_sb=prev_sb,
+            prev_bb=prev_bb,
+            blinds=blinds,
+            first_button=first_button,
+        )
+        if base is not None and len(base.order) > 2:
+            first_blind = base.sb_seat if base.sb_seat is not None else base.bb_seat
+            assert first_blind is not None
+            extra = sorted(
+                p
+                for p in entering
+                if p not in base.order
+                and p != base.button
+                and not _between(base.button, first_blind, p)
+            )
+            dealt = sorted({*base.order, *extra})
+            order = tuple(_after(base.button, dealt))
+            return DealPlan(
+                base.button, order, base.sb_seat, base.bb_seat, tuple(extra), base.dead_sb
+            )
     if not blinds:
         # No blinds (stud, ante games): no one waits; the button still rotates (R-1.3).
         dealt = sorted(candidates)
