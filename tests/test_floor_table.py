@@ -214,21 +214,25 @@ async def _run(rule: str, plan: list[list[tuple[str, int, bool]]], seed: int) ->
             rules = info.start.rules
             live = rules.blinds_or_straddles
             owed = frozenset(
-                info.users[p]
+                f"{info.users[p]}@{info.order[p]}"
                 for p, amount in enumerate(live)
                 if amount and info.order[p] not in (info.sb_seat, info.bb_seat)
             )
-            seat_user = {s: u for s, u in zip(info.order, info.users, strict=True)}
+            # A player is "name@seat": one who leaves and sits down again elsewhere
+            # is a new presence, not a continuous one.
+            seat_user = {s: f"{u}@{s}" for s, u in zip(info.order, info.users, strict=True)}
             deals.append(
                 Deal(
-                    info.users,
+                    tuple(seat_user[s] for s in info.order),
                     info.order,
                     info.button,
                     seat_user.get(info.button),
                     seat_user.get(info.sb_seat) if info.sb_seat is not None else None,
                     seat_user.get(info.bb_seat) if info.bb_seat is not None else None,
                     owed,
-                    frozenset(s.user_id for s in table.state.seats.values() if s.owes > 0),
+                    frozenset(
+                        f"{s.user_id}@{s.number}" for s in table.state.seats.values() if s.owes
+                    ),
                     ready,
                 )
             )
