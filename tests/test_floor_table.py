@@ -725,3 +725,24 @@ async def test_r1_6_a_player_posting_in_is_not_dealt_between_button_and_small_bl
     assert positions == [(3, 1, 2, False), (1, 2, 3, True)]
     assert table.state.seats[4].owes == 0
     h.check(table)
+
+
+async def test_r1_9_sitting_out_for_a_moment_does_not_wipe_an_owed_blind() -> None:
+    """Sibling of R-1.9: coming straight back keeps a blind owed from before (R-1.4
+    moving button); before, a quick sit out and back erased the debt."""
+    h = Harness()
+    table = await _five(h, button_rule="moving")
+    assert (await h.deal(table)).ok  # B1 S2 BB3
+    await h.play_passively(table)
+    assert (await table.stand("p2", key=h.key())).ok
+    assert (await h.deal(table)).ok  # B3 S4 BB5: seat 4 skipped the big blind
+    await h.play_passively(table)
+    assert table.state.seats[4].owes == 2
+    assert (await table.sit_out("p4", key=h.key())).ok
+    out = await table.sit_in("p4", key=h.key())
+    assert out.ok and table.state.seats[4].state == "active"
+    assert table.state.seats[4].owes == 2
+    assert (await h.deal(table)).ok  # B4 S5 BB1: he posts it at the button
+    info = table.state.current
+    assert info.start.rules.blinds_or_straddles[info.order.index(4)] == 2
+    h.check(table)

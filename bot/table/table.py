@@ -380,10 +380,14 @@ class Table:
             if post and not owes and seat.missed:
                 owes = s.big_blind
             state = "waiting"
-            if self.state.hand_no == 0 or not s.big_blind or (not seat.missed and not owes):
-                # the big blind has not passed him since he sat out: he missed
-                # nothing and is dealt in at once, in his place in the rotation.
+            if self.state.hand_no == 0 or not s.big_blind:
                 owes, state = 0, "active"
+            elif not seat.missed:
+                # the big blind has not passed him since he sat out: he missed
+                # nothing and is dealt in at once, in his place in the rotation. A blind
+                # he owed before he left (R-1.4 moving button) is still owed: sitting
+                # out for a moment does not wipe it.
+                owes, state = seat.owes, "active"
             await self._commit(
                 "returned", {"seat": seat.number, "state": state, "owes": owes}, key=key
             )
