@@ -746,3 +746,21 @@ async def test_r1_9_sitting_out_for_a_moment_does_not_wipe_an_owed_blind() -> No
     info = table.state.current
     assert info.start.rules.blinds_or_straddles[info.order.index(4)] == 2
     h.check(table)
+
+
+async def test_r1_9_a_busted_player_is_told_he_sits_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sibling of R-16.7's silent timeout: busting sits a player out; the table says so
+    and how to come back."""
+    import bot.poker.hand as hand_module
+
+    deck = stacked_deck(["8c9d", "7h2d", "AsAh", "4c5d", "3h3s"], "KcKdQhJs6c")
+    monkeypatch.setattr(hand_module, "shuffled_deck", lambda cards=None: deck)
+    h = Harness()
+    table = await _five(h)
+    assert (await h.deal(table)).ok
+    while table.state.hand is not None:
+        user = h.to_act(table)
+        word = {"p3": "all in", "p4": "call"}.get(user, "fold")
+        assert (await h.do(table, user, word)).ok
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert said == ["p3 has no chips left and sits out; a top-up brings him back (R-1.9)."]

@@ -925,6 +925,16 @@ class Table:
             ledger=[LedgerEntry("rake", "house", result.rake)] if result.rake else (),
         )
         await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
+        for number in info.order:
+            seat = self.state.seats.get(number)
+            if seat is not None and seat.stack == 0 and not seat.leaving:
+                # Said, not done silently: he is out of the deals until he buys in again.
+                await self._public(
+                    "sat_out",
+                    f"{seat.name} has no chips left and sits out; a top-up brings him "
+                    "back (R-1.9).",
+                    seat=number,
+                )
         await self._check_conservation()
         for seat in [s for s in self.state.seats.values() if s.leaving]:
             await self._stand(seat, None)
