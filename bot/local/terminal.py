@@ -646,8 +646,8 @@ def settings_from_args(args: argparse.Namespace, game: str | None = None) -> Tab
     variant, limit = parse_game(games[0], "no_limit")
     return TableSettings(
         variant=variant,
-        limit=limit,
-        rotation=games if len(games) > 1 else (),
+        limit=limit,  # empty: the game's conventional structure
+        rotation=tuple(games) if len(games) > 1 else (),
         small_blind=small_blind,
         big_blind=big_blind,
         auto_deal=bool(args.auto),
