@@ -116,7 +116,7 @@ class ChipfistBot(commands.Bot):
 
         self.presenter.ping_mode.update(await load_notify_modes(store))
         # Edit the table messages players already have rather than post new ones.
-        self.presenter.table_msgs.update(await load_table_messages(store))
+        self.presenter.saved_messages.update(await load_table_messages(store))
         # Every inbound path to the play functions, in one place: the dynamic items
         # dispatch their clicks as events (components never imports play).
         self.add_dynamic_items(CfButton, DrawSelect)
@@ -147,7 +147,7 @@ class ChipfistBot(commands.Bot):
                 metrics.hand_finished()
             await public(table_id, notice)
 
-        self.presenter.public = counting_public  # type: ignore[method-assign]
+        self.presenter.public = counting_public  # type: ignore[method-assign]  # counts hands, then the real one
 
     def observe_action(self, seconds: float) -> None:
         """Called by ``cogs.play.act`` with each action's latency."""

@@ -18,7 +18,7 @@ from cogs.components import action_buttons
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
 
-def to_call_of(table: Any, view: TableView) -> tuple[int, frozenset[str]]:
+def to_call_of(table: object, view: TableView) -> tuple[int, frozenset[str]]:
     """What the seat to act must add to call, and the names of his legal actions: the
     engine's figures (cogs never compute a bet themselves), as the spectator view holds
     them. Both are public; the actions are left out (empty) while they depend on his
@@ -104,9 +104,9 @@ def with_image(embed: discord.Embed, image: Any | None) -> discord.Embed:
 
 
 def table_message(
-    table: Any, view: TableView, recent: Sequence[str], image: Any | None
+    view: TableView, recent: Sequence[str], image: Any | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The table message's embed and buttons for the spectator ``view``."""
-    to_call, actions = to_call_of(table, view)
+    to_call, actions = to_call_of(None, view)
     embed = with_image(table_embed(view, recent, to_call), image)
     return embed, table_view(view, to_call, actions)

@@ -32,6 +32,12 @@ _ACTION_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 _COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
 
+try:  # an optional extra (chipfist[metrics]); the module loads without it
+    import prometheus_client as _prometheus
+except ImportError:  # pragma: no cover - the extra is installed in development
+    _prometheus = None  # type: ignore[assignment]  # absent: Metrics() says how to install it
+
+
 class MetricsUnavailable(RuntimeError):
     pass
 
@@ -47,13 +53,12 @@ class Metrics:
     """The process's metrics and the loopback HTTP server that serves them."""
 
     def __init__(self, port: int, host: str = "127.0.0.1") -> None:
-        try:
-            import prometheus_client as prom
-        except ImportError as exc:
+        prom = _prometheus
+        if prom is None:
             raise MetricsUnavailable(
                 "CHIPFIST_METRICS_PORT is set but prometheus-client is not installed: "
                 "pip install 'chipfist[metrics]' (or unset CHIPFIST_METRICS_PORT)"
-            ) from exc
+            )
         self._prom = prom
         self.port = port
         self.host = host

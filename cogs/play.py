@@ -19,7 +19,6 @@ from bot.table.text_actions import ActionRequest, ParseError, parse_amount
 from bot.table.view import cards_words
 from cogs import errors, ops
 from cogs.components import RaiseModal, declare_buttons, draw_menu, guts_buttons
-from cogs.embeds import table_message
 from cogs.ids import ButtonId
 from cogs.presenter import _render_cards
 
@@ -257,47 +256,33 @@ async def act(
     if table.state.seat_of(user) is None:
         await ops.reply(interaction, SIT_HINT)
         return
-    presenter = bot.presenter
-    presenter.busy[table_id] = presenter.busy.get(table_id, 0) + 1
+    channel = bot.presenter.channel(table_id)
     started = time.perf_counter()
     try:
-        outcome = await table.act(
-            user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
-        )
-        if not outcome.ok:
-            await ops.reply(interaction, outcome.message)
-            return
-        if declare:
-            # Confirmed privately; final (R-13.2). The DM's buttons go away.
-            if req.kind in ("guts_in", "guts_out"):
-                said = "in" if req.kind == "guts_in" else "out"
-                text = f"✊ You are **{said}**. Your call is final (R-15.2)."
-            else:
-                text = f"✊ Your fist is closed: **{req.choice}**. This is final."
-            if interaction.message is not None and interaction.guild_id is None:
-                await interaction.response.edit_message(content=text, view=None)
-            else:
-                await ops.reply(interaction, text)
-            return
-        message = interaction.message
-        known = presenter.table_msgs.get(table_id)
-        if edit and message is not None and (known is None or known == message.id):
-            view = table.snapshot(None)
-            # Answer now with the embed; never draw before the first response. When the
-            # street's picture changed, the presenter's refresh uploads it right after.
-            image, current = presenter.pictures.current(view)
-            recent = list(presenter.recent.get(table_id, ()))
-            embed, buttons = table_message(table, view, recent, image)
-            if await ops.update(interaction, embed=embed, view=buttons):
-                presenter.table_msgs.setdefault(table_id, message.id)
-                if current:
-                    presenter.mark_shown(table_id, view.turn, message.id)
-                else:
-                    presenter.schedule_refresh(table_id)
+        async with channel.answering():
+            outcome = await table.act(
+                user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
+            )
+            if not outcome.ok:
+                await ops.reply(interaction, outcome.message)
                 return
-        await ops.reply(interaction, outcome.message)
+            if declare:
+                # Confirmed privately; final (R-13.2). The DM's buttons go away.
+                if req.kind in ("guts_in", "guts_out"):
+                    said = "in" if req.kind == "guts_in" else "out"
+                    text = f"✊ You are **{said}**. Your call is final (R-15.2)."
+                else:
+                    text = f"✊ Your fist is closed: **{req.choice}**. This is final."
+                if interaction.message is not None and interaction.guild_id is None:
+                    await interaction.response.edit_message(content=text, view=None)
+                else:
+                    await ops.reply(interaction, text)
+                return
+            # A click on the table message answers with the table message itself.
+            if edit and await channel.show(table.snapshot(None), via=interaction):
+                return
+            await ops.reply(interaction, outcome.message)
     finally:
-        presenter.busy[table_id] -= 1
         observe = getattr(bot, "observe_action", None)
         if observe is not None:  # the metrics' action latency (cogs.metrics)
             observe(time.perf_counter() - started)

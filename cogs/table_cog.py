@@ -447,7 +447,7 @@ class TableCog(commands.Cog):
 
     @app_commands.command(name="history", description="Recent table events (privately)")
     async def history(self, interaction: discord.Interaction) -> None:
-        recent = list(self.bot.presenter.recent.get(_tid(interaction), ()))
+        recent = list(self.bot.presenter.channel(_tid(interaction)).recent)
         await ops.reply(interaction, "\n".join(recent) or "Nothing yet.")
 
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")

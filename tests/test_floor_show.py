@@ -17,7 +17,7 @@ from bot.poker.cards import stacked_deck
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
-from bot.table.testing import Harness
+from tests.harness import Harness
 from cards_art import render_showdown
 from cards_art.panels import _marks
 from cards_art.sprites import Mark
@@ -78,7 +78,7 @@ async def showdown_of(
         presenter._note_showdown(table_id, notice)
         if notice.kind == "DeclarationsRevealed":
             fists = presenter._fists(table_id, notice)
-    return showdown_art(presenter.showdowns["t"], fists), table
+    return showdown_art(presenter.channel("t").hand.showdown, fists), table
 
 
 async def test_r10_3_holdem_showdown_frames_the_five_cards_played() -> None:
@@ -420,7 +420,7 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
     presenter.service = h.service
     for table_id, notice in h.presenter.public_notices:
         presenter._note_showdown(table_id, notice)
-    view = showdown_art(presenter.showdowns["t"])
+    view = showdown_art(presenter.channel("t").hand.showdown)
     assert [a.pot for a in view.awards][:2] == ["Main pot", "Side pot 1"]
 
 

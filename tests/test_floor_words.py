@@ -25,7 +25,7 @@ from bot.table.games import normalize_changes, split_game, split_rotation
 from bot.table.notices import describe, setting_words
 from bot.table.session import PlayerStats, stats_text
 from bot.table.settings import TableSettings, parse_game
-from bot.table.testing import Harness
+from tests.harness import Harness
 from bot.table.text_actions import (
     MAX_NAME,
     ActionRequest,
