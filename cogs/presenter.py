@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -68,6 +69,8 @@ class DiscordPresenter:
         self.ping_delay = 3.0
         """Seconds a player may take before being pinged (0: ping at once)."""
         self.moderators: set[tuple[str, str]] = set()
+        self.on_hand_ended: Callable[[], None] | None = None
+        """Called once per finished hand (the metrics' hand counter)."""
 
     def channel(self, table_id: str) -> TableChannel:
         """The table's channel object (made on first use)."""
@@ -101,6 +104,8 @@ class DiscordPresenter:
             if notice.kind == "DeclarationsRevealed":
                 ch.hand.fists = self._fists(table_id, notice)
         elif notice.kind == "hand_ended":
+            if self.on_hand_ended is not None:
+                self.on_hand_ended()
             # One message: every fist opened together (with their picture), then the
             # showdown (R-13.2).
             notes, ch.hand = ch.hand, HandNotes()
