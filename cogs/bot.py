@@ -142,7 +142,7 @@ class ChipfistBot(commands.Bot):
         metrics = self.metrics
         service = self.service
         assert metrics is not None and service is not None
-        metrics.watch_tables(lambda: sum(1 for t in service.tables.values() if not t.state.closed))
+        metrics.watch_tables(service.open_count)
         self.presenter.on_hand_ended = metrics.hand_finished
 
     def observe_action(self, seconds: float) -> None:

@@ -14,6 +14,7 @@ import time
 import discord
 
 from bot.poker.legal import Legal
+from bot.table.actor import Actor
 from bot.table.text_actions import ActionRequest, ParseError, parse_amount
 from bot.table.view import cards_words
 from cogs import errors, ops
@@ -28,20 +29,15 @@ SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy
 Interaction = discord.Interaction[ChipfistBot]
 
 
-def note_permissions(interaction: Interaction, table_id: str) -> None:
-    """Let the service know, via the presenter, whether this user moderates the channel."""
-    perms = interaction.permissions
-    key = (table_id, str(interaction.user.id))
-    if perms.manage_channels:
-        interaction.client.presenter.moderators.add(key)
-    else:
-        interaction.client.presenter.moderators.discard(key)
+def actor(interaction: Interaction) -> Actor:
+    """Who issues a command: the user, and whether he may manage the table (Manage
+    Channels where he runs it; never from a DM). It goes with each table command."""
+    manage = interaction.guild_id is not None and interaction.permissions.manage_channels
+    return Actor(str(interaction.user.id), may_manage=manage)
 
 
 async def on_button(interaction: Interaction, bid: ButtonId) -> None:
     try:
-        if interaction.guild_id is not None:  # in the channel: a moderator's click counts
-            note_permissions(interaction, bid.table_id)
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
         elif bid.kind == "dec" and bid.arg in ("in", "out"):
@@ -73,7 +69,7 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
         await ops.reply(interaction, "This table is gone.")
         return
     user = str(interaction.user.id)
-    if table.state.seat_of(user) is None:
+    if not interaction.client.tables.is_seated(table.table_id, user):
         await ops.reply(interaction, SIT_HINT)
         return
     legal = table.snapshot(user).legal
@@ -191,7 +187,7 @@ async def act(
         )
         return
     user = str(interaction.user.id)
-    if table.state.seat_of(user) is None:
+    if not interaction.client.tables.is_seated(table.table_id, user):
         await ops.reply(interaction, SIT_HINT)
         return
     channel = bot.presenter.channel(table_id)

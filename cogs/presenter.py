@@ -17,12 +17,20 @@ from typing import Any
 
 import discord
 
-from bot.poker.events import BoardDealt, CardsDealt, HandShown, PotAwarded
+from bot.poker.events import (
+    BoardDealt,
+    CardsDealt,
+    DeclarationsRevealed,
+    Drew,
+    HandShown,
+    PotAwarded,
+)
 from bot.table.ports import Notice
 from bot.table.service import TableService
 from bot.table.view import TableView
 from cards_art import (
     Fist,
+    RenderedImage,
     RevealView,
     render_hole_cards,
     render_reveal,
@@ -68,7 +76,6 @@ class DiscordPresenter:
         """Per player: "channel" (default, a mention deleted next turn) or "dm"."""
         self.ping_delay = 3.0
         """Seconds a player may take before being pinged (0: ping at once)."""
-        self.moderators: set[tuple[str, str]] = set()
         self.on_hand_ended: Callable[[], None] | None = None
         """Called once per finished hand (the metrics' hand counter)."""
 
@@ -131,7 +138,8 @@ class DiscordPresenter:
         return None
 
     def is_moderator(self, table_id: str, user_id: str) -> bool:
-        return (table_id, user_id) in self.moderators
+        """Never from here: each command carries its ``Actor`` (``cogs.play.actor``)."""
+        return False
 
     # ------------------------------------------------------------ the table message
 
@@ -187,53 +195,49 @@ class DiscordPresenter:
         event = notice.data.get("event") if notice.data else None
         if notice.kind == "hand_started" or ch.hand.showdown is None:
             table = self.service.get(table_id) if self.service else None
-            stakes = table.snapshot(None) if table is not None else None
+            view = table.snapshot(None) if table is not None else None
             ch.hand.showdown = {
                 "board": [],
                 "hands": [],
                 "awards": [],
-                "variant": getattr(stakes, "variant_name", ""),
-                "stakes": getattr(stakes, "stakes", ""),
+                "variant": view.variant_name if view is not None else "",
+                "stakes": view.stakes if view is not None else "",
             }
-        if event is None:
-            return
-        table = self.service.get(table_id) if self.service else None
-        info = table.state.current if table is not None else None
-        if info is None:
+        info = notice.hand  # seats and names by position: the notice carries them
+        if event is None or info is None:
             return
         bag = ch.hand.showdown
         bag["code"] = info.variant
-        bag["wild"] = info.start.rules.wild
+        bag["wild"] = info.wild
         if isinstance(event, BoardDealt):
             bag["board"].extend(event.cards)
         elif isinstance(event, HandShown):
             names = tuple(d for d in event.descriptions if d)
             bag["hands"].append(
-                (info.order[event.player], info.names[event.player], list(event.cards), names)
+                (info.seats[event.player], info.names[event.player], list(event.cards), names)
             )
         elif isinstance(event, CardsDealt) and event.audience is None:
             # Stud: up cards dealt to a hand already shown (players all in) belong to it.
             # Only the public copy: a card dealt face down is never added (invariant 2).
             for seat, _, cards, _ in bag["hands"]:
-                if seat == info.order[event.player]:
+                if seat == info.seats[event.player]:
                     cards.extend(event.cards)
         elif isinstance(event, PotAwarded):
             pot = "Main pot" if event.pot_index == 0 else f"Side pot {event.pot_index}"
             half = "" if event.share == "whole" else event.share
             for w, amount in zip(event.winners, event.amounts, strict=True):
-                bag["awards"].append((pot, info.order[w], info.names[w], amount, half))
+                bag["awards"].append((pot, info.seats[w], info.names[w], amount, half))
 
     def _fists(self, table_id: str, notice: Notice) -> list[tuple[int, str, int]]:
-        """(seat, name, chips) of each opened fist; read under the table's lock."""
+        """(seat, name, chips) of each opened fist, from the notice alone."""
         event = notice.data.get("event")
-        table = self.service.get(table_id) if self.service else None
-        info = table.state.current if table is not None else None
-        if event is None or info is None:
+        info = notice.hand
+        if not isinstance(event, DeclarationsRevealed) or info is None:
             return []
         chips = {"low": 0, "high": 1, "both": 2}
         return [
-            (info.order[pos], info.names[pos], chips[choice])
-            for pos, choice in getattr(event, "choices", ())
+            (info.seats[pos], info.names[pos], chips[choice])
+            for pos, choice in event.choices
             if choice in chips
         ]
 
@@ -242,29 +246,32 @@ class DiscordPresenter:
     async def _dm_private(self, table_id: str, user_id: str, notice: Notice) -> None:
         image = None
         event = notice.data.get("event") if notice.data else None
-        cards = tuple(getattr(event, "cards", ()) or getattr(event, "received", ()) or ())
+        cards: tuple[str, ...] = ()
+        if isinstance(event, CardsDealt):
+            cards = tuple(event.cards)
+        elif isinstance(event, Drew):
+            cards = tuple(event.received)
         if notice.kind in _CARDS and cards:
             image = await _render_cards(cards, notice.text)
         text = f"<#{table_id}> · {notice.text}"
         if await ops.dm(self.client, int(user_id), text, image=image) is None:
-            await self._dm_fallback(table_id, user_id, "your cards")
+            await self._dm_fallback(table_id, user_id, notice, "your cards")
 
     async def _declare_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = declare_buttons(table_id, notice.turn)
         if await ops.dm(self.client, int(user_id), text, view=view) is None:
-            await self._dm_fallback(table_id, user_id, "the declaration buttons")
+            await self._dm_fallback(table_id, user_id, notice, "the declaration buttons")
 
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = guts_buttons(table_id, notice.turn)
         if await ops.dm(self.client, int(user_id), text, view=view) is None:
-            await self._dm_fallback(table_id, user_id, "the in/out buttons")
+            await self._dm_fallback(table_id, user_id, notice, "the in/out buttons")
 
-    async def _dm_fallback(self, table_id: str, user_id: str, what: str) -> None:
+    async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)
-        table = self.service.get(table_id) if self.service else None
-        hand_no = table.state.hand_no if table is not None else 0
+        hand_no = notice.hand.hand_no if notice.hand is not None else 0
         # Once per hand and kind: the cards note must not hide the later declaration one.
         if (user_id, hand_no, what) in ch.dm_failed:
             return
@@ -288,7 +295,7 @@ class DiscordPresenter:
     async def _ping_later(self, table_id: str, user_id: str, turn: int) -> None:
         await asyncio.sleep(self.ping_delay)
         table = self.service.get(table_id) if self.service else None
-        if table is None or table.state.turn != turn:
+        if table is None or table.snapshot(None).turn != turn:
             return
         text = f"<@{user_id}>, your turn."
         by_dm = self.ping_mode.get(user_id) == "dm"
@@ -328,7 +335,7 @@ def main_pot_first(lines: list[str]) -> list[str]:
     return out
 
 
-async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
+async def _render_cards(cards: tuple[str, ...], caption: str) -> RenderedImage | None:
     """The hole-card picture (blocking Pillow work in a thread); None if art fails."""
     try:
         shown = tuple(c for c in cards if c != "??")
@@ -342,7 +349,7 @@ async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
 
 async def _render_showdown(
     shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None
-) -> Any | None:
+) -> RenderedImage | None:
     try:
         # Reading the hands (the engine's evaluator) and drawing: both in the thread.
         return await asyncio.to_thread(lambda: render_showdown(showdown_art(shown, fists)))
@@ -351,7 +358,7 @@ async def _render_showdown(
         return None
 
 
-async def _render_reveal(fists: list[tuple[int, str, int]]) -> Any | None:
+async def _render_reveal(fists: list[tuple[int, str, int]]) -> RenderedImage | None:
     try:
         view = RevealView(tuple(Fist(seat, name[:24], chips) for seat, name, chips in fists))
         return await asyncio.to_thread(render_reveal, view)

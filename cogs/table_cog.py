@@ -10,16 +10,15 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import rulebook
+from bot.table.actor import Actor
 from bot.table.games import game_suggestions, split_game
-from bot.table.session import Result, hand_stats, session_results, stats_text
-from bot.table.session import settle as settle_payments
+from bot.table.session import stats_text
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.table import Outcome, Table
 from bot.table.text_actions import (
@@ -31,7 +30,7 @@ from bot.table.text_actions import (
     parse_value,
 )
 from bot.table.view import TableView
-from cards_art import LedgerLine, LedgerView, render_ledger
+from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import ops, permissions, play
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode
@@ -119,19 +118,19 @@ class TableCog(commands.Cog):
     async def _run(
         self,
         interaction: Interaction,
-        command: Callable[[Table, str, str], Awaitable[Outcome]],
+        command: Callable[[Table, Actor, str], Awaitable[Outcome]],
     ) -> None:
         """The common shape of a table command: find this channel's table, run the
-        service command as this user with the interaction id as its idempotency key,
-        answer privately with the outcome."""
+        service command as this actor (the user, and whether he may manage the channel:
+        deal and choose judge it) with the interaction id as its idempotency key, answer
+        privately with the outcome."""
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
             return
         # Host-or-moderator commands (deal, choose) judge this interaction's permissions.
-        play.note_permissions(interaction, _tid(interaction))
         await self._answer(
-            interaction, await command(t, str(interaction.user.id), _key(interaction))
+            interaction, await command(t, play.actor(interaction), _key(interaction))
         )
 
     # ------------------------------------------------------------------ /table
@@ -198,7 +197,6 @@ class TableCog(commands.Cog):
             ante=ante,
         )
         tid = _tid(interaction)
-        play.note_permissions(interaction, tid)
         outcome = await self.bot.tables.create(
             tid,
             str(interaction.user.id),
@@ -246,9 +244,8 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        play.note_permissions(interaction, _tid(interaction))
         await self._answer(
-            interaction, await t.pause(str(interaction.user.id), paused, key=_key(interaction))
+            interaction, await t.pause(play.actor(interaction), paused, key=_key(interaction))
         )
 
     @table.command(name="close", description="Close the table (host or moderator)")
@@ -257,9 +254,8 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        play.note_permissions(interaction, _tid(interaction))
         await self._answer(
-            interaction, await t.close(str(interaction.user.id), key=_key(interaction))
+            interaction, await t.close(play.actor(interaction), key=_key(interaction))
         )
 
     @table.command(name="settings", description="Change a table setting (host or moderator)")
@@ -269,11 +265,10 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        play.note_permissions(interaction, _tid(interaction))
         # The terminal's reading of a value: ASCII numbers only ("١٠" is not 10).
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         outcome = await t.change_settings(
-            str(interaction.user.id), {key: parse_value(value)}, key=_key(interaction)
+            play.actor(interaction), {key: parse_value(value)}, key=_key(interaction)
         )
         await self._answer(interaction, outcome)
 
@@ -302,28 +297,28 @@ class TableCog(commands.Cog):
 
     @app_commands.command(name="topup", description="Add chips between hands")
     async def topup(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
-        await self._run(interaction, lambda t, u, k: t.top_up(u, amount, key=k))
+        await self._run(interaction, lambda t, a, k: t.top_up(a.user_id, amount, key=k))
 
     @app_commands.command(name="sitout", description="Sit out from the next hand")
     async def sitout(self, interaction: Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.sit_out(u, key=k))
+        await self._run(interaction, lambda t, a, k: t.sit_out(a.user_id, key=k))
 
     @app_commands.command(name="back", description="Come back from sitting out")
     async def back(self, interaction: Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.sit_in(u, key=k))
+        await self._run(interaction, lambda t, a, k: t.sit_in(a.user_id, key=k))
 
     @app_commands.command(name="stand", description="Leave the table and cash out")
     async def stand(self, interaction: Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.stand(u, key=k))
+        await self._run(interaction, lambda t, a, k: t.stand(a.user_id, key=k))
 
     @app_commands.command(name="deal", description="Deal the next hand")
     async def deal(self, interaction: Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.deal(u, key=k))
+        await self._run(interaction, lambda t, a, k: t.deal(a, key=k))
 
     @app_commands.command(name="choose", description="Dealer's choice: name the game for your deal")
     @app_commands.describe(game="e.g. omaha8 or stud:fixed")
     async def choose(self, interaction: Interaction, game: str) -> None:
-        await self._run(interaction, lambda t, u, k: t.choose(u, game, key=k))
+        await self._run(interaction, lambda t, a, k: t.choose(a.user_id, game, key=k))
 
     @choose.autocomplete("game")
     async def _choose_ac(
@@ -336,7 +331,7 @@ class TableCog(commands.Cog):
         name="straddle", description="Post a straddle for the next deal (left of the big blind)"
     )
     async def straddle(self, interaction: Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.straddle(u, key=k))
+        await self._run(interaction, lambda t, a, k: t.straddle(a.user_id, key=k))
 
     # ------------------------------------------------------------------ acting
 
@@ -451,38 +446,34 @@ class TableCog(commands.Cog):
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
     async def ledger(self, interaction: Interaction) -> None:
         await ops.defer(interaction)  # ephemeral: rendering takes a moment
-        tid = _tid(interaction)
-        results, names = await self._results(tid)
-        if not results:
+        report = await self.bot.tables.session(_tid(interaction))
+        if not report.results:
             await ops.reply(interaction, "No chips moved at this table yet.")
             return
-        lines = [f"{names.get(r.user_id, r.user_id)}: {r.net:+d}" for r in results]
-        image = await _render_ledger([(names.get(r.user_id, r.user_id), r.net) for r in results])
-        totals = await self.bot.tables.store.ledger_totals(tid)
+        lines = [f"{report.name(r.user_id)}: {r.net:+d}" for r in report.results]
+        image = await _render_ledger([(report.name(r.user_id), r.net) for r in report.results])
         text = (
             "\n".join(lines)
             + "\n"
-            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in totals.items())
+            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in report.totals.items())
         )
         await ops.reply(interaction, text, image=image)
 
     @app_commands.command(name="settle", description="Who pays whom to settle the session")
     async def settle(self, interaction: Interaction) -> None:
-        results, names = await self._results(_tid(interaction))
-        payments = settle_payments(results)
+        report = await self.bot.tables.session(_tid(interaction))
+        payments = report.payments()
         if not payments:
             await ops.reply(interaction, "Nothing to settle: nobody is up or down.")
             return
         text = "\n".join(
-            f"{names.get(p.payer, p.payer)} pays {names.get(p.payee, p.payee)} {p.amount}"
-            for p in payments
+            f"{report.name(p.payer)} pays {report.name(p.payee)} {p.amount}" for p in payments
         )
         await ops.reply(interaction, text)
 
     @app_commands.command(name="stats", description="Hands played and won, net, biggest win")
     async def stats(self, interaction: Interaction) -> None:
-        events = await self.bot.tables.store.events(_tid(interaction))
-        stats = hand_stats((e.kind, e.payload) for e in events)
+        stats = await self.bot.tables.stats(_tid(interaction))
         if not stats:
             await ops.reply(interaction, "No hands finished here yet.")
             return
@@ -498,25 +489,8 @@ class TableCog(commands.Cog):
         if created is None:
             return
         await self.bot.tables.table(tid).change_settings(
-            str(interaction.user.id), {"thread_id": created.id}, key=f"thread:{interaction.id}"
+            play.actor(interaction), {"thread_id": created.id}, key=f"thread:{interaction.id}"
         )
-
-    async def _results(self, tid: str) -> tuple[list[Result], dict[str, str]]:
-        table = self.bot.tables.get(tid)
-        if table is None:
-            return [], {}
-        rows = await self.bot.tables.store.ledger_rows(tid)
-        seats = list(table.state.seats.values())
-        stacks = {s.user_id: s.stack for s in seats}
-        # Players who stood up are in the results too: their names come from the log.
-        names = {
-            str(e.payload["user"]): str(e.payload["name"])
-            for e in await self.bot.tables.store.events(tid)
-            if e.kind == "sat" and "user" in e.payload and "name" in e.payload
-        }
-        names.update({s.user_id: s.name for s in seats})
-        results = [r for r in session_results(rows, stacks) if r.user_id != "house"]
-        return results, names
 
     @app_commands.command(name="rules", description="A rule of the rulebook, by its id")
     @app_commands.describe(rule="A rule id such as R-6.2 (or E-4 for a worked example)")
@@ -570,7 +544,7 @@ def _bot_missing(interaction: Interaction, *, thread: bool = False) -> list[str]
     return permissions.missing(interaction.app_permissions, needed)
 
 
-async def _render_ledger(lines: list[tuple[str, int]]) -> Any | None:
+async def _render_ledger(lines: list[tuple[str, int]]) -> RenderedImage | None:
     """The session chart (cards_art), drawn off the event loop."""
     try:
         view = LedgerView(tuple(LedgerLine(name[:24], net) for name, net in lines))
