@@ -113,7 +113,8 @@ class Notice:
     """For ``your_turn``: exactly what the player may do (R-6.6)."""
     deadline: float | None = None
     hand: HandFacts | None = None
-    """The hand on when the notice was made (None between hands)."""
+    """The hand on, or the last one played, when the notice was made (None before the
+    table's first hand)."""
 
 
 class Presenter(Protocol):
