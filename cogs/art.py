@@ -18,6 +18,7 @@ from cards_art import (
     Declaration,
     PotView,
     Reading,
+    RenderedImage,
     SeatView,
     ShowdownView,
     ShownHand,
@@ -45,7 +46,7 @@ def picture_key(view: TableView) -> tuple[Any, ...]:
     return (view.hand_no, view.phase, view.street, view.board, seats, pots, view.reserve)
 
 
-def to_art(view: TableView) -> Any:
+def to_art(view: TableView) -> ArtTable:
     by_seat = {s.seat: s for s in view.seats}
     seats = []
     count = max(2, min(10, max([view.seat_count, *by_seat])))
@@ -100,9 +101,9 @@ class PictureCache:
     """The last picture of each table and what it showed."""
 
     def __init__(self) -> None:
-        self._last: dict[str, tuple[tuple[Any, ...], Any]] = {}
+        self._last: dict[str, tuple[tuple[Any, ...], RenderedImage]] = {}
 
-    async def get(self, view: TableView) -> tuple[Any | None, bool]:
+    async def get(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """(image, is_new). A new image must be uploaded; an old one is already on the
         table message and is kept by an edit that sends no attachments."""
         key = picture_key(view)
@@ -114,7 +115,7 @@ class PictureCache:
             self._last[view.table_id] = (key, image)
         return image, True
 
-    def current(self, view: TableView) -> tuple[Any | None, bool]:
+    def current(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """Without drawing: (the last picture, whether it is still right for ``view``)."""
         last = self._last.get(view.table_id)
         if last is None:
@@ -125,7 +126,7 @@ class PictureCache:
         self._last.pop(table_id, None)
 
 
-async def render(view: TableView) -> Any | None:
+async def render(view: TableView) -> RenderedImage | None:
     """The table image (``RenderedImage``), or None if the art failed (the embed still
     carries everything)."""
     try:
@@ -161,7 +162,9 @@ def title_and_stakes(stakes: str, variant_name: str) -> tuple[str, str]:
     return variant_name or game, ", ".join(p for p in (structure, rest) if p)
 
 
-def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None) -> Any:
+def showdown_art(
+    shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None
+) -> ShowdownView:
     """The showdown picture's view-model from the public record of one hand (the board,
     the hands the rules showed, the awards): each hand read by the engine
     (``read_hand``) with the cards it plays for high and for low, on the final board."""

@@ -144,7 +144,7 @@ class TableChannel:
         self,
         view: TableView,
         *,
-        via: discord.Interaction[Any] | None = None,
+        via: discord.Interaction[discord.Client] | None = None,
         repost: bool = False,
     ) -> bool:
         """Show ``view`` (the spectator snapshot) on the table message; the one path for
@@ -160,7 +160,7 @@ class TableChannel:
         self,
         view: TableView,
         *,
-        via: discord.Interaction[Any] | None,
+        via: discord.Interaction[discord.Client] | None,
         repost: bool,
     ) -> bool:
         key = self.key(view.turn)

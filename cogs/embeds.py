@@ -7,11 +7,11 @@ private card, so nothing built here can leak one (invariant 2).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
 from bot.table.view import TableView, cards_words, seat_notes
+from cards_art import RenderedImage
 from cogs.art import split_game
 from cogs.components import action_buttons
 
@@ -96,7 +96,7 @@ def table_view(
     )
 
 
-def with_image(embed: discord.Embed, image: Any | None) -> discord.Embed:
+def with_image(embed: discord.Embed, image: RenderedImage | None) -> discord.Embed:
     """Show the attached table picture inside the embed."""
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
@@ -104,7 +104,7 @@ def with_image(embed: discord.Embed, image: Any | None) -> discord.Embed:
 
 
 def table_message(
-    view: TableView, recent: Sequence[str], image: Any | None
+    view: TableView, recent: Sequence[str], image: RenderedImage | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The table message's embed and buttons for the spectator ``view``."""
     to_call, actions = to_call_of(None, view)

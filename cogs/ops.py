@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from cards_art import RenderedImage
+
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
@@ -23,7 +25,7 @@ DM_CLOSED = (50007, 50278)
 UNKNOWN_MESSAGE = 10008
 
 
-def _file(image: Any | None) -> discord.File | None:
+def _file(image: RenderedImage | None) -> discord.File | None:
     if image is None:
         return None
     return discord.File(io.BytesIO(image.data), image.filename, description=image.alt_text[:1000])
@@ -48,7 +50,7 @@ async def reply(
     *,
     ephemeral: bool = True,
     embed: discord.Embed | None = None,
-    image: Any | None = None,
+    image: RenderedImage | None = None,
     view: discord.ui.View | None = None,
 ) -> bool:
     """Answer an interaction (first response, or a follow-up if already answered)."""
@@ -85,7 +87,7 @@ async def update(
     *,
     embed: discord.Embed,
     view: discord.ui.View | None,
-    image: Any | None = None,
+    image: RenderedImage | None = None,
     content: str | None = None,
 ) -> bool:
     """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request)."""
@@ -131,7 +133,7 @@ async def send(
     content: str = "",
     *,
     embed: discord.Embed | None = None,
-    image: Any | None = None,
+    image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
     kwargs: dict[str, Any] = {"content": fit(content) or None}
@@ -161,7 +163,7 @@ async def dm(
     user_id: int,
     content: str,
     *,
-    image: Any | None = None,
+    image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
     """DM a user; None when their DMs are closed (the caller falls back)."""
@@ -178,7 +180,7 @@ async def edit(
     *,
     embed: discord.Embed,
     view: discord.ui.View | None,
-    image: Any | None = None,
+    image: RenderedImage | None = None,
 ) -> bool:
     """Edit a message in place; False when it is gone."""
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
