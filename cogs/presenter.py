@@ -1,10 +1,11 @@
 """The table service's presenter for Discord (``bot.table.ports.Presenter``).
 
-The service calls it under the table's lock, so nothing here waits on Discord: public
-notices update an in-memory log and schedule one coalesced edit of the table message;
-private notices (hole cards, "your turn", a declaration prompt) are queued per table
-and sent in order by a worker. Clicks answer with UPDATE_MESSAGE, which is the table
-edit itself, so the refresher skips a table whose message already shows the latest state.
+The service calls it under the table's lock, so nothing here waits on Discord: each
+notice goes to its table's :class:`~cogs.channel.TableChannel`. Public notices add a
+line and the hand's notes (from the notice's ``HandFacts``: this module never reads the
+table's state) and schedule one coalesced refresh of the table message; private notices
+(hole cards, "your turn", a declaration prompt) are queued on the channel and sent in
+order. Per table the presenter holds only the channel objects.
 """
 
 from __future__ import annotations
