@@ -17,12 +17,12 @@ from bot.poker.cards import stacked_deck
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
-from tests.harness import Harness
 from cards_art import render_showdown
 from cards_art.panels import _marks
 from cards_art.sprites import Mark
 from cogs.art import showdown_art
 from cogs.presenter import DiscordPresenter
+from tests.harness import Harness
 
 
 @contextmanager

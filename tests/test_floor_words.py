@@ -25,7 +25,6 @@ from bot.table.games import normalize_changes, split_game, split_rotation
 from bot.table.notices import describe, setting_words
 from bot.table.session import PlayerStats, stats_text
 from bot.table.settings import TableSettings, parse_game
-from tests.harness import Harness
 from bot.table.text_actions import (
     MAX_NAME,
     ActionRequest,
@@ -35,6 +34,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
+from tests.harness import Harness
 
 ROOT = Path(__file__).resolve().parents[1]
 
