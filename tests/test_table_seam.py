@@ -114,10 +114,10 @@ class _Edits:
         return True
 
 
-async def test_r6_1_a_refresh_waits_for_the_click_being_answered(
+async def test_invariant3_a_refresh_waits_for_the_click_being_answered(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """R-6.1 (an action is answered once): while a click is answered with the table
+    """Invariant 3 (one action per turn, answered once): while a click is answered with the table
     message itself, the refresh a notice scheduled waits on the channel's lock (no
     polling) and runs only after it; then it sees the message is current and makes no
     second edit."""
@@ -147,3 +147,32 @@ async def test_r6_1_a_refresh_waits_for_the_click_being_answered(
     await asyncio.gather(*ch.tasks())  # the refresh draws the picture first
     assert edits.edits == 1  # no click in flight: the refresh edits the message
     h.check(table)
+
+
+def test_invariant2_no_discord_module_reads_the_table_state() -> None:
+    """Invariant 2 (private information reaches only its owner): the Discord side reads a
+    table through ``snapshot`` (``TableView``) and its notices only, never ``TableState``
+    (whose fields hold every player's cards). Fails on any ``<x>.state.<field>`` read
+    of a ``TableState`` field under ``cogs/``."""
+    import ast
+    import dataclasses
+    from pathlib import Path
+
+    from bot.table.state import TableState
+
+    fields = {f.name for f in dataclasses.fields(TableState)} | {
+        n for n in vars(TableState) if not n.startswith("_")
+    }
+    root = Path(__file__).resolve().parent.parent / "cogs"
+    found = []
+    for path in sorted(root.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in fields
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "state"
+            ):
+                found.append(f"{path.name}:{node.lineno} .state.{node.attr}")
+    assert found == []
