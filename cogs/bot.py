@@ -276,7 +276,7 @@ class ChipfistBot(commands.Bot):
 
         parsers["INTERACTION_CREATE"] = gated
 
-    async def _refuse(self, interaction: discord.Interaction[Any]) -> None:
+    async def _refuse(self, interaction: discord.Interaction[discord.Client]) -> None:
         with contextlib.suppress(Exception):
             await ops.reply(interaction, RESTARTING)
 

@@ -45,7 +45,7 @@ def _expected(exc: discord.HTTPException, *codes: int) -> bool:
 
 
 async def reply(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[discord.Client],
     content: str,
     *,
     ephemeral: bool = True,
@@ -83,7 +83,7 @@ async def reply(
 
 
 async def update(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[discord.Client],
     *,
     embed: discord.Embed,
     view: discord.ui.View | None,
@@ -106,7 +106,9 @@ async def update(
         raise
 
 
-async def open_modal(interaction: discord.Interaction, modal: discord.ui.Modal) -> bool:
+async def open_modal(
+    interaction: discord.Interaction[discord.Client], modal: discord.ui.Modal
+) -> bool:
     try:
         await interaction.response.send_modal(modal)
         return True
@@ -116,7 +118,9 @@ async def open_modal(interaction: discord.Interaction, modal: discord.ui.Modal) 
         raise
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> bool:
+async def defer(
+    interaction: discord.Interaction[discord.Client], *, ephemeral: bool = True
+) -> bool:
     """Acknowledge now, answer later. Always ephemeral for private answers: a public
     defer would make the first follow-up public whatever it asks for."""
     try:
