@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.poker.showdown import read_hand
@@ -162,21 +163,39 @@ def title_and_stakes(stakes: str, variant_name: str) -> tuple[str, str]:
     return variant_name or game, ", ".join(p for p in (structure, rest) if p)
 
 
+@dataclass
+class ShowdownNotes:
+    """The public record of one hand that the showdown picture needs, collected by the
+    presenter from public notices only (never a private card)."""
+
+    variant: str = ""
+    """The game's name (``TableView.variant_name``)."""
+    stakes: str = ""
+    code: str = ""
+    """The game's code, to read each hand with the engine."""
+    wild: str = "none"
+    board: list[str] = field(default_factory=list)
+    hands: list[tuple[int, str, list[str], tuple[str, ...]]] = field(default_factory=list)
+    """(seat, name, cards shown, the engine's names of the hand)."""
+    awards: list[tuple[str, int, str, int, str]] = field(default_factory=list)
+    """(pot label, seat, name, amount, half)."""
+
+
 def showdown_art(
-    shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None
+    shown: ShowdownNotes, fists: list[tuple[int, str, int]] | None = None
 ) -> ShowdownView:
     """The showdown picture's view-model from the public record of one hand (the board,
     the hands the rules showed, the awards): each hand read by the engine
     (``read_hand``) with the cards it plays for high and for low, on the final board."""
 
-    variant = VARIANTS.get(str(shown.get("code", "")))
-    board = tuple(shown["board"])
-    wild = str(shown.get("wild", "none"))
+    variant = VARIANTS.get(shown.code)
+    board = tuple(shown.board)
+    wild = shown.wild
     declared = {
         seat: (Declaration.LOW, Declaration.HIGH, Declaration.BOTH)[c] for seat, _, c in fists or ()
     }
     hands = []
-    for seat, name, cards, names in shown["hands"]:
+    for seat, name, cards, names in shown.hands:
         readings: tuple[Any, ...]
         if variant is not None:
             readings = tuple(
@@ -197,7 +216,7 @@ def showdown_art(
             readings = tuple(r for r in readings if r.kind == said.value)
         hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, said))
     seen = {h.seat for h in hands}
-    title, stakes = title_and_stakes(str(shown.get("stakes", "")), str(shown.get("variant", "")))
+    title, stakes = title_and_stakes(shown.stakes, shown.variant)
     return ShowdownView(
         variant=title,
         stakes=stakes,
@@ -205,9 +224,9 @@ def showdown_art(
         board=board,
         awards=tuple(
             Award(pot, seat, amount, half)
-            for pot, seat, _, amount, half in sorted(shown["awards"], key=_main_first)
+            for pot, seat, _, amount, half in sorted(shown.awards, key=_main_first)
         ),
         names=tuple(
-            {seat: name[:24] for _, seat, name, _, _ in shown["awards"] if seat not in seen}.items()
+            {seat: name[:24] for _, seat, name, _, _ in shown.awards if seat not in seen}.items()
         ),
     )

@@ -23,14 +23,13 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
 from bot.table.ports import StorePort
 from bot.table.view import TableView
 from cogs import ops
-from cogs.art import PictureCache
+from cogs.art import PictureCache, ShowdownNotes
 from cogs.embeds import table_message
 from cogs.prefs import save_table_message
 
@@ -49,7 +48,7 @@ class HandNotes:
     summary: list[str] = field(default_factory=list)
     fists: list[tuple[int, str, int]] | None = None
     """(seat, name, chips) of each opened fist (R-13.2), once they are revealed."""
-    showdown: dict[str, Any] | None = None
+    showdown: ShowdownNotes | None = None
     """The showdown picture's notes (``cogs.art.showdown_art``): public events only."""
 
 

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import discord
 
@@ -38,7 +37,7 @@ from cards_art import (
     render_showdown,
 )
 from cogs import ops
-from cogs.art import showdown_art
+from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
 
@@ -181,11 +180,11 @@ class DiscordPresenter:
         table_id: str,
         text: str,
         fists: list[tuple[int, str, int]] | None = None,
-        shown: dict[str, Any] | None = None,
+        shown: ShowdownNotes | None = None,
     ) -> None:
         # The fists first (R-13.2), then the hands with the cards they play.
         reveal = await _render_reveal(fists) if fists else None
-        showdown = await _render_showdown(shown, fists) if shown and shown["hands"] else None
+        showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
         images = [i for i in (reveal, showdown) if i is not None]
         await ops.send(self.channel(table_id).where(), text, image=images or None)
 
@@ -197,37 +196,34 @@ class DiscordPresenter:
         if notice.kind == "hand_started" or ch.hand.showdown is None:
             table = self.service.get(table_id) if self.service else None
             view = table.snapshot(None) if table is not None else None
-            ch.hand.showdown = {
-                "board": [],
-                "hands": [],
-                "awards": [],
-                "variant": view.variant_name if view is not None else "",
-                "stakes": view.stakes if view is not None else "",
-            }
+            ch.hand.showdown = ShowdownNotes(
+                variant=view.variant_name if view is not None else "",
+                stakes=view.stakes if view is not None else "",
+            )
         info = notice.hand  # seats and names by position: the notice carries them
         if event is None or info is None:
             return
         bag = ch.hand.showdown
-        bag["code"] = info.variant
-        bag["wild"] = info.wild
+        bag.code = info.variant
+        bag.wild = info.wild
         if isinstance(event, BoardDealt):
-            bag["board"].extend(event.cards)
+            bag.board.extend(event.cards)
         elif isinstance(event, HandShown):
             names = tuple(d for d in event.descriptions if d)
-            bag["hands"].append(
+            bag.hands.append(
                 (info.seats[event.player], info.names[event.player], list(event.cards), names)
             )
         elif isinstance(event, CardsDealt) and event.audience is None:
             # Stud: up cards dealt to a hand already shown (players all in) belong to it.
             # Only the public copy: a card dealt face down is never added (invariant 2).
-            for seat, _, cards, _ in bag["hands"]:
+            for seat, _, cards, _ in bag.hands:
                 if seat == info.seats[event.player]:
                     cards.extend(event.cards)
         elif isinstance(event, PotAwarded):
             pot = "Main pot" if event.pot_index == 0 else f"Side pot {event.pot_index}"
             half = "" if event.share == "whole" else event.share
             for w, amount in zip(event.winners, event.amounts, strict=True):
-                bag["awards"].append((pot, info.seats[w], info.names[w], amount, half))
+                bag.awards.append((pot, info.seats[w], info.names[w], amount, half))
 
     def _fists(self, table_id: str, notice: Notice) -> list[tuple[int, str, int]]:
         """(seat, name, chips) of each opened fist, from the notice alone."""
@@ -349,7 +345,7 @@ async def _render_cards(cards: tuple[str, ...], caption: str) -> RenderedImage |
 
 
 async def _render_showdown(
-    shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None
+    shown: ShowdownNotes, fists: list[tuple[int, str, int]] | None = None
 ) -> RenderedImage | None:
     try:
         # Reading the hands (the engine's evaluator) and drawing: both in the thread.
