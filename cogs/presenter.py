@@ -106,6 +106,7 @@ class DiscordPresenter:
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
+            ch.dm_failed.clear()  # told once per hand: last hand's notes are done with
         elif notice.kind in _SUMMARY:
             ch.hand.summary.append(notice.text)
             if notice.kind == "DeclarationsRevealed":
