@@ -95,7 +95,7 @@ async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any
                         assert table is not None, "the table was not created"
                         while table.state.in_hand:
                             await bot.presenter.drain()
-                            mid = bot.presenter.table_msgs.get(tid)
+                            mid = bot.presenter.channel(tid).message_id
                             view = table.snapshot(None)
                             seat = next((s for s in view.seats if s.seat == view.to_act), None)
                             if mid is None or seat is None:

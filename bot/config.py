@@ -183,6 +183,21 @@ def settings_error(exc: Exception) -> str:
     return "; ".join(lines)
 
 
+TEST_ONLY = frozenset(
+    {
+        "CHIPFIST_PHH_CORPUS",
+        "CHIPFIST_DIFF_HANDS",
+        "CHIPFIST_REQUIRE_POSTGRES",
+        "CHIPFIST_PG_BIN",
+        "CHIPFIST_REGEN_GOLDEN",
+        "CHIPFIST_KILLS",
+        "CHIPFIST_KILL_SEED",
+    }
+)
+"""Variables the test suite and CI read (tests/, .ci/run), never the bot: not settings,
+and not typos of one either, so they are not reported at start."""
+
+
 def env_names() -> dict[str, str]:
     """Field name -> the environment variable that sets it."""
     out: dict[str, str] = {}
@@ -200,7 +215,7 @@ def unknown_names(
     seen = set(env)
     if dotenv is not None and Path(dotenv).is_file():
         seen |= {k for k in dotenv_values(dotenv) if k}
-    known = set(env_names().values())
+    known = set(env_names().values()) | TEST_ONLY
     out: list[str] = []
     for name in sorted(n for n in seen if n.upper().startswith(PREFIX) and n not in known):
         close = difflib.get_close_matches(name.upper(), sorted(known), n=1, cutoff=0.6)

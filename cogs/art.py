@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.poker.showdown import read_hand
@@ -18,6 +19,7 @@ from cards_art import (
     Declaration,
     PotView,
     Reading,
+    RenderedImage,
     SeatView,
     ShowdownView,
     ShownHand,
@@ -45,7 +47,7 @@ def picture_key(view: TableView) -> tuple[Any, ...]:
     return (view.hand_no, view.phase, view.street, view.board, seats, pots, view.reserve)
 
 
-def to_art(view: TableView) -> Any:
+def to_art(view: TableView) -> ArtTable:
     by_seat = {s.seat: s for s in view.seats}
     seats = []
     count = max(2, min(10, max([view.seat_count, *by_seat])))
@@ -100,9 +102,9 @@ class PictureCache:
     """The last picture of each table and what it showed."""
 
     def __init__(self) -> None:
-        self._last: dict[str, tuple[tuple[Any, ...], Any]] = {}
+        self._last: dict[str, tuple[tuple[Any, ...], RenderedImage]] = {}
 
-    async def get(self, view: TableView) -> tuple[Any | None, bool]:
+    async def get(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """(image, is_new). A new image must be uploaded; an old one is already on the
         table message and is kept by an edit that sends no attachments."""
         key = picture_key(view)
@@ -114,7 +116,7 @@ class PictureCache:
             self._last[view.table_id] = (key, image)
         return image, True
 
-    def current(self, view: TableView) -> tuple[Any | None, bool]:
+    def current(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """Without drawing: (the last picture, whether it is still right for ``view``)."""
         last = self._last.get(view.table_id)
         if last is None:
@@ -125,7 +127,7 @@ class PictureCache:
         self._last.pop(table_id, None)
 
 
-async def render(view: TableView) -> Any | None:
+async def render(view: TableView) -> RenderedImage | None:
     """The table image (``RenderedImage``), or None if the art failed (the embed still
     carries everything)."""
     try:
@@ -161,19 +163,39 @@ def title_and_stakes(stakes: str, variant_name: str) -> tuple[str, str]:
     return variant_name or game, ", ".join(p for p in (structure, rest) if p)
 
 
-def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None) -> Any:
+@dataclass
+class ShowdownNotes:
+    """The public record of one hand that the showdown picture needs, collected by the
+    presenter from public notices only (never a private card)."""
+
+    variant: str = ""
+    """The game's name (``TableView.variant_name``)."""
+    stakes: str = ""
+    code: str = ""
+    """The game's code, to read each hand with the engine."""
+    wild: str = "none"
+    board: list[str] = field(default_factory=list)
+    hands: list[tuple[int, str, list[str], tuple[str, ...]]] = field(default_factory=list)
+    """(seat, name, cards shown, the engine's names of the hand)."""
+    awards: list[tuple[str, int, str, int, str]] = field(default_factory=list)
+    """(pot label, seat, name, amount, half)."""
+
+
+def showdown_art(
+    shown: ShowdownNotes, fists: list[tuple[int, str, int]] | None = None
+) -> ShowdownView:
     """The showdown picture's view-model from the public record of one hand (the board,
     the hands the rules showed, the awards): each hand read by the engine
     (``read_hand``) with the cards it plays for high and for low, on the final board."""
 
-    variant = VARIANTS.get(str(shown.get("code", "")))
-    board = tuple(shown["board"])
-    wild = str(shown.get("wild", "none"))
+    variant = VARIANTS.get(shown.code)
+    board = tuple(shown.board)
+    wild = shown.wild
     declared = {
         seat: (Declaration.LOW, Declaration.HIGH, Declaration.BOTH)[c] for seat, _, c in fists or ()
     }
     hands = []
-    for seat, name, cards, names in shown["hands"]:
+    for seat, name, cards, names in shown.hands:
         readings: tuple[Any, ...]
         if variant is not None:
             readings = tuple(
@@ -194,7 +216,7 @@ def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None
             readings = tuple(r for r in readings if r.kind == said.value)
         hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, said))
     seen = {h.seat for h in hands}
-    title, stakes = title_and_stakes(str(shown.get("stakes", "")), str(shown.get("variant", "")))
+    title, stakes = title_and_stakes(shown.stakes, shown.variant)
     return ShowdownView(
         variant=title,
         stakes=stakes,
@@ -202,9 +224,9 @@ def showdown_art(shown: dict[str, Any], fists: list[tuple[int, str, int]] | None
         board=board,
         awards=tuple(
             Award(pot, seat, amount, half)
-            for pot, seat, _, amount, half in sorted(shown["awards"], key=_main_first)
+            for pot, seat, _, amount, half in sorted(shown.awards, key=_main_first)
         ),
         names=tuple(
-            {seat: name[:24] for _, seat, name, _, _ in shown["awards"] if seat not in seen}.items()
+            {seat: name[:24] for _, seat, name, _, _ in shown.awards if seat not in seen}.items()
         ),
     )

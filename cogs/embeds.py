@@ -7,18 +7,18 @@ private card, so nothing built here can leak one (invariant 2).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
 from bot.table.view import TableView, cards_words, seat_notes
+from cards_art import RenderedImage
 from cogs.art import split_game
 from cogs.components import action_buttons
 
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
 
-def to_call_of(table: Any, view: TableView) -> tuple[int, frozenset[str]]:
+def to_call_of(table: object, view: TableView) -> tuple[int, frozenset[str]]:
     """What the seat to act must add to call, and the names of his legal actions: the
     engine's figures (cogs never compute a bet themselves), as the spectator view holds
     them. Both are public; the actions are left out (empty) while they depend on his
@@ -96,7 +96,7 @@ def table_view(
     )
 
 
-def with_image(embed: discord.Embed, image: Any | None) -> discord.Embed:
+def with_image(embed: discord.Embed, image: RenderedImage | None) -> discord.Embed:
     """Show the attached table picture inside the embed."""
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
@@ -104,9 +104,9 @@ def with_image(embed: discord.Embed, image: Any | None) -> discord.Embed:
 
 
 def table_message(
-    table: Any, view: TableView, recent: Sequence[str], image: Any | None
+    view: TableView, recent: Sequence[str], image: RenderedImage | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The table message's embed and buttons for the spectator ``view``."""
-    to_call, actions = to_call_of(table, view)
+    to_call, actions = to_call_of(None, view)
     embed = with_image(table_embed(view, recent, to_call), image)
     return embed, table_view(view, to_call, actions)

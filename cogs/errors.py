@@ -50,7 +50,7 @@ def friendly(exc: BaseException, table: str | None = None) -> str:
     return f"Sorry, something went wrong on my side (error id `{error_id}`). Nothing was changed."
 
 
-def table_of(interaction: discord.Interaction) -> str | None:
+def table_of(interaction: discord.Interaction[discord.Client]) -> str | None:
     """The table an interaction is about: a button's custom_id names it; otherwise the
     channel (a table thread's parent)."""
     data: dict[str, object] = dict(interaction.data or {})
@@ -64,7 +64,7 @@ def table_of(interaction: discord.Interaction) -> str | None:
     return None if interaction.channel_id is None else str(interaction.channel_id)
 
 
-async def report(interaction: discord.Interaction, exc: BaseException) -> None:
+async def report(interaction: discord.Interaction[discord.Client], exc: BaseException) -> None:
     try:
         await ops.reply(interaction, friendly(exc, table_of(interaction)))
     except discord.HTTPException:
@@ -72,6 +72,6 @@ async def report(interaction: discord.Interaction, exc: BaseException) -> None:
 
 
 async def on_tree_error(
-    interaction: discord.Interaction, error: app_commands.AppCommandError
+    interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
 ) -> None:
     await report(interaction, error)

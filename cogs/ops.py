@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from cards_art import RenderedImage
+
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
@@ -23,7 +25,7 @@ DM_CLOSED = (50007, 50278)
 UNKNOWN_MESSAGE = 10008
 
 
-def _file(image: Any | None) -> discord.File | None:
+def _file(image: RenderedImage | None) -> discord.File | None:
     if image is None:
         return None
     return discord.File(io.BytesIO(image.data), image.filename, description=image.alt_text[:1000])
@@ -43,12 +45,12 @@ def _expected(exc: discord.HTTPException, *codes: int) -> bool:
 
 
 async def reply(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[discord.Client],
     content: str,
     *,
     ephemeral: bool = True,
     embed: discord.Embed | None = None,
-    image: Any | None = None,
+    image: RenderedImage | None = None,
     view: discord.ui.View | None = None,
 ) -> bool:
     """Answer an interaction (first response, or a follow-up if already answered)."""
@@ -81,11 +83,11 @@ async def reply(
 
 
 async def update(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[discord.Client],
     *,
     embed: discord.Embed,
     view: discord.ui.View | None,
-    image: Any | None = None,
+    image: RenderedImage | None = None,
     content: str | None = None,
 ) -> bool:
     """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request)."""
@@ -104,7 +106,9 @@ async def update(
         raise
 
 
-async def open_modal(interaction: discord.Interaction, modal: discord.ui.Modal) -> bool:
+async def open_modal(
+    interaction: discord.Interaction[discord.Client], modal: discord.ui.Modal
+) -> bool:
     try:
         await interaction.response.send_modal(modal)
         return True
@@ -114,7 +118,9 @@ async def open_modal(interaction: discord.Interaction, modal: discord.ui.Modal) 
         raise
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> bool:
+async def defer(
+    interaction: discord.Interaction[discord.Client], *, ephemeral: bool = True
+) -> bool:
     """Acknowledge now, answer later. Always ephemeral for private answers: a public
     defer would make the first follow-up public whatever it asks for."""
     try:
@@ -131,7 +137,7 @@ async def send(
     content: str = "",
     *,
     embed: discord.Embed | None = None,
-    image: Any | None = None,
+    image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
     kwargs: dict[str, Any] = {"content": fit(content) or None}
@@ -161,7 +167,7 @@ async def dm(
     user_id: int,
     content: str,
     *,
-    image: Any | None = None,
+    image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
     """DM a user; None when their DMs are closed (the caller falls back)."""
@@ -178,7 +184,7 @@ async def edit(
     *,
     embed: discord.Embed,
     view: discord.ui.View | None,
-    image: Any | None = None,
+    image: RenderedImage | None = None,
 ) -> bool:
     """Edit a message in place; False when it is gone."""
     kwargs: dict[str, Any] = {"embed": embed, "view": view}

@@ -9,42 +9,35 @@ click answers with UPDATE_MESSAGE: the table edit is the response.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
-from typing import Any
 
 import discord
 
+from bot.poker.legal import Legal
+from bot.table.actor import Actor
 from bot.table.text_actions import ActionRequest, ParseError, parse_amount
 from bot.table.view import cards_words
 from cogs import errors, ops
-from cogs.components import RaiseModal, declare_buttons, draw_menu, guts_buttons
-from cogs.embeds import table_message
+from cogs.bot import ChipfistBot
+from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal
 from cogs.ids import ButtonId
 from cogs.presenter import _render_cards
 
 SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy-in)."
 
 
-def app(interaction: discord.Interaction) -> Any:
-    """The bot's service and presenter (``ChipfistBot`` in ``cogs.app``)."""
-    return interaction.client
+Interaction = discord.Interaction[ChipfistBot]
 
 
-def note_permissions(interaction: discord.Interaction, table_id: str) -> None:
-    """Let the service know, via the presenter, whether this user moderates the channel."""
-    perms = interaction.permissions
-    key = (table_id, str(interaction.user.id))
-    if perms.manage_channels:
-        app(interaction).presenter.moderators.add(key)
-    else:
-        app(interaction).presenter.moderators.discard(key)
+def actor(interaction: Interaction) -> Actor:
+    """Who issues a command: the user, and whether he may manage the table (Manage
+    Channels where he runs it; never from a DM). It goes with each table command."""
+    manage = interaction.guild_id is not None and interaction.permissions.manage_channels
+    return Actor(str(interaction.user.id), may_manage=manage)
 
 
-async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
+async def on_button(interaction: Interaction, bid: ButtonId) -> None:
     try:
-        if interaction.guild_id is not None:  # in the channel: a moderator's click counts
-            note_permissions(interaction, bid.table_id)
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
         elif bid.kind == "dec" and bid.arg in ("in", "out"):
@@ -55,7 +48,7 @@ async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
             req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "bump":
-            presenter = app(interaction).presenter
+            presenter = interaction.client.presenter
             wait = presenter.bump_wait(bid.table_id)
             if wait > 0:
                 # A cooldown per table: anyone may bump, but not flood the channel.
@@ -70,13 +63,13 @@ async def on_button(interaction: discord.Interaction, bid: ButtonId) -> None:
         await errors.report(interaction, exc)
 
 
-async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
-    table = app(interaction).service.get(bid.table_id)
+async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
+    table = interaction.client.table(bid.table_id)
     if table is None:
         await ops.reply(interaction, "This table is gone.")
         return
     user = str(interaction.user.id)
-    if table.state.seat_of(user) is None:
+    if not interaction.client.tables.is_seated(table.table_id, user):
         await ops.reply(interaction, SIT_HINT)
         return
     view = table.snapshot(user)
@@ -89,10 +82,10 @@ async def _act_button(interaction: discord.Interaction, bid: ButtonId) -> None:
                 else str(legal.min_to)
             )
             # A modal must be the first response: open it now, work after submit.
-            await ops.open_modal(
-                interaction,
-                RaiseModal(bid.table_id, bid.turn, rng, legal.opening, "complete" in legal.actions),
+            modal = raise_modal(
+                bid.table_id, bid.turn, rng, legal.opening, "complete" in legal.actions
             )
+            await ops.open_modal(interaction, modal)
             return
         if legal is not None:
             # Say why not (capped, not reopened, no openers...), then what is allowed.
@@ -129,12 +122,12 @@ _WORDS = {
 
 
 def parse_raise(
-    to_text: str, by_text: str, legal: Any, no_raise: str | None = None
+    to_text: str, by_text: str, legal: Legal | None, no_raise: str | None = None
 ) -> ActionRequest | str:
     """The modal's fields as a request, or a sentence saying what to type. Never adjusts
     an amount: the engine refuses an out-of-range one with the range (R-6.4)."""
     to_text, by_text = to_text.strip().lower(), by_text.strip().lower()
-    opening = bool(getattr(legal, "opening", False))
+    opening = legal is not None and legal.opening
     text, by = (by_text, True) if by_text and not to_text else (to_text, False)
     if not text:
         return "Type an amount (or min, max, half, pot, all in)."
@@ -161,71 +154,11 @@ def parse_raise(
     return ActionRequest("raise_by" if by else "raise_to", amount)
 
 
-_MODAL_ID = re.compile(r"cfm:(\d+):(\d+)")
-
-
-def _text_inputs(components: Any) -> dict[str, str]:
-    """custom_id -> value of every text input in a submitted modal's raw components."""
-    out: dict[str, str] = {}
-    for comp in components or ():
-        if comp.get("type") == 4:
-            out[str(comp.get("custom_id"))] = str(comp.get("value") or "")
-        out.update(_text_inputs(comp.get("components")))
-        if isinstance(comp.get("component"), dict):
-            out.update(_text_inputs([comp["component"]]))
-    return out
-
-
-def _component_ids(components: Any) -> set[str]:
-    out: set[str] = set()
-    for comp in components or ():
-        if not isinstance(comp, dict):
-            continue
-        if comp.get("custom_id"):
-            out.add(str(comp["custom_id"]))
-        out |= _component_ids(comp.get("components"))
-    return out
-
-
-async def on_stale_component(interaction: discord.Interaction) -> None:
-    """A click on a button that its message no longer carries: a client still showing an
-    older version of the table message. discord.py drops such clicks silently (it builds
-    dynamic items from the message as it is now), so they are answered here: stale, and
-    nothing changed (R-6.1)."""
-    if interaction.type != discord.InteractionType.component or interaction.message is None:
-        return
-    data: Any = interaction.data or {}
-    custom_id = str(data.get("custom_id", ""))
-    if not custom_id.startswith("cf:"):
-        return
-    current = _component_ids([c.to_dict() for c in interaction.message.components])
-    if custom_id in current:
-        return  # the dynamic item handles it
-    await ops.reply(
-        interaction,
-        "That button is from an earlier turn; nothing was done. Use the buttons on the "
-        "current table message.",
-    )
-
-
-async def on_modal_interaction(interaction: discord.Interaction) -> None:
-    """Every bet/raise modal submission, read from the payload: the table and the turn
-    are in the modal's custom_id, so no in-memory modal is needed (restarts)."""
-    if interaction.type != discord.InteractionType.modal_submit:
-        return
-    data: Any = interaction.data or {}
-    m = _MODAL_ID.fullmatch(str(data.get("custom_id", "")))
-    if m is None:
-        return
-    values = _text_inputs(data.get("components"))
-    await on_raise_submit(interaction, m[1], int(m[2]), values.get("to", ""), values.get("by", ""))
-
-
 async def on_raise_submit(
-    interaction: discord.Interaction, table_id: str, turn: int, to_text: str, by_text: str
+    interaction: Interaction, table_id: str, turn: int, to_text: str, by_text: str
 ) -> None:
     try:
-        table = app(interaction).service.get(table_id)
+        table = interaction.client.table(table_id)
         if table is None:
             await ops.reply(interaction, "This table is gone.")
             return
@@ -242,7 +175,7 @@ async def on_raise_submit(
 
 
 async def act(
-    interaction: discord.Interaction,
+    interaction: Interaction,
     table_id: str,
     req: ActionRequest,
     *,
@@ -251,66 +184,50 @@ async def act(
     declare: bool = False,
     prompt: int | None = None,
 ) -> None:
-    bot = app(interaction)
-    table = bot.service.get(table_id)
+    bot = interaction.client
+    table = bot.table(table_id)
     if table is None:
         await ops.reply(
             interaction, "There is no table in this channel; create one with `/table create`."
         )
         return
     user = str(interaction.user.id)
-    if table.state.seat_of(user) is None:
+    if not interaction.client.tables.is_seated(table.table_id, user):
         await ops.reply(interaction, SIT_HINT)
         return
-    presenter = bot.presenter
-    presenter.busy[table_id] = presenter.busy.get(table_id, 0) + 1
+    channel = bot.presenter.channel(table_id)
     started = time.perf_counter()
     try:
-        outcome = await table.act(
-            user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
-        )
-        if not outcome.ok:
-            await ops.reply(interaction, outcome.message)
-            return
-        if declare:
-            # Confirmed privately; final (R-13.2). The DM's buttons go away.
-            if req.kind in ("guts_in", "guts_out"):
-                said = "in" if req.kind == "guts_in" else "out"
-                text = f"✊ You are **{said}**. Your call is final (R-15.2)."
-            else:
-                text = f"✊ Your fist is closed: **{req.choice}**. This is final."
-            if interaction.message is not None and interaction.guild_id is None:
-                await interaction.response.edit_message(content=text, view=None)
-            else:
-                await ops.reply(interaction, text)
-            return
-        message = interaction.message
-        known = presenter.table_msgs.get(table_id)
-        if edit and message is not None and (known is None or known == message.id):
-            view = table.snapshot(None)
-            # Answer now with the embed; never draw before the first response. When the
-            # street's picture changed, the presenter's refresh uploads it right after.
-            image, current = presenter.pictures.current(view)
-            recent = list(presenter.recent.get(table_id, ()))
-            embed, buttons = table_message(table, view, recent, image)
-            if await ops.update(interaction, embed=embed, view=buttons):
-                presenter.table_msgs.setdefault(table_id, message.id)
-                if current:
-                    presenter.mark_shown(table_id, view.turn, message.id)
-                else:
-                    presenter.schedule_refresh(table_id)
+        async with channel.answering():
+            outcome = await table.act(
+                user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
+            )
+            if not outcome.ok:
+                await ops.reply(interaction, outcome.message)
                 return
-        await ops.reply(interaction, outcome.message)
+            if declare:
+                # Confirmed privately; final (R-13.2). The DM's buttons go away.
+                if req.kind in ("guts_in", "guts_out"):
+                    said = "in" if req.kind == "guts_in" else "out"
+                    text = f"✊ You are **{said}**. Your call is final (R-15.2)."
+                else:
+                    text = f"✊ Your fist is closed: **{req.choice}**. This is final."
+                if interaction.message is not None and interaction.guild_id is None:
+                    await interaction.response.edit_message(content=text, view=None)
+                else:
+                    await ops.reply(interaction, text)
+                return
+            # A click on the table message answers with the table message itself.
+            if edit and await channel.show(table.snapshot(None), via=interaction):
+                return
+            await ops.reply(interaction, outcome.message)
     finally:
-        presenter.busy[table_id] -= 1
-        observe = getattr(bot, "observe_action", None)
-        if observe is not None:  # the metrics' action latency (cogs.metrics)
-            observe(time.perf_counter() - started)
+        bot.observe_action(time.perf_counter() - started)  # the metrics' action latency
 
 
-async def show_cards(interaction: discord.Interaction, table_id: str) -> None:
+async def show_cards(interaction: Interaction, table_id: str) -> None:
     """A fresh ephemeral every press (an ephemeral can be edited only for 15 minutes)."""
-    table = app(interaction).service.get(table_id)
+    table = interaction.client.table(table_id)
     if table is None:
         await ops.reply(interaction, "There is no table here.")
         return
@@ -341,7 +258,7 @@ async def show_cards(interaction: discord.Interaction, table_id: str) -> None:
     await ops.reply(interaction, text, image=image, view=buttons)
 
 
-async def on_draw(interaction: discord.Interaction, bid: ButtonId, cards: tuple[str, ...]) -> None:
+async def on_draw(interaction: Interaction, bid: ButtonId, cards: tuple[str, ...]) -> None:
     """The discard menu (ephemeral): the draw is one action with its cards (R-16.4)."""
     try:
         await act(interaction, bid.table_id, ActionRequest("draw", cards=cards), turn=bid.turn)

@@ -1,10 +1,11 @@
 """The table service's presenter for Discord (``bot.table.ports.Presenter``).
 
-The service calls it under the table's lock, so nothing here waits on Discord: public
-notices update an in-memory log and schedule one coalesced edit of the table message;
-private notices (hole cards, "your turn", a declaration prompt) are queued per table
-and sent in order by a worker. Clicks answer with UPDATE_MESSAGE, which is the table
-edit itself, so the refresher skips a table whose message already shows the latest state.
+The service calls it under the table's lock, so nothing here waits on Discord: each
+notice goes to its table's :class:`~cogs.channel.TableChannel`. Public notices add a
+line and the hand's notes (from the notice's ``HandFacts``: this module never reads the
+table's state) and schedule one coalesced refresh of the table message; private notices
+(hole cards, "your turn", a declaration prompt) are queued on the channel and sent in
+order. Per table the presenter holds only the channel objects.
 """
 
 from __future__ import annotations
@@ -12,27 +13,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
 
 import discord
 
-from bot.poker.events import BoardDealt, CardsDealt, HandShown, PotAwarded
+from bot.poker.events import (
+    BoardDealt,
+    CardsDealt,
+    DeclarationsRevealed,
+    Drew,
+    HandShown,
+    PotAwarded,
+)
 from bot.table.ports import Notice
+from bot.table.service import TableService
+from bot.table.view import TableView
 from cards_art import (
     Fist,
+    RenderedImage,
     RevealView,
     render_hole_cards,
     render_reveal,
     render_showdown,
 )
 from cogs import ops
-from cogs.art import PictureCache, showdown_art
+from cogs.art import ShowdownNotes, showdown_art
+from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
-from cogs.embeds import table_message
-from cogs.prefs import save_table_message
 
 log = logging.getLogger(__name__)
 
@@ -53,233 +60,182 @@ _SUMMARY = {
 # Private events that carry cards for one player's eyes.
 _CARDS = {"CardsDealt", "Drew"}
 
-Job = Callable[[], Awaitable[None]]
-
 
 class DiscordPresenter:
+    """Routes the service's notices to the table channels (:class:`TableChannel`); per
+    table it holds nothing but them. Per player: how he wants to be pinged."""
+
     def __init__(self, client: discord.Client) -> None:
         self.client = client
-        self.service: Any = None
-        self.table_msgs: dict[str, int] = {}
-        self.pictures = PictureCache()
-        self.fists: dict[str, list[tuple[int, str, int]]] = {}
-        self.showdowns: dict[str, dict[str, Any]] = {}
-        self.recent: dict[str, deque[str]] = {}
-        self.summary: dict[str, list[str]] = {}
-        self.notice_count: dict[str, int] = {}
-        self.shown: dict[str, tuple[int, int]] = {}
-        self.busy: dict[str, int] = {}
-        self.bumped_at: dict[str, float] = {}
+        self.service: TableService | None = None
+        self.channels: dict[str, TableChannel] = {}
+        self.saved_messages: dict[str, int] = {}
+        """Table message ids stored by an earlier run (read at start, used once)."""
         self.bump_cooldown = 10.0
-        self.pings: dict[str, int] = {}
         self.ping_mode: dict[str, str] = {}
         """Per player: "channel" (default, a mention deleted next turn) or "dm"."""
         self.ping_delay = 3.0
         """Seconds a player may take before being pinged (0: ping at once)."""
-        self._ping_tasks: dict[str, asyncio.Task[None]] = {}
-        self.moderators: set[tuple[str, str]] = set()
-        self.dm_failed: set[tuple[str, str, int, str]] = set()
-        self._dirty: set[str] = set()
-        self._refreshers: dict[str, asyncio.Task[None]] = {}
-        self._queues: dict[str, asyncio.Queue[Job]] = {}
-        self._workers: dict[str, asyncio.Task[None]] = {}
+        self.on_hand_ended: Callable[[], None] | None = None
+        """Called once per finished hand (the metrics' hand counter)."""
+
+    def channel(self, table_id: str) -> TableChannel:
+        """The table's channel object (made on first use)."""
+        ch = self.channels.get(table_id)
+        if ch is None:
+            assert self.service is not None, "the presenter is attached to a service"
+            service = self.service
+
+            def load() -> TableView | None:
+                table = service.get(table_id)
+                return table.snapshot(None) if table is not None else None
+
+            ch = TableChannel(table_id, self.client, service.store, load)
+            ch.message_id = self.saved_messages.pop(table_id, None)
+            self.channels[table_id] = ch
+        table = self.service.get(table_id) if self.service is not None else None
+        if table is not None:
+            ch.thread_id = table.settings.thread_id
+        return ch
 
     # ------------------------------------------------------------ the port
 
     async def public(self, table_id: str, notice: Notice) -> None:
-        self.notice_count[table_id] = self.notice_count.get(table_id, 0) + 1
-        self.recent.setdefault(table_id, deque(maxlen=6)).append(notice.text)
+        ch = self.channel(table_id)
+        ch.note(notice.text)
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
-            self.summary[table_id] = []
+            ch.hand.summary = []
+            ch.dm_failed.clear()  # told once per hand: last hand's notes are done with
         elif notice.kind in _SUMMARY:
-            self.summary.setdefault(table_id, []).append(notice.text)
+            ch.hand.summary.append(notice.text)
             if notice.kind == "DeclarationsRevealed":
-                self.fists[table_id] = self._fists(table_id, notice)
+                ch.hand.fists = self._fists(table_id, notice)
         elif notice.kind == "hand_ended":
+            if self.on_hand_ended is not None:
+                self.on_hand_ended()
             # One message: every fist opened together (with their picture), then the
             # showdown (R-13.2).
-            lines = main_pot_first(self.summary.pop(table_id, []))
+            notes, ch.hand = ch.hand, HandNotes()
+            lines = main_pot_first(notes.summary)
             text = "\n".join([f"**{notice.text}**", *lines])[:1900]
-            fists = self.fists.pop(table_id, None)
-            shown = self.showdowns.pop(table_id, None)
-            self._enqueue(table_id, lambda: self._post(table_id, text, fists, shown))
-            self._enqueue(table_id, lambda: self._clear_ping(table_id))
-        self.schedule_refresh(table_id)
+            ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown))
+            ch.enqueue(lambda: self._clear_ping(table_id))
+        ch.schedule_refresh()
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
+        ch = self.channel(table_id)
         if notice.kind == "your_turn":
-            self._enqueue(table_id, lambda: self._ping(table_id, user_id, notice))
+            ch.enqueue(lambda: self._ping(table_id, user_id, notice))
         elif notice.kind == "declare":
-            self._enqueue(table_id, lambda: self._declare_prompt(table_id, user_id, notice))
+            ch.enqueue(lambda: self._declare_prompt(table_id, user_id, notice))
         elif notice.kind == "guts":
-            self._enqueue(table_id, lambda: self._guts_prompt(table_id, user_id, notice))
+            ch.enqueue(lambda: self._guts_prompt(table_id, user_id, notice))
         else:
-            self._enqueue(table_id, lambda: self._dm_private(table_id, user_id, notice))
+            ch.enqueue(lambda: self._dm_private(table_id, user_id, notice))
 
     async def error(self, table_id: str, user_id: str, message: str) -> None:
         # The actor is answered by the interaction itself (its Outcome); nothing public.
         return None
 
     def is_moderator(self, table_id: str, user_id: str) -> bool:
-        return (table_id, user_id) in self.moderators
+        """Never from here: each command carries its ``Actor`` (``cogs.play.actor``)."""
+        return False
 
     # ------------------------------------------------------------ the table message
 
-    def state_key(self, table_id: str, turn: int) -> tuple[int, int]:
-        return (turn, self.notice_count.get(table_id, 0))
-
-    def mark_shown(self, table_id: str, turn: int, message_id: int | None = None) -> None:
-        self.shown[table_id] = self.state_key(table_id, turn)
-        if message_id is not None:
-            self.table_msgs.setdefault(table_id, message_id)
-
     def schedule_refresh(self, table_id: str) -> None:
-        self._dirty.add(table_id)
-        task = self._refreshers.get(table_id)
-        if task is None or task.done():
-            self._refreshers[table_id] = asyncio.create_task(self._refresh_loop(table_id))
-
-    async def _refresh_loop(self, table_id: str) -> None:
-        await asyncio.sleep(0.02)  # coalesce a burst of notices into one edit
-        while table_id in self._dirty:
-            while self.busy.get(table_id, 0):
-                await asyncio.sleep(0.01)  # a click is answering with the edit itself
-            self._dirty.discard(table_id)
-            try:
-                await self.refresh(table_id)
-            except Exception:
-                log.exception("table %s: refresh failed", table_id)
+        self.channel(table_id).schedule_refresh()
 
     async def refresh(self, table_id: str, *, repost: bool = False) -> None:
+        """Show the table's latest state on its message (``repost``: a new message at
+        the bottom, the old one deleted)."""
         table = self.service.get(table_id) if self.service else None
         if table is None:
             return
-        view = table.snapshot(None)
-        key = self.state_key(table_id, view.turn)
-        if not repost and self.shown.get(table_id) == key and table_id in self.table_msgs:
-            return
-        image, is_new = await self.pictures.get(view)
-        embed, buttons = table_message(table, view, list(self.recent.get(table_id, ())), image)
-        channel = self._channel(table_id)
-        old = self.table_msgs.get(table_id)
-        if old is not None and not repost:
-            target = channel.get_partial_message(old)
-            upload = image if is_new else None
-            if await ops.edit(target, embed=embed, view=buttons, image=upload):
-                self.shown[table_id] = key
-                return
-        msg = await ops.send(channel, embed=embed, view=buttons, image=image)
-        if msg is not None:
-            self.table_msgs[table_id] = msg.id
-            self.shown[table_id] = key
-            try:
-                await save_table_message(self.service.store, table_id, msg.id)
-            except Exception:  # the message is up; only a restart would post a second one
-                log.exception("table %s: could not store the table message id", table_id)
-            if old is not None and repost:
-                # Retire the old message: no buttons, so nobody plays on it.
-                await ops.delete(channel.get_partial_message(old))
+        await self.channel(table_id).show(table.snapshot(None), repost=repost)
 
-    # ------------------------------------------------------------ the per-table queue
-
-    def _enqueue(self, table_id: str, job: Job) -> None:
-        queue = self._queues.setdefault(table_id, asyncio.Queue())
-        queue.put_nowait(job)
-        worker = self._workers.get(table_id)
-        if worker is None or worker.done():
-            self._workers[table_id] = asyncio.create_task(self._work(table_id, queue))
-
-    async def _work(self, table_id: str, queue: asyncio.Queue[Job]) -> None:
-        while not queue.empty():
-            job = queue.get_nowait()
-            try:
-                await job()
-            except Exception:
-                log.exception("table %s: a delivery failed", table_id)
+    def bump_wait(self, table_id: str) -> int:
+        """Seconds before the table may be bumped again (0: now; the clock starts)."""
+        return self.channel(table_id).bump_wait(self.bump_cooldown)
 
     async def drain(self) -> None:
         """Wait for every queued delivery and refresh (tests, shutdown)."""
         for _ in range(50):
             tasks = [
-                t for t in [*self._workers.values(), *self._refreshers.values()] if not t.done()
+                t for ch in self.channels.values() for t in ch.tasks() if t is not ch.ping_task
             ]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
-        for task in [
-            *self._workers.values(),
-            *self._refreshers.values(),
-            *self._ping_tasks.values(),
-        ]:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        for ch in self.channels.values():
+            for task in ch.tasks():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     async def _post(
-        self, table_id: str, text: str, fists: Any = None, shown: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        text: str,
+        fists: list[tuple[int, str, int]] | None = None,
+        shown: ShowdownNotes | None = None,
     ) -> None:
         # The fists first (R-13.2), then the hands with the cards they play.
         reveal = await _render_reveal(fists) if fists else None
-        showdown = await _render_showdown(shown, fists) if shown and shown["hands"] else None
+        showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
         images = [i for i in (reveal, showdown) if i is not None]
-        await ops.send(self._channel(table_id), text, image=images or None)
+        await ops.send(self.channel(table_id).where(), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
         the hands the rules showed, and who won which pot (never a private card)."""
+        ch = self.channel(table_id)
         event = notice.data.get("event") if notice.data else None
-        if notice.kind == "hand_started" or table_id not in self.showdowns:
+        if notice.kind == "hand_started" or ch.hand.showdown is None:
             table = self.service.get(table_id) if self.service else None
-            stakes = table.snapshot(None) if table is not None else None
-            self.showdowns[table_id] = {
-                "board": [],
-                "hands": [],
-                "awards": [],
-                "variant": getattr(stakes, "variant_name", ""),
-                "stakes": getattr(stakes, "stakes", ""),
-            }
-        if event is None:
+            view = table.snapshot(None) if table is not None else None
+            ch.hand.showdown = ShowdownNotes(
+                variant=view.variant_name if view is not None else "",
+                stakes=view.stakes if view is not None else "",
+            )
+        info = notice.hand  # seats and names by position: the notice carries them
+        if event is None or info is None:
             return
-        table = self.service.get(table_id) if self.service else None
-        info = table.state.current if table is not None else None
-        if info is None:
-            return
-        bag = self.showdowns[table_id]
-        bag["code"] = info.variant
-        bag["wild"] = info.start.rules.wild
+        bag = ch.hand.showdown
+        bag.code = info.variant
+        bag.wild = info.wild
         if isinstance(event, BoardDealt):
-            bag["board"].extend(event.cards)
+            bag.board.extend(event.cards)
         elif isinstance(event, HandShown):
             names = tuple(d for d in event.descriptions if d)
-            bag["hands"].append(
-                (info.order[event.player], info.names[event.player], list(event.cards), names)
+            bag.hands.append(
+                (info.seats[event.player], info.names[event.player], list(event.cards), names)
             )
         elif isinstance(event, CardsDealt) and event.audience is None:
             # Stud: up cards dealt to a hand already shown (players all in) belong to it.
             # Only the public copy: a card dealt face down is never added (invariant 2).
-            for seat, _, cards, _ in bag["hands"]:
-                if seat == info.order[event.player]:
+            for seat, _, cards, _ in bag.hands:
+                if seat == info.seats[event.player]:
                     cards.extend(event.cards)
         elif isinstance(event, PotAwarded):
             pot = "Main pot" if event.pot_index == 0 else f"Side pot {event.pot_index}"
             half = "" if event.share == "whole" else event.share
             for w, amount in zip(event.winners, event.amounts, strict=True):
-                bag["awards"].append((pot, info.order[w], info.names[w], amount, half))
+                bag.awards.append((pot, info.seats[w], info.names[w], amount, half))
 
     def _fists(self, table_id: str, notice: Notice) -> list[tuple[int, str, int]]:
-        """(seat, name, chips) of each opened fist; read under the table's lock."""
+        """(seat, name, chips) of each opened fist, from the notice alone."""
         event = notice.data.get("event")
-        table = self.service.get(table_id) if self.service else None
-        info = table.state.current if table is not None else None
-        if event is None or info is None:
+        info = notice.hand
+        if not isinstance(event, DeclarationsRevealed) or info is None:
             return []
         chips = {"low": 0, "high": 1, "both": 2}
         return [
-            (info.order[pos], info.names[pos], chips[choice])
-            for pos, choice in getattr(event, "choices", ())
+            (info.seats[pos], info.names[pos], chips[choice])
+            for pos, choice in event.choices
             if choice in chips
         ]
 
@@ -288,47 +244,36 @@ class DiscordPresenter:
     async def _dm_private(self, table_id: str, user_id: str, notice: Notice) -> None:
         image = None
         event = notice.data.get("event") if notice.data else None
-        cards = tuple(getattr(event, "cards", ()) or getattr(event, "received", ()) or ())
+        cards: tuple[str, ...] = ()
+        if isinstance(event, CardsDealt):
+            cards = tuple(event.cards)
+        elif isinstance(event, Drew):
+            cards = tuple(event.received)
         if notice.kind in _CARDS and cards:
             image = await _render_cards(cards, notice.text)
         text = f"<#{table_id}> · {notice.text}"
         if await ops.dm(self.client, int(user_id), text, image=image) is None:
-            await self._dm_fallback(table_id, user_id, "your cards")
+            await self._dm_fallback(table_id, user_id, notice, "your cards")
 
     async def _declare_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = declare_buttons(table_id, notice.turn)
         if await ops.dm(self.client, int(user_id), text, view=view) is None:
-            await self._dm_fallback(table_id, user_id, "the declaration buttons")
-
-    def _channel(self, table_id: str) -> discord.PartialMessageable:
-        """Where the table lives: its channel, or its own thread (a table setting)."""
-        table = self.service.get(table_id) if self.service else None
-        thread = table.settings.thread_id if table is not None else 0
-        return self.client.get_partial_messageable(int(thread or table_id))
+            await self._dm_fallback(table_id, user_id, notice, "the declaration buttons")
 
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = guts_buttons(table_id, notice.turn)
         if await ops.dm(self.client, int(user_id), text, view=view) is None:
-            await self._dm_fallback(table_id, user_id, "the in/out buttons")
+            await self._dm_fallback(table_id, user_id, notice, "the in/out buttons")
 
-    def bump_wait(self, table_id: str) -> int:
-        """Seconds before the table may be bumped again (0: now; the clock starts)."""
-        now = time.monotonic()
-        left = self.bumped_at.get(table_id, -1e9) + self.bump_cooldown - now
-        if left > 0:
-            return max(1, round(left))
-        self.bumped_at[table_id] = now
-        return 0
-
-    async def _dm_fallback(self, table_id: str, user_id: str, what: str) -> None:
-        table = self.service.get(table_id) if self.service else None
-        hand_no = table.state.hand_no if table is not None else 0
+    async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
+        ch = self.channel(table_id)
+        hand_no = notice.hand.hand_no if notice.hand is not None else 0
         # Once per hand and kind: the cards note must not hide the later declaration one.
-        if (table_id, user_id, hand_no, what) in self.dm_failed:
+        if (user_id, hand_no, what) in ch.dm_failed:
             return
-        self.dm_failed.add((table_id, user_id, hand_no, what))
+        ch.dm_failed.add((user_id, hand_no, what))
         # Never any card here: only where to look.
         await self._post(
             table_id,
@@ -340,32 +285,31 @@ class DiscordPresenter:
         seconds, if the turn has not moved, a short mention (deleted on the next turn),
         or a DM for players who chose that. A quick player is never pinged at all."""
         await self._clear_ping(table_id)
-        old = self._ping_tasks.pop(table_id, None)
-        if old is not None:
-            old.cancel()
-        self._ping_tasks[table_id] = asyncio.create_task(
-            self._ping_later(table_id, user_id, notice.turn)
-        )
+        ch = self.channel(table_id)
+        if ch.ping_task is not None:
+            ch.ping_task.cancel()
+        ch.ping_task = asyncio.create_task(self._ping_later(table_id, user_id, notice.turn))
 
     async def _ping_later(self, table_id: str, user_id: str, turn: int) -> None:
         await asyncio.sleep(self.ping_delay)
         table = self.service.get(table_id) if self.service else None
-        if table is None or table.state.turn != turn:
+        if table is None or table.snapshot(None).turn != turn:
             return
         text = f"<@{user_id}>, your turn."
         by_dm = self.ping_mode.get(user_id) == "dm"
         if by_dm and await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}"):
             return
         # A channel mention (also when the DM could not be delivered: DMs closed).
-        msg = await ops.send(self._channel(table_id), text)
+        ch = self.channel(table_id)
+        msg = await ops.send(ch.where(), text)
         if msg is not None:
-            self.pings[table_id] = msg.id
+            ch.ping_id = msg.id
 
     async def _clear_ping(self, table_id: str) -> None:
-        old = self.pings.pop(table_id, None)
+        ch = self.channel(table_id)
+        old, ch.ping_id = ch.ping_id, None
         if old is not None:
-            channel = self._channel(table_id)
-            await ops.delete(channel.get_partial_message(old))
+            await ops.delete(ch.where().get_partial_message(old))
 
 
 def _pot_order(line: str) -> int:
@@ -389,7 +333,7 @@ def main_pot_first(lines: list[str]) -> list[str]:
     return out
 
 
-async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
+async def _render_cards(cards: tuple[str, ...], caption: str) -> RenderedImage | None:
     """The hole-card picture (blocking Pillow work in a thread); None if art fails."""
     try:
         shown = tuple(c for c in cards if c != "??")
@@ -402,8 +346,8 @@ async def _render_cards(cards: tuple[str, ...], caption: str) -> Any | None:
 
 
 async def _render_showdown(
-    shown: dict[str, Any], fists: list[tuple[int, str, int]] | None = None
-) -> Any | None:
+    shown: ShowdownNotes, fists: list[tuple[int, str, int]] | None = None
+) -> RenderedImage | None:
     try:
         # Reading the hands (the engine's evaluator) and drawing: both in the thread.
         return await asyncio.to_thread(lambda: render_showdown(showdown_art(shown, fists)))
@@ -412,7 +356,7 @@ async def _render_showdown(
         return None
 
 
-async def _render_reveal(fists: list[tuple[int, str, int]]) -> Any | None:
+async def _render_reveal(fists: list[tuple[int, str, int]]) -> RenderedImage | None:
     try:
         view = RevealView(tuple(Fist(seat, name[:24], chips) for seat, name, chips in fists))
         return await asyncio.to_thread(render_reveal, view)

@@ -10,17 +10,17 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import rulebook
+from bot.table.actor import Actor
 from bot.table.games import game_suggestions, split_game
-from bot.table.session import Result, hand_stats, session_results, stats_text
-from bot.table.session import settle as settle_payments
+from bot.table.session import stats_text
 from bot.table.settings import LIMIT_NAMES, TableSettings
+from bot.table.table import Outcome, Table
 from bot.table.text_actions import (
     ActionRequest,
     DrawCountError,
@@ -29,11 +29,14 @@ from bot.table.text_actions import (
     parse_action,
     parse_value,
 )
-from cards_art import LedgerLine, LedgerView, render_ledger
+from bot.table.view import TableView
+from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import ops, permissions, play
+from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode
 
 log = logging.getLogger(__name__)
+Interaction = discord.Interaction[ChipfistBot]
 
 HELP = (
     "**Chipfist** deals poker in this channel.\n"
@@ -74,11 +77,11 @@ def rules_answer(asked: str, repo_url: str | None) -> str:
     return body + suffix
 
 
-def _key(interaction: discord.Interaction) -> str:
+def _key(interaction: Interaction) -> str:
     return f"i{interaction.id}"
 
 
-def _tid(interaction: discord.Interaction) -> str:
+def _tid(interaction: Interaction) -> str:
     """The table's id is its channel's; a command from the table's thread counts too."""
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent_id:
@@ -86,7 +89,7 @@ def _tid(interaction: discord.Interaction) -> str:
     return str(interaction.channel_id)
 
 
-def _per_user_channel(interaction: discord.Interaction) -> tuple[int, int | None]:
+def _per_user_channel(interaction: Interaction) -> tuple[int, int | None]:
     """Cooldowns on commands that post: per user and channel."""
     return (interaction.user.id, interaction.channel_id)
 
@@ -96,38 +99,38 @@ class TableCog(commands.Cog):
 
     table = app_commands.Group(name="table", description="Open, show and run this channel's table")
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: ChipfistBot) -> None:
         self.bot = bot
 
     # ------------------------------------------------------------------ helpers
 
-    def _table(self, interaction: discord.Interaction) -> Any:
-        return self.bot.service.get(_tid(interaction))
+    def _table(self, interaction: Interaction) -> Table | None:
+        return self.bot.table(_tid(interaction))
 
-    async def _no_table(self, interaction: discord.Interaction) -> None:
+    async def _no_table(self, interaction: Interaction) -> None:
         await ops.reply(
             interaction, "There is no table in this channel; open one with `/table create`."
         )
 
-    async def _answer(self, interaction: discord.Interaction, outcome: Any) -> None:
+    async def _answer(self, interaction: Interaction, outcome: Outcome) -> None:
         await ops.reply(interaction, outcome.message)
 
     async def _run(
         self,
-        interaction: discord.Interaction,
-        command: Callable[[Any, str, str], Awaitable[Any]],
+        interaction: Interaction,
+        command: Callable[[Table, Actor, str], Awaitable[Outcome]],
     ) -> None:
         """The common shape of a table command: find this channel's table, run the
-        service command as this user with the interaction id as its idempotency key,
-        answer privately with the outcome."""
+        service command as this actor (the user, and whether he may manage the channel:
+        deal and choose judge it) with the interaction id as its idempotency key, answer
+        privately with the outcome."""
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
             return
         # Host-or-moderator commands (deal, choose) judge this interaction's permissions.
-        play.note_permissions(interaction, _tid(interaction))
         await self._answer(
-            interaction, await command(t, str(interaction.user.id), _key(interaction))
+            interaction, await command(t, play.actor(interaction), _key(interaction))
         )
 
     # ------------------------------------------------------------------ /table
@@ -156,7 +159,7 @@ class TableCog(commands.Cog):
     @app_commands.checks.cooldown(1, 10.0, key=_per_user_channel)
     async def create(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         variant: str = "holdem",
         structure: str | None = None,
         small_blind: app_commands.Range[int, 1] = 1,
@@ -194,8 +197,7 @@ class TableCog(commands.Cog):
             ante=ante,
         )
         tid = _tid(interaction)
-        play.note_permissions(interaction, tid)
-        outcome = await self.bot.service.create(
+        outcome = await self.bot.tables.create(
             tid,
             str(interaction.user.id),
             settings,
@@ -208,12 +210,12 @@ class TableCog(commands.Cog):
 
     @create.autocomplete("variant")
     async def _variant_ac(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return _game_choices(current)
 
     @table.command(name="info", description="The table's game, stakes and seats (privately)")
-    async def info(self, interaction: discord.Interaction) -> None:
+    async def info(self, interaction: Interaction) -> None:
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
@@ -228,7 +230,7 @@ class TableCog(commands.Cog):
 
     @table.command(name="show", description="Move the table to the bottom of the chat")
     @app_commands.checks.cooldown(1, 5.0, key=_per_user_channel)
-    async def show(self, interaction: discord.Interaction) -> None:
+    async def show(self, interaction: Interaction) -> None:
         if self._table(interaction) is None:
             await self._no_table(interaction)
             return
@@ -237,39 +239,36 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, "The table is at the bottom again.")
 
     @table.command(name="pause", description="Pause or resume the table (host or moderator)")
-    async def pause(self, interaction: discord.Interaction, paused: bool = True) -> None:
+    async def pause(self, interaction: Interaction, paused: bool = True) -> None:
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
             return
-        play.note_permissions(interaction, _tid(interaction))
         await self._answer(
-            interaction, await t.pause(str(interaction.user.id), paused, key=_key(interaction))
+            interaction, await t.pause(play.actor(interaction), paused, key=_key(interaction))
         )
 
     @table.command(name="close", description="Close the table (host or moderator)")
-    async def close(self, interaction: discord.Interaction) -> None:
+    async def close(self, interaction: Interaction) -> None:
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
             return
-        play.note_permissions(interaction, _tid(interaction))
         await self._answer(
-            interaction, await t.close(str(interaction.user.id), key=_key(interaction))
+            interaction, await t.close(play.actor(interaction), key=_key(interaction))
         )
 
     @table.command(name="settings", description="Change a table setting (host or moderator)")
     @app_commands.describe(name="Setting name, e.g. action_clock", value="New value")
-    async def settings(self, interaction: discord.Interaction, name: str, value: str) -> None:
+    async def settings(self, interaction: Interaction, name: str, value: str) -> None:
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
             return
-        play.note_permissions(interaction, _tid(interaction))
         # The terminal's reading of a value: ASCII numbers only ("١٠" is not 10).
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         outcome = await t.change_settings(
-            str(interaction.user.id), {key: parse_value(value)}, key=_key(interaction)
+            play.actor(interaction), {key: parse_value(value)}, key=_key(interaction)
         )
         await self._answer(interaction, outcome)
 
@@ -279,7 +278,7 @@ class TableCog(commands.Cog):
     @app_commands.describe(buy_in="Chips to bring", seat="Seat number (any free seat if empty)")
     async def sit(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         buy_in: app_commands.Range[int, 1],
         seat: int | None = None,
     ) -> None:
@@ -297,35 +296,33 @@ class TableCog(commands.Cog):
         await self._answer(interaction, outcome)
 
     @app_commands.command(name="topup", description="Add chips between hands")
-    async def topup(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1]
-    ) -> None:
-        await self._run(interaction, lambda t, u, k: t.top_up(u, amount, key=k))
+    async def topup(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
+        await self._run(interaction, lambda t, a, k: t.top_up(a.user_id, amount, key=k))
 
     @app_commands.command(name="sitout", description="Sit out from the next hand")
-    async def sitout(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.sit_out(u, key=k))
+    async def sitout(self, interaction: Interaction) -> None:
+        await self._run(interaction, lambda t, a, k: t.sit_out(a.user_id, key=k))
 
     @app_commands.command(name="back", description="Come back from sitting out")
-    async def back(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.sit_in(u, key=k))
+    async def back(self, interaction: Interaction) -> None:
+        await self._run(interaction, lambda t, a, k: t.sit_in(a.user_id, key=k))
 
     @app_commands.command(name="stand", description="Leave the table and cash out")
-    async def stand(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.stand(u, key=k))
+    async def stand(self, interaction: Interaction) -> None:
+        await self._run(interaction, lambda t, a, k: t.stand(a.user_id, key=k))
 
     @app_commands.command(name="deal", description="Deal the next hand")
-    async def deal(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.deal(u, key=k))
+    async def deal(self, interaction: Interaction) -> None:
+        await self._run(interaction, lambda t, a, k: t.deal(a, key=k))
 
     @app_commands.command(name="choose", description="Dealer's choice: name the game for your deal")
     @app_commands.describe(game="e.g. omaha8 or stud:fixed")
-    async def choose(self, interaction: discord.Interaction, game: str) -> None:
-        await self._run(interaction, lambda t, u, k: t.choose(u, game, key=k))
+    async def choose(self, interaction: Interaction, game: str) -> None:
+        await self._run(interaction, lambda t, a, k: t.choose(a.user_id, game, key=k))
 
     @choose.autocomplete("game")
     async def _choose_ac(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         # The same alias table as /table create (bot/table/games.py).
         return _game_choices(current)
@@ -333,34 +330,32 @@ class TableCog(commands.Cog):
     @app_commands.command(
         name="straddle", description="Post a straddle for the next deal (left of the big blind)"
     )
-    async def straddle(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda t, u, k: t.straddle(u, key=k))
+    async def straddle(self, interaction: Interaction) -> None:
+        await self._run(interaction, lambda t, a, k: t.straddle(a.user_id, key=k))
 
     # ------------------------------------------------------------------ acting
 
-    async def _act(self, interaction: discord.Interaction, req: ActionRequest) -> None:
+    async def _act(self, interaction: Interaction, req: ActionRequest) -> None:
         await play.act(interaction, _tid(interaction), req, turn=None)
 
     @app_commands.command(name="check", description="Check")
-    async def check(self, interaction: discord.Interaction) -> None:
+    async def check(self, interaction: Interaction) -> None:
         await self._act(interaction, ActionRequest("check"))
 
     @app_commands.command(name="call", description="Call")
-    async def call(self, interaction: discord.Interaction) -> None:
+    async def call(self, interaction: Interaction) -> None:
         await self._act(interaction, ActionRequest("call"))
 
     @app_commands.command(name="fold", description="Fold")
-    async def fold(self, interaction: discord.Interaction) -> None:
+    async def fold(self, interaction: Interaction) -> None:
         await self._act(interaction, ActionRequest("fold"))
 
     @app_commands.command(name="allin", description="Go all in")
-    async def allin(self, interaction: discord.Interaction) -> None:
+    async def allin(self, interaction: Interaction) -> None:
         await self._act(interaction, ActionRequest("all_in"))
 
     @app_commands.command(name="bet", description="Bet an amount")
-    async def bet(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1]
-    ) -> None:
+    async def bet(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         await self._act(interaction, ActionRequest("bet", amount))
 
     @app_commands.command(name="raise", description="Raise: by an amount (default) or to a total")
@@ -374,7 +369,7 @@ class TableCog(commands.Cog):
         ]
     )
     async def raise_(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1], mode: str = "by"
+        self, interaction: Interaction, amount: app_commands.Range[int, 1], mode: str = "by"
     ) -> None:
         await self._act(
             interaction, ActionRequest("raise_to" if mode == "to" else "raise_by", amount)
@@ -384,13 +379,13 @@ class TableCog(commands.Cog):
     @app_commands.choices(
         choice=[app_commands.Choice(name=c, value=c) for c in ("low", "high", "both")]
     )
-    async def declare(self, interaction: discord.Interaction, choice: str) -> None:
+    async def declare(self, interaction: Interaction, choice: str) -> None:
         req = ActionRequest("declare", choice=choice)  # type: ignore[arg-type]  # a choice
         await play.act(interaction, _tid(interaction), req, turn=None, declare=True)
 
     @app_commands.command(name="draw", description="Draw: discard cards (none to stand pat)")
     @app_commands.describe(discard="Cards to discard, e.g. 'Ah 7c' (empty: stand pat)")
-    async def draw(self, interaction: discord.Interaction, discard: str = "") -> None:
+    async def draw(self, interaction: Interaction, discard: str = "") -> None:
         # The typed parser reads the cards ("ah 10c" is Ah Tc) and refuses a count
         # ("2") or a non-card with what to write instead.
         try:
@@ -409,13 +404,13 @@ class TableCog(commands.Cog):
         await self._act(interaction, req)
 
     @app_commands.command(name="cards", description="Your cards (privately)")
-    async def cards(self, interaction: discord.Interaction) -> None:
+    async def cards(self, interaction: Interaction) -> None:
         await play.show_cards(interaction, _tid(interaction))
 
     @app_commands.command(
         name="pot", description="The pot, your amount to call and legal range (privately)"
     )
-    async def pot(self, interaction: discord.Interaction) -> None:
+    async def pot(self, interaction: Interaction) -> None:
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
@@ -425,9 +420,7 @@ class TableCog(commands.Cog):
     # ------------------------------------------------------------------ other
 
     @app_commands.command(name="export", description="A finished hand as PHH (hand history)")
-    async def export(
-        self, interaction: discord.Interaction, hand: app_commands.Range[int, 1]
-    ) -> None:
+    async def export(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
@@ -446,51 +439,47 @@ class TableCog(commands.Cog):
         )
 
     @app_commands.command(name="history", description="Recent table events (privately)")
-    async def history(self, interaction: discord.Interaction) -> None:
-        recent = list(self.bot.presenter.recent.get(_tid(interaction), ()))
+    async def history(self, interaction: Interaction) -> None:
+        recent = list(self.bot.presenter.channel(_tid(interaction)).recent)
         await ops.reply(interaction, "\n".join(recent) or "Nothing yet.")
 
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
-    async def ledger(self, interaction: discord.Interaction) -> None:
+    async def ledger(self, interaction: Interaction) -> None:
         await ops.defer(interaction)  # ephemeral: rendering takes a moment
-        tid = _tid(interaction)
-        results, names = await self._results(tid)
-        if not results:
+        report = await self.bot.tables.session(_tid(interaction))
+        if not report.results:
             await ops.reply(interaction, "No chips moved at this table yet.")
             return
-        lines = [f"{names.get(r.user_id, r.user_id)}: {r.net:+d}" for r in results]
-        image = await _render_ledger([(names.get(r.user_id, r.user_id), r.net) for r in results])
-        totals = await self.bot.service.store.ledger_totals(tid)
+        lines = [f"{report.name(r.user_id)}: {r.net:+d}" for r in report.results]
+        image = await _render_ledger([(report.name(r.user_id), r.net) for r in report.results])
         text = (
             "\n".join(lines)
             + "\n"
-            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in totals.items())
+            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in report.totals.items())
         )
         await ops.reply(interaction, text, image=image)
 
     @app_commands.command(name="settle", description="Who pays whom to settle the session")
-    async def settle(self, interaction: discord.Interaction) -> None:
-        results, names = await self._results(_tid(interaction))
-        payments = settle_payments(results)
+    async def settle(self, interaction: Interaction) -> None:
+        report = await self.bot.tables.session(_tid(interaction))
+        payments = report.payments()
         if not payments:
             await ops.reply(interaction, "Nothing to settle: nobody is up or down.")
             return
         text = "\n".join(
-            f"{names.get(p.payer, p.payer)} pays {names.get(p.payee, p.payee)} {p.amount}"
-            for p in payments
+            f"{report.name(p.payer)} pays {report.name(p.payee)} {p.amount}" for p in payments
         )
         await ops.reply(interaction, text)
 
     @app_commands.command(name="stats", description="Hands played and won, net, biggest win")
-    async def stats(self, interaction: discord.Interaction) -> None:
-        events = await self.bot.service.store.events(_tid(interaction))
-        stats = hand_stats((e.kind, e.payload) for e in events)
+    async def stats(self, interaction: Interaction) -> None:
+        stats = await self.bot.tables.stats(_tid(interaction))
         if not stats:
             await ops.reply(interaction, "No hands finished here yet.")
             return
         await ops.reply(interaction, stats_text(stats))
 
-    async def _open_thread(self, interaction: discord.Interaction, tid: str) -> None:
+    async def _open_thread(self, interaction: Interaction, tid: str) -> None:
         """A table in its own thread: the table message, pings and results go there;
         commands still work from the channel or the thread."""
         channel = interaction.channel
@@ -499,30 +488,13 @@ class TableCog(commands.Cog):
         created = await ops.create_thread(channel, "Chipfist table")
         if created is None:
             return
-        await self.bot.service.table(tid).change_settings(
-            str(interaction.user.id), {"thread_id": created.id}, key=f"thread:{interaction.id}"
+        await self.bot.tables.table(tid).change_settings(
+            play.actor(interaction), {"thread_id": created.id}, key=f"thread:{interaction.id}"
         )
-
-    async def _results(self, tid: str) -> tuple[list[Result], dict[str, str]]:
-        table = self.bot.service.get(tid)
-        if table is None:
-            return [], {}
-        rows = await self.bot.service.store.ledger_rows(tid)
-        seats = list(table.state.seats.values())
-        stacks = {s.user_id: s.stack for s in seats}
-        # Players who stood up are in the results too: their names come from the log.
-        names = {
-            str(e.payload["user"]): str(e.payload["name"])
-            for e in await self.bot.service.store.events(tid)
-            if e.kind == "sat" and "user" in e.payload and "name" in e.payload
-        }
-        names.update({s.user_id: s.name for s in seats})
-        results = [r for r in session_results(rows, stacks) if r.user_id != "house"]
-        return results, names
 
     @app_commands.command(name="rules", description="A rule of the rulebook, by its id")
     @app_commands.describe(rule="A rule id such as R-6.2 (or E-4 for a worked example)")
-    async def rules(self, interaction: discord.Interaction, rule: str = "") -> None:
+    async def rules(self, interaction: Interaction, rule: str = "") -> None:
         await ops.reply(
             interaction, rules_answer(rule, self.bot.settings.repo_url or rulebook.repository_url())
         )
@@ -534,16 +506,16 @@ class TableCog(commands.Cog):
             app_commands.Choice(name="a direct message", value="dm"),
         ]
     )
-    async def notify(self, interaction: discord.Interaction, mode: str) -> None:
+    async def notify(self, interaction: Interaction, mode: str) -> None:
         user_id = str(interaction.user.id)
         # Stored first: the choice is confirmed only once it will survive a restart.
-        await save_notify_mode(self.bot.service.store, user_id, mode)
+        await save_notify_mode(self.bot.tables.store, user_id, mode)
         self.bot.presenter.ping_mode[user_id] = mode
         where = "by DM" if mode == "dm" else "with a mention in the channel"
         await ops.reply(interaction, f"You will be told it is your turn {where}.")
 
     @app_commands.command(name="help", description="How to play here")
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: Interaction) -> None:
         await ops.reply(interaction, HELP)
 
 
@@ -555,7 +527,7 @@ def _game_choices(current: str) -> list[app_commands.Choice[str]]:
     ]
 
 
-def pot_text(v: Any) -> str:
+def pot_text(v: TableView) -> str:
     """``/pot``: the pot, and for the player to act what he may do. "To call" only where
     calling is one of his choices (not while declaring, drawing or calling Guts)."""
     text = f"Pot {v.pot_total}."
@@ -566,17 +538,13 @@ def pot_text(v: Any) -> str:
     return text + f" You may: {v.legal.describe()}."
 
 
-def _bot_missing(interaction: discord.Interaction, *, thread: bool = False) -> list[str]:
+def _bot_missing(interaction: Interaction, *, thread: bool = False) -> list[str]:
     """What the bot lacks in this channel of what a table needs (``cogs.permissions``)."""
     needed = permissions.CHANNEL + (permissions.THREAD if thread else ())
     return permissions.missing(interaction.app_permissions, needed)
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(TableCog(bot))
-
-
-async def _render_ledger(lines: list[tuple[str, int]]) -> Any | None:
+async def _render_ledger(lines: list[tuple[str, int]]) -> RenderedImage | None:
     """The session chart (cards_art), drawn off the event loop."""
     try:
         view = LedgerView(tuple(LedgerLine(name[:24], net) for name, net in lines))

@@ -47,7 +47,7 @@ class Harness:
         return rec
 
     def table_message(self) -> FakeMessage:
-        mid = self.bot.presenter.table_msgs[self.tid]
+        mid = self.bot.presenter.channel(self.tid).message_id
         return self.fake.message(mid)
 
     def to_act(self) -> FakeUser | None:
@@ -449,7 +449,7 @@ async def test_restart_mid_hand_buttons_still_work(
         await fake_discord.click(actor, message, button)
         await h2.settle()
         assert h2.table().state.turn == turn + 1
-        assert bot2.presenter.table_msgs[h2.tid] == message.id
+        assert bot2.presenter.channel(h2.tid).message_id == message.id
         await play_out(h2)
         assert not h2.table().state.in_hand
     guard.check(fake_discord)
@@ -687,7 +687,7 @@ async def test_table_in_its_own_thread(h: Harness) -> None:
     await h.start_table(users, thread=True)
     thread_id = h.table().settings.thread_id
     assert thread_id
-    mid = h.bot.presenter.table_msgs[h.tid]
+    mid = h.bot.presenter.channel(h.tid).message_id
     table_msg = fake.message(mid)
     assert table_msg is not None and table_msg.channel.id == thread_id  # posted in the thread
     # Buttons on the thread's table message still drive the hand.

@@ -78,7 +78,7 @@ async def showdown_of(
         presenter._note_showdown(table_id, notice)
         if notice.kind == "DeclarationsRevealed":
             fists = presenter._fists(table_id, notice)
-    return showdown_art(presenter.showdowns["t"], fists), table
+    return showdown_art(presenter.channel("t").hand.showdown, fists), table
 
 
 async def test_r10_3_holdem_showdown_frames_the_five_cards_played() -> None:
@@ -421,7 +421,7 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
     presenter.service = h.service
     for table_id, notice in h.presenter.public_notices:
         presenter._note_showdown(table_id, notice)
-    view = showdown_art(presenter.showdowns["t"])
+    view = showdown_art(presenter.channel("t").hand.showdown)
     assert [a.pot for a in view.awards][:2] == ["Main pot", "Side pot 1"]
 
 

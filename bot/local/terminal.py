@@ -216,8 +216,12 @@ class LocalTable:
             except ParseError as exc:
                 self.emit(f"! {exc.message}")
                 continue
-            if self.table.state.seat_of(self.user_id(clean)) is None:
+            if not self.seated(self.user_id(clean)):
                 await self.sit(clean, [])
+
+    def seated(self, user: str) -> bool:
+        assert self.service is not None
+        return self.service.is_seated(TABLE_ID, user)
 
     def user_id(self, name: str) -> str:
         """The player's id: a seated player whose name matches without case, else the
@@ -265,7 +269,7 @@ class LocalTable:
         if first.lower() in COMMANDS:
             return await self.command(first.lower(), rest.strip())
         if ":" not in text:
-            if self.table.state.seat_of(self.user_id(first)) is not None and rest:
+            if self.seated(self.user_id(first)) and rest:
                 example = f"{clip(first)[1:-1]}: {clip(rest)[1:-1]}"
                 self.emit(f"! Write NAME: ACTION with a colon, like `{example}`.")
             else:
@@ -373,7 +377,7 @@ class LocalTable:
         elif verb == "sit" or phrase.startswith("sit down"):
             await self.sit(name, words[1:])
             return
-        elif re.fullmatch(r"buy ?in( .*)?", phrase) and table.state.seat_of(user) is None:
+        elif re.fullmatch(r"buy ?in( .*)?", phrase) and not self.seated(user):
             # "buy in 200": sitting down with that buy-in (seated, it is a top-up).
             given = phrase.split()[2 if phrase.startswith("buy in") else 1 :]
             await self.sit(name, ["any", *given])

@@ -95,6 +95,22 @@ class StorePort(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class HandFacts:
+    """The public facts of the hand a notice belongs to, so a presenter never reads the
+    table's state: the engine's positions (PHH order) to seats and names."""
+
+    hand_no: int
+    variant: str
+    """The game's code (``holdem``, ``stud8``...)."""
+    wild: str
+    """The hand's wild cards (``Rules.wild``: none, deuces, joker...)."""
+    seats: tuple[int, ...]
+    """Position -> seat number."""
+    names: tuple[str, ...]
+    """Position -> player's name."""
+
+
+@dataclass(frozen=True, slots=True)
 class Notice:
     """One thing to tell: ``text`` for humans, ``kind``/``data`` for richer presenters."""
 
@@ -105,6 +121,9 @@ class Notice:
     legal: Legal | None = None
     """For ``your_turn``: exactly what the player may do (R-6.6)."""
     deadline: float | None = None
+    hand: HandFacts | None = None
+    """The hand on, or the last one played, when the notice was made (None before the
+    table's first hand)."""
 
 
 class Presenter(Protocol):

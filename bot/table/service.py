@@ -14,6 +14,7 @@ from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
+from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
 from bot.table.settings import TableSettings
 from bot.table.state import TableState
 from bot.table.table import Outcome, Table
@@ -85,6 +86,40 @@ class TableService:
         return table
 
     # ------------------------------------------------------------------ recovery
+
+    def open_count(self) -> int:
+        """Tables not closed (the metrics' gauge)."""
+        return sum(1 for t in self.tables.values() if not t.state.closed)
+
+    def is_seated(self, table_id: str, user_id: str) -> bool:
+        """Whether this user has a seat at this table (a presenter's first check)."""
+        table = self.get(table_id)
+        return table is not None and table.state.seat_of(user_id) is not None
+
+    async def session(self, table_id: str) -> SessionReport:
+        """Who is up and who is down at this table (``/ledger``, ``/settle``): the
+        ledger, the stacks still on the table, and the names from the log."""
+        table = self.get(table_id)
+        if table is None:
+            return SessionReport((), {}, {})
+        rows = await self.store.ledger_rows(table_id)
+        seats = list(table.state.seats.values())
+        stacks = {s.user_id: s.stack for s in seats}
+        # Players who stood up are in the results too: their names come from the log.
+        names = {
+            str(e.payload["user"]): str(e.payload["name"])
+            for e in await self.store.events(table_id)
+            if e.kind == "sat" and "user" in e.payload and "name" in e.payload
+        }
+        names.update({s.user_id: s.name for s in seats})
+        results = tuple(r for r in session_results(rows, stacks) if r.user_id != "house")
+        totals = await self.store.ledger_totals(table_id) if results else {}
+        return SessionReport(results, names, totals)
+
+    async def stats(self, table_id: str) -> list[PlayerStats]:
+        """Hands played and won, net and biggest win per player (``/stats``)."""
+        events = await self.store.events(table_id)
+        return hand_stats((e.kind, e.payload) for e in events)
 
     async def recover(self, *, settle: bool = True) -> list[str]:
         """Rebuild every open table from the log (hands in progress replayed) and check

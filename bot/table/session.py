@@ -27,6 +27,24 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionReport:
+    """A table's session as the service serves it (``TableService.session``): each
+    player's result (the house left out), every name seen at the table (players who
+    stood up too) and the ledger's totals by kind."""
+
+    results: tuple[Result, ...]
+    names: Mapping[str, str]
+    totals: Mapping[str, int]
+
+    def name(self, user_id: str) -> str:
+        return self.names.get(user_id, user_id)
+
+    def payments(self) -> list[Payment]:
+        """Who pays whom to settle (:func:`settle`)."""
+        return settle(self.results)
+
+
+@dataclass(frozen=True, slots=True)
 class Payment:
     payer: str
     payee: str

@@ -16,6 +16,7 @@ The table never computes a bet, a pot or a winner: the engine does (``bot.poker`
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -59,11 +60,12 @@ from bot.poker.legal import Legal
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
+from bot.table.actor import Actor, user_of
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
 from bot.table.notices import describe, plural, setting_words
-from bot.table.ports import DuplicateKey, LedgerRow, Notice, Presenter, StorePort
+from bot.table.ports import DuplicateKey, HandFacts, LedgerRow, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState
@@ -214,13 +216,27 @@ class Table:
         return body
 
     async def _public(self, kind: str, text: str, **data: Any) -> None:
-        await self.presenter.public(self.table_id, Notice(kind, text, self.state.turn, data))
+        notice = Notice(kind, text, self.state.turn, data, hand=self._hand_facts())
+        await self.presenter.public(self.table_id, notice)
 
     async def _private(self, user: str, notice: Notice) -> None:
+        notice = dataclasses.replace(notice, hand=self._hand_facts())
         await self.presenter.private(self.table_id, user, notice)
 
-    def _require_manager(self, user: str) -> None:
-        if user != self.state.host and not self.presenter.is_moderator(self.table_id, user):
+    def _hand_facts(self) -> HandFacts | None:
+        """What presenters need of the hand on (seats and names by position)."""
+        info = self.state.current
+        if info is None:
+            return None
+        return HandFacts(info.hand_no, info.variant, info.start.rules.wild, info.order, info.names)
+
+    def _require_manager(self, who: str | Actor) -> None:
+        user = user_of(who)
+        if isinstance(who, Actor):
+            manager = who.may_manage  # the platform's word, with the command
+        else:
+            manager = self.presenter.is_moderator(self.table_id, user)
+        if user != self.state.host and not manager:
             raise NotAllowed("Only the host or a moderator can do that.")
 
     def _seated(self, user: str) -> Any:
@@ -443,10 +459,12 @@ class Table:
     # ================================================================== management
 
     async def change_settings(
-        self, user: str, changes: Mapping[str, Any], *, key: str | None = None
+        self, who: str | Actor, changes: Mapping[str, Any], *, key: str | None = None
     ) -> Outcome:
+        user = user_of(who)
+
         async def body() -> str:
-            self._require_manager(user)
+            self._require_manager(who)
             if self.state.in_hand:
                 raise SettingsError("Settings change between hands only; wait for this one.")
             new = self.settings.changed(dict(changes))
@@ -468,9 +486,13 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def pause(self, user: str, paused: bool = True, *, key: str | None = None) -> Outcome:
+    async def pause(
+        self, who: str | Actor, paused: bool = True, *, key: str | None = None
+    ) -> Outcome:
+        user = user_of(who)
+
         async def body() -> str:
-            self._require_manager(user)
+            self._require_manager(who)
             if self.state.paused == paused:
                 raise TableError("The table is already " + ("paused." if paused else "running."))
             await self._commit("paused", {"paused": paused}, key=key)
@@ -480,9 +502,11 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def close(self, user: str, *, key: str | None = None) -> Outcome:
+    async def close(self, who: str | Actor, *, key: str | None = None) -> Outcome:
+        user = user_of(who)
+
         async def body() -> str:
-            self._require_manager(user)
+            self._require_manager(who)
             if self.state.in_hand:
                 raise TableError("Finish or wait for the hand before closing the table.")
             for seat in list(self.state.seats.values()):
@@ -537,12 +561,13 @@ class Table:
 
     # ================================================================== the hand loop
 
-    async def deal(self, user: str | None, *, key: str | None = None) -> Outcome:
+    async def deal(self, who: str | Actor | None, *, key: str | None = None) -> Outcome:
         """Start the next hand (the host or a moderator; the clock when auto-deal is on)."""
+        user = None if who is None else user_of(who)
 
         async def body() -> str:
-            if user is not None:
-                self._require_manager(user)
+            if who is not None:
+                self._require_manager(who)
             return await self._deal(key)
 
         return await self._command(user, key, None, body)

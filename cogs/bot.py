@@ -1,0 +1,325 @@
+"""The Discord bot: a ``commands.Bot`` holding one table service and its presenter.
+
+``ChipfistBot`` is the type every interaction's client has
+(``discord.Interaction[ChipfistBot]``). It opens the store, recovers the tables, loads
+the inbound router (:mod:`cogs.router`, a discord.py extension: every click, modal and
+slash command reaches the play functions through it), syncs the command tree when it
+changed, runs the clocks and stops gracefully. The process entry point is
+:mod:`cogs.app`.
+
+Running as a service:
+
+* command sync only when the command tree changed: a hash of the payload per scope
+  (global, or the ``CHIPFIST_DEV_GUILD`` guild) is kept in the store's log under
+  :data:`SYNC_LOG`, so a restart does not spend Discord's sync rate limit;
+* SIGTERM or SIGINT: stop taking commands (an interaction arriving is told the dealer
+  is restarting), let the commands in flight finish (every table's lock is taken and
+  kept), deliver what is queued, close the gateway and the store, exit 0, all within
+  :data:`STOP_BUDGET` seconds; hands in progress resume at the next start
+  (``TableService.recover``);
+* the invite URL and, per guild, the needed permissions the bot lacks are logged at
+  start (:mod:`cogs.permissions`);
+* the health file and systemd notifications (:mod:`bot.health`), the Prometheus metrics
+  (:mod:`cogs.metrics`), each off unless configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot import health
+from bot.config import Config
+from bot.table.ports import StorePort, open_store
+from bot.table.service import TableService
+from bot.table.table import Table
+from cogs import ops, permissions
+from cogs.metrics import Metrics
+from cogs.prefs import load_notify_modes, load_table_messages
+from cogs.presenter import DiscordPresenter
+
+log = logging.getLogger("cogs.app")  # the service's log name (operators filter on it)
+
+SYNC_LOG = "_command_sync"
+"""Reserved log id: one ``synced`` event per sync ({scope, hash}); never a table."""
+SYNCED = "synced"
+STOP_BUDGET = 4.0
+"""Seconds a graceful stop may take in all, even with Discord unreachable (the promise
+is an exit within 5 s; supervisors wait longer: systemd 15 s here, Docker 10 s)."""
+RESTARTING = "The dealer is restarting; try again in a few seconds. Nothing was changed."
+ROUTER = "cogs.router"
+"""The extension that wires every inbound path (loaded by name, as discord.py does)."""
+
+
+class ChipfistBot(commands.Bot):
+    """A bot holding one table service; the presenter is the cogs' ``DiscordPresenter``."""
+
+    def __init__(
+        self,
+        database: str,
+        *,
+        store: StorePort | None = None,
+        sync: bool = True,
+        clocks: bool = True,
+        settings: Config | None = None,
+        force_sync: bool = False,
+        metrics: Metrics | None = None,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        # No voice here: skip discord.py's start-up warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        if metrics is not None:
+            options.setdefault("http_trace", metrics.trace_config())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
+        self.database = database
+        self.settings = settings if settings is not None else Config.load(env={}, dotenv=None)
+        """The process settings; the defaults (not the environment) when not given."""
+        self._store = store
+        self._sync = sync
+        self._force_sync = force_sync
+        self._clocks = clocks
+        self.metrics = metrics
+        self.presenter = DiscordPresenter(self)
+        self.service: TableService | None = None
+        self.draining = False
+        """Set by the stop: interactions are answered with :data:`RESTARTING`."""
+        self.gateway = "starting"
+        self.synced: bool | None = None
+        """Whether this start synced the command tree (None: sync off)."""
+        self._refusals: set[asyncio.Task[None]] = set()
+        self._background: list[asyncio.Task[None]] = []
+        self._stopped = False
+        self._notified_ready = False
+
+    # ------------------------------------------------------------------ start
+
+    @property
+    def tables(self) -> TableService:
+        """The table service (set up before the bot takes any interaction)."""
+        assert self.service is not None, "the service starts in setup_hook"
+        return self.service
+
+    def table(self, table_id: str) -> Table | None:
+        """The open table of this channel, if any."""
+        return self.service.get(table_id) if self.service is not None else None
+
+    async def setup_hook(self) -> None:
+        self._gate_interactions()
+        store = self._store or await open_store(self.database)
+        if self.metrics is not None:
+            store = self.metrics.timed_store(store)
+        self.service = TableService(store, self.presenter)
+        self.presenter.service = self.service
+        halted = await self.service.recover()
+        if halted:
+            log.warning("tables halted at start: %s", halted)
+        self.presenter.ping_mode.update(await load_notify_modes(store))
+        # Edit the table messages players already have rather than post new ones.
+        self.presenter.saved_messages.update(await load_table_messages(store))
+        # Every inbound path to the play functions, in one place (cogs.router): the
+        # clicks, the modal, stale buttons, the slash commands and their errors.
+        await self.load_extension(ROUTER)
+        if self._sync:
+            self.synced = await self.sync_commands(force=self._force_sync)
+        if self.metrics is not None:
+            self._watch_metrics()
+        if self._clocks:
+            self.service.start_clocks()
+        if self.settings.health_file or health.watchdog_interval() is not None:
+            self._background.append(asyncio.create_task(self._health_loop(), name="health"))
+
+    def _watch_metrics(self) -> None:
+        metrics = self.metrics
+        service = self.service
+        assert metrics is not None and service is not None
+        metrics.watch_tables(service.open_count)
+        self.presenter.on_hand_ended = metrics.hand_finished
+
+    def observe_action(self, seconds: float) -> None:
+        """Called by ``cogs.play.act`` with each action's latency."""
+        if self.metrics is not None:
+            self.metrics.observe_action(seconds)
+
+    # ------------------------------------------------------------------ sync
+
+    def _sync_scope(self) -> tuple[str, discord.Object | None]:
+        guild = self.settings.dev_guild
+        scope = f"guild:{guild}" if guild else "global"
+        return f"{self.application_id}:{scope}", discord.Object(guild) if guild else None
+
+    def tree_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A hash of exactly what ``tree.sync`` would send for this scope."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the command tree if it changed since the last sync for this scope (global,
+        or the dev guild instantly). Returns whether it synced."""
+        assert self.service is not None
+        scope, guild = self._sync_scope()
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        digest = self.tree_hash(guild)
+        store = self.service.store
+        last = None
+        for event in await store.events(SYNC_LOG):
+            if event.kind == SYNCED and event.payload.get("scope") == scope:
+                last = event.payload.get("hash")
+        if last == digest and not force:
+            log.info("command tree unchanged (%s): not synced", scope)
+            return False
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException:
+            log.exception("command sync failed (%s); the old commands stay", scope)
+            return False
+        await store.append(SYNC_LOG, SYNCED, {"scope": scope, "hash": digest})
+        log.info("command tree synced (%s)", scope)
+        return True
+
+    # ------------------------------------------------------------------ gateway
+
+    async def on_ready(self) -> None:
+        self.gateway = health.CONNECTED
+        if self.application_id is not None:
+            log.info("invite URL: %s", permissions.invite_url(self.application_id))
+        complete = sum(1 for guild in self.guilds if not self.report_permissions(guild))
+        log.info("%d of %d guilds grant every needed permission", complete, len(self.guilds))
+        if not self._notified_ready:
+            self._notified_ready = health.sd_notify("READY=1\nSTATUS=gateway connected")
+        await self._write_health()
+
+    async def on_resumed(self) -> None:
+        self.gateway = health.CONNECTED
+        await self._write_health()
+
+    async def on_disconnect(self) -> None:
+        if not self._stopped:
+            self.gateway = "disconnected"
+            await self._write_health()
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.report_permissions(guild)
+
+    def report_permissions(self, guild: discord.Guild) -> list[str]:
+        """Log which needed permissions the bot's roles lack in ``guild`` (a channel's
+        overwrites can still take some away: ``/table create`` checks there)."""
+        me = guild.me
+        if me is None:
+            return []
+        missing = permissions.missing(me.guild_permissions)
+        if missing:
+            log.warning(
+                "guild %s (%s): missing permissions %s; grant them to the bot's role or "
+                "re-invite with %s",
+                guild.id,
+                guild.name,
+                ", ".join(permissions.label(m) for m in missing),
+                permissions.invite_url(self.application_id or me.id),
+                extra={"guild": str(guild.id)},
+            )
+        return missing
+
+    # ------------------------------------------------------------------ health
+
+    async def _write_health(self) -> None:
+        path = self.settings.health_file
+        if not path:
+            return
+        tables = 0 if self.service is None else len(self.service.tables)
+        try:
+            await asyncio.to_thread(health.write, path, self.gateway, tables=tables)
+        except OSError:
+            log.warning("cannot write the health file %s", path, exc_info=True)
+
+    async def _health_loop(self) -> None:
+        interval = self.settings.health_interval
+        dog = health.watchdog_interval()
+        if dog is not None:
+            interval = min(interval, dog)
+        while True:
+            if self.gateway == health.CONNECTED and (self.ws is None or self.is_closed()):
+                self.gateway = "disconnected"
+            await self._write_health()
+            if self.gateway == health.CONNECTED:
+                health.sd_notify("WATCHDOG=1")
+            await asyncio.sleep(interval)
+
+    # ------------------------------------------------------------------ stop
+
+    def _gate_interactions(self) -> None:
+        """Route every INTERACTION_CREATE through :attr:`draining` (one place)."""
+        parsers = self._connection.parsers
+        original = parsers["INTERACTION_CREATE"]
+
+        def gated(data: Any) -> None:
+            if not self.draining:
+                original(data)
+                return
+            if data.get("type") == 4:  # autocomplete: nothing to tell
+                return
+            interaction = discord.Interaction(data=data, state=self._connection)
+            task = asyncio.create_task(self._refuse(interaction))
+            self._refusals.add(task)
+            task.add_done_callback(self._refusals.discard)
+
+        parsers["INTERACTION_CREATE"] = gated
+
+    async def _refuse(self, interaction: discord.Interaction[discord.Client]) -> None:
+        with contextlib.suppress(Exception):
+            await ops.reply(interaction, RESTARTING)
+
+    async def close(self) -> None:
+        """Stop gracefully (see the module docstring); idempotent."""
+        if self._stopped:
+            await super().close()
+            return
+        self._stopped = True
+        self.draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_BUDGET
+        for task in self._background:
+            task.cancel()
+        if self.service is not None:
+            # The commands in flight finish (their appends commit), a clock's too; no
+            # new one starts: each table's lock is taken and kept until the process
+            # ends. Only then are the clocks stopped, so none is cut off mid-command.
+            locks = [t.lock for t in self.service.tables.values()]
+            taking = asyncio.gather(*(lock.acquire() for lock in locks))
+            try:
+                await asyncio.wait_for(taking, timeout=max(0.1, deadline - loop.time() - 2.0))
+            except TimeoutError:
+                log.warning("stop: a table command did not finish in time")
+            await self.service.stop()
+        try:
+            await asyncio.wait_for(
+                self.presenter.drain(), timeout=max(0.1, deadline - loop.time() - 1.2)
+            )
+        except TimeoutError:
+            log.warning("stop: undelivered table updates dropped (they show after restart)")
+        if self._refusals:
+            await asyncio.wait(set(self._refusals), timeout=0.3)
+        await self.presenter.close()
+        self.gateway = "stopped"
+        await self._write_health()
+        health.sd_notify("STOPPING=1")
+        try:
+            # Closing the gateway waits for Discord's answer; never past the budget.
+            await asyncio.wait_for(super().close(), timeout=max(0.2, deadline - loop.time()))
+        except TimeoutError:
+            log.warning("stop: Discord did not answer the close in time")
+        if self.service is not None:
+            await self.service.store.close()
+        if self.metrics is not None:
+            self.metrics.stop()
