@@ -42,7 +42,7 @@ from bot.table.service import TableService
 from bot.table.table import Table
 from cogs import ops, permissions
 from cogs.metrics import Metrics
-from cogs.prefs import load_notify_modes, load_table_messages
+from cogs.prefs import load_notify_modes, load_table_messages, migrate_table_threads
 from cogs.presenter import DiscordPresenter
 
 log = logging.getLogger("cogs.app")  # the service's log name (operators filter on it)
@@ -126,6 +126,8 @@ class ChipfistBot(commands.Bot):
         self.presenter.ping_mode.update(await load_notify_modes(store))
         # Edit the table messages players already have rather than post new ones.
         self.presenter.saved_messages.update(await load_table_messages(store))
+        extras = {tid: t.settings.extra for tid, t in self.service.tables.items()}
+        self.presenter.saved_threads.update(await migrate_table_threads(store, extras))
         # Every inbound path to the play functions, in one place (cogs.router): the
         # clicks, the modal, stale buttons, the slash commands and their errors.
         await self.load_extension(ROUTER)

@@ -1,5 +1,6 @@
 """What the Discord side must remember across restarts: player preferences (how to be
-told it is your turn) and each channel's table message id, kept in the store.
+told it is your turn) and each channel's table record (its table message id, and the
+thread the table runs in, if any), kept in the store.
 
 They live in the event log under one reserved log id, :data:`PREFS_LOG`, as ``notify``
 events: the same durable, append-only path as every table's events, and no extra
@@ -9,6 +10,8 @@ user wins when they are read back at start-up.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from bot.table.ports import StorePort
 
@@ -55,3 +58,41 @@ async def save_table_message(store: StorePort, table_id: str, message_id: int) -
     await store.append(
         TABLE_MESSAGES_LOG, TABLE_MESSAGE, {"table": table_id, "message": message_id}
     )
+
+
+# The thread a table runs in, when it was opened with its own thread: a Discord detail,
+# so it is kept here with the table message, not in the platform-free table settings.
+# Tables made before this record existed hold it in their settings (``thread_id``, now
+# read back into ``settings.extra``): it is read from there once, at start-up, and
+# written here (:func:`migrate_table_threads`).
+TABLE_THREADS_LOG = "_table_threads"
+TABLE_THREAD = "table_thread"
+
+
+async def load_table_threads(store: StorePort) -> dict[str, int]:
+    """The thread of each table that has one (0: back to the channel itself)."""
+    ids: dict[str, int] = {}
+    for event in await store.events(TABLE_THREADS_LOG):
+        table, thread = event.payload.get("table"), event.payload.get("thread")
+        if event.kind == TABLE_THREAD and isinstance(table, str) and isinstance(thread, int):
+            ids[table] = thread
+    return {t: i for t, i in ids.items() if i}
+
+
+async def save_table_thread(store: StorePort, table_id: str, thread_id: int) -> None:
+    await store.append(TABLE_THREADS_LOG, TABLE_THREAD, {"table": table_id, "thread": thread_id})
+
+
+async def migrate_table_threads(
+    store: StorePort, settings_extra: Mapping[str, Mapping[str, object]]
+) -> dict[str, int]:
+    """Every table's thread: the records, plus (recorded now, once) the ``thread_id``
+    an older version kept in a table's settings, given as each table's
+    ``settings.extra``."""
+    threads = await load_table_threads(store)
+    for table_id, extra in settings_extra.items():
+        legacy = extra.get("thread_id")
+        if table_id not in threads and type(legacy) is int and legacy > 0:
+            await save_table_thread(store, table_id, legacy)
+            threads[table_id] = legacy
+    return threads

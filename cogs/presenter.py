@@ -71,6 +71,8 @@ class DiscordPresenter:
         self.channels: dict[str, TableChannel] = {}
         self.saved_messages: dict[str, int] = {}
         """Table message ids stored by an earlier run (read at start, used once)."""
+        self.saved_threads: dict[str, int] = {}
+        """Each table's own thread, as recorded (cogs/prefs.py; read at start, used once)."""
         self.bump_cooldown = 10.0
         self.ping_mode: dict[str, str] = {}
         """Per player: "channel" (default, a mention deleted next turn) or "dm"."""
@@ -92,10 +94,8 @@ class DiscordPresenter:
 
             ch = TableChannel(table_id, self.client, service.store, load)
             ch.message_id = self.saved_messages.pop(table_id, None)
+            ch.thread_id = self.saved_threads.pop(table_id, 0)
             self.channels[table_id] = ch
-        table = self.service.get(table_id) if self.service is not None else None
-        if table is not None:
-            ch.thread_id = table.settings.thread_id
         return ch
 
     # ------------------------------------------------------------ the port

@@ -33,7 +33,7 @@ from bot.table.view import TableView
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import ops, permissions, play
 from cogs.bot import ChipfistBot
-from cogs.prefs import save_notify_mode
+from cogs.prefs import save_notify_mode, save_table_thread
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[ChipfistBot]
@@ -191,7 +191,7 @@ class TableCog(commands.Cog):
             big_blind=big_blind,
             seats=seats,
             dealers_choice=dealers_choice,
-            declare=declare,  # type: ignore[arg-type]  # one of the command's choices
+            declare=declare,  # one of the command's choices (validated by the settings)
             small_bet=small_bet,
             big_bet=big_bet,
             ante=ante,
@@ -204,8 +204,8 @@ class TableCog(commands.Cog):
             key=_key(interaction),
             host_name=interaction.user.display_name,
         )
-        if outcome.ok and thread:
-            await self._open_thread(interaction, tid)
+        if outcome.ok:
+            await self._open_thread(interaction, tid, thread)
         await self._answer(interaction, outcome)
 
     @create.autocomplete("variant")
@@ -479,18 +479,20 @@ class TableCog(commands.Cog):
             return
         await ops.reply(interaction, stats_text(stats))
 
-    async def _open_thread(self, interaction: Interaction, tid: str) -> None:
+    async def _open_thread(self, interaction: Interaction, tid: str, wanted: bool) -> None:
         """A table in its own thread: the table message, pings and results go there;
-        commands still work from the channel or the thread."""
+        commands still work from the channel or the thread. The thread is the Discord
+        side's record of the table (cogs/prefs.py), not a table setting; a new table
+        without one plays in the channel again."""
         channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            return
-        created = await ops.create_thread(channel, "Chipfist table")
-        if created is None:
-            return
-        await self.bot.tables.table(tid).change_settings(
-            play.actor(interaction), {"thread_id": created.id}, key=f"thread:{interaction.id}"
-        )
+        created = None
+        if wanted and isinstance(channel, discord.TextChannel):
+            created = await ops.create_thread(channel, "Chipfist table")
+        thread_id = created.id if created is not None else 0
+        ch = self.bot.presenter.channel(tid)
+        if ch.thread_id != thread_id:
+            await save_table_thread(self.bot.tables.store, tid, thread_id)
+            ch.thread_id = thread_id
 
     @app_commands.command(name="rules", description="A rule of the rulebook, by its id")
     @app_commands.describe(rule="A rule id such as R-6.2 (or E-4 for a worked example)")

@@ -685,7 +685,7 @@ async def test_table_in_its_own_thread(h: Harness) -> None:
     fake = h.fake
     users = players(fake)
     await h.start_table(users, thread=True)
-    thread_id = h.table().settings.thread_id
+    thread_id = h.bot.presenter.channel(h.tid).thread_id  # the Discord side's record
     assert thread_id
     mid = h.bot.presenter.channel(h.tid).message_id
     table_msg = fake.message(mid)

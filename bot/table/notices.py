@@ -45,38 +45,29 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-# Settings in words: seconds and minutes get their unit; structure and game codes their
-# names; on/off for switches (Settings changed: action clock 45 s, not action_clock=45).
-_SECONDS = {"action_clock", "time_bank", "declare_clock", "hand_pause", "time_period"}
-_LABELS = {
-    "variant": "game",
-    "limit": "structure",
-    "rake_percent_bp": "rake",
-    "return_minutes": "return within",
-    "min_players": "players needed to deal",
-    "timeouts_to_sit_out": "timeouts before sitting out",
-    "thread_id": "table thread",
-}
+# Settings in words, from the one declaration of settings (bot/table/settings.py): its
+# label, seconds and minutes with their unit, structure and game codes by name, on/off
+# for switches (Settings changed: action clock 45 s, not action_clock=45).
 
 
 def setting_words(name: str, value: object) -> str:
     """One setting and its value for people: ``action clock 45 s``, ``straddle on``."""
     from bot.poker.variants import VARIANTS
-    from bot.table.settings import LIMIT_NAMES
+    from bot.table.settings import LIMIT_NAMES, declared
 
-    label = _LABELS.get(name, name.replace("_", " "))
+    setting = declared().get(name)
+    label = setting.label if setting is not None else name.replace("_", " ")
+    unit = setting.meta.unit if setting is not None else ""
     if isinstance(value, bool):
         shown = "on" if value else "off"
     elif value is None:
         shown = "none"
-    elif name in _SECONDS and isinstance(value, int | float):
+    elif unit == "seconds" and isinstance(value, int | float):
         shown = f"{value:g} s"
-    elif name == "return_minutes" and isinstance(value, int):
+    elif unit == "minutes" and isinstance(value, int):
         shown = plural(value, "minute")
-    elif name == "rake_percent_bp" and isinstance(value, int):
+    elif unit == "hundredths of a percent" and isinstance(value, int):
         shown = f"{value / 100:g}%"
-    elif name == "thread_id" and isinstance(value, int):
-        shown = f"<#{value}>" if value else "none (the channel itself)"
     elif name == "variant" and isinstance(value, str) and value in VARIANTS:
         shown = VARIANTS[value].name
     elif name == "limit" and isinstance(value, str):

@@ -11,11 +11,13 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from dataclasses import asdict, dataclass, field, fields, replace
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from types import MappingProxyType
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
-from bot.poker.rules import Limit, Rake, Rules, ante_list, jacks_apply, wild_apply
+from bot.poker.rules import Limit, Rules, ante_list, jacks_apply, wild_apply
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game
@@ -34,38 +36,214 @@ MAX_STAKE = 1_000_000_000
 MAX_CHIPS = 1_000_000_000_000
 """R-2.6: the largest buy-in or pot-sized amount. Ten seats of such stacks, and every
 count the table keeps, stay far inside the store's signed 64-bit integers."""
-RANGES: dict[str, tuple[int, int, str]] = {
-    # name: (lowest, highest, unit). Zero often means "derive it" (see the fields).
-    "small_blind": (0, MAX_STAKE, "chips"),
-    "big_blind": (0, MAX_STAKE, "chips"),
-    "ante": (0, MAX_STAKE, "chips"),
-    "bring_in": (0, MAX_STAKE, "chips"),
-    "small_bet": (0, MAX_STAKE, "chips"),
-    "big_bet": (0, MAX_STAKE, "chips"),
-    "min_buy_in": (0, MAX_CHIPS, "chips"),
-    "max_buy_in": (0, MAX_CHIPS, "chips"),
-    "seats": (2, 10, "seats"),
-    "return_minutes": (0, 1440, "minutes"),
-    "min_players": (2, 10, "players"),
-    "hand_pause": (0, 600, "seconds"),
-    "action_clock": (1, 3600, "seconds"),
-    "time_bank": (0, 3600, "seconds"),
-    "timeouts_to_sit_out": (1, 100, "timeouts"),
-    "declare_clock": (1, 3600, "seconds"),
-    "raise_cap": (1, 100, "bets and raises (or none)"),
-    "deal_cap": (0, MAX_CHIPS, "chips"),
-    "rake_percent_bp": (0, 2000, "hundredths of a percent"),
-    "rake_cap": (0, MAX_CHIPS, "chips"),
-    "rake_step_chips": (0, MAX_STAKE, "chips"),
-    "rake_step_per": (0, MAX_CHIPS, "chips"),
-    "thread_id": (0, 2**63 - 1, ""),
-    "time_charge": (0, MAX_STAKE, "chips"),
-    "time_period": (60, 86400, "seconds"),
-    "guts_stake": (0, MAX_STAKE, "chips"),
-    "guts_max_pot": (0, MAX_CHIPS, "chips"),
-    "guts_worst_pays_ante": (0, MAX_STAKE, "chips"),
-    "guts_legs": (0, 100, "legs"),
+
+# ---------------------------------------------------------------------- the declaration
+# One declaration of every setting. The engine-backed ones are not written out here:
+# they are the fields of the engine's ``Rules`` (and of its nested ``Rake``), less the
+# ones the table fills in per deal (ENGINE_INTERNAL). A new ``Rules`` field is therefore
+# a table setting at once: parsed, type-checked, range-checked, shown in words, passed
+# to each deal's rules and listed in docs/settings.md. META only adds words (a label, a
+# unit, a range, the games it applies to); without an entry a setting gets its name in
+# words and, for a number, the stake range.
+
+EngineValue = int | float | bool | str | None
+"""What one setting holds (tuples only for ``rotation``, a table-only setting)."""
+
+RULES: type[Rules] = Rules
+"""The engine's options class the declaration is read from (a test may swap in a
+subclass with a new option and see it flow through with no other edit)."""
+
+ENGINE_INTERNAL: dict[str, str] = {
+    # Rules field: why it is not a table setting of its own (the table fills it in).
+    "variant": "the deal's game: variant, rotation or the dealer's choice (R-16.2)",
+    "limit": "the deal's structure: the limit setting or the game's convention (R-16.9)",
+    "blinds_or_straddles": "small_blind and big_blind at the deal's blind positions",
+    "antes": "ante and ante_mode, per player dealt in (R-3.1)",
+    "dead_posts": "missed blinds posted dead this deal (R-1.4, R-1.6)",
+    "bring_in": "the table's bring_in setting (0: half the small bet, R-3.5)",
+    "small_bet": "the table's small_bet setting (0: the big blind)",
+    "big_bet": "the table's big_bet setting (0: twice the small bet)",
+    "spread_max_late": "not offered at tables: spread limit uses big_bet on every street",
+    "unit": "not offered at tables: chips are whole units",
+    "limit_scale": "not offered at tables: no kill pots (R-3.6)",
+    "showdown": "not offered at tables: the table always shows down in order (R-8.x)",
 }
+
+NESTED_NAMES: dict[tuple[str, str], str] = {
+    # A nested option's setting name, where it is not "<field>_<option>" (old logs).
+    ("rake", "no_flop_no_drop"): "no_flop_no_drop",
+}
+
+
+def _hi_lo(variant: str, limit: Limit) -> bool:
+    return get_variant(variant).hi_lo
+
+
+def _limited(variant: str, limit: Limit) -> bool:
+    return limit in (Limit.FIXED, Limit.SPREAD)
+
+
+def _jacks(variant: str, limit: Limit) -> bool:
+    return jacks_apply(variant)
+
+
+def _wild(variant: str, limit: Limit) -> bool:
+    return wild_apply(variant)
+
+
+@dataclass(frozen=True, slots=True)
+class Meta:
+    """How people see one setting, and where it applies."""
+
+    label: str = ""
+    """In words (default: the name with spaces)."""
+    unit: str = ""
+    """For a number: "chips", "seconds", ... (seconds and minutes are shown with it)."""
+    range: tuple[int, int] | None = None
+    """R-2.6: lowest and highest (numbers without one get 0 to MAX_STAKE)."""
+    applies: Callable[[str, Limit], bool] | None = None
+    """Engine options: the games it applies to; elsewhere the deal gets the engine's
+    default (a table of several games keeps one value for all)."""
+    games: str = ""
+    """The same, in words, for the docs."""
+
+
+META: dict[str, Meta] = {
+    # Table-only settings.
+    "variant": Meta(label="game"),
+    "limit": Meta(label="structure"),
+    "small_blind": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "big_blind": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "ante": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "bring_in": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "small_bet": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "big_bet": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "min_buy_in": Meta(unit="chips", range=(0, MAX_CHIPS)),
+    "max_buy_in": Meta(unit="chips", range=(0, MAX_CHIPS)),
+    "seats": Meta(unit="seats", range=(2, 10)),
+    "return_minutes": Meta(label="return within", unit="minutes", range=(0, 1440)),
+    "min_players": Meta(label="players needed to deal", unit="players", range=(2, 10)),
+    "hand_pause": Meta(unit="seconds", range=(0, 600)),
+    "action_clock": Meta(unit="seconds", range=(1, 3600)),
+    "time_bank": Meta(unit="seconds", range=(0, 3600)),
+    "timeouts_to_sit_out": Meta(
+        label="timeouts before sitting out", unit="timeouts", range=(1, 100)
+    ),
+    "declare_clock": Meta(unit="seconds", range=(1, 3600)),
+    "time_charge": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "time_period": Meta(unit="seconds", range=(60, 86400)),
+    # Engine options (Rules fields).
+    "raise_cap": Meta(
+        unit="bets and raises (or none)", range=(1, 100), games="fixed and spread limit"
+    ),
+    "deal_cap": Meta(unit="chips", range=(0, MAX_CHIPS)),
+    "rake_percent_bp": Meta(label="rake", unit="hundredths of a percent", range=(0, 2000)),
+    "rake_cap": Meta(unit="chips", range=(0, MAX_CHIPS)),
+    "rake_step_chips": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "rake_step_per": Meta(unit="chips", range=(0, MAX_CHIPS)),
+    "jacks_to_open": Meta(applies=_jacks, games="high draw games (R-4.9)"),
+    "declare": Meta(applies=_hi_lo, games="high-low games (R-13.1)"),
+    "wild": Meta(applies=_wild, games="games read for high or ace-to-five low (R-10.7)"),
+    "open_stakes": Meta(applies=_limited, games="fixed and spread limit"),
+    "pot_system": Meta(games="two to win: fixed limit; guts: the Guts game"),
+    "guts_stake": Meta(unit="chips", range=(0, MAX_STAKE), games="Guts"),
+    "guts_max_pot": Meta(unit="chips", range=(0, MAX_CHIPS), games="Guts"),
+    "guts_worst_pays_ante": Meta(unit="chips", range=(0, MAX_STAKE), games="Guts"),
+    "guts_legs": Meta(unit="legs", range=(0, 100), games="Guts"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One declared setting: its name, type, default, words, and where the engine
+    reads it (``path``: ("raise_cap",) or ("rake", "cap"); empty for a table-only one)."""
+
+    name: str
+    hint: Any
+    default: Any
+    meta: Meta
+    path: tuple[str, ...] = ()
+
+    @property
+    def engine(self) -> bool:
+        return bool(self.path)
+
+    @property
+    def label(self) -> str:
+        return self.meta.label or self.name.replace("_", " ")
+
+    @property
+    def range(self) -> tuple[int, int, str] | None:
+        """R-2.6: (lowest, highest, unit) for a number, else None."""
+        if self.meta.range is not None:
+            return (*self.meta.range, self.meta.unit)
+        if _base(self.hint) is int:
+            return (0, MAX_STAKE, self.meta.unit)
+        return None
+
+
+def _base(hint: Any) -> Any:
+    """``int | None`` -> int; any other hint as it is."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        return args[0] if len(args) == 1 else hint
+    return hint
+
+
+def _default(f: Any) -> Any:
+    if f.default is not MISSING:
+        return f.default
+    return f.default_factory()
+
+
+_ENGINE_CACHE: dict[type[Rules], dict[str, Setting]] = {}
+
+
+def _engine_settings(rules: type[Rules]) -> dict[str, Setting]:
+    if rules in _ENGINE_CACHE:
+        return _ENGINE_CACHE[rules]
+    hints = typing.get_type_hints(rules)
+    out: dict[str, Setting] = {}
+    for f in fields(rules):
+        if f.name in ENGINE_INTERNAL:
+            continue
+        hint = hints[f.name]
+        if is_dataclass(hint):
+            # A nested option record (the rake, R-14.1): one setting per option.
+            inner = typing.get_type_hints(hint)
+            for g in fields(hint):
+                name = NESTED_NAMES.get((f.name, g.name), f"{f.name}_{g.name}")
+                meta = META.get(name, Meta())
+                out[name] = Setting(name, inner[g.name], _default(g), meta, (f.name, g.name))
+            continue
+        out[f.name] = Setting(f.name, hint, _default(f), META.get(f.name, Meta()), (f.name,))
+    _ENGINE_CACHE[rules] = out
+    return out
+
+
+def engine_settings() -> dict[str, Setting]:
+    """Every engine-backed setting, read from :data:`RULES`' fields."""
+    return _engine_settings(RULES)
+
+
+@functools.cache
+def _table_settings() -> dict[str, Setting]:
+    hints = typing.get_type_hints(TableSettings)
+    return {
+        f.name: Setting(f.name, hints[f.name], _default(f), META.get(f.name, Meta()))
+        for f in fields(TableSettings)
+        if f.name not in ("options", "extra")
+    }
+
+
+def declared() -> dict[str, Setting]:
+    """Every setting a table has: its own, then the engine's (one name space)."""
+    return {**_table_settings(), **engine_settings()}
+
+
+def ranges() -> dict[str, tuple[int, int, str]]:
+    """R-2.6: every number's (lowest, highest, unit)."""
+    return {n: r for n, s in declared().items() if (r := s.range) is not None}
 
 
 def _number(value: Any) -> str:
@@ -121,7 +299,7 @@ def parse_game(text: str, default_limit: str = "") -> tuple[str, str]:
     return variant, limit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TableSettings:
     # The game (R-16.2) and its structure (§5).
     variant: str = "holdem"
@@ -161,56 +339,55 @@ class TableSettings:
     time_bank: float = 30.0
     timeouts_to_sit_out: int = 2
     declare_clock: float = 60.0
-    # House options passed to the engine (see RULES.md for each).
-    raise_cap: int | None = 4
-    cap_lift: Literal["any_time", "round_start", "never"] = "any_time"
-    straddle_counts_as_raise: bool = True
-    deal_cap: int = 0
-    min_raise_rule: bool = True
-    check_raise: bool = True
-    incomplete_rule: Literal["full_bet", "half_bet"] = "full_bet"
-    half_bet_raise: Literal["on_top", "complete_first"] = "on_top"
-    checking_out: bool = True
-    clamp_to_max: bool = False
-    burn: bool = False
-    rake_percent_bp: int = 0
-    rake_cap: int = 0
-    rake_step_chips: int = 0
-    rake_step_per: int = 0
-    rake_step_mode: Literal["full", "begun"] = "full"
-    """R-14.3: count full steps (default) or every step begun (the reference's stepping)."""
-    no_flop_no_drop: bool = True
-    odd_chip: Literal["button", "suit"] = "button"
-    auto_show_all: bool = False
-    jacks_to_open: bool = False
-    declare: Literal["none", "simultaneous", "in_turn"] = "none"
-    declare_default: Literal["fold", "high"] = "fold"
-    no_second_best: bool = False
-    both_may_split: bool = False
-    wild: Literal["none", "deuces", "joker", "joker_bug", "deuces_joker"] = "none"
-    declared_hands: bool = False
-    thread_id: int = 0
-    """Discord: the thread the table runs in (0: the channel itself). The presenter sets
-    it when the table is created with its own thread."""
     time_charge: int = 0
     """R-14.2 time collection: chips charged to each player dealt in, once per period."""
     time_period: float = 1800.0
-    open_stakes: bool = False
-    """R-2.4 (fixed and spread limit): top-ups allowed at any time, even during betting."""
-    pot_system: Literal["normal", "two_to_win", "guts"] = "normal"
-    """§15: two to win (fixed limit) or the Guts match pot (the "guts" game)."""
-    guts_stake: int = 0
-    guts_mode: Literal["chip", "count_and_drop", "sequential"] = "chip"
-    guts_max_pot: int = 0
-    guts_only_worst_pays: bool = False
-    guts_worst_pays_ante: int = 0
-    guts_ghost: bool = False
-    guts_legs: int = 0
+    # The engine's options (raise cap, rake, declare, wild cards, Guts, ...): not
+    # restated here but read from the engine's Rules (see the declaration above). Each
+    # is read as an attribute (``settings.raise_cap``) and stored flat in to_dict, as
+    # the log has always held them.
+    options: Mapping[str, EngineValue] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     """Room for options a newer version added; ignored by this one."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, **values: Any) -> None:
+        """Settings by name, table-only and engine options alike (``raise_cap=None``);
+        omitted ones take their defaults. An unknown name is a programming error."""
+        engine = engine_settings()
+        options = dict(values.pop("options", None) or {})
+        for name in list(values):
+            if name in engine:
+                options[name] = values.pop(name)
+        unknown = sorted(set(options) - set(engine))
+        if unknown:
+            raise TypeError(f"TableSettings has no option {unknown[0]!r}")
+        for f in fields(self):
+            if f.name == "options":
+                continue
+            value = values.pop(f.name) if f.name in values else _default(f)
+            object.__setattr__(self, f.name, value)
+        if values:
+            raise TypeError(f"TableSettings has no setting {sorted(values)[0]!r}")
+        full = {name: options.get(name, s.default) for name, s in engine.items()}
+        object.__setattr__(self, "options", MappingProxyType(full))
         self.validate()
+
+    def __getattr__(self, name: str) -> EngineValue:
+        # Only reached when no field has the name: an engine option, by its name.
+        if name.startswith("_") or name == "options":
+            raise AttributeError(name)
+        try:
+            return self.options[name]
+        except KeyError:
+            raise AttributeError(f"TableSettings has no setting {name!r}") from None
+
+    def value(self, name: str) -> Any:
+        """Any setting by name (table-only or engine option)."""
+        return getattr(self, name)
+
+    def _with(self, changes: Mapping[str, Any]) -> TableSettings:
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
+        return TableSettings(**{**values, **self.options, **changes})
 
     # ------------------------------------------------------------------ derived stakes
 
@@ -269,9 +446,9 @@ class TableSettings:
     def validate(self) -> None:
         _check_types(self)
         parse_game(self.variant, self.limit)  # a clear refusal for an unknown game
-        for name, (low, high, unit) in RANGES.items():
+        for name, (low, high, unit) in ranges().items():
             # R-2.6: every number has a range, said in the refusal.
-            value = getattr(self, name)
+            value = self.value(name)
             if value is None:
                 continue  # "none" (no raise cap) is its own value
             if not low <= value <= high:
@@ -374,7 +551,28 @@ class TableSettings:
         antes = ante_list(players, ante, self.ante_mode) if ante else ()
         limited = lim in (Limit.FIXED, Limit.SPREAD)
         small = self.min_bet
-        return Rules(
+        kw: dict[str, Any] = {}
+        nested: dict[str, dict[str, Any]] = {}
+        for setting in engine_settings().values():
+            # Every engine option passes through as set, except in games it does not
+            # apply to, which get the engine's default (R-4.9, R-10.7, R-13.1, R-2.4).
+            applies = setting.meta.applies
+            value = self.options[setting.name]
+            if applies is not None and not applies(variant, lim):
+                value = setting.default
+            if len(setting.path) == 2:
+                nested.setdefault(setting.path[0], {})[setting.path[1]] = value
+            else:
+                kw[setting.path[0]] = value
+        hints = typing.get_type_hints(RULES)
+        for name, sub in nested.items():
+            kw[name] = hints[name](**sub)
+        # The table's own derivations: the pot system follows the game (R-15.2), and
+        # an unset Guts stake is the big blind (or the minimum bet).
+        kw["pot_system"] = self.pot_system_for(variant)
+        kw["guts_stake"] = self.guts_stake or self.big_blind or self.min_bet
+        return RULES(
+            **kw,
             variant=variant,
             limit=lim,
             blinds_or_straddles=blinds,
@@ -383,43 +581,6 @@ class TableSettings:
             bring_in=self.bring_in_amount if info.forced == "bring_in" else 0,
             small_bet=small,
             big_bet=self.big_bet_size if limited else max(self.big_bet_size, small),
-            raise_cap=self.raise_cap,
-            cap_lift=self.cap_lift,
-            straddle_counts_as_raise=self.straddle_counts_as_raise,
-            deal_cap=self.deal_cap,
-            min_raise_rule=self.min_raise_rule,
-            check_raise=self.check_raise,
-            incomplete_rule=self.incomplete_rule,
-            half_bet_raise=self.half_bet_raise,
-            checking_out=self.checking_out,
-            clamp_to_max=self.clamp_to_max,
-            burn=self.burn,
-            rake=Rake(
-                percent_bp=self.rake_percent_bp,
-                cap=self.rake_cap,
-                step_chips=self.rake_step_chips,
-                step_per=self.rake_step_per,
-                step_mode=self.rake_step_mode,
-                no_flop_no_drop=self.no_flop_no_drop,
-            ),
-            odd_chip=self.odd_chip,
-            auto_show_all=self.auto_show_all,
-            jacks_to_open=self.jacks_to_open and jacks_apply(variant),
-            declare=self.declare if info.hi_lo else "none",
-            declare_default=self.declare_default,
-            no_second_best=self.no_second_best,
-            both_may_split=self.both_may_split,
-            wild=self.wild if wild_apply(variant) else "none",
-            declared_hands=self.declared_hands,
-            open_stakes=self.open_stakes and lim in (Limit.FIXED, Limit.SPREAD),
-            pot_system="guts" if variant == "guts" else self.pot_system_for(variant),
-            guts_stake=self.guts_stake or self.big_blind or self.min_bet,
-            guts_mode=self.guts_mode,
-            guts_max_pot=self.guts_max_pot,
-            guts_only_worst_pays=self.guts_only_worst_pays,
-            guts_worst_pays_ante=self.guts_worst_pays_ante,
-            guts_ghost=self.guts_ghost,
-            guts_legs=self.guts_legs,
         )
 
     def pot_system_for(self, variant: str) -> Literal["normal", "two_to_win", "guts"]:
@@ -453,13 +614,16 @@ class TableSettings:
     # ------------------------------------------------------------------ storage
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
+        # Flat, as the log has always held them: {"raise_cap": 4, "rotation": [...]}.
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
+        out.update(self.options)
         out["rotation"] = list(self.rotation)
+        out["extra"] = dict(self.extra)
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
-        names = {f.name for f in fields(cls)}
+        names = set(declared()) | {"extra"}
         kw = {k: v for k, v in data.items() if k in names}
         extra = {k: v for k, v in data.items() if k not in names}
         if "rotation" in kw:
@@ -485,7 +649,7 @@ class TableSettings:
     def changed(self, changes: dict[str, Any]) -> TableSettings:
         """A copy with ``changes`` applied; unknown names are refused by name."""
         changes = normalize_changes(changes)  # game names and aliases (bot/table/games.py)
-        names = {f.name for f in fields(self)} - {"extra"}
+        names = set(declared())
         unknown = sorted(set(changes) - names)
         if unknown:
             raise SettingsError(
@@ -512,7 +676,7 @@ class TableSettings:
         if "rotation" in kw:
             rot = kw["rotation"]
             kw["rotation"] = tuple(rot.split(",")) if isinstance(rot, str) else tuple(rot)
-        new = replace(self, **kw)
+        new = self._with(kw)
         if "seats" in kw:
             # R-1.1: a game may seat fewer than ten (an asked-for number above it would
             # be quietly lowered at every sit): refuse it with the range.
@@ -560,18 +724,18 @@ def _allowed(name: str, hint: Any, value: Any) -> str | None:
 
 
 def _check_types(settings: TableSettings) -> None:
-    types_ = _field_types()
-    for f in fields(settings):
-        problem = _allowed(f.name, types_[f.name], getattr(settings, f.name))
+    for name, setting in declared().items():
+        value = settings.value(name)
+        problem = _allowed(name, setting.hint, value)
         if problem is not None:
-            value = getattr(settings, f.name)
             shown = clip(value) if isinstance(value, str) else clip(repr(value))[1:-1]
-            raise SettingsError(
-                f"{shown} is not a value for {f.name.replace('_', ' ')}: {problem}."
-            )
+            raise SettingsError(f"{shown} is not a value for {name.replace('_', ' ')}: {problem}.")
 
 
-@functools.cache
 def _field_types() -> dict[str, Any]:
-    """Each field's type, resolved once (the annotations are strings in this module)."""
-    return typing.get_type_hints(TableSettings)
+    """Each setting's type (the declaration's, resolved once per engine class)."""
+    return {name: s.hint for name, s in declared().items()}
+
+
+RANGES: dict[str, tuple[int, int, str]] = ranges()
+"""R-2.6: every number's (lowest, highest, unit) -- the engine's options included."""

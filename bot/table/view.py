@@ -212,7 +212,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         halted=state.halted,
         pot_system=system,
         reserve=reserve,
-        legs_needed=state.settings.guts_legs if system == "guts" else 0,
+        legs_needed=state.settings.value("guts_legs") if system == "guts" else 0,
         declare=declare,
         street=_street_text(hand) if hand is not None else "",
         to_call=to_call,
