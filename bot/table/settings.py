@@ -64,9 +64,9 @@ ENGINE_INTERNAL: dict[str, str] = {
     "small_bet": "the table's small_bet setting (0: the big blind)",
     "big_bet": "the table's big_bet setting (0: twice the small bet)",
     "spread_max_late": "not offered at tables: spread limit uses big_bet on every street",
-    "unit": "not offered at tables: chips are whole units",
-    "limit_scale": "not offered at tables: no kill pots (R-3.6)",
-    "showdown": "not offered at tables: the table always shows down in order (R-8.x)",
+    "unit": "not offered at tables: bets and raises go in single chips",
+    "limit_scale": "not offered at tables: a straddle or kill does not scale fixed limits",
+    "showdown": "not offered at tables: the table always shows down automatically",
 }
 
 NESTED_NAMES: dict[tuple[str, str], str] = {
@@ -739,3 +739,69 @@ def _field_types() -> dict[str, Any]:
 
 RANGES: dict[str, tuple[int, int, str]] = ranges()
 """R-2.6: every number's (lowest, highest, unit) -- the engine's options included."""
+
+
+# ---------------------------------------------------------------------- the docs
+
+
+def _allowed_words(setting: Setting) -> str:
+    hint = _base(setting.hint)
+    optional = hint is not setting.hint
+    if typing.get_origin(hint) is Literal:
+        text = ", ".join(str(a) for a in typing.get_args(hint))
+    elif hint is bool:
+        text = "on, off"
+    elif (r := setting.range) is not None:
+        low, high, unit = r
+        text = f"{low:,} to {high:,} {unit}".strip()
+    elif hint is float:
+        text = f"a number ({setting.meta.unit or 'seconds'})"
+    elif typing.get_origin(hint) is tuple:
+        text = "games, like holdem:fixed,stud:fixed"
+    else:
+        text = "a name"
+    return f"{text}, or none" if optional and "or none" not in text else text
+
+
+def settings_markdown() -> str:
+    """docs/settings.md, written from the declaration (a test keeps the file equal)."""
+    lines = [
+        "# Table settings",
+        "",
+        "Generated from the one declaration in `bot/table/settings.py` (the table's own",
+        "settings, then every option of the engine's `Rules` the table does not fill in",
+        "itself); `tests/test_settings_declaration.py` fails when this file is stale.",
+        "Regenerate with `python -c 'from bot.table.settings import settings_markdown;",
+        'print(settings_markdown(), end="")\' > docs/settings.md`.',
+        "",
+        "Change one with `set NAME=VALUE` at the terminal or `/table settings` on Discord.",
+        "",
+        "| setting | in words | default | allowed | engine option | applies to |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, s in declared().items():
+        default = s.default
+        shown = (
+            "none"
+            if default is None
+            else ("on" if default else "off")
+            if isinstance(default, bool)
+            else (", ".join(default) or "none")
+            if isinstance(default, tuple)
+            else f"{default}"
+            if default != ""
+            else "(derived)"
+        )
+        engine = f"`{'.'.join(s.path)}`" if s.engine else ""
+        lines.append(
+            f"| `{name}` | {s.label} | {shown} | {_allowed_words(s)} | {engine} | {s.meta.games} |"
+        )
+    lines += [
+        "",
+        "## Engine options the table fills in per deal",
+        "",
+        "These `Rules` fields are not settings of their own:",
+        "",
+    ]
+    lines += [f"- `{name}`: {why}" for name, why in ENGINE_INTERNAL.items()]
+    return "\n".join(lines) + "\n"
