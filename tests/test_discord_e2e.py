@@ -726,6 +726,28 @@ async def test_table_create_says_which_bot_permissions_are_missing(h: Harness) -
     assert h.bot.service.get(h.tid) is None  # no table was created
 
 
+async def test_table_thread_survives_a_restart(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """The table's own thread is the Discord side's record (cogs/prefs.py), not a table
+    setting: after a restart on the same file the table still plays in its thread."""
+    db = tmp_path / "chipfist.sqlite3"
+    users = players(fake_discord)
+    bot = make_bot(db)
+    async with run_bot(fake_discord, bot, sync=True):
+        h = Harness(fake_discord, bot)
+        await h.start_table(users, thread=True)
+        thread_id = bot.presenter.channel(h.tid).thread_id
+        assert thread_id and "thread_id" not in h.table().settings.to_dict()
+    bot2 = make_bot(db)
+    async with run_bot(fake_discord, bot2, sync=True):
+        h2 = Harness(fake_discord, bot2)
+        assert bot2.presenter.channel(h2.tid).thread_id == thread_id
+        actor = h2.to_act()
+        assert actor is not None
+        await h2.click(actor, "fold")
+        table_msg = fake_discord.message(bot2.presenter.channel(h2.tid).message_id or 0)
+        assert table_msg.channel.id == thread_id  # still edited in the thread
+
+
 async def test_notify_choice_survives_a_restart(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """/notify dm is stored: after a restart on the same file the turn nudge still goes
     by DM, and a later /notify channel takes over again."""
