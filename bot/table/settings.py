@@ -163,6 +163,8 @@ class Setting:
     default: Any
     meta: Meta
     path: tuple[str, ...] = ()
+    record: Any = None
+    """For a nested option (``path`` of two): the record it goes into (``Rake``)."""
 
     @property
     def engine(self) -> bool:
@@ -214,7 +216,8 @@ def _engine_settings(rules: type[Rules]) -> dict[str, Setting]:
             for g in fields(hint):
                 name = NESTED_NAMES.get((f.name, g.name), f"{f.name}_{g.name}")
                 meta = META.get(name, Meta())
-                out[name] = Setting(name, inner[g.name], _default(g), meta, (f.name, g.name))
+                path = (f.name, g.name)
+                out[name] = Setting(name, inner[g.name], _default(g), meta, path, hint)
             continue
         out[f.name] = Setting(f.name, hint, _default(f), META.get(f.name, Meta()), (f.name,))
     _ENGINE_CACHE[rules] = out
@@ -553,6 +556,7 @@ class TableSettings:
         small = self.min_bet
         kw: dict[str, Any] = {}
         nested: dict[str, dict[str, Any]] = {}
+        records: dict[str, Any] = {}
         for setting in engine_settings().values():
             # Every engine option passes through as set, except in games it does not
             # apply to, which get the engine's default (R-4.9, R-10.7, R-13.1, R-2.4).
@@ -562,11 +566,11 @@ class TableSettings:
                 value = setting.default
             if len(setting.path) == 2:
                 nested.setdefault(setting.path[0], {})[setting.path[1]] = value
+                records[setting.path[0]] = setting.record
             else:
                 kw[setting.path[0]] = value
-        hints = typing.get_type_hints(RULES)
         for name, sub in nested.items():
-            kw[name] = hints[name](**sub)
+            kw[name] = records[name](**sub)
         # The table's own derivations: the pot system follows the game (R-15.2), and
         # an unset Guts stake is the big blind (or the minimum bet).
         kw["pot_system"] = self.pot_system_for(variant)
