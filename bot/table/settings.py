@@ -4,6 +4,12 @@
 errors written as sentences. It is stored in the event log as a dict, and turned into the
 engine's :class:`~bot.poker.rules.Rules` for each deal by :meth:`TableSettings.rules_for`
 (the engine owns every betting rule; this module only passes the options through).
+
+Every setting is declared once (:func:`declared`): the table's own are the fields of
+:class:`TableSettings`; the engine's are read from the fields of ``Rules`` itself, less
+:data:`ENGINE_INTERNAL`, with words, units, ranges and the games each applies to in
+:data:`META`. Parsing, validation, the words of a change, each deal's ``Rules`` and
+docs/settings.md all come from that declaration, so a new engine option is one edit.
 """
 
 from __future__ import annotations
