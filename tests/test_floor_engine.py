@@ -17,13 +17,14 @@ from bot.poker.rules import Limit, Rules
 
 
 def test_r3_3_equal_blinds_first_to_act_is_left_of_the_big_blind() -> None:
-    """Blinds 1/1, four players: position 2 (left of the big blind) acts first, not the
-    big blind (position 1)."""
+    """R-3.8: blinds 1/1, four players: position 2 (left of the big blind) acts first,
+    not the big blind (position 1)."""
     h = Hand(Rules(blinds_or_straddles=(1, 1)), [100] * 4)
     assert h.to_act == 2
 
 
 def test_r3_2_equal_blinds_big_blind_acts_last_with_the_option() -> None:
+    """R-3.8: with equal blinds the big blind (by position) acts last, with his option."""
     h = Hand(Rules(blinds_or_straddles=(1, 1)), [100] * 4)
     order = []
     for _ in range(3):
@@ -611,10 +612,11 @@ def test_r9_2_a_mucked_hand_never_wins_a_pot_a_shown_hand_contests() -> None:
         h.apply(Check(3))
     h.apply(Bet(0, 10))
     h.apply(Call(3))
+    # R-8.4: the top side pot's players (0, 3) are asked first, then 1, then 2.
     h.apply(Muck(0))
+    h.apply(Muck(3))
     h.apply(Show(1))
     h.apply(Show(2))
-    h.apply(Muck(3))
     assert h.over
     won = {k: e for k, e in ((e.pot_index, e) for e in h.events if isinstance(e, PotAwarded))}
     assert won[0].winners == (1,) and won[1].winners == (1,)  # kings, the best shown hand

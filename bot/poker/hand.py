@@ -248,7 +248,10 @@ class Hand:
 
     @property
     def street(self) -> Street:
-        return self._streets[self.street_index if self.street_index > 0 else 0]
+        """The street being played; after the last one (the draw, the declaration, the
+        showdown, the end) the last street, and before the first deal the first."""
+        streets = self._streets
+        return streets[min(max(self.street_index, 0), len(streets) - 1)]
 
     def total_chips(self) -> int:
         """Stacks + the middle + rake, less chips added under open stakes: constant
@@ -1712,6 +1715,16 @@ class Hand:
             (start + k) % self.n for k in range(self.n) if not self.folded[(start + k) % self.n]
         ]
 
+    def _settling_order(self, order: list[int]) -> list[int]:
+        """R-8.4 with R-8.3 and R-9.1: players are asked to show pot by pot, from the
+        highest side pot down to the main pot; a player involved only in lower pots waits
+        until the pots above his are settled. Within a pot the R-9.1 order holds."""
+        pots = build_pots(self.contrib, [not f for f in self.folded])
+        top = {
+            i: max((k for k, p in enumerate(pots) if i in p.eligible), default=-1) for i in order
+        }
+        return sorted(order, key=lambda i: -top[i])  # stable: R-9.1 order within a level
+
     def _take_rake(self, pots: list[Pot]) -> list[Pot]:
         rake = self.rules.rake
         if not (rake.percent_bp or rake.step_per):
@@ -1767,6 +1780,7 @@ class Hand:
         self._showdown_order = self._order_for_showdown()
         if (self.rules.showdown == "manual" or self.rules.declared_hands) and not self.exposed:
             self.phase = "showdown"
+            self._showdown_order = self._settling_order(self._showdown_order)
             self._next_shower()
             return
         for i in self._showdown_order:
