@@ -96,6 +96,9 @@ class TableService:
         for state in states:
             table = self._table(state)
             self.tables[state.table_id] = table
+            if state.current is not None and state.current.replay_error is not None:
+                async with table.lock:
+                    await table.cancel_unreplayable()
             error = state.conservation_error() or await ledger_error(self.store, state)
             if error and not state.halted:
                 async with table.lock:

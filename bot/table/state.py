@@ -17,6 +17,7 @@ from bot.poker.events import Event
 from bot.poker.hand import Hand
 from bot.poker.record import HandStart
 from bot.table.button import DealPlan
+from bot.table.errors import TableError
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
@@ -25,6 +26,19 @@ HAND_EVENTS = frozenset({"hand_started", "action", "hand_ended"})
 IDEM_MEMORY = 5000
 RECENT_HANDS = 20
 """Finished hands kept in memory for history/PHH; older ones are read from the log."""
+
+
+class UnreplayableHand(TableError):
+    """A recorded hand this engine cannot replay (a rule changed since it was dealt,
+    R-16.8)."""
+
+    def __init__(self, hand_no: int, reason: str) -> None:
+        super().__init__(
+            f"Hand #{hand_no} was recorded under earlier rules and cannot be replayed "
+            f"by this version ({reason}) (R-16.8)."
+        )
+        self.hand_no = hand_no
+        self.reason = reason
 
 
 @dataclass(slots=True)
@@ -49,6 +63,27 @@ class HandInfo:
     start_turn: int = 0
     """The table's turn number once this deal began: any prompt of this deal carries a
     turn at least this (an older one belongs to an earlier deal)."""
+    replay_error: str | None = None
+    """Why this engine could not replay the record (R-16.8): the hand is then cancelled
+    at recovery and never replayed again."""
+
+    def cancellation(self, pot_state: dict[str, Any] | None) -> dict[str, Any]:
+        """The ``hand_ended`` payload that cancels this hand (R-16.8): every player gets
+        back what he put in (his stack at the deal, plus chips bought during the hand,
+        R-2.4), a pot carried into the hand is carried on, nothing is raked."""
+        stacks = list(self.start.stacks)
+        for action in self.actions:
+            if isinstance(action, AddChips):
+                stacks[action.player] += action.amount
+        return {
+            "hand_no": self.hand_no,
+            "stacks": stacks,
+            "net": [0] * len(stacks),
+            "rake": 0,
+            "carried": self.start.carried,
+            "reason": "cancelled",
+            "pot_state": pot_state,
+        }
 
     def position_of(self, seat: int) -> int | None:
         try:
@@ -59,6 +94,8 @@ class HandInfo:
     def ensure_hand(self) -> Hand:
         """The engine hand, replayed from the record when it was not kept (recovery)."""
         if self.hand is None:
+            if self.replay_error is not None:
+                raise UnreplayableHand(self.hand_no, self.replay_error)
             hand = self.start.new_hand()
             events = list(hand.events)
             for action in self.actions:

@@ -66,7 +66,7 @@ from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import DuplicateKey, LedgerRow, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings, parse_game
-from bot.table.state import HandInfo, TableState
+from bot.table.state import HandInfo, TableState, UnreplayableHand
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
 
@@ -877,6 +877,24 @@ class Table:
         if self.snapshot_every and info.hand_no % self.snapshot_every == 0:
             await self._snapshot()
 
+    async def cancel_unreplayable(self) -> bool:
+        """R-16.8: a hand in progress that this engine cannot replay (dealt under earlier
+        rules, before an upgrade) is cancelled: every player gets back the chips he put
+        in, and the table says so. Returns whether a hand was cancelled."""
+        info = self.state.current
+        if info is None or info.ended or info.replay_error is None:
+            return False
+        await self._commit(
+            "hand_ended", info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}"
+        )
+        await self._public(
+            "hand_cancelled",
+            f"Hand #{info.hand_no} was dealt under earlier rules and cannot be resumed by "
+            "this version: it is cancelled and every player has back the chips he put in "
+            "(R-16.8).",
+        )
+        return True
+
     async def _snapshot(self) -> None:
         """Save the folded state between hands, so a restart replays only the tail."""
         from bot.table.snapshot import to_payload
@@ -1036,7 +1054,7 @@ class Table:
         name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
         lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
-        hand = info.start.new_hand()
+        hand = info.start.new_hand()  # replays: _finished_hand above replayed it whole
 
         def tell(events: Sequence[Event]) -> None:
             for event in events:
@@ -1078,9 +1096,12 @@ class Table:
             info = await self._load_hand(hand_no)
         if info is None or not info.ended:
             raise TableError(f"There is no finished hand #{hand_no} at this table.")
-        hand = info.start.new_hand()
-        for action in info.actions:
-            hand.apply(action)
+        try:
+            hand = info.start.new_hand()
+            for action in info.actions:
+                hand.apply(action)
+        except PokerError as exc:  # recorded under earlier rules (R-16.8)
+            raise UnreplayableHand(hand_no, exc.message) from None
         return info, hand
 
     async def _load_hand(self, hand_no: int) -> HandInfo | None:
