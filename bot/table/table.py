@@ -802,37 +802,31 @@ class Table:
             await self._end_hand(info, hand)
             return
         deadline = self.deadline()
-        if hand.phase == "guts" and hand.to_act is None:
-            # One prompt per player per deal: each commit moves the turn, and prompting
-            # again then would leave several live prompts in every DM.
+        actors = hand.actors()
+        sealed = [a for a in actors if a.turn == "sealed"]
+        if sealed:
+            # Sealed Guts calls (R-15.2) or declarations (R-13.2): one prompt per player
+            # per deal; each commit moves the turn, and prompting again then would leave
+            # several live prompts in every DM.
             if self._declare_told != info.hand_no:
-                for pos in hand.guts_pending():
-                    await self._private(
-                        info.users[pos],
-                        Notice(
+                for a in sealed:
+                    if "guts" in a.legal.actions:
+                        notice = Notice(
                             "guts",
                             "In or out? Your call stays secret until everyone has called (R-15.2).",
                             st.turn,
                             deadline=deadline,
-                        ),
-                    )
-                self._declare_told = info.hand_no
-            return
-        if hand.phase == "declare" and hand.to_act is None:
-            if self._declare_told != info.hand_no:
-                for pos in hand.declare_pending():
-                    legal = hand.declare_legal(pos)
-                    await self._private(
-                        info.users[pos],
-                        Notice(
+                        )
+                    else:
+                        notice = Notice(
                             "declare",
                             "Declare low, high or both: your fist is closed until everyone "
                             "has declared (R-13.2).",
                             st.turn,
-                            legal=legal,
+                            legal=a.legal,
                             deadline=deadline,
-                        ),
-                    )
+                        )
+                    await self._private(info.users[a.position], notice)
                 self._declare_told = info.hand_no
             return
         if hand.to_act is not None:
@@ -919,8 +913,8 @@ class Table:
         if hand is None or st.halted or st.paused:
             return None
         s = self.settings
-        if hand.phase in ("declare", "guts") and hand.to_act is None:
-            return st.phase_started_at + s.declare_clock
+        if any(a.turn == "sealed" for a in hand.actors()):
+            return st.phase_started_at + s.declare_clock  # one clock for all (R-13.2)
         if hand.to_act is None or st.current is None:
             return None
         seat = st.seats.get(st.current.order[hand.to_act])
@@ -963,39 +957,37 @@ class Table:
                     return True
                 info, hand = self._hand_or_refuse()
                 ckey = f"clock:{info.hand_no}:{st.turn}"
-                if hand.phase == "guts" and hand.to_act is None:
+                sealed = [a for a in hand.actors() if a.turn == "sealed"]
+                if sealed and "guts" in sealed[0].legal.actions:
                     # R-15.2: a player who has not called by the clock is out.
-                    late = hand.guts_pending()
+                    late = [a.position for a in sealed]
                     names = ", ".join(info.names[p] for p in late)
                     are = "is" if len(late) == 1 else "are"
                     await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
                     for pos in late:
-                        if st.hand is not hand or hand.phase != "guts":
+                        if st.hand is not hand or not hand.can_act(pos):
                             break
                         await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
                     return True
-                if hand.phase == "declare" and hand.to_act is None:
+                if sealed:
                     # R-13.2: the clock is shared: every fist still open times out at once
                     # (the engine takes them together; said first, then done).
-                    late = hand.declare_pending()
-                    if late:
-                        names = ", ".join(info.names[p] for p in late)
-                        one = len(late) == 1  # "carol folds", "alice, carol fold"
-                        if self.settings.declare_default == "fold":
-                            how = "folds" if one else "fold"
-                        else:
-                            how = "declares high" if one else "declare high"
-                        await self._public(
-                            "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
-                        )
-                        await self._apply(
-                            DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True
-                        )
+                    late = [a.position for a in sealed]
+                    names = ", ".join(info.names[p] for p in late)
+                    one = len(late) == 1  # "carol folds", "alice, carol fold"
+                    if self.settings.declare_default == "fold":
+                        how = "folds" if one else "fold"
+                    else:
+                        how = "declares high" if one else "declare high"
+                    await self._public(
+                        "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
+                    )
+                    await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
                     return True
                 assert hand.to_act is not None
                 pos = hand.to_act
                 legal = hand.legal()
-                action = _timeout_action(pos, legal, hand)
+                action = _timeout_action(pos, legal)
                 seat = st.seats.get(info.order[pos])
                 if seat is not None:
                     # Said before what it causes, so the log reads in order.
@@ -1225,11 +1217,11 @@ def _no_raise(hand: Hand, legal: Legal) -> str:
     return f"{reason} You may: {legal.describe()}."
 
 
-def _timeout_action(pos: int, legal: Legal, hand: Hand) -> Action:
+def _timeout_action(pos: int, legal: Legal) -> Action:
     """On expiry: check if checking is free, else fold (draw: stand pat; showdown: muck)."""
-    if hand.phase == "draw":
+    if "draw" in legal.actions:
         return Draw(pos, ())
-    if hand.phase == "showdown":
+    if "show" in legal.actions:
         return Muck(pos) if "muck" in legal.actions else Show(pos)
     if "check" in legal.actions:
         return Check(pos)

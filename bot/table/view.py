@@ -154,13 +154,12 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     legal = None
     no_raise: str | None = None
     if hand is not None and viewer_pos is not None:
-        if hand.phase == "declare" and viewer_pos in hand.declare_pending():
-            legal = hand.declare_legal(viewer_pos)
-        elif hand.phase == "guts" and viewer_pos in hand.guts_pending():
-            legal = hand.guts_legal(viewer_pos)
-        elif hand.to_act == viewer_pos:
-            legal = hand.legal()
-            no_raise = hand.no_raise_reason()
+        actor = hand.actor(viewer_pos)
+        # A player who may only wait is not prompted: the table asks in turn.
+        if actor is not None and actor.turn != "waiting":
+            legal = actor.legal
+            if actor.turn == "in_turn":
+                no_raise = hand.no_raise_reason()
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
         phase: str = hand.phase
@@ -205,7 +204,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         turn=state.turn,
         legal=legal,
         declare_pending=(
-            len(hand.declare_pending()) + len(hand.guts_pending()) if hand is not None else 0
+            sum(1 for a in hand.actors() if a.turn == "sealed") if hand is not None else 0
         ),
         host=state.host,
         halted=state.halted,
