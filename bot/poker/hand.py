@@ -1241,8 +1241,8 @@ class Hand:
             # everyone checked a first round with no blind or bring-in: the deal
             # is thrown in and the antes stay in the pot for the next deal.: under
             # jacks to open, a round nobody opened is thrown in the same way, blinds and
-            # calls staying in the pot.
-            self._finish("passed out")
+            # calls staying in the pot; its reason says which rule threw it in.
+            self._finish("not opened" if self._jacks else "passed out")
             return
         self._next_street()
 
