@@ -229,3 +229,28 @@ def _random_action(a: Actor, rng: random.Random, h: Hand) -> Action:
     if a.legal.min_to is not None and rng.random() < 0.5:
         return RaiseTo(p, a.legal.min_to) if not a.legal.opening else Bet(p, a.legal.min_to)
     return Fold(p) if "fold" in acts else Check(p)
+
+
+async def test_r13_2_the_table_view_says_how_players_act_now() -> None:
+    """R-13.2 at the table: the view carries the engine's answer (``acting``): one seat
+    in turn while betting, every undeclared player at once (sealed) during a chip-fist
+    declaration, nobody between hands; no presenter needs the phase to know."""
+    from tests.harness import Harness
+
+    h = Harness()
+    table = await h.seated(
+        ["a", "b", "c"], variant="omaha8", limit="pot_limit", declare="simultaneous"
+    )
+    assert table.snapshot().acting is None
+    await h.deal(table)
+    view = table.snapshot()
+    assert view.acting == "in_turn" and view.to_act is not None
+    while (hand := table.state.hand) is not None and hand.to_act is not None:
+        word = "check" if "check" in hand.legal().actions else "call"
+        assert (await h.do(table, h.to_act(table), word)).ok
+    view = table.snapshot()
+    assert view.acting == "sealed" and view.to_act is None and view.declare_pending == 3
+    assert (await h.do(table, "b", "declare high")).ok
+    assert table.snapshot().declare_pending == 2
+    mine = table.snapshot("a")
+    assert mine.legal is not None and mine.legal.actions == {"declare"}
