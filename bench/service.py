@@ -1,10 +1,12 @@
 """`python -m bench service`: the table service under load, through the real store.
 
 N tables (default 50) of four robot players take random legal actions at an aggregate
-rate (default 25 actions/s) for at least 20 s, through the service, the SQLite store and
+rate (default 25 actions/s) for at least 20 s, through the service, the store and
 a null presenter. Prints the latency per action (p50/p99), actions and appends per
 second. ``--push`` drives every table as fast as it will go instead. Then 100 tables
 are left mid-hand and a new service is timed until every hand is playable again.
+``--db postgresql://...`` runs the same workload on a temporary SQLite file and on that
+PostgreSQL database, and prints the figures side by side.
 
 Figures, one per line: ``figure: value unit``.
 """
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.local.robot import pick
+from bot.store import describe, is_postgres
 from bot.table.ports import (
     LedgerEntry,
     LedgerRow,
@@ -163,10 +166,10 @@ async def run_push(tables: list[Table], seconds: float) -> list[float]:
     return latencies
 
 
-async def restart(path: str, count: int) -> float:
+async def restart(path: str, count: int, tag: str = "") -> float:
     store = await open_store(path)
     service = TableService(store, NullPresenter())
-    tables = await _setup(service, count, "r")
+    tables = await _setup(service, count, f"r{tag}")
     rng = random.Random(2)
     for t in tables:
         await step(t, rng)  # deal
@@ -178,7 +181,7 @@ async def restart(path: str, count: int) -> float:
     store = await open_store(path)
     service = TableService(store, NullPresenter())
     await service.recover()
-    for tid in (f"r{i}" for i in range(count)):
+    for tid in (f"r{tag}{i}" for i in range(count)):
         table = service.table(tid)
         hand = table.state.hand
         if hand is not None and hand.to_act is not None:
@@ -193,37 +196,71 @@ def _ms(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+async def measure(args: argparse.Namespace, db: str, restart_db: str) -> dict[str, str]:
+    """The workload on one database; its figures, by name, as printed."""
+    # A PostgreSQL database may already hold tables from an earlier run: new ids each run.
+    tag = f"{int(time.time() * 1000) % 10**9}-" if is_postgres(db) else ""
+    store = CountingStore(await open_store(db, synchronous=args.synchronous))
+    if await store.open_tables():
+        await store.close()
+        raise SystemExit(f"{describe(db)} already has open tables: give the bench an empty one")
+    service = TableService(store, NullPresenter())
+    tables = await _setup(service, args.tables, f"t{tag}")
+    store.appends = 0
+    began = time.perf_counter()
+    if args.push:
+        latencies = await run_push(tables, args.seconds)
+    else:
+        latencies = await run_rate(tables, args.rate, args.seconds)
+    elapsed = time.perf_counter() - began
+    appends = store.appends
+    errors = [t.table_id for t in tables if t.conservation_error() is not None]
+    if restart_db == db:
+        # The restart below shares this database: only its own tables may be open there,
+        # as in the SQLite run (a file of its own).
+        for t in tables:
+            await store.inner.append(t.table_id, "closed", {"by": "bench"})
+    await store.close()
+    out = {
+        "duration": f"{elapsed:.1f} s",
+        "actions": f"{len(latencies)} commands",
+        "actions per second": f"{len(latencies) / elapsed:.0f} actions/s",
+        "appends per second": f"{appends / elapsed:.0f} appends/s",
+        "latency p50": f"{_ms(latencies, 0.50):.2f} ms",
+        "latency p99": f"{_ms(latencies, 0.99):.2f} ms",
+        "latency mean": f"{1000 * statistics.fmean(latencies):.2f} ms",
+        "latency max": f"{1000 * max(latencies):.2f} ms",
+        "conservation failures": f"{len(errors)} tables",
+    }
+    if args.restart:
+        seconds = await restart(restart_db, args.restart, tag)
+        out[f"restart {args.restart} tables"] = f"{seconds:.2f} s"
+    return out
+
+
 async def amain(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        path = args.db or str(Path(tmp) / "bench.sqlite3")
-        store = CountingStore(await open_store(path, synchronous=args.synchronous or "FULL"))
-        service = TableService(store, NullPresenter())
-        tables = await _setup(service, args.tables, "t")
-        store.appends = 0
-        began = time.perf_counter()
-        if args.push:
-            latencies = await run_push(tables, args.seconds)
+        sqlite = str(Path(tmp) / "bench.sqlite3")
+        runs: dict[str, dict[str, str]] = {}
+        if args.db and is_postgres(args.db):
+            # PostgreSQL, and the same workload on SQLite beside it for comparison.
+            runs["sqlite"] = await measure(args, sqlite, str(Path(tmp) / "restart.sqlite3"))
+            runs["postgres"] = await measure(args, args.db, args.db)
         else:
-            latencies = await run_rate(tables, args.rate, args.seconds)
-        elapsed = time.perf_counter() - began
-        appends = store.appends
-        errors = [t.table_id for t in tables if t.conservation_error() is not None]
-        await store.close()
-        sync = args.synchronous or "FULL"
-        print(f"mode: {'push' if args.push else 'rate'} {args.tables} tables, synchronous {sync}")
-        print(f"duration: {elapsed:.1f} s")
-        print(f"actions: {len(latencies)} commands")
-        print(f"actions per second: {len(latencies) / elapsed:.0f} actions/s")
-        print(f"appends per second: {appends / elapsed:.0f} appends/s")
-        print(f"latency p50: {_ms(latencies, 0.50):.2f} ms")
-        print(f"latency p99: {_ms(latencies, 0.99):.2f} ms")
-        print(f"latency mean: {1000 * statistics.fmean(latencies):.2f} ms")
-        print(f"latency max: {1000 * max(latencies):.2f} ms")
-        print(f"conservation failures: {len(errors)} tables")
-        if args.restart:
-            seconds = await restart(str(Path(tmp) / "restart.sqlite3"), args.restart)
-            print(f"restart {args.restart} tables: {seconds:.2f} s")
-        return 1 if errors else 0
+            path = args.db or sqlite
+            runs["sqlite"] = await measure(args, path, str(Path(tmp) / "restart.sqlite3"))
+    sync = args.synchronous or "FULL"
+    mode = f"{'push' if args.push else 'rate'} {args.tables} tables"
+    if len(runs) == 1:
+        print(f"mode: {mode}, synchronous {sync}")
+        for name, value in runs["sqlite"].items():
+            print(f"{name}: {value}")
+    else:
+        print(f"mode: {mode}; SQLite synchronous {sync} | PostgreSQL {describe(args.db)}")
+        for name, value in runs["sqlite"].items():
+            print(f"{name}: {value} (SQLite) | {runs['postgres'][name]} (PostgreSQL)")
+    failed = any(r["conservation failures"] != "0 tables" for r in runs.values())
+    return 1 if failed else 0
 
 
 def main(argv: list[str]) -> int:
@@ -234,5 +271,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--push", action="store_true", help="as fast as possible")
     ap.add_argument("--restart", type=int, default=100, help="tables in the restart test")
     ap.add_argument("--synchronous", choices=["FULL", "NORMAL"], default=None)
-    ap.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")
+    ap.add_argument(
+        "--db",
+        default=None,
+        help="SQLite file (default: a temporary one), or a postgresql:// URL: then the "
+        "workload runs on a temporary SQLite file and on PostgreSQL, figures side by side",
+    )
     return asyncio.run(amain(ap.parse_args(argv)))

@@ -7,7 +7,8 @@ acknowledgement. Uses a temporary database file.
 
 Options: ``--seconds S`` (default 5), ``--tables N`` (default 50),
 ``--synchronous NORMAL|FULL`` (default: the store's default, NORMAL), ``--dir D`` (where
-the temporary database goes; e.g. /dev/shm to take the disk out of the figures).
+the temporary database goes; e.g. /dev/shm to take the disk out of the figures),
+``--db postgresql://...`` (the same run on that PostgreSQL database too, side by side).
 """
 
 from __future__ import annotations
@@ -17,54 +18,68 @@ import asyncio
 import os
 import tempfile
 import time
+from typing import cast
 
-from bot.store import LedgerRow, Store
+from bot.store import LedgerRow, describe, is_postgres, open_store
+from bot.store.store import Synchronous
 
 
-async def _run(seconds: float, tables: int, synchronous: str | None, where: str | None) -> int:
-    with tempfile.TemporaryDirectory(prefix="chipfist-bench-", dir=where) as tmp:
-        path = os.path.join(tmp, "bench.sqlite3")
-        store = (
-            await Store.open(path)
-            if synchronous is None
-            else await Store.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
-        )
-        latencies: list[float] = []
-        stop = time.perf_counter() + seconds
+async def _measure(db: str, seconds: float, tables: int, synchronous: str | None) -> list[str]:
+    """The workload on one database; its figure lines."""
+    sync: Synchronous | None = None if synchronous is None else cast(Synchronous, synchronous)
+    store = await open_store(db, synchronous=sync)
+    tag = f"{int(time.time() * 1000) % 10**9}-" if is_postgres(db) else ""
+    latencies: list[float] = []
+    stop = time.perf_counter() + seconds
 
-        async def table(t: int) -> None:
-            table_id = f"bench-{t}"
-            await store.append(table_id, "created", {"host": "u0", "settings": {"sb": 1}})
-            n = 0
-            while time.perf_counter() < stop:
-                n += 1
-                ledger = [LedgerRow(f"u{n % 9}", "buy_in", 100)] if n % 10 == 0 else []
-                began = time.perf_counter()
-                await store.append(
-                    table_id,
-                    "action",
-                    {"hand_no": n // 12 + 1, "seat": n % 9, "action": "raise", "amount": 40},
-                    idem_key=f"cmd-{n}",
-                    ledger=ledger,
-                )
-                latencies.append(time.perf_counter() - began)
+    async def table(t: int) -> None:
+        table_id = f"bench-{tag}{t}"
+        await store.append(table_id, "created", {"host": "u0", "settings": {"sb": 1}})
+        n = 0
+        while time.perf_counter() < stop:
+            n += 1
+            ledger = [LedgerRow(f"u{n % 9}", "buy_in", 100)] if n % 10 == 0 else []
+            began = time.perf_counter()
+            await store.append(
+                table_id,
+                "action",
+                {"hand_no": n // 12 + 1, "seat": n % 9, "action": "raise", "amount": 40},
+                idem_key=f"cmd-{n}",
+                ledger=ledger,
+            )
+            latencies.append(time.perf_counter() - began)
 
-        before = store.stats
-        started = time.perf_counter()
-        await asyncio.gather(*(table(t) for t in range(tables)))
-        elapsed = time.perf_counter() - started
-        stats = store.stats
-        await store.close()
-
+    before = store.stats
+    started = time.perf_counter()
+    await asyncio.gather(*(table(t) for t in range(tables)))
+    elapsed = time.perf_counter() - started
+    stats = store.stats
+    await store.close()
     latencies.sort()
 
     def pct(p: float) -> float:
         return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
 
-    print(f"appends per second: {len(latencies) / elapsed:.0f} per s")
-    print(f"append p50: {pct(0.50):.2f} ms")
-    print(f"append p99: {pct(0.99):.2f} ms")
-    print(f"batches per second: {(stats.batches - before.batches) / elapsed:.0f} per s")
+    return [
+        f"appends per second: {len(latencies) / elapsed:.0f} per s",
+        f"append p50: {pct(0.50):.2f} ms",
+        f"append p99: {pct(0.99):.2f} ms",
+        f"batches per second: {(stats.batches - before.batches) / elapsed:.0f} per s",
+    ]
+
+
+async def _run(
+    seconds: float, tables: int, synchronous: str | None, where: str | None, db: str | None
+) -> int:
+    with tempfile.TemporaryDirectory(prefix="chipfist-bench-", dir=where) as tmp:
+        lite = await _measure(os.path.join(tmp, "bench.sqlite3"), seconds, tables, synchronous)
+    if db is None:
+        print("\n".join(lite))
+        return 0
+    pg = await _measure(db, seconds, tables, None)
+    print(f"SQLite (synchronous {synchronous or 'NORMAL'}) | PostgreSQL {describe(db)}")
+    for a, b in zip(lite, pg, strict=True):
+        print(f"{a} (SQLite) | {b.split(': ', 1)[1]} (PostgreSQL)")
     return 0
 
 
@@ -74,5 +89,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--synchronous", choices=["NORMAL", "FULL"], default=None)
     parser.add_argument("--dir", default=None, help="where to put the temporary database")
+    parser.add_argument(
+        "--db", default=None, help="a postgresql:// URL: the same run there too, side by side"
+    )
     args = parser.parse_args(argv)
-    return asyncio.run(_run(args.seconds, args.tables, args.synchronous, args.dir))
+    if args.db is not None and not is_postgres(args.db):
+        parser.error("--db takes a postgresql:// URL (SQLite runs on a temporary file)")
+    return asyncio.run(_run(args.seconds, args.tables, args.synchronous, args.dir, args.db))

@@ -23,7 +23,10 @@ from bot.config import Config, settings_error, token_problem, unknown_names
 from bot.logs import configure
 
 NO_TOKEN = "DISCORD_TOKEN is not set; run `python -m bot --local` for a terminal table"
-USAGE = "usage: python -m bot [--local [players...] | doctor | backup PATH | health | --force-sync]"
+USAGE = (
+    "usage: python -m bot [--local [players...] | doctor | backup PATH | health"
+    " | migrate-store SQLITE_FILE POSTGRES_URL | --force-sync]"
+)
 
 log = logging.getLogger("bot")
 
@@ -46,6 +49,10 @@ def load_config(err: TextIO) -> Config | None:
 def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     err = err or sys.stderr
+    if argv[:1] == ["migrate-store"]:  # python -m bot migrate-store SQLITE_FILE POSTGRES_URL
+        from bot.migrate_store import main as migrate_store
+
+        return migrate_store(argv[1:])
     if argv[:1] == ["doctor"]:
         from bot.doctor import main as doctor_main
 

@@ -137,7 +137,7 @@ class Config(BaseSettings):
         """The settings from the environment over ``dotenv``. With ``env`` (tests, the
         doctor), that mapping replaces the process environment entirely."""
         if env is None:
-            return cls(_env_file=dotenv)  # type: ignore[call-arg]
+            return cls(_env_file=dotenv)  # type: ignore[call-arg]  # pydantic-settings init kwarg
         merged: dict[str, str | None] = {}
         if dotenv is not None and Path(dotenv).is_file():
             merged.update(dotenv_values(dotenv))

@@ -147,7 +147,7 @@ class ChipfistBot(commands.Bot):
                 metrics.hand_finished()
             await public(table_id, notice)
 
-        self.presenter.public = counting_public  # type: ignore[method-assign]
+        self.presenter.public = counting_public  # type: ignore[method-assign]  # wraps for metrics
 
     def observe_action(self, seconds: float) -> None:
         """Called by ``cogs.play.act`` with each action's latency."""

@@ -21,7 +21,7 @@ import collections
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import aiohttp
@@ -30,6 +30,15 @@ _SNOWFLAKE = re.compile(r"/\d{15,21}(?=/|$)")
 _TOKEN_AFTER = re.compile(r"/(interactions/\{id\}|webhooks/\{id\})/[^/]+")
 _ACTION_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 _COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+
+
+# An optional dependency (the `metrics` extra): imported once here, never inside a
+# function (tests/test_layering.py), and None when it is not installed.
+_prometheus: ModuleType | None
+try:
+    import prometheus_client as _prometheus
+except ImportError:
+    _prometheus = None
 
 
 class MetricsUnavailable(RuntimeError):
@@ -47,13 +56,12 @@ class Metrics:
     """The process's metrics and the loopback HTTP server that serves them."""
 
     def __init__(self, port: int, host: str = "127.0.0.1") -> None:
-        try:
-            import prometheus_client as prom
-        except ImportError as exc:
+        if _prometheus is None:
             raise MetricsUnavailable(
                 "CHIPFIST_METRICS_PORT is set but prometheus-client is not installed: "
                 "pip install 'chipfist[metrics]' (or unset CHIPFIST_METRICS_PORT)"
-            ) from exc
+            )
+        prom = _prometheus
         self._prom = prom
         self.port = port
         self.host = host

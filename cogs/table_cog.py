@@ -135,7 +135,7 @@ class TableCog(commands.Cog):
     @table.command(name="create", description="Open a poker table in this channel")
     @app_commands.describe(
         variant="The game",
-        structure="Betting structure",
+        structure="Betting structure (default: the game's usual one, R-16.9)",
         small_blind="Small blind (or small bet unit)",
         big_blind="Big blind",
         seats="Number of seats (2-10)",
@@ -183,7 +183,7 @@ class TableCog(commands.Cog):
         game, implied = split_game(variant)
         settings = TableSettings(
             variant=game,
-            limit=structure or implied or "no_limit",
+            limit=structure or implied or "",  # empty: the conventional one
             small_blind=small_blind,
             big_blind=big_blind,
             seats=seats,

@@ -5,9 +5,10 @@ import os
 from typing import Any
 
 from tests.fakediscord.fixtures import fake_discord
+from tests.pgcluster import count, pg_cluster, store_url, summary_line
 from tests.test_discord_e2e import h
 
-__all__ = ["fake_discord", "h"]
+__all__ = ["fake_discord", "h", "pg_cluster", "store_url"]
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -16,3 +17,16 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     given = os.environ.get("CHIPFIST_PHH_CORPUS", "").strip()
     where = f"{given} (CHIPFIST_PHH_CORPUS)" if given else "tests/data/phh (in the repository)"
     terminalreporter.write_line(f"PHH corpus: {where}")
+    postgres = summary_line()
+    if postgres is not None:
+        terminalreporter.write_line(postgres)
+
+
+def pytest_runtest_logreport(report: Any) -> None:
+    count(report)  # for the PostgreSQL line of the summary
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    # The PostgreSQL summary line needs to know which tests use the cluster.
+    for item in items:
+        item.user_properties.append(("fixtures", tuple(getattr(item, "fixturenames", ()))))

@@ -1,178 +1,766 @@
-"""Floor review (issue 12) at the table: the engine's rulings reach the players through
-the table service (what the terminal and Discord both use). Each checks R-2.5 through the
-harness."""
+"""Floor review (issue 12) at the table: the button and blinds when players come and go
+(R-1.3, R-1.4, R-1.8, R-1.9), default structures (R-16.9), settings ranges (R-2.6),
+clocks (R-1.10) and dealer's choice (R-16.2).
+"""
 
 from __future__ import annotations
 
-from tests.harness import Harness
+import asyncio
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.poker.cards import stacked_deck
+from tests.harness import HOST, Harness
 
 
-async def test_r3_2_equal_blinds_at_the_table_left_of_the_big_blind_first() -> None:
-    """Blinds 1/1 with four players: the player left of the big blind acts first and the
-    big blind last, with his option."""
-    h = Harness()
-    table = await h.seated(["alice", "bob", "carol", "dave"], small_blind=1, big_blind=1)
-    await h.deal(table)
+async def _five(h: Harness, **settings_: Any) -> Any:
+    """Five players in seats 1-5, the first button on seat 1."""
+    table = await h.table(**settings_)
+    table.state.first_button = 1
+    for n in ("p1", "p2", "p3", "p4", "p5"):
+        assert (await table.sit(n, n, 100, key=h.key())).ok
+    return table
+
+
+def _positions(table: Any) -> tuple[int, int | None, int | None]:
     info = table.state.current
-    assert info is not None
-    names = [info.users[p] for p in range(4)]  # PHH order: SB, BB, UTG, button
-    big_blind = names[1]
-    assert h.to_act(table) == names[2]
-    out = await h.do(table, big_blind, "call")
-    assert not out.ok  # not the big blind's turn
-    for name in (names[2], names[3], names[0]):
-        assert h.to_act(table) == name
-        assert (await h.do(table, name, "call")).ok
-    assert h.to_act(table) == big_blind
-    legal = table.snapshot(big_blind).legal
-    assert legal is not None and {"check", "raise"} <= legal.actions
-    h.check(table)
+    return info.button, info.sb_seat, info.bb_seat
 
 
-async def test_r5_7_raise_when_capped_says_why_at_the_table() -> None:
+# ---------------------------------------------------------------------- R-1.3, R-1.9
+
+
+async def test_r1_9_players_back_before_their_blinds_keep_the_rotation() -> None:
+    """The issue's scenario: seats 2, 3 and 4 sit out during hand 1 and come back after
+    it. They missed nothing (R-1.9), so the button keeps moving one seat per deal
+    (R-1.3) and every blind is posted in turn: nobody skips or repeats one."""
     h = Harness()
-    table = await h.seated(["a", "b", "c"], limit="fixed", small_bet=2, big_bet=4)
-    await h.deal(table)
-    for _ in range(3):
-        assert (await h.do(table, h.to_act(table), "raise")).ok
-    actor = h.to_act(table)
-    turn = table.state.turn
-    for word in ("raise", "raise to 10", "bet", "pot", "all in"):
-        out = await h.do(table, actor, word)
-        assert not out.ok, word
-        assert "The betting is capped (R-5.7)" in out.message, (word, out.message)
-        assert "Say how much" not in out.message
-        assert "call" in out.message
-    assert table.snapshot(actor).no_raise == "The betting is capped (R-5.7)."
-    assert table.state.turn == turn
-    h.check(table)
+    table = await _five(h)
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 2, 3)
+    for user in ("p2", "p3", "p4"):
+        assert (await table.sit_out(user, key=h.key())).ok
+    await h.play_passively(table)
+    for user in ("p2", "p3", "p4"):
+        out = await table.sit_in(user, key=h.key())
+        assert out.ok and "waiting" not in out.message, out.message
+    seen = []
+    for _ in range(4):
+        assert (await h.deal(table)).ok
+        assert len(table.state.current.order) == 5
+        seen.append(_positions(table))
+        await h.play_passively(table)
+    assert seen == [(2, 3, 4), (3, 4, 5), (4, 5, 1), (5, 1, 2)]
 
 
-async def test_r7_3_raise_not_reopened_says_why_at_the_table() -> None:
-    """E-5 at the table: after D's all-in short of a full raise, B (who bet) may only call
-    or fold, and "raise" says why."""
+async def test_r1_9_bust_and_rebuy_before_the_blinds_keeps_the_rotation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-1.9 for a rebuy: a player who busts and buys again before the big blind passes
+    his seat is dealt in at once, in his place."""
+    import bot.poker.hand as hand_module
+
+    # Hand 1 (B1 S2 BB3, PHH order p2 p3 p4 p5 p1): p3 holds 7-2 and loses to p4's aces.
+    deck = stacked_deck(["8c9d", "7h2d", "AsAh", "4c5d", "3h3s"], "KcKdQhJs6c")
+    monkeypatch.setattr(hand_module, "shuffled_deck", lambda cards=None: deck)
+    h = Harness()
+    table = await _five(h)
+    assert (await h.deal(table)).ok
+    while table.state.hand is not None:
+        user = h.to_act(table)
+        word = {"p3": "all in", "p4": "call"}.get(user, "fold")
+        assert (await h.do(table, user, word)).ok, user
+    assert table.state.seats[3].stack == 0 and table.state.seats[3].state == "sitting_out"
+    out = await table.top_up("p3", 100, key=h.key())
+    assert out.ok, out.message
+    assert table.state.seats[3].state == "active"
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (2, 3, 4)
+    assert 3 in table.state.current.order
+
+
+async def test_r1_9_a_player_who_missed_the_big_blind_still_waits() -> None:
+    """R-1.6 "wait": once the big blind has passed his seat, the returning player waits
+    for it (the 5b fix must not deal in a player who skipped his blinds)."""
+    h = Harness()
+    table = await _five(h)
+    assert (await h.deal(table)).ok  # B1 S2 BB3
+    await h.play_passively(table)
+    assert (await table.sit_out("p4", key=h.key())).ok
+    assert (await h.deal(table)).ok  # B2 S3 BB5: the big blind passed seat 4
+    assert _positions(table) == (2, 3, 5)
+    await h.play_passively(table)
+    out = await table.sit_in("p4", key=h.key())
+    assert out.ok and "waiting for the big blind" in out.message
+    assert (await h.deal(table)).ok
+    assert 4 not in table.state.current.order
+
+
+async def test_r1_8_growing_from_heads_up_the_big_blind_keeps_moving() -> None:
+    """R-1.8: a heads-up game that a waiting newcomer joins: the big blind moves on one
+    player each deal (the last big blind posts the small blind next); nobody posts the
+    same blind twice in a row."""
     h = Harness()
     table = await h.table()
-    for name in ("a", "b", "c", "d", "e"):
-        out = await table.sit(name, name, 40 if name == "d" else 200, key=h.key())
-        assert out.ok, out.message
-    await h.deal(table)
-    info = table.state.current
-    hand = table.state.hand
-    assert info is not None and hand is not None
-    names = [info.users[p] for p in range(5)]
-    short = names.index("d") if hand.stacks[names.index("d")] < 100 else None
-    assert short is not None
-    for p in (2, 3, 4, 0):
-        assert (await h.do(table, names[p], "call")).ok
-    assert (await h.do(table, names[1], "check")).ok
-    # The flop: everyone checks to the player before d, who bets 20; d goes all in for
-    # 38 (a raise of 18, short of a full 20); the rest call round to the bettor.
-    bettor = (short - 1) % 5
-    p = 0
-    while p != bettor:
-        assert (await h.do(table, names[p], "check")).ok
-        p += 1
-    assert (await h.do(table, names[bettor], "bet 20")).ok
-    assert (await h.do(table, names[short], "all in")).ok
-    p = (short + 1) % 5
-    while p != bettor:
-        assert (await h.do(table, names[p], "call")).ok
-        p = (p + 1) % 5
-    assert h.to_act(table) == names[bettor]
-    turn = table.state.turn
-    for word in ("raise", "raise to 100", "pot"):
-        out = await h.do(table, names[bettor], word)
-        assert not out.ok
-        assert (
-            "An all-in short of a full raise does not reopen the betting for you (R-7.3)"
-            in out.message
-        ), out.message
-        assert "call 18" in out.message
-    assert table.state.turn == turn
-    h.check(table)
+    table.state.first_button = 1
+    assert (await table.sit("a", "a", 100, 1, key=h.key())).ok
+    assert (await table.sit("e", "e", 100, 5, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    b, _, bb = _positions(table)
+    await h.play_passively(table)
+    assert (await table.sit("c", "c", 100, 3, key=h.key())).ok  # waits for the big blind
+    history = [(b, bb)]
+    for _ in range(4):
+        assert (await h.deal(table)).ok
+        _, sb, bb2 = _positions(table)
+        history.append((sb, bb2))
+        assert bb2 != history[-2][1], history  # the big blind never stays
+        assert sb != history[-2][0], history  # nor does the small blind
+        await h.play_passively(table)
 
 
-def test_r4_9_jacks_to_open_setting_is_refused_where_it_cannot_apply() -> None:
-    import pytest
+# ---------------------------------------------------------------------- the property
 
+
+@dataclass
+class Deal:
+    users: tuple[str, ...]
+    seats: tuple[int, ...]
+    button: int
+    button_user: str | None
+    sb: str | None
+    bb: str | None
+    owed_bb: frozenset[str] = field(default_factory=frozenset)
+    """Players posting an owed big blind this deal (R-1.4 moving button, R-1.6)."""
+    owing: frozenset[str] = field(default_factory=frozenset)
+    """Players who owe a big blind once this deal has started."""
+    active_before: int = 0
+    """Players ready to be dealt in anywhere (not waiting for the big blind)."""
+
+
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["sit_out", "return", "leave", "join", "bust", "rebuy"]),
+        st.integers(0, 6),
+        st.booleans(),  # during the hand (True) or between deals
+    ),
+    max_size=3,
+)
+
+
+def _ready(table: Any) -> int:
+    active, _, posting = table.state.plan_inputs()
+    return len(active) + len(posting)
+
+
+async def _run(rule: str, plan: list[list[tuple[str, int, bool]]], seed: int) -> list[Deal]:
+    import bot.poker.hand as hand_module
+
+    rng = random.Random(seed)
+    original = hand_module.shuffled_deck
+    hand_module.shuffled_deck = lambda cards=None: tuple(  # type: ignore[assignment]
+        rng.sample(list(cards), len(cards))
+    )
+    try:
+        h = Harness()
+        table = await h.table(button_rule=rule)
+        table.state.first_button = 1
+        names = [f"p{i}" for i in range(7)]
+        for n in names[:5]:
+            assert (await table.sit(n, n, 40, key=h.key())).ok
+        deals: list[Deal] = []
+        for step in plan:
+            shovers: set[str] = set()
+
+            async def do(op: str, who: str, shovers: set[str] = shovers) -> None:
+                if op == "sit_out":
+                    await table.sit_out(who, key=h.key())
+                elif op == "return":
+                    await table.sit_in(who, key=h.key())
+                elif op == "leave":
+                    await table.stand(who, key=h.key())
+                elif op == "join":
+                    await table.sit(who, who, 40, key=h.key())
+                elif op == "rebuy":
+                    seat = table.state.seat_of(who)
+                    if seat is not None and seat.stack == 0:
+                        await table.top_up(who, 40, key=h.key())
+                elif op == "bust":
+                    shovers.add(who)
+
+            for op, who, during in step:
+                if not during:
+                    await do(op, names[who])
+            ready = _ready(table)
+            out = await h.deal(table)
+            if not out.ok:
+                # Too few players: let everyone come back and rebuy, then go on.
+                for n in names:
+                    await table.sit_in(n, key=h.key())
+                    seat = table.state.seat_of(n)
+                    if seat is not None and seat.stack == 0:
+                        await table.top_up(n, 40, key=h.key())
+                ready = _ready(table)
+                out = await h.deal(table)
+                if not out.ok:
+                    continue
+            info = table.state.current
+            rules = info.start.rules
+            live = rules.blinds_or_straddles
+            owed = frozenset(
+                f"{info.users[p]}@{info.order[p]}"
+                for p, amount in enumerate(live)
+                if amount and info.order[p] not in (info.sb_seat, info.bb_seat)
+            )
+            # A player is "name@seat": one who leaves and sits down again elsewhere
+            # is a new presence, not a continuous one.
+            seat_user = {s: f"{u}@{s}" for s, u in zip(info.order, info.users, strict=True)}
+            deals.append(
+                Deal(
+                    tuple(seat_user[s] for s in info.order),
+                    info.order,
+                    info.button,
+                    seat_user.get(info.button),
+                    seat_user.get(info.sb_seat) if info.sb_seat is not None else None,
+                    seat_user.get(info.bb_seat) if info.bb_seat is not None else None,
+                    owed,
+                    frozenset(
+                        f"{s.user_id}@{s.number}" for s in table.state.seats.values() if s.owes
+                    ),
+                    ready,
+                )
+            )
+            for op, who, during in step:
+                if during:
+                    await do(op, names[who])
+            while table.state.hand is not None:
+                hand = table.state.hand
+                user = h.to_act(table)
+                legal = hand.legal()
+                if user in shovers and legal.max_to is not None:
+                    word = "all in"
+                elif "check" in legal.actions:
+                    word = "check"
+                else:
+                    word = "call"
+                assert (await h.do(table, user, word)).ok
+        return deals
+    finally:
+        hand_module.shuffled_deck = original
+
+
+def _between(a: int, b: int, s: int) -> bool:
+    """Is seat ``s`` strictly inside the clockwise walk from seat ``a`` to seat ``b``?"""
+    if a < b:
+        return a < s < b
+    return s > a or s < b
+
+
+def _check(rule: str, deals: list[Deal]) -> None:
+    for k in range(1, len(deals)):
+        before, now = deals[k - 1], deals[k]
+        fitted = now.active_before == 2  # R-1.8: two in, a waiting player on the big blind
+        if rule == "simplified" and min(len(before.users), len(now.users)) > 2 and not fitted:
+            # R-1.3: one dealt-in seat left per deal, never backwards: no player dealt
+            # in both deals sits between the old button and the new one. (To and from
+            # heads-up, and when two players are dealt in with a newcomer on his big
+            # blind, the button is placed to fit the big blind: R-1.5, R-1.8.)
+            both = set(before.users) & set(now.users)
+            seat_of = dict(zip(now.users, now.seats, strict=True))
+            skipped = [u for u in both if _between(before.button, now.button, seat_of[u])]
+            assert not skipped, (k, before, now)
+    # Each orbit: between two big blinds of a player P, every player dealt in to every
+    # deal of that stretch posts the big blind exactly once (a blind owed for a skip,
+    # R-1.4 moving button, counts) and the small blind at most once.
+    for p in {d.bb for d in deals if d.bb}:
+        mine = [k for k, d in enumerate(deals) if d.bb == p]
+        for i, j in itertools.pairwise(mine):
+            stretch = deals[i : j + 1]
+            present = set.intersection(*(set(d.users) for d in stretch))
+            if p not in present:
+                continue  # he left and came back: that is not one orbit of his
+            present.discard(p)
+            departures = any(set(a.users) - set(b.users) for a, b in itertools.pairwise(stretch))
+            if rule != "dead" and departures:
+                # The simplified and moving button (R-1.4) let a departure skip a blind
+                # (moving: the skipped player owes it) and so lengthen one player's orbit;
+                # the dead button never does, and nothing but a departure ever does.
+                continue
+            for q in present:
+                # A big blind skipped under the moving button is owed from that deal on
+                # (R-1.4) and paid later: becoming owing counts as the post.
+                bbs = sum(1 for k in range(i + 1, j) if deals[k].bb == q) + sum(
+                    1
+                    for k in range(i + 1, j + 1)
+                    if q in deals[k].owing and q not in deals[k - 1].owing
+                )
+                sbs = sum(1 for d in deals[i + 1 : j + 1] if d.sb == q)
+                assert bbs == 1, (p, q, i, j, stretch)
+                if all(len(d.users) > 2 for d in stretch):
+                    # Heads-up the button posts the small blind (R-1.5), so shrinking to
+                    # two may give the same player the small blind twice running.
+                    assert sbs <= 1, (p, q, i, j, stretch)
+
+
+@pytest.mark.parametrize("rule", ["simplified", "moving", "dead"])
+def test_r1_4_property_every_present_player_posts_each_blind_once_per_orbit(rule: str) -> None:
+    """R-1.3, R-1.4, R-1.8, R-1.9 over random sit-out / return / bust / rebuy / join /
+    leave sequences, between deals and during them."""
+
+    @settings(
+        max_examples=150,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+        derandomize=True,
+    )
+    @given(plan=st.lists(OPS, min_size=4, max_size=16), seed=st.integers(0, 2**16))
+    def prop(plan: list[list[tuple[str, int, bool]]], seed: int) -> None:
+        deals = asyncio.run(_run(rule, plan, seed))
+        _check(rule, deals)
+
+    prop()
+    assert HOST
+
+
+async def test_r1_4_dead_button_goes_to_the_dead_small_blinds_seat() -> None:
+    """R-1.4 dead button: after a dead small blind the button moves onto its (empty)
+    seat, not back onto the last button."""
+    h = Harness()
+    table = await _five(h, button_rule="dead")
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 2, 3)
+    await h.play_passively(table)
+    assert (await table.stand("p3", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (2, None, 4)  # the small blind is dead on seat 3
+    await h.play_passively(table)
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (3, 4, 5)  # the button on the empty seat 3
+
+
+# ---------------------------------------------------------------------- R-16.9
+
+
+@pytest.mark.parametrize(
+    ("game", "limit"),
+    [
+        ("holdem", "no_limit"),
+        ("omaha", "pot_limit"),
+        ("omaha8", "pot_limit"),
+        ("stud", "fixed"),
+        ("stud8", "fixed"),
+        ("razz", "fixed"),
+        ("27triple", "fixed"),
+        ("a5triple", "fixed"),
+    ],
+)
+def test_r16_9_a_game_named_without_a_structure_gets_its_conventional_one(
+    game: str, limit: str
+) -> None:
+    from bot.local.terminal import parse_args, settings_from_args
+    from bot.table.settings import LIMIT_NAMES, TableSettings
+
+    assert TableSettings(variant=game).games() == ((game, limit),)
+    args = parse_args(["--local", "--game", game, "a", "b"])
+    settings_ = settings_from_args(args)
+    assert settings_.games() == ((game, limit),)
+    assert settings_.stakes_text().startswith(LIMIT_NAMES[limit])
+
+
+def test_r16_9_an_explicit_structure_wins() -> None:
+    from bot.table.settings import TableSettings
+
+    assert TableSettings(variant="stud8", limit="no_limit").games() == (("stud8", "no_limit"),)
+    rot = TableSettings(rotation=("holdem", "omaha8", "razz", "stud:pot_limit"))
+    assert rot.games() == (
+        ("holdem", "no_limit"),
+        ("omaha8", "pot_limit"),
+        ("razz", "fixed"),
+        ("stud", "pot_limit"),
+    )
+
+
+def test_r16_9_stud_stakes_derive_from_the_tables() -> None:
+    """Small bet = the big blind, big bet twice that, bring-in half the small bet, ante a
+    fifth of the small bet (none under 5); the table's own ante wins."""
+    from bot.table.settings import TableSettings
+
+    s = TableSettings(variant="holdem", small_blind=5, big_blind=10)
+    text = s.stakes_text("stud", "fixed")
+    assert text == "Fixed-limit Seven-card stud, bets 10/20, bring-in 5, ante 2", text
+    rules = s.rules_for("stud", "fixed", 3, (None, None))
+    assert (rules.small_bet, rules.big_bet, rules.bring_in, rules.antes) == (10, 20, 5, (2, 2, 2))
+    assert "ante" not in TableSettings(variant="stud").stakes_text()  # small bet 2
+    assert TableSettings(variant="stud", ante=1, big_blind=10, small_blind=5).ante_for("stud") == 1
+    assert "ante" not in s.stakes_text()  # hold'em keeps no ante
+
+
+async def test_r16_9_choose_a_bare_game_at_a_no_limit_table() -> None:
+    """R-16.2 + R-16.9: ``choose razz`` at a no-limit dealer's-choice table deals
+    fixed-limit razz; ``choose razz:no_limit`` no-limit razz."""
+    h = Harness()
+    table = await h.table(dealers_choice=True, limit="no_limit")
+    table.state.first_button = 1
+    for n in ("p1", "p2", "p3"):
+        assert (await table.sit(n, n, 100, key=h.key())).ok
+    dealer = table.state.seats[table._plan().button].user_id
+    out = await table.choose(dealer, "razz", key=h.key())
+    assert out.ok and "Fixed-limit Razz" in out.message, out.message
+    assert table.state.chosen == ("razz", "fixed")
+    out = await table.choose(dealer, "razz:no_limit", key=h.key())
+    assert out.ok and table.state.chosen == ("razz", "no_limit")
+    out = await h.deal(table)
+    assert out.ok and "No-limit Razz" in out.message
+
+
+def test_r16_9_the_tables_own_structure_for_its_own_game() -> None:
+    from bot.table.settings import TableSettings
+
+    s = TableSettings(variant="holdem", limit="fixed", dealers_choice=True)
+    assert s.game("holdem") == ("holdem", "fixed")
+    assert s.game("razz") == ("razz", "fixed")
+    assert s.game("omaha") == ("omaha", "pot_limit")
+    assert s.game("omaha:no_limit") == ("omaha", "no_limit")
+
+
+# ---------------------------------------------------------------------- R-2.6
+
+_CONTEXT: dict[str, dict[str, Any]] = {
+    # Other settings a bound needs so that only the setting under test is at issue.
+    "small_blind": {"big_blind": 1_000_000_000},
+    "bring_in": {"big_blind": 1_000_000_000},
+    "big_blind": {"small_blind": 0},
+    "min_buy_in": {"max_buy_in": 1_000_000_000_000},
+    "min_players": {"seats": 10},
+}
+
+
+def _numeric_settings() -> list[str]:
+    from bot.table.settings import RANGES
+
+    return sorted(RANGES)
+
+
+@pytest.mark.parametrize("name", _numeric_settings())
+def test_r2_6_every_numeric_setting_at_its_bounds(name: str) -> None:
+    """R-2.6: each number is accepted at both ends of its range and refused one past
+    either end, with the range in the refusal."""
+    from bot.table.errors import SettingsError
+    from bot.table.settings import RANGES, TableSettings
+
+    low, high, _ = RANGES[name]
+    base = TableSettings().changed(_CONTEXT.get(name, {}))
+    for value in (low, high):
+        assert getattr(base.changed({name: value}), name) == value
+    for value in (low - 1, high + 1):
+        with pytest.raises(SettingsError) as refused:
+            base.changed({name: value})
+        assert f"{low} to {high}" in refused.value.message, refused.value.message
+
+
+def test_r2_6_settings_respect_each_other() -> None:
     from bot.table.errors import SettingsError
     from bot.table.settings import TableSettings
 
-    with pytest.raises(SettingsError, match="high draw games"):
-        TableSettings(variant="holdem", jacks_to_open=True)
-    # A draw table, a rotation with a draw game, and dealer's choice accept it; it
-    # reaches the engine only for the draw games.
-    draw = TableSettings(variant="draw5", limit="fixed", jacks_to_open=True)
-    assert draw.rules_for("draw5", "fixed", 4, (0, 1)).jacks_to_open
-    mixed = TableSettings(rotation=("holdem:fixed", "draw5:fixed"), jacks_to_open=True)
-    assert not mixed.rules_for("holdem", "fixed", 4, (0, 1)).jacks_to_open
-    assert mixed.rules_for("draw5", "fixed", 4, (0, 1)).jacks_to_open
-    TableSettings(dealers_choice=True, jacks_to_open=True)
+    s = TableSettings()
+    for change, words in (
+        ({"small_blind": 3}, "0 to 2 chips"),
+        ({"min_buy_in": 500}, "1 to 200 chips"),
+        ({"max_buy_in": 10}, "40 to"),
+        ({"bring_in": 3}, "0 to the small bet, 2"),
+        ({"big_bet": 1}, "at least the small bet, 2"),
+        ({"min_players": 10}, "2 to the number of seats, 9"),
+    ):
+        with pytest.raises(SettingsError) as refused:
+            s.changed(change)
+        assert words in refused.value.message, refused.value.message
+    with pytest.raises(SettingsError) as refused:
+        TableSettings(variant="stud").changed({"seats": 10})
+    assert "2 to 8 for Seven-card stud" in refused.value.message
+    assert TableSettings(variant="stud").changed({"seats": 8}).seats == 8
 
 
-async def test_r4_9_jacks_with_blinds_at_the_table() -> None:
-    """A draw table with blinds and jacks to open: a raise without openers is refused
-    with the reason; if nobody opens, the pot carries to the next deal."""
+async def test_r2_6_a_huge_big_blind_is_refused_and_changes_nothing() -> None:
+    """The issue: ``set big_blind=99999999999999999999`` was accepted and seating then
+    failed in SQLite. It is refused with the range; the table plays on."""
+    h = Harness()
+    table = await h.table()
+    before = table.settings
+    out = await table.change_settings(HOST, {"big_blind": 99999999999999999999}, key=h.key())
+    assert not out.ok
+    assert "0 to 1000000000 chips" in out.message and "99999999999999999999" in out.message
+    assert table.settings == before
+    assert (await table.sit("a", "a", 100, key=h.key())).ok
+
+
+# ---------------------------------------------------------------------- R-1.10 clocks
+
+
+async def test_r1_10_clock_settings_reach_seated_players_from_the_next_deal() -> None:
+    """The issue: with action_clock=2 and time_bank=0 set after the players sat down, a
+    timeout came after 32 s (each kept the 30 s bank he sat down with). From the next
+    deal everyone plays on the new clock, and the view carries the deadline."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])  # action clock 60, time bank 30
+    assert (await h.deal(table)).ok
+    assert table.deadline() == h.time.now() + 90
+    await h.play_passively(table)
+    out = await table.change_settings(HOST, {"action_clock": 2, "time_bank": 0}, key=h.key())
+    assert out.ok, out.message
+    assert (await h.deal(table)).ok
+    first = h.to_act(table)
+    now = h.time.now()
+    assert table.deadline() == now + 2
+    view = table.snapshot(None)
+    assert view.deadline == now + 2  # for the presenters' clocks
+    assert all(s.time_bank == 0 for s in view.seats)
+    h.time.advance(2)
+    assert await h.service.tick() == 1
+    info = table.state.current
+    assert table.state.hand.folded[info.users.index(first)]
+    # A bigger bank reaches everyone too, again from the next deal.
+    await h.play_passively(table)
+    assert (await table.change_settings(HOST, {"time_bank": 20}, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert table.deadline() == h.time.now() + 22
+    h.check(table)
+
+
+async def test_r1_10_banks_survive_a_restart_the_same() -> None:
+    """The refill is folded from the log: a recovered table has the same banks."""
+    from bot.table.recovery import load
+
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    assert (await table.change_settings(HOST, {"time_bank": 5}, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    again = await load(h.store, table.table_id)
+    assert {n: s.bank for n, s in again.seats.items()} == {
+        n: s.bank for n, s in table.state.seats.items()
+    }
+    assert all(s.bank == 5 for s in again.seats.values())
+
+
+# ---------------------------------------------------------------------- R-16.10
+
+
+async def test_r16_10_a_waiting_guts_pot_is_dealt_without_a_choice() -> None:
+    """The issue: with a Guts pot waiting, ``choose holdem`` was refused yet ``deal``
+    said the dealer must choose first. The next deal is Guts: nothing to choose."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], dealers_choice=True, guts_stake=2)
+    dealer = table.state.seats[table._plan().button].user_id
+    assert (await table.choose(dealer, "guts", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    for user in ("a", "b", "c"):  # everyone out: the pot of 6 carries over
+        assert (await h.do(table, user, "out")).ok
+    assert table.state.carried == 6
+    dealer = table.state.seats[table._plan().button].user_id
+    out = await table.choose(dealer, "holdem", key=h.key())
+    assert not out.ok and "deals it with `deal`" in out.message
+    out = await h.deal(table)
+    assert out.ok, out.message
+    assert table.state.current.variant == "guts"
+
+
+async def test_r16_10_the_chooser_is_told_what_he_may_pick() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], dealers_choice=True)
+    out = await h.deal(table)
+    assert not out.ok and "must choose the game first" in out.message
+    for game in ("holdem", "omaha8", "razz", "27triple"):
+        assert game in out.message
+    assert "draw5" in out.message  # three players: a five-card draw fits
+    dealer = table.state.seats[table._plan().button].user_id
+    assert (await table.choose(dealer, "omaha", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "choose"]
+    nxt = table.state.seats[table._plan().button].name
+    assert said and said[-1].startswith(f"Dealer's choice: {nxt} deals next")
+    assert "razz" in said[-1]
+
+
+async def test_r16_10_a_choice_that_times_out_is_announced() -> None:
     h = Harness()
     table = await h.seated(
-        ["a", "b", "c"],
-        variant="draw5",
-        limit="fixed",
-        small_bet=2,
-        big_bet=4,
-        jacks_to_open=True,
+        ["a", "b", "c"], dealers_choice=True, auto_deal=True, hand_pause=2, action_clock=20
     )
-    from bot.poker.showdown import has_openers
-
-    carried_seen = False
-    for _ in range(40):  # nobody holds openers in about half the deals
-        await h.deal(table)
-        hand = table.state.hand
-        assert hand is not None
-        while table.state.hand is not None and table.state.hand.street_index == 0:
-            hand = table.state.hand
-            actor = h.to_act(table)
-            pos = hand.to_act
-            assert pos is not None
-            if not has_openers(hand.hole[pos]) and hand.opener is None:
-                out = await h.do(table, actor, "raise")
-                assert not out.ok and "(R-4.9)" in out.message, out.message
-            word = "check" if "check" in hand.legal().actions else "call"
-            assert (await h.do(table, actor, word)).ok
-        if table.state.hand is None and table.state.carried:
-            carried_seen = True
-            break
-        await h.play_passively(table)
-    assert carried_seen
+    view = table.snapshot(None)
+    assert view.deadline == h.time.now() + 22  # the dealer's clock to choose
+    h.time.advance(22)
+    assert await h.service.tick() == 1
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "choice_timeout"]
+    assert len(said) == 1 and "did not choose in time" in said[0]
+    assert "No-limit Texas hold'em" in said[0]
     h.check(table)
 
 
-def test_r10_7_wild_setting_refused_where_no_game_reads_it() -> None:
-    import pytest
+# ---------------------------------------------------------------------- siblings
 
-    from bot.table.errors import SettingsError
+
+async def test_r1_6_a_player_sat_out_by_the_clock_is_told() -> None:
+    """Like the dealer's choice timeout (R-16.10), the clock sitting a player out is said
+    at the table, not done silently."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=10, time_bank=0, timeouts_to_sit_out=1)
+    assert (await h.deal(table)).ok
+    sleeper = h.to_act(table)
+    h.time.advance(10)
+    assert await h.service.tick() == 1
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert len(said) == 1 and said[0].startswith(
+        f"{sleeper} sits out from the next deal after a timeout"
+    )
+
+
+def test_r16_9_set_variant_names_a_game_without_a_structure() -> None:
     from bot.table.settings import TableSettings
 
-    with pytest.raises(SettingsError, match="played without wild cards"):
-        TableSettings(variant="27triple", limit="fixed", wild="joker")
-    mixed = TableSettings(rotation=("27triple:fixed", "holdem:fixed"), wild="joker")
-    assert mixed.rules_for("27triple", "fixed", 3, (0, 1)).wild == "none"
-    assert mixed.rules_for("holdem", "fixed", 3, (0, 1)).wild == "joker"
+    old = TableSettings(limit="no_limit")  # an older table: its limit was written out
+    assert old.changed({"variant": "stud8"}).games() == (("stud8", "fixed"),)
+    assert old.changed({"variant": "stud8:no_limit"}).games() == (("stud8", "no_limit"),)
+    both = old.changed({"variant": "razz", "limit": "pot_limit"})
+    assert both.games() == (("razz", "pot_limit"),)
 
 
-def test_r4_9_r10_7_old_logs_with_options_that_never_applied_still_load() -> None:
-    """A table stored before the refusals (jacks to open at a hold'em table, wild cards
-    at a deuce-to-seven table) loads with the option off, as it played; an engine record
-    of such a hand replays."""
-    from bot.poker.rules import Rules
-    from bot.table.settings import TableSettings
+async def test_r16_2_a_choice_lapses_when_dealers_choice_is_turned_off() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], dealers_choice=True)
+    dealer = table.state.seats[table._plan().button].user_id
+    assert (await table.choose(dealer, "razz", key=h.key())).ok
+    assert table.snapshot(None).variant == "razz"
+    assert (await table.change_settings(HOST, {"dealers_choice": False}, key=h.key())).ok
+    assert table.snapshot(None).variant == "holdem"
+    assert (await h.deal(table)).ok
+    assert table.state.current.variant == "holdem"
 
-    old = TableSettings().to_dict() | {"jacks_to_open": True}
-    assert TableSettings.from_dict(old).jacks_to_open is False
-    old = TableSettings(variant="27triple", limit="fixed").to_dict() | {"wild": "deuces"}
-    assert TableSettings.from_dict(old).wild == "none"
-    record = Rules().to_dict() | {"jacks_to_open": True}
-    assert Rules.from_dict(record).jacks_to_open is False
-    record = Rules(variant="27single").to_dict() | {"wild": "deuces"}
-    assert Rules.from_dict(record).wild == "none"
+
+async def test_r3_4_a_straddle_lapses_when_the_table_stops_offering_it() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], straddle=True)
+    plan = table._plan()
+    utg = table.state.seats[plan.order[2]].user_id
+    assert (await table.straddle(utg, key=h.key())).ok
+    assert (await table.change_settings(HOST, {"straddle": False}, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert table.state.current.start.rules.blinds_or_straddles == (1, 2)
+
+
+async def test_r1_4_moving_button_a_skipped_small_blind_is_owed_dead() -> None:
+    """R-1.4 moving button: the small blind leaves; the button lands on the last big
+    blind, who so skips the small blind: he owes it and posts it dead (the player who
+    skips the big blind owes that, live)."""
+    h = Harness()
+    table = await _five(h, button_rule="moving")
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 2, 3)
+    await h.play_passively(table)
+    assert (await table.stand("p2", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (3, 4, 5)
+    assert table.state.seats[3].owes == 1  # skipped the small blind
+    assert table.state.seats[4].owes == 2  # skipped the big blind
+    await h.play_passively(table)
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (4, 5, 1)
+    info = table.state.current
+    rules = info.start.rules
+    pos3, pos4 = info.order.index(3), info.order.index(4)
+    assert rules.dead_posts[pos3] == 1 and rules.blinds_or_straddles[pos3] == 0
+    assert rules.blinds_or_straddles[pos4] == 2
+    assert table.state.seats[3].owes == 0 and table.state.seats[4].owes == 0
+    await h.play_passively(table)
+    h.check(table)
+
+
+async def test_r1_9_sitting_out_through_the_blinds_of_the_first_deal_is_a_miss() -> None:
+    """Found by the property test: a player out for the table's first deal, seated
+    between its button and big blind, missed a blind (there was no earlier big blind to
+    pass him). Back at once, he would take the button and the blinds would stand still."""
+    h = Harness()
+    table = await _five(h)
+    assert (await table.sit_out("p2", key=h.key())).ok
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (1, 3, 4)
+    await h.play_passively(table)
+    out = await table.sit_in("p2", key=h.key())
+    assert out.ok and "waiting for the big blind" in out.message
+    assert (await h.deal(table)).ok
+    assert _positions(table) == (3, 4, 5)
+
+
+async def test_r1_6_a_player_posting_in_is_not_dealt_between_button_and_small_blind() -> None:
+    """Found by the property test: a player coming back to post (R-1.6 option) took the
+    button the moment he returned, and the blinds stood still (the same players posted
+    them twice running). He is dealt in where he sits, but not between the button and the
+    small blind (he would act after the blinds without paying them): there he waits for
+    the button to pass, as card rooms rule."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], missed_blinds="post")
+    table.state.first_button = 1
+    positions = []
+    assert (await h.deal(table)).ok  # B1 S2 BB3
+    await h.play_passively(table)
+    assert (await table.sit_out("d", key=h.key())).ok
+    for _ in range(4):  # B2 S3 BB1, B3 S1 BB2, B1 S2 BB3, B2 S3 BB1: he owes
+        assert (await h.deal(table)).ok
+        await h.play_passively(table)
+    assert table.state.seats[4].owes == 3
+    assert (await table.sit_in("d", key=h.key())).ok
+    for _ in range(2):
+        assert (await h.deal(table)).ok
+        positions.append((*_positions(table), 4 in table.state.current.order))
+        await h.play_passively(table)
+    # Seat 4 lies between the button (3) and the small blind (1): he waits one deal;
+    # then he is behind the big blind and posts.
+    assert positions == [(3, 1, 2, False), (1, 2, 3, True)]
+    assert table.state.seats[4].owes == 0
+    h.check(table)
+
+
+async def test_r1_9_sitting_out_for_a_moment_does_not_wipe_an_owed_blind() -> None:
+    """Sibling of R-1.9: coming straight back keeps a blind owed from before (R-1.4
+    moving button); before, a quick sit out and back erased the debt."""
+    h = Harness()
+    table = await _five(h, button_rule="moving")
+    assert (await h.deal(table)).ok  # B1 S2 BB3
+    await h.play_passively(table)
+    assert (await table.stand("p2", key=h.key())).ok
+    assert (await h.deal(table)).ok  # B3 S4 BB5: seat 4 skipped the big blind
+    await h.play_passively(table)
+    assert table.state.seats[4].owes == 2
+    assert (await table.sit_out("p4", key=h.key())).ok
+    out = await table.sit_in("p4", key=h.key())
+    assert out.ok and table.state.seats[4].state == "active"
+    assert table.state.seats[4].owes == 2
+    assert (await h.deal(table)).ok  # B4 S5 BB1: he posts it at the button
+    info = table.state.current
+    assert info.start.rules.blinds_or_straddles[info.order.index(4)] == 2
+    h.check(table)
+
+
+async def test_r1_9_a_busted_player_is_told_he_sits_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sibling of R-16.10's silent timeout: busting sits a player out; the table says so
+    and how to come back."""
+    import bot.poker.hand as hand_module
+
+    deck = stacked_deck(["8c9d", "7h2d", "AsAh", "4c5d", "3h3s"], "KcKdQhJs6c")
+    monkeypatch.setattr(hand_module, "shuffled_deck", lambda cards=None: deck)
+    h = Harness()
+    table = await _five(h)
+    assert (await h.deal(table)).ok
+    while table.state.hand is not None:
+        user = h.to_act(table)
+        word = {"p3": "all in", "p4": "call"}.get(user, "fold")
+        assert (await h.do(table, user, word)).ok
+    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert said == ["p3 has no chips left and sits out; a top-up brings him back (R-1.9)."]

@@ -1,5 +1,6 @@
 """Kill test (invariants 1 and 4): a local table played by scripted players is killed
-with SIGKILL at random moments; after every kill it restarts on the same SQLite file,
+with SIGKILL at random moments; after every kill it restarts on the same database (a
+SQLite file, and again a PostgreSQL database: the test runs on both back ends),
 must resume exactly where the log says it was, and must conserve every chip (R-2.5).
 
 The table plays a rotation of games (hold'em, triple draw with its discards and
@@ -56,8 +57,8 @@ def _start(path: str, seed: int) -> subprocess.Popen[str]:
     )
 
 
-def test_kill_restart_resumes_and_conserves(tmp_path: Path) -> None:
-    path = str(tmp_path / "kill.sqlite3")
+def test_kill_restart_resumes_and_conserves(store_url: str) -> None:
+    path = store_url
     rng = random.Random(int(os.environ.get("CHIPFIST_KILL_SEED", "0")) or None)
     kills = 0
     resumed_checks = 0

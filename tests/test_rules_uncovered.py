@@ -589,7 +589,8 @@ def test_r11_5_hi_lo_cards_speak_one_player_scoops_with_different_cards() -> Non
 def test_r12_3_side_pots_are_settled_per_section_8_e8() -> None:
     """R-12.3 (E-8): A opens 20, B calls all in for 10, C re-raises all in to 30, A calls
     10 more. Main pot 30 (A, B, C), side pot 40 (A, C); the side pot is settled first
-    (R-8.3); B has the best hand and wins the main pot, A the side pot."""
+    (R-8.3) though the awards are told main pot first (R-12.6); B has the best hand and
+    wins the main pot, A the side pot."""
     deck = stacked_deck(["KsKh", "AsAh", "2c3d"], "7c8d9hJc4s")
     h = Hand(Rules(blinds_or_straddles=(0, 0, 0), small_bet=1), [100, 10, 30], deck)
     h.apply(Bet(0, 20))

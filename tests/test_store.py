@@ -1,62 +1,120 @@
-"""Tests of the durable store (``bot.store``) on real SQLite files."""
+"""The store's contract (``bot.store``), on both back ends: every test taking ``store`` or
+``store_url`` runs once on a real SQLite file and once on a real PostgreSQL database (a
+throwaway cluster, ``tests/pgcluster.py``). The few that check SQLite's own machinery (WAL,
+checkpoints) say so in their names."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from bot.store import (
+    BaseStore,
     DuplicateCommand,
     LedgerRow,
+    StaleFence,
     Store,
     StoreClosed,
     StoreError,
+    is_postgres,
+    open_store,
 )
-from bot.store.schema import LATEST, migrate, schema_version
+from bot.store.schema import LATEST, migrate, pg_migrate, pg_schema_version, schema_version
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    s = await Store.open(tmp_path / "store.sqlite3")
+async def store(store_url: str):  # type: ignore[no-untyped-def]
+    s = await open_store(store_url)
     yield s
     await s.close()
 
 
-async def _raw(path: Path) -> aiosqlite.Connection:
+async def _raw(path: Path | str) -> aiosqlite.Connection:
     return await aiosqlite.connect(path, isolation_level=None)
+
+
+async def _sql(url: str, sql: str, rows: list[tuple[object, ...]] | None = None) -> list[Any]:
+    """Run one statement (``?`` placeholders) on the database behind the store's back."""
+    if is_postgres(url):
+        import asyncpg
+
+        marks = iter(range(1, 100))
+        text = re.sub(r"\?", lambda _: f"${next(marks)}", sql)
+        conn = await asyncpg.connect(url)
+        try:
+            if rows is not None:
+                await conn.executemany(text, rows)
+                return []
+            return list(await conn.fetch(text))
+        finally:
+            await conn.close()
+    conn = await _raw(url)
+    try:
+        if rows is not None:
+            await conn.executemany(sql, rows)
+            return []
+        return list(await conn.execute_fetchall(sql))
+    finally:
+        await conn.close()
+
+
+async def _version(url: str) -> int:
+    if is_postgres(url):
+        import asyncpg
+
+        pg = await asyncpg.connect(url)
+        try:
+            return await pg_schema_version(pg)
+        finally:
+            await pg.close()
+    conn = await _raw(url)
+    try:
+        return await schema_version(conn)
+    finally:
+        await conn.close()
+
+
+async def _migrate(url: str, target: int = LATEST) -> int:
+    if is_postgres(url):
+        import asyncpg
+
+        pg = await asyncpg.connect(url)
+        try:
+            return await pg_migrate(pg, target=target)
+        finally:
+            await pg.close()
+    conn = await _raw(url)
+    try:
+        return await migrate(conn, target=target)
+    finally:
+        await conn.close()
 
 
 # ---------------------------------------------------------------------- migrations
 
 
-async def test_migrations_from_empty_and_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "m.sqlite3"
-    s = await Store.open(path)
+async def test_migrations_from_empty_and_reopen(store_url: str) -> None:
+    s = await open_store(store_url)
     await s.append("t", "created", {"host": "h"})
     await s.close()
-    conn = await _raw(path)
-    try:
-        assert await schema_version(conn) == LATEST
-        mode = list(await conn.execute_fetchall("PRAGMA journal_mode"))
-        assert mode[0][0] == "wal"
-        # Idempotent: running again applies nothing and keeps the data.
-        assert await migrate(conn) == LATEST
-        rows = list(await conn.execute_fetchall("SELECT COUNT(*) FROM schema_version"))
-        assert rows[0][0] == 1
-    finally:
-        await conn.close()
-    s = await Store.open(path)
+    assert await _version(store_url) == LATEST
+    # Idempotent: running again applies nothing and keeps the data.
+    assert await _migrate(store_url) == LATEST
+    assert (await _sql(store_url, "SELECT COUNT(*) FROM schema_version"))[0][0] == 1
+    s = await open_store(store_url)
     try:
         assert [e.kind for e in await s.events("t")] == ["created"]
         assert await s.append("t", "x", {}) == 2
@@ -64,38 +122,41 @@ async def test_migrations_from_empty_and_reopen(tmp_path: Path) -> None:
         await s.close()
 
 
-async def test_migrations_from_older_version_backfill(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    conn = await _raw(path)
-    try:
-        assert await migrate(conn, target=1) == 1
-        rows = [
-            ("open", 1, "created"),
-            ("gone", 1, "created"),
-            ("gone", 2, "closed"),
-            ("again", 1, "created"),
-            ("again", 2, "closed"),
-            ("again", 3, "created"),
-        ]
-        await conn.executemany(
-            "INSERT INTO events (table_id, seq, kind, payload, created_at)"
-            " VALUES (?, ?, ?, '{}', 0)",
-            rows,
-        )
-        hand_rows = [
-            ("open", 2, "hand_started", 1),
-            ("open", 3, "action", 1),
-            ("open", 4, "hand_ended", 1),
-            ("open", 5, "hand_started", 2),
-        ]
-        await conn.executemany(
-            "INSERT INTO events (table_id, seq, kind, hand_no, payload, created_at)"
-            " VALUES (?, ?, ?, ?, '{}', 0)",
-            hand_rows,
-        )
-    finally:
-        await conn.close()
-    s = await Store.open(path)
+async def test_sqlite_store_is_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    await (await Store.open(path)).close()
+    rows = await _sql(str(path), "PRAGMA journal_mode")
+    assert rows[0][0] == "wal"
+
+
+async def test_migrations_from_older_version_backfill(store_url: str) -> None:
+    assert await _migrate(store_url, target=1) == 1
+    rows: list[tuple[object, ...]] = [
+        ("open", 1, "created"),
+        ("gone", 1, "created"),
+        ("gone", 2, "closed"),
+        ("again", 1, "created"),
+        ("again", 2, "closed"),
+        ("again", 3, "created"),
+    ]
+    await _sql(
+        store_url,
+        "INSERT INTO events (table_id, seq, kind, payload, created_at) VALUES (?, ?, ?, '{}', 0)",
+        rows,
+    )
+    hand_rows: list[tuple[object, ...]] = [
+        ("open", 2, "hand_started", 1),
+        ("open", 3, "action", 1),
+        ("open", 4, "hand_ended", 1),
+        ("open", 5, "hand_started", 2),
+    ]
+    await _sql(
+        store_url,
+        "INSERT INTO events (table_id, seq, kind, hand_no, payload, created_at)"
+        " VALUES (?, ?, ?, ?, '{}', 0)",
+        hand_rows,
+    )
+    s = await open_store(store_url)
     try:
         assert sorted(await s.open_tables()) == ["again", "open"]
         rec = await s.hand_record("open", 1)  # the v3 hand index was backfilled
@@ -108,32 +169,23 @@ async def test_migrations_from_older_version_backfill(tmp_path: Path) -> None:
         await s.save_snapshot("again", 4, {"k": 1})  # the v2 table exists
         await s.append("gone", "created", {})
         assert sorted(await s.open_tables()) == ["again", "gone", "open"]
+        assert await s.take_fence("f") == 1  # the v4 table exists
     finally:
         await s.close()
-    conn = await _raw(path)
-    try:
-        assert await schema_version(conn) == LATEST
-    finally:
-        await conn.close()
+    assert await _version(store_url) == LATEST
 
 
-async def test_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "new.sqlite3"
-    await (await Store.open(path)).close()
-    conn = await _raw(path)
-    try:
-        await migrate(conn)
-        await conn.execute("UPDATE schema_version SET version = ?", (LATEST + 1,))
-    finally:
-        await conn.close()
+async def test_newer_schema_is_refused(store_url: str) -> None:
+    await (await open_store(store_url)).close()
+    await _sql(store_url, "UPDATE schema_version SET version = ?", [(LATEST + 1,)])
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(path)
+        await open_store(store_url)
 
 
 # ---------------------------------------------------------------------- the log
 
 
-async def test_append_and_read_back(store: Store) -> None:
+async def test_append_and_read_back(store: BaseStore) -> None:
     assert await store.last_seq("a") == 0
     assert await store.append("a", "created", {"host": "u1", "blinds": [1, 2]}) == 1
     assert await store.append("b", "created", {}) == 1  # seqs are per table
@@ -154,7 +206,7 @@ async def test_append_and_read_back(store: Store) -> None:
     assert await store.last_seq("b") == 1
 
 
-async def test_bad_input_fails_the_caller_only(store: Store) -> None:
+async def test_bad_input_fails_the_caller_only(store: BaseStore) -> None:
     with pytest.raises(TypeError):
         await store.append("a", "x", {"v": object()})
     with pytest.raises(ValueError):
@@ -169,7 +221,7 @@ async def test_bad_input_fails_the_caller_only(store: Store) -> None:
     assert await store.append("a", "x", {}) == 1
 
 
-async def test_idempotency(store: Store) -> None:
+async def test_idempotency(store: BaseStore) -> None:
     seq = await store.append("a", "action", {"n": 1}, idem_key="k1")
     await store.append("a", "action", {"n": 2}, idem_key="k2")
     with pytest.raises(DuplicateCommand) as info:
@@ -182,7 +234,7 @@ async def test_idempotency(store: Store) -> None:
     assert await store.append("b", "action", {}, idem_key="k1") == 1  # keys are per table
 
 
-async def test_same_key_twice_in_one_batch(store: Store) -> None:
+async def test_same_key_twice_in_one_batch(store: BaseStore) -> None:
     results = await asyncio.gather(
         *(store.append("a", "action", {"i": i}, idem_key="same") for i in range(5)),
         return_exceptions=True,
@@ -197,7 +249,7 @@ async def test_same_key_twice_in_one_batch(store: Store) -> None:
 # ---------------------------------------------------------------------- ledger
 
 
-async def test_ledger_totals_and_by_player(store: Store) -> None:
+async def test_ledger_totals_and_by_player(store: BaseStore) -> None:
     await store.append("a", "sit", {}, ledger=[LedgerRow("p1", "buy_in", 100)])
     await store.append("a", "sit", {}, ledger=[{"kind": "buy_in", "user_id": "p2", "amount": 50}])
     await store.append("a", "add", {}, ledger=[LedgerRow("p2", "top_up", 25)])
@@ -231,19 +283,27 @@ async def test_ledger_totals_and_by_player(store: Store) -> None:
     )
 
 
-async def test_failed_transaction_writes_neither_event_nor_ledger(tmp_path: Path) -> None:
-    path = tmp_path / "f.sqlite3"
-    await (await Store.open(path)).close()
-    conn = await _raw(path)
-    try:
-        # A real failure inside the transaction, after the event row went in.
-        await conn.execute(
-            "CREATE TRIGGER boom BEFORE INSERT ON ledger WHEN NEW.player_id = 'boom'"
-            " BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+async def test_failed_transaction_writes_neither_event_nor_ledger(store_url: str) -> None:
+    await (await open_store(store_url)).close()
+    # A real failure inside the transaction, after the event row went in.
+    if is_postgres(store_url):
+        await _sql(
+            store_url,
+            "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+            " IF NEW.player_id = 'boom' THEN RAISE EXCEPTION 'disk on fire'; END IF;"
+            " RETURN NEW; END $$",
         )
-    finally:
-        await conn.close()
-    s = await Store.open(path)
+        await _sql(
+            store_url,
+            "CREATE TRIGGER boom BEFORE INSERT ON ledger FOR EACH ROW EXECUTE FUNCTION boom()",
+        )
+    else:
+        await _sql(
+            store_url,
+            "CREATE TRIGGER boom BEFORE INSERT ON ledger WHEN NEW.player_id = 'boom'"
+            " BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+        )
+    s = await open_store(store_url)
     try:
         await s.append("a", "sit", {}, ledger=[LedgerRow("p", "buy_in", 10)])
         results = await asyncio.gather(
@@ -272,7 +332,7 @@ async def test_failed_transaction_writes_neither_event_nor_ledger(tmp_path: Path
 # ---------------------------------------------------------------------- group commit
 
 
-async def test_group_commit_many_tables(store: Store) -> None:
+async def test_group_commit_many_tables(store: BaseStore) -> None:
     tables = [f"table-{i}" for i in range(50)]
     per_table = 40
 
@@ -294,9 +354,9 @@ async def test_group_commit_many_tables(store: Store) -> None:
         assert [e.payload["i"] for e in await store.events(table)] == list(range(per_table))
 
 
-async def test_close_drains_queue(tmp_path: Path) -> None:
-    path = tmp_path / "c.sqlite3"
-    s = await Store.open(path)
+async def test_close_drains_queue(store_url: str) -> None:
+    path = store_url
+    s = await open_store(path)
     tasks = [asyncio.create_task(s.append(f"t{i % 7}", "x", {"i": i})) for i in range(300)]
     await asyncio.sleep(0)  # let every task enqueue
     await s.close()
@@ -304,7 +364,7 @@ async def test_close_drains_queue(tmp_path: Path) -> None:
     with pytest.raises(StoreClosed):
         await s.append("t0", "x", {})
     await s.close()  # idempotent
-    s = await Store.open(path)
+    s = await open_store(path)
     try:
         total = 0
         for i in range(7):
@@ -320,10 +380,10 @@ async def test_close_drains_queue(tmp_path: Path) -> None:
 _CHILD = textwrap.dedent(
     """
     import asyncio, sys
-    from bot.store import Store
+    from bot.store import open_store
 
     async def main(path):
-        store = await Store.open(path)
+        store = await open_store(path)
         async def table(t):
             n = 0
             while True:
@@ -337,8 +397,8 @@ _CHILD = textwrap.dedent(
 )
 
 
-def test_crash_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+def test_crash_loses_nothing_acknowledged(store_url: str) -> None:
+    path = store_url
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(path)],
         stdout=subprocess.PIPE,
@@ -360,7 +420,7 @@ def test_crash_loses_nothing_acknowledged(tmp_path: Path) -> None:
         child.wait()
 
     async def check() -> None:
-        s = await Store.open(path)
+        s = await open_store(path)
         try:
             for table in {t for t, _ in acked}:
                 events = await s.events(table)
@@ -375,23 +435,23 @@ def test_crash_loses_nothing_acknowledged(tmp_path: Path) -> None:
     asyncio.run(check())
 
 
-def test_process_exits_even_if_the_store_was_not_closed(tmp_path: Path) -> None:
+def test_process_exits_even_if_the_store_was_not_closed(store_url: str) -> None:
     # A bot that dies of an unhandled error must exit (so its supervisor restarts it), not
     # hang on the store's threads.
     code = textwrap.dedent(
         """
         import asyncio, sys
-        from bot.store import Store
+        from bot.store import open_store
         KEEP = []
         async def main(path):
-            KEEP.append(await Store.open(path))
+            KEEP.append(await open_store(path))
             await KEEP[0].append("t", "x", {})
             raise SystemExit(3)
         asyncio.run(main(sys.argv[1]))
         """
     )
     done = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path / "n.sqlite3")],
+        [sys.executable, "-c", code, store_url],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         timeout=20,
@@ -403,7 +463,7 @@ def test_process_exits_even_if_the_store_was_not_closed(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- recovery reads
 
 
-async def test_open_tables_after_close(store: Store) -> None:
+async def test_open_tables_after_close(store: BaseStore) -> None:
     await store.append("a", "created", {})
     await store.append("b", "created", {})
     await store.append("c", "sit", {})  # never created: not a table
@@ -418,9 +478,9 @@ async def test_open_tables_after_close(store: Store) -> None:
     assert await store.open_tables() == ["b"]
 
 
-async def test_snapshot_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "s.sqlite3"
-    s = await Store.open(path)
+async def test_snapshot_round_trip(store_url: str) -> None:
+    path = store_url
+    s = await open_store(path)
     try:
         assert await s.latest_snapshot("a") is None
         for i in range(5):
@@ -432,7 +492,7 @@ async def test_snapshot_round_trip(tmp_path: Path) -> None:
         await s.append("a", "x", {"i": 5})
     finally:
         await s.close()
-    s = await Store.open(path)
+    s = await open_store(path)
     try:
         snap = await s.latest_snapshot("a")
         assert snap is not None and (snap.seq, snap.payload) == (5, {"state": "later"})
@@ -441,7 +501,7 @@ async def test_snapshot_round_trip(tmp_path: Path) -> None:
         await s.close()
 
 
-async def test_hand_record_and_history(store: Store) -> None:
+async def test_hand_record_and_history(store: BaseStore) -> None:
     await store.append("a", "created", {})
     for hand in (1, 2, 3):
         await store.append("a", "hand_started", {"hand_no": hand, "deck": ["As"]})
@@ -464,7 +524,7 @@ async def test_hand_record_and_history(store: Store) -> None:
     assert await store.hands("b") == []
 
 
-async def test_background_checkpoint_moves_the_wal_into_the_database(tmp_path: Path) -> None:
+async def test_sqlite_background_checkpoint_moves_the_wal_into_the_database(tmp_path: Path) -> None:
     path = tmp_path / "w.sqlite3"
     s = await Store.open(path)
     try:
@@ -479,7 +539,7 @@ async def test_background_checkpoint_moves_the_wal_into_the_database(tmp_path: P
         await s.close()
 
 
-async def test_hand_numbers_restart_after_the_table_reopens(store: Store) -> None:
+async def test_hand_numbers_restart_after_the_table_reopens(store: BaseStore) -> None:
     await store.append("a", "hand_started", {"hand_no": 1, "v": "old"})
     await store.append("a", "hand_ended", {"hand_no": 1})
     await store.append("a", "closed", {})
@@ -490,14 +550,105 @@ async def test_hand_numbers_restart_after_the_table_reopens(store: Store) -> Non
     assert await store.hands("a") == []
 
 
-def test_payloads_are_json_text_on_disk(tmp_path: Path) -> None:
-    async def go() -> None:
-        s = await Store.open(tmp_path / "j.sqlite3")
-        await s.append("a", "x", {"k": [1, "two"]})
-        await s.close()
-        conn = await _raw(tmp_path / "j.sqlite3")
-        rows = list(await conn.execute_fetchall("SELECT payload FROM events"))
-        await conn.close()
-        assert json.loads(rows[0][0]) == {"k": [1, "two"]}
+async def test_payloads_are_json_text_on_disk(store_url: str) -> None:
+    s = await open_store(store_url)
+    await s.append("a", "x", {"k": [1, "two"]})
+    await s.close()
+    rows = await _sql(store_url, "SELECT payload FROM events")
+    assert json.loads(rows[0][0]) == {"k": [1, "two"]}
 
-    asyncio.run(go())
+
+# ---------------------------------------------------------------------- fencing
+
+
+async def test_fence_refuses_a_stale_owner(store: BaseStore) -> None:
+    """A table's owner appends with its fencing token; once another owner takes the fence
+    over, the first one's appends are refused and write nothing."""
+    assert await store.fence_generation("shard-0") == 0
+    first = await store.take_fence("shard-0")
+    assert first == 1
+    assert await store.append("t", "action", {"n": 1}, fence=("shard-0", first)) == 1
+    second = await store.take_fence("shard-0")
+    assert second == 2 and await store.fence_generation("shard-0") == 2
+    with pytest.raises(StaleFence) as info:
+        await store.append(
+            "t", "action", {"n": 2}, fence=("shard-0", first), ledger=[LedgerRow("p", "buy_in", 5)]
+        )
+    assert (info.value.generation, info.value.current) == (1, 2)
+    assert await store.append("t", "action", {"n": 3}, fence=("shard-0", second)) == 2
+    assert [e.payload["n"] for e in await store.events("t")] == [1, 3]
+    assert (await store.ledger_totals("t"))["buy_in"] == 0
+    # Never taken: nobody holds it, so no generation is current.
+    with pytest.raises(StaleFence):
+        await store.append("u", "action", {}, fence=("never", 1))
+    with pytest.raises(ValueError):
+        await store.append("u", "action", {}, fence=("shard-0", 0))
+    assert await store.events("u") == []
+
+
+async def test_fence_take_over_in_the_same_batch(store: BaseStore) -> None:
+    """Appends queued before a take-over commit; the ones after it with the old token do
+    not, even when all of them share one transaction."""
+    gen = await store.take_fence("s")
+    results = await asyncio.gather(
+        store.append("t", "a", {"i": 0}, fence=("s", gen)),
+        store.take_fence("s"),
+        store.append("t", "a", {"i": 1}, fence=("s", gen)),
+        return_exceptions=True,
+    )
+    assert results[0] == 1 and results[1] == gen + 1
+    assert isinstance(results[2], StaleFence)
+    assert [e.payload["i"] for e in await store.events("t")] == [0]
+
+
+async def test_postgres_fence_refuses_a_paused_owner_in_another_process(
+    pg_cluster: Any,
+) -> None:
+    """Two processes (two stores on one PostgreSQL database): the new owner takes the fence
+    while the old one still has appends to send; the old owner's late append is refused,
+    and the new owner continues the table's seqs where the log is."""
+    url = pg_cluster.new_database()
+    old = await open_store(url)
+    new = await open_store(url)
+    try:
+        gen_old = await old.take_fence("shard-3")
+        assert await old.append("t", "action", {"by": "old"}, fence=("shard-3", gen_old)) == 1
+        gen_new = await new.take_fence("shard-3")
+        assert await new.append("t", "action", {"by": "new"}, fence=("shard-3", gen_new)) == 2
+        with pytest.raises(StaleFence):
+            await old.append("t", "action", {"by": "late"}, fence=("shard-3", gen_old))
+        assert [e.payload["by"] for e in await new.events("t")] == ["old", "new"]
+    finally:
+        await old.close()
+        await new.close()
+
+
+async def test_postgres_writer_reconnects_after_a_lost_connection(pg_cluster: Any) -> None:
+    """The server dropping the writer's connection fails the writes in flight (nothing
+    half-written), and the next append reconnects and continues the log."""
+    import asyncpg
+
+    url = pg_cluster.new_database()
+    s = await open_store(url)
+    try:
+        assert await s.append("t", "x", {"i": 1}) == 1
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND application_name = ''"
+            )
+        finally:
+            await admin.close()
+        outcomes = []
+        for i in (2, 3, 4):
+            try:
+                outcomes.append(await s.append("t", "x", {"i": i}))
+            except StoreError:
+                outcomes.append(None)
+        assert outcomes[-1] is not None
+        events = await s.events("t")
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    finally:
+        await s.close()

@@ -184,6 +184,9 @@ async def test_r1_5_heads_up_transition_through_the_service() -> None:
 async def test_r1_6_missed_blinds_are_posted_on_return_with_the_option() -> None:
     h = Harness()
     table = await h.seated(["a", "b", "c", "d"], missed_blinds="post")
+    # Pinned so that he comes back behind the big blind: between the button and the
+    # small blind nobody is dealt in (tests/test_floor_table.py).
+    table.state.first_button = 2
     await _deal_and_finish(h, table)
     assert (await table.sit_out("d", key=h.key())).ok
     seat = table.state.seat_of("d")
@@ -212,6 +215,9 @@ async def test_r1_6_missed_blinds_are_posted_on_return_with_the_option() -> None
 async def test_r1_7_post_to_enter_option_deals_a_newcomer_in_at_once() -> None:
     h = Harness()
     table = await h.seated(["a", "b", "c"], post_to_enter=True)
+    # Pinned: the newcomer's seat 4 is then behind the big blind on his first deal (not
+    # between the button and the small blind, where nobody is dealt in).
+    table.state.first_button = 3
     await _deal_and_finish(h, table)
     assert (await table.sit("d", "d", 100, key=h.key())).ok
     await h.deal(table)

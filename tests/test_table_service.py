@@ -166,6 +166,9 @@ async def test_pot_and_half_pot_requests(h: Harness) -> None:
 
 async def test_r1_6_sit_out_and_come_back(h: Harness) -> None:
     table = await h.seated(["a", "b", "c"])
+    # c is the big blind of the first deal, so the deal he sits out takes the small
+    # blind that was his: he missed a blind and waits (R-1.9: otherwise he would not).
+    table.state.first_button = 1
     await h.deal(table)
     await h.play_passively(table)
     assert (await table.sit_out("c", key=h.key())).ok

@@ -84,7 +84,11 @@ _CARDS = {"cards", "my cards", "hand", "my hand", "hole cards"}
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m bot --local", description=__doc__)
     ap.add_argument("--local", action="store_true", help="(accepted for python -m bot)")
-    ap.add_argument("--db", default="chipfist.sqlite3", help="SQLite file (default %(default)s)")
+    ap.add_argument(
+        "--db",
+        default="chipfist.sqlite3",
+        help="SQLite file or postgresql:// URL (default %(default)s)",
+    )
     ap.add_argument("players", nargs="*", help="players to seat at the start")
     # Options that shape a new table default to None, so that a resumed table can say
     # which of them it ignored.
@@ -635,8 +639,8 @@ def settings_from_args(args: argparse.Namespace, game: str | None = None) -> Tab
     variant, limit = parse_game(games[0], "no_limit")
     return TableSettings(
         variant=variant,
-        limit=limit,
-        rotation=games if len(games) > 1 else (),
+        limit=limit,  # empty: the game's conventional structure
+        rotation=tuple(games) if len(games) > 1 else (),
         small_blind=small_blind,
         big_blind=big_blind,
         auto_deal=bool(args.auto),

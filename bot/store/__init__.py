@@ -4,9 +4,14 @@ The log is the truth (invariant 4): a table's state can always be rebuilt from i
 ``Store.append`` returns only after the event is committed; writes from every table share
 one group-commit writer (``writer.py``), reads use their own connection (``reader.py``),
 and the schema is migrated on open (``schema.py``).
+
+Two back ends behind the same methods (:class:`BaseStore`): SQLite (:class:`Store`, one
+process, the default) and PostgreSQL (``postgres.py``, several processes sharing one
+database). :func:`open_store` picks one from a file path or a ``postgresql://`` URL.
 """
 
-from bot.store.errors import DuplicateCommand, StoreClosed, StoreError
+from bot.store.backends import database_from_env, describe, is_postgres, open_store
+from bot.store.errors import DuplicateCommand, StaleFence, StoreClosed, StoreError
 from bot.store.records import (
     LEDGER_KINDS,
     HandRecord,
@@ -17,19 +22,25 @@ from bot.store.records import (
     StoredEvent,
     WriterStats,
 )
-from bot.store.store import Store
+from bot.store.store import BaseStore, Store
 
 __all__ = [
     "LEDGER_KINDS",
+    "BaseStore",
     "DuplicateCommand",
     "HandRecord",
     "LedgerEntry",
     "LedgerKind",
     "LedgerRow",
     "Snapshot",
+    "StaleFence",
     "Store",
     "StoreClosed",
     "StoreError",
     "StoredEvent",
     "WriterStats",
+    "database_from_env",
+    "describe",
+    "is_postgres",
+    "open_store",
 ]

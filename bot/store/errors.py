@@ -29,3 +29,19 @@ class DuplicateCommand(StoreError):
         self.table_id = table_id
         self.idem_key = idem_key
         self.existing_seq = existing_seq
+
+
+class StaleFence(StoreError):
+    """The append carried a fencing token that is no longer current: someone else took
+    the fence over (a newer owner of this table). Nothing was written; the caller has lost
+    ownership and must stop driving the table."""
+
+    def __init__(self, table_id: str, fence: str, generation: int, current: int) -> None:
+        super().__init__(
+            f"fence {fence!r} is at generation {current}, not {generation}: "
+            f"write to {table_id!r} refused (another owner took over)"
+        )
+        self.table_id = table_id
+        self.fence = fence
+        self.generation = generation
+        self.current = current

@@ -62,6 +62,10 @@ class Reader:
         )
         return int(rows[0][0]) if rows else None
 
+    async def fence_generation(self, name: str) -> int:
+        rows = await self._rows("SELECT generation FROM fences WHERE name = ?", (name,))
+        return int(rows[0][0]) if rows else 0
+
     async def open_tables(self) -> list[str]:
         rows = await self._rows("SELECT table_id FROM tables WHERE is_open = 1 ORDER BY table_id")
         return [str(r[0]) for r in rows]

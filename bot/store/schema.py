@@ -1,74 +1,116 @@
-"""Versioned schema migrations, applied when the store opens.
+"""Versioned schema migrations for both back ends, from one list.
 
-``schema_version`` holds one row: the number of migrations applied. Migration ``n`` (1-based)
-is ``MIGRATIONS[n - 1]``; each runs in its own transaction together with the version bump,
-so a crash part-way leaves the database at a whole version and the next start resumes from
-there. Re-running is a no-op. Append new migrations at the end; never edit a shipped one.
+``schema_version`` holds one row: the number of migrations applied. Migration ``n``
+(1-based) is ``MIGRATIONS[n - 1]``; each runs in its own transaction together with the
+version bump, so a crash part-way leaves the database at a whole version and the next start
+resumes from there. Re-running is a no-op. Append new migrations at the end; never change
+what a shipped one means.
+
+Each migration is written once, as SQL with a few ``{placeholders}`` for the only things the
+two dialects spell differently (:data:`DIALECTS`): the row-id column, the integer and float
+types, and SQLite's check that an amount really is an integer (PostgreSQL's BIGINT column
+already refuses anything else). Everything else (tables, columns, constraints, indexes,
+backfills) is the same text on SQLite and PostgreSQL, so both mean the same schema.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import aiosqlite
 
 from bot.store.errors import StoreError
 from bot.store.records import HAND_ENDED, HAND_STARTED, TABLE_CLOSED, TABLE_OPENED
 
-Migration = Callable[[aiosqlite.Connection], Awaitable[None]]
+if TYPE_CHECKING:  # asyncpg is the optional ``postgres`` extra
+    import asyncpg
+
+Dialect = Literal["sqlite", "postgres"]
+
+DIALECTS: Final[Mapping[Dialect, Mapping[str, str]]] = {
+    "sqlite": {
+        "row_id": "INTEGER PRIMARY KEY",
+        "int": "INTEGER",
+        "real": "REAL",
+        "amount_is_integer": "CHECK (typeof(amount) = 'integer')",
+    },
+    "postgres": {
+        "row_id": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+        "int": "BIGINT",
+        "real": "DOUBLE PRECISION",
+        "amount_is_integer": "",
+    },
+}
+_NAMES: Final = {
+    "opened": TABLE_OPENED,
+    "closed": TABLE_CLOSED,
+    "started": HAND_STARTED,
+    "ended": HAND_ENDED,
+}
 
 
-def _sql(*statements: str) -> Migration:
-    # executescript() would COMMIT on its own and break the one-transaction-per-migration
-    # rule, so statements run one by one inside the caller's transaction.
-    async def run(conn: aiosqlite.Connection) -> None:
-        for statement in statements:
-            await conn.execute(statement)
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema version: its statements, written once for both dialects."""
 
-    return run
+    name: str
+    statements: tuple[str, ...]
+
+    def render(self, dialect: Dialect) -> list[str]:
+        """The statements as this dialect spells them."""
+        words = {**DIALECTS[dialect], **_NAMES}
+        return [statement.format(**words) for statement in self.statements]
 
 
-_V1_LOG_AND_LEDGER = _sql(
-    """
-    CREATE TABLE events (
-        id INTEGER PRIMARY KEY,
-        table_id TEXT NOT NULL,
-        seq INTEGER NOT NULL CHECK (seq > 0),
-        kind TEXT NOT NULL,
-        hand_no INTEGER,
-        idem_key TEXT,
-        payload TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        UNIQUE (table_id, seq)
-    )
-    """,
-    "CREATE UNIQUE INDEX events_idem ON events (table_id, idem_key) WHERE idem_key IS NOT NULL",
-    """
-    CREATE TABLE ledger (
-        id INTEGER PRIMARY KEY,
-        table_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        player_id TEXT NOT NULL,
-        kind TEXT NOT NULL
-            CHECK (kind IN ('buy_in', 'top_up', 'cash_out', 'rake', 'adjustment')),
-        amount INTEGER NOT NULL CHECK (typeof(amount) = 'integer'),
-        hand_no INTEGER,
-        FOREIGN KEY (table_id, seq) REFERENCES events (table_id, seq)
-    )
-    """,
-    "CREATE INDEX ledger_table ON ledger (table_id, seq)",
+_V1_LOG_AND_LEDGER = Migration(
+    "log and ledger",
+    (
+        """
+        CREATE TABLE events (
+            id {row_id},
+            table_id TEXT NOT NULL,
+            seq {int} NOT NULL CHECK (seq > 0),
+            kind TEXT NOT NULL,
+            hand_no {int},
+            idem_key TEXT,
+            payload TEXT NOT NULL,
+            created_at {real} NOT NULL,
+            UNIQUE (table_id, seq)
+        )
+        """,
+        "CREATE UNIQUE INDEX events_idem ON events (table_id, idem_key) WHERE idem_key IS NOT NULL",
+        """
+        CREATE TABLE ledger (
+            id {row_id},
+            table_id TEXT NOT NULL,
+            seq {int} NOT NULL,
+            player_id TEXT NOT NULL,
+            kind TEXT NOT NULL
+                CHECK (kind IN ('buy_in', 'top_up', 'cash_out', 'rake', 'adjustment')),
+            amount {int} NOT NULL {amount_is_integer},
+            hand_no {int},
+            FOREIGN KEY (table_id, seq) REFERENCES events (table_id, seq)
+        )
+        """,
+        "CREATE INDEX ledger_table ON ledger (table_id, seq)",
+    ),
 )
 
-_V2_SNAPSHOTS = _sql(
-    """
-    CREATE TABLE snapshots (
-        table_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        payload TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (table_id, seq)
-    )
-    """,
+_V2_SNAPSHOTS = Migration(
+    "snapshots",
+    (
+        """
+        CREATE TABLE snapshots (
+            table_id TEXT NOT NULL,
+            seq {int} NOT NULL,
+            payload TEXT NOT NULL,
+            created_at {real} NOT NULL,
+            PRIMARY KEY (table_id, seq)
+        )
+        """,
+    ),
 )
 
 # Two small indexes kept by the writer, so neither start-up nor /history scans the log:
@@ -76,54 +118,93 @@ _V2_SNAPSHOTS = _sql(
 # starts and ends. Cheaper than an index on events(table_id, hand_no): that one gets a row
 # per action, and every extra index a batch touches costs a page per table per commit.
 # Both are backfilled from the events already there.
-_V3_TABLES_AND_HANDS = _sql(
-    """
-    CREATE TABLE tables (
-        table_id TEXT PRIMARY KEY,
-        is_open INTEGER NOT NULL CHECK (is_open IN (0, 1)),
-        changed_seq INTEGER NOT NULL
-    )
-    """,
-    f"""
-    INSERT INTO tables (table_id, is_open, changed_seq)
-    SELECT e.table_id, e.kind = '{TABLE_OPENED}', e.seq
-    FROM events AS e
-    WHERE e.kind IN ('{TABLE_OPENED}', '{TABLE_CLOSED}')
-      AND e.seq = (
-          SELECT MAX(x.seq) FROM events AS x
-          WHERE x.table_id = e.table_id AND x.kind IN ('{TABLE_OPENED}', '{TABLE_CLOSED}')
-      )
-    """,
-    """
-    CREATE TABLE hands (
-        table_id TEXT NOT NULL,
-        hand_no INTEGER NOT NULL,
-        start_seq INTEGER NOT NULL,
-        end_seq INTEGER,
-        PRIMARY KEY (table_id, hand_no)
-    )
-    """,
-    f"""
-    INSERT INTO hands (table_id, hand_no, start_seq)
-    SELECT table_id, hand_no, MAX(seq) FROM events
-    WHERE kind = '{HAND_STARTED}' AND hand_no IS NOT NULL
-    GROUP BY table_id, hand_no
-    """,
-    f"""
-    UPDATE hands SET end_seq = (
-        SELECT MIN(e.seq) FROM events AS e
-        WHERE e.table_id = hands.table_id AND e.hand_no = hands.hand_no
-          AND e.kind = '{HAND_ENDED}' AND e.seq > hands.start_seq
-    )
-    """,
+_V3_TABLES_AND_HANDS = Migration(
+    "open tables and hand index",
+    (
+        """
+        CREATE TABLE tables (
+            table_id TEXT PRIMARY KEY,
+            is_open {int} NOT NULL CHECK (is_open IN (0, 1)),
+            changed_seq {int} NOT NULL
+        )
+        """,
+        """
+        INSERT INTO tables (table_id, is_open, changed_seq)
+        SELECT e.table_id, CASE WHEN e.kind = '{opened}' THEN 1 ELSE 0 END, e.seq
+        FROM events AS e
+        WHERE e.kind IN ('{opened}', '{closed}')
+          AND e.seq = (
+              SELECT MAX(x.seq) FROM events AS x
+              WHERE x.table_id = e.table_id AND x.kind IN ('{opened}', '{closed}')
+          )
+        """,
+        """
+        CREATE TABLE hands (
+            table_id TEXT NOT NULL,
+            hand_no {int} NOT NULL,
+            start_seq {int} NOT NULL,
+            end_seq {int},
+            PRIMARY KEY (table_id, hand_no)
+        )
+        """,
+        """
+        INSERT INTO hands (table_id, hand_no, start_seq)
+        SELECT table_id, hand_no, MAX(seq) FROM events
+        WHERE kind = '{started}' AND hand_no IS NOT NULL
+        GROUP BY table_id, hand_no
+        """,
+        """
+        UPDATE hands SET end_seq = (
+            SELECT MIN(e.seq) FROM events AS e
+            WHERE e.table_id = hands.table_id AND e.hand_no = hands.hand_no
+              AND e.kind = '{ended}' AND e.seq > hands.start_seq
+        )
+        """,
+    ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_LOG_AND_LEDGER, _V2_SNAPSHOTS, _V3_TABLES_AND_HANDS)
+# Fencing tokens: a named generation number, bumped by whoever takes the name over
+# (Store.take_fence). An append that carries a fence commits only while the fence is still
+# at the generation it names, so a stale owner (a paused process that wakes up after its
+# lease went to another) cannot write. Generation 0 means "never taken".
+_V4_FENCES = Migration(
+    "fencing tokens",
+    (
+        """
+        CREATE TABLE fences (
+            name TEXT PRIMARY KEY,
+            generation {int} NOT NULL CHECK (generation >= 0)
+        )
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _V1_LOG_AND_LEDGER,
+    _V2_SNAPSHOTS,
+    _V3_TABLES_AND_HANDS,
+    _V4_FENCES,
+)
 LATEST = len(MIGRATIONS)
 
 
+def _check_target(target: int) -> None:
+    if not 0 <= target <= LATEST:
+        raise ValueError(f"target must be between 0 and {LATEST}")
+
+
+def _too_new(version: int) -> StoreError:
+    return StoreError(
+        f"the database is at schema version {version}, newer than this code ({LATEST}); "
+        "refusing to open it"
+    )
+
+
+# ---------------------------------------------------------------------- SQLite
+
+
 async def schema_version(conn: aiosqlite.Connection) -> int:
-    """The number of migrations applied to this database (0 for an empty one)."""
+    """The number of migrations applied to this SQLite database (0 for an empty one)."""
     rows = list(
         await conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
@@ -136,13 +217,12 @@ async def schema_version(conn: aiosqlite.Connection) -> int:
 
 
 async def migrate(conn: aiosqlite.Connection, *, target: int = LATEST) -> int:
-    """Bring the database up to ``target`` migrations; returns the version reached.
+    """Bring the SQLite database up to ``target`` migrations; returns the version reached.
 
     ``conn`` must be in autocommit mode (``isolation_level=None``): transactions here are
     explicit. ``target`` below ``LATEST`` exists for the tests of upgrading old files.
     """
-    if not 0 <= target <= LATEST:
-        raise ValueError(f"target must be between 0 and {LATEST}")
+    _check_target(target)
     await conn.execute("BEGIN IMMEDIATE")
     try:
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -156,24 +236,69 @@ async def migrate(conn: aiosqlite.Connection, *, target: int = LATEST) -> int:
         raise
     version = await schema_version(conn)
     if version > LATEST:
-        raise StoreError(
-            f"the database is at schema version {version}, newer than this code ({LATEST}); "
-            "refusing to open it"
-        )
+        raise _too_new(version)
     while version < target:
         # BEGIN IMMEDIATE takes the write lock first, so two processes starting at once
         # cannot both apply the same migration; the version is re-read under the lock.
+        # executescript() would COMMIT on its own, so statements run one by one.
         await conn.execute("BEGIN IMMEDIATE")
         try:
             version = await schema_version(conn)
             if version >= target:
                 await conn.execute("COMMIT")
                 break
-            await MIGRATIONS[version](conn)
+            for statement in MIGRATIONS[version].render("sqlite"):
+                await conn.execute(statement)
             version += 1
             await conn.execute("UPDATE schema_version SET version = ?", (version,))
             await conn.execute("COMMIT")
         except BaseException:
             await conn.execute("ROLLBACK")
             raise
+    return version
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+
+# Any constant will do: it only has to be the same in every process migrating this database.
+_PG_MIGRATION_LOCK: Final = 0x43484950  # "CHIP"
+
+
+async def pg_schema_version(conn: asyncpg.Connection[Any]) -> int:
+    """The number of migrations applied to this PostgreSQL database (0 for an empty one)."""
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    version = await conn.fetchval("SELECT version FROM schema_version")
+    return int(version or 0)
+
+
+async def pg_migrate(conn: asyncpg.Connection[Any], *, target: int = LATEST) -> int:
+    """Bring the PostgreSQL database up to ``target`` migrations; the version reached.
+
+    DDL is transactional in PostgreSQL, so each migration and its version bump commit
+    together. A transaction-scoped advisory lock plays the part of SQLite's BEGIN
+    IMMEDIATE: two processes starting at once apply each migration once.
+    """
+    _check_target(target)
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _PG_MIGRATION_LOCK)
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        await conn.execute(
+            "INSERT INTO schema_version (version) "
+            "SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
+        )
+    version = await pg_schema_version(conn)
+    if version > LATEST:
+        raise _too_new(version)
+    while version < target:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _PG_MIGRATION_LOCK)
+            version = await pg_schema_version(conn)
+            if version >= target:
+                break
+            for statement in MIGRATIONS[version].render("postgres"):
+                await conn.execute(statement)
+            version += 1
+            await conn.execute("UPDATE schema_version SET version = $1", version)
     return version

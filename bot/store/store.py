@@ -21,7 +21,7 @@ import json
 import os
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, cast
+from typing import Any, Literal, Self, cast
 
 import aiosqlite
 
@@ -39,81 +39,32 @@ from bot.store.records import (
     WriterStats,
 )
 from bot.store.schema import migrate
-from bot.store.writer import AppendOp, SnapshotOp, Writer
+from bot.store.writer import AppendOp, FenceOp, GroupCommitWriter, Op, SnapshotOp, Writer
 
 Synchronous = Literal["NORMAL", "FULL"]
 LedgerInput = LedgerRow | Mapping[str, Any]
 _MAX_HANDS = 500  # one /history page; also keeps the IN list under SQLite's limits
 
 
-class Store:
-    """Durable per-table event log with a chip ledger; see the module docstring.
+class BaseStore:
+    """What both back ends offer (the table service's store): checks and serialises the
+    input, hands writes to the group-commit writer and reads to the reader. A back end
+    supplies the two, and :meth:`open`/:meth:`close`."""
 
-    One process per database file: the writer caches each table's last seq, so a second
-    writing process would make seqs collide. The UNIQUE constraint catches that and the
-    colliding append fails or is retried with a fresh seq, so the log stays sound, but it is
-    not a supported setup. ``:memory:`` is not supported either: the reader needs its own
-    connection to the same database.
-    """
+    url: str
+    """Where the store is: the SQLite file's path, or the PostgreSQL URL."""
+    backend: str
 
-    def __init__(
-        self,
-        path: str,
-        reader_conn: aiosqlite.Connection,
-        writer: Writer,
-        checkpointer: Checkpointer,
-    ) -> None:
-        self.path = path
-        self._reader_conn = reader_conn
+    def __init__(self, url: str, reader: Reader, writer: GroupCommitWriter) -> None:
+        self.url = url
+        self._reader = reader
         self._writer = writer
-        self._checkpointer = checkpointer
-        self._reader = Reader(reader_conn)
         self._closed = False
 
-    @classmethod
-    async def open(
-        cls,
-        path: str | os.PathLike[str],
-        *,
-        synchronous: Synchronous = "NORMAL",
-        max_batch: int = 2000,
-    ) -> Store:
-        """Open (creating if needed) the store at ``path`` and bring its schema up to date."""
-        if synchronous not in ("NORMAL", "FULL"):
-            raise ValueError("synchronous must be 'NORMAL' or 'FULL'")
-        path = os.fspath(path)
-        # The read connection migrates first (before any writer exists), then becomes
-        # read-only. isolation_level=None: migrations manage their own transactions.
-        reader = await daemon_connect(path)
-        try:
-            await reader.execute("PRAGMA busy_timeout=5000")
-            await reader.execute("PRAGMA journal_mode=WAL")
-            await migrate(reader)
-            await reader.execute("PRAGMA query_only=ON")
-            writer = await Writer.open(path, synchronous=synchronous, max_batch=max_batch)
-        except BaseException:
-            await reader.close()
-            raise
-        try:
-            checkpointer = await Checkpointer.start(path, lambda: writer.stats.batches)
-        except BaseException:
-            await writer.close()
-            await reader.close()
-            raise
-        return cls(path, reader, writer, checkpointer)
-
     async def close(self) -> None:
-        """Commit everything already appended, then close both connections. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            await self._writer.close()
-        finally:
-            await self._checkpointer.close()
-            await self._reader_conn.close()
+        raise NotImplementedError
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -134,6 +85,7 @@ class Store:
         idem_key: str | None = None,
         hand_no: int | None = None,
         ledger: Iterable[LedgerInput] = (),
+        fence: tuple[str, int] | None = None,
     ) -> int:
         """Append one event, with its ledger rows in the same transaction; its seq.
 
@@ -148,6 +100,12 @@ class Store:
         :class:`LedgerRow` or mappings with ``kind``, ``amount`` and ``player_id`` (or
         ``user_id``) and optionally ``hand_no``.
 
+        ``fence`` (name, generation), from :meth:`take_fence`: commit only while that
+        fence is still at that generation, else raise
+        :class:`~bot.store.errors.StaleFence` and write nothing. The check and the write
+        are one transaction, so a take-over either happens before (the append is refused)
+        or after it (the append counts, and the new owner reads it when it recovers).
+
         Cancelling the caller does not withdraw a queued append: it may still commit.
         """
         if hand_no is None:
@@ -155,6 +113,8 @@ class Store:
         elif not _is_int(hand_no):
             raise TypeError("hand_no must be an int")
         rows = tuple(_ledger_row(row) for row in ledger)
+        if fence is not None:
+            fence = _fence(fence)
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         op = AppendOp(
             table_id=_text("table_id", table_id),
@@ -164,6 +124,7 @@ class Store:
             payload=_json(payload),
             created_at=time.time(),
             ledger=rows,
+            fence=fence,
             future=future,
         )
         self._submit(op)
@@ -180,12 +141,24 @@ class Store:
         )
         await future
 
-    def _submit(self, op: AppendOp | SnapshotOp) -> None:
+    async def take_fence(self, name: str) -> int:
+        """Take the fence ``name`` over: its generation goes up by one and the new one is
+        returned. From then on appends fenced with an older generation are refused. Goes
+        through the writer like any append; returns after it committed."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._submit(FenceOp(_text("name", name), future))
+        return await future
+
+    def _submit(self, op: Op) -> None:
         if self._closed:
             raise StoreClosed("the store is closed")
         self._writer.submit(op)
 
     # ------------------------------------------------------------------ reads
+
+    async def fence_generation(self, name: str) -> int:
+        """The fence's current generation (0 if it was never taken)."""
+        return await self._reader.fence_generation(name)
 
     async def events(
         self, table_id: str, *, after_seq: int = 0, limit: int | None = None
@@ -237,6 +210,74 @@ class Store:
         return await self._reader.hands(table_id, limit, before)
 
 
+class Store(BaseStore):
+    """The SQLite store; see the module docstring.
+
+    One process per database file: the writer caches each table's last seq, so a second
+    writing process would make seqs collide. The UNIQUE constraint catches that and the
+    colliding append fails or is retried with a fresh seq, so the log stays sound, but it is
+    not a supported setup (use PostgreSQL for that). ``:memory:`` is not supported either:
+    the reader needs its own connection to the same database.
+    """
+
+    backend = "sqlite"
+
+    def __init__(
+        self,
+        path: str,
+        reader_conn: aiosqlite.Connection,
+        writer: Writer,
+        checkpointer: Checkpointer,
+    ) -> None:
+        super().__init__(path, Reader(reader_conn), writer)
+        self.path = path
+        self._reader_conn = reader_conn
+        self._checkpointer = checkpointer
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: Synchronous = "NORMAL",
+        max_batch: int = 2000,
+    ) -> Store:
+        """Open (creating if needed) the store at ``path`` and bring its schema up to date."""
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError("synchronous must be 'NORMAL' or 'FULL'")
+        path = os.fspath(path)
+        # The read connection migrates first (before any writer exists), then becomes
+        # read-only. isolation_level=None: migrations manage their own transactions.
+        reader = await daemon_connect(path)
+        try:
+            await reader.execute("PRAGMA busy_timeout=5000")
+            await reader.execute("PRAGMA journal_mode=WAL")
+            await migrate(reader)
+            await reader.execute("PRAGMA query_only=ON")
+            writer = await Writer.open(path, synchronous=synchronous, max_batch=max_batch)
+        except BaseException:
+            await reader.close()
+            raise
+        try:
+            checkpointer = await Checkpointer.start(path, lambda: writer.stats.batches)
+        except BaseException:
+            await writer.close()
+            await reader.close()
+            raise
+        return cls(path, reader, writer, checkpointer)
+
+    async def close(self) -> None:
+        """Commit everything already appended, then close both connections. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self._writer.close()
+        finally:
+            await self._checkpointer.close()
+            await self._reader_conn.close()
+
+
 # ---------------------------------------------------------------------- checks
 
 
@@ -255,6 +296,15 @@ def _json(payload: Mapping[str, Any]) -> str:
         raise TypeError("payload must be a mapping")
     # allow_nan=False: NaN and infinities are not JSON and would not read back.
     return json.dumps(dict(payload), separators=(",", ":"), allow_nan=False)
+
+
+def _fence(fence: object) -> tuple[str, int]:
+    if not isinstance(fence, tuple) or len(fence) != 2:
+        raise TypeError("fence must be a (name, generation) pair")
+    name, generation = fence
+    if not _is_int(generation) or generation < 1:
+        raise ValueError("a fence generation is an int from take_fence (1 or more)")
+    return _text("fence name", name), generation
 
 
 def _payload_hand_no(payload: Mapping[str, Any]) -> int | None:

@@ -20,12 +20,12 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.store.checkpoint import WRITER_AUTOCHECKPOINT_PAGES
-from bot.store.errors import DuplicateCommand, StoreClosed, StoreError
+from bot.store.errors import DuplicateCommand, StaleFence, StoreClosed, StoreError
 from bot.store.records import (
     HAND_ENDED,
     HAND_STARTED,
@@ -42,7 +42,9 @@ _CHUNK = 500  # stays under SQLite's limit on bound parameters per statement
 
 @dataclass(slots=True)
 class AppendOp:
-    """One event (and its ledger rows) to append; ``payload`` is already JSON."""
+    """One event (and its ledger rows) to append; ``payload`` is already JSON.
+
+    ``fence`` (name, generation): commit only while that fence is at that generation."""
 
     table_id: str
     kind: str
@@ -51,6 +53,7 @@ class AppendOp:
     payload: str
     created_at: float
     ledger: tuple[LedgerRow, ...]
+    fence: tuple[str, int] | None
     future: asyncio.Future[int] = field(repr=False)
 
 
@@ -65,63 +68,139 @@ class SnapshotOp:
     future: asyncio.Future[int] = field(repr=False)
 
 
-Op = AppendOp | SnapshotOp
+@dataclass(slots=True)
+class FenceOp:
+    """Take the fence ``name`` over: bump its generation; the outcome is the new one."""
+
+    name: str
+    future: asyncio.Future[int] = field(repr=False)
+
+    @property
+    def table_id(self) -> str:
+        # Fences are not tables; the name only labels the op in error messages.
+        return f"fence:{self.name}"
+
+
+Op = AppendOp | SnapshotOp | FenceOp
 _Outcome = int | BaseException
+
+
+@dataclass(slots=True)
+class BatchPlan:
+    """What one batch writes, worked out in memory before any SQL runs; the same for both
+    back ends, which only differ in how they send these rows."""
+
+    outcomes: list[_Outcome]
+    last_seq: dict[str, int]
+    events: list[tuple[str, int, str, int | None, str | None, str, float]]
+    ledger: list[tuple[str, int, str, str, int, int | None]]
+    lifecycle: list[tuple[str, int, int]]
+    starts: list[tuple[str, int, int]]
+    ends: list[tuple[int, str, int, int]]
+    snapshots: list[tuple[str, int, str, float]]
+    fences: dict[str, int]
+    """The new generation of each fence taken over in this batch."""
+
+
+def fence_names(batch: Iterable[Op]) -> list[str]:
+    """Every fence the batch reads or moves, sorted (a fixed lock order)."""
+    names = {op.name for op in batch if isinstance(op, FenceOp)}
+    names |= {op.fence[0] for op in batch if isinstance(op, AppendOp) and op.fence is not None}
+    return sorted(names)
+
+
+def plan_batch(
+    batch: list[Op],
+    last_seq: Mapping[str, int],
+    existing: dict[tuple[str, str], int],
+    generations: Mapping[str, int],
+) -> BatchPlan:
+    """Assign seqs and outcomes to ``batch`` in order. ``last_seq`` has every table of the
+    batch, ``existing`` the idempotency keys already in the log, ``generations`` the current
+    generation of every fence in :func:`fence_names`."""
+    last = {op.table_id: last_seq[op.table_id] for op in batch if not isinstance(op, FenceOp)}
+    gens = dict(generations)
+    plan = BatchPlan([], last, [], [], [], [], [], [], {})
+    outcomes = plan.outcomes
+    for op in batch:
+        if isinstance(op, FenceOp):
+            gens[op.name] += 1
+            plan.fences[op.name] = gens[op.name]
+            outcomes.append(gens[op.name])
+            continue
+        table = op.table_id
+        if isinstance(op, SnapshotOp):
+            if op.seq > last[table]:
+                outcomes.append(
+                    StoreError(f"snapshot at seq {op.seq} is past the end of {table!r}")
+                )
+                continue
+            plan.snapshots.append((table, op.seq, op.payload, op.created_at))
+            outcomes.append(op.seq)
+            continue
+        if op.fence is not None:
+            name, generation = op.fence
+            if gens[name] != generation:
+                outcomes.append(StaleFence(table, name, generation, gens[name]))
+                continue
+        if op.idem_key is not None:
+            # Also catches the same key twice in one batch: the second sees the first.
+            seen = existing.get((table, op.idem_key))
+            if seen is not None:
+                outcomes.append(DuplicateCommand(table, op.idem_key, seen))
+                continue
+        seq = last[table] + 1
+        last[table] = seq
+        if op.idem_key is not None:
+            existing[(table, op.idem_key)] = seq
+        plan.events.append(
+            (table, seq, op.kind, op.hand_no, op.idem_key, op.payload, op.created_at)
+        )
+        for row in op.ledger:
+            hand_no = row.hand_no if row.hand_no is not None else op.hand_no
+            plan.ledger.append((table, seq, row.player_id, row.kind, row.amount, hand_no))
+        if op.kind in (TABLE_OPENED, TABLE_CLOSED):
+            plan.lifecycle.append((table, int(op.kind == TABLE_OPENED), seq))
+        elif op.kind == HAND_STARTED and op.hand_no is not None:
+            # A hand number seen again (the channel's table closed and a new one counts
+            # from 1) now means the newer hand.
+            plan.starts.append((table, op.hand_no, seq))
+        elif op.kind == HAND_ENDED and op.hand_no is not None:
+            # Starts are written first; an end belongs to the hand only if it comes after
+            # its start.
+            plan.ends.append((seq, table, op.hand_no, seq))
+        outcomes.append(seq)
+    return plan
 
 
 class _Stop:
     """Queue sentinel: drain what is before it, then stop."""
 
 
-class Writer:
-    """Owns the write connection; everything that writes goes through :meth:`submit`.
+class GroupCommitWriter:
+    """The group-commit loop, whatever the database: everything that writes goes through
+    :meth:`submit`; one task drains the queue into batches and hands each to
+    :meth:`_transact`, which a back end implements (write the batch in one transaction,
+    return each op's outcome after COMMIT, raise and roll back on any error)."""
 
-    The connection is a plain ``sqlite3`` one living on the writer's own thread, so that a
-    whole batch is one call there (see :meth:`_commit`).
-    """
-
-    def __init__(
-        self, conn: sqlite3.Connection, thread: ThreadPoolExecutor, max_batch: int
-    ) -> None:
-        self._conn = conn
-        self._thread = thread
+    def __init__(self, max_batch: int) -> None:
         self._max_batch = max_batch
         self._queue: asyncio.Queue[Op | _Stop] = asyncio.Queue()
-        self._last_seq: dict[str, int] = {}  # committed seqs only; filled lazily per table
         self._task: asyncio.Task[None] | None = None
         self._closing = False
-        self._conn_closed = False
         self._batches = 0
         self._appends = 0
         self._failed = 0
 
-    @classmethod
-    async def open(cls, path: str, *, synchronous: str, max_batch: int = 2000) -> Writer:
-        """Connect on a new writer thread and start the writer task. The schema must be
-        migrated already."""
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+    def _start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="store-writer")
 
-        def connect() -> sqlite3.Connection:
-            # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT),
-            # so the writer, not the sqlite3 module, decides where a batch starts and ends.
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA synchronous={synchronous}")
-            conn.execute("PRAGMA busy_timeout=5000")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute(f"PRAGMA wal_autocheckpoint={WRITER_AUTOCHECKPOINT_PAGES}")
-            # After a burst grew the WAL, give the disk back once it restarts.
-            conn.execute("PRAGMA journal_size_limit=67108864")
-            return conn
+    async def _transact(self, batch: list[Op]) -> list[_Outcome]:
+        raise NotImplementedError
 
-        try:
-            conn = await asyncio.get_running_loop().run_in_executor(thread, connect)
-        except BaseException:
-            thread.shutdown(wait=False)
-            raise
-        writer = cls(conn, thread, max_batch)
-        writer._task = asyncio.get_running_loop().create_task(writer._run(), name="store-writer")
-        return writer
+    async def _shutdown(self) -> None:
+        """Close the connection; called once, after the loop stopped."""
+        raise NotImplementedError
 
     @property
     def stats(self) -> WriterStats:
@@ -136,16 +215,15 @@ class Writer:
         """Commit everything already submitted, then stop and close. Idempotent."""
         if self._task is None:
             return
-        if not self._closing:
+        first = not self._closing
+        if first:
             self._closing = True
             self._queue.put_nowait(_Stop())
         try:
             await asyncio.shield(self._task)
         finally:
-            if not self._conn_closed:
-                self._conn_closed = True
-                await asyncio.get_running_loop().run_in_executor(self._thread, self._conn.close)
-                self._thread.shutdown(wait=True)
+            if first:
+                await self._shutdown()
 
     # ------------------------------------------------------------------ the loop
 
@@ -173,11 +251,8 @@ class Writer:
                     _fail(item.future, StoreClosed("the store closed before this write"))
 
     async def _commit(self, batch: list[Op]) -> None:
-        loop = asyncio.get_running_loop()
         try:
-            # The whole transaction is one call on the writer thread: one thread hop per
-            # batch rather than one per statement, as aiosqlite would do.
-            outcomes = await loop.run_in_executor(self._thread, self._transaction, batch)
+            outcomes = await self._transact(batch)
         except asyncio.CancelledError:
             # The writer itself is being cancelled: the batch may or may not have
             # committed, and its callers must not wait forever to find out.
@@ -207,6 +282,57 @@ class Writer:
             elif not op.future.done():  # the caller may have been cancelled meanwhile
                 op.future.set_result(outcome)
 
+
+class Writer(GroupCommitWriter):
+    """The SQLite writer. The connection is a plain ``sqlite3`` one living on the writer's
+    own thread, so that a whole batch is one call there (see :meth:`_transact`)."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, thread: ThreadPoolExecutor, max_batch: int
+    ) -> None:
+        super().__init__(max_batch)
+        self._conn = conn
+        self._thread = thread
+        self._last_seq: dict[str, int] = {}  # committed seqs only; filled lazily per table
+
+    @classmethod
+    async def open(cls, path: str, *, synchronous: str, max_batch: int = 2000) -> Writer:
+        """Connect on a new writer thread and start the writer task. The schema must be
+        migrated already."""
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+
+        def connect() -> sqlite3.Connection:
+            # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT),
+            # so the writer, not the sqlite3 module, decides where a batch starts and ends.
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+            conn.execute("PRAGMA busy_timeout=5000")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute(f"PRAGMA wal_autocheckpoint={WRITER_AUTOCHECKPOINT_PAGES}")
+            # After a burst grew the WAL, give the disk back once it restarts.
+            conn.execute("PRAGMA journal_size_limit=67108864")
+            return conn
+
+        try:
+            conn = await asyncio.get_running_loop().run_in_executor(thread, connect)
+        except BaseException:
+            thread.shutdown(wait=False)
+            raise
+        writer = cls(conn, thread, max_batch)
+        writer._start()
+        return writer
+
+    async def _shutdown(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._conn.close)
+        self._thread.shutdown(wait=True)
+
+    async def _transact(self, batch: list[Op]) -> list[_Outcome]:
+        # The whole transaction is one call on the writer thread: one thread hop per
+        # batch rather than one per statement, as aiosqlite would do.
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._transaction, batch)
+
     # ------------------------------------------------------------------ on the writer thread
 
     def _transaction(self, batch: list[Op]) -> list[_Outcome]:
@@ -230,101 +356,80 @@ class Writer:
 
     def _write(self, batch: list[Op]) -> list[_Outcome]:
         conn = self._conn
-        self._load_last_seqs({op.table_id for op in batch})
+        self._load_last_seqs({op.table_id for op in batch if not isinstance(op, FenceOp)})
         existing = self._existing_keys(
             (op.table_id, op.idem_key)
             for op in batch
             if isinstance(op, AppendOp) and op.idem_key is not None
         )
-        last = {op.table_id: self._last_seq[op.table_id] for op in batch}
-        events: list[tuple[object, ...]] = []
-        ledger: list[tuple[object, ...]] = []
-        lifecycle: list[tuple[object, ...]] = []
-        starts: list[tuple[object, ...]] = []
-        ends: list[tuple[object, ...]] = []
-        snapshots: list[tuple[object, ...]] = []
-        outcomes: list[_Outcome] = []
-        for op in batch:
-            table = op.table_id
-            if isinstance(op, SnapshotOp):
-                if op.seq > last[table]:
-                    outcomes.append(
-                        StoreError(f"snapshot at seq {op.seq} is past the end of {table!r}")
-                    )
-                    continue
-                snapshots.append((table, op.seq, op.payload, op.created_at))
-                outcomes.append(op.seq)
-                continue
-            if op.idem_key is not None:
-                # Also catches the same key twice in one batch: the second sees the first.
-                seen = existing.get((table, op.idem_key))
-                if seen is not None:
-                    outcomes.append(DuplicateCommand(table, op.idem_key, seen))
-                    continue
-            seq = last[table] + 1
-            last[table] = seq
-            if op.idem_key is not None:
-                existing[(table, op.idem_key)] = seq
-            events.append((table, seq, op.kind, op.hand_no, op.idem_key, op.payload, op.created_at))
-            for row in op.ledger:
-                hand_no = row.hand_no if row.hand_no is not None else op.hand_no
-                ledger.append((table, seq, row.player_id, row.kind, row.amount, hand_no))
-            if op.kind in (TABLE_OPENED, TABLE_CLOSED):
-                lifecycle.append((table, int(op.kind == TABLE_OPENED), seq))
-            elif op.kind == HAND_STARTED and op.hand_no is not None:
-                starts.append((table, op.hand_no, seq))
-            elif op.kind == HAND_ENDED and op.hand_no is not None:
-                ends.append((seq, table, op.hand_no, seq))
-            outcomes.append(seq)
-        if events:
+        names = fence_names(batch)
+        generations: dict[str, int] = {}
+        if names:
+            # One writer per file: nobody else can move a fence during this transaction.
+            conn.executemany(
+                "INSERT OR IGNORE INTO fences (name, generation) VALUES (?, 0)",
+                [(n,) for n in names],
+            )
+            marks = ", ".join("?" * len(names))
+            generations = {
+                str(n): int(g)
+                for n, g in conn.execute(
+                    f"SELECT name, generation FROM fences WHERE name IN ({marks})", names
+                ).fetchall()
+            }
+        plan = plan_batch(batch, self._last_seq, existing, generations)
+        if plan.events:
             conn.executemany(
                 "INSERT INTO events (table_id, seq, kind, hand_no, idem_key, payload, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                events,
+                plan.events,
             )
-        if ledger:
+        if plan.ledger:
             conn.executemany(
                 "INSERT INTO ledger (table_id, seq, player_id, kind, amount, hand_no)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                ledger,
+                plan.ledger,
             )
-        if lifecycle:
+        if plan.lifecycle:
             # executemany runs in order, so a table's last lifecycle event in the batch wins.
             conn.executemany(
                 "INSERT INTO tables (table_id, is_open, changed_seq) VALUES (?, ?, ?)"
                 " ON CONFLICT (table_id) DO UPDATE"
                 " SET is_open = excluded.is_open, changed_seq = excluded.changed_seq",
-                lifecycle,
+                plan.lifecycle,
             )
-        if starts:
-            # A hand number seen again (the channel's table closed and a new one counts
-            # from 1) now means the newer hand.
+        if plan.starts:
             conn.executemany(
                 "INSERT INTO hands (table_id, hand_no, start_seq) VALUES (?, ?, ?)"
                 " ON CONFLICT (table_id, hand_no) DO UPDATE"
                 " SET start_seq = excluded.start_seq, end_seq = NULL",
-                starts,
+                plan.starts,
             )
-        if ends:
-            # Starts went first; an end belongs to the hand only if it comes after its start.
+        if plan.ends:
             conn.executemany(
                 "UPDATE hands SET end_seq = ? WHERE table_id = ? AND hand_no = ?"
                 " AND end_seq IS NULL AND start_seq < ?",
-                ends,
+                plan.ends,
             )
-        if snapshots:
+        if plan.snapshots:
             conn.executemany(
                 "INSERT OR REPLACE INTO snapshots (table_id, seq, payload, created_at)"
                 " VALUES (?, ?, ?, ?)",
-                snapshots,
+                plan.snapshots,
+            )
+        if plan.fences:
+            conn.executemany(
+                "UPDATE fences SET generation = ? WHERE name = ?",
+                [(g, n) for n, g in plan.fences.items()],
             )
         # Committed below by the caller; the cache must only ever hold committed seqs, so
         # it is updated here and cleared again if the COMMIT fails.
-        self._last_seq.update(last)
-        return outcomes
+        self._last_seq.update(plan.last_seq)
+        return plan.outcomes
 
     def _load_last_seqs(self, tables: set[str]) -> None:
         missing = [t for t in tables if t not in self._last_seq]
+        missing.sort()
         for start in range(0, len(missing), _CHUNK):
             chunk = missing[start : start + _CHUNK]
             marks = ", ".join("?" * len(chunk))

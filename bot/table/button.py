@@ -12,10 +12,13 @@ Pure functions over seat numbers. Three options for a table that shrinks (R-1.4)
   seats are now empty (a dead small blind, a button on an empty seat).
 
 Heads-up (R-1.5) in every mode: the big blind keeps moving and the other player gets the
-button and posts the small blind (the engine reverses the PHH blind order itself).
+button and posts the small blind (the engine reverses the PHH blind order itself). Growing
+from heads-up, or with only two players in and others waiting (R-1.8), the big blind
+moves on one player and the button is placed to fit behind it.
 
-A waiting player (new, or returning from sitting out under the "wait" option) is dealt
-in when the big blind reaches him (R-1.6, R-1.7); ``post`` lets him in at once for a post.
+A waiting player (new, or back after the big blind passed him under the "wait" option) is
+dealt in when the big blind reaches him (R-1.6, R-1.7); ``post`` lets him in at once for a
+post. A player back before the big blind passed him is simply active (R-1.9).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ class DealPlan:
     bb_seat: int | None
     posts: tuple[int, ...] = ()
     """Seats that post to enter / for missed blinds this deal."""
+    dead_sb: int | None = None
+    """Dead button: the seat of a dead small blind (the next button goes there)."""
 
     def position(self, seat: int) -> int:
         return self.order.index(seat)
@@ -54,6 +59,13 @@ def _after(seat: int, seats: Sequence[int]) -> list[int]:
     """``seats`` (sorted) in clockwise order starting just after ``seat``."""
     later = [s for s in seats if s > seat]
     return later + [s for s in seats if s <= seat]
+
+
+def _between(a: int, b: int, seat: int) -> bool:
+    """Is ``seat`` strictly inside the clockwise walk from ``a`` to ``b``?"""
+    if a < b:
+        return a < seat < b
+    return seat > a or seat < b
 
 
 def _before(seat: int, seats: Sequence[int]) -> int:
@@ -82,6 +94,37 @@ def plan_deal(
     candidates = sorted(active_set | set(waiting))
     if len(candidates) < 2:
         return None
+    entering = set(posting) - set(active)
+    if blinds and entering and len(set(active)) >= 2 and prev_bb is not None:
+        # Players posting to come in (R-1.6, R-1.7) do not move the button or take the
+        # small blind: plan the deal without them (each may still be reached by the big
+        # blind), then deal them in where they sit, except between the button and the
+        # small blind, where nobody is dealt in: they wait for the button to pass.
+        base = plan_deal(
+            rule=rule,
+            active=active,
+            waiting=sorted(set(waiting) | entering),
+            prev_button=prev_button,
+            prev_sb=prev_sb,
+            prev_bb=prev_bb,
+            blinds=blinds,
+            first_button=first_button,
+        )
+        if base is not None and len(base.order) > 2:
+            first_blind = base.sb_seat if base.sb_seat is not None else base.bb_seat
+            assert first_blind is not None
+            extra = sorted(
+                p
+                for p in entering
+                if p not in base.order
+                and p != base.button
+                and not _between(base.button, first_blind, p)
+            )
+            dealt = sorted({*base.order, *extra})
+            order = tuple(_after(base.button, dealt))
+            return DealPlan(
+                base.button, order, base.sb_seat, base.bb_seat, tuple(extra), base.dead_sb
+            )
     if not blinds:
         # No blinds (stud, ante games): no one waits; the button still rotates (R-1.3).
         dealt = sorted(candidates)
@@ -92,6 +135,11 @@ def plan_deal(
     if prev_bb is not None and prev_button is not None and active_set:
         if rule == "dead":
             plan = _dead(candidates, active_set, prev_sb, prev_bb, tuple(posting))
+        elif prev_button == prev_sb or (len(active_set) == 2 and len(candidates) > 2):
+            # R-1.8: growing from heads-up, or two players in with others waiting for
+            # the big blind: the big blind moves on one player (never back onto a seat
+            # it has passed) and the button is placed to fit, as when shrinking (R-1.5).
+            plan = _big_blind_first(candidates, active_set, prev_bb, tuple(posting))
         else:
             plan = _simplified(candidates, active_set, prev_button, first_button, tuple(posting))
         if plan is not None and len(plan.order) == 2:
@@ -102,6 +150,23 @@ def plan_deal(
             plan = DealPlan(other, (bb, other), other, bb, tuple(posting))
         return plan
     return _simplified(candidates, active_set, prev_button, first_button, tuple(posting))
+
+
+def _big_blind_first(
+    candidates: list[int], active: set[int], prev_bb: int, posting: tuple[int, ...]
+) -> DealPlan | None:
+    """The big blind to the next player after the last one (a waiting player there is
+    dealt in on it); the small blind and the button are the dealt-in players before it."""
+    bb = _after(prev_bb, candidates)[0]
+    dealt = sorted(active | {bb})
+    if len(dealt) < 2:
+        return None
+    if len(dealt) == 2:
+        other = next(s for s in dealt if s != bb)
+        return DealPlan(other, (bb, other), other, bb, posting)
+    sb = _before(bb, dealt)
+    button = _before(sb, dealt)
+    return DealPlan(button, tuple(_after(button, dealt)), sb, bb, posting)
 
 
 def _dead(
@@ -130,7 +195,8 @@ def _dead(
     live_sb: int | None = sb_seat if sb_seat in dealt else None
     if live_sb is not None and order.index(live_sb) > order.index(bb):
         live_sb = None
-    return DealPlan(button, order, live_sb, bb, posting)
+    dead_sb = sb_seat if live_sb is None else None
+    return DealPlan(button, order, live_sb, bb, posting, dead_sb)
 
 
 def _pick(seats: Sequence[int], first_button: int | None) -> int:

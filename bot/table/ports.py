@@ -8,9 +8,10 @@
   table channel, private ones to one player, errors to the actor only (invariant 2).
 
 :class:`MemoryStore` is a fast in-memory log for unit tests; :func:`open_store` opens the
-real SQLite store (:class:`bot.store.Store`) through :class:`StoreAdapter`. Ledger rows are
-the store's own records (:class:`~bot.store.LedgerRow` to write, :class:`~bot.store.LedgerEntry`
-as committed), so there is one type for a chip movement in both layers.
+real store (:func:`bot.store.open_store`) through :class:`StoreAdapter`. Ledger rows are
+the store's own records (:class:`~bot.store.LedgerRow` to write,
+:class:`~bot.store.LedgerEntry` as committed), so there is one type for a chip movement
+in both layers.
 """
 
 from __future__ import annotations
@@ -22,7 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.poker.legal import Legal
-from bot.store import LEDGER_KINDS, DuplicateCommand, LedgerEntry, LedgerRow, Store, StoredEvent
+from bot.store import (
+    LEDGER_KINDS,
+    BaseStore,
+    DuplicateCommand,
+    LedgerEntry,
+    LedgerRow,
+    StoredEvent,
+)
+from bot.store import open_store as open_backend
 from bot.store.store import Synchronous
 
 __all__ = [
@@ -232,11 +241,11 @@ class MemoryStore:
 
 
 class StoreAdapter:
-    """The SQLite store (:class:`bot.store.Store`) as a :class:`StorePort`: its events and
-    snapshots as the port's records, and its :class:`~bot.store.DuplicateCommand` as
+    """The real store (SQLite or PostgreSQL, :class:`bot.store.BaseStore`) as a port: its
+    events and snapshots as the port's records, and its :class:`~bot.store.DuplicateCommand` as
     :class:`DuplicateKey`. Ledger rows pass through unchanged (they are the store's)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: BaseStore) -> None:
         self.store = store
 
     async def append(
@@ -278,7 +287,8 @@ class StoreAdapter:
         await self.store.close()
 
 
-async def open_store(path: str, *, synchronous: Synchronous = "FULL") -> StorePort:
-    """The real SQLite store at ``path`` (``synchronous``: the store's durability mode,
-    "FULL" by default here; "NORMAL" survives a process kill but not a power cut)."""
-    return StoreAdapter(await Store.open(path, synchronous=synchronous))
+async def open_store(path: str, *, synchronous: Synchronous | None = None) -> StorePort:
+    """The real store: a SQLite file at ``path``, or PostgreSQL if ``path`` is a
+    ``postgresql://`` URL (``synchronous``: SQLite's durability mode, "FULL" by default;
+    "NORMAL" survives a process kill but not a power cut)."""
+    return StoreAdapter(await open_backend(path, synchronous=synchronous or "FULL"))

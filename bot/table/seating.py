@@ -30,6 +30,9 @@ class Seat:
     leaving: bool = False
     """Stood up during a deal: cashed out when the deal ends (R-2.3)."""
     sit_out_next: bool = False
+    missed: bool = False
+    """The big blind went past this seat while he sat out (R-1.6): he missed a blind and
+    waits for the big blind (or posts) on return. False: he missed nothing (R-1.9)."""
 
     @property
     def dealable(self) -> bool:

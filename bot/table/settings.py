@@ -29,20 +29,92 @@ LIMIT_NAMES = {
     "fixed": "Fixed-limit",
     "spread": "Spread-limit",
 }
+MAX_STAKE = 1_000_000_000
+"""R-2.6: the largest blind, ante, bet, stake or charge."""
+MAX_CHIPS = 1_000_000_000_000
+"""R-2.6: the largest buy-in or pot-sized amount. Ten seats of such stacks, and every
+count the table keeps, stay far inside the store's signed 64-bit integers."""
+RANGES: dict[str, tuple[int, int, str]] = {
+    # name: (lowest, highest, unit). Zero often means "derive it" (see the fields).
+    "small_blind": (0, MAX_STAKE, "chips"),
+    "big_blind": (0, MAX_STAKE, "chips"),
+    "ante": (0, MAX_STAKE, "chips"),
+    "bring_in": (0, MAX_STAKE, "chips"),
+    "small_bet": (0, MAX_STAKE, "chips"),
+    "big_bet": (0, MAX_STAKE, "chips"),
+    "min_buy_in": (0, MAX_CHIPS, "chips"),
+    "max_buy_in": (0, MAX_CHIPS, "chips"),
+    "seats": (2, 10, "seats"),
+    "return_minutes": (0, 1440, "minutes"),
+    "min_players": (2, 10, "players"),
+    "hand_pause": (0, 600, "seconds"),
+    "action_clock": (1, 3600, "seconds"),
+    "time_bank": (0, 3600, "seconds"),
+    "timeouts_to_sit_out": (1, 100, "timeouts"),
+    "declare_clock": (1, 3600, "seconds"),
+    "raise_cap": (1, 100, "bets and raises (or none)"),
+    "deal_cap": (0, MAX_CHIPS, "chips"),
+    "rake_percent_bp": (0, 2000, "hundredths of a percent"),
+    "rake_cap": (0, MAX_CHIPS, "chips"),
+    "rake_step_chips": (0, MAX_STAKE, "chips"),
+    "rake_step_per": (0, MAX_CHIPS, "chips"),
+    "thread_id": (0, 2**63 - 1, ""),
+    "time_charge": (0, MAX_STAKE, "chips"),
+    "time_period": (60, 86400, "seconds"),
+    "guts_stake": (0, MAX_STAKE, "chips"),
+    "guts_max_pot": (0, MAX_CHIPS, "chips"),
+    "guts_worst_pays_ante": (0, MAX_STAKE, "chips"),
+    "guts_legs": (0, 100, "legs"),
+}
+
+
+def _number(value: Any) -> str:
+    """A refused value, shortened: a thousand-digit number is not echoed whole."""
+    text = str(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
 HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixed")
+CONVENTIONAL_LIMIT: dict[str, str] = {
+    # R-16.9: the structure each game is played in by convention when none is named.
+    "holdem": "no_limit",
+    "shortdeck": "no_limit",
+    "shortdeck_trips": "no_limit",
+    "omaha": "pot_limit",
+    "omaha8": "pot_limit",
+    "stud": "fixed",
+    "stud8": "fixed",
+    "razz": "fixed",
+    "stud5": "fixed",
+    "draw5": "fixed",
+    "draw5hl": "fixed",
+    "27single": "no_limit",
+    "27triple": "fixed",
+    "a5single": "fixed",
+    "a5triple": "fixed",
+    "badugi": "fixed",
+    "guts": "no_limit",  # no betting rounds: the structure is never used
+}
 
 
-def parse_game(text: str, default_limit: str) -> tuple[str, str]:
-    """``"omaha8:fixed"`` -> ("omaha8", "fixed"); a bare variant takes the table's limit.
-    Aliases ("plo", "hold'em", "stud/8") are read by the one table in bot/table/games.py."""
+def conventional_limit(variant: str) -> str:
+    """R-16.9: the structure a game is played in when none is named."""
+    return CONVENTIONAL_LIMIT.get(variant, "no_limit")
+
+
+def parse_game(text: str, default_limit: str = "") -> tuple[str, str]:
+    """``"omaha8:fixed"`` -> ("omaha8", "fixed"). A bare game takes the structure its
+    name implies ("plo" is pot limit), else ``default_limit`` if one is given, else its
+    conventional structure (R-16.9): ``"razz"`` is fixed limit. Aliases ("plo",
+    "hold'em", "stud/8") are read by the one table in bot/table/games.py."""
     variant, limit = split_game(text)
-    limit = limit or default_limit
     if variant not in VARIANTS:
         known = ", ".join(sorted(VARIANTS))
         raise SettingsError(
             f"There is no game called {clip(variant)}; choose one of: {known} "
             "(or a usual name such as plo, nlhe, 7stud, o8, 2-7)."
         )
+    limit = limit or default_limit or conventional_limit(variant)
     if limit not in LIMIT_NAMES:
         known = ", ".join(LIMIT_NAMES)
         raise SettingsError(f"There is no betting structure {clip(limit)}; choose one of: {known}.")
@@ -53,7 +125,8 @@ def parse_game(text: str, default_limit: str) -> tuple[str, str]:
 class TableSettings:
     # The game (R-16.2) and its structure (§5).
     variant: str = "holdem"
-    limit: str = "no_limit"
+    limit: str = ""
+    """The structure of ``variant``; empty: its conventional one (R-16.9)."""
     dealers_choice: bool = False
     """R-16.2: the dealer names the game for his deal (the ``choose`` command)."""
     rotation: tuple[str, ...] = ()
@@ -153,6 +226,13 @@ class TableSettings:
     def bring_in_amount(self) -> int:
         return self.bring_in or max(1, self.min_bet // 2)
 
+    def ante_for(self, variant: str) -> int:
+        """The ante: the table's, or for a stud game at a table without one a fifth of
+        the small bet (none below a small bet of 5), as stud is played (R-16.9)."""
+        if self.ante or get_variant(variant).forced != "bring_in":
+            return self.ante
+        return self.min_bet // 5
+
     @property
     def buy_in_range(self) -> tuple[int, int]:
         """R-2.2: defaults 20x and 100x the big blind (or minimum bet)."""
@@ -163,8 +243,23 @@ class TableSettings:
 
     def games(self) -> tuple[tuple[str, str], ...]:
         if self.rotation:
-            return tuple(parse_game(g, self.limit) for g in self.rotation)
-        return ((self.variant, self.limit),)
+            # Each game names its structure or takes its conventional one (R-16.9).
+            return tuple(parse_game(g) for g in self.rotation)
+        return (parse_game(self.variant, self.limit),)
+
+    def game(self, text: str) -> tuple[str, str]:
+        """A game as named at this table (``choose``): a bare name takes the table's
+        structure for the table's own game, else its conventional one (R-16.9)."""
+        variant, _, limit = text.strip().lower().partition(":")
+        return parse_game(
+            text, "" if limit.strip() or variant not in VARIANTS else self.limit_for(variant)
+        )
+
+    def limit_for(self, variant: str) -> str:
+        """The structure ``variant`` is dealt in at this table (R-16.9)."""
+        if variant == self.variant and self.limit:
+            return self.limit
+        return conventional_limit(variant)
 
     def max_seats_for(self, variant: str) -> int:
         return min(self.seats, get_variant(variant).max_players)
@@ -174,30 +269,42 @@ class TableSettings:
     def validate(self) -> None:
         _check_types(self)
         parse_game(self.variant, self.limit)  # a clear refusal for an unknown game
-        if not 2 <= self.seats <= 10:
-            raise SettingsError("A table has between 2 and 10 seats (R-1.1).")
-        for name in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
+        for name, (low, high, unit) in RANGES.items():
+            # R-2.6: every number has a range, said in the refusal.
             value = getattr(self, name)
-            if type(value) is not int or value < 0:
-                raise SettingsError(f"{name.replace('_', ' ')} must be a whole number of chips.")
+            if value is None:
+                continue  # "none" (no raise cap) is its own value
+            if not low <= value <= high:
+                words = name.replace("_", " ")
+                if name == "seats":
+                    words = "A table has between 2 and 10 seats (R-1.1): seats"
+                raise SettingsError(
+                    f"{words[0].upper()}{words[1:]} is {low} to {high} {unit} (R-2.6); "
+                    f"{_number(value)} is outside that."
+                )
         if self.small_blind > self.big_blind:
-            raise SettingsError("The small blind cannot be bigger than the big blind.")
+            raise SettingsError(
+                "The small blind cannot be bigger than the big blind: it is 0 to "
+                f"{self.big_blind} chips (R-2.6)."
+            )
+        if self.big_bet and self.big_bet < self.min_bet:
+            raise SettingsError(
+                f"The big bet is at least the small bet, {self.min_bet} chips, up to "
+                f"{MAX_STAKE} (R-2.6)."
+            )
+        if self.bring_in > self.min_bet:
+            raise SettingsError(
+                f"The bring-in is 0 to the small bet, {self.min_bet} chips (R-3.5, R-2.6)."
+            )
         low, high = self.buy_in_range
         if low < 1 or high < low:
-            raise SettingsError("The maximum buy-in must be at least the minimum buy-in (R-2.2).")
-        if self.min_players < 2:
-            raise SettingsError("At least two players are needed to deal.")
-        for name in ("action_clock", "declare_clock"):
-            if not 1 <= getattr(self, name) <= 3600:
-                raise SettingsError(f"The {name.replace('_', ' ')} must be 1 to 3600 seconds.")
-        if type(self.time_charge) is not int or self.time_charge < 0 or self.time_period <= 0:
             raise SettingsError(
-                "Time collection needs a whole, non-negative charge and a positive period."
+                "The maximum buy-in must be at least the minimum buy-in (R-2.2): the "
+                f"minimum is 1 to {high} chips (the maximum), the maximum {low} to "
+                f"{MAX_CHIPS} (R-2.6)."
             )
-        if self.time_bank < 0 or self.hand_pause < 0:
-            raise SettingsError("The time bank and the pause between hands cannot be negative.")
-        if self.timeouts_to_sit_out < 1:
-            raise SettingsError("Timeouts before sitting out must be at least 1.")
+        if self.min_players > self.seats:
+            raise SettingsError(f"Min players is 2 to the number of seats, {self.seats} (R-2.6).")
         if self.button_rule not in ("simplified", "moving", "dead"):
             raise SettingsError("The button rule is one of: simplified, moving, dead (R-1.4).")
         if self.dealers_choice and self.rotation:
@@ -263,7 +370,8 @@ class TableSettings:
             while row and row[-1] == 0:
                 row.pop()
             blinds = tuple(row)
-        antes = ante_list(players, self.ante, self.ante_mode) if self.ante else ()
+        ante = self.ante_for(variant)
+        antes = ante_list(players, ante, self.ante_mode) if ante else ()
         limited = lim in (Limit.FIXED, Limit.SPREAD)
         small = self.min_bet
         return Rules(
@@ -322,7 +430,7 @@ class TableSettings:
 
     def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
         variant = variant or self.variant
-        limit = limit or self.limit
+        limit = limit or self.limit_for(variant)
         info = get_variant(variant)
         if not any(s.betting for s in info.streets):
             # Guts has no betting rounds: a structure name would only confuse.
@@ -338,8 +446,8 @@ class TableSettings:
             parts.append(f"bets {self.min_bet}/{self.big_bet_size}")
         if info.forced == "bring_in":
             parts.append(f"bring-in {self.bring_in_amount}")
-        if self.ante:
-            parts.append(f"ante {self.ante}")
+        if ante := self.ante_for(variant):
+            parts.append(f"ante {ante}")
         return ", ".join(parts)
 
     # ------------------------------------------------------------------ storage
@@ -391,10 +499,31 @@ class TableSettings:
             ) in typing.get_args(hint)
             if optional and (value is False or str(value).lower() in ("none", "off", "no")):
                 kw[name] = None  # "raise_cap=none": no cap
+        if isinstance(kw.get("variant"), str):
+            # R-16.9: "variant=stud8" names a game without a structure: it gets its
+            # conventional one unless the same change sets the limit;
+            # "variant=stud8:no_limit" names both.
+            variant, _, limit = kw["variant"].strip().lower().partition(":")
+            kw["variant"] = variant
+            if limit:
+                kw["limit"] = limit
+            elif "limit" not in kw:
+                kw["limit"] = ""
         if "rotation" in kw:
             rot = kw["rotation"]
             kw["rotation"] = tuple(rot.split(",")) if isinstance(rot, str) else tuple(rot)
-        return replace(self, **kw)
+        new = replace(self, **kw)
+        if "seats" in kw:
+            # R-1.1: a game may seat fewer than ten (an asked-for number above it would
+            # be quietly lowered at every sit): refuse it with the range.
+            most = min(get_variant(v).max_players for v, _ in new.games())
+            if new.seats > most:
+                game = min(new.games(), key=lambda g: get_variant(g[0]).max_players)[0]
+                raise SettingsError(
+                    f"Seats is 2 to {most} for {get_variant(game).name} (R-1.1, R-2.6); "
+                    f"{_number(new.seats)} is outside that."
+                )
+        return new
 
 
 # ---------------------------------------------------------------------- value checks

@@ -41,13 +41,15 @@ _SCALARS = (
     "last_action",
     "seq",
 )
+_NEWER_SCALARS = ("bank_granted",)
+"""Scalars added after VERSION 1: an older snapshot lacks them (their default stands)."""
 _SEAT_FIELDS = ("number", "user_id", "name", "stack", "state", "bank", "timeouts", "owes")
-_SEAT_FLAGS = ("leaving", "sit_out_next")
+_SEAT_FLAGS = ("leaving", "sit_out_next", "missed")
 
 
 def to_payload(state: TableState) -> dict[str, Any]:
     out: dict[str, Any] = {"version": VERSION, "settings": state.settings.to_dict()}
-    for name in _SCALARS:
+    for name in (*_SCALARS, *_NEWER_SCALARS):
         out[name] = getattr(state, name)
     out["seats"] = [
         {f: getattr(s, f) for f in (*_SEAT_FIELDS, *_SEAT_FLAGS)} for s in state.seats.values()
@@ -82,8 +84,13 @@ def from_payload(table_id: str, data: dict[str, Any]) -> TableState | None:
     state = TableState(table_id, settings=TableSettings.from_dict(dict(data["settings"])))
     for name in _SCALARS:
         setattr(state, name, data[name])
+    # An older snapshot: the seated banks were filled from the setting in force.
+    state.bank_granted = data.get("bank_granted", state.settings.time_bank)
     for raw in data["seats"]:
-        seat = Seat(**{f: raw[f] for f in (*_SEAT_FIELDS, *_SEAT_FLAGS)})
+        # A snapshot older than a flag lacks it: the flag keeps its default.
+        seat = Seat(
+            **{f: raw[f] for f in _SEAT_FIELDS}, **{f: raw[f] for f in _SEAT_FLAGS if f in raw}
+        )
         state.seats[seat.number] = seat
     state.idem = {str(k): int(v) for k, v in data["idem"].items()}
     state.chosen = (data["chosen"][0], data["chosen"][1]) if data.get("chosen") else None

@@ -142,6 +142,9 @@ class TableState:
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
     last_action: str = ""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
+    bank_granted: float | None = None
+    """The time bank setting the seated players' banks were last filled from; a change
+    of the setting refills every bank at the next deal (R-1.10)."""
     seq: int = 0
 
     # ------------------------------------------------------------------ queries
@@ -164,6 +167,20 @@ class TableState:
 
     def dealt_in(self, seat: int) -> bool:
         return self.in_hand and self.current is not None and seat in self.current.order
+
+    def next_game(self) -> tuple[str, str]:
+        """The (variant, limit) of the next deal: the dealer's choice while the table is
+        dealer's choice, Guts while a Guts pot waits (R-15.2), else the rotation."""
+        s = self.settings
+        if self.chosen is not None and s.dealers_choice:
+            # A choice stands only while the table is dealer's choice (a host may turn
+            # it off between the choice and the deal).
+            return self.chosen
+        held = self.pot_state or {}
+        if held.get("system") == "guts" and self.carried:
+            return "guts", s.limit_for("guts")  # a waiting match pot is played for in Guts
+        games = s.games()
+        return games[self.hand_no % len(games)]
 
     def chips_on_table(self) -> int:
         """sum(stacks) + pots + rake collected (R-2.5), whatever the moment."""
@@ -231,6 +248,7 @@ class TableState:
                 setattr(self, name, getattr(fresh, name))
             self.bought, self.cashed, self.rake_total, self.carried, self.idem = keep
         self.settings = TableSettings.from_dict(dict(p["settings"]))
+        self.bank_granted = self.settings.time_bank
         self.host = str(p["host"])
         fb = p.get("first_button")
         self.first_button = int(fb) if fb is not None else None
@@ -268,7 +286,9 @@ class TableState:
         seat.stack += amount
         self.bought += amount
         if seat.state == "sitting_out" and p.get("return"):
-            seat.state = "waiting"
+            # R-1.9: a rebuy before the big blind passed him misses nothing ("active");
+            # logs older than the ruling say nothing and meant "waiting".
+            seat.state = str(p.get("state", "waiting"))  # type: ignore[assignment]
 
     def _on_sat_out(self, p: Mapping[str, Any], live: Any) -> None:
         seat = self.seats[int(p["seat"])]
@@ -276,6 +296,7 @@ class TableState:
             seat.sit_out_next = True
         else:
             seat.state = "sitting_out"
+            seat.missed = False
 
     def _on_returned(self, p: Mapping[str, Any], live: Any) -> None:
         seat = self.seats[int(p["seat"])]
@@ -337,6 +358,12 @@ class TableState:
             info.events = list(live.events)
         self.current = info
         self.hand_no = info.hand_no
+        if self.bank_granted != self.settings.time_bank:
+            # R-1.10: a settings change applies from the next deal to everyone seated,
+            # not only to players who sit down later.
+            for seat in self.seats.values():
+                seat.bank = float(self.settings.time_bank)
+            self.bank_granted = self.settings.time_bank
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed
@@ -346,6 +373,7 @@ class TableState:
         for pos, s in enumerate(order):
             seat = self.seats[s]
             seat.state = "active"
+            seat.missed = False
             posted_dead = pos < len(dead) and dead[pos] > 0
             posted_live = (
                 s not in (info.sb_seat, info.bb_seat) and pos < len(live) and live[pos] > 0
@@ -359,12 +387,37 @@ class TableState:
             due = next((s for s in _clockwise(self.prev_bb, order)), None)
             if due is not None and due != info.bb_seat and len(order) > 2:
                 self.seats[due].owes += self.settings.big_blind
-        # R-1.6 "post" option: a player sitting out whom the big blind passes owes it.
-        if self.settings.missed_blinds == "post" and self.prev_bb is not None:
+            # The last big blind was due the small blind: skipped (the button landed
+            # on him), he owes it, as dead money (R-1.4 "the players they skipped").
+            last = self.prev_bb
+            if last in order and last not in (info.sb_seat, info.bb_seat) and len(order) > 2:
+                self.seats[last].owes += self.settings.small_blind
+        # R-1.6: a player sitting out whom the big blind passes has missed his blinds
+        # (with the "post" option he owes them); one it has not passed missed nothing
+        # and is dealt in at once when he comes back (R-1.9). The last big blind who
+        # sits out this deal misses the small blind that was his.
+        # A seat between this deal's button and big blind would have posted a blind in
+        # it (on a table's first deal there is no last big blind to go by).
+        if info.bb_seat is not None:
+            post = self.settings.missed_blinds == "post"
             for seat in self.seats.values():
-                if seat.state == "sitting_out" and _passed(self.prev_bb, info.bb_seat, seat.number):
-                    seat.owes = self.settings.small_blind + self.settings.big_blind
-        self.prev_button, self.prev_sb, self.prev_bb = info.button, info.sb_seat, info.bb_seat
+                if seat.state != "sitting_out":
+                    continue
+                n = seat.number
+                if (self.prev_bb is not None and _passed(self.prev_bb, info.bb_seat, n)) or _passed(
+                    info.button, info.bb_seat, n
+                ):
+                    seat.missed = True
+                    if post:
+                        seat.owes = self.settings.small_blind + self.settings.big_blind
+                elif n == self.prev_bb:
+                    seat.missed = True
+                    if post:
+                        seat.owes = max(seat.owes, self.settings.small_blind)  # posted dead
+        # R-1.4 dead button: a dead small blind's seat is where the button goes next.
+        dead_sb = p.get("dead_sb")
+        sb_seat = info.sb_seat if info.sb_seat is not None else dead_sb
+        self.prev_button, self.prev_sb, self.prev_bb = info.button, sb_seat, info.bb_seat
         self.phase_started_at = float(p.get("at", 0.0))
         self.last_phase = "betting"
 
@@ -420,6 +473,7 @@ class TableState:
             if seat.sit_out_next or (seat.stack == 0 and seat.state == "active"):
                 seat.state = "sitting_out"
                 seat.sit_out_next = False
+                seat.missed = False
         self.last_phase = "over"
 
     # ------------------------------------------------------------------ planning
@@ -453,7 +507,9 @@ class TableState:
         for pos, s in enumerate(plan.order):
             owes = self.seats[s].owes
             if owes > 0 and s not in (plan.bb_seat, plan.sb_seat):
-                part = min(owes, self.settings.big_blind) if n > 2 else 0
+                # A big blind (or more) owed is posted live; a small blind alone is dead.
+                big = self.settings.big_blind
+                part = big if n > 2 and owes >= big else 0
                 live[pos] = part
                 dead[pos] = owes - part
         return _trim(live), _trim(dead)

@@ -58,14 +58,14 @@ from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
-from bot.poker.variants import get_variant
+from bot.poker.variants import VARIANTS, get_variant
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
 from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import DuplicateKey, LedgerRow, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
-from bot.table.settings import TableSettings, parse_game
+from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState, UnreplayableHand
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
@@ -339,7 +339,13 @@ class Table:
             check_maximum(seat.stack)
             await self._commit(
                 "topped_up",
-                {"seat": seat.number, "amount": amount, "return": seat.stack == 0},
+                {
+                    "seat": seat.number,
+                    "amount": amount,
+                    "return": seat.stack == 0,
+                    # R-1.9: a rebuy before the big blind passed him misses nothing.
+                    "state": "waiting" if seat.missed else "active",
+                },
                 key=key,
                 ledger=[LedgerRow(user, "top_up", amount)],
             )
@@ -387,11 +393,17 @@ class Table:
                 raise TableError("You have no chips; top up first.")
             s = self.settings
             owes = seat.owes if s.missed_blinds == "post" else 0
-            if post and not owes:
+            if post and not owes and seat.missed:
                 owes = s.big_blind
             state = "waiting"
             if self.state.hand_no == 0 or not s.big_blind:
                 owes, state = 0, "active"
+            elif not seat.missed:
+                # R-1.9: the big blind has not passed him since he sat out: he missed
+                # nothing and is dealt in at once, in his place in the rotation. A blind
+                # he owed before he left (R-1.4 moving button) is still owed: sitting
+                # out for a moment does not wipe it.
+                owes, state = seat.owes, "active"
             await self._commit(
                 "returned", {"seat": seat.number, "state": state, "owes": owes}, key=key
             )
@@ -497,14 +509,15 @@ class Table:
             dealer = self.state.seats[plan.button]
             if dealer.user_id != user:
                 raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
-            variant, limit = parse_game(game, s.limit)
-            held = self.state.pot_state or {}
-            if held.get("system") == "guts" and self.state.carried and variant != "guts":
+            # A bare game is dealt in its conventional structure (R-16.9).
+            variant, limit = s.game(game)
+            if self._guts_waiting() and variant != "guts":
                 # The match pot belongs to Guts (R-15.2): it waits for the next Guts deal,
-                # so the game stays Guts until someone takes it.
+                # so the game stays Guts until someone takes it (R-16.10: no choice).
                 raise TableError(
                     f"The Guts pot of {self.state.carried} is still waiting: the next deal "
-                    "is Guts until someone takes it."
+                    "is Guts until someone takes it, so there is nothing to choose; the "
+                    "host deals it with `deal` (R-16.10)."
                 )
             if len(plan.order) > get_variant(variant).max_players:
                 raise TableError(
@@ -616,14 +629,49 @@ class Table:
         return await self._command(user, key, None, body)
 
     def _next_game(self) -> tuple[str, str]:
-        s = self.settings
-        if self.state.chosen is not None:
-            return self.state.chosen
+        return self.state.next_game()
+
+    def _guts_waiting(self) -> bool:
+        """A Guts match pot waits for the next Guts deal (R-15.2)."""
         held = self.state.pot_state or {}
-        if held.get("system") == "guts" and self.state.carried:
-            return "guts", s.limit  # a waiting match pot is played for in Guts (R-15.2)
-        games = s.games()
-        return games[self.state.hand_no % len(games)]
+        return held.get("system") == "guts" and bool(self.state.carried)
+
+    def _choice_pending(self) -> bool:
+        """R-16.2, R-16.10: the next dealer has a game to name (not while Guts waits)."""
+        st = self.state
+        return self.settings.dealers_choice and st.chosen is None and not self._guts_waiting()
+
+    def _choices_text(self, players: int) -> str:
+        """What the dealer may choose for a deal to ``players`` (R-16.2, R-16.9)."""
+        s = self.settings
+        games = []
+        for code, info in VARIANTS.items():
+            if info.max_players < players:
+                continue
+            limit = s.limit_for(code)
+            try:
+                s.rules_for(code, limit, players, (0, 1))
+            except PokerError:
+                continue
+            games.append(code)
+        return (
+            f"say `choose GAME`, one of {', '.join(games)} (each in its usual structure; "
+            "GAME:fixed, :pot_limit, :no_limit, :half_pot or :spread for another)."
+        )
+
+    async def _tell_chooser(self) -> None:
+        """Between deals at a dealer's-choice table: who chooses, and from what."""
+        if not self._choice_pending():
+            return
+        plan = self._plan()
+        if plan is None:
+            return
+        chooser = self.state.seats[plan.button]
+        await self._public(
+            "choose",
+            f"Dealer's choice: {chooser.name} deals next; {self._choices_text(len(plan.order))}",
+            seat=chooser.number,
+        )
 
     async def _deal(self, key: str | None) -> str:
         st = self.state
@@ -637,9 +685,15 @@ class Table:
         plan = self._plan()
         if plan is None:
             raise TableError("At least two players with chips must be seated and in to deal.")
-        if self.settings.dealers_choice and st.chosen is None and key != "choice-timeout":
+        timed_out = False
+        if self._choice_pending():
             chooser = st.seats[plan.button]
-            raise TableError(f"{chooser.name} deals next and must choose the game first.")
+            if key != "choice-timeout":
+                raise TableError(
+                    f"{chooser.name} deals next and must choose the game first: "
+                    f"{self._choices_text(len(plan.order))}"
+                )
+            timed_out = True
         variant, limit = self._next_game()
         if len(plan.order) > get_variant(variant).max_players:
             raise TableError(f"Too many players for {get_variant(variant).name}.")
@@ -650,7 +704,11 @@ class Table:
                 raise TableError("At least two players with chips must be seated to deal.")
         live, dead = st.posts_for(plan)
         straddle_pos = self._straddle_position(plan)
-        if straddle_pos is not None and plan.order[straddle_pos] == st.straddler:
+        if (
+            self.settings.straddle
+            and straddle_pos is not None
+            and plan.order[straddle_pos] == st.straddler
+        ):
             # R-3.4: a live straddle of twice the big blind; the engine reads a forced bet
             # above the big blind left of it as a straddle (acts last, has the option).
             row = [*live, *([0] * (len(plan.order) - len(live)))]
@@ -673,6 +731,14 @@ class Table:
         )  # secure shuffle (R-16.1), unless a local game was seeded
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         hand_no = st.hand_no + 1
+        if timed_out:
+            # R-16.10: said just before the deal it explains.
+            await self._public(
+                "choice_timeout",
+                f"{chooser.name} did not choose in time: the deal is the table's game, "
+                f"{self.settings.stakes_text(variant, limit)} (R-16.10).",
+                seat=chooser.number,
+            )
         await self._commit(
             "hand_started",
             {
@@ -682,6 +748,7 @@ class Table:
                 "button": plan.button,
                 "sb_seat": plan.sb_seat,
                 "bb_seat": plan.bb_seat,
+                "dead_sb": plan.dead_sb,
                 "variant": variant,
                 "limit": limit,
             },
@@ -865,11 +932,22 @@ class Table:
             ledger=[LedgerRow("house", "rake", result.rake)] if result.rake else (),
         )
         await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
+        for number in info.order:
+            seat = self.state.seats.get(number)
+            if seat is not None and seat.stack == 0 and not seat.leaving:
+                # Said, not done silently: he is out of the deals until he buys in again.
+                await self._public(
+                    "sat_out",
+                    f"{seat.name} has no chips left and sits out; a top-up brings him "
+                    "back (R-1.9).",
+                    seat=number,
+                )
         await self._check_conservation()
         for seat in [s for s in self.state.seats.values() if s.leaving]:
             await self._stand(seat, None)
         if self.snapshot_every and info.hand_no % self.snapshot_every == 0:
             await self._snapshot()
+        await self._tell_chooser()
 
     async def cancel_unreplayable(self) -> bool:
         """R-16.8: a hand in progress that this engine cannot replay (dealt under earlier
@@ -935,7 +1013,7 @@ class Table:
         if len(ready) < s.min_players:
             return None
         due = st.last_change_at + s.hand_pause
-        if s.dealers_choice and st.chosen is None:
+        if self._choice_pending():
             due += s.action_clock  # the dealer's time to choose; then the default game
         return due
 
@@ -952,7 +1030,7 @@ class Table:
             st = self.state
             try:
                 if not st.in_hand:
-                    key = "choice-timeout" if self.settings.dealers_choice else None
+                    key = "choice-timeout" if self._choice_pending() else None
                     await self._deal(key)
                     return True
                 info, hand = self._hand_or_refuse()
@@ -996,7 +1074,18 @@ class Table:
                         f"{seat.name}'s time ran out.",
                         seat=seat.number,
                     )
+                was = seat.timeouts if seat is not None else 0
                 await self._apply(action, ckey, timeout=True)
+                limit = self.settings.timeouts_to_sit_out
+                if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
+                    # Sat out by the clock: said, like every other thing the clock does.
+                    await self._public(
+                        "sat_out",
+                        f"{seat.name} sits out from the next deal after "
+                        + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
+                        + "; sitting in brings him back (R-1.6).",
+                        seat=seat.number,
+                    )
             except DuplicateKey:
                 return False
             except (TableError, PokerError):
@@ -1026,7 +1115,10 @@ class Table:
 
     def snapshot(self, viewer: str | None = None) -> TableView:
         """The table as ``viewer`` may see it (``None``: a spectator, public cards only)."""
-        return build_view(self.state, viewer, self.deadline())
+        deadline = self.deadline()
+        if deadline is None and not self.state.in_hand and self._choice_pending():
+            deadline = self.due_at()  # the dealer's clock to name the game (R-16.10)
+        return build_view(self.state, viewer, deadline)
 
     def conservation_error(self) -> str | None:
         return self.state.conservation_error()

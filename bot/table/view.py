@@ -62,6 +62,10 @@ class TableView:
     to_act: int | None
     """Seat whose turn it is (None between hands and in a chip-fist declaration)."""
     deadline: float | None
+    """When the running clock runs out, in seconds since the epoch (wall clock, as
+    ``time.time()``): the turn of ``to_act``, the shared declaration or Guts clock, or
+    between deals the dealer's time to choose the game (R-16.10). None: no clock runs.
+    Settings changes reach it from the next deal (R-1.10)."""
     board: tuple[str, ...]
     pots: tuple[PotView, ...]
     pot_total: int
@@ -112,10 +116,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     if hand is not None and info is not None and hand.to_act is not None:
         to_act_seat = info.order[hand.to_act]
     # Between deals: the game dealt next (a rotation moves on every deal, R-16.2).
-    games = state.settings.games()
-    variant, limit = (
-        (info.variant, info.limit) if info else (state.chosen or games[state.hand_no % len(games)])
-    )
+    variant, limit = (info.variant, info.limit) if info else state.next_game()
     system, markers, legs, reserve = _pot_system(state, hand, variant)
     seats: list[SeatView] = []
     for number in sorted(state.seats):

@@ -5,8 +5,51 @@ The real discord.py client connects to it unmodified; tests drive players with
 
 Modules: ``server`` (the :class:`FakeDiscord` API, HTTP routes and gateway),
 ``state`` (users, channels, messages, interactions, deliveries), ``limits``
-(Discord's message/component/embed limits), ``runner`` (:func:`run_bot`, no pytest)
-and ``fixtures`` (pytest glue).
+(Discord's message/component/embed limits), ``conditions`` (rate limits and seeded
+faults: :class:`FakeConfig`), ``runner`` (:func:`run_bot`, no pytest) and ``fixtures``
+(pytest glue).
+
+By default the fake answers every request at once and never says no.  Harsher
+conditions are switched on per test with a :class:`FakeConfig` (``FakeDiscord(config=...)``,
+``fake.configure(...)``, or ``@pytest.mark.fakediscord(FakeConfig(...))`` on a test that
+uses the ``fake_discord`` fixture).  The knobs (all off in ``FakeConfig()``):
+
+- ``rate_limits``: Discord's limits.  Per-route buckets (``buckets``: route template ->
+  :class:`Bucket`, others ``route_default``) per major parameter, with the
+  ``X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket`` headers; message
+  creates and edits share one bucket per channel, 5 per 5 s
+  (``config.channel_bucket(limit, window)`` to change it); a global limit of
+  ``global_limit`` (50) per ``global_window`` (1 s) that interaction callbacks
+  (``global_exempt``) do not count against.  Refusals are 429 with ``retry_after``,
+  ``global``, ``message``, ``Retry-After`` and ``X-RateLimit-Scope`` (plus
+  ``X-RateLimit-Global`` for the global limit).
+- ``latency=(lo, hi)``: seconds added to each REST request, uniform.
+- ``error_rate``: fraction of requests answered with one of ``error_statuses``
+  (500/502/503; never the login/gateway/command-sync routes); ``error_after_effect``:
+  fraction of those that fail after the request took effect (the answer is lost).
+  Note discord.py's HTTPClient retries 500/502/504/524 but raises on 503, while its
+  webhook adapter (interaction callbacks and follow-ups) retries every 5xx.
+- ``late_interaction_rate``: fraction of interactions delivered after their 3 s window
+  (their callback answers 404 / 10062); ``slash(..., late=True)`` / ``click(...,
+  late=True)`` does it for one.
+- ``gateway_drops_per_minute`` / ``gateway_outage``: random gateway drops; the client
+  RESUMEs and the fake replays every dispatch it missed (``fake.drop_gateway(outage=s)``
+  does one now; ``fake.invalidate_session()`` forces a fresh IDENTIFY).
+- ``seed``: every draw comes from ``random.Random`` seeded with it (one per fault kind).
+- ``FakeConfig.realistic(seed)``: rate limits on, 50-300 ms latency, 3% 5xx (the bench's
+  ``--realistic``); ``FakeConfig.strict(seed)``: rate limits only.
+
+Interaction tokens expire after ``fake.token_lifetime`` (15 min): follow-ups and edits
+then answer 401 / 50027 Invalid Webhook Token (``fake.expire_interaction(record)`` ages
+one).  Moderation, as a test triggers it: ``revoke(channel, "attach_files")`` /
+``grant`` (CHANNEL_UPDATE with the bot's member overwrite; sends answer 403 / 50013),
+``delete_channel(channel_or_thread)`` (CHANNEL_DELETE / THREAD_DELETE; then 404 / 10003),
+``remove_member(user)`` (GUILD_MEMBER_REMOVE only with the GUILD_MEMBERS intent, as on
+Discord), ``remove_bot()`` / ``readd_bot()`` (GUILD_DELETE / GUILD_CREATE; then 403 /
+50001).  Counters: ``requests_by_route``, ``global_requests`` (and ``_by_route``),
+``rate_limited`` and ``rate_limited_by_kind`` ("global", "route", "injected"),
+``rate_limited_by_bucket``, ``rate_limit_log`` ((loop time, kind, route) per 429),
+``faults.injected`` (by status and kind); ``reset_counts()`` zeroes them all.
 
 Usage in a test (with ``fake_discord`` imported into the conftest)::
 
@@ -23,6 +66,7 @@ Usage in a test (with ``fake_discord`` imported into the conftest)::
                 assert "bob's cards" not in delivery.text()
 """
 
+from .conditions import Bucket, FakeConfig
 from .server import FakeDiscord, FakeDiscordError
 from .state import (
     EPHEMERAL,
@@ -42,9 +86,11 @@ from .state import (
 __all__ = [
     "EPHEMERAL",
     "PUBLIC",
+    "Bucket",
     "Delivery",
     "FakeAttachment",
     "FakeChannel",
+    "FakeConfig",
     "FakeDiscord",
     "FakeDiscordError",
     "FakeInteraction",

@@ -6,16 +6,23 @@ Import into a conftest with::
 
 and start a bot with ``async with run_bot(fake, bot): ...`` (``run_bot`` lives in
 :mod:`tests.fakediscord.runner`, which needs no pytest; it is re-exported here).
+
+A test picks harsher conditions with a marker (default: none)::
+
+    @pytest.mark.fakediscord(FakeConfig.realistic(seed=7))
+    async def test_x(fake_discord): ...
 """
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
+from .conditions import FakeConfig
 from .runner import TOKEN, run_bot
 from .server import FakeDiscord
 
@@ -23,9 +30,17 @@ __all__ = ["TOKEN", "fake_discord", "run_bot"]
 
 
 @pytest_asyncio.fixture
-async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    """A started :class:`FakeDiscord` with discord.py pointed at it."""
-    fake = FakeDiscord(token=TOKEN)
+async def fake_discord(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[FakeDiscord]:
+    """A started :class:`FakeDiscord` with discord.py pointed at it; its
+    :class:`FakeConfig` comes from a ``fakediscord`` marker, if any."""
+    marker = request.node.get_closest_marker("fakediscord")
+    config: FakeConfig | None = None
+    if marker is not None:
+        given = marker.args[0] if marker.args else FakeConfig(**marker.kwargs)
+        config = copy.deepcopy(given)  # a marker object is shared; tests may mutate theirs
+    fake = FakeDiscord(token=TOKEN, config=config)
     await fake.start()
     fake.patch(monkeypatch)
     try:

@@ -23,6 +23,7 @@ import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from . import limits
+from .conditions import FakeConfig, Faults, RateLimiter
 from .state import (
     EPHEMERAL,
     JSON,
@@ -47,6 +48,9 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 API_PREFIX = "/api/v10"
 ALL_PERMISSIONS = str(discord.Permissions.all().value)
+#: The bot's guild permissions: everything but Administrator, which would override any
+#: channel overwrite (as on Discord), so that :meth:`FakeDiscord.revoke` can bite.
+BOT_PERMISSIONS = str(discord.Permissions.all().value & ~discord.Permissions.administrator.flag)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 # Python types a Discord client accepts for each option type.
 _OPTION_TYPES: dict[int, type | tuple[type, ...]] = {
@@ -61,6 +65,10 @@ INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
+#: Close code for a dropped gateway: not one discord.py gives up on, so it RESUMEs.
+GATEWAY_CLOSE_RESUME = 4000
+#: Dispatches kept for RESUME replay (Discord keeps a session's recent events).
+REPLAY_LIMIT = 50_000
 
 
 class FakeDiscordError(Exception):
@@ -118,8 +126,31 @@ class FakeDiscord:
         bot_name: str = "Chipfist",
         token: str = "fake-token",
         response_timeout: float = 3.0,
+        config: FakeConfig | None = None,
     ) -> None:
         self.token = token
+        #: Rate limits and faults (see ``conditions.py``); all off by default.
+        self.config = config if config is not None else FakeConfig()
+        self.limiter = RateLimiter(self.config)
+        self.faults = Faults(self.config)
+        #: 429s sent, by kind: "global", "route" (a per-route bucket), "injected"
+        #: (:meth:`rate_limit`).
+        self.rate_limited_by_kind: Counter[str] = Counter()
+        #: 429s from per-route buckets, by bucket name (e.g. "channel-messages").
+        self.rate_limited_by_bucket: Counter[str] = Counter()
+        #: Every 429 as (loop time, kind, route), e.g. for "429s after the first 5 s".
+        self.rate_limit_log: list[tuple[float, str, str]] = []
+        #: Requests that count against the global limit (all but interaction callbacks),
+        #: whether or not rate limits are on; and the same per route.
+        self.global_requests = 0
+        self.global_requests_by_route: Counter[str] = Counter()
+        #: Whether the bot is a member of the guild (see :meth:`remove_bot`).
+        self.bot_in_guild = True
+        self._session_id: str | None = None
+        self._replay: list[tuple[int, str]] = []
+        self._gateway_down_until = 0.0
+        self._chaos_task: asyncio.Task[None] | None = None
+        self._in_flight = 0
         #: Seconds the bot has to give the first response to an interaction.
         self.response_timeout = response_timeout
         self.app_permissions: str | None = None
@@ -236,8 +267,14 @@ class FakeDiscord:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
+        self._start_random_drops()
 
     async def stop(self) -> None:
+        if self._chaos_task is not None:
+            self._chaos_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._chaos_task
+            self._chaos_task = None
         for ws in list(self._sockets):
             await ws.close()
         if self._runner is not None:
@@ -334,6 +371,185 @@ class FakeDiscord:
         self.request_count = 0
         self.requests_by_route.clear()
         self.request_log.clear()
+        self.rate_limited = 0
+        self.rate_limited_by_kind.clear()
+        self.rate_limited_by_bucket.clear()
+        self.rate_limit_log.clear()
+        self.global_requests = 0
+        self.global_requests_by_route.clear()
+        self.faults.injected.clear()
+
+    # ------------------------------------------------- conditions and faults
+
+    def configure(self, config: FakeConfig) -> None:
+        """Switch to ``config`` (rate-limit windows and fault draws start afresh)."""
+        self.config = config
+        self.limiter = RateLimiter(config)
+        self.faults = Faults(config)
+        self._start_random_drops()
+
+    def expire_interaction(self, record: FakeInteraction, *, age: float | None = None) -> None:
+        """Age ``record`` by ``age`` seconds (default: past its 15-minute token), so
+        follow-ups and edits answer 401 / 50027 Invalid Webhook Token as on Discord."""
+        record.created_at -= self.token_lifetime + 1.0 if age is None else age
+
+    @property
+    def gateway_connected(self) -> bool:
+        return any(not ws.closed for ws in self._sockets)
+
+    async def drop_gateway(self, *, outage: float = 0.0) -> None:
+        """Drop the bot's gateway connection (close code 4000): discord.py reconnects
+        and RESUMEs; the fake replays every dispatch it missed, then sends RESUMED.
+
+        For ``outage`` seconds new connections are held before HELLO, so events that
+        happen meanwhile (clicks, moderation) are missed and must come by replay."""
+        self.faults.injected["gateway_drop"] += 1
+        loop = asyncio.get_running_loop()
+        self._gateway_down_until = max(self._gateway_down_until, loop.time() + outage)
+        for ws in list(self._sockets):
+            self._sockets.discard(ws)
+            await ws.close(code=GATEWAY_CLOSE_RESUME, message=b"fake: connection dropped")
+
+    async def invalidate_session(self) -> None:
+        """Send op 9 (Invalid Session, not resumable): discord.py re-IDENTIFYs and gets a
+        fresh READY + GUILD_CREATE; events of the old session are never replayed."""
+        self._session_id = None
+        for ws in list(self._sockets):
+            if not ws.closed:
+                await ws.send_str(json.dumps({"op": 9, "d": False}))
+
+    async def reconnect_request(self) -> None:
+        """Send op 7 (Reconnect), as Discord does before moving a session."""
+        for ws in list(self._sockets):
+            if not ws.closed:
+                await ws.send_str(json.dumps({"op": 7, "d": None}))
+
+    def _start_random_drops(self) -> None:
+        running = self._chaos_task is not None and not self._chaos_task.done()
+        if self._runner is not None and self.config.gateway_drops_per_minute > 0 and not running:
+            self._chaos_task = asyncio.create_task(self._random_gateway_drops())
+
+    async def _random_gateway_drops(self) -> None:
+        """Drop the gateway at seeded random times while the config asks for it."""
+        while True:
+            wait = self.faults.next_gateway_drop()
+            if wait is None:
+                return
+            await asyncio.sleep(wait)
+            if self.gateway_connected and self.config.gateway_drops_per_minute > 0:
+                await self.drop_gateway(outage=self.faults.outage())
+
+    # --------------------------------------------------------- moderation
+
+    def bot_denied(self, channel: FakeChannel) -> int:
+        """Permission bits denied to the bot in ``channel`` (threads: their parent's)."""
+        ch = channel.parent if channel.parent is not None else channel
+        deny = 0
+        for ow in ch.overwrites:
+            if ow.get("type") == 1 and int(ow["id"]) == self.bot_user.id:
+                deny |= int(ow.get("deny") or 0)
+        return deny
+
+    def bot_permissions(self, channel: FakeChannel) -> int:
+        """The bot's effective permissions in ``channel`` (what interactions report)."""
+        base = int(self.app_permissions or BOT_PERMISSIONS)
+        if channel.is_dm:
+            return base
+        return base & ~self.bot_denied(channel)
+
+    async def revoke(self, channel: FakeChannel, *permissions: str) -> None:
+        """A moderator denies the bot ``permissions`` (discord.Permissions names, e.g.
+        ``"attach_files"``, ``"send_messages"``) in ``channel`` with a member overwrite;
+        CHANNEL_UPDATE is dispatched.  Later requests that need them answer 403 / 50013
+        (50001 Missing Access for ``view_channel``): channel sends (Send Messages, or
+        Send Messages in Threads in a thread) and uploads in sends or edits (Attach
+        Files).  Editing its own message needs neither.  Interaction responses and
+        follow-ups are not checked (they go through the interaction's webhook);
+        interactions report the reduced ``app_permissions``."""
+        await self._set_overwrite(channel, permissions, deny=True)
+
+    async def grant(self, channel: FakeChannel, *permissions: str) -> None:
+        """Undo :meth:`revoke` for ``permissions``; CHANNEL_UPDATE is dispatched."""
+        await self._set_overwrite(channel, permissions, deny=False)
+
+    async def _set_overwrite(
+        self, channel: FakeChannel, permissions: Iterable[str], *, deny: bool
+    ) -> None:
+        if channel.is_thread or channel.is_dm:
+            raise ValueError("permission overwrites live on guild channels (threads inherit)")
+        bits = discord.Permissions(**dict.fromkeys(permissions, True)).value
+        current = self.bot_denied(channel)
+        new = current | bits if deny else current & ~bits
+        channel.overwrites = [
+            ow
+            for ow in channel.overwrites
+            if not (ow.get("type") == 1 and int(ow["id"]) == self.bot_user.id)
+        ]
+        if new:
+            channel.overwrites.append(
+                {"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": str(new)}
+            )
+        await self.dispatch("CHANNEL_UPDATE", channel.payload())
+
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """A moderator deletes ``channel`` (or a thread): CHANNEL_DELETE (THREAD_DELETE)
+        is dispatched and later requests there answer 404 / 10003 Unknown Channel.
+        Threads of a deleted channel go with it; Discord sends no THREAD_DELETE for
+        them (clients drop a deleted channel's threads themselves)."""
+        channel.deleted = True
+        if channel.is_thread:
+            assert channel.parent is not None
+            data: JSON = {
+                "id": str(channel.id),
+                "guild_id": str(channel.guild_id),
+                "parent_id": str(channel.parent.id),
+                "type": 12 if channel.private_thread else 11,
+            }
+            await self.dispatch("THREAD_DELETE", data)
+            return
+        for other in self.channels.values():
+            if other.parent is channel:
+                other.deleted = True
+        await self.dispatch("CHANNEL_DELETE", channel.payload())
+
+    async def remove_member(self, user: FakeUser) -> None:
+        """``user`` leaves the guild (or is kicked).  Discord sends GUILD_MEMBER_REMOVE
+        only with the privileged GUILD_MEMBERS intent, and thread-member updates about
+        other users likewise: a bot with the guilds intent alone is told nothing.
+        Afterwards the user cannot use the bot in the guild, GET member answers 404 /
+        10007, and DMs answer 403 / 50007 (no shared guild)."""
+        if user not in self.members:
+            raise LookupError(f"{user.name} is not a member")
+        self.members.remove(user)
+        threads_left = []
+        for ch in self.channels.values():
+            if ch.is_thread and user.id in ch.thread_members:
+                ch.thread_members.discard(user.id)
+                threads_left.append(ch)
+        if not (self.intents & INTENT_GUILD_MEMBERS):
+            return
+        gid = str(self.guild_id)
+        await self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": gid, "user": user.payload()})
+        for ch in threads_left:
+            update = {
+                "id": str(ch.id),
+                "guild_id": gid,
+                "member_count": len(ch.thread_members),
+                "removed_member_ids": [str(user.id)],
+            }
+            await self.dispatch("THREAD_MEMBERS_UPDATE", update)
+
+    async def remove_bot(self) -> None:
+        """The bot is kicked from the guild: GUILD_DELETE (no ``unavailable`` field:
+        removed, not an outage).  Later requests on the guild's channels and members
+        answer 403 / 50001 Missing Access; no one can use the bot there."""
+        self.bot_in_guild = False
+        await self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
+
+    async def readd_bot(self) -> None:
+        """The bot is invited back: GUILD_CREATE with the guild as it is now."""
+        self.bot_in_guild = True
+        await self.dispatch("GUILD_CREATE", self._guild_payload())
 
     # ------------------------------------------------------------ inspection
 
@@ -423,9 +639,9 @@ class FakeDiscord:
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             idle_for = loop.time() - self._last_request_at
-            if idle_for >= quiet:
+            if idle_for >= quiet and not self._in_flight:
                 return
-            await asyncio.sleep(quiet - idle_for)
+            await asyncio.sleep(max(quiet - idle_for, 0.01))
         raise TimeoutError(f"bot still busy after {timeout}s")
 
     async def _notify(self) -> None:
@@ -443,6 +659,7 @@ class FakeDiscord:
         options: Mapping[str, Any] | None = None,
         wait: bool = True,
         timeout: float | None = None,
+        late: bool = False,
         **kwargs: Any,
     ) -> FakeInteraction:
         """Invoke ``/command`` (``"table create"`` for sub-commands) as ``user``.
@@ -453,11 +670,19 @@ class FakeDiscord:
         :class:`FakeChannel` (channel options); like the Discord client, missing
         required options, unknown options and wrong types are refused here.
         With ``wait`` this returns once the bot acknowledged the interaction
-        (or was refused for it).
+        (or was refused for it).  ``late=True``: the interaction reaches the bot after
+        its 3 s window, so its callback answers 404 / 10062 Unknown interaction.
         """
         data = self._command_data(command, {**(options or {}), **kwargs}, focused=None)
         return await self._interact(
-            user, channel or self.channel, 2, data, name=command, wait=wait, timeout=timeout
+            user,
+            channel or self.channel,
+            2,
+            data,
+            name=command,
+            wait=wait,
+            timeout=timeout,
+            late=late,
         )
 
     async def autocomplete(
@@ -547,11 +772,13 @@ class FakeDiscord:
         wait: bool = True,
         timeout: float | None = None,
         stale: bool = False,
+        late: bool = False,
     ) -> FakeInteraction:
         """Press the button (or pick ``values`` in the select) ``custom_id`` on ``message``.
 
         ``stale=True`` presses a button the message no longer has, as a client still
-        showing an older version of the message can (Discord forwards such clicks)."""
+        showing an older version of the message can (Discord forwards such clicks).
+        ``late=True``: the click reaches the bot after its 3 s window (10062)."""
         msg = message if isinstance(message, FakeMessage) else self.messages[message]
         msg = self.messages.get(msg.id, msg)
         if msg.deleted:
@@ -572,7 +799,15 @@ class FakeDiscord:
         elif values is not None:
             raise TypeError("values only make sense for select menus")
         return await self._interact(
-            user, msg.channel, 3, data, message=msg, custom_id=custom_id, wait=wait, timeout=timeout
+            user,
+            msg.channel,
+            3,
+            data,
+            message=msg,
+            custom_id=custom_id,
+            wait=wait,
+            timeout=timeout,
+            late=late,
         )
 
     async def submit_modal(
@@ -650,17 +885,27 @@ class FakeDiscord:
         message: FakeMessage | None = None,
         wait: bool,
         timeout: float | None,
+        late: bool = False,
     ) -> FakeInteraction:
-        if not self._sockets:
+        if self._session_id is None:
             raise RuntimeError("no bot is connected to the gateway")
+        if channel.deleted:
+            raise LookupError(f"channel {channel.name} was deleted")
+        if not channel.is_dm and (not self.bot_in_guild or user not in self.members):
+            # Discord offers no bot commands or components where the bot or user isn't.
+            raise PermissionError(f"{user.name} cannot use the bot in {channel.name}")
         loop = asyncio.get_running_loop()
+        created = loop.time()
+        if late or self.faults.late_interaction():
+            # Delivered after its window: Discord already gave up on it.
+            created -= self.response_timeout + 0.5
         record = FakeInteraction(
             id=snowflake(),
             token="itok-" + secrets.token_hex(12),
             type=itype,
             user=user,
             channel=channel,
-            created_at=loop.time(),
+            created_at=created,
             name=name,
             custom_id=custom_id,
             message=message,
@@ -676,7 +921,7 @@ class FakeDiscord:
             "version": 1,
             "channel_id": str(channel.id),
             "channel": {**channel.payload(), "permissions": ALL_PERMISSIONS},
-            "app_permissions": self.app_permissions or ALL_PERMISSIONS,
+            "app_permissions": str(self.bot_permissions(channel)),
             "locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
@@ -706,14 +951,22 @@ class FakeDiscord:
     # ---------------------------------------------------------------- gateway
 
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send a DISPATCH event to every identified gateway session."""
+        """Send a DISPATCH event to the bot's gateway session.
+
+        Every dispatch is numbered and kept, as Discord keeps a session's events: one
+        sent while the bot is disconnected is delivered when it RESUMEs."""
         pending, self._pending = self._pending, []
         for name, payload in [*pending, (event, data)]:
             self._seq += 1
             frame = json.dumps({"op": 0, "t": name, "s": self._seq, "d": payload})
+            if self._session_id is not None:
+                self._replay.append((self._seq, frame))
+                if len(self._replay) > REPLAY_LIMIT:
+                    del self._replay[: len(self._replay) - REPLAY_LIMIT]
             for ws in list(self._sockets):
                 if not ws.closed:
-                    await ws.send_str(frame)
+                    with contextlib.suppress(ConnectionResetError):
+                        await ws.send_str(frame)
 
     def _guild_payload(self) -> JSON:
         text_channels = [
@@ -729,7 +982,7 @@ class FakeDiscord:
                 {
                     "id": str(self.guild_id),
                     "name": "@everyone",
-                    "permissions": ALL_PERMISSIONS,
+                    "permissions": BOT_PERMISSIONS,
                     "position": 0,
                     "color": 0,
                     "hoist": False,
@@ -767,6 +1020,11 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
+        loop = asyncio.get_running_loop()
+        outage = self._gateway_down_until - loop.time()
+        if outage > 0:
+            # The gateway is "down": hold the connection silent until it is back.
+            await asyncio.sleep(outage)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
         try:
             async for msg in ws:
@@ -782,21 +1040,24 @@ class FakeDiscord:
                         break
                     self._sockets.add(ws)
                     self.intents = int(d.get("intents", 0))
+                    self._session_id = secrets.token_hex(16)
+                    self._replay.clear()
+                    guilds = [{"id": str(self.guild_id), "unavailable": True}]
                     ready = {
                         "v": 10,
                         "user": {**self.bot_user.payload(), "verified": True, "flags": 0},
-                        "session_id": secrets.token_hex(16),
+                        "session_id": self._session_id,
                         "resume_gateway_url": self.gateway_url,
-                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                        "guilds": guilds if self.bot_in_guild else [],
                         "shard": [0, 1],
                         "application": {"id": str(self.application_id), "flags": 0},
                     }
                     await self.dispatch("READY", ready)
-                    await self.dispatch("GUILD_CREATE", self._guild_payload())
+                    if self.bot_in_guild:
+                        await self.dispatch("GUILD_CREATE", self._guild_payload())
                     self.identified.set()
-                elif op == 6:  # resume: nothing was missed in-process
-                    self._sockets.add(ws)
-                    await self.dispatch("RESUMED", {})
+                elif op == 6:  # resume: replay what the session missed, then RESUMED
+                    await self._resume(ws, d or {})
                 elif op == 8:  # request guild members
                     chunk = {
                         "guild_id": str(self.guild_id),
@@ -810,9 +1071,37 @@ class FakeDiscord:
             self._sockets.discard(ws)
         return ws
 
+    async def _resume(self, ws: web.WebSocketResponse, d: JSON) -> None:
+        """RESUME as Discord answers it: a known session gets every dispatch after the
+        client's ``seq`` in order, then RESUMED; anything else gets op 9 (Invalid
+        Session, not resumable), after which discord.py IDENTIFYs afresh."""
+        if (
+            d.get("token") != self.token
+            or self._session_id is None
+            or d.get("session_id") != self._session_id
+        ):
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            return
+        seq = int(d.get("seq") or 0)
+        if self._replay and seq < self._replay[0][0] - 1:
+            await ws.send_str(json.dumps({"op": 9, "d": False}))  # too far behind
+            return
+        sent = seq
+        while True:
+            # Loop until caught up: events dispatched while replaying are sent too.
+            missed = [(s, frame) for s, frame in self._replay if s > sent]
+            if not missed:
+                break
+            for s, frame in missed:
+                await ws.send_str(frame)
+                sent = s
+        self._sockets.add(ws)
+        self.faults.injected["resumed"] += 1
+        await self.dispatch("RESUMED", {})
+
     async def _dispatch_message_create(self, msg: FakeMessage) -> None:
         """MESSAGE_CREATE, filtered by the bot's intents as Discord does."""
-        if not self._sockets or msg.ephemeral:
+        if self._session_id is None or msg.ephemeral:
             return
         needed = INTENT_DIRECT_MESSAGES if msg.channel.is_dm else INTENT_GUILD_MESSAGES
         if not self.intents & needed:
@@ -835,6 +1124,16 @@ class FakeDiscord:
             return await handler(request)
         loop = asyncio.get_running_loop()
         self._last_request_at = loop.time()
+        self._in_flight += 1
+        try:
+            return await self._admit(request, handler)
+        finally:
+            self._in_flight -= 1
+            self._last_request_at = loop.time()
+
+    async def _admit(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Count, rate-limit, fault and finally handle one REST request."""
+        loop = asyncio.get_running_loop()
         resource = request.match_info.route.resource
         template = resource.canonical if resource is not None else request.path
         key = f"{request.method} {template.removeprefix(API_PREFIX)}"
@@ -842,38 +1141,92 @@ class FakeDiscord:
         self.requests_by_route[key] += 1
         self.request_log.append(key)
         actual = f"{request.method} {request.path.removeprefix(API_PREFIX)}"
+        config = self.config
+        if key not in config.global_exempt:
+            self.global_requests += 1
+            self.global_requests_by_route[key] += 1
         for rule in self._rate_limits:
             if rule.times > 0 and rule.match in actual:
                 rule.times -= 1
                 self.rate_limited += 1
+                self.rate_limited_by_kind["injected"] += 1
+                self.rate_limit_log.append((loop.time(), "injected", key))
                 await request.read()
                 return self._too_many_requests(rule.retry_after)
+        delay = self.faults.latency()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        limit_headers: dict[str, str] = {}
+        if config.rate_limits:
+            verdict = self.limiter.check(key, self._major(request), loop.time())
+            if verdict.limited is not None:
+                self.rate_limited += 1
+                self.rate_limited_by_kind[verdict.limited] += 1
+                self.rate_limit_log.append((loop.time(), verdict.limited, key))
+                if verdict.limited == "route":
+                    self.rate_limited_by_bucket[verdict.headers["X-RateLimit-Bucket"]] += 1
+                await request.read()
+                self._last_request_at = loop.time()
+                return self._too_many_requests(
+                    verdict.retry_after, verdict.headers, is_global=verdict.limited == "global"
+                )
+            limit_headers = verdict.headers
+        fault = self.faults.error(key)
+        if fault is not None and not fault[1]:
+            await request.read()
+            self._last_request_at = loop.time()
+            return self._server_error(fault[0], limit_headers)
         try:
             if request.headers.get("Authorization") not in (f"Bot {self.token}", None):
                 raise FakeDiscordError(401, 0, "401: Unauthorized")
             response = await handler(request)
         except FakeDiscordError as exc:
             response = json_response(exc.body, status=exc.status)
+        if fault is not None:
+            # The request took effect; only its answer is lost.
+            response = self._server_error(fault[0], limit_headers)
+        response.headers.update(limit_headers)
         self._last_request_at = loop.time()
         await self._notify()
         return response
 
     @staticmethod
-    def _too_many_requests(retry_after: float) -> web.Response:
-        headers = {
-            # Without Via discord.py assumes a Cloudflare ban and raises.
-            "Via": "1.1 google",
-            "Retry-After": str(max(1, round(retry_after))),
-            "X-RateLimit-Limit": "5",
-            "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset-After": str(retry_after),
-            "X-RateLimit-Bucket": "fakebucket",
-            "X-RateLimit-Scope": "user",
-        }
+    def _major(request: web.Request) -> str:
+        """The request's major parameter, as Discord scopes per-route limits."""
+        info = request.match_info
+        for name in ("channel_id", "guild_id"):
+            if name in info:
+                return f"{name}={info[name]}"
+        if "token" in info:
+            return f"webhook={info.get('app_id') or info.get('interaction_id')}/{info['token']}"
+        return ""
+
+    @staticmethod
+    def _server_error(status: int, headers: dict[str, str]) -> web.Response:
+        reason = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+        text = reason.get(status, "Server Error")
+        body = {"message": f"{status}: {text}", "code": 0}
+        return json_response(body, status=status, headers=headers)
+
+    @staticmethod
+    def _too_many_requests(
+        retry_after: float, headers: dict[str, str] | None = None, *, is_global: bool = False
+    ) -> web.Response:
+        if headers is None:
+            headers = {
+                "Retry-After": str(max(1, round(retry_after))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": str(retry_after),
+                "X-RateLimit-Bucket": "fakebucket",
+                "X-RateLimit-Scope": "user",
+            }
+        # Without Via discord.py assumes a Cloudflare ban and raises.
+        headers = {"Via": "1.1 google", **headers}
         body = {
             "message": "You are being rate limited.",
-            "retry_after": retry_after,
-            "global": False,
+            "retry_after": round(retry_after, 3),
+            "global": is_global,
         }
         return json_response(body, status=429, headers=headers)
 
@@ -908,7 +1261,26 @@ class FakeDiscord:
         ch = self.channels.get(int(request.match_info["channel_id"]))
         if ch is None or ch.deleted:
             raise FakeDiscordError(404, 10003, "Unknown Channel")
+        if not ch.is_dm and (
+            not self.bot_in_guild or self.bot_denied(ch) & discord.Permissions.view_channel.flag
+        ):
+            raise FakeDiscordError(403, 50001, "Missing Access")
         return ch
+
+    def _require(self, ch: FakeChannel, *, send: bool, files: bool) -> None:
+        """403 / 50013 when the bot lacks what a send (or an upload) needs in ``ch``."""
+        if ch.is_dm:
+            return
+        denied = self.bot_denied(ch)
+        send_flag = (
+            discord.Permissions.send_messages_in_threads.flag
+            if ch.is_thread
+            else discord.Permissions.send_messages.flag
+        )
+        if (send and denied & send_flag) or (
+            files and denied & discord.Permissions.attach_files.flag
+        ):
+            raise FakeDiscordError(403, 50013, "Missing Permissions")
 
     def _message_in(self, ch: FakeChannel, request: web.Request) -> FakeMessage:
         msg = self.messages.get(int(request.match_info["message_id"]))
@@ -1038,6 +1410,8 @@ class FakeDiscord:
         return json_response(user.payload())
 
     async def _get_member(self, request: web.Request) -> web.StreamResponse:
+        if not self.bot_in_guild:
+            raise FakeDiscordError(403, 50001, "Missing Access")
         uid = int(request.match_info["user_id"])
         for member in self.members:
             if member.id == uid:
@@ -1141,6 +1515,8 @@ class FakeDiscord:
         user = self.users.get(int(request.match_info["user_id"]))
         if not thread.is_thread or user is None:
             raise FakeDiscordError(404, 10003, "Unknown Channel")
+        if request.method == "PUT" and user not in self.members:
+            raise FakeDiscordError(404, 10007, "Unknown Member")
         if request.method == "PUT":
             thread.thread_members.add(user.id)
         else:
@@ -1150,8 +1526,12 @@ class FakeDiscord:
     async def _create_message(self, request: web.Request) -> web.StreamResponse:
         ch = self._channel(request)
         data, files = await self._read_body(request)
-        if ch.recipient is not None and ch.recipient.dms_closed:
+        if ch.recipient is not None and (
+            ch.recipient.dms_closed or ch.recipient not in self.members or not self.bot_in_guild
+        ):
+            # Closed DMs, or no guild shared with the bot any more.
             raise FakeDiscordError(403, 50007, "Cannot send messages to this user")
+        self._require(ch, send=True, files=bool(files))
         if ch.locked:
             raise FakeDiscordError(400, 50083, "Thread is archived")
         ch.archived = False  # sending into an unlocked archived thread reopens it
@@ -1179,6 +1559,8 @@ class FakeDiscord:
         data, files = await self._read_body(request)
         if msg.author.id != self.bot_user.id:
             raise FakeDiscordError(403, 50005, "Cannot edit a message authored by another user")
+        # Editing one's own message needs no Send Messages; uploading needs Attach Files.
+        self._require(ch, send=False, files=bool(files))
         self._validate(data)
         new = self._apply(msg, data, files)
         msg.edits += 1
@@ -1197,6 +1579,8 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         if record is None or record.token != request.match_info["token"]:
             raise FakeDiscordError(404, 10062, "Unknown interaction")
+        if self._gone(record.channel):
+            raise FakeDiscordError(404, 10003, "Unknown Channel")
         if record.acknowledged:
             raise FakeDiscordError(400, 40060, "Interaction has already been acknowledged.")
         if asyncio.get_running_loop().time() - record.created_at > self.response_timeout:
@@ -1285,7 +1669,12 @@ class FakeDiscord:
             raise FakeDiscordError(404, 10015, "Unknown Webhook")
         if asyncio.get_running_loop().time() - record.created_at > self.token_lifetime:
             raise FakeDiscordError(401, 50027, "Invalid Webhook Token")
+        if self._gone(record.channel):
+            raise FakeDiscordError(404, 10003, "Unknown Channel")
         return record
+
+    def _gone(self, channel: FakeChannel) -> bool:
+        return channel.deleted or (channel.parent is not None and channel.parent.deleted)
 
     def _webhook_message(self, record: FakeInteraction, request: web.Request) -> FakeMessage:
         mid = request.match_info["message_id"]

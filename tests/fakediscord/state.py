@@ -12,7 +12,7 @@ import datetime as dt
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     # discord.types has import cycles that only resolve when the whole
@@ -122,6 +122,8 @@ class FakeChannel:
     archived: bool = False
     locked: bool = False
     deleted: bool = False
+    overwrites: list[JSON] = field(default_factory=list)
+    """Permission overwrites (Discord's JSON); threads inherit their parent's."""
 
     @property
     def is_dm(self) -> bool:
@@ -181,7 +183,7 @@ class FakeChannel:
             "name": self.name,
             "guild_id": str(self.guild_id),
             "position": position,
-            "permission_overwrites": [],
+            "permission_overwrites": cast(Any, copy.deepcopy(self.overwrites)),
             "nsfw": False,
             "parent_id": None,
             "last_message_id": None,
