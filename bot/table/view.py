@@ -366,7 +366,7 @@ def render_text(view: TableView, now: float | None = None) -> str:
     if who is not None:
         may = f". Options: {view.options}" if view.options else ""
         lines.append(f"To act: {who.name} (seat {who.seat}){clock}{may}.")
-    elif view.phase in ("declare", "guts") and view.declare_pending:
+    elif view.acting == "sealed":
         what = "to declare" if view.phase == "declare" else "to say in or out"
         lines.append(f"Waiting for {view.declare_pending} {what} (privately){clock}")
     for s in view.seats:
