@@ -26,7 +26,7 @@ from bot.local.presenter import TerminalPresenter
 from bot.local.robot import pick
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
-from bot.table.games import split_rotation
+from bot.table.games import split_game, split_rotation
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
 from bot.table.settings import TableSettings, parse_game
@@ -636,7 +636,11 @@ def settings_from_args(args: argparse.Namespace, game: str | None = None) -> Tab
     if args.buy_in is not None and not re.fullmatch(r"[0-9]{1,15}", str(args.buy_in)):
         raise SettingsError(f"--buy-in {clip(str(args.buy_in))}: a whole number of chips.")
     games = split_rotation(str(game or args.game or "holdem")) or ("holdem",)
-    variant, limit = parse_game(games[0], "no_limit")
+    # No default structure: a bare game gets its conventional one; the limit
+    # parse_game fills in is kept only when the name or a ":structure" said one.
+    variant, implied = split_game(games[0])
+    parse_game(games[0])  # refuses an unknown game or structure, in words
+    limit = implied
     return TableSettings(
         variant=variant,
         limit=limit,  # empty: the game's conventional structure
