@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.poker.actions import Call, action_to_dict
+from bot.poker.errors import ConfigError
 from bot.poker.record import ENGINE_RULES, OLD_ENGINE_RULES, HandStart
 from bot.poker.rules import Rules
 from bot.table.errors import TableError
@@ -96,3 +97,55 @@ async def test_r16_8_an_old_hand_that_still_replays_goes_on() -> None:
     assert again.state.current.start.engine_rules == OLD_ENGINE_RULES  # type: ignore[union-attr]
     await h2.play_passively(again)
     h2.check(again)
+
+
+async def test_r16_8_an_old_hand_whose_rules_are_now_refused_is_cancelled() -> None:
+    """R-16.8 with R-3.5: a stud hand dealt by the old engine with a bring-in above the
+    small bet (refused since R-3.9) is in progress at the upgrade. The log is still read,
+    the hand is cancelled with every chip back, and it is never replayed or exported
+    under rules it was not dealt by."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], variant="stud", limit="fixed")
+    before = {s.user_id: s.stack for s in table.state.seats.values()}
+    assert (await h.deal(table)).ok
+    info = table.state.current
+    assert info is not None
+    start = _old_form(h.store)  # type: ignore[arg-type]
+    rules = dict(start["rules"])
+    rules["bring_in"] = rules["small_bet"] + 1
+    start["rules"] = rules
+    with pytest.raises(ConfigError):
+        Rules.from_dict(rules)
+
+    h2 = Harness(store=h.store)
+    assert await h2.service.recover() == []
+    again = h2.service.table("t")
+    assert again.state.current is not None and again.state.current.ended
+    assert {s.user_id: s.stack for s in again.state.seats.values()} == before
+    h2.check(again)
+    with pytest.raises(TableError, match=r"R-16\.8"):
+        await again.hand_history(info.hand_no)
+    with pytest.raises(TableError, match=r"R-16\.8"):
+        await again.hand_story(info.hand_no)
+
+
+async def test_r2_5_a_table_whose_log_cannot_be_read_stops_and_the_others_recover() -> None:
+    """R-2.5: a table whose log cannot be read back is stopped with a clear reason and
+    no chip moves; the other tables recover and play on (before, one bad log kept the
+    whole service from starting)."""
+    h = Harness()
+    good = await h.seated(["a", "b"], table_id="good")
+    bad = await h.seated(["c", "d"], table_id="bad")
+    assert (await h.deal(good)).ok and (await h.deal(bad)).ok
+    started = [e for e in h.store._events["bad"] if e.kind == "hand_started"][-1]  # type: ignore[attr-defined]
+    del started.payload["order"]  # damaged beyond reading
+
+    h2 = Harness(store=h.store)
+    assert await h2.service.recover() == ["bad"]
+    stopped = h2.service.table("bad")
+    out = await stopped.deal("host", key=h2.key())
+    assert not out.ok and "could not be read back" in out.message
+    resumed = h2.service.table("good")
+    assert resumed.state.hand is not None
+    await h2.play_passively(resumed)
+    h2.check(resumed)

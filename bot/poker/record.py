@@ -63,11 +63,12 @@ class HandStart:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HandStart:
+    def from_dict(cls, data: dict[str, Any], *, checked: bool = True) -> HandStart:
+        """The start of a record; ``checked=False``: see :meth:`Rules.from_dict`."""
         ids = data.get("player_ids")
         state = data.get("pot_state")
         return cls(
-            rules=Rules.from_dict(data["rules"]),
+            rules=Rules.from_dict(data["rules"], checked=checked),
             stacks=tuple(int(s) for s in data["stacks"]),
             deck=tuple(str(c) for c in data["deck"]),
             carried=int(data.get("carried", 0)),

@@ -23,7 +23,7 @@ def rebuild(
         state.apply(ev.kind, ev.payload, idem_key=ev.idem_key)
         state.seq = ev.seq
     info = state.current
-    if info is not None and not info.ended:
+    if info is not None and not info.ended and info.replay_error is None:
         try:
             info.ensure_hand()  # replay the hand in progress in the engine
         except PokerError as exc:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.poker.actions import Action, AddChips, action_from_dict
+from bot.poker.errors import ConfigError
 from bot.poker.events import Event
 from bot.poker.hand import Hand
 from bot.poker.record import HandStart
@@ -337,7 +338,7 @@ class TableState:
         self.halted = str(p["reason"])
 
     def _on_hand_started(self, p: Mapping[str, Any], live: Any) -> None:
-        start = HandStart.from_dict(dict(p["start"]))
+        start, refused = read_start(dict(p["start"]))
         order = tuple(int(s) for s in p["order"])
         info = HandInfo(
             hand_no=int(p["hand_no"]),
@@ -356,6 +357,7 @@ class TableState:
         if isinstance(live, Hand):
             info.hand = live
             info.events = list(live.events)
+        info.replay_error = refused
         self.current = info
         self.hand_no = info.hand_no
         if self.bank_granted != self.settings.time_bank:
@@ -533,3 +535,13 @@ def _passed(prev_bb: int, new_bb: int | None, seat: int) -> bool:
     if prev_bb < new_bb:
         return prev_bb < seat < new_bb
     return seat > prev_bb or seat < new_bb
+
+
+def read_start(raw: dict[str, Any]) -> tuple[HandStart, str | None]:
+    """A hand start from the log, and why this engine refuses its rules, if it does
+    (written under earlier rules, R-16.8): the table is still read, and the hand is
+    never dealt or replayed by these rules (cancelled if in progress)."""
+    try:
+        return HandStart.from_dict(raw), None
+    except ConfigError as exc:
+        return HandStart.from_dict(raw, checked=False), exc.message

@@ -66,7 +66,7 @@ from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import DuplicateKey, LedgerRow, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings
-from bot.table.state import HandInfo, TableState, UnreplayableHand
+from bot.table.state import HandInfo, TableState, UnreplayableHand, read_start
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
 
@@ -1180,6 +1180,8 @@ class Table:
             info = await self._load_hand(hand_no)
         if info is None or not info.ended:
             raise TableError(f"There is no finished hand #{hand_no} at this table.")
+        if info.replay_error is not None:  # rules this engine refuses
+            raise UnreplayableHand(hand_no, info.replay_error)
         try:
             hand = info.start.new_hand()
             for action in info.actions:
@@ -1203,9 +1205,11 @@ class Table:
                 users[int(p["seat"])] = str(p["user"])
             elif ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
                 order = tuple(int(s) for s in p["order"])
+                start, refused = read_start(dict(p["start"]))
                 found = HandInfo(
                     hand_no=hand_no,
-                    start=HandStart.from_dict(dict(p["start"])),
+                    start=start,
+                    replay_error=refused,
                     order=order,
                     names=tuple(names.get(s, f"seat {s}") for s in order),
                     users=tuple(users.get(s, "") for s in order),
