@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import get_args
 
+import pytest
+
 from bot.poker import ActionName, Actor, Phase
 from bot.poker.actions import (
     Action,
@@ -254,3 +256,16 @@ async def test_r13_2_the_table_view_says_how_players_act_now() -> None:
     assert table.snapshot().declare_pending == 2
     mine = table.snapshot("a")
     assert mine.legal is not None and mine.legal.actions == {"declare"}
+
+
+def test_r13_2_legal_during_sealed_declarations_does_not_say_the_hand_is_over() -> None:
+    """R-13.2: while everyone declares at once, ``legal()`` (the player in turn) has no
+    answer, and says so, not "the hand is over"; ``actors()`` answers for each."""
+    from bot.poker.errors import HandOver, NotYourTurn
+
+    h = _declare_hand()
+    with pytest.raises(NotYourTurn) as refused:
+        h.legal()
+    assert not isinstance(refused.value, HandOver)
+    assert "at once" in refused.value.message
+    assert len(h.actors()) == 3

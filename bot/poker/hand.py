@@ -290,9 +290,15 @@ class Hand:
             actors.remove(i)
 
     def legal(self) -> Legal:
-        """The legal actions of the player to act, with exact ranges (R-6.6)."""
-        if self.phase == "over" or self.to_act is None:
+        """The legal actions of the player to act, with exact ranges (R-6.6). While
+        players act at once (sealed declarations or Guts calls) nobody is to act in
+        turn: :meth:`actors` says what each of them may do."""
+        if self.phase == "over":
             raise HandOver("The hand is over.")
+        if self.to_act is None:
+            raise NotYourTurn(
+                "Nobody acts in turn now: everyone still to declare or call does so at once."
+            )
         if self._legal is None:
             self._legal = self._compute_legal(self.to_act)
         return self._legal
