@@ -149,3 +149,37 @@ async def test_r2_5_a_table_whose_log_cannot_be_read_stops_and_the_others_recove
     assert resumed.state.hand is not None
     await h2.play_passively(resumed)
     h2.check(resumed)
+
+
+async def test_r16_8_a_cancelled_guts_deal_returns_the_stakes_and_keeps_the_pot() -> None:
+    """R-16.8 with R-15.2: a Guts deal whose record no longer replays (here a call the
+    engine refuses) is cancelled: the stakes go back, a pot waiting from the deal before
+    stays waiting, and the chips add up (R-2.5)."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], variant="guts", guts_stake=5)
+    assert (await h.deal(table)).ok
+    for user in ("a", "b", "c"):  # everyone in: the losers match the pot (R-15.2)
+        assert (await h.do(table, user, "in")).ok
+    assert table.state.current is not None and table.state.current.ended
+    waiting = table.state.carried
+    assert waiting > 0
+    before = {s.user_id: s.stack for s in table.state.seats.values()}
+    assert (await h.deal(table)).ok
+    info = table.state.current
+    assert info is not None and not info.ended
+    _old_form(h.store)  # type: ignore[arg-type]
+    bogus = {"type": "guts_call", "player": 0, "stay": True}
+    for _ in range(2):  # the same player twice: the engine refuses the second call
+        await h.store.append(
+            "t",
+            "action",
+            {"hand_no": info.hand_no, "seat": info.order[0], "action": bogus, "at": 0.0},
+        )
+
+    h2 = Harness(store=h.store)
+    assert await h2.service.recover() == []
+    again = h2.service.table("t")
+    assert again.state.current is not None and again.state.current.ended
+    assert {s.user_id: s.stack for s in again.state.seats.values()} == before
+    assert again.state.carried == waiting
+    h2.check(again)
