@@ -467,6 +467,8 @@ class TableState:
         self.pot_state = p.get("pot_state")
         self.rake_total += int(p.get("rake", 0))
         info.ended = True
+        if p.get("reason") == "cancelled":
+            self.last_action = ""  # nothing of a cancelled hand stands
         info.hand = None  # finished hands are kept as records only
         self.recent[info.hand_no] = info
         for old in [k for k in self.recent if k <= info.hand_no - RECENT_HANDS]:
