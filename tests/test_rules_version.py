@@ -58,7 +58,13 @@ async def test_r16_8_an_old_hand_that_no_longer_replays_is_cancelled_with_chips_
     await h.store.append(
         "t",
         "action",
-        {"hand_no": info.hand_no, "seat": bb_seat, "action": action_to_dict(Call(1)), "at": 0.0},
+        {
+            "hand_no": info.hand_no,
+            "seat": bb_seat,
+            "action": action_to_dict(Call(1)),
+            "text": "b calls",
+            "at": 0.0,
+        },
     )
 
     h2 = Harness(store=h.store)
