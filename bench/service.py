@@ -111,13 +111,8 @@ async def step(table: Table, rng: random.Random) -> None:
         return
     info = st.current
     assert info is not None
-    if hand.phase == "declare" and hand.to_act is None:
-        pos = hand.declare_pending()[0]
-        legal = hand.declare_legal(pos)
-    else:
-        assert hand.to_act is not None
-        pos = hand.to_act
-        legal = hand.legal()
+    actor = hand.actors()[0]  # in turn, or the first of those declaring together
+    pos, legal = actor.position, actor.legal
     await table.act(info.users[pos], pick(legal, rng), key=f"a:{st.turn}", turn=st.turn)
 
 

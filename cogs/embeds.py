@@ -63,7 +63,7 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
         embed.add_field(name="To act", value=f"<@{who.user_id}> (seat {who.seat}){clock}{may}")
         if view.phase == "betting":  # a draw or a declaration has nothing to call
             embed.add_field(name="To call", value=str(to_call or view.to_call))
-    if view.phase in ("declare", "guts"):
+    if view.acting == "sealed":  # declarations or Guts calls, made at once
         active = sum(1 for s in view.seats if s.state in ("active", "all_in"))
         closed = active - view.declare_pending
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
@@ -90,7 +90,8 @@ def table_view(
 ) -> discord.ui.View | None:
     if view.phase not in PLAY_PHASES or view.hand_no == 0:
         return None
-    in_turn = view.phase in ("declare", "guts") and view.to_act is not None
+    # Who acts comes from the engine (Hand.actors via TableView.acting), not from phases.
+    in_turn = view.acting == "in_turn"
     return action_buttons(
         view.table_id, view.turn, to_call, view.phase, in_turn=in_turn, actions=actions
     )

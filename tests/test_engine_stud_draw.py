@@ -198,7 +198,7 @@ def test_r4_6_jacks_nobody_opens_deal_thrown_in_antes_stay() -> None:
         h.apply(Check(p))
     assert h.over
     end = [e for e in h.events if isinstance(e, HandEnded)][-1]
-    assert end.reason == "passed out" and end.carried == 3
+    assert end.reason == "not opened" and end.carried == 3
     assert h.total_chips() == 300
 
 

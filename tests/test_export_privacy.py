@@ -7,6 +7,7 @@ the one redaction (``bot/poker/redact.py``) and of replaying redacted records.""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import random
 import warnings
@@ -498,11 +499,20 @@ def _secret_for(hand: Hand, viewer: int | None) -> set[Card]:
 async def _export(h: Harness, user: FakeUser, hand_no: int) -> tuple[Delivery, str]:
     mark = len(h.fake.deliveries)
     await h.slash(user, "export", hand=hand_no)
-    mine = [
-        d
-        for d in h.fake.deliveries[mark:]
-        if d.attachments and audience_includes(d.audience, user.id)
-    ]
+
+    def replies() -> list[Delivery]:
+        return [
+            d
+            for d in h.fake.deliveries[mark:]
+            if d.attachments and audience_includes(d.audience, user.id)
+        ]
+
+    # The export is deferred, then sent as a follow-up once the record is read: on a
+    # loaded machine that can come after the fake falls idle, so wait for it.
+    with contextlib.suppress(TimeoutError):
+        await h.fake.wait_for(replies, timeout=10.0)
+    await h.settle()
+    mine = replies()
     assert len(mine) == 1, h.fake.deliveries[mark:]
     d = mine[0]
     assert d.audience == f"private:{user.id}"  # the copy goes to the requester alone

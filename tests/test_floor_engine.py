@@ -24,6 +24,7 @@ def test_r3_3_equal_blinds_first_to_act_is_left_of_the_big_blind() -> None:
 
 
 def test_r3_2_equal_blinds_big_blind_acts_last_with_the_option() -> None:
+    """R-3.8: with equal blinds the big blind (by position) acts last, with his option."""
     h = Hand(Rules(blinds_or_straddles=(1, 1)), [100] * 4)
     order = []
     for _ in range(3):
@@ -226,9 +227,32 @@ def test_r4_9_jacks_with_blinds_nobody_opens_deal_thrown_in() -> None:
     h.apply(Check(1))
     assert h.over
     end = [e for e in h.events if isinstance(e, HandEnded)][-1]
-    assert end.reason == "passed out" and end.carried == 8
+    assert end.reason == "not opened" and end.carried == 8  # R-4.9
     assert h.stacks == [98, 98, 98, 98] and h.total_chips() == 400
     assert not [e for e in h.events if isinstance(e, PotAwarded)]
+
+
+def test_r4_9_a_jacks_pass_out_is_announced_under_r4_9_not_r4_6() -> None:
+    """R-4.9: a deal nobody opened under jacks to open is announced citing R-4.9 (the
+    rule that threw it in), with what carries; a plain all-check pass-out of an ante game
+    without jacks still cites R-4.6."""
+    from bot.table.notices import describe
+
+    h = _jacks_blinds(NO_OPENERS_DECK)
+    for p in (2, 3, 0):
+        h.apply(Call(p))
+    h.apply(Check(1))
+    end = [e for e in h.events if isinstance(e, HandEnded)][-1]
+    text = describe(end, str)
+    assert text is not None and "(R-4.9)" in text and "R-4.6" not in text
+    assert "8 carries to the next deal" in text
+    antes = Rules(blinds_or_straddles=(0, 0, 0), antes=(1, 1, 1), **DRAW5)  # type: ignore[arg-type]
+    plain = Hand(antes, [100] * 3)
+    for p in (0, 1, 2):
+        plain.apply(Check(p))
+    end = [e for e in plain.events if isinstance(e, HandEnded)][-1]
+    assert end.reason == "passed out"
+    assert "(R-4.6)" in (describe(end, str) or "")
 
 
 def test_r4_9_jacks_with_blinds_fold_to_the_big_blind_wins() -> None:
@@ -611,10 +635,11 @@ def test_r9_2_a_mucked_hand_never_wins_a_pot_a_shown_hand_contests() -> None:
         h.apply(Check(3))
     h.apply(Bet(0, 10))
     h.apply(Call(3))
+    # R-8.4: the top side pot's players (0, 3) are asked first, then 1, then 2.
     h.apply(Muck(0))
+    h.apply(Muck(3))
     h.apply(Show(1))
     h.apply(Show(2))
-    h.apply(Muck(3))
     assert h.over
     won = {k: e for k, e in ((e.pot_index, e) for e in h.events if isinstance(e, PotAwarded))}
     assert won[0].winners == (1,) and won[1].winners == (1,)  # kings, the best shown hand

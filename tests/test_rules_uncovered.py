@@ -437,14 +437,6 @@ def test_r8_2_eligibility_by_contribution_and_folded_chips_stay_in_the_pots() ->
     assert h.total_chips() == 50 + 100 + 5 + 100 + 35
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "R-8.4 broken (bot/poker/hand.py _order_for_showdown/_next_shower): in a manual "
-        "showdown the player in the main pot only is asked to show before the side pot's "
-        "players have settled the side pot"
-    ),
-)
 def test_r8_4_main_pot_only_player_shows_after_the_side_pot_is_settled() -> None:
     """R-8.4: players involved only in lower pots may wait to show until their pot is
     settled. Manual showdown: 1 is all in (main pot only); 0 bets the river, 2 calls.
@@ -607,6 +599,7 @@ def test_r12_3_side_pots_are_settled_per_section_8_e8() -> None:
     h.apply(Call(0))
     play_to_end(h)
     assert pots_formed(h) == [(30, (0, 1, 2)), (40, (0, 2))]
+    # Settled side pot first (R-8.3), announced main pot first (R-12.6): no amount changes.
     assert awards(h) == [(0, "whole", (1,), (30,)), (1, "whole", (0,), (40,))]
     assert h.stacks == [100 - 30 + 40, 30, 0]
 

@@ -457,17 +457,10 @@ class LocalTable:
             else:
                 info = st.current
                 assert info is not None
-                if hand.phase == "declare" and hand.to_act is None:
-                    pos = hand.declare_pending()[0]
-                    legal = hand.declare_legal(pos)
-                elif hand.phase == "guts" and hand.to_act is None:
-                    # Simultaneous Guts calls: anyone still undecided may call now.
-                    pos = hand.guts_pending()[0]
-                    legal = hand.guts_legal(pos)
-                else:
-                    assert hand.to_act is not None
-                    pos = hand.to_act
-                    legal = hand.legal()
+                # The player in turn, or the first of those acting together (sealed
+                # declarations and Guts calls: anyone still undecided may act now).
+                actor = hand.actors()[0]
+                pos, legal = actor.position, actor.legal
                 request = pick(legal, rng, hand.hole[pos])
                 await table.act(info.users[pos], request, key=f"robot:{st.turn}", turn=st.turn)
             if not self.args.quiet:

@@ -69,7 +69,7 @@ from bot.poker.events import (
     StreetStarted,
     player_token,
 )
-from bot.poker.legal import Legal
+from bot.poker.legal import ActionName, Actor, Legal, Phase
 from bot.poker.pots import build_pots, halve, split
 from bot.poker.potsystems import GutsState, TwoToWinState, guts_stakes
 from bot.poker.rules import Limit, Rules, guts_options
@@ -81,13 +81,15 @@ if TYPE_CHECKING:
     from bot.poker.declare import Choice, Declarations
     from bot.poker.potsystems import GutsCalls
 
-_ACTION_SETS: dict[tuple[bool, ...], frozenset[str]] = {}
+_ACTION_SETS: dict[tuple[bool, ...], frozenset[ActionName]] = {}
 """Interned action sets: a handful of combinations recur on every decision."""
 
 
-def _action_set(key: tuple[bool, ...]) -> frozenset[str]:
+def _action_set(key: tuple[bool, ...]) -> frozenset[ActionName]:
     facing, can_raise, opening, completing, all_in, checking_out = key
-    acts = {"fold", "call"} if facing else {"check"} | ({"fold"} if checking_out else set())
+    acts: set[ActionName] = (
+        {"fold", "call"} if facing else {"check", "fold"} if checking_out else {"check"}
+    )
     if can_raise:
         acts.add("bet" if opening else "raise")
         if completing:
@@ -97,11 +99,14 @@ def _action_set(key: tuple[bool, ...]) -> frozenset[str]:
     return frozenset(acts)
 
 
-Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
-_SHOW_OR_MUCK = frozenset({"show", "muck"})
-_DRAW = frozenset({"draw", "fold"})
-_DECLARE = frozenset({"declare"})
-_GUTS = frozenset({"guts"})
+_SHOW_OR_MUCK: frozenset[ActionName] = frozenset({"show", "muck"})
+_DRAW: frozenset[ActionName] = frozenset({"draw", "fold"})
+_DECLARE: frozenset[ActionName] = frozenset({"declare"})
+_GUTS: frozenset[ActionName] = frozenset({"guts"})
+_BRING_IN: frozenset[ActionName] = frozenset({"bring_in"})
+_BRING_IN_ALL_IN: frozenset[ActionName] = frozenset({"bring_in", "all_in"})
+_COMPLETE: frozenset[ActionName] = frozenset({"bring_in", "complete"})
+_COMPLETE_ALL_IN: frozenset[ActionName] = frozenset({"bring_in", "complete", "all_in"})
 
 _DEFAULT_IDS = {n: tuple(f"p{i + 1}" for i in range(n)) for n in range(2, 24)}
 """PHH-style ids (p1 = first seat left of the button) for hands dealt without ids."""
@@ -248,7 +253,10 @@ class Hand:
 
     @property
     def street(self) -> Street:
-        return self._streets[self.street_index if self.street_index > 0 else 0]
+        """The street being played; after the last one (the draw, the declaration, the
+        showdown, the end) the last street, and before the first deal the first."""
+        streets = self._streets
+        return streets[min(max(self.street_index, 0), len(streets) - 1)]
 
     def total_chips(self) -> int:
         """Stacks + the middle + rake, less chips added under open stakes: constant
@@ -282,12 +290,58 @@ class Hand:
             actors.remove(i)
 
     def legal(self) -> Legal:
-        """The legal actions of the player to act, with exact ranges (R-6.6)."""
-        if self.phase == "over" or self.to_act is None:
+        """The legal actions of the player to act, with exact ranges (R-6.6). While
+        players act at once (sealed declarations or Guts calls) nobody is to act in
+        turn: :meth:`actors` says what each of them may do."""
+        if self.phase == "over":
             raise HandOver("The hand is over.")
+        if self.to_act is None:
+            raise NotYourTurn(
+                "Nobody acts in turn now: everyone still to declare or call does so at once."
+            )
         if self._legal is None:
             self._legal = self._compute_legal(self.to_act)
         return self._legal
+
+    def actors(self) -> tuple[Actor, ...]:
+        """Who may act now and what each may do: the player to act (``in_turn``), or
+        the players still to declare or call at once (``sealed``: R-13.2, R-15.2),
+        plus, at a showdown, those who may show before their turn (``waiting``, R-8.4).
+        Empty when the hand is over. The ``in_turn`` actor, if any, comes first."""
+        if self.phase == "over":
+            return ()
+        if self.to_act is not None:
+            out = [Actor(self.to_act, "in_turn", self.legal())]
+            if self.phase == "showdown":
+                out.extend(
+                    Actor(i, "waiting", self._special_legal(i))
+                    for i in self._showdown_order
+                    if self._may_show_early(i)
+                )
+            return tuple(out)
+        if self.phase == "declare":
+            return tuple(Actor(i, "sealed", self.declare_legal(i)) for i in self.declare_pending())
+        if self.phase == "guts":
+            return tuple(Actor(i, "sealed", self.guts_legal(i)) for i in self.guts_pending())
+        return ()
+
+    def actor(self, position: int) -> Actor | None:
+        """The player at ``position`` as an :class:`Actor` if he may act now, else None."""
+        return next((a for a in self.actors() if a.position == position), None)
+
+    def can_act(self, position: int) -> bool:
+        """Whether the player at ``position`` may act now (see :meth:`actors`)."""
+        if self.phase == "over":
+            return False
+        if self.to_act is not None:
+            return position == self.to_act or (
+                self.phase == "showdown" and self._may_show_early(position)
+            )
+        if self.phase == "declare":
+            return position in self.declare_pending()
+        if self.phase == "guts":
+            return position in self.guts_pending()
+        return False
 
     def visible_cards(self, viewer: int | None) -> list[tuple[Card, ...]]:
         """Each player's cards as ``viewer`` may see them (``None``: a spectator)."""
@@ -333,6 +387,10 @@ class Hand:
         ):
             mark = len(self.events)
             self._apply_declare(action)
+            return self.events[mark:]
+        if self.phase == "showdown" and self._may_show_early(i):
+            mark = len(self.events)
+            self._apply_showdown(action)
             return self.events[mark:]
         if i != self.to_act:
             if self.to_act is None:
@@ -921,7 +979,7 @@ class Hand:
             # R-3.9: the bring-in is already a full bet; there is nothing to complete.
             return Legal(
                 player=i,
-                actions=frozenset({"bring_in"} | ({"all_in"} if r.bring_in >= eff else set())),
+                actions=_BRING_IN_ALL_IN if r.bring_in >= eff else _BRING_IN,
                 to_call=min(r.bring_in, eff),
                 current_bet=0,
                 bet_this_round=bet,
@@ -934,9 +992,7 @@ class Hand:
             )
         return Legal(
             player=i,
-            actions=frozenset(
-                {"bring_in", "complete"} | ({"all_in"} if complete == bet + eff else set())
-            ),
+            actions=_COMPLETE_ALL_IN if complete == bet + eff else _COMPLETE,
             to_call=min(r.bring_in, eff),
             current_bet=0,
             bet_this_round=bet,
@@ -1191,8 +1247,8 @@ class Hand:
             # R-4.6: everyone checked a first round with no blind or bring-in: the deal
             # is thrown in and the antes stay in the pot for the next deal. R-4.9: under
             # jacks to open, a round nobody opened is thrown in the same way, blinds and
-            # calls staying in the pot.
-            self._finish("passed out")
+            # calls staying in the pot; its reason says which rule threw it in.
+            self._finish("not opened" if self._jacks else "passed out")
             return
         self._next_street()
 
@@ -1566,7 +1622,7 @@ class Hand:
     def _no_wager_legal(
         self,
         i: int,
-        actions: frozenset[str],
+        actions: frozenset[ActionName],
         stack: int,
         current_bet: int = 0,
         *,
@@ -1712,6 +1768,26 @@ class Hand:
             (start + k) % self.n for k in range(self.n) if not self.folded[(start + k) % self.n]
         ]
 
+    def _may_show_early(self, i: int) -> bool:
+        """R-8.4 lets a player in lower pots only *wait*: one whom R-9.1 alone would have
+        asked before the player now asked may still show (or muck) at once, as real
+        hand histories record it."""
+        asked = self.to_act
+        if asked is None or i == asked or self.shown[i] or self.mucked[i] or self.folded[i]:
+            return False
+        order = self._order_for_showdown()
+        return i in order and order.index(i) < order.index(asked)
+
+    def _settling_order(self, order: list[int]) -> list[int]:
+        """R-8.4 with R-8.3 and R-9.1: players are asked to show pot by pot, from the
+        highest side pot down to the main pot; a player involved only in lower pots waits
+        until the pots above his are settled. Within a pot the R-9.1 order holds."""
+        pots = build_pots(self.contrib, [not f for f in self.folded])
+        top = {
+            i: max((k for k, p in enumerate(pots) if i in p.eligible), default=-1) for i in order
+        }
+        return sorted(order, key=lambda i: -top[i])  # stable: R-9.1 order within a level
+
     def _take_rake(self, pots: list[Pot]) -> list[Pot]:
         rake = self.rules.rake
         if not (rake.percent_bp or rake.step_per):
@@ -1767,6 +1843,7 @@ class Hand:
         self._showdown_order = self._order_for_showdown()
         if (self.rules.showdown == "manual" or self.rules.declared_hands) and not self.exposed:
             self.phase = "showdown"
+            self._showdown_order = self._settling_order(self._showdown_order)
             self._next_shower()
             return
         for i in self._showdown_order:

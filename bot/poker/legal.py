@@ -1,20 +1,53 @@
-"""What the player to act may do, with exact ranges (R-6.6).
+"""What the player to act may do, with exact ranges (R-6.6), and who may act now.
 
 ``Legal`` is what the engine exposes for the player to act and what every refusal carries,
 so a presenter can always answer "what is allowed" precisely. It is an immutable named
 tuple rather than a dataclass because the engine builds one per decision on its hot path.
+:class:`Actor` (from :meth:`bot.poker.hand.Hand.actors`) names each player who may act
+now, including the several who act at once in sealed declarations and Guts calls.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
+
+Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
+"""What the hand is doing: a betting round, a draw, the hi-lo declaration (§13), the Guts
+in/out call (R-15.2), the showdown, or nothing (the hand is over)."""
+
+ActionName = Literal[
+    "fold",
+    "check",
+    "call",
+    "bet",
+    "raise",
+    "all_in",
+    "bring_in",
+    "complete",
+    "draw",
+    "declare",
+    "guts",
+    "show",
+    "muck",
+]
+"""The name of an action a player may take (the words of :attr:`Legal.actions`)."""
+
+Turn = Literal["in_turn", "sealed", "waiting"]
+"""How an :class:`Actor` acts now:
+
+- ``in_turn``: it is his turn (one player at a time; his own clock runs);
+- ``sealed``: several players act at once and each choice stays hidden until all have
+  acted (chip-fist declarations, R-13.2; simultaneous Guts calls, R-15.2); one clock;
+- ``waiting``: not asked yet, but he may act now if he likes (R-8.4: a player only in
+  lower pots may wait to show until the pots above are settled, or show at once).
+"""
 
 
 class Legal(NamedTuple):
     player: int
-    actions: frozenset[str]
-    """Names from: fold, check, call, bet, raise, all_in, bring_in, complete, draw,
-    declare, show, muck."""
+    actions: frozenset[ActionName]
+    """What the player may do (see :data:`ActionName`)."""
     to_call: int
     """Chips the player must add to call (already capped at the stack)."""
     current_bet: int
@@ -80,3 +113,12 @@ class Legal(NamedTuple):
         if len(parts) <= 1:
             return "".join(parts)
         return ", ".join(parts[:-1]) + ", or " + parts[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """A player who may act now, how (:data:`Turn`), and what he may do."""
+
+    position: int
+    turn: Turn
+    legal: Legal

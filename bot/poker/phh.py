@@ -285,7 +285,7 @@ def _to_action(hand: Hand, parts: Sequence[str]) -> Action | None:
     if op == "sd":
         return Draw(player, parse_cards(parts[2]) if len(parts) > 2 else ())
     if op == "sm":
-        if hand.phase != "showdown" or hand.to_act != player:
+        if hand.phase != "showdown" or not hand.can_act(player):
             return None  # already exposed by an all-in run-out
         if len(parts) > 2 and "?" not in parts[2]:
             return Show(player)

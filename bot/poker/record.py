@@ -1,7 +1,9 @@
 """A hand as data: its start plus its actions (invariant 4), and exact replay.
 
 The store keeps :class:`HandStart` as JSON and appends each accepted action; rebuilding
-the hand after a restart is ``replay(start, actions)``.
+the hand after a restart is ``replay(start, actions)``. Each start carries the engine
+rules version it was dealt under (:data:`ENGINE_RULES`, R-16.8), so a record written
+before a rule change is known as such.
 """
 
 from __future__ import annotations
@@ -16,6 +18,18 @@ from bot.poker.hand import Hand
 from bot.poker.potsystems import GutsState, TwoToWinState
 from bot.poker.rules import Rules
 
+ENGINE_RULES = 2
+"""The engine rules version recorded with every hand start (R-16.8). Version 1, the
+version of records that carry none, is the engine before the floor review of issue 12:
+equal blinds by size, after-draw betting from the button's left in ante games, a full
+bring-in nobody could raise, fixed-limit blinds below the small bet not completed, jacks
+to open ignored with blinds (docs/rules-notes.md, "Floor review"). Version 2 plays those
+as R-3.8, R-16.6, R-3.9, R-5.10 and R-4.9 say. Raise it with every change that makes an
+old record replay differently."""
+
+OLD_ENGINE_RULES = 1
+"""The version of a hand record written without one."""
+
 
 @dataclass(frozen=True, slots=True)
 class HandStart:
@@ -26,6 +40,13 @@ class HandStart:
     player_ids: tuple[str, ...] | None = None
     pot_state: TwoToWinState | GutsState | None = None
     """§15 pot systems: the carried pot, markers, legs and reserve going into the hand."""
+    engine_rules: int = ENGINE_RULES
+    """The engine rules version the hand was dealt under (R-16.8)."""
+
+    @property
+    def current_rules(self) -> bool:
+        """Whether this engine plays the hand by the rules it was dealt under."""
+        return self.engine_rules == ENGINE_RULES
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -33,6 +54,7 @@ class HandStart:
             "stacks": list(self.stacks),
             "deck": list(self.deck),
             "carried": self.carried,
+            "engine_rules": self.engine_rules,
         }
         if self.player_ids is not None:
             out["player_ids"] = list(self.player_ids)
@@ -41,16 +63,18 @@ class HandStart:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HandStart:
+    def from_dict(cls, data: dict[str, Any], *, checked: bool = True) -> HandStart:
+        """The start of a record; ``checked=False``: see :meth:`Rules.from_dict`."""
         ids = data.get("player_ids")
         state = data.get("pot_state")
         return cls(
-            rules=Rules.from_dict(data["rules"]),
+            rules=Rules.from_dict(data["rules"], checked=checked),
             stacks=tuple(int(s) for s in data["stacks"]),
             deck=tuple(str(c) for c in data["deck"]),
             carried=int(data.get("carried", 0)),
             player_ids=tuple(str(p) for p in ids) if ids is not None else None,
             pot_state=pot_state_from_dict(state) if state is not None else None,
+            engine_rules=int(data.get("engine_rules", OLD_ENGINE_RULES)),
         )
 
     def new_hand(self) -> Hand:

@@ -185,7 +185,11 @@ class Rules:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
+    def from_dict(cls, data: dict[str, Any], *, checked: bool = True) -> Rules:
+        """The rules of a record. ``checked=False`` reads a record whose options this
+        engine now refuses (written under earlier rules, R-16.8) without refusing it, so
+        that its table can be read and the hand cancelled: such rules must never deal
+        or replay a hand."""
         names = {f.name for f in fields(cls)}
         kw = {k: v for k, v in data.items() if k in names}
         for key in ("blinds_or_straddles", "antes", "dead_posts", "limit_scale"):
@@ -204,6 +208,14 @@ class Rules:
                 kw["jacks_to_open"] = False
             if kw.get("wild") == "deuces" and not wild_apply(variant):
                 kw["wild"] = "none"
+        if not checked:
+            try:
+                return cls(**kw)
+            except ConfigError:
+                unchecked = cls()
+                for key, value in kw.items():
+                    object.__setattr__(unchecked, key, value)  # frozen: set past __post_init__
+                return unchecked
         return cls(**kw)
 
 

@@ -85,6 +85,7 @@ _ENDINGS = {
     "uncontested": "Hand over: everyone else folded.",
     "guts": "Hand over.",
     "passed out": "Hand over: nobody opened (R-4.6).",
+    "not opened": "Hand over: nobody opened with jacks or better (R-4.9).",
     "nobody declared": "Hand over: nobody declared in time (R-13.2).",
 }
 

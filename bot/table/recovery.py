@@ -3,11 +3,13 @@
 A table's state is the fold of its events (:meth:`TableState.apply`); the hand in
 progress is replayed action by action in the engine. Conservation (R-2.5) is checked
 against both the rebuilt state and the store's ledger; a mismatch halts that table with
-a clear reason instead of letting play continue on a wrong count.
+a clear reason instead of letting play continue on a wrong count. A hand in progress that
+this engine cannot replay (dealt under earlier rules) is cancelled (R-16.8).
 """
 
 from __future__ import annotations
 
+from bot.poker.errors import PokerError
 from bot.table.ports import LoggedEvent, StorePort
 from bot.table.snapshot import from_payload
 from bot.table.state import TableState
@@ -20,8 +22,15 @@ def rebuild(
     for ev in events:
         state.apply(ev.kind, ev.payload, idem_key=ev.idem_key)
         state.seq = ev.seq
-    if state.current is not None and not state.current.ended:
-        state.current.ensure_hand()  # replay the hand in progress in the engine
+    info = state.current
+    if info is not None and not info.ended and info.replay_error is None:
+        try:
+            info.ensure_hand()  # replay the hand in progress in the engine
+        except PokerError as exc:
+            # R-16.8: dealt under rules this engine no longer plays; the service cancels
+            # it (chips back as committed) instead of failing to start.
+            info.hand = None
+            info.replay_error = exc.message
     return state
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
@@ -18,6 +19,8 @@ from bot.table.session import PlayerStats, SessionReport, hand_stats, session_re
 from bot.table.settings import TableSettings
 from bot.table.state import TableState
 from bot.table.table import Outcome, Table
+
+log = logging.getLogger(__name__)
 
 
 class TableService:
@@ -126,11 +129,28 @@ class TableService:
         conservation (R-2.5). Returns the ids of halted tables. ``settle`` then finishes
         what a crash cut in half (see :meth:`Table.settle`)."""
         ids = await self.store.open_tables()
-        states = await asyncio.gather(*(load(self.store, t) for t in ids))
+        loaded = await asyncio.gather(*(load(self.store, t) for t in ids), return_exceptions=True)
         halted: list[str] = []
-        for state in states:
+        for table_id, state in zip(ids, loaded, strict=True):
+            if isinstance(state, BaseException):
+                if not isinstance(state, Exception):
+                    raise state
+                # One table whose log cannot be read must not keep the others (or the
+                # bot) from starting: it is stopped, in memory only, and nothing moves.
+                log.error("table %s: log unreadable", table_id, exc_info=state)
+                state = TableState(table_id)
+                state.halted = (
+                    "The table could not be read back from its log; it is stopped and no "
+                    "chip moves until an operator looks at it."
+                )
+                self.tables[table_id] = self._table(state)
+                halted.append(table_id)
+                continue
             table = self._table(state)
             self.tables[state.table_id] = table
+            if state.current is not None and state.current.replay_error is not None:
+                async with table.lock:
+                    await table.cancel_unreplayable()  # R-16.8
             error = state.conservation_error() or await ledger_error(self.store, state)
             if error and not state.halted:
                 async with table.lock:

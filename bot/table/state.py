@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.poker.actions import Action, AddChips, action_from_dict
+from bot.poker.errors import ConfigError
 from bot.poker.events import Event
 from bot.poker.hand import Hand
 from bot.poker.record import HandStart
 from bot.table.button import DealPlan
+from bot.table.errors import TableError
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
@@ -25,6 +27,19 @@ HAND_EVENTS = frozenset({"hand_started", "action", "hand_ended"})
 IDEM_MEMORY = 5000
 RECENT_HANDS = 20
 """Finished hands kept in memory for history/PHH; older ones are read from the log."""
+
+
+class UnreplayableHand(TableError):
+    """A recorded hand this engine cannot replay (a rule changed since it was dealt,
+    R-16.8)."""
+
+    def __init__(self, hand_no: int, reason: str) -> None:
+        super().__init__(
+            f"Hand #{hand_no} was recorded under earlier rules and cannot be replayed "
+            f"by this version ({reason}) (R-16.8)."
+        )
+        self.hand_no = hand_no
+        self.reason = reason
 
 
 @dataclass(slots=True)
@@ -49,6 +64,27 @@ class HandInfo:
     start_turn: int = 0
     """The table's turn number once this deal began: any prompt of this deal carries a
     turn at least this (an older one belongs to an earlier deal)."""
+    replay_error: str | None = None
+    """Why this engine could not replay the record (R-16.8): the hand is then cancelled
+    at recovery and never replayed again."""
+
+    def cancellation(self, pot_state: dict[str, Any] | None) -> dict[str, Any]:
+        """The ``hand_ended`` payload that cancels this hand (R-16.8): every player gets
+        back what he put in (his stack at the deal, plus chips bought during the hand,
+        R-2.4), a pot carried into the hand is carried on, nothing is raked."""
+        stacks = list(self.start.stacks)
+        for action in self.actions:
+            if isinstance(action, AddChips):
+                stacks[action.player] += action.amount
+        return {
+            "hand_no": self.hand_no,
+            "stacks": stacks,
+            "net": [0] * len(stacks),
+            "rake": 0,
+            "carried": self.start.carried,
+            "reason": "cancelled",
+            "pot_state": pot_state,
+        }
 
     def position_of(self, seat: int) -> int | None:
         try:
@@ -59,6 +95,8 @@ class HandInfo:
     def ensure_hand(self) -> Hand:
         """The engine hand, replayed from the record when it was not kept (recovery)."""
         if self.hand is None:
+            if self.replay_error is not None:
+                raise UnreplayableHand(self.hand_no, self.replay_error)
             hand = self.start.new_hand()
             events = list(hand.events)
             for action in self.actions:
@@ -300,7 +338,7 @@ class TableState:
         self.halted = str(p["reason"])
 
     def _on_hand_started(self, p: Mapping[str, Any], live: Any) -> None:
-        start = HandStart.from_dict(dict(p["start"]))
+        start, refused = read_start(dict(p["start"]))
         order = tuple(int(s) for s in p["order"])
         info = HandInfo(
             hand_no=int(p["hand_no"]),
@@ -319,6 +357,7 @@ class TableState:
         if isinstance(live, Hand):
             info.hand = live
             info.events = list(live.events)
+        info.replay_error = refused
         self.current = info
         self.hand_no = info.hand_no
         if self.bank_granted != self.settings.time_bank:
@@ -428,6 +467,8 @@ class TableState:
         self.pot_state = p.get("pot_state")
         self.rake_total += int(p.get("rake", 0))
         info.ended = True
+        if p.get("reason") == "cancelled":
+            self.last_action = ""  # R-16.8: nothing of a cancelled hand stands
         info.hand = None  # finished hands are kept as records only
         self.recent[info.hand_no] = info
         for old in [k for k in self.recent if k <= info.hand_no - RECENT_HANDS]:
@@ -496,3 +537,13 @@ def _passed(prev_bb: int, new_bb: int | None, seat: int) -> bool:
     if prev_bb < new_bb:
         return prev_bb < seat < new_bb
     return seat > prev_bb or seat < new_bb
+
+
+def read_start(raw: dict[str, Any]) -> tuple[HandStart, str | None]:
+    """A hand start from the log, and why this engine refuses its rules, if it does
+    (written under earlier rules, R-16.8): the table is still read, and the hand is
+    never dealt or replayed by these rules (cancelled if in progress)."""
+    try:
+        return HandStart.from_dict(raw), None
+    except ConfigError as exc:
+        return HandStart.from_dict(raw, checked=False), exc.message

@@ -68,7 +68,7 @@ from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import DuplicateKey, HandFacts, LedgerRow, Notice, Presenter, StorePort
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings
-from bot.table.state import HandInfo, TableState
+from bot.table.state import HandInfo, TableState, UnreplayableHand, read_start
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
 
@@ -894,37 +894,31 @@ class Table:
             await self._end_hand(info, hand)
             return
         deadline = self.deadline()
-        if hand.phase == "guts" and hand.to_act is None:
-            # One prompt per player per deal: each commit moves the turn, and prompting
-            # again then would leave several live prompts in every DM.
+        actors = hand.actors()
+        sealed = [a for a in actors if a.turn == "sealed"]
+        if sealed:
+            # Sealed Guts calls (R-15.2) or declarations (R-13.2): one prompt per player
+            # per deal; each commit moves the turn, and prompting again then would leave
+            # several live prompts in every DM.
             if self._declare_told != info.hand_no:
-                for pos in hand.guts_pending():
-                    await self._private(
-                        info.users[pos],
-                        Notice(
+                for a in sealed:
+                    if "guts" in a.legal.actions:
+                        notice = Notice(
                             "guts",
                             "In or out? Your call stays secret until everyone has called (R-15.2).",
                             st.turn,
                             deadline=deadline,
-                        ),
-                    )
-                self._declare_told = info.hand_no
-            return
-        if hand.phase == "declare" and hand.to_act is None:
-            if self._declare_told != info.hand_no:
-                for pos in hand.declare_pending():
-                    legal = hand.declare_legal(pos)
-                    await self._private(
-                        info.users[pos],
-                        Notice(
+                        )
+                    else:
+                        notice = Notice(
                             "declare",
                             "Declare low, high or both: your fist is closed until everyone "
                             "has declared (R-13.2).",
                             st.turn,
-                            legal=legal,
+                            legal=a.legal,
                             deadline=deadline,
-                        ),
-                    )
+                        )
+                    await self._private(info.users[a.position], notice)
                 self._declare_told = info.hand_no
             return
         if hand.to_act is not None:
@@ -980,6 +974,24 @@ class Table:
             await self._snapshot()
         await self._tell_chooser()
 
+    async def cancel_unreplayable(self) -> bool:
+        """R-16.8: a hand in progress that this engine cannot replay (dealt under earlier
+        rules, before an upgrade) is cancelled: every player gets back the chips he put
+        in, and the table says so. Returns whether a hand was cancelled."""
+        info = self.state.current
+        if info is None or info.ended or info.replay_error is None:
+            return False
+        await self._commit(
+            "hand_ended", info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}"
+        )
+        await self._public(
+            "hand_cancelled",
+            f"Hand #{info.hand_no} was dealt under earlier rules and cannot be resumed by "
+            "this version: it is cancelled and every player has back the chips he put in "
+            "(R-16.8).",
+        )
+        return True
+
     async def _snapshot(self) -> None:
         """Save the folded state between hands, so a restart replays only the tail."""
         from bot.table.snapshot import to_payload
@@ -1004,8 +1016,8 @@ class Table:
         if hand is None or st.halted or st.paused:
             return None
         s = self.settings
-        if hand.phase in ("declare", "guts") and hand.to_act is None:
-            return st.phase_started_at + s.declare_clock
+        if any(a.turn == "sealed" for a in hand.actors()):
+            return st.phase_started_at + s.declare_clock  # one clock for all (R-13.2)
         if hand.to_act is None or st.current is None:
             return None
         seat = st.seats.get(st.current.order[hand.to_act])
@@ -1048,39 +1060,37 @@ class Table:
                     return True
                 info, hand = self._hand_or_refuse()
                 ckey = f"clock:{info.hand_no}:{st.turn}"
-                if hand.phase == "guts" and hand.to_act is None:
+                sealed = [a for a in hand.actors() if a.turn == "sealed"]
+                if sealed and "guts" in sealed[0].legal.actions:
                     # R-15.2: a player who has not called by the clock is out.
-                    late = hand.guts_pending()
+                    late = [a.position for a in sealed]
                     names = ", ".join(info.names[p] for p in late)
                     are = "is" if len(late) == 1 else "are"
                     await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
                     for pos in late:
-                        if st.hand is not hand or hand.phase != "guts":
+                        if st.hand is not hand or not hand.can_act(pos):
                             break
                         await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
                     return True
-                if hand.phase == "declare" and hand.to_act is None:
+                if sealed:
                     # R-13.2: the clock is shared: every fist still open times out at once
                     # (the engine takes them together; said first, then done).
-                    late = hand.declare_pending()
-                    if late:
-                        names = ", ".join(info.names[p] for p in late)
-                        one = len(late) == 1  # "carol folds", "alice, carol fold"
-                        if self.settings.declare_default == "fold":
-                            how = "folds" if one else "fold"
-                        else:
-                            how = "declares high" if one else "declare high"
-                        await self._public(
-                            "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
-                        )
-                        await self._apply(
-                            DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True
-                        )
+                    late = [a.position for a in sealed]
+                    names = ", ".join(info.names[p] for p in late)
+                    one = len(late) == 1  # "carol folds", "alice, carol fold"
+                    if self.settings.declare_default == "fold":
+                        how = "folds" if one else "fold"
+                    else:
+                        how = "declares high" if one else "declare high"
+                    await self._public(
+                        "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
+                    )
+                    await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
                     return True
                 assert hand.to_act is not None
                 pos = hand.to_act
                 legal = hand.legal()
-                action = _timeout_action(pos, legal, hand)
+                action = _timeout_action(pos, legal)
                 seat = st.seats.get(info.order[pos])
                 if seat is not None:
                     # Said before what it causes, so the log reads in order.
@@ -1153,7 +1163,7 @@ class Table:
         name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
         lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
-        hand = info.start.new_hand()
+        hand = info.start.new_hand()  # replays: _finished_hand above replayed it whole
 
         def tell(events: Sequence[Event]) -> None:
             for event in events:
@@ -1195,9 +1205,14 @@ class Table:
             info = await self._load_hand(hand_no)
         if info is None or not info.ended:
             raise TableError(f"There is no finished hand #{hand_no} at this table.")
-        hand = info.start.new_hand()
-        for action in info.actions:
-            hand.apply(action)
+        if info.replay_error is not None:  # rules this engine refuses (R-16.8)
+            raise UnreplayableHand(hand_no, info.replay_error)
+        try:
+            hand = info.start.new_hand()
+            for action in info.actions:
+                hand.apply(action)
+        except PokerError as exc:  # recorded under earlier rules (R-16.8)
+            raise UnreplayableHand(hand_no, exc.message) from None
         return info, hand
 
     async def _load_hand(self, hand_no: int) -> HandInfo | None:
@@ -1215,9 +1230,11 @@ class Table:
                 users[int(p["seat"])] = str(p["user"])
             elif ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
                 order = tuple(int(s) for s in p["order"])
+                start, refused = read_start(dict(p["start"]))
                 found = HandInfo(
                     hand_no=hand_no,
-                    start=HandStart.from_dict(dict(p["start"])),
+                    start=start,
+                    replay_error=refused,
                     order=order,
                     names=tuple(names.get(s, f"seat {s}") for s in order),
                     users=tuple(users.get(s, "") for s in order),
@@ -1321,11 +1338,11 @@ def _no_raise(hand: Hand, legal: Legal) -> str:
     return f"{reason} You may: {legal.describe()}."
 
 
-def _timeout_action(pos: int, legal: Legal, hand: Hand) -> Action:
+def _timeout_action(pos: int, legal: Legal) -> Action:
     """On expiry: check if checking is free, else fold (draw: stand pat; showdown: muck)."""
-    if hand.phase == "draw":
+    if "draw" in legal.actions:
         return Draw(pos, ())
-    if hand.phase == "showdown":
+    if "show" in legal.actions:
         return Muck(pos) if "muck" in legal.actions else Show(pos)
     if "check" in legal.actions:
         return Check(pos)

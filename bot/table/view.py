@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.poker.cards import JOKER
 from bot.poker.hand import Hand
-from bot.poker.legal import Legal
+from bot.poker.legal import ActionName, Legal, Phase, Turn
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant
 from bot.table.state import TableState
+
+ViewPhase = Phase | Literal["waiting", "paused", "halted", "closed"]
+"""The hand's phase (:data:`bot.poker.Phase`), or what the table is doing without one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +69,15 @@ class TableView:
     board: tuple[str, ...]
     pots: tuple[PotView, ...]
     pot_total: int
-    phase: str
-    """waiting, betting, draw, declare, showdown, over, paused, halted, closed."""
+    phase: ViewPhase
+    """waiting, betting, draw, declare, guts, showdown, over, paused, halted, closed."""
     hand_no: int
     last_action: str
     turn: int
     legal: Legal | None
     """The viewer's legal actions, only when it is his turn."""
     declare_pending: int
+    """How many players still have to declare or call at once (sealed, R-13.2, R-15.2)."""
     host: str
     halted: str | None
     pot_system: str = "normal"
@@ -91,8 +96,12 @@ class TableView:
     options: str = ""
     """What the player to act may do, e.g. "bring in for 1, complete to 2, or fold"
     (public, like ``to_call``; R-6.6). Empty while his options depend on his cards."""
-    actions: frozenset[str] = frozenset()
+    actions: frozenset[ActionName] = frozenset()
     """The names of the player to act's legal actions, under the same condition."""
+    acting: Turn | None = None
+    """How the players who may act now act (the engine's ``Hand.actors``): ``in_turn``
+    (one seat, ``to_act``), ``sealed`` (``declare_pending`` players at once, each in
+    private), or None (nobody: between hands)."""
     no_raise: str | None = None
     """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so."""
 
@@ -146,7 +155,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
                 drew=drew,
             )
         )
-    to_call, options, actions = 0, "", frozenset[str]()
+    to_call, options, actions = 0, "", frozenset[ActionName]()
     if hand is not None and hand.to_act is not None:
         public = hand.legal()
         to_call = public.to_call
@@ -155,16 +164,15 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     legal = None
     no_raise: str | None = None
     if hand is not None and viewer_pos is not None:
-        if hand.phase == "declare" and viewer_pos in hand.declare_pending():
-            legal = hand.declare_legal(viewer_pos)
-        elif hand.phase == "guts" and viewer_pos in hand.guts_pending():
-            legal = hand.guts_legal(viewer_pos)
-        elif hand.to_act == viewer_pos:
-            legal = hand.legal()
-            no_raise = hand.no_raise_reason()
+        actor = hand.actor(viewer_pos)
+        # A player who may only wait (R-8.4) is not prompted: the table asks in turn.
+        if actor is not None and actor.turn != "waiting":
+            legal = actor.legal
+            if actor.turn == "in_turn":
+                no_raise = hand.no_raise_reason()
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
-        phase: str = hand.phase
+        phase: ViewPhase = hand.phase
     else:
         pots = (PotView(state.carried, ()),) if state.carried else ()
         phase = "waiting"
@@ -179,6 +187,8 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         phase = "halted"
     if state.closed:
         phase = "closed"
+    actors = hand.actors() if hand is not None else ()
+    acting = actors[0].turn if actors else None
     declare = _declare(state, variant)
     name = get_variant(variant).name
     stakes = state.settings.stakes_text(variant, limit)
@@ -205,11 +215,10 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         last_action=state.last_action,
         turn=state.turn,
         legal=legal,
-        declare_pending=(
-            len(hand.declare_pending()) + len(hand.guts_pending()) if hand is not None else 0
-        ),
+        declare_pending=sum(1 for a in actors if a.turn == "sealed"),
         host=state.host,
         halted=state.halted,
+        acting=acting,
         pot_system=system,
         reserve=reserve,
         legs_needed=state.settings.value("guts_legs") if system == "guts" else 0,
@@ -357,7 +366,7 @@ def render_text(view: TableView, now: float | None = None) -> str:
     if who is not None:
         may = f". Options: {view.options}" if view.options else ""
         lines.append(f"To act: {who.name} (seat {who.seat}){clock}{may}.")
-    elif view.phase in ("declare", "guts") and view.declare_pending:
+    elif view.acting == "sealed":
         what = "to declare" if view.phase == "declare" else "to say in or out"
         lines.append(f"Waiting for {view.declare_pending} {what} (privately){clock}")
     for s in view.seats:
