@@ -98,8 +98,12 @@ async def main() -> None:
         assert (await h.do(t1, h.to_act(t1), word)).ok
     # t2: fixed-limit stud, a few hands, paused.
     t2 = await h.seated(
-        ["erin", "frank", "gina"], table_id="t2", variant="stud", limit="fixed",
-        small_bet=2, big_bet=4,
+        ["erin", "frank", "gina"],
+        table_id="t2",
+        variant="stud",
+        limit="fixed",
+        small_bet=2,
+        big_bet=4,
     )
     await _play(h, t2, rng, 3)
     assert (await t2.pause("host", True, key=h.key())).ok

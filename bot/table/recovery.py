@@ -10,6 +10,7 @@ this engine cannot replay (dealt under earlier rules) is cancelled (R-16.8).
 from __future__ import annotations
 
 from bot.poker.errors import PokerError
+from bot.table.log import read_event
 from bot.table.ports import LoggedEvent, StorePort
 from bot.table.snapshot import from_payload
 from bot.table.state import TableState
@@ -20,7 +21,8 @@ def rebuild(
 ) -> TableState:
     state = state if state is not None else TableState(table_id)
     for ev in events:
-        state.apply(ev.kind, ev.payload, idem_key=ev.idem_key)
+        record = read_event(ev.kind, ev.payload, table_id=table_id, seq=ev.seq)
+        state.apply(record, idem_key=ev.idem_key)
         state.seq = ev.seq
     info = state.current
     if info is not None and not info.ended and info.replay_error is None:
