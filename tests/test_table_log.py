@@ -235,3 +235,25 @@ def test_logged_event_rows_read_by_kind() -> None:
         LoggedEvent("t", 2, "sat_out", None, None, {"seat": 3}, 0.0),
     ]
     assert [s.seat for s in log.read_rows(rows, log.Sat)] == [3]
+
+
+async def test_invariant_4_a_malformed_snapshot_is_a_log_error_and_the_log_wins() -> None:
+    """Invariant 4: a snapshot is a shortcut, the log the truth. A malformed snapshot is
+    a LogError (kind 'snapshot', its seq); recovery then folds the whole log and gets
+    the live table back."""
+    from bot.local.terminal import state_digest
+    from bot.table.snapshot import from_payload, to_payload
+
+    h = Harness()
+    table = await h.seated(["a", "b", "c"])
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    good = to_payload(table.state)
+    bad = {**good, "seats": [{"number": 1}]}  # a seat without its fields
+    with pytest.raises(log.LogError) as caught:
+        from_payload("t", bad, 17)
+    assert (caught.value.table_id, caught.value.seq, caught.value.kind) == ("t", 17, "snapshot")
+    await h.store.save_snapshot("t", table.state.seq, bad)
+    again = await load(h.store, "t")
+    assert state_digest(again) == state_digest(table.state)
+    assert again.conservation_error() is None
