@@ -257,3 +257,19 @@ async def test_invariant_4_a_malformed_snapshot_is_a_log_error_and_the_log_wins(
     again = await load(h.store, "t")
     assert state_digest(again) == state_digest(table.state)
     assert again.conservation_error() is None
+
+
+async def test_r16_8_history_tells_the_stakes_the_hand_was_dealt_at(legacy: str) -> None:
+    """R-16.8: a hand is told by the rules it was played under: hand #2 of the legacy
+    table was dealt at blinds 1/2, before the host changed them to 2/4, and its history
+    says 1/2 (it used to print the table's current blinds)."""
+    store = await open_store(legacy)
+    h = Harness(store=store)
+    assert await h.service.recover() == []
+    table = h.service.table("t1")
+    assert table.settings.big_blind == 4
+    story = await table.hand_story(2)
+    assert story.splitlines()[0] == "Hand #2: No-limit Texas hold'em, blinds 1/2.", story
+    late = await table.hand_story(5)  # dealt after the change
+    assert late.splitlines()[0] == "Hand #5: No-limit Texas hold'em, blinds 2/4.", late
+    await store.close()

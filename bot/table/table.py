@@ -839,7 +839,8 @@ class Table:
         key: str | None,
         note: str = "",
         ledger: Sequence[LedgerRow] = (),
-        **extra: Any,
+        *,
+        timeout: bool = False,
     ) -> str:
         info, hand = self._hand_or_refuse()
         events = hand.apply(action)  # a refusal raises here and changes nothing
@@ -851,7 +852,7 @@ class Table:
                     info.order[action.player],
                     action,
                     text,
-                    timeout=bool(extra.get("timeout", False)),
+                    timeout=timeout,
                 ),
                 key=key,
                 ledger=ledger,
@@ -1158,7 +1159,8 @@ class Table:
         info, _ = await self._finished_hand(hand_no)
         name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
-        lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
+        dealt_under = await self._dealt_under(hand_no)
+        lines = [f"Hand #{hand_no}: {dealt_under.stakes_text(info.variant, info.limit)}."]
         hand = info.start.new_hand()  # replays: _finished_hand above replayed it whole
 
         def tell(events: Sequence[Event]) -> None:
@@ -1177,6 +1179,17 @@ class Table:
                     lines.append(f"{name(action.player)}'s time ran out.")
             tell(hand.apply(action))
         return "\n".join(lines)
+
+    async def _dealt_under(self, hand_no: int) -> TableSettings:
+        """The settings in force when hand ``hand_no`` was dealt (R-16.8: a hand is told
+        by the stakes it was played at, not by a later settings change)."""
+        settings, found = self.settings, self.settings
+        for rec in self._read(await self.store.events(self.table_id)):
+            if isinstance(rec, tlog.Created | tlog.SettingsChanged):
+                settings = rec.settings
+            elif isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
+                found = settings  # the last table in this channel with that number wins
+        return found
 
     async def _timed_out(self, hand_no: int) -> set[int]:
         """Which of a hand's actions the clock took (their index in the hand's actions),
