@@ -273,3 +273,14 @@ async def test_r16_8_history_tells_the_stakes_the_hand_was_dealt_at(legacy: str)
     late = await table.hand_story(5)  # dealt after the change
     assert late.splitlines()[0] == "Hand #5: No-limit Texas hold'em, blinds 2/4.", late
     await store.close()
+
+
+def test_invariant_4_the_store_indexes_the_kinds_the_log_writes() -> None:
+    """Invariant 4: the store (which knows no poker) finds open tables and hands by four
+    kinds; they must be the records' kinds, or recovery would miss tables."""
+    from bot.store import records
+
+    assert records.TABLE_OPENED == log.Created.KIND
+    assert records.TABLE_CLOSED == log.Closed.KIND
+    assert records.HAND_STARTED == log.HandStarted.KIND
+    assert records.HAND_ENDED == log.HandEnded.KIND

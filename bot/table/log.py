@@ -594,9 +594,6 @@ RECORDS: Mapping[str, type[LogRecord]] = {
 }
 """Every kind the log holds, and its record."""
 
-TABLE_KINDS = frozenset(RECORDS) - {"notify", "table_message", "synced"}
-"""The kinds a table's own log holds (the rest are the Discord side's logs)."""
-
 R = TypeVar("R", bound=LogRecord)
 
 
