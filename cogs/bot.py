@@ -37,6 +37,7 @@ from discord.ext import commands
 
 from bot import health
 from bot.config import Config
+from bot.table.log import CommandsSynced, LogError, read_rows
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
@@ -49,7 +50,7 @@ log = logging.getLogger("cogs.app")  # the service's log name (operators filter 
 
 SYNC_LOG = "_command_sync"
 """Reserved log id: one ``synced`` event per sync ({scope, hash}); never a table."""
-SYNCED = "synced"
+SYNCED = CommandsSynced.KIND
 STOP_BUDGET = 4.0
 """Seconds a graceful stop may take in all, even with Discord unreachable (the promise
 is an exit within 5 s; supervisors wait longer: systemd 15 s here, Docker 10 s)."""
@@ -175,9 +176,13 @@ class ChipfistBot(commands.Bot):
         digest = self.tree_hash(guild)
         store = self.service.store
         last = None
-        for event in await store.events(SYNC_LOG):
-            if event.kind == SYNCED and event.payload.get("scope") == scope:
-                last = event.payload.get("hash")
+        try:
+            for rec in read_rows(await store.events(SYNC_LOG), CommandsSynced):
+                if rec.scope == scope:
+                    last = rec.hash
+        except LogError as exc:
+            log.warning("%s", exc.message)  # unreadable: sync again (harmless)
+            last = None
         if last == digest and not force:
             log.info("command tree unchanged (%s): not synced", scope)
             return False
@@ -186,7 +191,8 @@ class ChipfistBot(commands.Bot):
         except discord.HTTPException:
             log.exception("command sync failed (%s); the old commands stay", scope)
             return False
-        await store.append(SYNC_LOG, SYNCED, {"scope": scope, "hash": digest})
+        rec = CommandsSynced(scope, digest)
+        await store.append(SYNC_LOG, rec.kind, rec.to_payload())
         log.info("command tree synced (%s)", scope)
         return True
 

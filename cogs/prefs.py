@@ -11,12 +11,16 @@ user wins when they are read back at start-up.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
+from bot.table.log import LogError, NotifyChosen, TableMessage, read_rows
 from bot.table.ports import StorePort
 
+log = logging.getLogger(__name__)
+
 PREFS_LOG = "_player_prefs"
-NOTIFY = "notify"
+NOTIFY = NotifyChosen.KIND
 NOTIFY_MODES = ("channel", "dm")
 
 
@@ -24,9 +28,15 @@ async def load_notify_modes(store: StorePort) -> dict[str, str]:
     """Every user's chosen turn notice, as of the last choice each made."""
     modes: dict[str, str] = {}
     for event in await store.events(PREFS_LOG):
-        user, mode = event.payload.get("user"), event.payload.get("mode")
-        if event.kind == NOTIFY and isinstance(user, str) and mode in NOTIFY_MODES:
-            modes[user] = mode
+        try:
+            chosen = read_rows([event], NotifyChosen)
+        except LogError as exc:
+            # A preference is no chip: a bad row is skipped (and logged), not fatal.
+            log.warning("%s", exc.message)
+            continue
+        for rec in chosen:
+            if rec.mode in NOTIFY_MODES:
+                modes[rec.user] = rec.mode
     return modes
 
 
@@ -34,30 +44,34 @@ async def save_notify_mode(store: StorePort, user_id: str, mode: str) -> None:
     """Record a choice durably (returns after the store committed it)."""
     if mode not in NOTIFY_MODES:
         raise ValueError(f"unknown notify mode {mode!r}")
-    await store.append(PREFS_LOG, NOTIFY, {"user": user_id, "mode": mode})
+    rec = NotifyChosen(user_id, mode)
+    await store.append(PREFS_LOG, rec.kind, rec.to_payload())
 
 
 # The table message of each channel, kept for the same reason: after a restart the bot
 # edits the message players already have (and its buttons) instead of posting a second
 # one beside it. One event per new table message (created, or re-posted to the bottom).
 TABLE_MESSAGES_LOG = "_table_messages"
-TABLE_MESSAGE = "table_message"
+TABLE_MESSAGE = TableMessage.KIND
 
 
 async def load_table_messages(store: StorePort) -> dict[str, int]:
     """The newest table message id per table."""
     ids: dict[str, int] = {}
     for event in await store.events(TABLE_MESSAGES_LOG):
-        table, message = event.payload.get("table"), event.payload.get("message")
-        if event.kind == TABLE_MESSAGE and isinstance(table, str) and isinstance(message, int):
-            ids[table] = message
+        try:
+            saved = read_rows([event], TableMessage)
+        except LogError as exc:
+            log.warning("%s", exc.message)  # the bot posts a new table message instead
+            continue
+        for rec in saved:
+            ids[rec.table] = rec.message
     return ids
 
 
 async def save_table_message(store: StorePort, table_id: str, message_id: int) -> None:
-    await store.append(
-        TABLE_MESSAGES_LOG, TABLE_MESSAGE, {"table": table_id, "message": message_id}
-    )
+    rec = TableMessage(table_id, message_id)
+    await store.append(TABLE_MESSAGES_LOG, rec.kind, rec.to_payload())
 
 
 # The thread a table runs in, when it was opened with its own thread: a Discord detail,

@@ -33,6 +33,7 @@ from bot.store import (
 )
 from bot.store import open_store as open_backend
 from bot.store.store import Synchronous
+from bot.table.log import Closed, Created
 
 __all__ = [
     "DuplicateKey",
@@ -235,8 +236,8 @@ class MemoryStore:
     async def open_tables(self) -> list[str]:
         out = []
         for table_id, evs in self._events.items():
-            life = [e.kind for e in evs if e.kind in ("created", "closed")]
-            if life and life[-1] == "created":  # a channel may reopen after closing
+            life = [e.kind for e in evs if e.kind in (Created.KIND, Closed.KIND)]
+            if life and life[-1] == Created.KIND:  # a channel may reopen after closing
                 out.append(table_id)
         return out
 

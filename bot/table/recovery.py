@@ -9,10 +9,15 @@ this engine cannot replay (dealt under earlier rules) is cancelled (R-16.8).
 
 from __future__ import annotations
 
+import logging
+
 from bot.poker.errors import PokerError
+from bot.table.log import LogError, read_event
 from bot.table.ports import LoggedEvent, StorePort
 from bot.table.snapshot import from_payload
 from bot.table.state import TableState
+
+log = logging.getLogger(__name__)
 
 
 def rebuild(
@@ -20,7 +25,8 @@ def rebuild(
 ) -> TableState:
     state = state if state is not None else TableState(table_id)
     for ev in events:
-        state.apply(ev.kind, ev.payload, idem_key=ev.idem_key)
+        record = read_event(ev.kind, ev.payload, table_id=table_id, seq=ev.seq)
+        state.apply(record, idem_key=ev.idem_key)
         state.seq = ev.seq
     info = state.current
     if info is not None and not info.ended and info.replay_error is None:
@@ -39,7 +45,12 @@ async def load(store: StorePort, table_id: str, *, use_snapshot: bool = True) ->
     snap = await store.latest_snapshot(table_id) if use_snapshot else None
     if snap is not None:
         seq, payload = snap
-        state = from_payload(table_id, dict(payload))
+        try:
+            state = from_payload(table_id, dict(payload), seq)
+        except LogError as exc:
+            # A snapshot is only a shortcut; the log is the truth (invariant 4).
+            log.warning("%s; folding the whole log instead", exc.message)
+            state = None
         if state is not None:
             return rebuild(table_id, await store.events(table_id, after_seq=seq), state)
     return rebuild(table_id, await store.events(table_id))

@@ -13,6 +13,7 @@ import logging
 
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
+from bot.table.log import Halted, Sat, read_rows
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
@@ -110,9 +111,8 @@ class TableService:
         stacks = {s.user_id: s.stack for s in seats}
         # Players who stood up are in the results too: their names come from the log.
         names = {
-            str(e.payload["user"]): str(e.payload["name"])
-            for e in await self.store.events(table_id)
-            if e.kind == "sat" and "user" in e.payload and "name" in e.payload
+            sat.user: sat.name
+            for sat in read_rows(await self.store.events(table_id), Sat, table_id=table_id)
         }
         names.update({s.user_id: s.name for s in seats})
         results = tuple(r for r in session_results(rows, stacks) if r.user_id != "house")
@@ -154,7 +154,7 @@ class TableService:
             error = state.conservation_error() or await ledger_error(self.store, state)
             if error and not state.halted:
                 async with table.lock:
-                    await table._commit("halted", {"reason": error})
+                    await table._commit(Halted(error))
             if table.state.halted:
                 halted.append(state.table_id)
         if settle:

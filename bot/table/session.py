@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from bot.table import log
 from bot.table.ports import LedgerEntry, LedgerRow
 
 
@@ -104,22 +105,24 @@ class PlayerStats:
 
 def hand_stats(events: Iterable[tuple[str, Mapping[str, object]]]) -> list[PlayerStats]:
     """Hands played, hands won (a positive net), net chips and the biggest single win per
-    player, folded from the table's log (kinds ``sat``, ``hand_started``, ``hand_ended``)."""
+    player, folded from the table's log (kinds ``sat``, ``hand_started``, ``hand_ended``,
+    read through :mod:`bot.table.log`; other kinds are skipped unread)."""
     seat_user: dict[int, tuple[str, str]] = {}
-    order: list[int] = []
+    order: tuple[int, ...] = ()
     acc: dict[str, list[int]] = {}
     names: dict[str, str] = {}
-    for kind, p in events:
-        if kind == "sat":
-            seat_user[int(str(p["seat"]))] = (str(p["user"]), str(p["name"]))
-            names[str(p["user"])] = str(p["name"])
-        elif kind == "hand_started":
-            raw = p.get("order", [])
-            order = [int(str(s)) for s in raw] if isinstance(raw, list) else []
-        elif kind == "hand_ended":
-            raw_net = p.get("net", [])
-            nets = [int(str(x)) for x in raw_net] if isinstance(raw_net, list) else []
-            for seat, net in zip(order, nets, strict=False):
+    wanted = (log.Sat.KIND, log.HandStarted.KIND, log.HandEnded.KIND)
+    for seq, (kind, payload) in enumerate(events, 1):
+        if kind not in wanted:
+            continue
+        rec = log.read_event(kind, payload, seq=seq)
+        if isinstance(rec, log.Sat):
+            seat_user[rec.seat] = (rec.user, rec.name)
+            names[rec.user] = rec.name
+        elif isinstance(rec, log.HandStarted):
+            order = rec.order
+        elif isinstance(rec, log.HandEnded):
+            for seat, net in zip(order, rec.net, strict=False):
                 user = seat_user.get(seat, (f"seat {seat}", f"seat {seat}"))[0]
                 row = acc.setdefault(user, [0, 0, 0, 0])
                 row[0] += 1

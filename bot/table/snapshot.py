@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.poker.actions import action_from_dict, action_to_dict
-from bot.poker.record import HandStart
+from bot.poker.errors import PokerError
+from bot.table.log import LogError, read_start
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState
@@ -77,10 +78,19 @@ def to_payload(state: TableState) -> dict[str, Any]:
     return out
 
 
-def from_payload(table_id: str, data: dict[str, Any]) -> TableState | None:
-    """The state a snapshot describes, or None if it is from another version."""
+def from_payload(table_id: str, data: dict[str, Any], seq: int = 0) -> TableState | None:
+    """The state a snapshot describes, or None if it is from another version; a
+    malformed snapshot raises :class:`LogError` (kind ``snapshot``, its seq), as a bad
+    log row does."""
     if data.get("version") != VERSION:
         return None
+    try:
+        return _read(table_id, data)
+    except (KeyError, TypeError, ValueError, IndexError, PokerError) as exc:
+        raise LogError(table_id, seq, "snapshot", f"{type(exc).__name__}: {exc}") from None
+
+
+def _read(table_id: str, data: dict[str, Any]) -> TableState:
     state = TableState(table_id, settings=TableSettings.from_dict(dict(data["settings"])))
     for name in _SCALARS:
         setattr(state, name, data[name])
@@ -99,9 +109,11 @@ def from_payload(table_id: str, data: dict[str, Any]) -> TableState | None:
     state.departures = {u: (int(v[0]), float(v[1])) for u, v in data["departures"].items()}
     cur = data.get("current")
     if cur:
+        start, refused = read_start(dict(cur["start"]))
         state.current = HandInfo(
             hand_no=int(cur["hand_no"]),
-            start=HandStart.from_dict(dict(cur["start"])),
+            start=start,
+            replay_error=refused,  # rules this engine refuses (R-16.8): cancelled
             order=tuple(cur["order"]),
             names=tuple(cur["names"]),
             users=tuple(cur["users"]),

@@ -8,21 +8,21 @@ carries the stacks) and replays only the hand in progress.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.poker.actions import Action, AddChips, action_from_dict
-from bot.poker.errors import ConfigError
+from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
 from bot.poker.record import HandStart
+from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
-HAND_EVENTS = frozenset({"hand_started", "action", "hand_ended"})
+HAND_EVENTS = frozenset({log.HandStarted.KIND, log.ActionTaken.KIND, log.HandEnded.KIND})
 """Events that advance play: they bump the turn number and restart the turn clock."""
 IDEM_MEMORY = 5000
 RECENT_HANDS = 20
@@ -68,7 +68,7 @@ class HandInfo:
     """Why this engine could not replay the record (R-16.8): the hand is then cancelled
     at recovery and never replayed again."""
 
-    def cancellation(self, pot_state: dict[str, Any] | None) -> dict[str, Any]:
+    def cancellation(self, pot_state: dict[str, Any] | None) -> log.HandEnded:
         """The ``hand_ended`` payload that cancels this hand (R-16.8): every player gets
         back what he put in (his stack at the deal, plus chips bought during the hand,
         R-2.4), a pot carried into the hand is carried on, nothing is raked."""
@@ -76,15 +76,15 @@ class HandInfo:
         for action in self.actions:
             if isinstance(action, AddChips):
                 stacks[action.player] += action.amount
-        return {
-            "hand_no": self.hand_no,
-            "stacks": stacks,
-            "net": [0] * len(stacks),
-            "rake": 0,
-            "carried": self.start.carried,
-            "reason": "cancelled",
-            "pot_state": pot_state,
-        }
+        return log.HandEnded(
+            self.hand_no,
+            tuple(stacks),
+            (0,) * len(stacks),
+            rake=0,
+            carried=self.start.carried,
+            reason="cancelled",
+            pot_state=pot_state,
+        )
 
     def position_of(self, seat: int) -> int | None:
         try:
@@ -211,21 +211,20 @@ class TableState:
 
     def apply(
         self,
-        kind: str,
-        payload: Mapping[str, Any],
+        event: log.LogRecord,
         *,
         idem_key: str | None = None,
         live: Any = None,
     ) -> None:
-        """Apply one logged event. ``live`` carries work already done by the live path
-        (the engine hand it built or the events an action produced) so it is not redone."""
-        handler = getattr(self, f"_on_{kind}", None)
+        """Apply one logged event (a record of :mod:`bot.table.log`). ``live`` carries
+        work already done by the live path (the engine hand it built or the events an
+        action produced) so it is not redone."""
+        handler = _HANDLERS.get(type(event))
         if handler is None:
-            raise ValueError(f"unknown table event {kind!r}")
-        at = payload.get("at")
-        when = float(at) if isinstance(at, int | float) else self.last_change_at
-        handler(payload, live)
-        if kind in HAND_EVENTS:
+            raise ValueError(f"not a table event: {event.kind!r}")
+        when = event.at if event.at is not None else self.last_change_at
+        handler(self, event, live)
+        if event.kind in HAND_EVENTS:
             # The turn number moves with the play only, so a seat change elsewhere does
             # not make a player's "your turn" buttons stale.
             self.turn += 1
@@ -239,7 +238,7 @@ class TableState:
                     del self.idem[old]
         self.last_change_at = when
 
-    def _on_created(self, p: Mapping[str, Any], live: Any) -> None:
+    def _on_created(self, p: log.Created, live: Any) -> None:
         # A channel may get a new table after its last one closed: a new incarnation
         # starts clean, except the chip counters, which run on for the whole channel.
         if self.closed:
@@ -248,110 +247,109 @@ class TableState:
             for name in TableState.__slots__:
                 setattr(self, name, getattr(fresh, name))
             self.bought, self.cashed, self.rake_total, self.carried, self.idem = keep
-        self.settings = TableSettings.from_dict(dict(p["settings"]))
+        self.settings = p.settings
         self.bank_granted = self.settings.time_bank
-        self.host = str(p["host"])
-        fb = p.get("first_button")
-        self.first_button = int(fb) if fb is not None else None
+        self.host = p.host
+        self.first_button = p.first_button
 
-    def _on_settings(self, p: Mapping[str, Any], live: Any) -> None:
-        self.settings = TableSettings.from_dict(dict(p["settings"]))
+    def _on_settings(self, p: log.SettingsChanged, live: Any) -> None:
+        self.settings = p.settings
 
-    def _on_sat(self, p: Mapping[str, Any], live: Any) -> None:
-        number = int(p["seat"])
-        state = str(p.get("state", "waiting"))
+    def _on_sat(self, p: log.Sat, live: Any) -> None:
+        number = p.seat
+        state = p.state or "waiting"
         seat = Seat(
             number=number,
-            user_id=str(p["user"]),
-            name=str(p["name"]),
-            stack=int(p["buy_in"]),
+            user_id=p.user,
+            name=p.name,
+            stack=p.buy_in,
             state=state,  # type: ignore[arg-type]  # a SeatState: the log holds only those
             bank=float(self.settings.time_bank),
-            owes=int(p.get("owes", 0)),
+            owes=p.owes,
         )
         self.seats[number] = seat
         self.bought += seat.stack
         self.departures.pop(seat.user_id, None)
 
-    def _on_time_collected(self, p: Mapping[str, Any], live: Any) -> None:
+    def _on_time_collected(self, p: log.TimeCollected, live: Any) -> None:
         """R-14.2: the house's time charge, taken between deals; recorded as rake."""
-        for number, amount in dict(p["charges"]).items():
-            seat = self.seats[int(number)]
-            seat.stack -= int(amount)
-            self.rake_total += int(amount)
-        self.time_collected_at = float(p.get("at", 0.0))
+        for number, amount in p.charges:
+            seat = self.seats[number]
+            seat.stack -= amount
+            self.rake_total += amount
+        self.time_collected_at = p.at or 0.0
 
-    def _on_topped_up(self, p: Mapping[str, Any], live: Any) -> None:
-        seat = self.seats[int(p["seat"])]
-        amount = int(p["amount"])
+    def _on_topped_up(self, p: log.ToppedUp, live: Any) -> None:
+        seat = self.seats[p.seat]
+        amount = p.amount
         seat.stack += amount
         self.bought += amount
-        if seat.state == "sitting_out" and p.get("return"):
+        if seat.state == "sitting_out" and p.returns:
             # R-1.9: a rebuy before the big blind passed him misses nothing ("active");
             # logs older than the ruling say nothing and meant "waiting".
-            seat.state = str(p.get("state", "waiting"))  # type: ignore[assignment]
+            seat.state = p.state or "waiting"  # type: ignore[assignment]
 
-    def _on_sat_out(self, p: Mapping[str, Any], live: Any) -> None:
-        seat = self.seats[int(p["seat"])]
+    def _on_sat_out(self, p: log.SatOut, live: Any) -> None:
+        seat = self.seats[p.seat]
         if self.dealt_in(seat.number):
             seat.sit_out_next = True
         else:
             seat.state = "sitting_out"
             seat.missed = False
 
-    def _on_returned(self, p: Mapping[str, Any], live: Any) -> None:
-        seat = self.seats[int(p["seat"])]
+    def _on_returned(self, p: log.Returned, live: Any) -> None:
+        seat = self.seats[p.seat]
         seat.sit_out_next = False
         seat.timeouts = 0
         if seat.state == "sitting_out":
-            seat.state = str(p.get("state", "waiting"))  # type: ignore[assignment]  # as in _on_sat
-            seat.owes = int(p.get("owes", 0))
+            seat.state = p.state or "waiting"  # type: ignore[assignment]  # as in _on_sat
+            seat.owes = p.owes
 
-    def _on_leaving(self, p: Mapping[str, Any], live: Any) -> None:
-        self.seats[int(p["seat"])].leaving = True
+    def _on_leaving(self, p: log.Leaving, live: Any) -> None:
+        self.seats[p.seat].leaving = True
 
-    def _on_stood(self, p: Mapping[str, Any], live: Any) -> None:
-        seat = self.seats.pop(int(p["seat"]))
-        amount = int(p["amount"])
+    def _on_stood(self, p: log.Stood, live: Any) -> None:
+        seat = self.seats.pop(p.seat)
+        amount = p.amount
         self.cashed += amount
-        at = float(p.get("at", 0.0))
+        at = p.at or 0.0
         self.departures[seat.user_id] = (amount, at)
 
-    def _on_straddled(self, p: Mapping[str, Any], live: Any) -> None:
-        self.straddler = int(p["seat"])
+    def _on_straddled(self, p: log.Straddled, live: Any) -> None:
+        self.straddler = p.seat
 
-    def _on_chosen(self, p: Mapping[str, Any], live: Any) -> None:
-        self.chosen = (str(p["variant"]), str(p["limit"]))
+    def _on_chosen(self, p: log.Chosen, live: Any) -> None:
+        self.chosen = (p.variant, p.limit)
 
-    def _on_paused(self, p: Mapping[str, Any], live: Any) -> None:
-        self.paused = bool(p.get("paused", True))
+    def _on_paused(self, p: log.Paused, live: Any) -> None:
+        self.paused = p.paused
         if not self.paused:
             # Clocks stop while paused; the player to act gets a fresh clock on resume.
-            at = float(p.get("at", 0.0))
+            at = p.at or 0.0
             self.clock_start = at
             self.phase_started_at = at
 
-    def _on_closed(self, p: Mapping[str, Any], live: Any) -> None:
+    def _on_closed(self, p: log.Closed, live: Any) -> None:
         self.closed = True
 
-    def _on_halted(self, p: Mapping[str, Any], live: Any) -> None:
-        self.halted = str(p["reason"])
+    def _on_halted(self, p: log.Halted, live: Any) -> None:
+        self.halted = p.reason
 
-    def _on_hand_started(self, p: Mapping[str, Any], live: Any) -> None:
-        start, refused = read_start(dict(p["start"]))
-        order = tuple(int(s) for s in p["order"])
+    def _on_hand_started(self, p: log.HandStarted, live: Any) -> None:
+        start, refused = p.start, p.refused
+        order = p.order
         info = HandInfo(
-            hand_no=int(p["hand_no"]),
+            hand_no=p.hand_no,
             start=start,
             order=order,
             names=tuple(self.seats[s].name for s in order),
             users=tuple(self.seats[s].user_id for s in order),
-            button=int(p["button"]),
-            sb_seat=p.get("sb_seat"),
-            bb_seat=p.get("bb_seat"),
-            variant=str(p["variant"]),
-            limit=str(p["limit"]),
-            started_at=float(p.get("at", 0.0)),
+            button=p.button,
+            sb_seat=p.sb_seat,
+            bb_seat=p.bb_seat,
+            variant=p.variant,
+            limit=p.limit,
+            started_at=p.at or 0.0,
             start_turn=self.turn + 1,  # the turn counter moves past this event just after
         )
         if isinstance(live, Hand):
@@ -417,16 +415,16 @@ class TableState:
                     if post:
                         seat.owes = max(seat.owes, self.settings.small_blind)  # posted dead
         # R-1.4 dead button: a dead small blind's seat is where the button goes next.
-        dead_sb = p.get("dead_sb")
+        dead_sb = p.dead_sb
         sb_seat = info.sb_seat if info.sb_seat is not None else dead_sb
         self.prev_button, self.prev_sb, self.prev_bb = info.button, sb_seat, info.bb_seat
-        self.phase_started_at = float(p.get("at", 0.0))
+        self.phase_started_at = p.at or 0.0
         self.last_phase = "betting"
 
-    def _on_action(self, p: Mapping[str, Any], live: Any) -> None:
+    def _on_action(self, p: log.ActionTaken, live: Any) -> None:
         info = self.current
         assert info is not None and not info.ended, "action outside a hand"
-        action = action_from_dict(dict(p["action"]))
+        action = p.action
         info.actions.append(action)
         if isinstance(action, AddChips):
             self.bought += action.amount  # R-2.4 open stakes: a buy during the hand
@@ -438,12 +436,12 @@ class TableState:
             phase = info.hand.phase
             if phase != self.last_phase:
                 self.last_phase = phase
-                self.phase_started_at = float(p.get("at", 0.0))
+                self.phase_started_at = p.at or 0.0
         seat = self.seats.get(info.order[action.player])
         if seat is None:
             return
-        at = float(p.get("at", 0.0))
-        if p.get("timeout"):
+        at = p.at or 0.0
+        if p.timeout:
             seat.bank = 0.0
             seat.timeouts += 1
             if seat.timeouts >= self.settings.timeouts_to_sit_out:
@@ -452,22 +450,22 @@ class TableState:
             used = max(0.0, at - self.clock_start - self.settings.action_clock)
             seat.bank = max(0.0, seat.bank - used)
             seat.timeouts = 0
-        if p.get("text"):
-            self.last_action = str(p["text"])
+        if p.text:
+            self.last_action = p.text
 
-    def _on_hand_ended(self, p: Mapping[str, Any], live: Any) -> None:
+    def _on_hand_ended(self, p: log.HandEnded, live: Any) -> None:
         info = self.current
         assert info is not None
-        stacks = [int(x) for x in p["stacks"]]
+        stacks = p.stacks
         for pos, s in enumerate(info.order):
             seat = self.seats.get(s)
             if seat is not None:
                 seat.stack = stacks[pos]
-        self.carried = int(p.get("carried", 0))
-        self.pot_state = p.get("pot_state")
-        self.rake_total += int(p.get("rake", 0))
+        self.carried = p.carried
+        self.pot_state = p.pot_state
+        self.rake_total += p.rake
         info.ended = True
-        if p.get("reason") == "cancelled":
+        if p.reason == "cancelled":
             self.last_action = ""  # R-16.8: nothing of a cancelled hand stands
         info.hand = None  # finished hands are kept as records only
         self.recent[info.hand_no] = info
@@ -539,11 +537,23 @@ def _passed(prev_bb: int, new_bb: int | None, seat: int) -> bool:
     return seat > prev_bb or seat < new_bb
 
 
-def read_start(raw: dict[str, Any]) -> tuple[HandStart, str | None]:
-    """A hand start from the log, and why this engine refuses its rules, if it does
-    (written under earlier rules, R-16.8): the table is still read, and the hand is
-    never dealt or replayed by these rules (cancelled if in progress)."""
-    try:
-        return HandStart.from_dict(raw), None
-    except ConfigError as exc:
-        return HandStart.from_dict(raw, checked=False), exc.message
+_HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
+    log.Created: TableState._on_created,
+    log.SettingsChanged: TableState._on_settings,
+    log.Sat: TableState._on_sat,
+    log.TimeCollected: TableState._on_time_collected,
+    log.ToppedUp: TableState._on_topped_up,
+    log.SatOut: TableState._on_sat_out,
+    log.Returned: TableState._on_returned,
+    log.Leaving: TableState._on_leaving,
+    log.Stood: TableState._on_stood,
+    log.Straddled: TableState._on_straddled,
+    log.Chosen: TableState._on_chosen,
+    log.Paused: TableState._on_paused,
+    log.Closed: TableState._on_closed,
+    log.Halted: TableState._on_halted,
+    log.HandStarted: TableState._on_hand_started,
+    log.ActionTaken: TableState._on_action,
+    log.HandEnded: TableState._on_hand_ended,
+}
+"""How each table event folds into the state (the Discord side's logs are not table events)."""

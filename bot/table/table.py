@@ -20,7 +20,7 @@ import dataclasses
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,6 @@ from bot.poker.actions import (
     RaiseBy,
     RaiseTo,
     Show,
-    action_to_dict,
 )
 from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK
 from bot.poker.errors import NotYourTurn, PokerError
@@ -60,15 +59,24 @@ from bot.poker.legal import Legal
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
+from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
 from bot.table.notices import describe, plural, setting_words
-from bot.table.ports import DuplicateKey, HandFacts, LedgerRow, Notice, Presenter, StorePort
+from bot.table.ports import (
+    DuplicateKey,
+    HandFacts,
+    LedgerRow,
+    LoggedEvent,
+    Notice,
+    Presenter,
+    StorePort,
+)
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings
-from bot.table.state import HandInfo, TableState, UnreplayableHand, read_start
+from bot.table.state import HandInfo, TableState, UnreplayableHand
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
 
@@ -202,18 +210,21 @@ class Table:
 
     async def _commit(
         self,
-        kind: str,
-        payload: Mapping[str, Any],
+        record: tlog.LogRecord,
         *,
         key: str | None = None,
         ledger: Sequence[LedgerRow] = (),
         live: Any = None,
-    ) -> dict[str, Any]:
-        body = {**payload, "at": self.time.now()}
-        seq = await self.store.append(self.table_id, kind, body, idem_key=key, ledger=ledger)
-        self.state.apply(kind, body, idem_key=key, live=live)
+    ) -> tlog.LogRecord:
+        """Append one record (stamped with the table clock) and fold it into the state."""
+        record = dataclasses.replace(record, at=self.time.now())
+        payload = record.to_payload()
+        seq = await self.store.append(
+            self.table_id, record.kind, payload, idem_key=key, ledger=ledger
+        )
+        self.state.apply(record, idem_key=key, live=live)
         self.state.seq = seq
-        return body
+        return record
 
     async def _public(self, kind: str, text: str, **data: Any) -> None:
         notice = Notice(kind, text, self.state.turn, data, hand=self._hand_facts())
@@ -259,11 +270,7 @@ class Table:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
             first = self._random("button").randrange(settings.seats) + 1
-            await self._commit(
-                "created",
-                {"settings": settings.to_dict(), "host": host, "first_button": first},
-                key=key,
-            )
+            await self._commit(tlog.Created(settings, host, first), key=key)
             text = f"Table open: {settings.stakes_text()}. Host: {host_name or host}."
             await self._public("created", text)
             return text
@@ -309,8 +316,7 @@ class Table:
                 raise TableError("The table is full.")
             owes = s.big_blind if s.post_to_enter and st.hand_no > 0 else 0
             await self._commit(
-                "sat",
-                {"user": user, "name": name, "seat": number, "buy_in": buy_in, "owes": owes},
+                tlog.Sat(user, name, number, buy_in, owes),
                 key=key,
                 ledger=[LedgerRow(user, "buy_in", buy_in)],
             )
@@ -354,14 +360,13 @@ class Table:
                 )
             check_maximum(seat.stack)
             await self._commit(
-                "topped_up",
-                {
-                    "seat": seat.number,
-                    "amount": amount,
-                    "return": seat.stack == 0,
+                tlog.ToppedUp(
+                    seat.number,
+                    amount,
+                    returns=seat.stack == 0,
                     # R-1.9: a rebuy before the big blind passed him misses nothing.
-                    "state": "waiting" if seat.missed else "active",
-                },
+                    state="waiting" if seat.missed else "active",
+                ),
                 key=key,
                 ledger=[LedgerRow(user, "top_up", amount)],
             )
@@ -378,7 +383,7 @@ class Table:
                 raise TableError("You are leaving the table after this hand.")
             if seat.state == "sitting_out" or seat.sit_out_next:
                 raise TableError("You are already sitting out.")
-            await self._commit("sat_out", {"seat": seat.number}, key=key)
+            await self._commit(tlog.SatOut(seat.number), key=key)
             later = " after this hand" if seat.sit_out_next else ""
             text = f"{seat.name} sits out{later} (R-1.6)."
             await self._public("sat_out", text, seat=seat.number)
@@ -401,7 +406,7 @@ class Table:
                 raise TableError("You are not sitting out.")
             if seat.state != "sitting_out":
                 # Still in this hand: only the pending sit-out is cancelled.
-                await self._commit("returned", {"seat": seat.number, "state": seat.state}, key=key)
+                await self._commit(tlog.Returned(seat.number, seat.state, 0), key=key)
                 text = f"{seat.name} will keep playing."
                 await self._public("returned", text, seat=seat.number)
                 return text
@@ -420,9 +425,7 @@ class Table:
                 # he owed before he left (R-1.4 moving button) is still owed: sitting
                 # out for a moment does not wipe it.
                 owes, state = seat.owes, "active"
-            await self._commit(
-                "returned", {"seat": seat.number, "state": state, "owes": owes}, key=key
-            )
+            await self._commit(tlog.Returned(seat.number, state, owes), key=key)
             how = f", posting {owes}" if owes else ", waiting for the big blind"
             text = f"{seat.name} is back{how if state == 'waiting' else ''}."
             await self._public("returned", text, seat=seat.number)
@@ -441,14 +444,13 @@ class Table:
             # R-2.3: his chips are in play; he is cashed out when the deal ends.
             if seat.leaving:
                 raise TableError("You are already leaving after this hand.")
-            await self._commit("leaving", {"seat": seat.number}, key=key)
+            await self._commit(tlog.Leaving(seat.number), key=key)
             text = f"{seat.name} stands up after this hand."
             await self._public("leaving", text, seat=seat.number)
             return text
         amount = seat.stack
         await self._commit(
-            "stood",
-            {"seat": seat.number, "amount": amount},
+            tlog.Stood(seat.number, amount),
             key=key,
             ledger=[LedgerRow(seat.user_id, "cash_out", amount)],
         )
@@ -473,7 +475,7 @@ class Table:
                 raise SettingsError(f"Someone sits above seat {limit}; that game seats {limit}.")
             # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
             old, now = self.settings.to_dict(), new.to_dict()
-            await self._commit("settings", {"settings": now, "by": user}, key=key)
+            await self._commit(tlog.SettingsChanged(new, user), key=key)
             shown = [
                 setting_words(k, getattr(new, k))
                 for k in now
@@ -495,7 +497,7 @@ class Table:
             self._require_manager(who)
             if self.state.paused == paused:
                 raise TableError("The table is already " + ("paused." if paused else "running."))
-            await self._commit("paused", {"paused": paused}, key=key)
+            await self._commit(tlog.Paused(paused), key=key)
             text = "The table is paused." if paused else "The table is running again."
             await self._public("paused", text)
             return text
@@ -511,7 +513,7 @@ class Table:
                 raise TableError("Finish or wait for the hand before closing the table.")
             for seat in list(self.state.seats.values()):
                 await self._stand(seat, None)
-            await self._commit("closed", {"by": user}, key=key)
+            await self._commit(tlog.Closed(user), key=key)
             text = "The table is closed. Every player was cashed out."
             await self._public("closed", text)
             return text
@@ -552,7 +554,7 @@ class Table:
                 s.rules_for(variant, limit, 2, (0, 1))
             except PokerError as exc:
                 raise SettingsError(exc.message) from None
-            await self._commit("chosen", {"variant": variant, "limit": limit}, key=key)
+            await self._commit(tlog.Chosen(variant, limit), key=key)
             text = f"{dealer.name} chooses {s.stakes_text(variant, limit)}."
             await self._public("chosen", text)
             return text
@@ -585,8 +587,7 @@ class Table:
             str(n): min(s.time_charge, st.seats[n].stack) for n in order if st.seats[n].stack
         }
         await self._commit(
-            "time_collected",
-            {"charges": charges},
+            tlog.TimeCollected(tuple((int(n), a) for n, a in charges.items())),
             key=f"time:{st.hand_no + 1}",
             ledger=[
                 LedgerRow(st.seats[int(n)].user_id, "rake", amount)
@@ -646,7 +647,7 @@ class Table:
                 )
             if self.state.straddler == seat.number:
                 raise TableError("You already straddle the next deal.")
-            await self._commit("straddled", {"seat": seat.number}, key=key)
+            await self._commit(tlog.Straddled(seat.number), key=key)
             text = f"{seat.name} straddles {2 * s.big_blind} for the next deal (R-3.4)."
             await self._public("straddled", text, seat=seat.number)
             return text
@@ -765,18 +766,17 @@ class Table:
                 seat=chooser.number,
             )
         await self._commit(
-            "hand_started",
-            {
-                "hand_no": hand_no,
-                "start": start.to_dict(),
-                "order": list(plan.order),
-                "button": plan.button,
-                "sb_seat": plan.sb_seat,
-                "bb_seat": plan.bb_seat,
-                "dead_sb": plan.dead_sb,
-                "variant": variant,
-                "limit": limit,
-            },
+            tlog.HandStarted(
+                hand_no,
+                start,
+                tuple(plan.order),
+                plan.button,
+                plan.sb_seat,
+                plan.bb_seat,
+                plan.dead_sb,
+                variant,
+                limit,
+            ),
             key=key if key not in (None, "choice-timeout") else f"deal:{hand_no}",
             live=hand,
         )
@@ -839,21 +839,21 @@ class Table:
         key: str | None,
         note: str = "",
         ledger: Sequence[LedgerRow] = (),
-        **extra: Any,
+        *,
+        timeout: bool = False,
     ) -> str:
         info, hand = self._hand_or_refuse()
         events = hand.apply(action)  # a refusal raises here and changes nothing
         text = _summary(events, lambda p: info.names[p])
         try:
             await self._commit(
-                "action",
-                {
-                    "hand_no": info.hand_no,
-                    "seat": info.order[action.player],
-                    "action": action_to_dict(action),
-                    "text": text,
-                    **extra,
-                },
+                tlog.ActionTaken(
+                    info.hand_no,
+                    info.order[action.player],
+                    action,
+                    text,
+                    timeout=timeout,
+                ),
                 key=key,
                 ledger=ledger,
                 live=events,
@@ -939,20 +939,19 @@ class Table:
         result = hand.result
         assert result is not None
         await self._commit(
-            "hand_ended",
-            {
-                "hand_no": info.hand_no,
-                "stacks": list(result.stacks),
-                "net": list(result.net),
-                "rake": result.rake,
-                "carried": result.carried,
-                "reason": result.reason,
-                "pot_state": (
+            tlog.HandEnded(
+                info.hand_no,
+                tuple(result.stacks),
+                tuple(result.net),
+                rake=result.rake,
+                carried=result.carried,
+                reason=result.reason,
+                pot_state=(
                     pot_state_to_dict(hand.pot_state_out)
                     if hand.pot_state_out is not None
                     else None
                 ),
-            },
+            ),
             key=f"end:{info.hand_no}",
             ledger=[LedgerRow("house", "rake", result.rake)] if result.rake else (),
         )
@@ -981,9 +980,7 @@ class Table:
         info = self.state.current
         if info is None or info.ended or info.replay_error is None:
             return False
-        await self._commit(
-            "hand_ended", info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}"
-        )
+        await self._commit(info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}")
         await self._public(
             "hand_cancelled",
             f"Hand #{info.hand_no} was dealt under earlier rules and cannot be resumed by "
@@ -1004,7 +1001,7 @@ class Table:
     async def _check_conservation(self) -> None:
         error = self.state.conservation_error()
         if error is not None and not self.state.halted:
-            await self._commit("halted", {"reason": error})
+            await self._commit(tlog.Halted(error))
             await self._public("halted", error)
 
     # ================================================================== clocks
@@ -1162,7 +1159,8 @@ class Table:
         info, _ = await self._finished_hand(hand_no)
         name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
-        lines = [f"Hand #{hand_no}: {self.settings.stakes_text(info.variant, info.limit)}."]
+        dealt_under = await self._dealt_under(hand_no)
+        lines = [f"Hand #{hand_no}: {dealt_under.stakes_text(info.variant, info.limit)}."]
         hand = info.start.new_hand()  # replays: _finished_hand above replayed it whole
 
         def tell(events: Sequence[Event]) -> None:
@@ -1182,20 +1180,30 @@ class Table:
             tell(hand.apply(action))
         return "\n".join(lines)
 
+    async def _dealt_under(self, hand_no: int) -> TableSettings:
+        """The settings in force when hand ``hand_no`` was dealt (R-16.8: a hand is told
+        by the stakes it was played at, not by a later settings change)."""
+        settings, found = self.settings, self.settings
+        for rec in self._read(await self.store.events(self.table_id)):
+            if isinstance(rec, tlog.Created | tlog.SettingsChanged):
+                settings = rec.settings
+            elif isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
+                found = settings  # the last table in this channel with that number wins
+        return found
+
     async def _timed_out(self, hand_no: int) -> set[int]:
         """Which of a hand's actions the clock took (their index in the hand's actions),
         read from the log: the engine's record does not say who acted by timeout."""
         out: set[int] = set()
         index = -1
-        for ev in await self.store.events(self.table_id):
-            p = ev.payload
-            if ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
+        for rec in self._read(await self.store.events(self.table_id)):
+            if isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
                 out, index = set(), 0  # a later table in this channel counts afresh
-            elif index >= 0 and ev.kind == "action" and int(p["hand_no"]) == hand_no:
-                if p.get("timeout"):
+            elif index >= 0 and isinstance(rec, tlog.ActionTaken) and rec.hand_no == hand_no:
+                if rec.timeout:
                     out.add(index)
                 index += 1
-            elif ev.kind == "hand_ended" and int(p["hand_no"]) == hand_no:
+            elif isinstance(rec, tlog.HandEnded) and rec.hand_no == hand_no:
                 index = -1
         return out
 
@@ -1215,38 +1223,39 @@ class Table:
             raise UnreplayableHand(hand_no, exc.message) from None
         return info, hand
 
-    async def _load_hand(self, hand_no: int) -> HandInfo | None:
-        from bot.poker.actions import action_from_dict
+    def _read(self, events: Sequence[LoggedEvent]) -> Iterator[tlog.LogRecord]:
+        """This table's logged rows as records (:class:`tlog.LogError` on a bad row)."""
+        for ev in events:
+            yield tlog.read_event(ev.kind, ev.payload, table_id=self.table_id, seq=ev.seq)
 
+    async def _load_hand(self, hand_no: int) -> HandInfo | None:
         names: dict[int, str] = {}
         users: dict[int, str] = {}
         found: HandInfo | None = None
-        for ev in await self.store.events(self.table_id):
-            p = ev.payload
-            if ev.kind == "created":
+        for rec in self._read(await self.store.events(self.table_id)):
+            if isinstance(rec, tlog.Created):
                 found = None  # a new table in this channel numbers its hands afresh
-            elif ev.kind == "sat":
-                names[int(p["seat"])] = str(p["name"])
-                users[int(p["seat"])] = str(p["user"])
-            elif ev.kind == "hand_started" and int(p["hand_no"]) == hand_no:
-                order = tuple(int(s) for s in p["order"])
-                start, refused = read_start(dict(p["start"]))
+            elif isinstance(rec, tlog.Sat):
+                names[rec.seat] = rec.name
+                users[rec.seat] = rec.user
+            elif isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
+                order = rec.order
                 found = HandInfo(
                     hand_no=hand_no,
-                    start=start,
-                    replay_error=refused,
+                    start=rec.start,
+                    replay_error=rec.refused,
                     order=order,
                     names=tuple(names.get(s, f"seat {s}") for s in order),
                     users=tuple(users.get(s, "") for s in order),
-                    button=int(p["button"]),
-                    sb_seat=p.get("sb_seat"),
-                    bb_seat=p.get("bb_seat"),
-                    variant=str(p["variant"]),
-                    limit=str(p["limit"]),
+                    button=rec.button,
+                    sb_seat=rec.sb_seat,
+                    bb_seat=rec.bb_seat,
+                    variant=rec.variant,
+                    limit=rec.limit,
                 )
-            elif found is not None and ev.kind == "action" and int(p["hand_no"]) == hand_no:
-                found.actions.append(action_from_dict(dict(p["action"])))
-            elif found is not None and ev.kind == "hand_ended" and int(p["hand_no"]) == hand_no:
+            elif found is not None and isinstance(rec, tlog.ActionTaken) and rec.hand_no == hand_no:
+                found.actions.append(rec.action)
+            elif found is not None and isinstance(rec, tlog.HandEnded) and rec.hand_no == hand_no:
                 found.ended = True
                 break
         return found

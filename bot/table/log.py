@@ -1,0 +1,625 @@
+"""The table's event log as typed records: the persisted contract, in one place.
+
+Every event a table appends (and the Discord side's own small logs: preferences, table
+message ids, command syncs) is a frozen record here with one ``to_payload`` /
+``from_payload`` pair. Writers build records; every reader (state folding, recovery,
+history, stats, the session's names, the cogs' preferences) reads through
+:func:`read_event`. The payloads are the JSON the store already holds, key for key, so a
+database written before these records existed reads unchanged (tests/test_table_log.py
+recovers one). An unknown kind or a malformed payload raises :class:`LogError`, which
+names the table, the seq and the kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from bot.poker.actions import Action, action_from_dict, action_to_dict
+from bot.poker.errors import ConfigError, PokerError
+from bot.poker.record import HandStart
+from bot.table.errors import TableError
+from bot.table.settings import TableSettings
+
+
+class LogError(TableError):
+    """A logged event this code cannot read: an unknown kind or a malformed payload."""
+
+    def __init__(self, table_id: str, seq: int, kind: str, reason: str) -> None:
+        super().__init__(
+            f"Table {table_id!r}: event #{seq} ({kind!r}) cannot be read: {reason}. "
+            "The table is stopped; the log is kept as it is."
+        )
+        self.table_id = table_id
+        self.seq = seq
+        self.kind = kind
+        self.reason = reason
+
+
+class _Malformed(Exception):
+    """Raised by the field readers; :func:`read_event` turns it into :class:`LogError`."""
+
+
+# ---------------------------------------------------------------------- field readers
+# The coercions every reader used to repeat, done once. JSON gives int, float, str,
+# bool, None, list and dict; an int written as a string (old hand-edited logs) is read.
+
+
+def _get(p: Mapping[str, Any], key: str) -> Any:
+    if key not in p:
+        raise _Malformed(f"missing {key!r}")
+    return p[key]
+
+
+def _int(value: Any, key: str) -> int:
+    if isinstance(value, bool):
+        raise _Malformed(f"{key!r} is a boolean, not a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    raise _Malformed(f"{key!r} is {value!r}, not a whole number")
+
+
+def _opt_int(p: Mapping[str, Any], key: str) -> int | None:
+    value = p.get(key)
+    return None if value is None else _int(value, key)
+
+
+def _float(value: Any, key: str) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise _Malformed(f"{key!r} is {value!r}, not a number")
+
+
+def _str(value: Any, key: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # a user id written as a number
+    raise _Malformed(f"{key!r} is {value!r}, not text")
+
+
+def _opt_str(p: Mapping[str, Any], key: str) -> str | None:
+    value = p.get(key)
+    return None if value is None else _str(value, key)
+
+
+def _ints(value: Any, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple):
+        raise _Malformed(f"{key!r} is {value!r}, not a list")
+    return tuple(_int(v, key) for v in value)
+
+
+def _dict(value: Any, key: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Malformed(f"{key!r} is {value!r}, not an object")
+    return dict(value)
+
+
+def _at(p: Mapping[str, Any]) -> float | None:
+    at = p.get("at")
+    return float(at) if isinstance(at, int | float) and not isinstance(at, bool) else None
+
+
+def _put_at(out: dict[str, Any], at: float | None) -> dict[str, Any]:
+    if at is not None:
+        out["at"] = at
+    return out
+
+
+# ---------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    """One logged event. ``at`` is the table clock's time of the append (set by the
+    writer when it commits; None in a record not yet written or in old rows without)."""
+
+    KIND: ClassVar[str] = ""
+    at: float | None = field(default=None, kw_only=True)
+
+    @property
+    def kind(self) -> str:
+        return self.KIND
+
+    def to_payload(self) -> dict[str, Any]:  # pragma: no cover - every record overrides
+        raise NotImplementedError
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> LogRecord:  # pragma: no cover
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Created(LogRecord):
+    KIND: ClassVar[str] = "created"
+    settings: TableSettings
+    host: str
+    first_button: int | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"settings": self.settings.to_dict(), "host": self.host}
+        out["first_button"] = self.first_button
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Created:
+        return cls(
+            _settings(p),
+            _str(_get(p, "host"), "host"),
+            _opt_int(p, "first_button"),
+            at=_at(p),
+        )
+
+
+def _settings(p: Mapping[str, Any]) -> TableSettings:
+    raw = _dict(_get(p, "settings"), "settings")
+    try:
+        return TableSettings.from_dict(raw)
+    except (PokerError, TableError, TypeError, ValueError, KeyError) as exc:
+        raise _Malformed(f"settings not readable ({exc})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChanged(LogRecord):
+    KIND: ClassVar[str] = "settings"
+    settings: TableSettings
+    by: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"settings": self.settings.to_dict(), "by": self.by}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> SettingsChanged:
+        return cls(_settings(p), _opt_str(p, "by"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class Sat(LogRecord):
+    KIND: ClassVar[str] = "sat"
+    user: str
+    name: str
+    seat: int
+    buy_in: int
+    owes: int = 0
+    state: str | None = None
+    """The seat's state on sitting down; None (not written) means "waiting"."""
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "user": self.user,
+            "name": self.name,
+            "seat": self.seat,
+            "buy_in": self.buy_in,
+            "owes": self.owes,
+        }
+        if self.state is not None:
+            out["state"] = self.state
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Sat:
+        return cls(
+            _str(_get(p, "user"), "user"),
+            _str(_get(p, "name"), "name"),
+            _int(_get(p, "seat"), "seat"),
+            _int(_get(p, "buy_in"), "buy_in"),
+            _int(p.get("owes", 0), "owes"),
+            _opt_str(p, "state"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TimeCollected(LogRecord):
+    """R-14.2: the house's time charge per seat."""
+
+    KIND: ClassVar[str] = "time_collected"
+    charges: tuple[tuple[int, int], ...]
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"charges": {str(s): a for s, a in self.charges}}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> TimeCollected:
+        raw = _dict(_get(p, "charges"), "charges")
+        charges = tuple((_int(s, "charges"), _int(a, "charges")) for s, a in raw.items())
+        return cls(charges, at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class ToppedUp(LogRecord):
+    KIND: ClassVar[str] = "topped_up"
+    seat: int
+    amount: int
+    returns: bool = False
+    """The rebuy brings a busted player back (payload key ``return``)."""
+    state: str | None = None
+    """R-1.9: the state he comes back in; None in logs older than the ruling."""
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "amount": self.amount, "return": self.returns}
+        if self.state is not None:
+            out["state"] = self.state
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> ToppedUp:
+        return cls(
+            _int(_get(p, "seat"), "seat"),
+            _int(_get(p, "amount"), "amount"),
+            bool(p.get("return", False)),
+            _opt_str(p, "state"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatOnly(LogRecord):
+    seat: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> _SeatOnly:
+        return cls(_int(_get(p, "seat"), "seat"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut(_SeatOnly):
+    KIND: ClassVar[str] = "sat_out"
+
+
+@dataclass(frozen=True, slots=True)
+class Leaving(_SeatOnly):
+    KIND: ClassVar[str] = "leaving"
+
+
+@dataclass(frozen=True, slots=True)
+class Straddled(_SeatOnly):
+    """R-3.4: the seat that straddles the next deal."""
+
+    KIND: ClassVar[str] = "straddled"
+
+
+@dataclass(frozen=True, slots=True)
+class Returned(LogRecord):
+    KIND: ClassVar[str] = "returned"
+    seat: int
+    state: str | None = None
+    owes: int = 0
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "state": self.state, "owes": self.owes}
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Returned:
+        return cls(
+            _int(_get(p, "seat"), "seat"),
+            _opt_str(p, "state"),
+            _int(p.get("owes", 0), "owes"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Stood(LogRecord):
+    KIND: ClassVar[str] = "stood"
+    seat: int
+    amount: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat, "amount": self.amount}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Stood:
+        return cls(_int(_get(p, "seat"), "seat"), _int(_get(p, "amount"), "amount"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen(LogRecord):
+    """Dealer's choice: the game of the next deal."""
+
+    KIND: ClassVar[str] = "chosen"
+    variant: str
+    limit: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"variant": self.variant, "limit": self.limit}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Chosen:
+        return cls(_str(_get(p, "variant"), "variant"), _str(_get(p, "limit"), "limit"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class Paused(LogRecord):
+    KIND: ClassVar[str] = "paused"
+    paused: bool = True
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"paused": self.paused}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Paused:
+        return cls(bool(p.get("paused", True)), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class Closed(LogRecord):
+    KIND: ClassVar[str] = "closed"
+    by: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"by": self.by}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Closed:
+        return cls(_opt_str(p, "by"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class Halted(LogRecord):
+    """R-2.5: the table stopped on a conservation failure."""
+
+    KIND: ClassVar[str] = "halted"
+    reason: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"reason": self.reason}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Halted:
+        return cls(_str(_get(p, "reason"), "reason"), at=_at(p))
+
+
+def read_start(raw: dict[str, Any]) -> tuple[HandStart, str | None]:
+    """A hand start from the log, and why this engine refuses its rules, if it does
+    (written under earlier rules, R-16.8): the table is still read, and the hand is
+    never dealt or replayed by these rules (cancelled if in progress)."""
+    try:
+        return HandStart.from_dict(raw), None
+    except ConfigError as exc:
+        return HandStart.from_dict(raw, checked=False), exc.message
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(LogRecord):
+    KIND: ClassVar[str] = "hand_started"
+    hand_no: int
+    start: HandStart
+    order: tuple[int, ...]
+    button: int
+    sb_seat: int | None
+    bb_seat: int | None
+    dead_sb: int | None
+    variant: str
+    limit: str
+    refused: str | None = field(default=None, compare=False)
+    """Why this engine refuses the recorded rules (R-16.8); never written."""
+
+    def to_payload(self) -> dict[str, Any]:
+        out = {
+            "hand_no": self.hand_no,
+            "start": self.start.to_dict(),
+            "order": list(self.order),
+            "button": self.button,
+            "sb_seat": self.sb_seat,
+            "bb_seat": self.bb_seat,
+            "dead_sb": self.dead_sb,
+            "variant": self.variant,
+            "limit": self.limit,
+        }
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> HandStarted:
+        raw = _dict(_get(p, "start"), "start")
+        try:
+            start, refused = read_start(raw)
+        except (PokerError, TypeError, ValueError, KeyError) as exc:
+            raise _Malformed(f"hand start not readable ({exc})") from None
+        return cls(
+            _int(_get(p, "hand_no"), "hand_no"),
+            start,
+            _ints(_get(p, "order"), "order"),
+            _int(_get(p, "button"), "button"),
+            _opt_int(p, "sb_seat"),
+            _opt_int(p, "bb_seat"),
+            _opt_int(p, "dead_sb"),
+            _str(_get(p, "variant"), "variant"),
+            _str(_get(p, "limit"), "limit"),
+            refused,
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken(LogRecord):
+    """One engine action of the hand in progress (kind ``action``)."""
+
+    KIND: ClassVar[str] = "action"
+    hand_no: int
+    seat: int
+    action: Action
+    text: str = ""
+    timeout: bool = False
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "hand_no": self.hand_no,
+            "seat": self.seat,
+            "action": action_to_dict(self.action),
+            "text": self.text,
+        }
+        if self.timeout:
+            out["timeout"] = True
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> ActionTaken:
+        raw = _dict(_get(p, "action"), "action")
+        try:
+            action = action_from_dict(raw)
+        except (PokerError, TypeError, ValueError, KeyError) as exc:
+            raise _Malformed(f"action not readable ({exc})") from None
+        text = p.get("text")
+        return cls(
+            _int(_get(p, "hand_no"), "hand_no"),
+            _int(p.get("seat", -1), "seat"),
+            action,
+            str(text) if text else "",
+            bool(p.get("timeout", False)),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(LogRecord):
+    KIND: ClassVar[str] = "hand_ended"
+    hand_no: int
+    stacks: tuple[int, ...]
+    net: tuple[int, ...] = ()
+    rake: int = 0
+    carried: int = 0
+    reason: str | None = None
+    pot_state: dict[str, Any] | None = None
+    """§15 markers, legs and reserve carried to the next deal (JSON, as the engine
+    writes it)."""
+
+    def to_payload(self) -> dict[str, Any]:
+        out = {
+            "hand_no": self.hand_no,
+            "stacks": list(self.stacks),
+            "net": list(self.net),
+            "rake": self.rake,
+            "carried": self.carried,
+            "reason": self.reason,
+            "pot_state": self.pot_state,
+        }
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> HandEnded:
+        pot_state = p.get("pot_state")
+        return cls(
+            _int(_get(p, "hand_no"), "hand_no"),
+            _ints(_get(p, "stacks"), "stacks"),
+            _ints(p.get("net", []), "net"),
+            _int(p.get("rake", 0), "rake"),
+            _int(p.get("carried", 0), "carried"),
+            _opt_str(p, "reason"),
+            None if pot_state is None else _dict(pot_state, "pot_state"),
+            at=_at(p),
+        )
+
+
+# The Discord side's own logs (reserved log ids, never a table): see cogs/prefs.py and
+# cogs/bot.py. They are records here too so the one reader reads every row.
+
+
+@dataclass(frozen=True, slots=True)
+class NotifyChosen(LogRecord):
+    KIND: ClassVar[str] = "notify"
+    user: str
+    mode: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"user": self.user, "mode": self.mode}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> NotifyChosen:
+        return cls(_str(_get(p, "user"), "user"), _str(_get(p, "mode"), "mode"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessage(LogRecord):
+    KIND: ClassVar[str] = "table_message"
+    table: str
+    message: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"table": self.table, "message": self.message}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> TableMessage:
+        return cls(_str(_get(p, "table"), "table"), _int(_get(p, "message"), "message"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class CommandsSynced(LogRecord):
+    KIND: ClassVar[str] = "synced"
+    scope: str
+    hash: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"scope": self.scope, "hash": self.hash}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> CommandsSynced:
+        return cls(_str(_get(p, "scope"), "scope"), _str(_get(p, "hash"), "hash"), at=_at(p))
+
+
+RECORDS: Mapping[str, type[LogRecord]] = {
+    r.KIND: r
+    for r in (
+        Created,
+        SettingsChanged,
+        Sat,
+        TimeCollected,
+        ToppedUp,
+        SatOut,
+        Returned,
+        Leaving,
+        Stood,
+        Straddled,
+        Chosen,
+        Paused,
+        Closed,
+        Halted,
+        HandStarted,
+        ActionTaken,
+        HandEnded,
+        NotifyChosen,
+        TableMessage,
+        CommandsSynced,
+    )
+}
+"""Every kind the log holds, and its record."""
+
+R = TypeVar("R", bound=LogRecord)
+
+
+def read_event(
+    kind: str, payload: Mapping[str, Any], *, table_id: str = "", seq: int = 0
+) -> LogRecord:
+    """The record of one logged row; :class:`LogError` for an unknown kind or a payload
+    that does not fit it."""
+    record = RECORDS.get(kind)
+    if record is None:
+        raise LogError(table_id, seq, kind, "unknown event kind")
+    if not isinstance(payload, Mapping):
+        raise LogError(table_id, seq, kind, f"payload is {type(payload).__name__}, not an object")
+    try:
+        return record.from_payload(payload)
+    except _Malformed as exc:
+        raise LogError(table_id, seq, kind, str(exc)) from None
+
+
+def read_rows(rows: Iterable[Any], want: type[R], *, table_id: str = "") -> list[R]:
+    """The rows of one kind, read (``rows``: the store's LoggedEvents); other kinds are
+    skipped unread."""
+    out: list[R] = []
+    for row in rows:
+        if row.kind == want.KIND:
+            rec = read_event(row.kind, row.payload, table_id=table_id or row.table_id, seq=row.seq)
+            assert isinstance(rec, want)
+            out.append(rec)
+    return out
