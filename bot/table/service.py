@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
+from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
 from bot.table.settings import TableSettings
 from bot.table.state import TableState
 from bot.table.table import Outcome, Table
+
+log = logging.getLogger(__name__)
 
 
 class TableService:
@@ -28,6 +32,7 @@ class TableService:
         *,
         snapshot_every: int = 50,
         seed: str | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         self.snapshot_every = snapshot_every
         self.seed = seed
@@ -39,6 +44,11 @@ class TableService:
         self._creating: dict[str, asyncio.Lock] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.ownership = ownership
+        """Several processes on one store: only the tables of held shards are driven."""
+        self._lease_task: asyncio.Task[None] | None = None
+        if ownership is not None:
+            ownership.on_lost = self._lost
 
     # ------------------------------------------------------------------ tables
 
@@ -65,6 +75,10 @@ class TableService:
         lock = self._creating.setdefault(table_id, asyncio.Lock())
         async with lock:
             existing = self.tables.get(table_id)
+            if self.ownership is not None and existing is None:
+                await self.ownership.record(table_id)
+                if not self.ownership.owns(table_id):
+                    return Outcome(False, NotOwned(table_id).message, 0)
             if existing is not None and not existing.state.closed:
                 return Outcome(False, "This channel already has a table.", existing.state.turn)
             # A closed table's channel opens a new one on the same log.
@@ -91,6 +105,9 @@ class TableService:
         conservation (R-2.5). Returns the ids of halted tables. ``settle`` then finishes
         what a crash cut in half (see :meth:`Table.settle`)."""
         ids = await self.store.open_tables()
+        if self.ownership is not None:
+            await self.ownership.learn(ids)
+            ids = [t for t in ids if self.ownership.owns(t) and t not in self.tables]
         states = await asyncio.gather(*(load(self.store, t) for t in ids))
         halted: list[str] = []
         for state in states:
@@ -103,12 +120,64 @@ class TableService:
             if table.state.halted:
                 halted.append(state.table_id)
         if settle:
-            await self.settle_all()
+            # Only the tables just loaded: those already running are not cut in half.
+            loaded = [self.tables[s.table_id] for s in states]
+            await asyncio.gather(*(t.settle() for t in loaded))
         self._wake.set()
         return halted
 
     async def settle_all(self) -> None:
         await asyncio.gather(*(t.settle() for t in self.tables.values()))
+
+    # ------------------------------------------------------------------ shards
+
+    async def lease_step(self) -> list[str]:
+        """Renew the leases, take shards, adopt the tables of the shards gained (replayed
+        from the log, as at start) and drop those of the shards lost. Returns the ids of
+        halted tables among those adopted."""
+        assert self.ownership is not None
+        change = await self.ownership.step()
+        for shard in change.lost:
+            self._lost(shard)
+        if change.gained:
+            started = self.time.now()
+            before = len(self.tables)
+            halted = await self.recover()
+            log.info(
+                "shards %s: %d tables recovered in %.2f s",
+                change.gained,
+                len(self.tables) - before,
+                self.time.now() - started,
+            )
+            return halted
+        return []
+
+    def _lost(self, shard: int) -> None:
+        """Stop driving the tables of ``shard`` (another process has them now)."""
+        assert self.ownership is not None
+        gone = [t for t in self.tables if self.ownership.shard(t) == shard]
+        for table_id in gone:
+            del self.tables[table_id]
+        if gone:
+            log.warning("shard %d lost: %d tables no longer driven here", shard, len(gone))
+
+    async def run_leases(self, *, standby_delay: float | None = None) -> None:
+        """Keep the leases forever: a step every third of the lease time. A standby
+        waits one lease time first, so the owners starting beside it take theirs."""
+        assert self.ownership is not None
+        ttl = self.ownership.leases.ttl
+        if self.ownership.standby:
+            await asyncio.sleep(ttl if standby_delay is None else standby_delay)
+        while True:
+            try:
+                await self.lease_step()
+            except Exception:  # the database is away: the fences keep the tables safe
+                log.exception("lease step failed; retrying")
+            await asyncio.sleep(ttl / 3)
+
+    def start_leases(self) -> None:
+        if self.ownership is not None and self._lease_task is None:
+            self._lease_task = asyncio.create_task(self.run_leases(), name="shard-leases")
 
     # ------------------------------------------------------------------ clocks
 
@@ -138,6 +207,11 @@ class TableService:
             self._clock_task = asyncio.create_task(self.run_clocks(), name="table-clocks")
 
     async def stop(self) -> None:
+        if self._lease_task is not None:
+            self._lease_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lease_task
+            self._lease_task = None
         if self._clock_task is not None:
             self._clock_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
