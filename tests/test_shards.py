@@ -11,6 +11,7 @@ and drops the table. Chips are conserved throughout (R-2.5).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -189,3 +190,33 @@ async def test_tables_of_other_shards_are_not_driven(pg_url: str) -> None:
         assert b.tables == {}  # c0 is shard 0's
     finally:
         await _close(b)
+
+
+async def test_paused_writer_holding_the_fence_does_not_block_take_over(
+    pg_url: str, leases: LeaseStore
+) -> None:
+    """A process paused in the middle of a write holds the shard's fence row: the take-over
+    does not wait forever (lock_timeout: the step gives up and retries) and the server
+    ends the idle transaction (postgres.WRITER_SETTINGS), after which the shard moves."""
+    import asyncpg
+
+    from bot.store.postgres import WRITER_SETTINGS
+
+    a = await leases.acquire(0, "a")
+    assert a is not None
+    await asyncio.sleep(TTL * 1.5)  # a's lease lapsed, but a is "inside a batch":
+    paused = await asyncpg.connect(pg_url, server_settings=WRITER_SETTINGS)
+    tx = paused.transaction()
+    await tx.start()
+    await paused.execute("SELECT generation FROM fences WHERE name = $1 FOR UPDATE", "shard:0")
+    started = time.monotonic()
+    assert await leases.acquire(0, "b") is None  # gave up after lock_timeout
+    assert time.monotonic() - started < 2
+    taken = None
+    while taken is None and time.monotonic() - started < 10:
+        await asyncio.sleep(0.5)
+        taken = await leases.acquire(0, "b")
+    assert taken is not None and taken.generation == 2
+    with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, ConnectionError)):
+        await paused.execute("SELECT 1")  # the paused process's transaction was ended
+    await paused.close()

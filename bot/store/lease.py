@@ -102,7 +102,17 @@ class LeaseStore:
         new generation: the fence moves, so the previous holder's appends are refused
         from this commit on. Renewing an unexpired lease of one's own keeps it."""
         conn = await self._live()
+        try:
+            return await self._acquire(conn, shard, owner)
+        except _require_asyncpg().LockNotAvailableError:
+            # The old owner is inside a write holding the fence (a paused process: the
+            # server ends its transaction soon, see postgres.WRITER_SETTINGS). Next step.
+            return None
+
+    async def _acquire(self, conn: Any, shard: int, owner: str) -> Lease | None:
         async with conn.transaction():
+            # Never wait long on a row a paused process holds: the lease loop must go on.
+            await conn.execute(f"SET LOCAL lock_timeout = {max(1, int(self.ttl * 500))}")
             await conn.execute(
                 "INSERT INTO shard_leases (shard, owner, generation, expires_at)"
                 " VALUES ($1, '', 0, 0) ON CONFLICT (shard) DO NOTHING",
