@@ -235,6 +235,8 @@ def test_r2_5_failover_and_stale_owner_across_processes(pg_cluster: Cluster) -> 
     finally:
         for w in workers:
             w.stop()
+            # For a failure's report: what each process said last.
+            print(f"--- {w.name}: {w.lines[-3:]}\n{''.join(w.errors)[-2000:]}")
     for w in workers:
         assert not [e for e in w.lines if e.get("ev") == "lease_error"], w.name
         assert "Traceback" not in "".join(w.errors), (w.name, "".join(w.errors)[-3000:])
