@@ -54,6 +54,7 @@ async def main(argv: list[str]) -> None:
     adapter.fencing = ownership
     service = TableService(adapter, NullPresenter(), ownership=ownership)
     woke = {"at": 0.0, "refused": 0, "acted": 0}
+    refusals: dict[str, int] = {}
     loop = asyncio.get_running_loop()
     pending: set[asyncio.Task[None]] = set()
 
@@ -126,6 +127,9 @@ async def main(argv: list[str]) -> None:
         elif out.message == NotOwned(tid).message:
             woke["refused"] += 1
             say(ev="refused", table=tid, woke=woke["at"])
+        elif not out.ok and refusals.setdefault(tid, 0) < 3:
+            refusals[tid] += 1
+            say(ev="refusal", table=tid, message=out.message)
 
     lease_task = asyncio.create_task(leases_loop())
     while True:

@@ -220,3 +220,30 @@ async def test_paused_writer_holding_the_fence_does_not_block_take_over(
     with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, ConnectionError)):
         await paused.execute("SELECT 1")  # the paused process's transaction was ended
     await paused.close()
+
+
+async def test_create_during_take_over_does_not_shadow_the_logged_table(pg_url: str) -> None:
+    """R-1.1 across a take-over: a create for a channel whose table another process made
+    is answered "already has a table" from the log, even before the new owner recovered
+    the shard's tables, and never replaces it with a blank table (which would refuse the
+    host: "Only the host or a moderator")."""
+    guild = 4 << 22
+    a = await _process(pg_url, "a", {0}, guild)
+    b = await _process(pg_url, "b", {0}, guild)
+    try:
+        await a.lease_step()
+        assert (await a.create("c1", "host", TableSettings(), key="create-c1")).ok
+        assert (await a.table("c1").sit("p1", "p1", 100, key="sit-1")).ok
+        await asyncio.sleep(TTL * 1.5)
+        assert b.ownership is not None
+        await b.ownership.step()  # the lease is b's; its tables not recovered yet
+        out = await b.create("c1", "host", TableSettings(), key="create-c1")
+        assert not out.ok and "already has a table" in out.message
+        table = b.table("c1")
+        assert table.state.host == "host" and table.state.seat_of("p1") is not None
+        assert (await table.sit("p2", "p2", 100, key="sit-2")).ok
+        await b.recover()  # the late recovery keeps the table already driven
+        assert b.table("c1") is table
+    finally:
+        await _close(a)
+        await _close(b)

@@ -127,6 +127,20 @@ async def _progress(url: str) -> dict[str, tuple[int, int, bool]]:
         await conn.close()
 
 
+async def _dump(url: str, tables: list[str]) -> str:
+    """The logs of these tables, one event a line (for a failure's report)."""
+    store = await open_store(url)
+    try:
+        lines = []
+        for tid in tables:
+            for e in await store.events(tid):
+                text = json.dumps(dict(e.payload))[:160]
+                lines.append(f"{tid} {e.seq} {e.kind} {e.idem_key} {e.created_at:.3f} {text}")
+        return "\n".join(lines)
+    finally:
+        await store.close()
+
+
 async def _migrate(url: str) -> None:
     await (await open_store(url)).close()
 
@@ -236,7 +250,11 @@ def test_r2_5_failover_and_stale_owner_across_processes(pg_cluster: Cluster) -> 
         for w in workers:
             w.stop()
             # For a failure's report: what each process said last.
-            print(f"--- {w.name}: {w.lines[-3:]}\n{''.join(w.errors)[-2000:]}")
+            said = f"{w.events('refusal')[:10]} {w.lines[-3:]}"
+            print(f"--- {w.name}: {said}\n{''.join(w.errors)[-2000:]}")
+        stuck = sorted({e["table"] for w in workers for e in w.events("refusal")})
+        if stuck:
+            print(asyncio.run(_dump(url, stuck[:2])))
     for w in workers:
         assert not [e for e in w.lines if e.get("ev") == "lease_error"], w.name
         assert "Traceback" not in "".join(w.errors), (w.name, "".join(w.errors)[-3000:])

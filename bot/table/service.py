@@ -79,6 +79,14 @@ class TableService:
                 await self.ownership.record(table_id)
                 if not self.ownership.owns(table_id):
                     return Outcome(False, NotOwned(table_id).message, 0)
+                # The shard may have just moved here, its tables still being recovered:
+                # a table another process created is taken from the log, never shadowed
+                # by a blank one (whose create would be a duplicate of the first).
+                state = await load(self.store, table_id)
+                if state.seq and table_id not in self.tables:
+                    self.tables[table_id] = self._table(state)
+                    await self.tables[table_id].settle()
+                existing = self.tables.get(table_id)
             if existing is not None and not existing.state.closed:
                 return Outcome(False, "This channel already has a table.", existing.state.turn)
             # A closed table's channel opens a new one on the same log.
@@ -110,9 +118,13 @@ class TableService:
             ids = [t for t in ids if self.ownership.owns(t) and t not in self.tables]
         states = await asyncio.gather(*(load(self.store, t) for t in ids))
         halted: list[str] = []
+        loaded: list[Table] = []
         for state in states:
+            if self.ownership is not None and state.table_id in self.tables:
+                continue  # loaded meanwhile (a create while the shard was recovered)
             table = self._table(state)
             self.tables[state.table_id] = table
+            loaded.append(table)
             error = state.conservation_error() or await ledger_error(self.store, state)
             if error and not state.halted:
                 async with table.lock:
@@ -121,7 +133,6 @@ class TableService:
                 halted.append(state.table_id)
         if settle:
             # Only the tables just loaded: those already running are not cut in half.
-            loaded = [self.tables[s.table_id] for s in states]
             await asyncio.gather(*(t.settle() for t in loaded))
         self._wake.set()
         return halted
