@@ -164,3 +164,7 @@ def main(argv: list[str]) -> int:
                 f"{args.cores * r['other_cpu'] / per_action:.1f} cores)"
             )
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

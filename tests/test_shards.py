@@ -247,3 +247,16 @@ async def test_create_during_take_over_does_not_shadow_the_logged_table(pg_url: 
     finally:
         await _close(a)
         await _close(b)
+
+
+async def test_lease_connection_takes_concurrent_calls(leases: LeaseStore) -> None:
+    """Tables created together while the lease loop renews: one connection, calls in
+    turn (asyncpg refuses two operations at once on one connection)."""
+    a = await leases.acquire(0, "a")
+    assert a is not None
+    await asyncio.gather(
+        *(leases.record_guild(f"c{i}", i << 22) for i in range(20)),
+        leases.renew(a),
+        leases.acquire(1, "a"),
+    )
+    assert len(await leases.guilds([f"c{i}" for i in range(20)])) == 20

@@ -18,6 +18,9 @@ SQLite has none of this: one process owns every table of its file.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +79,9 @@ class LeaseStore:
         self.url = url
         self.ttl = ttl
         self._conn = conn
+        # One connection, one statement at a time: the lease loop and a table's creation
+        # (record_guild) may come at once.
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, url: str, *, ttl: float = 10.0) -> LeaseStore:
@@ -91,23 +97,25 @@ class LeaseStore:
     async def close(self) -> None:
         await self._conn.close()
 
-    async def _live(self) -> Any:
-        if self._conn.is_closed():
-            self._conn = await _require_asyncpg().connect(self.url)
-        return self._conn
+    @contextlib.asynccontextmanager
+    async def _live(self) -> AsyncIterator[Any]:
+        async with self._lock:
+            if self._conn.is_closed():
+                self._conn = await _require_asyncpg().connect(self.url)
+            yield self._conn
 
     async def acquire(self, shard: int, owner: str) -> Lease | None:
         """Take ``shard`` if it is free, expired or already ``owner``'s; None if another
         process holds it. A take-over (a new owner, or an owner whose lease lapsed) gets a
         new generation: the fence moves, so the previous holder's appends are refused
         from this commit on. Renewing an unexpired lease of one's own keeps it."""
-        conn = await self._live()
-        try:
-            return await self._acquire(conn, shard, owner)
-        except _require_asyncpg().LockNotAvailableError:
-            # The old owner is inside a write holding the fence (a paused process: the
-            # server ends its transaction soon, see postgres.WRITER_SETTINGS). Next step.
-            return None
+        async with self._live() as conn:
+            try:
+                return await self._acquire(conn, shard, owner)
+            except _require_asyncpg().LockNotAvailableError:
+                # The old owner is inside a write holding the fence (a paused process: the
+                # server ends its transaction soon, see postgres.WRITER_SETTINGS). Next step.
+                return None
 
     async def _acquire(self, conn: Any, shard: int, owner: str) -> Lease | None:
         async with conn.transaction():
@@ -160,58 +168,58 @@ class LeaseStore:
         """Push the expiry on; None if the lease was lost (expired and taken, or expired
         at all: a lapsed lease is not renewed, it must be acquired again, which moves the
         fence, because another process may have driven the shard meanwhile)."""
-        conn = await self._live()
-        row = await conn.fetchrow(
-            f"UPDATE shard_leases SET expires_at = {_NOW} + $4"
-            " WHERE shard = $1 AND owner = $2 AND generation = $3"
-            f" AND expires_at > {_NOW} RETURNING expires_at",
-            lease.shard,
-            lease.owner,
-            lease.generation,
-            self.ttl,
-        )
-        if row is None:
-            return None
-        return Lease(lease.shard, lease.owner, lease.generation, float(row["expires_at"]))
+        async with self._live() as conn:
+            row = await conn.fetchrow(
+                f"UPDATE shard_leases SET expires_at = {_NOW} + $4"
+                " WHERE shard = $1 AND owner = $2 AND generation = $3"
+                f" AND expires_at > {_NOW} RETURNING expires_at",
+                lease.shard,
+                lease.owner,
+                lease.generation,
+                self.ttl,
+            )
+            if row is None:
+                return None
+            return Lease(lease.shard, lease.owner, lease.generation, float(row["expires_at"]))
 
     async def release(self, lease: Lease) -> None:
         """Give the shard up now (a clean stop): it may be taken without waiting."""
-        conn = await self._live()
-        await conn.execute(
-            "UPDATE shard_leases SET expires_at = 0"
-            " WHERE shard = $1 AND owner = $2 AND generation = $3",
-            lease.shard,
-            lease.owner,
-            lease.generation,
-        )
+        async with self._live() as conn:
+            await conn.execute(
+                "UPDATE shard_leases SET expires_at = 0"
+                " WHERE shard = $1 AND owner = $2 AND generation = $3",
+                lease.shard,
+                lease.owner,
+                lease.generation,
+            )
 
     async def leases(self) -> list[Lease]:
         """Every shard's row (for operators and tests)."""
-        conn = await self._live()
-        rows = await conn.fetch(
-            "SELECT shard, owner, generation, expires_at FROM shard_leases ORDER BY shard"
-        )
-        return [Lease(int(r[0]), str(r[1]), int(r[2]), float(r[3])) for r in rows]
+        async with self._live() as conn:
+            rows = await conn.fetch(
+                "SELECT shard, owner, generation, expires_at FROM shard_leases ORDER BY shard"
+            )
+            return [Lease(int(r[0]), str(r[1]), int(r[2]), float(r[3])) for r in rows]
 
     async def now(self) -> float:
-        conn = await self._live()
-        return float(await conn.fetchval(f"SELECT {_NOW}"))
+        async with self._live() as conn:
+            return float(await conn.fetchval(f"SELECT {_NOW}"))
 
     # ------------------------------------------------------------------ guilds
 
     async def record_guild(self, table_id: str, guild_id: int) -> None:
-        conn = await self._live()
-        await conn.execute(
-            "INSERT INTO table_guilds (table_id, guild_id) VALUES ($1, $2)"
-            " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id",
-            table_id,
-            guild_id,
-        )
+        async with self._live() as conn:
+            await conn.execute(
+                "INSERT INTO table_guilds (table_id, guild_id) VALUES ($1, $2)"
+                " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id",
+                table_id,
+                guild_id,
+            )
 
     async def guilds(self, table_ids: list[str]) -> dict[str, int]:
-        conn = await self._live()
-        rows = await conn.fetch(
-            "SELECT table_id, guild_id FROM table_guilds WHERE table_id = ANY($1::text[])",
-            table_ids,
-        )
-        return {str(r[0]): int(r[1]) for r in rows}
+        async with self._live() as conn:
+            rows = await conn.fetch(
+                "SELECT table_id, guild_id FROM table_guilds WHERE table_id = ANY($1::text[])",
+                table_ids,
+            )
+            return {str(r[0]): int(r[1]) for r in rows}
