@@ -260,3 +260,25 @@ async def test_lease_connection_takes_concurrent_calls(leases: LeaseStore) -> No
         leases.acquire(1, "a"),
     )
     assert len(await leases.guilds([f"c{i}" for i in range(20)])) == 20
+
+
+def test_shard_settings_are_checked_with_what_is_allowed() -> None:
+    """CHIPFIST_SHARDS / CHIPFIST_SHARD_COUNT: a bad list or a shard past the count is
+    refused with what is allowed; unset count means the plain bot."""
+    from pydantic import ValidationError
+
+    from bot.config import Config, settings_error
+
+    assert Config.load(env={}, dotenv=None).shard_ids() is None
+    config = Config.load(env={"CHIPFIST_SHARD_COUNT": "8", "CHIPFIST_SHARDS": "0-3"}, dotenv=None)
+    assert config.shard_ids() == [0, 1, 2, 3]
+    every = Config.load(env={"CHIPFIST_SHARD_COUNT": "4"}, dotenv=None)
+    assert every.shard_ids() == [0, 1, 2, 3]
+    standby = Config.load(env={"CHIPFIST_SHARD_COUNT": "4", "CHIPFIST_STANDBY": "1"}, dotenv=None)
+    assert standby.shard_ids() == []
+    with pytest.raises(ValidationError) as bad:
+        Config.load(env={"CHIPFIST_SHARDS": "zero"}, dotenv=None)
+    assert "CHIPFIST_SHARDS" in settings_error(bad.value) and "0-3" in str(bad.value)
+    past = Config.load(env={"CHIPFIST_SHARD_COUNT": "2", "CHIPFIST_SHARDS": "0-3"}, dotenv=None)
+    with pytest.raises(ValueError, match="ids go from 0 to 1"):
+        past.shard_ids()
