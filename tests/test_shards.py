@@ -152,6 +152,8 @@ async def test_standby_takes_over_and_stale_owner_drops(pg_url: str) -> None:
         out = await table.act(user, word, key="a-late")
         assert not out.ok and out.message == NotOwned("c1").message
         assert "c1" not in a.tables and 1 not in a.ownership.held
+        with pytest.raises(NotOwned):  # the next command is told why, not "no table"
+            a.table("c1")
         # B finishes the hand; conservation holds on the recovered table.
         while moved.state.hand is not None:
             user, word = _to_act(moved)
