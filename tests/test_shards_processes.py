@@ -257,7 +257,13 @@ def test_r2_5_failover_and_stale_owner_across_processes(pg_cluster: Cluster) -> 
             print(asyncio.run(_dump(url, stuck[:2])))
     for w in workers:
         assert not [e for e in w.lines if e.get("ev") == "lease_error"], w.name
-        assert "Traceback" not in "".join(w.errors), (w.name, "".join(w.errors)[-3000:])
+        if w is b:
+            # The paused owner's writes after it woke fail (the server ended its session
+            # while it was stopped); they are logged, refused, and it lives on.
+            failed = [ln for ln in w.errors if ln.startswith("bot.store.errors.")]
+            assert all("StoreError: write to table" in ln for ln in failed), failed
+        else:
+            assert "Traceback" not in "".join(w.errors), (w.name, "".join(w.errors)[-3000:])
     hands = asyncio.run(_verify(url, tables))
     assert all(hands[t] > before[t][1] for t in tables)
     print(f"{n} tables, {sum(hands.values())} hands in all, conserved")

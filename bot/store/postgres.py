@@ -48,6 +48,18 @@ a process that is paused or hung. The server then ends it, so the row locks it h
 (a shard's fence, a table's next seq) do not stop the process taking the shard over."""
 
 
+_BROKEN: tuple[type[BaseException], ...] = (OSError,)
+if asyncpg is not None:
+    _BROKEN = (
+        OSError,
+        asyncpg.InterfaceError,
+        asyncpg.InternalClientError,
+        asyncpg.PostgresConnectionError,
+        asyncpg.exceptions.AdminShutdownError,
+        asyncpg.exceptions.IdleInTransactionSessionTimeoutError,
+    )
+
+
 def _require_asyncpg() -> Any:
     if asyncpg is None:
         raise StoreError(
@@ -86,9 +98,14 @@ class PostgresWriter(GroupCommitWriter):
         try:
             outcomes = await self._write(conn, batch)
             await transaction.commit()
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(Exception):
                 await transaction.rollback()
+            if isinstance(exc, _BROKEN):
+                # The server ended the session (a paused process's transaction: see
+                # WRITER_SETTINGS) or the link broke mid-batch: the connection cannot
+                # be trusted any more. The next batch opens a new one.
+                conn.terminate()
             raise
         return outcomes
 

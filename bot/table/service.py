@@ -57,9 +57,9 @@ class TableService:
             return self.tables[table_id]
         except KeyError:
             ownership = self.ownership
-            if ownership is not None and table_id in ownership.guilds:
-                if not ownership.owns(table_id):  # its shard moved to another process
-                    raise NotOwned(table_id) from None
+            known = ownership is not None and table_id in ownership.guilds
+            if known and ownership is not None and not ownership.owns(table_id):
+                raise NotOwned(table_id) from None  # its shard moved to another process
             raise TableError("There is no table in this channel; create one first.") from None
 
     def get(self, table_id: str) -> Table | None:
