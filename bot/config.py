@@ -93,6 +93,57 @@ class Config(BaseSettings):
         "extra). 0: off.",
     )
 
+    shards: str = Field(
+        default="",
+        description="The shards this process connects and drives, like 0-3 or 0,2,5-6 "
+        "(with CHIPFIST_SHARD_COUNT). Unset: every shard of CHIPFIST_SHARD_COUNT, or one "
+        "unsharded connection.",
+    )
+    shard_count: int = Field(
+        default=0,
+        ge=0,
+        le=65536,
+        description="The total number of shards across all processes. 0: no sharding "
+        "(one process, the plain bot).",
+    )
+    standby: bool = Field(
+        default=False,
+        description="Take over any shard whose lease expired (its process died). Needs "
+        "a postgresql:// CHIPFIST_DB and CHIPFIST_SHARD_COUNT.",
+    )
+    lease_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="How long a shard's lease lasts without renewal: a dead process's "
+        "shards move after this (renewed every third of it).",
+    )
+
+    @field_validator("shards")
+    @classmethod
+    def _shards(cls, value: str) -> str:
+        from bot.table.ownership import parse_shards
+
+        parse_shards(value)  # raises with what is allowed
+        return value.strip()
+
+    def shard_ids(self) -> list[int] | None:
+        """The shards this process connects; None: not sharded."""
+        from bot.table.ownership import parse_shards
+
+        if not self.shard_count:
+            return None
+        chosen = parse_shards(self.shards)
+        if not chosen and not self.standby:
+            chosen = frozenset(range(self.shard_count))
+        bad = sorted(s for s in chosen if s >= self.shard_count)
+        if bad:
+            raise ValueError(
+                f"CHIPFIST_SHARDS names shards {bad}, but CHIPFIST_SHARD_COUNT="
+                f"{self.shard_count}: ids go from 0 to {self.shard_count - 1}"
+            )
+        return sorted(chosen)
+
     @field_validator("discord_token", mode="before")
     @classmethod
     def _strip_token(cls, value: object) -> object:

@@ -15,7 +15,8 @@ import time
 import discord
 
 from bot.config import Config
-from cogs.bot import RESTARTING, SYNC_LOG, SYNCED, ChipfistBot
+from bot.store import is_postgres
+from cogs.bot import RESTARTING, SYNC_LOG, SYNCED, ChipfistBot, make_bot
 from cogs.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,14 @@ async def serve(config: Config, *, force_sync: bool = False) -> int:
     except Exception as exc:  # the package is missing, or the port is taken
         log.error("cannot serve metrics on port %s: %s", config.metrics_port, exc)
         return 2
-    bot = ChipfistBot(config.database, settings=config, force_sync=force_sync, metrics=metrics)
+    if config.shard_count and not is_postgres(config.database) and config.standby:
+        log.error("CHIPFIST_STANDBY needs a postgresql:// CHIPFIST_DB (shared with the owners)")
+        return 2
+    try:
+        bot = make_bot(config, force_sync=force_sync, metrics=metrics)
+    except ValueError as exc:
+        log.error("%s", exc)
+        return 2
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

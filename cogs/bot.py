@@ -30,6 +30,8 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
+import socket
 from typing import Any
 
 import discord
@@ -37,8 +39,11 @@ from discord.ext import commands
 
 from bot import health
 from bot.config import Config
+from bot.store import is_postgres
+from bot.store.lease import LeaseStore
 from bot.table.log import CommandsSynced, LogError, read_rows
-from bot.table.ports import StorePort, open_store
+from bot.table.ownership import Ownership
+from bot.table.ports import StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
 from cogs import ops, permissions
@@ -101,6 +106,8 @@ class ChipfistBot(commands.Bot):
         self._background: list[asyncio.Task[None]] = []
         self._stopped = False
         self._notified_ready = False
+        self._connected: set[int] = set(self.settings.shard_ids() or ())
+        """Gateway shards this process connects (AutoShardedBot only)."""
 
     # ------------------------------------------------------------------ start
 
@@ -117,11 +124,17 @@ class ChipfistBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._gate_interactions()
         store = self._store or await open_store(self.database)
+        ownership = await self._ownership(store)
         if self.metrics is not None:
             store = self.metrics.timed_store(store)
-        self.service = TableService(store, self.presenter)
+        self.service = TableService(store, self.presenter, ownership=ownership)
         self.presenter.service = self.service
-        halted = await self.service.recover()
+        if ownership is None:
+            halted = await self.service.recover()
+        else:
+            # Only the tables of the shards this process holds (none yet for a standby).
+            halted = await self.service.lease_step()
+            self._background.append(asyncio.create_task(self._lease_loop(), name="leases"))
         if halted:
             log.warning("tables halted at start: %s", halted)
         self.presenter.ping_mode.update(await load_notify_modes(store))
@@ -140,6 +153,79 @@ class ChipfistBot(commands.Bot):
             self.service.start_clocks()
         if self.settings.health_file or health.watchdog_interval() is not None:
             self._background.append(asyncio.create_task(self._health_loop(), name="health"))
+
+    # ------------------------------------------------------------------ shards
+
+    async def _ownership(self, store: StorePort) -> Ownership | None:
+        """Leases on the shards (bot/table/ownership.py) when several processes share a
+        PostgreSQL store: CHIPFIST_SHARD_COUNT set and a postgresql:// database."""
+        config = self.settings
+        if not config.shard_count or not is_postgres(self.database):
+            return None
+        leases = await LeaseStore.open(self.database, ttl=config.lease_seconds)
+        owner = f"{socket.gethostname()}:{os.getpid()}"
+        ownership = Ownership(
+            leases,
+            owner,
+            config.shard_count,
+            config.shard_ids() or (),
+            standby=config.standby,
+            guild_of=self._guild_of,
+        )
+        if isinstance(store, StoreAdapter):
+            store.fencing = ownership
+        log.info(
+            "process %s: shards %s of %d%s, lease %.1f s",
+            owner,
+            config.shard_ids(),
+            config.shard_count,
+            " (standby)" if config.standby else "",
+            config.lease_seconds,
+        )
+        return ownership
+
+    def _guild_of(self, table_id: str) -> int | None:
+        """The guild of a table's channel (or thread), from the gateway's cache."""
+        try:
+            channel = self.get_channel(int(table_id))
+        except ValueError:
+            return None
+        guild = getattr(channel, "guild", None)
+        return None if guild is None else int(guild.id)
+
+    async def _lease_loop(self) -> None:
+        """Renew and take leases; connect the gateway shards taken over, disconnect those
+        lost (Discord routes a guild's interactions to its shard's connection)."""
+        service = self.service
+        assert service is not None and service.ownership is not None
+        ownership = service.ownership
+        ttl = ownership.leases.ttl
+        if ownership.standby:
+            await asyncio.sleep(ttl)  # the owners starting beside it take theirs first
+        while True:
+            try:
+                await service.lease_step()
+                await self._follow_shards(set(ownership.held))
+            except Exception:  # the database is away; the fences keep the tables safe
+                log.exception("lease step failed; retrying")
+            await asyncio.sleep(ttl / 3)
+
+    async def _follow_shards(self, held: set[int]) -> None:
+        if not isinstance(self, commands.AutoShardedBot):
+            return
+        for shard in sorted(held - self._connected):
+            log.info("connecting gateway shard %d (taken over)", shard)
+            self._connected.add(shard)
+            ids = list(self._connection.shard_ids or [])
+            self._connection.shard_ids = sorted({*ids, shard})
+            await self.launch_shard(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, shard)
+        for shard in sorted(self._connected - held):
+            log.warning("disconnecting gateway shard %d (its lease went to another)", shard)
+            self._connected.discard(shard)
+            info = self.get_shard(shard)
+            if info is not None:
+                with contextlib.suppress(Exception):
+                    await info.disconnect()
 
     def _watch_metrics(self) -> None:
         metrics = self.metrics
@@ -328,6 +414,36 @@ class ChipfistBot(commands.Bot):
         except TimeoutError:
             log.warning("stop: Discord did not answer the close in time")
         if self.service is not None:
+            if self.service.ownership is not None:
+                # Every command finished: give the shards up so others need not wait.
+                with contextlib.suppress(Exception):
+                    await self.service.ownership.release_all()
+                with contextlib.suppress(Exception):
+                    await self.service.ownership.leases.close()
             await self.service.store.close()
         if self.metrics is not None:
             self.metrics.stop()
+
+
+class ShardedChipfistBot(ChipfistBot, commands.AutoShardedBot):
+    """The bot on the shards ``CHIPFIST_SHARDS`` of ``CHIPFIST_SHARD_COUNT``
+    (discord.py's AutoShardedBot with ``shard_ids``)."""
+
+    async def launch_shards(self) -> None:
+        if self.shard_ids == []:
+            # A standby owns no shard yet: connect none (discord.py would take an empty
+            # list as "all of them"); the lease loop connects those it takes over.
+            self._connection.shard_count = self.shard_count
+            self._connection.shard_ids = []
+            return
+        await super().launch_shards()
+
+
+def make_bot(config: Config, **options: Any) -> ChipfistBot:
+    """The plain bot, or the sharded one when ``CHIPFIST_SHARD_COUNT`` is set."""
+    ids = config.shard_ids()
+    if ids is None:
+        return ChipfistBot(config.database, settings=config, **options)
+    return ShardedChipfistBot(
+        config.database, settings=config, shard_ids=ids, shard_count=config.shard_count, **options
+    )

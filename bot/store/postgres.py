@@ -42,6 +42,24 @@ except ImportError:  # pragma: no cover - depends on the installed extras
     asyncpg = None
 
 
+WRITER_SETTINGS = {"idle_in_transaction_session_timeout": "3000"}
+"""A writer's transaction is a few round trips; one idle in the middle for 3 s belongs to
+a process that is paused or hung. The server then ends it, so the row locks it holds
+(a shard's fence, a table's next seq) do not stop the process taking the shard over."""
+
+
+_BROKEN: tuple[type[BaseException], ...] = (OSError,)
+if asyncpg is not None:
+    _BROKEN = (
+        OSError,
+        asyncpg.InterfaceError,
+        asyncpg.InternalClientError,
+        asyncpg.PostgresConnectionError,
+        asyncpg.exceptions.AdminShutdownError,
+        asyncpg.exceptions.IdleInTransactionSessionTimeoutError,
+    )
+
+
 def _require_asyncpg() -> Any:
     if asyncpg is None:
         raise StoreError(
@@ -71,16 +89,23 @@ class PostgresWriter(GroupCommitWriter):
             # The server restarted or the network dropped: the batch that saw it failed
             # (its callers were told); this one gets a new connection. If that fails too,
             # this batch fails the same way and the next one tries again.
-            self._conn = await _require_asyncpg().connect(self._url)
+            self._conn = await _require_asyncpg().connect(
+                self._url, server_settings=WRITER_SETTINGS
+            )
         conn = self._conn
         transaction = conn.transaction()
         await transaction.start()
         try:
             outcomes = await self._write(conn, batch)
             await transaction.commit()
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(Exception):
                 await transaction.rollback()
+            if isinstance(exc, _BROKEN):
+                # The server ended the session (a paused process's transaction: see
+                # WRITER_SETTINGS) or the link broke mid-batch: the connection cannot
+                # be trusted any more. The next batch opens a new one.
+                conn.terminate()
             raise
         return outcomes
 
@@ -252,7 +277,7 @@ class PostgresStore(BaseStore):
         """Connect, bring the schema up to date, start the writer and the read pool."""
         pg = _require_asyncpg()
         try:
-            conn = await pg.connect(url)
+            conn = await pg.connect(url, server_settings=WRITER_SETTINGS)
         except (OSError, pg.PostgresError) as exc:
             raise StoreError(f"cannot connect to the PostgreSQL database: {exc}") from exc
         try:

@@ -29,6 +29,7 @@ from bot.store import (
     DuplicateCommand,
     LedgerEntry,
     LedgerRow,
+    StaleFence,
     StoredEvent,
 )
 from bot.store import open_store as open_backend
@@ -260,6 +261,16 @@ class MemoryStore:
         return None
 
 
+class Fencing(Protocol):
+    """The shards this process holds (``bot.table.ownership.Ownership``)."""
+
+    def fence_for(self, table_id: str) -> tuple[str, int]: ...
+
+    def stale(self, table_id: str) -> None: ...
+
+    def refusal(self, table_id: str) -> Exception: ...
+
+
 class StoreAdapter:
     """The real store (SQLite or PostgreSQL, :class:`bot.store.BaseStore`) as a port: its
     events and snapshots as the port's records, and its :class:`~bot.store.DuplicateCommand` as
@@ -267,6 +278,9 @@ class StoreAdapter:
 
     def __init__(self, store: BaseStore) -> None:
         self.store = store
+        self.fencing: Fencing | None = None
+        """Set when several processes share the store (``bot.table.ownership``): every
+        append carries its table's shard fence, and a refused one is reported to it."""
 
     async def append(
         self,
@@ -277,12 +291,18 @@ class StoreAdapter:
         idem_key: str | None = None,
         ledger: Sequence[LedgerRow] = (),
     ) -> int:
+        fencing = self.fencing
+        fence = None if fencing is None else fencing.fence_for(table_id)
         try:
             return await self.store.append(
-                table_id, kind, payload, idem_key=idem_key, ledger=ledger
+                table_id, kind, payload, idem_key=idem_key, ledger=ledger, fence=fence
             )
         except DuplicateCommand as exc:
             raise DuplicateKey(str(idem_key)) from exc
+        except StaleFence:
+            assert fencing is not None
+            fencing.stale(table_id)
+            raise fencing.refusal(table_id) from None
 
     async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
         return await self.store.events(table_id, after_seq=after_seq)

@@ -14,6 +14,7 @@ import logging
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.log import Halted, Sat, read_rows
+from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
@@ -33,6 +34,7 @@ class TableService:
         *,
         snapshot_every: int = 50,
         seed: str | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         self.snapshot_every = snapshot_every
         self.seed = seed
@@ -44,6 +46,11 @@ class TableService:
         self._creating: dict[str, asyncio.Lock] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.ownership = ownership
+        """Several processes on one store: only the tables of held shards are driven."""
+        self._lease_task: asyncio.Task[None] | None = None
+        if ownership is not None:
+            ownership.on_lost = self._lost
 
     # ------------------------------------------------------------------ tables
 
@@ -51,6 +58,10 @@ class TableService:
         try:
             return self.tables[table_id]
         except KeyError:
+            ownership = self.ownership
+            known = ownership is not None and table_id in ownership.guilds
+            if known and ownership is not None and not ownership.owns(table_id):
+                raise NotOwned(table_id) from None  # its shard moved to another process
             raise TableError("There is no table in this channel; create one first.") from None
 
     def get(self, table_id: str) -> Table | None:
@@ -70,6 +81,18 @@ class TableService:
         lock = self._creating.setdefault(table_id, asyncio.Lock())
         async with lock:
             existing = self.tables.get(table_id)
+            if self.ownership is not None and existing is None:
+                await self.ownership.record(table_id)
+                if not self.ownership.owns(table_id):
+                    return Outcome(False, NotOwned(table_id).message, 0)
+                # The shard may have just moved here, its tables still being recovered:
+                # a table another process created is taken from the log, never shadowed
+                # by a blank one (whose create would be a duplicate of the first).
+                state = await load(self.store, table_id)
+                if state.seq and table_id not in self.tables:
+                    self.tables[table_id] = self._table(state)
+                    await self.tables[table_id].settle()
+                existing = self.tables.get(table_id)
             if existing is not None and not existing.state.closed:
                 return Outcome(False, "This channel already has a table.", existing.state.turn)
             # A closed table's channel opens a new one on the same log.
@@ -129,9 +152,13 @@ class TableService:
         conservation (R-2.5). Returns the ids of halted tables. ``settle`` then finishes
         what a crash cut in half (see :meth:`Table.settle`)."""
         ids = await self.store.open_tables()
-        loaded = await asyncio.gather(*(load(self.store, t) for t in ids), return_exceptions=True)
+        if self.ownership is not None:
+            await self.ownership.learn(ids)
+            ids = [t for t in ids if self.ownership.owns(t) and t not in self.tables]
+        results = await asyncio.gather(*(load(self.store, t) for t in ids), return_exceptions=True)
         halted: list[str] = []
-        for table_id, state in zip(ids, loaded, strict=True):
+        loaded: list[Table] = []
+        for table_id, state in zip(ids, results, strict=True):
             if isinstance(state, BaseException):
                 if not isinstance(state, Exception):
                     raise state
@@ -146,8 +173,11 @@ class TableService:
                 self.tables[table_id] = self._table(state)
                 halted.append(table_id)
                 continue
+            if self.ownership is not None and state.table_id in self.tables:
+                continue  # loaded meanwhile (a create while the shard was recovered)
             table = self._table(state)
             self.tables[state.table_id] = table
+            loaded.append(table)
             if state.current is not None and state.current.replay_error is not None:
                 async with table.lock:
                     await table.cancel_unreplayable()  # R-16.8
@@ -158,12 +188,63 @@ class TableService:
             if table.state.halted:
                 halted.append(state.table_id)
         if settle:
-            await self.settle_all()
+            # Only the tables just loaded: those already running are not cut in half.
+            await asyncio.gather(*(t.settle() for t in loaded))
         self._wake.set()
         return halted
 
     async def settle_all(self) -> None:
         await asyncio.gather(*(t.settle() for t in self.tables.values()))
+
+    # ------------------------------------------------------------------ shards
+
+    async def lease_step(self) -> list[str]:
+        """Renew the leases, take shards, adopt the tables of the shards gained (replayed
+        from the log, as at start) and drop those of the shards lost. Returns the ids of
+        halted tables among those adopted."""
+        assert self.ownership is not None
+        change = await self.ownership.step()
+        for shard in change.lost:
+            self._lost(shard)
+        if change.gained:
+            started = self.time.now()
+            before = len(self.tables)
+            halted = await self.recover()
+            log.info(
+                "shards %s: %d tables recovered in %.2f s",
+                change.gained,
+                len(self.tables) - before,
+                self.time.now() - started,
+            )
+            return halted
+        return []
+
+    def _lost(self, shard: int) -> None:
+        """Stop driving the tables of ``shard`` (another process has them now)."""
+        assert self.ownership is not None
+        gone = [t for t in self.tables if self.ownership.shard(t) == shard]
+        for table_id in gone:
+            del self.tables[table_id]
+        if gone:
+            log.warning("shard %d lost: %d tables no longer driven here", shard, len(gone))
+
+    async def run_leases(self, *, standby_delay: float | None = None) -> None:
+        """Keep the leases forever: a step every third of the lease time. A standby
+        waits one lease time first, so the owners starting beside it take theirs."""
+        assert self.ownership is not None
+        ttl = self.ownership.leases.ttl
+        if self.ownership.standby:
+            await asyncio.sleep(ttl if standby_delay is None else standby_delay)
+        while True:
+            try:
+                await self.lease_step()
+            except Exception:  # the database is away: the fences keep the tables safe
+                log.exception("lease step failed; retrying")
+            await asyncio.sleep(ttl / 3)
+
+    def start_leases(self) -> None:
+        if self.ownership is not None and self._lease_task is None:
+            self._lease_task = asyncio.create_task(self.run_leases(), name="shard-leases")
 
     # ------------------------------------------------------------------ clocks
 
@@ -193,6 +274,11 @@ class TableService:
             self._clock_task = asyncio.create_task(self.run_clocks(), name="table-clocks")
 
     async def stop(self) -> None:
+        if self._lease_task is not None:
+            self._lease_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lease_task
+            self._lease_task = None
         if self._clock_task is not None:
             self._clock_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

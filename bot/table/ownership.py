@@ -1,0 +1,196 @@
+"""Which tables this process drives, when several processes share one PostgreSQL store.
+
+A table belongs to the shard of its guild (``(guild_id >> 22) % shard_count``, Discord's
+formula). A process drives the tables of the shards whose lease it holds
+(:mod:`bot.store.lease`): :class:`Ownership` renews those leases, takes the shards it is
+configured for (and, as a standby, any shard whose lease expired), and tells the table
+service which shards it gained (recover their tables from the log) and lost (stop
+driving them). Every append of a table carries its shard's fence
+(:meth:`Ownership.fence_for`), so a process that lost a shard without noticing (paused,
+its lease expired and taken) is refused by the store; :meth:`Ownership.stale` then drops
+the shard at once instead of failing command after command.
+
+Tables with no guild on record (created before sharding) belong to shard
+:data:`FALLBACK_SHARD` until their guild is recorded.
+
+Nothing here knows Discord: the guild of a new table comes from ``guild_of`` (the
+presenter's lookup of a channel's guild).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.store.lease import Lease, shard_of
+from bot.table.errors import TableError
+
+log = logging.getLogger(__name__)
+
+FALLBACK_SHARD = 0
+"""The shard of a table whose guild is unknown (tables from before sharding)."""
+
+
+class NotOwned(TableError):
+    """This process does not hold the table's shard (any more): nothing was written."""
+
+    code = "not_owned"
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            "This table is being moved to another dealer process; try again in a few "
+            "seconds. Nothing was changed."
+        )
+        self.table_id = table_id
+
+
+class LeasePort(Protocol):
+    ttl: float
+
+    async def acquire(self, shard: int, owner: str) -> Lease | None: ...
+
+    async def renew(self, lease: Lease) -> Lease | None: ...
+
+    async def release(self, lease: Lease) -> None: ...
+
+    async def record_guild(self, table_id: str, guild_id: int) -> None: ...
+
+    async def guilds(self, table_ids: list[str]) -> dict[str, int]: ...
+
+    async def close(self) -> None: ...
+
+
+def parse_shards(text: str) -> frozenset[int]:
+    """``"0-3"``, ``"0,2,5-6"`` -> the shard ids; ``""`` -> none. Raises ValueError
+    with what is allowed."""
+    out: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        low, dash, high = part.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise ValueError(
+                f"{part!r} is not a shard or a range: write shard ids like 0-3 or 0,2,5-6"
+            ) from None
+        if first < 0 or last < first:
+            raise ValueError(f"{part!r}: a range goes from a low shard id to a higher one")
+        out.update(range(first, last + 1))
+    return frozenset(out)
+
+
+@dataclass
+class Change:
+    gained: list[int] = field(default_factory=list)
+    lost: list[int] = field(default_factory=list)
+
+
+class Ownership:
+    """The shards this process holds, and the fence of each of its tables."""
+
+    def __init__(
+        self,
+        leases: LeasePort,
+        owner: str,
+        shard_count: int,
+        shards: Iterable[int] = (),
+        *,
+        standby: bool = False,
+        guild_of: Callable[[str], int | None] | None = None,
+    ) -> None:
+        if shard_count < 1:
+            raise ValueError("the shard count must be at least 1")
+        self.leases = leases
+        self.owner = owner
+        self.shard_count = shard_count
+        self.wanted = frozenset(shards)
+        bad = sorted(s for s in self.wanted if s >= shard_count)
+        if bad:
+            raise ValueError(f"shards {bad} do not exist: ids go from 0 to {shard_count - 1}")
+        self.standby = standby
+        self.guild_of = guild_of
+        self.held: dict[int, Lease] = {}
+        self.guilds: dict[str, int] = {}
+        self.on_lost: Callable[[int], None] | None = None
+        """Called when a stale append shows a shard was lost (the service drops it)."""
+
+    # ------------------------------------------------------------------ tables
+
+    def shard(self, table_id: str) -> int:
+        guild = self.guilds.get(table_id)
+        return FALLBACK_SHARD if guild is None else shard_of(guild, self.shard_count)
+
+    def owns(self, table_id: str) -> bool:
+        return self.shard(table_id) in self.held
+
+    def fence_for(self, table_id: str) -> tuple[str, int]:
+        """The fence every append of ``table_id`` carries; :class:`NotOwned` if this
+        process does not hold its shard."""
+        lease = self.held.get(self.shard(table_id))
+        if lease is None:
+            raise NotOwned(table_id)
+        return lease.fence
+
+    def refusal(self, table_id: str) -> Exception:
+        return NotOwned(table_id)
+
+    def stale(self, table_id: str) -> None:
+        """The store refused an append of ``table_id``: its shard went to another
+        process. Drop the shard (once) and let the service stop its tables."""
+        shard = self.shard(table_id)
+        if self.held.pop(shard, None) is not None:
+            log.warning(
+                "shard %d was taken over by another process (a write was refused): "
+                "no longer driving its tables",
+                shard,
+            )
+            if self.on_lost is not None:
+                self.on_lost(shard)
+
+    async def learn(self, table_ids: list[str]) -> None:
+        """Load the recorded guilds of these tables."""
+        missing = [t for t in table_ids if t not in self.guilds]
+        if missing:
+            self.guilds.update(await self.leases.guilds(missing))
+
+    async def record(self, table_id: str) -> None:
+        """Record a new table's guild (from ``guild_of``) before its first event."""
+        guild = self.guild_of(table_id) if self.guild_of is not None else None
+        if guild is not None and self.guilds.get(table_id) != guild:
+            await self.leases.record_guild(table_id, guild)
+            self.guilds[table_id] = guild
+
+    # ------------------------------------------------------------------ leases
+
+    async def step(self) -> Change:
+        """Renew what is held, take what is wanted (and, as a standby, what lapsed)."""
+        change = Change()
+        for shard, lease in list(self.held.items()):
+            renewed = await self.leases.renew(lease)
+            if self.held.get(shard) is not lease:
+                continue  # dropped meanwhile (a stale append)
+            if renewed is None:
+                del self.held[shard]
+                change.lost.append(shard)
+                log.warning("lease of shard %d lost: no longer driving its tables", shard)
+            else:
+                self.held[shard] = renewed
+        candidates = range(self.shard_count) if self.standby else sorted(self.wanted)
+        for shard in candidates:
+            if shard in self.held:
+                continue
+            taken = await self.leases.acquire(shard, self.owner)
+            if taken is not None:
+                self.held[shard] = taken
+                change.gained.append(shard)
+                log.info("took shard %d (generation %d)", shard, taken.generation)
+        return change
+
+    async def release_all(self) -> None:
+        for lease in list(self.held.values()):
+            await self.leases.release(lease)
+        self.held.clear()

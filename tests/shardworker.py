@@ -1,0 +1,146 @@
+"""Test only: one dealer process of the multi-process test (tests/test_shards_processes.py).
+
+``python -m tests.shardworker URL NAME SHARDS SHARD_COUNT TTL TABLES [--standby]`` runs a
+table service with shard leases on the PostgreSQL database ``URL`` (the same
+``Ownership``, fences and recovery as the bot, without the Discord presenter) and plays
+the tables of the shards it holds as the players would: deal, then check or call, each
+action with the idempotency key and turn a button click carries. Tables are
+``"GUILD:N"``; their guild decides their shard. Each thing that happens is one JSON line
+on stdout (``gained``, ``lost``, ``refused``, ``acted``) with the wall-clock time, for the
+test to read.
+
+SIGCONT (after a SIGSTOP) is noted, so the test can check that a paused owner's first
+write after it woke was refused by the store and not applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+import time
+from typing import Any
+
+from bot.store import open_store
+from bot.store.lease import LeaseStore
+from bot.table.ownership import NotOwned, Ownership, parse_shards
+from bot.table.ports import NullPresenter, StoreAdapter
+from bot.table.service import TableService
+from bot.table.settings import TableSettings
+
+PLAYERS = ("p1", "p2", "p3")
+BUY_IN = 100
+
+
+def say(**data: Any) -> None:
+    print(json.dumps({"t": time.time(), **data}), flush=True)
+
+
+async def main(argv: list[str]) -> None:
+    url, name, shards, count, ttl, tables = argv[:6]
+    standby = "--standby" in argv
+    table_ids = [t for t in tables.split(",") if t]
+    adapter = StoreAdapter(await open_store(url))
+    leases = await LeaseStore.open(url, ttl=float(ttl))
+    ownership = Ownership(
+        leases,
+        name,
+        int(count),
+        parse_shards(shards),
+        standby=standby,
+        guild_of=lambda t: int(t.split(":")[0]),
+    )
+    adapter.fencing = ownership
+    service = TableService(adapter, NullPresenter(), ownership=ownership)
+    woke = {"at": 0.0, "refused": 0, "acted": 0}
+    refusals: dict[str, int] = {}
+    loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
+
+    def on_wake() -> None:
+        # The first thing a paused owner does on waking: drive its tables as it was.
+        woke["at"] = time.time()
+        for tid in list(service.tables):
+            task = asyncio.ensure_future(step(tid))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+
+    loop.add_signal_handler(signal.SIGCONT, on_wake)
+    await ownership.learn(table_ids)
+    for tid in table_ids:
+        ownership.guilds.setdefault(tid, int(tid.split(":")[0]))
+
+    async def leases_loop() -> None:
+        if standby:
+            await asyncio.sleep(float(ttl))
+        while True:
+            held = set(ownership.held)
+            started = time.time()
+            try:
+                await service.lease_step()
+            except Exception as exc:  # the test wants to see it, not a dead loop
+                say(ev="lease_error", error=repr(exc))
+            now = set(ownership.held)
+            if now - held:
+                say(
+                    ev="gained",
+                    shards=sorted(now - held),
+                    started=started,
+                    tables=len(service.tables),
+                )
+            if held - now:
+                say(ev="lost", shards=sorted(held - now))
+            await asyncio.sleep(float(ttl) / 3)
+
+    async def create_mine() -> None:
+        for tid in table_ids:
+            if ownership.owns(tid) and tid not in service.tables:
+                out = await service.create(tid, "host", TableSettings(), key=f"create-{tid}")
+                if out.ok:
+                    table = service.table(tid)
+                    for p in PLAYERS:
+                        await table.sit(p, p, BUY_IN, key=f"sit-{tid}-{p}")
+
+    async def step(tid: str) -> None:
+        table = service.tables.get(tid)
+        if table is None:
+            return
+        st = table.state
+        if st.halted or st.closed:
+            return
+        if st.hand is None:
+            out = await table.deal("host", key=f"deal-{tid}-{st.hand_no + 1}")
+        else:
+            hand, info = st.hand, st.current
+            assert info is not None
+            if hand.to_act is None:
+                return
+            user = info.users[hand.to_act]
+            word = "check" if "check" in hand.legal().actions else "call"
+            turn = st.turn
+            out = await table.act(user, word, key=f"act-{tid}-{turn}", turn=turn)
+        if out.ok and not out.duplicate:
+            if woke["at"]:
+                woke["acted"] += 1
+                say(ev="acted_after_wake", table=tid)
+        elif out.message == NotOwned(tid).message:
+            woke["refused"] += 1
+            say(ev="refused", table=tid, woke=woke["at"])
+        elif not out.ok and refusals.setdefault(tid, 0) < 3:
+            refusals[tid] += 1
+            say(ev="refusal", table=tid, message=out.message)
+
+    lease_task = asyncio.create_task(leases_loop())
+    while True:
+        await create_mine()
+        for tid in list(service.tables):
+            await step(tid)
+            await asyncio.sleep(0.002)
+        await asyncio.sleep(0.01)
+        if lease_task.done():
+            raise SystemExit(f"the lease loop ended: {lease_task.exception()!r}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))

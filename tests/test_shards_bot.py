@@ -1,0 +1,69 @@
+"""The real bot (``python -m bot`` in its own process, against the fake Discord) with
+``CHIPFIST_SHARD_COUNT`` on a PostgreSQL store: the AutoShardedBot path, the lease taken
+at start, each new table's guild recorded, every append fenced, the leases released by a
+clean stop. One shard only: the fake Discord has one guild and one gateway session.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.config import make_token
+from tests.fakediscord import FakeDiscord
+from tests.pgcluster import Cluster
+from tests.test_service_ops import BotProcess, act
+
+
+async def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return [tuple(r) for r in await conn.fetch(sql)]
+    finally:
+        await conn.close()
+
+
+async def test_r1_1_sharded_bot_records_guild_fences_and_releases(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    """R-1.1 on a sharded bot: /table create records the table's guild, the process holds
+    shard 0's lease (generation 1) and its appends pass the fence; SIGTERM exits 0 and
+    releases the lease so a standby need not wait for it to expire."""
+    url = pg_cluster.new_database()
+    async with FakeDiscord() as fake:
+        fake.token = make_token(fake.application_id)
+        bot = BotProcess(
+            fake,
+            tmp_path,
+            CHIPFIST_DB=url,
+            CHIPFIST_SHARD_COUNT="1",
+            CHIPFIST_SHARDS="0",
+            CHIPFIST_LEASE_SECONDS="5",
+        )
+        try:
+            await bot.start()
+            alice, bob = fake.user("alice"), fake.user("bob")
+            await fake.slash(alice, "table create")
+            for user in (alice, bob):
+                await fake.slash(user, "sit", buy_in=200)
+            await fake.slash(alice, "deal")
+            await act(fake)
+            table = str(fake.channel.id)
+            assert await _rows(url, "SELECT table_id, guild_id FROM table_guilds") == [
+                (table, fake.guild_id)
+            ], bot.text()
+            leases = await _rows(url, "SELECT shard, generation, expires_at > 0 FROM shard_leases")
+            assert leases == [(0, 1, True)], bot.text()
+            fences = await _rows(url, "SELECT name, generation FROM fences")
+            assert ("shard:0", 1) in fences
+            code, _ = await bot.stop()
+            assert code == 0, bot.text()
+            assert "shards [0] of 1" in bot.text()
+        finally:
+            await bot.kill()
+    released = await _rows(url, "SELECT shard, expires_at FROM shard_leases")
+    assert released == [(0, 0.0)]
+    # Created, two seats, the deal and the action: all written under the fence.
+    count = await _rows(url, f"SELECT COUNT(*) FROM events WHERE table_id = '{table}'")
+    assert count[0][0] == 5
