@@ -111,7 +111,10 @@ async def test_r16_2_a_settings_line_is_not_a_player_line(tmp_path: Path) -> Non
     text = await _script(
         db, ["set rotation=holdem:fixed,omaha8:fixed,razz:fixed", "deal"], "al", "bo"
     )
-    assert "Settings changed: rotation holdem:fixed, omaha8:fixed, razz:fixed" in text, text
+    assert (
+        "Settings changed: rotation Fixed-limit Texas hold'em, "
+        "Fixed-limit Omaha hi-lo eight-or-better, Fixed-limit Razz" in text
+    ), text
     assert "set rotation=holdem" not in text
     assert "Fixed-limit Texas hold'em" in text  # the first game of the rotation was dealt
 
@@ -768,3 +771,13 @@ async def test_r1_1_buy_in_quit_and_commands_typed_with_a_name(tmp_path: Path) -
     assert "al stands up and cashes out" in text
     assert "`deal` is a table command" in text
     assert "You already have a seat here." in text
+
+
+def test_r16_2_a_rotation_change_is_said_in_game_names() -> None:
+    """R-16.2 (item 18, settings in words): a rotation reads as the games people know,
+    with the structure named where the entry names one, not as stored codes."""
+    from bot.table.notices import setting_words
+
+    words = setting_words("rotation", ("holdem", "omaha:pot_limit", "razz:fixed"))
+    assert words == "rotation Texas hold'em, Pot-limit Omaha, Fixed-limit Razz"
+    assert "pot_limit" not in words and ":" not in words

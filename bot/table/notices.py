@@ -72,11 +72,27 @@ def setting_words(name: str, value: object) -> str:
         shown = VARIANTS[value].name
     elif name == "limit" and isinstance(value, str):
         shown = LIMIT_NAMES.get(value, value).lower()
+    elif name == "rotation" and isinstance(value, tuple | list):
+        # "omaha:pot_limit" is stored; people read "Pot-limit Omaha" (R-16.2).
+        shown = ", ".join(_game_words(str(v)) for v in value) or "none"
     elif isinstance(value, tuple | list):
         shown = ", ".join(str(v) for v in value) or "none"
     else:
         shown = str(value).replace("_", " ")
     return f"{label} {shown}"
+
+
+def _game_words(entry: str) -> str:
+    """A rotation entry for people: ``omaha:pot_limit`` -> ``Pot-limit Omaha``; a game
+    without a structure is just its name (it is dealt in its usual one, R-16.9)."""
+    from bot.poker.variants import VARIANTS
+    from bot.table.settings import LIMIT_NAMES
+
+    variant, _, limit = entry.partition(":")
+    game = VARIANTS[variant].name if variant in VARIANTS else variant
+    if limit in LIMIT_NAMES:
+        return f"{LIMIT_NAMES[limit]} {game}"
+    return game
 
 
 # How a hand ended (HandEnded.reason), in words.
