@@ -33,8 +33,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.store import open_store
 from bot.store.lease import shard_of
 from bot.table.ports import StoreAdapter
@@ -168,7 +166,6 @@ async def _verify(url: str, tables: list[str]) -> dict[str, int]:
     return hands
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP/SIGKILL are POSIX signals")
 def test_r2_5_failover_and_stale_owner_across_processes(pg_cluster: Cluster) -> None:
     """R-2.5 across processes: kill an owner mid-hand, pause another; the standby takes
     their shards after the lease, every hand resumes, the paused owner's late writes

@@ -977,29 +977,21 @@ class Hand:
         complete = min(self.full_size, bet + eff)
         if r.bring_in >= self.full_size:
             # the bring-in is already a full bet; there is nothing to complete.
-            return Legal(
-                player=i,
-                actions=_BRING_IN_ALL_IN if r.bring_in >= eff else _BRING_IN,
-                to_call=min(r.bring_in, eff),
-                current_bet=0,
-                bet_this_round=bet,
-                stack=eff,
-                pot=self.middle,
-                min_to=None,
-                max_to=None,
-                unit=r.unit,
-                opening=True,
-            )
+            actions = _BRING_IN_ALL_IN if r.bring_in >= eff else _BRING_IN
+            size: int | None = None
+        else:
+            actions = _COMPLETE_ALL_IN if complete == bet + eff else _COMPLETE
+            size = complete
         return Legal(
             player=i,
-            actions=_COMPLETE_ALL_IN if complete == bet + eff else _COMPLETE,
+            actions=actions,
             to_call=min(r.bring_in, eff),
             current_bet=0,
             bet_this_round=bet,
             stack=eff,
             pot=self.middle,
-            min_to=complete,
-            max_to=complete,
+            min_to=size,
+            max_to=size,
             unit=r.unit,
             opening=True,
         )

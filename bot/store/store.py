@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, Self, cast
 
@@ -46,7 +47,7 @@ LedgerInput = LedgerRow | Mapping[str, Any]
 _MAX_HANDS = 500  # one /history page; also keeps the IN list under SQLite's limits
 
 
-class BaseStore:
+class BaseStore(ABC):
     """What both back ends offer (the table service's store): checks and serialises the
     input, hands writes to the group-commit writer and reads to the reader. A back end
     supplies the two, and :meth:`open`/:meth:`close`."""
@@ -61,8 +62,9 @@ class BaseStore:
         self._writer = writer
         self._closed = False
 
+    @abstractmethod
     async def close(self) -> None:
-        raise NotImplementedError
+        """Stop the writer after the appends in flight and close the connection."""
 
     async def __aenter__(self) -> Self:
         return self

@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -177,7 +178,7 @@ class _Stop:
     """Queue sentinel: drain what is before it, then stop."""
 
 
-class GroupCommitWriter:
+class GroupCommitWriter(ABC):
     """The group-commit loop, whatever the database: everything that writes goes through
     :meth:`submit`; one task drains the queue into batches and hands each to
     :meth:`_transact`, which a back end implements (write the batch in one transaction,
@@ -195,12 +196,13 @@ class GroupCommitWriter:
     def _start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="store-writer")
 
+    @abstractmethod
     async def _transact(self, batch: list[Op]) -> list[_Outcome]:
-        raise NotImplementedError
+        """Commit one batch in one transaction (each back end's SQL)."""
 
+    @abstractmethod
     async def _shutdown(self) -> None:
         """Close the connection; called once, after the loop stopped."""
-        raise NotImplementedError
 
     @property
     def stats(self) -> WriterStats:

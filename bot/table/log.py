@@ -12,6 +12,7 @@ names the table, the seq and the kind.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -116,7 +117,7 @@ def _put_at(out: dict[str, Any], at: float | None) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class LogRecord:
+class LogRecord(ABC):
     """One logged event. ``at`` is the table clock's time of the append (set by the
     writer when it commits; None in a record not yet written or in old rows without)."""
 
@@ -127,12 +128,14 @@ class LogRecord:
     def kind(self) -> str:
         return self.KIND
 
-    def to_payload(self) -> dict[str, Any]:  # pragma: no cover - every record overrides
-        raise NotImplementedError
+    @abstractmethod
+    def to_payload(self) -> dict[str, Any]:
+        """The JSON payload the store keeps (the persisted contract)."""
 
     @classmethod
-    def from_payload(cls, p: Mapping[str, Any]) -> LogRecord:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> LogRecord:
+        """The record a stored payload holds."""
 
 
 @dataclass(frozen=True, slots=True)
