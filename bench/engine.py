@@ -108,17 +108,11 @@ def apply_latencies(hands: Sequence[Recorded]) -> list[int]:
 
 def run_pokerkit(hands: Sequence[Recorded]) -> float:
     """Seconds to replay the same hands through pokerkit."""
-    from pokerkit import Automation, NoLimitTexasHoldem
+    from pokerkit import NoLimitTexasHoldem
 
-    automations = (
-        Automation.ANTE_POSTING,
-        Automation.BET_COLLECTION,
-        Automation.BLIND_OR_STRADDLE_POSTING,
-        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-        Automation.HAND_KILLING,
-        Automation.CHIPS_PUSHING,
-        Automation.CHIPS_PULLING,
-    )
+    # The automations the differential tests use: both engines do the same work.
+    from tests.diffkit import AUTOMATIONS as automations
+
     n = PLAYERS
     start = time.perf_counter()
     for rec in hands:
