@@ -259,8 +259,8 @@ async def test_invariant_4_a_malformed_snapshot_is_a_log_error_and_the_log_wins(
     """Invariant 4: a snapshot is a shortcut, the log the truth. A malformed snapshot is
     a LogError (kind 'snapshot', its seq); recovery then folds the whole log and gets
     the live table back."""
-    from bot.local.terminal import state_digest
     from bot.table.snapshot import from_payload, to_payload
+    from bot.table.state import state_digest
 
     h = Harness()
     table = await h.seated(["a", "b", "c"])

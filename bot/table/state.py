@@ -8,6 +8,8 @@ carries the stacks) and replays only the hand in progress.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -557,3 +559,28 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.HandEnded: TableState._on_hand_ended,
 }
 """How each table event folds into the state (the Discord side's logs are not table events)."""
+
+
+def state_digest(state: TableState) -> str:
+    """A short fingerprint of everything the table holds: seats, stacks, the button's
+    history, the carried pot, the rake and the hand in progress. Two states with the same
+    digest are the same table (the kill test and the recovery tests compare them; the
+    terminal prints it as ``resumed: DIGEST``)."""
+    hand = state.hand
+    data: dict[str, object] = {
+        "turn": state.turn,
+        "hand_no": state.hand_no,
+        "seats": sorted((n, s.user_id, s.stack, s.state) for n, s in state.seats.items()),
+        "carried": state.carried,
+        "rake": state.rake_total,
+    }
+    if hand is not None:
+        data["hand"] = {
+            "stacks": list(hand.stacks),
+            "bets": list(hand.bets),
+            "board": list(hand.board),
+            "to_act": hand.to_act,
+            "phase": hand.phase,
+            "pot": hand.pot_total(),
+        }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

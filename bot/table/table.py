@@ -76,7 +76,7 @@ from bot.table.ports import (
 )
 from bot.table.seating import find_free_seat
 from bot.table.settings import TableSettings
-from bot.table.state import HandInfo, TableState, UnreplayableHand
+from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
 
@@ -1144,6 +1144,11 @@ class Table:
 
     def conservation_error(self) -> str | None:
         return self.state.conservation_error()
+
+    def digest(self) -> str:
+        """A short fingerprint of everything the table holds (:func:`state_digest`), for
+        a presenter to say which state it shows (the terminal's ``resumed:`` line)."""
+        return state_digest(self.state)
 
     async def hand_history(self, hand_no: int, viewer: str | None = None) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as

@@ -42,6 +42,9 @@ class SeatView:
     """Guts with legs (R-15.3): legs held towards collecting the pot."""
     drew: tuple[int, ...] = ()
     """Draw games (R-16.4): cards drawn in each draw so far (0 = stood pat); public."""
+    position: int | None = None
+    """The seat's place in the hand's order (the engine's position, PHH order: 0 is the
+    first to act after the button), None when not dealt in; public, like the button."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,11 @@ class TableView:
     private), or None (nobody: between hands)."""
     no_raise: str | None = None
     """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so."""
+    in_hand: bool = False
+    """A hand is dealt and not yet ended (also while the table is paused or halted)."""
+    draw_game: bool = False
+    """The game on (or dealt next) has a draw (R-16.4), where "stand" may mean "stand
+    pat"."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -153,6 +161,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
                 marker=seat.user_id in markers,
                 legs=legs.get(seat.user_id, 0),
                 drew=drew,
+                position=pos,
             )
         )
     to_call, options, actions = 0, "", frozenset[ActionName]()
@@ -190,7 +199,8 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     actors = hand.actors() if hand is not None else ()
     acting = actors[0].turn if actors else None
     declare = _declare(state, variant)
-    name = get_variant(variant).name
+    game = get_variant(variant)
+    name = game.name
     stakes = state.settings.stakes_text(variant, limit)
     if declare:
         # R-13.1: a declare game says so wherever the game is named.
@@ -228,6 +238,8 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         options=options,
         actions=actions,
         no_raise=no_raise,
+        in_hand=hand is not None,
+        draw_game=any(street.draw for street in game.streets),
     )
 
 
