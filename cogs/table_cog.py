@@ -191,7 +191,8 @@ class TableCog(commands.Cog):
             big_blind=big_blind,
             seats=seats,
             dealers_choice=dealers_choice,
-            declare=declare,  # one of the command's choices (validated by the settings)
+            # one of the command's choices (validated by the settings)
+            options={"declare": declare},
             small_bet=small_bet,
             big_bet=big_bet,
             ante=ante,

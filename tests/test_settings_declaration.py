@@ -148,6 +148,44 @@ def test_r2_6_old_settings_dict_with_a_thread_id_loads() -> None:
         s.changed({"thread_id": 9})  # no longer a table setting
 
 
+def test_r2_6_a_misspelt_setting_in_code_is_refused_by_name() -> None:
+    """R-2.6 (what is not allowed is refused, saying what is): settings built in code
+    with a misspelt name are refused, naming it and the names there are. The
+    constructor is the dataclass's, keyword-only, so mypy refuses a misspelt table
+    setting too; engine options go by name in ``options`` (or flat through ``of``)."""
+    with pytest.raises(TypeError, match="big_blnd"):
+        TableSettings(big_blnd=2)  # type: ignore[call-arg]  # the misspelling under test
+    with pytest.raises(TypeError, match=r"no engine option 'raise_capp'.*raise_cap"):
+        TableSettings(options={"raise_capp": 3})
+    with pytest.raises(TypeError, match=r"no setting 'raise_capp'.*raise_cap"):
+        TableSettings.of(raise_capp=3)
+    with pytest.raises(TypeError, match=r"no setting 'big_blnd'.*big_blind"):
+        TableSettings.of(big_blnd=2)
+    built = TableSettings.of(big_blind=4, raise_cap=3)
+    assert built == TableSettings(big_blind=4, options={"raise_cap": 3})
+    assert (built.big_blind, built.raise_cap) == (4, 3)
+
+
+def test_r2_6_stored_settings_are_checked_and_unknown_names_logged_not_applied(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """R-2.6: settings read from the log are checked like typed ones (a value of the
+    wrong type is refused in words); a stored name this version does not know (a
+    misspelling, or a newer version's option) is not applied: it is kept unread in
+    ``extra`` and logged by name."""
+    stored = {**TableSettings().to_dict(), "raise_capp": 3}
+    with caplog.at_level("WARNING", logger="bot.table.settings"):
+        loaded = TableSettings.from_dict(stored)
+    assert loaded.raise_cap == TableSettings().raise_cap
+    assert loaded.extra == {"raise_capp": 3}
+    assert "raise_capp" in caplog.text and "kept unread" in caplog.text
+    assert TableSettings.from_dict(loaded.to_dict()) == loaded  # kept for a newer version
+    with pytest.raises(SettingsError, match="raise cap is a whole number"):
+        TableSettings.from_dict({**TableSettings().to_dict(), "raise_cap": "three"})
+    with pytest.raises(SettingsError, match="big blind is a whole number"):
+        TableSettings.from_dict({**TableSettings().to_dict(), "big_blind": "2x"})
+
+
 @dataclass(frozen=True, slots=True)
 class _FancyRules(Rules):
     """The engine with two options it did not have: one edit, here."""
@@ -212,7 +250,7 @@ def test_r2_6_without_the_new_option_it_is_refused_by_name() -> None:
 def test_engine_options_pass_to_each_deal_only_in_the_games_they_apply_to() -> None:
     """R-4.9, R-10.7, R-13.1, R-2.4: in a rotation, an option applies to the games it
     can apply to; the others are dealt the engine's default."""
-    s = TableSettings(
+    s = TableSettings.of(
         rotation=("draw5:fixed", "omaha8:fixed", "holdem:no_limit"),
         jacks_to_open=True,
         declare="simultaneous",
