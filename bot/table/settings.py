@@ -32,6 +32,10 @@ from bot.table.text_actions import clip
 
 _log = logging.getLogger(__name__)
 
+RETIRED = frozenset({"thread_id"})
+"""Names older versions stored among the settings that are no longer settings (the
+Discord thread is the Discord side's record): kept in ``extra`` without a warning."""
+
 ButtonRule = Literal["simplified", "moving", "dead"]
 LIMIT_NAMES = {
     "no_limit": "No-limit",
@@ -662,12 +666,13 @@ class TableSettings:
         extra = {k: v for k, v in data.items() if k not in names}
         if "rotation" in kw:
             kw["rotation"] = tuple(kw["rotation"])
-        if extra:
+        if set(extra) - RETIRED:
             _log.warning(
                 "stored table settings hold names this version does not know, kept "
                 "unread: %s (a newer version's options, or a misspelling)",
-                ", ".join(sorted(extra)),
+                ", ".join(sorted(set(extra) - RETIRED)),
             )
+        if extra:
             kw["extra"] = {**kw.get("extra", {}), **extra}
         try:
             return cls.of(**kw)
