@@ -24,10 +24,12 @@ from typing import Any, Protocol
 
 from bot.poker.legal import Legal
 from bot.store import (
+    BOUGHT,
     LEDGER_KINDS,
     BaseStore,
     DuplicateCommand,
     LedgerEntry,
+    LedgerKind,
     LedgerRow,
     StaleFence,
     StoredEvent,
@@ -37,8 +39,10 @@ from bot.store.store import Synchronous
 from bot.table.log import Closed, Created
 
 __all__ = [
+    "BOUGHT",
     "DuplicateKey",
     "LedgerEntry",
+    "LedgerKind",
     "LedgerRow",
     "LoggedEvent",
     "MemoryStore",
@@ -77,7 +81,7 @@ class StorePort(Protocol):
 
     async def open_tables(self) -> list[str]: ...
 
-    async def ledger_totals(self, table_id: str) -> dict[str, int]:
+    async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
         """Sum per ledger kind for one table (every kind present, 0 if none)."""
         ...
 
@@ -242,8 +246,8 @@ class MemoryStore:
                 out.append(table_id)
         return out
 
-    async def ledger_totals(self, table_id: str) -> dict[str, int]:
-        out: dict[str, int] = dict.fromkeys(LEDGER_KINDS, 0)
+    async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
+        out: dict[LedgerKind, int] = dict.fromkeys(LEDGER_KINDS, 0)
         for entry in self._ledger.get(table_id, []):
             out[entry.kind] += entry.amount
         return out
@@ -313,7 +317,7 @@ class StoreAdapter:
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
         return await self.store.ledger(table_id)
 
-    async def ledger_totals(self, table_id: str) -> dict[str, int]:
+    async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
         return await self.store.ledger_totals(table_id)
 
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:

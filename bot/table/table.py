@@ -68,6 +68,7 @@ from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import (
     DuplicateKey,
     HandFacts,
+    LedgerKind,
     LedgerRow,
     LoggedEvent,
     Notice,
@@ -318,7 +319,7 @@ class Table:
             await self._commit(
                 tlog.Sat(user, name, number, buy_in, owes),
                 key=key,
-                ledger=[LedgerRow(user, "buy_in", buy_in)],
+                ledger=[LedgerRow(user, LedgerKind.BUY_IN, buy_in)],
             )
             text = f"{name} sits in seat {number} with {buy_in}."
             await self._public("sat", text, seat=number, user=user)
@@ -356,7 +357,7 @@ class Table:
                 return await self._apply(
                     AddChips(pos, amount),
                     key,
-                    ledger=[LedgerRow(user, "top_up", amount)],
+                    ledger=[LedgerRow(user, LedgerKind.TOP_UP, amount)],
                 )
             check_maximum(seat.stack)
             await self._commit(
@@ -368,7 +369,7 @@ class Table:
                     state="waiting" if seat.missed else "active",
                 ),
                 key=key,
-                ledger=[LedgerRow(user, "top_up", amount)],
+                ledger=[LedgerRow(user, LedgerKind.TOP_UP, amount)],
             )
             text = f"{seat.name} adds {amount} (stack {seat.stack})."
             await self._public("topped_up", text, seat=seat.number)
@@ -452,7 +453,7 @@ class Table:
         await self._commit(
             tlog.Stood(seat.number, amount),
             key=key,
-            ledger=[LedgerRow(seat.user_id, "cash_out", amount)],
+            ledger=[LedgerRow(seat.user_id, LedgerKind.CASH_OUT, amount)],
         )
         text = f"{seat.name} stands up and cashes out {amount}."
         await self._public("stood", text, seat=seat.number)
@@ -590,7 +591,7 @@ class Table:
             tlog.TimeCollected(tuple((int(n), a) for n, a in charges.items())),
             key=f"time:{st.hand_no + 1}",
             ledger=[
-                LedgerRow(st.seats[int(n)].user_id, "rake", amount)
+                LedgerRow(st.seats[int(n)].user_id, LedgerKind.RAKE, amount)
                 for n, amount in charges.items()
                 if amount
             ],
@@ -953,7 +954,7 @@ class Table:
                 ),
             ),
             key=f"end:{info.hand_no}",
-            ledger=[LedgerRow("house", "rake", result.rake)] if result.rake else (),
+            ledger=[LedgerRow("house", LedgerKind.RAKE, result.rake)] if result.rake else (),
         )
         await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
         for number in info.order:
