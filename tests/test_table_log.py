@@ -302,3 +302,19 @@ def test_invariant_4_the_store_indexes_the_kinds_the_log_writes() -> None:
     assert records.TABLE_CLOSED == log.Closed.KIND
     assert records.HAND_STARTED == log.HandStarted.KIND
     assert records.HAND_ENDED == log.HandEnded.KIND
+
+
+def test_r1_9_a_seat_state_in_the_log_is_one_of_the_seat_states() -> None:
+    """R-1.9 (the state a player sits down or comes back in): the log's ``sat``,
+    ``returned`` and ``topped_up`` records carry a seat state, read as one of the seat
+    states (active, sitting_out, waiting); any other word is a LogError naming it."""
+    sat = {"user": "u", "name": "U", "seat": 3, "buy_in": 9, "state": "active"}
+    assert log.read_event("sat", sat).state == "active"  # type: ignore[attr-defined]  # a Sat
+    for kind, payload in (
+        ("sat", {**sat, "state": "asleep"}),
+        ("returned", {"seat": 3, "state": "asleep", "owes": 0}),
+        ("topped_up", {"seat": 3, "amount": 5, "returns": True, "state": "asleep"}),
+    ):
+        with pytest.raises(log.LogError, match="'state' is 'asleep', not one of active"):
+            log.read_event(kind, payload, table_id="t", seq=4)
+    assert log.read_event("returned", {"seat": 3, "state": None}).state is None  # type: ignore[attr-defined]  # a Returned

@@ -265,7 +265,7 @@ class TableState:
             user_id=p.user,
             name=p.name,
             stack=p.buy_in,
-            state=state,  # type: ignore[arg-type]  # a SeatState: the log holds only those
+            state=state,
             bank=float(self.settings.time_bank),
             owes=p.owes,
         )
@@ -289,7 +289,7 @@ class TableState:
         if seat.state == "sitting_out" and p.returns:
             # a rebuy before the big blind passed him misses nothing ("active");
             # logs older than the ruling say nothing and meant "waiting".
-            seat.state = p.state or "waiting"  # type: ignore[assignment]
+            seat.state = p.state or "waiting"
 
     def _on_sat_out(self, p: log.SatOut, live: Any) -> None:
         seat = self.seats[p.seat]
@@ -304,7 +304,7 @@ class TableState:
         seat.sit_out_next = False
         seat.timeouts = 0
         if seat.state == "sitting_out":
-            seat.state = p.state or "waiting"  # type: ignore[assignment]  # as in _on_sat
+            seat.state = p.state or "waiting"
             seat.owes = p.owes
 
     def _on_leaving(self, p: log.Leaving, live: Any) -> None:

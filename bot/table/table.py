@@ -75,7 +75,7 @@ from bot.table.ports import (
     Presenter,
     StorePort,
 )
-from bot.table.seating import find_free_seat
+from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
@@ -417,7 +417,7 @@ class Table:
             owes = seat.owes if s.missed_blinds == "post" else 0
             if post and not owes and seat.missed:
                 owes = s.big_blind
-            state = "waiting"
+            state: SeatState = "waiting"
             if self.state.hand_no == 0 or not s.big_blind:
                 owes, state = 0, "active"
             elif not seat.missed:
