@@ -298,3 +298,23 @@ async def test_a_thread_id_in_old_settings_becomes_the_discord_record_once() -> 
     assert await load_table_threads(store) == {"123": 4242}
     assert await migrate_table_threads(store, extras) == {"123": 4242}
     assert len(await store.events(TABLE_THREADS_LOG)) == 1  # read once, recorded once
+
+
+async def test_a_table_thread_is_a_log_record_and_a_bad_row_is_logged_not_applied(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The Discord side's thread record goes through the typed log like its other
+    records (bot/table/log.py ``TableThread``): the payload is the one it always wrote
+    (``{"table", "thread"}``); a row that does not fit is logged by seq and kind and
+    skipped (the table stays in its channel), never read as a thread."""
+    from bot.table.log import TableThread
+    from cogs.prefs import TABLE_THREADS_LOG, load_table_threads, save_table_thread
+
+    store = MemoryStore()
+    await save_table_thread(store, "123", 77)
+    (written,) = await store.events(TABLE_THREADS_LOG)
+    assert (written.kind, written.payload) == (TableThread.KIND, {"table": "123", "thread": 77})
+    await store.append(TABLE_THREADS_LOG, TableThread.KIND, {"table": "456", "thread": "x"})
+    with caplog.at_level("WARNING", logger="cogs.prefs"):
+        assert await load_table_threads(store) == {"123": 77}
+    assert "'thread' is 'x', not a whole number" in caplog.text and "#2" in caplog.text

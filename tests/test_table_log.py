@@ -162,6 +162,7 @@ def _samples() -> list[log.LogRecord]:
         log.HandEnded(5, (100, 100), (0, 0), reason="cancelled", pot_state={"system": "guts"}),
         log.NotifyChosen("u1", "dm"),
         log.TableMessage("t1", 42),
+        log.TableThread("t1", 4242),
         log.CommandsSynced("global", "abc"),
     ]
 

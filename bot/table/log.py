@@ -571,6 +571,23 @@ class TableMessage(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class TableThread(LogRecord):
+    """The Discord thread a table runs in (0: back to the channel itself); a Discord
+    detail, kept with the table message, not in the platform-free settings."""
+
+    KIND: ClassVar[str] = "table_thread"
+    table: str
+    thread: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"table": self.table, "thread": self.thread}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> TableThread:
+        return cls(_str(_get(p, "table"), "table"), _int(_get(p, "thread"), "thread"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
 class CommandsSynced(LogRecord):
     KIND: ClassVar[str] = "synced"
     scope: str
@@ -606,6 +623,7 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         HandEnded,
         NotifyChosen,
         TableMessage,
+        TableThread,
         CommandsSynced,
     )
 }
