@@ -17,10 +17,18 @@ from bot.poker.legal import ActionName, Legal, Phase, Turn
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant
+from bot.table.seating import SeatState
 from bot.table.state import TableState
 
 ViewPhase = Phase | Literal["waiting", "paused", "halted", "closed"]
 """The hand's phase (:data:`bot.poker.Phase`), or what the table is doing without one."""
+
+PotSystem = Literal["normal", "two_to_win", "guts"]
+"""The pot system of §15 (the engine's ``Rules.pot_system``)."""
+
+SeatStatus = SeatState | Literal["folded", "all_in", "leaving"]
+"""A seat as a presenter shows it: its seat state between deals (active, sitting out,
+waiting), or in a hand active, folded or all in; leaving once he stood up (R-2.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +38,7 @@ class SeatView:
     name: str
     stack: int
     bet: int
-    state: str
+    state: SeatStatus
     """active, folded, all_in, sitting_out, waiting, leaving."""
     cards: tuple[str, ...]
     is_button: bool
@@ -83,7 +91,7 @@ class TableView:
     """How many players still have to declare or call at once (sealed, R-13.2, R-15.2)."""
     host: str
     halted: str | None
-    pot_system: str = "normal"
+    pot_system: PotSystem = "normal"
     """normal, two_to_win or guts (§15) for the game on (or dealt next)."""
     reserve: int = 0
     """Guts maximum pot (R-15.3): chips waiting above the cap, not in play; they are
@@ -133,7 +141,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         stack, bet = seat.stack, 0
         cards: tuple[str, ...] = ()
         drew: tuple[int, ...] = ()
-        status: str = seat.state
+        status: SeatStatus = seat.state
         if seat.leaving:
             status = "leaving"
         if hand is not None and pos is not None:
@@ -278,10 +286,10 @@ def _declare(state: TableState, variant: str) -> bool:
 
 def _pot_system(
     state: TableState, hand: Hand | None, variant: str
-) -> tuple[str, frozenset[str], dict[str, int], int]:
+) -> tuple[PotSystem, frozenset[str], dict[str, int], int]:
     """(system, marker holders, legs by player id, reserve) of §15, live in the hand or
     carried between deals; nothing when the game played (or next) uses another system."""
-    system: str = state.settings.pot_system_for(variant)
+    system: PotSystem = state.settings.pot_system_for(variant)
     if hand is not None:
         system = hand.rules.pot_system
     if hand is not None and hand.pot_state is not None:
