@@ -403,9 +403,10 @@ def test_checker_sees_a_presenter_reading_table_state(tmp_path: Path) -> None:
 
 
 def test_presenters_read_tables_only_through_views() -> None:
-    """No presenter (cogs/, bot/local/) reads ``TableState``: a table is read through
-    ``Table.snapshot`` (``build_view``) and the notices (docs/architecture.md, "The seam
-    between the service and a presenter")."""
+    """Invariant 2 (private information reaches only its owner): no presenter (cogs/,
+    bot/local/) reads ``TableState``, which holds every player's cards; a table is read
+    through ``Table.snapshot`` (``build_view``) and the notices (docs/architecture.md,
+    "The seam between the service and a presenter")."""
     files = module_files()
     presenters = {m: p for m, p in files.items() if any(_within(m, x) for x in PRESENTERS)}
     assert "bot.local.terminal" in presenters and "cogs.presenter" in presenters

@@ -300,7 +300,7 @@ async def test_a_thread_id_in_old_settings_becomes_the_discord_record_once() -> 
     assert len(await store.events(TABLE_THREADS_LOG)) == 1  # read once, recorded once
 
 
-async def test_a_table_thread_is_a_log_record_and_a_bad_row_is_logged_not_applied(
+async def test_invariant_4_a_table_thread_is_a_log_record_a_bad_row_logged_not_applied(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """The Discord side's thread record goes through the typed log like its other
