@@ -72,8 +72,10 @@ from bot.table.ports import (
     LedgerRow,
     LoggedEvent,
     Notice,
+    NoticeKind,
     Presenter,
     StorePort,
+    event_kind,
 )
 from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
@@ -227,7 +229,7 @@ class Table:
         self.state.seq = seq
         return record
 
-    async def _public(self, kind: str, text: str, **data: Any) -> None:
+    async def _public(self, kind: NoticeKind, text: str, **data: Any) -> None:
         notice = Notice(kind, text, self.state.turn, data, hand=self._hand_facts())
         await self.presenter.public(self.table_id, notice)
 
@@ -878,10 +880,10 @@ class Table:
             if text is None:
                 continue
             if event.audience is None:
-                await self._public(type(event).__name__, text, event=event)
+                await self._public(event_kind(event), text, event=event)
             else:
                 user = info.users[event.audience]
-                notice = Notice(type(event).__name__, text, self.state.turn, {"event": event})
+                notice = Notice(event_kind(event), text, self.state.turn, {"event": event})
                 await self._private(user, notice)
 
     async def _after_change(self) -> None:
