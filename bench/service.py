@@ -27,6 +27,7 @@ from bot.local.robot import pick
 from bot.store import describe, is_postgres
 from bot.table.ports import (
     LedgerEntry,
+    LedgerKind,
     LedgerRow,
     LoggedEvent,
     NullPresenter,
@@ -67,7 +68,7 @@ class CountingStore:
     async def open_tables(self) -> list[str]:
         return await self.inner.open_tables()
 
-    async def ledger_totals(self, table_id: str) -> dict[str, int]:
+    async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
         return await self.inner.ledger_totals(table_id)
 
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:

@@ -20,7 +20,7 @@ import tempfile
 import time
 from typing import cast
 
-from bot.store import LedgerRow, describe, is_postgres, open_store
+from bot.store import LedgerKind, LedgerRow, describe, is_postgres, open_store
 from bot.store.store import Synchronous
 
 
@@ -38,7 +38,7 @@ async def _measure(db: str, seconds: float, tables: int, synchronous: str | None
         n = 0
         while time.perf_counter() < stop:
             n += 1
-            ledger = [LedgerRow(f"u{n % 9}", "buy_in", 100)] if n % 10 == 0 else []
+            ledger = [LedgerRow(f"u{n % 9}", LedgerKind.BUY_IN, 100)] if n % 10 == 0 else []
             began = time.perf_counter()
             await store.append(
                 table_id,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.poker.showdown import read_hand
 from bot.poker.variants import VARIANTS
@@ -34,7 +33,12 @@ _STREETS = {"betting": "", "draw": "Draw", "declare": "Declare", "showdown": "Sh
 _WHOLE_TABLE = ("declare", "showdown")  # phases named instead of the street
 
 
-def picture_key(view: TableView) -> tuple[Any, ...]:
+_SeatKey = tuple[int, str, int, str, tuple[str, ...], bool, bool, int, tuple[int, ...]]
+PictureKey = tuple[int, str, str, tuple[str, ...], tuple[_SeatKey, ...], tuple[int, ...], int]
+"""What a table picture shows (:func:`picture_key`): a new key, a new picture."""
+
+
+def picture_key(view: TableView) -> PictureKey:
     """What the picture shows. It is drawn per street, not per action: seats, the chips
     each had when the street began (stack + this round's bet), folds, the board and the
     pots. Bets, whose turn it is and the clock are in the embed, which changes with every
@@ -57,7 +61,7 @@ def to_art(view: TableView) -> ArtTable:
             seats.append(SeatView(seat=number, empty=True))
             continue
         hidden = sum(1 for c in s.cards if c == "??")
-        shown: tuple[Any, ...] = ()
+        shown: tuple[StudCard, ...] = ()
         if hidden < len(s.cards):
             # Stud (or a shown hand): every card in deal order, down cards as backs, so
             # the table sees how many each player holds face down (seventh street).
@@ -102,7 +106,7 @@ class PictureCache:
     """The last picture of each table and what it showed."""
 
     def __init__(self) -> None:
-        self._last: dict[str, tuple[tuple[Any, ...], RenderedImage]] = {}
+        self._last: dict[str, tuple[PictureKey, RenderedImage]] = {}
 
     async def get(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """(image, is_new). A new image must be uploaded; an old one is already on the
@@ -146,7 +150,7 @@ def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
     return variant_name or head, stakes if variant_name else rest
 
 
-def _main_first(award: tuple[Any, ...]) -> int:
+def _main_first(award: tuple[str, int, str, int, str]) -> int:
     """Awards main pot first ("Main pot", "Side pot 1", ...): the engine pays the last
     side pot first (R-8.3)."""
     label = str(award[0])
@@ -196,7 +200,7 @@ def showdown_art(
     }
     hands = []
     for seat, name, cards, names in shown.hands:
-        readings: tuple[Any, ...]
+        readings: tuple[Reading, ...]
         if variant is not None:
             readings = tuple(
                 Reading(

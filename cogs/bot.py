@@ -32,10 +32,15 @@ import json
 import logging
 import os
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
+
+if TYPE_CHECKING:
+    # discord.py's payload types are for the checker only (importing them at run time
+    # is circular inside discord.py).
+    from discord.types.interactions import Interaction as InteractionPayload
 
 from bot import health
 from bot.config import Config
@@ -77,6 +82,8 @@ class ChipfistBot(commands.Bot):
         settings: Config | None = None,
         force_sync: bool = False,
         metrics: Metrics | None = None,
+        # Any: discord.py's client options (proxy, http_trace...); its TypedDict of them
+        # is private, and a sharded bot adds shard_ids and shard_count to the same set.
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -357,7 +364,7 @@ class ChipfistBot(commands.Bot):
         parsers = self._connection.parsers
         original = parsers["INTERACTION_CREATE"]
 
-        def gated(data: Any) -> None:
+        def gated(data: InteractionPayload) -> None:
             if not self.draining:
                 original(data)
                 return
@@ -439,7 +446,7 @@ class ShardedChipfistBot(ChipfistBot, commands.AutoShardedBot):
         await super().launch_shards()
 
 
-def make_bot(config: Config, **options: Any) -> ChipfistBot:
+def make_bot(config: Config, **options: Any) -> ChipfistBot:  # Any: as ChipfistBot's
     """The plain bot, or the sharded one when ``CHIPFIST_SHARD_COUNT`` is set."""
     ids = config.shard_ids()
     if ids is None:

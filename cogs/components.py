@@ -14,7 +14,8 @@ from typing import TypeVar
 
 import discord
 
-from bot.table.view import cards_words
+from bot.poker.legal import ActionName
+from bot.table.view import ViewPhase, cards_words
 from cogs.ids import ButtonId
 
 V = TypeVar("V", bound=discord.ui.view.BaseView)
@@ -54,10 +55,10 @@ def action_buttons(
     table_id: str,
     turn: int,
     to_call: int,
-    phase: str,
+    phase: ViewPhase,
     *,
     in_turn: bool = False,
-    actions: frozenset[str] = frozenset(),
+    actions: frozenset[ActionName] = frozenset(),
 ) -> discord.ui.View:
     """The table message's buttons. ``actions``: the player to act's legal actions, when
     known, so the buttons say what they do (Bring in 1) and an impossible one is left

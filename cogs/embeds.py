@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.poker.legal import ActionName
 from bot.table.view import TableView, cards_words, seat_notes
 from cards_art import RenderedImage
 from cogs.art import split_game
@@ -18,7 +19,7 @@ from cogs.components import action_buttons
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
 
-def to_call_of(table: object, view: TableView) -> tuple[int, frozenset[str]]:
+def to_call_of(table: object, view: TableView) -> tuple[int, frozenset[ActionName]]:
     """What the seat to act must add to call, and the names of his legal actions: the
     engine's figures (cogs never compute a bet themselves), as the spectator view holds
     them. Both are public; the actions are left out (empty) while they depend on his
@@ -86,7 +87,7 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
 
 
 def table_view(
-    view: TableView, to_call: int = 0, actions: frozenset[str] = frozenset()
+    view: TableView, to_call: int = 0, actions: frozenset[ActionName] = frozenset()
 ) -> discord.ui.View | None:
     if view.phase not in PLAY_PHASES or view.hand_no == 0:
         return None

@@ -22,9 +22,12 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType, SimpleNamespace
-from typing import Any
+from typing import Any, Protocol
+from wsgiref.simple_server import WSGIServer
 
 import aiohttp
+
+from bot.table.ports import LedgerEntry, LedgerKind, LedgerRow, LoggedEvent, StorePort
 
 _SNOWFLAKE = re.compile(r"/\d{15,21}(?=/|$)")
 _TOKEN_AFTER = re.compile(r"/(interactions/\{id\}|webhooks/\{id\})/[^/]+")
@@ -98,7 +101,7 @@ class Metrics:
             buckets=_COMMIT_BUCKETS,
             registry=r,
         )
-        self._server: Any = None
+        self._server: WSGIServer | None = None
 
     # ------------------------------------------------------------------ server
 
@@ -152,14 +155,21 @@ class Metrics:
         trace.on_request_end.append(on_end)
         return trace
 
-    def timed_store(self, store: Any) -> Any:
+    def timed_store(self, store: StorePort) -> StorePort:
         return TimedStore(store, self.commit_seconds)
 
 
-class TimedStore:
-    """A store whose appends are timed (until committed); everything else passes."""
+class _Observer(Protocol):
+    """What the store needs of a histogram (prometheus-client's ``Histogram``)."""
 
-    def __init__(self, inner: Any, histogram: Any) -> None:
+    def observe(self, amount: float) -> None: ...
+
+
+class TimedStore:
+    """A store whose appends are timed (until committed); every other call of the
+    :class:`StorePort` passes through unchanged."""
+
+    def __init__(self, inner: StorePort, histogram: _Observer) -> None:
         self._inner = inner
         self._histogram = histogram
 
@@ -167,17 +177,40 @@ class TimedStore:
         self,
         table_id: str,
         kind: str,
-        payload: Mapping[str, Any],
+        payload: Mapping[str, Any],  # Any: a JSON object, as the port takes it
         *,
         idem_key: str | None = None,
-        ledger: Sequence[Any] = (),
+        ledger: Sequence[LedgerRow] = (),
     ) -> int:
         started = time.perf_counter()
-        seq: int = await self._inner.append(
-            table_id, kind, payload, idem_key=idem_key, ledger=ledger
-        )
+        seq = await self._inner.append(table_id, kind, payload, idem_key=idem_key, ledger=ledger)
         self._histogram.observe(time.perf_counter() - started)
         return seq
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
+    async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
+        return await self._inner.events(table_id, after_seq)
+
+    async def open_tables(self) -> list[str]:
+        return await self._inner.open_tables()
+
+    async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
+        return await self._inner.ledger_totals(table_id)
+
+    async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
+        return await self._inner.ledger_rows(table_id)
+
+    async def save_snapshot(
+        self,
+        table_id: str,
+        seq: int,
+        payload: Mapping[str, Any],  # Any: a JSON object, as the port takes it
+    ) -> None:
+        await self._inner.save_snapshot(table_id, seq, payload)
+
+    async def latest_snapshot(
+        self, table_id: str
+    ) -> tuple[int, Mapping[str, Any]] | None:  # Any: a JSON object, as the port gives it
+        return await self._inner.latest_snapshot(table_id)
+
+    async def close(self) -> None:
+        await self._inner.close()

@@ -54,6 +54,8 @@ async def reply(
     view: discord.ui.View | None = None,
 ) -> bool:
     """Answer an interaction (first response, or a follow-up if already answered)."""
+    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+    # (MISSING), so only those given are passed.
     kwargs: dict[str, Any] = {"content": fit(content), "ephemeral": ephemeral}
     if embed is not None:
         kwargs["embed"] = embed
@@ -91,6 +93,8 @@ async def update(
     content: str | None = None,
 ) -> bool:
     """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request)."""
+    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+    # (MISSING), so only those given are passed.
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
     if content is not None:
         kwargs["content"] = fit(content)
@@ -140,6 +144,8 @@ async def send(
     image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
+    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+    # (MISSING), so only those given are passed.
     kwargs: dict[str, Any] = {"content": fit(content) or None}
     if embed is not None:
         kwargs["embed"] = embed
@@ -187,6 +193,8 @@ async def edit(
     image: RenderedImage | None = None,
 ) -> bool:
     """Edit a message in place; False when it is gone."""
+    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+    # (MISSING), so only those given are passed.
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
     file = _file(image)
     if file is not None:

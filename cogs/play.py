@@ -15,7 +15,13 @@ import discord
 
 from bot.poker.legal import Legal
 from bot.table.actor import Actor
-from bot.table.text_actions import ActionRequest, ParseError, parse_amount
+from bot.table.text_actions import (
+    ActionRequest,
+    ParseError,
+    RequestKind,
+    declare_choice,
+    parse_amount,
+)
 from bot.table.view import cards_words
 from cogs import errors, ops
 from cogs.bot import ChipfistBot
@@ -45,7 +51,11 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "dec":
             # a "dec" button's arg is low, high or both (cogs.components.declare_buttons)
-            req = ActionRequest("declare", choice=bid.arg)  # type: ignore[arg-type]
+            choice = declare_choice(bid.arg)
+            if choice is None:
+                await ops.reply(interaction, "That button is not a declaration; use /declare.")
+                return
+            req = ActionRequest("declare", choice=choice)
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "bump":
             presenter = interaction.client.presenter
@@ -96,8 +106,8 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
     elif bid.arg == "check_call":
         # Which word the button means is read from the engine's legal actions.
         acts = legal.actions if legal is not None else frozenset()
-        word = next((w for w in ("check", "call", "bring_in") if w in acts), "call")
-        req = ActionRequest(word)  # type: ignore[arg-type]  # check, call or bring_in
+        word: RequestKind = next((w for w in _CHECK_CALL if w in acts), "call")
+        req = ActionRequest(word)
     elif bid.arg == "fold":
         req = ActionRequest("fold")
     else:
@@ -105,7 +115,10 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
     await act(interaction, bid.table_id, req, turn=bid.turn, edit=True)
 
 
-_WORDS = {
+_CHECK_CALL: tuple[RequestKind, ...] = ("check", "call", "bring_in")
+"""What the Check/Call button means, in the order the engine's actions are read."""
+
+_WORDS: dict[str, RequestKind] = {
     "min": "min",
     "minimum": "min",
     "half": "half_pot",
@@ -144,7 +157,7 @@ def parse_raise(
         amount = legal.min_to if word == "min" else legal.max_to
         return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:
-        return ActionRequest(word)  # type: ignore[arg-type]  # an action word of _WORDS
+        return ActionRequest(word)
     try:
         amount = parse_amount(text)  # the same rules as typed actions: never a guess
     except ParseError as exc:

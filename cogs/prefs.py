@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from bot.table.log import LogError, NotifyChosen, TableMessage, read_rows
+from bot.table.log import LogError, NotifyChosen, TableMessage, TableThread, read_rows
 from bot.table.ports import StorePort
 
 log = logging.getLogger(__name__)
@@ -80,21 +80,26 @@ async def save_table_message(store: StorePort, table_id: str, message_id: int) -
 # read back into ``settings.extra``): it is read from there once, at start-up, and
 # written here (:func:`migrate_table_threads`).
 TABLE_THREADS_LOG = "_table_threads"
-TABLE_THREAD = "table_thread"
+TABLE_THREAD = TableThread.KIND
 
 
 async def load_table_threads(store: StorePort) -> dict[str, int]:
     """The thread of each table that has one (0: back to the channel itself)."""
     ids: dict[str, int] = {}
     for event in await store.events(TABLE_THREADS_LOG):
-        table, thread = event.payload.get("table"), event.payload.get("thread")
-        if event.kind == TABLE_THREAD and isinstance(table, str) and isinstance(thread, int):
-            ids[table] = thread
+        try:
+            saved = read_rows([event], TableThread)
+        except LogError as exc:
+            log.warning("%s", exc.message)  # the table stays in its channel
+            continue
+        for rec in saved:
+            ids[rec.table] = rec.thread
     return {t: i for t, i in ids.items() if i}
 
 
 async def save_table_thread(store: StorePort, table_id: str, thread_id: int) -> None:
-    await store.append(TABLE_THREADS_LOG, TABLE_THREAD, {"table": table_id, "thread": thread_id})
+    rec = TableThread(table_id, thread_id)
+    await store.append(TABLE_THREADS_LOG, rec.kind, rec.to_payload())
 
 
 async def migrate_table_threads(

@@ -25,7 +25,7 @@ from bot.poker.events import (
     HandShown,
     PotAwarded,
 )
-from bot.table.ports import Notice
+from bot.table.ports import Notice, NoticeKind
 from bot.table.service import TableService
 from bot.table.view import TableView
 from cards_art import (
@@ -44,7 +44,7 @@ from cogs.components import declare_buttons, guts_buttons
 log = logging.getLogger(__name__)
 
 # Notices kept for the hand summary posted when a hand ends (the showdown, the reveal).
-_SUMMARY = {
+_SUMMARY: set[NoticeKind] = {
     "HandShown",
     "HandMucked",
     "PotAwarded",
@@ -58,7 +58,7 @@ _SUMMARY = {
     "OpenersShown",
 }
 # Private events that carry cards for one player's eyes.
-_CARDS = {"CardsDealt", "Drew"}
+_CARDS: set[NoticeKind] = {"CardsDealt", "Drew"}
 
 
 class DiscordPresenter:

@@ -25,6 +25,7 @@ from bot.table.text_actions import (
     ActionRequest,
     DrawCountError,
     ParseError,
+    declare_choice,
     draw_count_message,
     parse_action,
     parse_value,
@@ -191,7 +192,8 @@ class TableCog(commands.Cog):
             big_blind=big_blind,
             seats=seats,
             dealers_choice=dealers_choice,
-            declare=declare,  # one of the command's choices (validated by the settings)
+            # one of the command's choices (validated by the settings)
+            options={"declare": declare},
             small_bet=small_bet,
             big_bet=big_bet,
             ante=ante,
@@ -380,7 +382,11 @@ class TableCog(commands.Cog):
         choice=[app_commands.Choice(name=c, value=c) for c in ("low", "high", "both")]
     )
     async def declare(self, interaction: Interaction, choice: str) -> None:
-        req = ActionRequest("declare", choice=choice)  # type: ignore[arg-type]  # a choice
+        said = declare_choice(choice)
+        if said is None:  # the command's choices are the three; an old client may differ
+            await ops.reply(interaction, "Declare low, high or both.")
+            return
+        req = ActionRequest("declare", choice=said)
         await play.act(interaction, _tid(interaction), req, turn=None, declare=True)
 
     @app_commands.command(name="draw", description="Draw: discard cards (none to stand pat)")

@@ -32,7 +32,9 @@ class Harness:
         return f"k{next(self._keys)}"
 
     async def table(self, table_id: str = "t", **settings: Any) -> Table:
-        out = await self.service.create(table_id, HOST, TableSettings(**settings), key=self.key())
+        out = await self.service.create(
+            table_id, HOST, TableSettings.of(**settings), key=self.key()
+        )
         assert out.ok, out.message
         return self.service.table(table_id)
 

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.local.robot import pick
-from bot.local.terminal import state_digest
 from bot.table.ports import open_store
-from bot.table.state import TableState
+from bot.table.state import TableState, state_digest
 from tests.harness import Harness
 
 DATA = Path(__file__).parent / "data"

@@ -553,7 +553,7 @@ def test_r14_3_step_rake_begun_in_a_hand_and_at_the_table() -> None:
         h.apply(Check(h.to_act))
     assert h.rake == 1  # a pot of 4: one step begun
     assert h.total_chips() == 200
-    settings = TableSettings(rake_step_chips=1, rake_step_per=5, rake_step_mode="begun")
+    settings = TableSettings.of(rake_step_chips=1, rake_step_per=5, rake_step_mode="begun")
     assert settings.rules_for("holdem", "no_limit", 2, (0, 1)).rake.step_mode == "begun"
 
 

@@ -100,15 +100,15 @@ def test_r4_9_jacks_to_open_setting_is_refused_where_it_cannot_apply() -> None:
     from bot.table.settings import TableSettings
 
     with pytest.raises(SettingsError, match="high draw games"):
-        TableSettings(variant="holdem", jacks_to_open=True)
+        TableSettings.of(variant="holdem", jacks_to_open=True)
     # A draw table, a rotation with a draw game, and dealer's choice accept it; it
     # reaches the engine only for the draw games.
-    draw = TableSettings(variant="draw5", limit="fixed", jacks_to_open=True)
+    draw = TableSettings.of(variant="draw5", limit="fixed", jacks_to_open=True)
     assert draw.rules_for("draw5", "fixed", 4, (0, 1)).jacks_to_open
-    mixed = TableSettings(rotation=("holdem:fixed", "draw5:fixed"), jacks_to_open=True)
+    mixed = TableSettings.of(rotation=("holdem:fixed", "draw5:fixed"), jacks_to_open=True)
     assert not mixed.rules_for("holdem", "fixed", 4, (0, 1)).jacks_to_open
     assert mixed.rules_for("draw5", "fixed", 4, (0, 1)).jacks_to_open
-    TableSettings(dealers_choice=True, jacks_to_open=True)
+    TableSettings.of(dealers_choice=True, jacks_to_open=True)
 
 
 async def test_r4_9_jacks_with_blinds_at_the_table() -> None:
@@ -155,8 +155,8 @@ def test_r10_7_wild_setting_refused_where_no_game_reads_it() -> None:
     from bot.table.settings import TableSettings
 
     with pytest.raises(SettingsError, match="played without wild cards"):
-        TableSettings(variant="27triple", limit="fixed", wild="joker")
-    mixed = TableSettings(rotation=("27triple:fixed", "holdem:fixed"), wild="joker")
+        TableSettings.of(variant="27triple", limit="fixed", wild="joker")
+    mixed = TableSettings.of(rotation=("27triple:fixed", "holdem:fixed"), wild="joker")
     assert mixed.rules_for("27triple", "fixed", 3, (0, 1)).wild == "none"
     assert mixed.rules_for("holdem", "fixed", 3, (0, 1)).wild == "joker"
 

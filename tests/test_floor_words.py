@@ -424,7 +424,7 @@ def test_terminal_lines_never_raise_and_refusals_change_nothing(tmp_path: Path, 
 
     from hypothesis import HealthCheck, example, given, settings
 
-    from bot.local.terminal import state_digest
+    from bot.table.state import state_digest
 
     counter = iter(range(10**6))
 

@@ -21,9 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-from bot.local.terminal import TABLE_ID, state_digest
+from bot.local.terminal import TABLE_ID
 from bot.table.ports import open_store
 from bot.table.recovery import ledger_error, load
+from bot.table.state import state_digest
 
 KILLS = int(os.environ.get("CHIPFIST_KILLS", "50"))
 MIN_HANDS = 200

@@ -13,6 +13,10 @@ not part of the graph. The rules:
 * ``cards_art`` imports no discord, presenter, table service or store.
 * The shipped packages import no test support (``tests``, pytest, hypothesis) and no
   benchmark; ``bench`` and ``tests`` are not shipped (``pyproject.toml``).
+* The presenters (``cogs``, ``bot/local``) read a table only through its views
+  (``Table.snapshot`` -> ``TableView``) and the notices: they import nothing of
+  ``bot.table.state`` and read no ``TableState`` (a ``.state`` read is allowed only on a
+  seat of a view, ``SeatView.state``, named ``s`` or ``seat``).
 * Every ``# type: ignore`` says why (``mypy --strict`` runs over all of it in CI).
 * No import cycle anywhere, and in particular none among the modules of ``cogs/``; and
   no import inside a function under ``cogs/`` but in the entry point (``cogs/app.py``),
@@ -36,7 +40,13 @@ FORBIDDEN: Mapping[str, tuple[str, ...]] = {
     "bot.table": ("discord", "PIL", "aiosqlite", "sqlite3", "cogs", "cards_art", "bot.local"),
     "bot.store": ("discord", "PIL", "cogs", "cards_art", "bot.table", "bot.local"),
     "cards_art": ("discord", "cogs", "bot.table", "bot.store", "bot.local"),
+    # Presenters read a table through build_view (bot/table/view.py) and the notices.
+    "cogs": ("bot.table.state",),
+    "bot.local": ("bot.table.state",),
 }
+PRESENTERS = ("cogs", "bot.local")
+SEAT_NAMES = frozenset({"s", "seat"})
+"""The names a presenter gives a view's seat (``SeatView``), whose ``state`` it may read."""
 SHIPPED = ("bot", "cogs", "cards_art")
 TEST_SUPPORT = ("tests", "pytest", "_pytest", "pytest_asyncio", "hypothesis", "bench")
 ENGINE = "bot.poker"
@@ -328,4 +338,131 @@ def test_every_type_ignore_says_why() -> None:
     """Each ``# type: ignore`` in the project's code carries its reason."""
     files = module_files()
     found = {m: lines for m, p in files.items() for lines in [unexplained_ignores(p)] if lines}
+    assert found == {}
+
+
+# ---------------------------------------------------------------------- presenters
+
+
+def state_reads(path: Path) -> list[str]:
+    """Where this module reads a table's state: any mention of ``TableState``, a
+    ``getattr(..., "state")``, or an attribute ``.state`` / ``._state`` on anything but a
+    view's seat (a name in :data:`SEAT_NAMES`), as "line: what"."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "TableState":
+            out.append(f"{node.lineno}: TableState")
+        elif isinstance(node, ast.Attribute) and node.attr == "TableState":
+            out.append(f"{node.lineno}: .TableState")
+        elif isinstance(node, ast.Attribute) and node.attr in ("state", "_state"):
+            base = node.value
+            if not (isinstance(base, ast.Name) and base.id in SEAT_NAMES):
+                out.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in ("state", "_state")
+        ):
+            out.append(f"{node.lineno}: {ast.unparse(node)}")
+    return sorted(out, key=lambda line: int(line.split(":")[0]))
+
+
+def test_checker_sees_a_presenter_reading_table_state(tmp_path: Path) -> None:
+    """A table's ``.state``, a ``TableState`` name, and ``getattr(t, "state")`` are all
+    found; a view seat's ``s.state`` is not."""
+    path = tmp_path / "m.py"
+    path.write_text(
+        "def f(table, view):\n"
+        "    a = [s.state for s in view.seats]\n"
+        "    b = table.state.turn\n"
+        "    c = isinstance(x, TableState)\n"
+        "    d = getattr(table, 'state')\n"
+        "    e = self.table.state\n"
+    )
+    assert state_reads(path) == [
+        "3: table.state",
+        "4: TableState",
+        "5: getattr(table, 'state')",
+        "6: self.table.state",
+    ]
+    for pkg in ("bot", "bot/table", "bot/local", "cogs"):
+        (tmp_path / pkg).mkdir(exist_ok=True)
+        (tmp_path / pkg / "__init__.py").write_text("")
+    (tmp_path / "bot" / "table" / "state.py").write_text("")
+    (tmp_path / "bot" / "local" / "t.py").write_text("def f():\n    from bot.table import state\n")
+    (tmp_path / "cogs" / "u.py").write_text("from bot.table.state import TableState\n")
+    files = module_files(tmp_path)
+    raw, _ = graph(files)
+    found = violations(raw, files)
+    assert any(v.startswith("bot.local.t imports bot.table.state") for v in found), found
+    assert any(v.startswith("cogs.u imports bot.table.state") for v in found), found
+
+
+def test_presenters_read_tables_only_through_views() -> None:
+    """Invariant 2 (private information reaches only its owner): no presenter (cogs/,
+    bot/local/) reads ``TableState``, which holds every player's cards; a table is read
+    through ``Table.snapshot`` (``build_view``) and the notices (docs/architecture.md,
+    "The seam between the service and a presenter")."""
+    files = module_files()
+    presenters = {m: p for m, p in files.items() if any(_within(m, x) for x in PRESENTERS)}
+    assert "bot.local.terminal" in presenters and "cogs.presenter" in presenters
+    found = {m: reads for m, p in presenters.items() for reads in [state_reads(p)] if reads}
+    assert found == {}
+
+
+# ---------------------------------------------------------------------- Any under cogs/
+
+_ANY = re.compile(r"\bAny\b")
+
+
+def unexplained_anys(path: Path) -> list[int]:
+    """Lines whose code uses ``Any`` (an import aside) with no ``# Any:`` comment saying
+    why, on the line or on the comment lines just above it."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for number, line in enumerate(lines, 1):
+        code = line.split("#", 1)[0]
+        if not _ANY.search(code) or code.lstrip().startswith(("from ", "import ")):
+            continue
+        said = "# Any:" in line
+        above = number - 2
+        while not said and above >= 0 and lines[above].lstrip().startswith("#"):
+            said = lines[above].lstrip().startswith("# Any:")
+            above -= 1
+        if not said:
+            out.append(number)
+    return out
+
+
+def test_checker_sees_an_unexplained_any(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "from typing import Any\n"
+        "a: Any = 1\n"
+        "b: Any = 2  # Any: why\n"
+        "# Any: why, on two lines\n"
+        "# and more\n"
+        "c: dict[str, Any] = {}\n"
+        "# not a reason\n"
+        "d: Any = 3\n"
+    )
+    assert unexplained_anys(path) == [2, 8]
+
+
+def test_every_any_under_cogs_says_why() -> None:
+    """issue 14: the Discord side is typed at its seams (the bot, the service, the
+    presenter, ``discord.Interaction[ChipfistBot]``); each ``Any`` left under cogs/
+    carries its reason in a ``# Any:`` comment."""
+    files = module_files()
+    found = {
+        m: lines
+        for m, p in files.items()
+        if _within(m, "cogs")
+        for lines in [unexplained_anys(p)]
+        if lines
+    }
     assert found == {}

@@ -146,3 +146,32 @@ async def test_history_tells_the_hand_and_phh_gives_the_record(tmp_path: Path) -
     assert 'variant = "NT"' in text  # the PHH record
     # Nothing private in the story: nobody showed, so no hole card is named in it.
     assert "shows" not in story.split('variant = "NT"')[0]
+
+
+async def test_r13_2_r15_2_robots_play_sealed_declarations_and_guts_through_views(
+    tmp_path: Path,
+) -> None:
+    """R-13.2 (chip-fist declarations) and R-15.2 (Guts calls), where several players act
+    at once: the robots find who may act from the players' own views (no TableState) and
+    play every hand to its end, chips conserved (R-2.5)."""
+    from bot.local.terminal import LocalTable, parse_args
+
+    for game, setting in (("stud8:fixed", "set declare=simultaneous"), ("guts", "")):
+        out = io.StringIO()
+        db = str(tmp_path / f"{game[:4]}.sqlite3")
+        args = parse_args(["--db", db, "--game", game, "--seed", "7", "a", "b", "c"])
+        local = LocalTable(args, out)
+        try:
+            await local.start()
+            if setting:
+                await local.line(setting)
+            await local.robots(6, 7)
+            view = local.table.snapshot(None)
+            assert view.hand_no >= 6 and not view.in_hand, out.getvalue()[-2000:]
+            assert local.table.conservation_error() is None
+            text = out.getvalue()
+            sealed = "fists closed" if setting else "Calls made"
+            assert sealed in text, text[-2000:]
+            assert "Nobody may act" not in text and "CONSERVATION" not in text
+        finally:
+            await local.close()

@@ -22,6 +22,7 @@ import pytest
 from bot.store import (
     BaseStore,
     DuplicateCommand,
+    LedgerKind,
     LedgerRow,
     StaleFence,
     Store,
@@ -281,6 +282,33 @@ async def test_ledger_totals_and_by_player(store: BaseStore) -> None:
     assert await store.ledger_totals("nobody") == dict.fromkeys(
         ["buy_in", "top_up", "cash_out", "rake", "adjustment"], 0
     )
+
+
+async def test_r2_5_ledger_kinds_are_one_enum_stored_as_their_text(store_url: str) -> None:
+    """R-2.5 (every chip across the table's edge is in the ledger): the kinds are one
+    enum, written and read as members; the column holds the same text as ever
+    (``buy_in``), and a kind that is not one of them is refused by name before it
+    reaches the store."""
+    store = await open_store(store_url)
+    try:
+        await store.append("k", "sat", {}, ledger=[LedgerRow("p1", LedgerKind.BUY_IN, 100)])
+        await store.append(
+            "k", "stood", {}, ledger=[{"kind": "cash_out", "player_id": "p1", "amount": 40}]
+        )
+        entries = await store.ledger("k")
+        assert [e.kind for e in entries] == [LedgerKind.BUY_IN, LedgerKind.CASH_OUT]
+        assert all(type(e.kind) is LedgerKind for e in entries)
+        totals = await store.ledger_totals("k")
+        assert all(type(k) is LedgerKind for k in totals)
+        assert totals[LedgerKind.BUY_IN] == 100 and totals[LedgerKind.CASH_OUT] == 40
+    finally:
+        await store.close()
+    rows = await _sql(store_url, "SELECT kind FROM ledger WHERE table_id = 'k' ORDER BY seq")
+    assert [type(r[0]) for r in rows] == [str, str]
+    assert [str(r[0]) for r in rows] == ["buy_in", "cash_out"]
+    with pytest.raises(ValueError, match="ledger kind must be one of buy_in, top_up"):
+        LedgerRow("p1", "buyin", 5)  # type: ignore[arg-type]  # the misspelling under test
+    assert LedgerRow("p1", "top_up", 5).kind is LedgerKind.TOP_UP  # type: ignore[arg-type]  # text
 
 
 async def test_failed_transaction_writes_neither_event_nor_ledger(store_url: str) -> None:

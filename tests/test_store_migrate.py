@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from bot.local.robot import pick
-from bot.local.terminal import state_digest
 from bot.migrate_store import migrate_store
 from bot.store import StoreError, open_store
 from bot.table.ports import open_store as open_port
+from bot.table.state import state_digest
 from cogs.prefs import load_notify_modes, save_notify_mode
 from tests.harness import Harness
 

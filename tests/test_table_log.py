@@ -162,6 +162,7 @@ def _samples() -> list[log.LogRecord]:
         log.HandEnded(5, (100, 100), (0, 0), reason="cancelled", pot_state={"system": "guts"}),
         log.NotifyChosen("u1", "dm"),
         log.TableMessage("t1", 42),
+        log.TableThread("t1", 4242),
         log.CommandsSynced("global", "abc"),
     ]
 
@@ -259,8 +260,8 @@ async def test_invariant_4_a_malformed_snapshot_is_a_log_error_and_the_log_wins(
     """Invariant 4: a snapshot is a shortcut, the log the truth. A malformed snapshot is
     a LogError (kind 'snapshot', its seq); recovery then folds the whole log and gets
     the live table back."""
-    from bot.local.terminal import state_digest
     from bot.table.snapshot import from_payload, to_payload
+    from bot.table.state import state_digest
 
     h = Harness()
     table = await h.seated(["a", "b", "c"])
@@ -302,3 +303,19 @@ def test_invariant_4_the_store_indexes_the_kinds_the_log_writes() -> None:
     assert records.TABLE_CLOSED == log.Closed.KIND
     assert records.HAND_STARTED == log.HandStarted.KIND
     assert records.HAND_ENDED == log.HandEnded.KIND
+
+
+def test_r1_9_a_seat_state_in_the_log_is_one_of_the_seat_states() -> None:
+    """R-1.9 (the state a player sits down or comes back in): the log's ``sat``,
+    ``returned`` and ``topped_up`` records carry a seat state, read as one of the seat
+    states (active, sitting_out, waiting); any other word is a LogError naming it."""
+    sat = {"user": "u", "name": "U", "seat": 3, "buy_in": 9, "state": "active"}
+    assert log.read_event("sat", sat).state == "active"  # type: ignore[attr-defined]  # a Sat
+    for kind, payload in (
+        ("sat", {**sat, "state": "asleep"}),
+        ("returned", {"seat": 3, "state": "asleep", "owes": 0}),
+        ("topped_up", {"seat": 3, "amount": 5, "returns": True, "state": "asleep"}),
+    ):
+        with pytest.raises(log.LogError, match="'state' is 'asleep', not one of active"):
+            log.read_event(kind, payload, table_id="t", seq=4)
+    assert log.read_event("returned", {"seat": 3, "state": None}).state is None  # type: ignore[attr-defined]  # a Returned

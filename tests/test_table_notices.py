@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.poker.events import HandShown, PotAwarded, StreetStarted
 from bot.table.notices import describe
 
@@ -67,3 +69,27 @@ def test_r15_2_guts_log_and_count_name_players_and_keep_calls_sealed() -> None:
     count = describe(DeclarationCount(committed=1, total=3, what="guts"), NAMES)
     assert count is not None and "1 of 3" in count
     assert " in" not in count and " out" not in count  # says how many, never who or which
+
+
+def test_invariant_2_every_notice_kind_is_declared_and_each_engine_event_has_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Invariant 2 (private information reaches only its owner): presenters decide what
+    goes where by a notice's kind (cards to their owner, prompts to the actor), so the
+    kinds are one declared Literal (``NoticeKind``) that mypy holds every comparison
+    to. Each engine event is one (its class name), and no other name is made a kind."""
+    import typing
+
+    from bot.poker import events
+    from bot.table.ports import EventNoticeKind, event_kind
+
+    engine = {
+        name
+        for name, cls in vars(events).items()
+        if isinstance(cls, type) and issubclass(cls, events.Event) and cls is not events.Event
+    }
+    assert set(typing.get_args(EventNoticeKind)) == engine
+    assert event_kind(StreetStarted(street="flop", index=1)) == "StreetStarted"
+    with caplog.at_level("ERROR", logger="bot.table.ports"):
+        assert event_kind(object()) == "object"  # told under its name, and logged
+    assert "object is not in EventNoticeKind" in caplog.text

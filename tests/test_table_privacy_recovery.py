@@ -7,9 +7,9 @@ import random
 import pytest
 
 from bot.local.robot import pick
-from bot.local.terminal import state_digest
 from bot.table.ports import open_store
 from bot.table.recovery import rebuild
+from bot.table.state import state_digest
 from tests.harness import Harness
 
 

@@ -69,7 +69,7 @@ async def test_r15_2_a_guts_call_is_final_and_the_refusal_says_so() -> None:
 def test_r15_2_guts_is_named_without_a_betting_structure() -> None:
     from bot.table.settings import TableSettings
 
-    text = TableSettings(variant="guts", guts_stake=2).stakes_text()
+    text = TableSettings.of(variant="guts", guts_stake=2).stakes_text()
     assert text == "Guts (match pot), stake 2"
 
 

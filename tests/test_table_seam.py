@@ -7,6 +7,7 @@ Every test checks chip conservation (R-2.5) through the harness.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import pytest
@@ -176,3 +177,33 @@ def test_invariant2_no_discord_module_reads_the_table_state() -> None:
             ):
                 found.append(f"{path.name}:{node.lineno} .state.{node.attr}")
     assert found == []
+
+
+async def test_r1_3_the_view_tells_each_seats_place_in_the_hand_and_if_a_hand_is_on() -> None:
+    """R-1.3 (the button, and the order of play from it): a presenter learns from the view
+    alone each dealt-in seat's place in the hand (``SeatView.position``, PHH order: the
+    engine's own order, public like the button), whether a hand is on (``in_hand``, also
+    while paused) and whether the game has a draw (``draw_game``), so the terminal reads
+    no TableState for them."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], variant="draw5", limit="fixed")
+    view = table.snapshot(None)
+    assert not view.in_hand and view.draw_game
+    assert all(s.position is None for s in view.seats)
+    assert (await h.deal(table)).ok
+    view = table.snapshot(None)
+    info = table.state.current
+    assert view.in_hand and info is not None
+    assert {s.seat: s.position for s in view.seats} == {
+        seat: pos for pos, seat in enumerate(info.order)
+    }
+    assert table.snapshot("a").seats == tuple(
+        dataclasses.replace(s, cards=mine.cards)
+        for s, mine in zip(view.seats, table.snapshot("a").seats, strict=True)
+    )  # a player's own view differs only in the cards he may see
+    holdem = await h.seated(["x", "y"], table_id="u")
+    assert not holdem.snapshot(None).draw_game
+    assert (await h.deal(holdem)).ok and holdem.snapshot(None).in_hand
+    await h.play_passively(holdem)
+    view = holdem.snapshot(None)
+    assert not view.in_hand and all(s.position is None for s in view.seats)

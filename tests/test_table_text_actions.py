@@ -74,3 +74,17 @@ def test_r6_4_bet_or_raise_without_an_amount_is_left_to_the_table() -> None:
 
 def test_r6_4_thousands_separators_are_read() -> None:
     assert parse_action("raise to 1,000") == ActionRequest("raise_to", 1000)
+
+
+def test_r13_1_declaration_words_read_as_one_of_the_three_choices() -> None:
+    """R-13.1 (declare high, low or both): every word for a declaration, typed or from a
+    button or a command's choice, reads as one of the three (``declare_choice``, one
+    table of aliases); anything else is None, never passed on as a choice."""
+    from bot.table.text_actions import declare_choice
+
+    words = {"low": "low", "lo": "low", "HIGH": "high", "hi": "high", "both": "both"}
+    words |= {"pig": "both", "swing": "both", "hi-lo": "both", "high low": "both"}
+    for word, choice in words.items():
+        assert declare_choice(word) == choice
+        assert parse_action(f"declare {word}") == ActionRequest("declare", choice=choice)
+    assert declare_choice("medium") is None and declare_choice("") is None

@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from bot.table.ports import Notice
+from bot.table.ports import Notice, NoticeKind
 
 # Prompts printed for everyone: whose turn, and the clock.
-PROMPTS = ("your_turn", "declare", "guts")
+PROMPTS: tuple[NoticeKind, ...] = ("your_turn", "declare", "guts")
 
 
 class TerminalPresenter:

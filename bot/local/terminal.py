@@ -13,8 +13,6 @@ import argparse
 import asyncio
 import codecs
 import contextlib
-import hashlib
-import json
 import os
 import random
 import re
@@ -39,7 +37,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
-from bot.table.view import cards_words, render_text
+from bot.table.view import TableView, cards_words, render_text
 
 TABLE_ID = "local"
 HOST = "host"
@@ -115,35 +113,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
-def digest(table: Table) -> str:
-    """A short fingerprint of everything the table holds (the kill test compares it)."""
-    return state_digest(table.state)
-
-
-def state_digest(state: object) -> str:
-    from bot.table.state import TableState
-
-    assert isinstance(state, TableState)
-    hand = state.hand
-    data = {
-        "turn": state.turn,
-        "hand_no": state.hand_no,
-        "seats": sorted((n, s.user_id, s.stack, s.state) for n, s in state.seats.items()),
-        "carried": state.carried,
-        "rake": state.rake_total,
-    }
-    if hand is not None:
-        data["hand"] = {
-            "stacks": list(hand.stacks),
-            "bets": list(hand.bets),
-            "board": list(hand.board),
-            "to_act": hand.to_act,
-            "phase": hand.phase,
-            "pot": hand.pot_total(),
-        }
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
-
-
 class LocalTable:
     def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
         self.args = args
@@ -158,7 +127,7 @@ class LocalTable:
         self.n += 1
         assert self.service is not None
         existing = self.service.get(TABLE_ID)
-        turn = existing.state.turn if existing is not None else 0
+        turn = existing.snapshot(None).turn if existing is not None else 0
         return f"local:{label}:{turn}:{self.n}:{random.getrandbits(32)}"
 
     @property
@@ -179,10 +148,11 @@ class LocalTable:
             seed=self.args.seed,
         )
         halted = await self.service.recover(settle=False)
-        if self.service.get(TABLE_ID) is None or self.table.state.closed:
+        existing = self.service.get(TABLE_ID)
+        if existing is None or existing.snapshot(None).phase == "closed":
             await self.open_table(self.args.game)
         else:
-            self.emit(f"resumed: {digest(self.table)} turn {self.table.state.turn}")
+            self.emit(f"resumed: {self.table.digest()} turn {existing.snapshot(None).turn}")
             ignored = [f"--{o.replace('_', '-')}" for o in NEW_TABLE_OPTIONS]
             ignored = [o for o, v in zip(ignored, _options(self.args), strict=True) if v]
             if ignored:
@@ -195,7 +165,7 @@ class LocalTable:
                     "with these options."
                 )
         if halted:
-            self.emit(f"HALTED: {self.table.state.halted}")
+            self.emit(f"HALTED: {self.table.snapshot(None).halted}")
         conservation = self.table.conservation_error()
         self.emit(f"conservation: {'ok' if conservation is None else conservation}")
         await self.service.settle_all()
@@ -227,7 +197,7 @@ class LocalTable:
         """The player's id: a seated player whose name matches without case, else the
         casefolded name ("Alice" and "alice" are one player)."""
         folded = name.casefold()
-        for seat in self.table.state.seats.values():
+        for seat in self.table.snapshot(None).seats:
             if folded in (seat.user_id.casefold(), seat.name.casefold()):
                 return seat.user_id
         return folded
@@ -300,7 +270,8 @@ class LocalTable:
                 self.emit(f"! {cmd} [N]: N is a hand number, like {cmd} 3.")
                 return True
             # No number: the last finished hand (not the one being played).
-            number = int(words[0]) if words else table.state.hand_no - table.state.in_hand
+            view = table.snapshot(None)
+            number = int(words[0]) if words else view.hand_no - view.in_hand
             if number < 1:
                 self.emit("! No hand has finished yet.")
                 return True
@@ -327,7 +298,8 @@ class LocalTable:
         """Close this table (everyone is cashed out) and open a fresh one with this run's
         options (or the GAME named), seating the players named on the command line."""
         table = self.table
-        if table.state.in_hand:
+        view = table.snapshot(None)
+        if view.in_hand:
             self.emit("! Finish this hand first: `new` closes the table between hands.")
             return
         try:
@@ -335,7 +307,7 @@ class LocalTable:
         except SettingsError as exc:
             self.emit(f"! {exc.message}")
             return
-        if not table.state.closed:
+        if view.phase != "closed":
             out = await table.close(HOST, key=self.key("close"))
             if not out.ok:
                 return
@@ -419,56 +391,68 @@ class LocalTable:
         self.emit(f"{name}: {cards}{legal}")
 
     def holds_draw_cards(self, user: str) -> bool:
-        """Whether ``user`` is dealt in to a hand of a game with a draw (where "stand"
-        may mean "stand pat")."""
-        st = self.table.state
-        seat = st.seat_of(user)
-        info, hand = st.current, st.hand
-        if seat is None or info is None or hand is None or hand.over:
+        """Whether ``user`` holds cards in a hand of a game with a draw (where "stand"
+        may mean "stand pat"): dealt in and not folded (his own view shows his cards)."""
+        view = self.table.snapshot(user)
+        if not view.in_hand or not view.draw_game or view.phase == "over":
             return False
-        pos = info.position_of(seat.number)
-        if pos is None or hand.folded[pos]:
-            return False
-        return any(street.draw for street in hand.variant.streets)
+        mine = next((s for s in view.seats if s.user_id == user), None)
+        return mine is not None and mine.position is not None and bool(mine.cards)
 
     async def robots(self, hands: int, seed: int | None) -> None:
-        """Scripted players: random legal actions for ``hands`` more hands."""
+        """Scripted players: random legal actions for ``hands`` more hands. They read the
+        table as players do, through its views: each robot only its own cards and
+        options (:func:`bot.local.robot.pick`)."""
         rng = random.Random(seed)
         table = self.table
-        target = table.state.hand_no + hands
+        target = table.snapshot(None).hand_no + hands
         while True:
-            st = table.state
-            if st.halted:
-                self.emit(f"HALTED: {st.halted}")
+            view = table.snapshot(None)
+            if view.halted:
+                self.emit(f"HALTED: {view.halted}")
                 return
-            hand = st.hand
-            if hand is None:
-                if st.hand_no >= target:
+            if not view.in_hand:
+                if view.hand_no >= target:
                     return
-                for seat in list(st.seats.values()):
+                for seat in view.seats:
                     if seat.stack == 0:
                         await table.top_up(seat.user_id, table.settings.buy_in_range[1])
                     if seat.state == "sitting_out":
                         await table.sit_in(seat.user_id)
-                out = await table.deal(HOST, key=f"robot-deal:{st.hand_no + 1}")
+                out = await table.deal(HOST, key=f"robot-deal:{view.hand_no + 1}")
                 if not out.ok and not out.duplicate:
                     self.emit(f"! {out.message}")
                     return
             else:
-                info = st.current
-                assert info is not None
-                # The player in turn, or the first of those acting together (sealed
-                # declarations and Guts calls: anyone still undecided may act now).
-                actor = hand.actors()[0]
-                pos, legal = actor.position, actor.legal
-                request = pick(legal, rng, hand.hole[pos])
-                await table.act(info.users[pos], request, key=f"robot:{st.turn}", turn=st.turn)
+                mover = self._robot_to_move(view)
+                if mover is None:
+                    self.emit("! Nobody may act, and the hand is not over.")
+                    return
+                user, own = mover
+                assert own.legal is not None
+                mine = next(s for s in own.seats if s.user_id == user)
+                request = pick(own.legal, rng, mine.cards)
+                await table.act(user, request, key=f"robot:{view.turn}", turn=view.turn)
             if not self.args.quiet:
-                self.emit(f"state: {digest(table)} turn {table.state.turn}")
+                self.emit(f"state: {table.digest()} turn {table.snapshot(None).turn}")
             error = table.conservation_error()
             if error:
                 self.emit(f"CONSERVATION: {error}")
                 return
+
+    def _robot_to_move(self, view: TableView) -> tuple[str, TableView] | None:
+        """The robot who acts next and his own view: the player in turn, or the first
+        (in the hand's order) of those acting together (sealed declarations and Guts
+        calls: anyone still undecided may act now)."""
+        dealt = sorted(
+            (s for s in view.seats if s.position is not None),
+            key=lambda s: (s.seat != view.to_act, s.position),
+        )
+        for seat in dealt:
+            own = self.table.snapshot(seat.user_id)
+            if own.legal is not None:
+                return seat.user_id, own
+        return None
 
     async def close(self) -> None:
         if self.service is not None:

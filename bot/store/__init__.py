@@ -13,6 +13,7 @@ database). :func:`open_store` picks one from a file path or a ``postgresql://`` 
 from bot.store.backends import database_from_env, describe, is_postgres, open_store
 from bot.store.errors import DuplicateCommand, StaleFence, StoreClosed, StoreError
 from bot.store.records import (
+    BOUGHT,
     LEDGER_KINDS,
     HandRecord,
     LedgerEntry,
@@ -25,6 +26,7 @@ from bot.store.records import (
 from bot.store.store import BaseStore, Store
 
 __all__ = [
+    "BOUGHT",
     "LEDGER_KINDS",
     "BaseStore",
     "DuplicateCommand",

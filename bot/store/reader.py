@@ -15,9 +15,9 @@ import aiosqlite
 
 from bot.store.records import (
     LEDGER_KINDS,
-    LEDGER_SIGN,
     HandRecord,
     LedgerEntry,
+    LedgerKind,
     Snapshot,
     StoredEvent,
 )
@@ -81,12 +81,12 @@ class Reader:
         seq, payload, created_at = rows[0]
         return Snapshot(table_id, int(seq), json.loads(payload), float(created_at))
 
-    async def ledger_totals(self, table_id: str) -> dict[str, int]:
-        totals: dict[str, int] = dict.fromkeys(LEDGER_KINDS, 0)
+    async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
+        totals: dict[LedgerKind, int] = dict.fromkeys(LEDGER_KINDS, 0)
         rows = await self._rows(
             "SELECT kind, SUM(amount) FROM ledger WHERE table_id = ? GROUP BY kind", (table_id,)
         )
-        totals.update({str(kind): int(total) for kind, total in rows})
+        totals.update({LedgerKind.read(kind): int(total) for kind, total in rows})
         return totals
 
     async def ledger_by_player(self, table_id: str) -> dict[str, int]:
@@ -97,7 +97,7 @@ class Reader:
         )
         net: dict[str, int] = {}
         for player, kind, total in rows:
-            net[str(player)] = net.get(str(player), 0) + LEDGER_SIGN[str(kind)] * int(total)
+            net[str(player)] = net.get(str(player), 0) + LedgerKind.read(kind).sign * int(total)
         return net
 
     async def ledger(self, table_id: str) -> list[LedgerEntry]:
@@ -107,7 +107,9 @@ class Reader:
             (table_id,),
         )
         return [
-            LedgerEntry(str(t), int(s), str(p), k, int(a), None if h is None else int(h))
+            LedgerEntry(
+                str(t), int(s), str(p), LedgerKind.read(k), int(a), None if h is None else int(h)
+            )
             for t, s, p, k, a, h in rows
         ]
 

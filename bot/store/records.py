@@ -10,31 +10,47 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from enum import StrEnum
+from typing import Any, Final
 
 TABLE_OPENED: Final = "created"
 TABLE_CLOSED: Final = "closed"
 HAND_STARTED: Final = "hand_started"
 HAND_ENDED: Final = "hand_ended"
 
-LedgerKind = Literal["buy_in", "top_up", "cash_out", "rake", "adjustment"]
-LEDGER_KINDS: Final[tuple[LedgerKind, ...]] = (
-    "buy_in",
-    "top_up",
-    "cash_out",
-    "rake",
-    "adjustment",
-)
-LEDGER_SIGN: Final[Mapping[str, int]] = {
-    # Seen from the table: chips coming in count +, chips leaving count -. The rake leaves
-    # the table to the house, so the sum of every id's net is the chips that should be on
-    # the table right now (stacks plus pots).
-    "buy_in": 1,
-    "top_up": 1,
-    "adjustment": 1,  # signed: the amount itself says which way it went
-    "cash_out": -1,
-    "rake": -1,
-}
+
+class LedgerKind(StrEnum):
+    """What moved a ledger row's chips across the table's edge (R-2.5), in one place:
+    writers name a member (``LedgerKind.BUY_IN``), readers compare with members, and
+    the store keeps the value, the same text it always held (``"buy_in"``)."""
+
+    BUY_IN = "buy_in"
+    TOP_UP = "top_up"
+    CASH_OUT = "cash_out"
+    RAKE = "rake"
+    ADJUSTMENT = "adjustment"
+    """Signed: the amount itself says which way the chips went."""
+
+    @property
+    def sign(self) -> int:
+        """Seen from the table: chips coming in count +1, chips leaving -1. The rake
+        leaves the table to the house, so the sum of every id's signed rows is the chips
+        that should be on the table right now (stacks plus pots)."""
+        return -1 if self in (LedgerKind.CASH_OUT, LedgerKind.RAKE) else 1
+
+    @classmethod
+    def read(cls, text: object) -> LedgerKind:
+        """The kind a stored row names; a ValueError naming the kinds there are."""
+        if isinstance(text, str) and text in cls._value2member_map_:
+            return cls(text)
+        kinds = ", ".join(k.value for k in cls)
+        raise ValueError(f"ledger kind must be one of {kinds}, not {text!r}")
+
+
+LEDGER_KINDS: Final[tuple[LedgerKind, ...]] = tuple(LedgerKind)
+LEDGER_SIGN: Final[Mapping[LedgerKind, int]] = {k: k.sign for k in LedgerKind}
+BOUGHT: Final[frozenset[LedgerKind]] = frozenset({LedgerKind.BUY_IN, LedgerKind.TOP_UP})
+"""The kinds that bring a player's chips to the table (R-2.2 buy-in, R-2.4 top-up)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +79,11 @@ class LedgerRow:
     amount: int
     hand_no: int | None = None
 
+    def __post_init__(self) -> None:
+        # The text a caller outside the typed packages may still give ("buy_in") reads
+        # as its member; anything else is refused here, before it reaches a store.
+        object.__setattr__(self, "kind", LedgerKind.read(self.kind))
+
 
 @dataclass(frozen=True, slots=True)
 class LedgerEntry:
@@ -74,6 +95,9 @@ class LedgerEntry:
     kind: LedgerKind
     amount: int
     hand_no: int | None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", LedgerKind.read(self.kind))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ import os
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, Self, cast
+from typing import Any, Literal, Self
 
 import aiosqlite
 
@@ -30,7 +30,6 @@ from bot.store.checkpoint import Checkpointer, daemon_connect
 from bot.store.errors import StoreClosed
 from bot.store.reader import Reader
 from bot.store.records import (
-    LEDGER_KINDS,
     HandRecord,
     LedgerEntry,
     LedgerKind,
@@ -184,7 +183,7 @@ class BaseStore(ABC):
         """The table's newest snapshot; replay ``events(after_seq=snapshot.seq)`` on it."""
         return await self._reader.latest_snapshot(table_id)
 
-    async def ledger_totals(self, table_id: str) -> dict[str, int]:
+    async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
         """Sum of amounts per ledger kind (every kind present, 0 if none)."""
         return await self._reader.ledger_totals(table_id)
 
@@ -326,13 +325,12 @@ def _ledger_row(row: LedgerInput) -> LedgerRow:
         kind, amount, hand_no = row.get("kind"), row.get("amount"), row.get("hand_no")
     else:
         raise TypeError("a ledger row must be a LedgerRow or a mapping")
-    if kind not in LEDGER_KINDS:
-        raise ValueError(f"ledger kind must be one of {', '.join(LEDGER_KINDS)}, not {kind!r}")
+    kind = LedgerKind.read(kind)  # a ValueError naming the kinds there are
     # Chips are whole numbers: a float (even 10.0) is refused rather than rounded.
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise TypeError(f"ledger amount must be an int, not {amount!r}")
-    if kind != "adjustment" and amount < 0:
+    if kind is not LedgerKind.ADJUSTMENT and amount < 0:
         raise ValueError(f"a {kind} amount cannot be negative ({amount})")
     if hand_no is not None and not isinstance(hand_no, int):
         raise TypeError("ledger hand_no must be an int")
-    return LedgerRow(_text("player_id", player), cast(LedgerKind, kind), amount, hand_no)
+    return LedgerRow(_text("player_id", player), kind, amount, hand_no)

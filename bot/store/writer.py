@@ -159,7 +159,8 @@ def plan_batch(
         )
         for row in op.ledger:
             hand_no = row.hand_no if row.hand_no is not None else op.hand_no
-            plan.ledger.append((table, seq, row.player_id, row.kind, row.amount, hand_no))
+            # The kind's text, as the column has always held it.
+            plan.ledger.append((table, seq, row.player_id, row.kind.value, row.amount, hand_no))
         if op.kind in (TABLE_OPENED, TABLE_CLOSED):
             plan.lifecycle.append((table, int(op.kind == TABLE_OPENED), seq))
         elif op.kind == HAND_STARTED and op.hand_no is not None:

@@ -12,6 +12,7 @@ names the table, the seq and the kind.
 
 from __future__ import annotations
 
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import ConfigError, PokerError
 from bot.poker.record import HandStart
 from bot.table.errors import TableError
+from bot.table.seating import SeatState
 from bot.table.settings import TableSettings
 
 
@@ -100,6 +102,18 @@ def _dict(value: Any, key: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _Malformed(f"{key!r} is {value!r}, not an object")
     return dict(value)
+
+
+_SEAT_STATES: frozenset[str] = frozenset(typing.get_args(SeatState))
+
+
+def _opt_seat_state(p: Mapping[str, Any], key: str) -> SeatState | None:
+    value = _opt_str(p, key)
+    if value is None:
+        return None
+    if value not in _SEAT_STATES:
+        raise _Malformed(f"{key!r} is {value!r}, not one of {', '.join(sorted(_SEAT_STATES))}")
+    return typing.cast(SeatState, value)  # checked just above
 
 
 def _at(p: Mapping[str, Any]) -> float | None:
@@ -190,7 +204,7 @@ class Sat(LogRecord):
     seat: int
     buy_in: int
     owes: int = 0
-    state: str | None = None
+    state: SeatState | None = None
     """The seat's state on sitting down; None (not written) means "waiting"."""
 
     def to_payload(self) -> dict[str, Any]:
@@ -213,7 +227,7 @@ class Sat(LogRecord):
             _int(_get(p, "seat"), "seat"),
             _int(_get(p, "buy_in"), "buy_in"),
             _int(p.get("owes", 0), "owes"),
-            _opt_str(p, "state"),
+            _opt_seat_state(p, "state"),
             at=_at(p),
         )
 
@@ -242,7 +256,7 @@ class ToppedUp(LogRecord):
     amount: int
     returns: bool = False
     """The rebuy brings a busted player back (payload key ``return``)."""
-    state: str | None = None
+    state: SeatState | None = None
     """R-1.9: the state he comes back in; None in logs older than the ruling."""
 
     def to_payload(self) -> dict[str, Any]:
@@ -257,7 +271,7 @@ class ToppedUp(LogRecord):
             _int(_get(p, "seat"), "seat"),
             _int(_get(p, "amount"), "amount"),
             bool(p.get("return", False)),
-            _opt_str(p, "state"),
+            _opt_seat_state(p, "state"),
             at=_at(p),
         )
 
@@ -295,7 +309,7 @@ class Straddled(_SeatOnly):
 class Returned(LogRecord):
     KIND: ClassVar[str] = "returned"
     seat: int
-    state: str | None = None
+    state: SeatState | None = None
     owes: int = 0
 
     def to_payload(self) -> dict[str, Any]:
@@ -306,7 +320,7 @@ class Returned(LogRecord):
     def from_payload(cls, p: Mapping[str, Any]) -> Returned:
         return cls(
             _int(_get(p, "seat"), "seat"),
-            _opt_str(p, "state"),
+            _opt_seat_state(p, "state"),
             _int(p.get("owes", 0), "owes"),
             at=_at(p),
         )
@@ -557,6 +571,23 @@ class TableMessage(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class TableThread(LogRecord):
+    """The Discord thread a table runs in (0: back to the channel itself); a Discord
+    detail, kept with the table message, not in the platform-free settings."""
+
+    KIND: ClassVar[str] = "table_thread"
+    table: str
+    thread: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"table": self.table, "thread": self.thread}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> TableThread:
+        return cls(_str(_get(p, "table"), "table"), _int(_get(p, "thread"), "thread"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
 class CommandsSynced(LogRecord):
     KIND: ClassVar[str] = "synced"
     scope: str
@@ -592,6 +623,7 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         HandEnded,
         NotifyChosen,
         TableMessage,
+        TableThread,
         CommandsSynced,
     )
 }

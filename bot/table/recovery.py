@@ -13,7 +13,7 @@ import logging
 
 from bot.poker.errors import PokerError
 from bot.table.log import LogError, read_event
-from bot.table.ports import LoggedEvent, StorePort
+from bot.table.ports import BOUGHT, LedgerKind, LoggedEvent, StorePort
 from bot.table.snapshot import from_payload
 from bot.table.state import TableState
 
@@ -59,8 +59,8 @@ async def load(store: StorePort, table_id: str, *, use_snapshot: bool = True) ->
 async def ledger_error(store: StorePort, state: TableState) -> str | None:
     """The store's ledger must agree with the chips the log says were bought and cashed."""
     totals = await store.ledger_totals(state.table_id)
-    bought = totals.get("buy_in", 0) + totals.get("top_up", 0)
-    if (bought, totals.get("cash_out", 0), totals.get("rake", 0)) != (
+    bought = sum(totals.get(kind, 0) for kind in BOUGHT)
+    if (bought, totals.get(LedgerKind.CASH_OUT, 0), totals.get(LedgerKind.RAKE, 0)) != (
         state.bought,
         state.cashed,
         state.rake_total,

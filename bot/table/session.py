@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from bot.table import log
-from bot.table.ports import LedgerEntry, LedgerRow
+from bot.table.ports import BOUGHT, LedgerEntry, LedgerKind, LedgerRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class SessionReport:
 
     results: tuple[Result, ...]
     names: Mapping[str, str]
-    totals: Mapping[str, int]
+    totals: Mapping[LedgerKind, int]
 
     def name(self, user_id: str) -> str:
         return self.names.get(user_id, user_id)
@@ -60,9 +60,9 @@ def session_results(
     bought: dict[str, int] = {}
     cashed: dict[str, int] = {}
     for row in rows:
-        if row.kind in ("buy_in", "top_up"):
+        if row.kind in BOUGHT:
             bought[row.player_id] = bought.get(row.player_id, 0) + row.amount
-        elif row.kind == "cash_out":
+        elif row.kind is LedgerKind.CASH_OUT:
             cashed[row.player_id] = cashed.get(row.player_id, 0) + row.amount
     users = set(bought) | set(cashed) | set(stacks)
     results = [Result(u, bought.get(u, 0), cashed.get(u, 0), int(stacks.get(u, 0))) for u in users]

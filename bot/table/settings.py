@@ -15,6 +15,7 @@ docs/settings.md all come from that declaration, so a new engine option is one e
 from __future__ import annotations
 
 import functools
+import logging
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -28,6 +29,12 @@ from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game
 from bot.table.text_actions import clip
+
+_log = logging.getLogger(__name__)
+
+RETIRED = frozenset({"thread_id"})
+"""Names older versions stored among the settings that are no longer settings (the
+Discord thread is the Discord side's record): kept in ``extra`` without a warning."""
 
 ButtonRule = Literal["simplified", "moving", "dead"]
 LIMIT_NAMES = {
@@ -308,7 +315,7 @@ def parse_game(text: str, default_limit: str = "") -> tuple[str, str]:
     return variant, limit
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableSettings:
     # The game (R-16.2) and its structure (§5).
     variant: str = "holdem"
@@ -359,27 +366,43 @@ class TableSettings:
     extra: dict[str, Any] = field(default_factory=dict)
     """Room for options a newer version added; ignored by this one."""
 
-    def __init__(self, **values: Any) -> None:
-        """Settings by name, table-only and engine options alike (``raise_cap=None``);
-        omitted ones take their defaults. An unknown name is a programming error."""
+    def __post_init__(self) -> None:
+        """The constructor is the dataclass's, keyword-only, so ``mypy`` checks the name
+        of every table setting (``TableSettings(big_blnd=2)`` is a type error). Engine
+        options come in ``options`` by name and are checked here: an unknown name is
+        refused, naming the options there are; omitted ones take the engine's default."""
+        engine = engine_settings()
+        given = dict(self.options)
+        unknown = sorted(set(given) - set(engine))
+        if unknown:
+            raise TypeError(
+                f"TableSettings has no engine option {unknown[0]!r}; "
+                f"the options are: {', '.join(sorted(engine))}"
+            )
+        full = {name: given.get(name, s.default) for name, s in engine.items()}
+        object.__setattr__(self, "options", MappingProxyType(full))
+        self.validate()
+
+    @classmethod
+    def of(cls, **values: Any) -> TableSettings:
+        """Settings by name in one flat set, table settings and engine options alike
+        (``TableSettings.of(variant="stud8", declare="simultaneous")``), as the log and
+        ``/table settings`` name them. An unknown name raises ``TypeError`` naming it
+        and what there is: a misspelt option is never taken for a newer one (stored
+        values with names this version does not know go through :meth:`from_dict`)."""
         engine = engine_settings()
         options = dict(values.pop("options", None) or {})
         for name in list(values):
             if name in engine:
                 options[name] = values.pop(name)
-        unknown = sorted(set(options) - set(engine))
+        own = {f.name for f in fields(cls)} - {"options"}
+        unknown = sorted(set(values) - own)
         if unknown:
-            raise TypeError(f"TableSettings has no option {unknown[0]!r}")
-        for f in fields(self):
-            if f.name == "options":
-                continue
-            value = values.pop(f.name) if f.name in values else _default(f)
-            object.__setattr__(self, f.name, value)
-        if values:
-            raise TypeError(f"TableSettings has no setting {sorted(values)[0]!r}")
-        full = {name: options.get(name, s.default) for name, s in engine.items()}
-        object.__setattr__(self, "options", MappingProxyType(full))
-        self.validate()
+            raise TypeError(
+                f"TableSettings has no setting {unknown[0]!r}; "
+                f"settings are: {', '.join(sorted(declared()))}"
+            )
+        return cls(options=options, **values)
 
     def __getattr__(self, name: str) -> EngineValue:
         # Only reached when no field has the name: an engine option, by its name.
@@ -396,7 +419,7 @@ class TableSettings:
 
     def _with(self, changes: Mapping[str, Any]) -> TableSettings:
         values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
-        return TableSettings(**{**values, **self.options, **changes})
+        return TableSettings.of(**{**values, **self.options, **changes})
 
     # ------------------------------------------------------------------ derived stakes
 
@@ -632,16 +655,27 @@ class TableSettings:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
+    def from_dict(cls, data: Mapping[str, Any]) -> TableSettings:
+        """Settings as the log stores them (:meth:`to_dict`), every value checked against
+        its declared type (a :class:`SettingsError` in words). A stored name this
+        version does not know is not taken for a setting: it is kept unread in ``extra``
+        (a newer version's option survives a round trip) and logged, so a misspelling
+        written by a bug is seen, never silently applied."""
         names = set(declared()) | {"extra"}
         kw = {k: v for k, v in data.items() if k in names}
         extra = {k: v for k, v in data.items() if k not in names}
         if "rotation" in kw:
             kw["rotation"] = tuple(kw["rotation"])
+        if set(extra) - RETIRED:
+            _log.warning(
+                "stored table settings hold names this version does not know, kept "
+                "unread: %s (a newer version's options, or a misspelling)",
+                ", ".join(sorted(set(extra) - RETIRED)),
+            )
         if extra:
             kw["extra"] = {**kw.get("extra", {}), **extra}
         try:
-            return cls(**kw)
+            return cls.of(**kw)
         except SettingsError:
             # A log written before R-4.9 and R-10.7 were enforced may hold jacks to open
             # or wild cards at a table none of whose games could use them: they never
@@ -654,7 +688,7 @@ class TableSettings:
                 kw["jacks_to_open"] = False
             if kw.get("wild", "none") != "none" and not any(wild_apply(v) for v in games):
                 kw["wild"] = "none"
-            return cls(**kw)
+            return cls.of(**kw)
 
     def changed(self, changes: dict[str, Any]) -> TableSettings:
         """A copy with ``changes`` applied; unknown names are refused by name."""

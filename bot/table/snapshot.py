@@ -1,23 +1,393 @@
-"""Table snapshots: the folded state as JSON, so recovery replays only the log's tail.
+"""Table snapshots: the folded state as a typed record, so recovery replays only the
+log's tail.
 
 A snapshot is taken between hands (every ``snapshot_every`` hands) and saved through the
 store with the seq of the last event it includes. Recovery loads the newest snapshot and
 applies the events after it; with no snapshot (or a store without snapshots) it folds
 the whole log, which gives the same state (the tests compare both).
+
+The body is :class:`SnapshotBody`, a frozen record with one ``to_payload`` /
+``from_payload`` pair (as the log's records in :mod:`bot.table.log`): its seats are
+:class:`SeatRecord`, the hand in progress an :class:`OpenHand`. The payload is the JSON
+snapshots have always held, key for key (``version`` 1), so every stored snapshot loads;
+a field added later is optional in the payload (an older snapshot lacks it and its
+default stands). A payload of another version is not read (recovery folds the whole
+log); a malformed one raises :class:`LogError` (kind ``snapshot``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
-from bot.poker.actions import action_from_dict, action_to_dict
+from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import PokerError
+from bot.poker.record import HandStart
 from bot.table.log import LogError, read_start
-from bot.table.seating import Seat
+from bot.table.seating import Seat, SeatState
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState
 
 VERSION = 1
+_SEAT_STATES = frozenset(typing.get_args(SeatState))
+
+
+class _Malformed(Exception):
+    """A field of the payload that cannot be read; :func:`from_payload` names it."""
+
+
+def _get(p: Mapping[str, Any], key: str) -> Any:
+    if key not in p:
+        raise _Malformed(f"missing {key!r}")
+    return p[key]
+
+
+def _int(value: Any, key: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _Malformed(f"{key!r} is {value!r}, not a whole number")
+
+
+def _opt_int(value: Any, key: str) -> int | None:
+    return None if value is None else _int(value, key)
+
+
+def _float(value: Any, key: str) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise _Malformed(f"{key!r} is {value!r}, not a number")
+
+
+def _opt_float(value: Any, key: str) -> float | None:
+    return None if value is None else _float(value, key)
+
+
+def _str(value: Any, key: str) -> str:
+    if isinstance(value, str):
+        return value
+    raise _Malformed(f"{key!r} is {value!r}, not text")
+
+
+def _opt_str(value: Any, key: str) -> str | None:
+    return None if value is None else _str(value, key)
+
+
+def _bool(value: Any, key: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _Malformed(f"{key!r} is {value!r}, not true or false")
+
+
+def _dict(value: Any, key: str) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return dict(value)
+    raise _Malformed(f"{key!r} is {value!r}, not an object")
+
+
+def _list(value: Any, key: str) -> list[Any]:
+    if isinstance(value, list | tuple):
+        return list(value)
+    raise _Malformed(f"{key!r} is {value!r}, not a list")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat as a snapshot holds it (:class:`bot.table.seating.Seat`)."""
+
+    number: int
+    user_id: str
+    name: str
+    stack: int
+    state: SeatState
+    bank: float
+    timeouts: int
+    owes: int
+    leaving: bool = False
+    sit_out_next: bool = False
+    missed: bool = False
+    """The three flags came after the first snapshots: an older one lacks them."""
+
+    _FLAGS: ClassVar[tuple[str, ...]] = ("leaving", "sit_out_next", "missed")
+
+    @classmethod
+    def of(cls, seat: Seat) -> SeatRecord:
+        return cls(**{f.name: getattr(seat, f.name) for f in fields(cls)})
+
+    def to_seat(self) -> Seat:
+        return Seat(**{f.name: getattr(self, f.name) for f in fields(self)})
+
+    def to_payload(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_payload(cls, raw: Any) -> SeatRecord:
+        p = _dict(raw, "seat")
+        state = _str(_get(p, "state"), "state")
+        if state not in _SEAT_STATES:
+            raise _Malformed(f"seat state {state!r} is not one of {sorted(_SEAT_STATES)}")
+        flags = {f: _bool(p[f], f) for f in cls._FLAGS if f in p}
+        return cls(
+            number=_int(_get(p, "number"), "number"),
+            user_id=_str(_get(p, "user_id"), "user_id"),
+            name=_str(_get(p, "name"), "name"),
+            stack=_int(_get(p, "stack"), "stack"),
+            state=typing.cast(SeatState, state),  # checked just above
+            bank=_float(_get(p, "bank"), "bank"),
+            timeouts=_int(_get(p, "timeouts"), "timeouts"),
+            owes=_int(_get(p, "owes"), "owes"),
+            **flags,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHand:
+    """The hand in progress when the snapshot was taken: its start record and the
+    actions so far (the engine replays them at recovery)."""
+
+    hand_no: int
+    start: HandStart
+    order: tuple[int, ...]
+    names: tuple[str, ...]
+    users: tuple[str, ...]
+    button: int
+    sb_seat: int | None
+    bb_seat: int | None
+    variant: str
+    limit: str
+    actions: tuple[Action, ...]
+    started_at: float
+    replay_error: str | None = None
+    """Not stored: why this engine refuses the start record's rules (R-16.8), found on
+    reading; the hand is then cancelled at recovery."""
+
+    @classmethod
+    def of(cls, info: HandInfo) -> OpenHand:
+        return cls(
+            hand_no=info.hand_no,
+            start=info.start,
+            order=info.order,
+            names=info.names,
+            users=info.users,
+            button=info.button,
+            sb_seat=info.sb_seat,
+            bb_seat=info.bb_seat,
+            variant=info.variant,
+            limit=info.limit,
+            actions=tuple(info.actions),
+            started_at=info.started_at,
+        )
+
+    def to_info(self) -> HandInfo:
+        return HandInfo(
+            hand_no=self.hand_no,
+            start=self.start,
+            replay_error=self.replay_error,
+            order=self.order,
+            names=self.names,
+            users=self.users,
+            button=self.button,
+            sb_seat=self.sb_seat,
+            bb_seat=self.bb_seat,
+            variant=self.variant,
+            limit=self.limit,
+            actions=list(self.actions),
+            started_at=self.started_at,
+        )
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "hand_no": self.hand_no,
+            "start": self.start.to_dict(),
+            "order": list(self.order),
+            "names": list(self.names),
+            "users": list(self.users),
+            "button": self.button,
+            "sb_seat": self.sb_seat,
+            "bb_seat": self.bb_seat,
+            "variant": self.variant,
+            "limit": self.limit,
+            "actions": [action_to_dict(a) for a in self.actions],
+            "started_at": self.started_at,
+        }
+
+    @classmethod
+    def from_payload(cls, raw: Any) -> OpenHand:
+        p = _dict(raw, "current")
+        start, refused = read_start(_dict(_get(p, "start"), "start"))
+        return cls(
+            hand_no=_int(_get(p, "hand_no"), "hand_no"),
+            start=start,
+            order=tuple(_int(v, "order") for v in _list(_get(p, "order"), "order")),
+            names=tuple(_str(v, "names") for v in _list(_get(p, "names"), "names")),
+            users=tuple(_str(v, "users") for v in _list(_get(p, "users"), "users")),
+            button=_int(_get(p, "button"), "button"),
+            sb_seat=_opt_int(_get(p, "sb_seat"), "sb_seat"),
+            bb_seat=_opt_int(_get(p, "bb_seat"), "bb_seat"),
+            variant=_str(_get(p, "variant"), "variant"),
+            limit=_str(_get(p, "limit"), "limit"),
+            actions=tuple(
+                action_from_dict(_dict(a, "action")) for a in _list(_get(p, "actions"), "actions")
+            ),
+            started_at=_float(_get(p, "started_at"), "started_at"),
+            replay_error=refused,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotBody:
+    """A table's folded state as a snapshot holds it: everything :class:`TableState`
+    needs to carry on, except what is rebuilt (the finished hands kept for history are
+    read from the log, the engine hand is replayed from ``current``)."""
+
+    settings: TableSettings
+    host: str
+    turn: int
+    hand_no: int
+    prev_button: int | None
+    prev_sb: int | None
+    prev_bb: int | None
+    first_button: int | None
+    carried: int
+    pot_state: Mapping[str, Any] | None
+    time_collected_at: float | None
+    rake_total: int
+    bought: int
+    cashed: int
+    last_change_at: float
+    clock_start: float
+    phase_started_at: float
+    last_phase: str
+    paused: bool
+    closed: bool
+    halted: str | None
+    last_action: str
+    seq: int
+    seats: tuple[SeatRecord, ...]
+    idem: Mapping[str, int]
+    chosen: tuple[str, str] | None
+    straddler: int | None
+    departures: Mapping[str, tuple[int, float]]
+    current: OpenHand | None
+    bank_granted: float | None = None
+    """Added after version 1's first snapshots: an older one lacks it, and the seated
+    banks were filled from the setting in force (``settings.time_bank``)."""
+
+    @classmethod
+    def of(cls, state: TableState) -> SnapshotBody:
+        info = state.current
+        return cls(
+            settings=state.settings,
+            host=state.host,
+            turn=state.turn,
+            hand_no=state.hand_no,
+            prev_button=state.prev_button,
+            prev_sb=state.prev_sb,
+            prev_bb=state.prev_bb,
+            first_button=state.first_button,
+            carried=state.carried,
+            pot_state=state.pot_state,
+            time_collected_at=state.time_collected_at,
+            rake_total=state.rake_total,
+            bought=state.bought,
+            cashed=state.cashed,
+            last_change_at=state.last_change_at,
+            clock_start=state.clock_start,
+            phase_started_at=state.phase_started_at,
+            last_phase=state.last_phase,
+            paused=state.paused,
+            closed=state.closed,
+            halted=state.halted,
+            last_action=state.last_action,
+            seq=state.seq,
+            seats=tuple(SeatRecord.of(s) for s in state.seats.values()),
+            idem=dict(state.idem),
+            chosen=state.chosen,
+            straddler=state.straddler,
+            departures=dict(state.departures),
+            current=OpenHand.of(info) if info is not None and not info.ended else None,
+            bank_granted=state.bank_granted,
+        )
+
+    def to_state(self, table_id: str) -> TableState:
+        state = TableState(table_id, settings=self.settings)
+        for name in _SCALARS:
+            setattr(state, name, getattr(self, name))
+        state.pot_state = dict(self.pot_state) if self.pot_state is not None else None
+        state.bank_granted = self.bank_granted
+        state.seats = {s.number: s.to_seat() for s in self.seats}
+        state.idem = dict(self.idem)
+        state.chosen = self.chosen
+        state.straddler = self.straddler
+        state.departures = dict(self.departures)
+        state.current = self.current.to_info() if self.current is not None else None
+        return state
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"version": VERSION, "settings": self.settings.to_dict()}
+        for name in _SCALARS:
+            out[name] = getattr(self, name)
+        out["pot_state"] = dict(self.pot_state) if self.pot_state is not None else None
+        out["bank_granted"] = self.bank_granted
+        out["seats"] = [s.to_payload() for s in self.seats]
+        out["idem"] = dict(self.idem)
+        out["chosen"] = list(self.chosen) if self.chosen else None
+        out["straddler"] = self.straddler
+        out["departures"] = {u: list(v) for u, v in self.departures.items()}
+        if self.current is not None:
+            out["current"] = self.current.to_payload()
+        return out
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> SnapshotBody:
+        """The body of a version-1 payload; :class:`_Malformed` (or the engine's and
+        the settings' own errors) when a field cannot be read."""
+        settings = TableSettings.from_dict(_dict(_get(p, "settings"), "settings"))
+        chosen_raw = p.get("chosen")
+        chosen = None
+        if chosen_raw:
+            pair = _list(chosen_raw, "chosen")
+            chosen = (_str(pair[0], "chosen"), _str(pair[1], "chosen"))
+        pot_state = p.get("pot_state")
+        return cls(
+            settings=settings,
+            host=_str(_get(p, "host"), "host"),
+            turn=_int(_get(p, "turn"), "turn"),
+            hand_no=_int(_get(p, "hand_no"), "hand_no"),
+            prev_button=_opt_int(_get(p, "prev_button"), "prev_button"),
+            prev_sb=_opt_int(_get(p, "prev_sb"), "prev_sb"),
+            prev_bb=_opt_int(_get(p, "prev_bb"), "prev_bb"),
+            first_button=_opt_int(_get(p, "first_button"), "first_button"),
+            carried=_int(_get(p, "carried"), "carried"),
+            pot_state=None if pot_state is None else _dict(pot_state, "pot_state"),
+            time_collected_at=_opt_float(_get(p, "time_collected_at"), "time_collected_at"),
+            rake_total=_int(_get(p, "rake_total"), "rake_total"),
+            bought=_int(_get(p, "bought"), "bought"),
+            cashed=_int(_get(p, "cashed"), "cashed"),
+            last_change_at=_float(_get(p, "last_change_at"), "last_change_at"),
+            clock_start=_float(_get(p, "clock_start"), "clock_start"),
+            phase_started_at=_float(_get(p, "phase_started_at"), "phase_started_at"),
+            last_phase=_str(_get(p, "last_phase"), "last_phase"),
+            paused=_bool(_get(p, "paused"), "paused"),
+            closed=_bool(_get(p, "closed"), "closed"),
+            halted=_opt_str(_get(p, "halted"), "halted"),
+            last_action=_str(_get(p, "last_action"), "last_action"),
+            seq=_int(_get(p, "seq"), "seq"),
+            seats=tuple(SeatRecord.from_payload(s) for s in _list(_get(p, "seats"), "seats")),
+            idem={str(k): _int(v, "idem") for k, v in _dict(_get(p, "idem"), "idem").items()},
+            chosen=chosen,
+            straddler=_opt_int(p.get("straddler"), "straddler"),
+            departures={
+                str(u): (_int(_list(v, "departures")[0], "departures"), _float(v[1], "departures"))
+                for u, v in _dict(_get(p, "departures"), "departures").items()
+            },
+            current=OpenHand.from_payload(p["current"]) if p.get("current") else None,
+            # An older snapshot: the seated banks were filled from the setting in force.
+            bank_granted=_opt_float(p.get("bank_granted", settings.time_bank), "bank_granted"),
+        )
+
+
 _SCALARS = (
     "host",
     "turn",
@@ -27,7 +397,6 @@ _SCALARS = (
     "prev_bb",
     "first_button",
     "carried",
-    "pot_state",
     "time_collected_at",
     "rake_total",
     "bought",
@@ -42,87 +411,23 @@ _SCALARS = (
     "last_action",
     "seq",
 )
-_NEWER_SCALARS = ("bank_granted",)
-"""Scalars added after VERSION 1: an older snapshot lacks them (their default stands)."""
-_SEAT_FIELDS = ("number", "user_id", "name", "stack", "state", "bank", "timeouts", "owes")
-_SEAT_FLAGS = ("leaving", "sit_out_next", "missed")
+"""The body's plain fields, copied to and from :class:`TableState` by name."""
 
 
 def to_payload(state: TableState) -> dict[str, Any]:
-    out: dict[str, Any] = {"version": VERSION, "settings": state.settings.to_dict()}
-    for name in (*_SCALARS, *_NEWER_SCALARS):
-        out[name] = getattr(state, name)
-    out["seats"] = [
-        {f: getattr(s, f) for f in (*_SEAT_FIELDS, *_SEAT_FLAGS)} for s in state.seats.values()
-    ]
-    out["idem"] = state.idem
-    out["chosen"] = list(state.chosen) if state.chosen else None
-    out["straddler"] = state.straddler
-    out["departures"] = {u: list(v) for u, v in state.departures.items()}
-    info = state.current
-    if info is not None and not info.ended:
-        out["current"] = {
-            "hand_no": info.hand_no,
-            "start": info.start.to_dict(),
-            "order": list(info.order),
-            "names": list(info.names),
-            "users": list(info.users),
-            "button": info.button,
-            "sb_seat": info.sb_seat,
-            "bb_seat": info.bb_seat,
-            "variant": info.variant,
-            "limit": info.limit,
-            "actions": [action_to_dict(a) for a in info.actions],
-            "started_at": info.started_at,
-        }
-    return out
+    """The snapshot payload of ``state`` (:meth:`SnapshotBody.to_payload`)."""
+    return SnapshotBody.of(state).to_payload()
 
 
-def from_payload(table_id: str, data: dict[str, Any], seq: int = 0) -> TableState | None:
+def from_payload(table_id: str, data: Mapping[str, Any], seq: int = 0) -> TableState | None:
     """The state a snapshot describes, or None if it is from another version; a
     malformed snapshot raises :class:`LogError` (kind ``snapshot``, its seq), as a bad
     log row does."""
     if data.get("version") != VERSION:
         return None
     try:
-        return _read(table_id, data)
+        return SnapshotBody.from_payload(data).to_state(table_id)
+    except _Malformed as exc:
+        raise LogError(table_id, seq, "snapshot", str(exc)) from None
     except (KeyError, TypeError, ValueError, IndexError, PokerError) as exc:
         raise LogError(table_id, seq, "snapshot", f"{type(exc).__name__}: {exc}") from None
-
-
-def _read(table_id: str, data: dict[str, Any]) -> TableState:
-    state = TableState(table_id, settings=TableSettings.from_dict(dict(data["settings"])))
-    for name in _SCALARS:
-        setattr(state, name, data[name])
-    # An older snapshot: the seated banks were filled from the setting in force.
-    state.bank_granted = data.get("bank_granted", state.settings.time_bank)
-    for raw in data["seats"]:
-        # A snapshot older than a flag lacks it: the flag keeps its default.
-        seat = Seat(
-            **{f: raw[f] for f in _SEAT_FIELDS}, **{f: raw[f] for f in _SEAT_FLAGS if f in raw}
-        )
-        state.seats[seat.number] = seat
-    state.idem = {str(k): int(v) for k, v in data["idem"].items()}
-    state.chosen = (data["chosen"][0], data["chosen"][1]) if data.get("chosen") else None
-    straddler = data.get("straddler")
-    state.straddler = int(straddler) if straddler is not None else None
-    state.departures = {u: (int(v[0]), float(v[1])) for u, v in data["departures"].items()}
-    cur = data.get("current")
-    if cur:
-        start, refused = read_start(dict(cur["start"]))
-        state.current = HandInfo(
-            hand_no=int(cur["hand_no"]),
-            start=start,
-            replay_error=refused,  # rules this engine refuses (R-16.8): cancelled
-            order=tuple(cur["order"]),
-            names=tuple(cur["names"]),
-            users=tuple(cur["users"]),
-            button=int(cur["button"]),
-            sb_seat=cur["sb_seat"],
-            bb_seat=cur["bb_seat"],
-            variant=str(cur["variant"]),
-            limit=str(cur["limit"]),
-            actions=[action_from_dict(dict(a)) for a in cur["actions"]],
-            started_at=float(cur["started_at"]),
-        )
-    return state

@@ -8,6 +8,8 @@ carries the stacks) and replays only the hand in progress.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -263,7 +265,7 @@ class TableState:
             user_id=p.user,
             name=p.name,
             stack=p.buy_in,
-            state=state,  # type: ignore[arg-type]  # a SeatState: the log holds only those
+            state=state,
             bank=float(self.settings.time_bank),
             owes=p.owes,
         )
@@ -287,7 +289,7 @@ class TableState:
         if seat.state == "sitting_out" and p.returns:
             # R-1.9: a rebuy before the big blind passed him misses nothing ("active");
             # logs older than the ruling say nothing and meant "waiting".
-            seat.state = p.state or "waiting"  # type: ignore[assignment]
+            seat.state = p.state or "waiting"
 
     def _on_sat_out(self, p: log.SatOut, live: Any) -> None:
         seat = self.seats[p.seat]
@@ -302,7 +304,7 @@ class TableState:
         seat.sit_out_next = False
         seat.timeouts = 0
         if seat.state == "sitting_out":
-            seat.state = p.state or "waiting"  # type: ignore[assignment]  # as in _on_sat
+            seat.state = p.state or "waiting"
             seat.owes = p.owes
 
     def _on_leaving(self, p: log.Leaving, live: Any) -> None:
@@ -557,3 +559,28 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.HandEnded: TableState._on_hand_ended,
 }
 """How each table event folds into the state (the Discord side's logs are not table events)."""
+
+
+def state_digest(state: TableState) -> str:
+    """A short fingerprint of everything the table holds: seats, stacks, the button's
+    history, the carried pot, the rake and the hand in progress. Two states with the same
+    digest are the same table (the kill test and the recovery tests compare them; the
+    terminal prints it as ``resumed: DIGEST``)."""
+    hand = state.hand
+    data: dict[str, object] = {
+        "turn": state.turn,
+        "hand_no": state.hand_no,
+        "seats": sorted((n, s.user_id, s.stack, s.state) for n, s in state.seats.items()),
+        "carried": state.carried,
+        "rake": state.rake_total,
+    }
+    if hand is not None:
+        data["hand"] = {
+            "stacks": list(hand.stacks),
+            "bets": list(hand.bets),
+            "board": list(hand.board),
+            "to_act": hand.to_act,
+            "phase": hand.phase,
+            "pot": hand.pot_total(),
+        }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

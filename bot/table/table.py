@@ -68,15 +68,18 @@ from bot.table.notices import describe, plural, setting_words
 from bot.table.ports import (
     DuplicateKey,
     HandFacts,
+    LedgerKind,
     LedgerRow,
     LoggedEvent,
     Notice,
+    NoticeKind,
     Presenter,
     StorePort,
+    event_kind,
 )
-from bot.table.seating import find_free_seat
+from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
-from bot.table.state import HandInfo, TableState, UnreplayableHand
+from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.view import TableView, build_view
 
@@ -226,7 +229,7 @@ class Table:
         self.state.seq = seq
         return record
 
-    async def _public(self, kind: str, text: str, **data: Any) -> None:
+    async def _public(self, kind: NoticeKind, text: str, **data: Any) -> None:
         notice = Notice(kind, text, self.state.turn, data, hand=self._hand_facts())
         await self.presenter.public(self.table_id, notice)
 
@@ -318,7 +321,7 @@ class Table:
             await self._commit(
                 tlog.Sat(user, name, number, buy_in, owes),
                 key=key,
-                ledger=[LedgerRow(user, "buy_in", buy_in)],
+                ledger=[LedgerRow(user, LedgerKind.BUY_IN, buy_in)],
             )
             text = f"{name} sits in seat {number} with {buy_in}."
             await self._public("sat", text, seat=number, user=user)
@@ -356,7 +359,7 @@ class Table:
                 return await self._apply(
                     AddChips(pos, amount),
                     key,
-                    ledger=[LedgerRow(user, "top_up", amount)],
+                    ledger=[LedgerRow(user, LedgerKind.TOP_UP, amount)],
                 )
             check_maximum(seat.stack)
             await self._commit(
@@ -368,7 +371,7 @@ class Table:
                     state="waiting" if seat.missed else "active",
                 ),
                 key=key,
-                ledger=[LedgerRow(user, "top_up", amount)],
+                ledger=[LedgerRow(user, LedgerKind.TOP_UP, amount)],
             )
             text = f"{seat.name} adds {amount} (stack {seat.stack})."
             await self._public("topped_up", text, seat=seat.number)
@@ -416,7 +419,7 @@ class Table:
             owes = seat.owes if s.missed_blinds == "post" else 0
             if post and not owes and seat.missed:
                 owes = s.big_blind
-            state = "waiting"
+            state: SeatState = "waiting"
             if self.state.hand_no == 0 or not s.big_blind:
                 owes, state = 0, "active"
             elif not seat.missed:
@@ -452,7 +455,7 @@ class Table:
         await self._commit(
             tlog.Stood(seat.number, amount),
             key=key,
-            ledger=[LedgerRow(seat.user_id, "cash_out", amount)],
+            ledger=[LedgerRow(seat.user_id, LedgerKind.CASH_OUT, amount)],
         )
         text = f"{seat.name} stands up and cashes out {amount}."
         await self._public("stood", text, seat=seat.number)
@@ -590,7 +593,7 @@ class Table:
             tlog.TimeCollected(tuple((int(n), a) for n, a in charges.items())),
             key=f"time:{st.hand_no + 1}",
             ledger=[
-                LedgerRow(st.seats[int(n)].user_id, "rake", amount)
+                LedgerRow(st.seats[int(n)].user_id, LedgerKind.RAKE, amount)
                 for n, amount in charges.items()
                 if amount
             ],
@@ -877,10 +880,10 @@ class Table:
             if text is None:
                 continue
             if event.audience is None:
-                await self._public(type(event).__name__, text, event=event)
+                await self._public(event_kind(event), text, event=event)
             else:
                 user = info.users[event.audience]
-                notice = Notice(type(event).__name__, text, self.state.turn, {"event": event})
+                notice = Notice(event_kind(event), text, self.state.turn, {"event": event})
                 await self._private(user, notice)
 
     async def _after_change(self) -> None:
@@ -953,7 +956,7 @@ class Table:
                 ),
             ),
             key=f"end:{info.hand_no}",
-            ledger=[LedgerRow("house", "rake", result.rake)] if result.rake else (),
+            ledger=[LedgerRow("house", LedgerKind.RAKE, result.rake)] if result.rake else (),
         )
         await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
         for number in info.order:
@@ -1144,6 +1147,11 @@ class Table:
 
     def conservation_error(self) -> str | None:
         return self.state.conservation_error()
+
+    def digest(self) -> str:
+        """A short fingerprint of everything the table holds (:func:`state_digest`), for
+        a presenter to say which state it shows (the terminal's ``resumed:`` line)."""
+        return state_digest(self.state)
 
     async def hand_history(self, hand_no: int, viewer: str | None = None) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as

@@ -36,6 +36,9 @@ RequestKind = Literal[
     "show",
     "muck",
 ]
+DeclareChoice = Literal["low", "high", "both"]
+"""A hi-lo declaration (R-13.1): the half (or both) a player plays for."""
+
 ACCEPTED = (
     "check, call, fold, bet 40, raise 100 (by), raise to 300, min, max, all in, pot, half pot, "
     "bring in, complete, draw <cards> (or stand pat), declare low/high/both, in, out (Guts), "
@@ -85,7 +88,7 @@ class ActionRequest:
     kind: RequestKind
     amount: int | None = None
     cards: tuple[str, ...] = ()
-    choice: Literal["low", "high", "both"] | None = None
+    choice: DeclareChoice | None = None
     note: str = ""
     """Why the request is not literally what was typed (R-6.2 string raise)."""
 
@@ -220,12 +223,16 @@ def parse_action(text: str) -> ActionRequest:
         return ActionRequest("guts_out")
     m = re.fullmatch(r"(?:declare\s+|go\s+)?(low|high|both|hi|lo|pig|swing|hi-lo|high low)", t)
     if m:
-        word = _DECLARE.get(m.group(1), m.group(1))
-        return ActionRequest("declare", choice=word)  # type: ignore[arg-type]  # the table maps to low/high/both
+        choice = declare_choice(m.group(1))
+        assert choice is not None  # the pattern names only declaration words
+        return ActionRequest("declare", choice=choice)
     raise ParseError(f"I did not understand {clip(text)}. Accepted: {ACCEPTED}.")
 
 
-_DECLARE = {
+_DECLARE: dict[str, DeclareChoice] = {
+    "low": "low",
+    "high": "high",
+    "both": "both",
     "hi": "high",
     "lo": "low",
     "pig": "both",
@@ -233,6 +240,11 @@ _DECLARE = {
     "hi-lo": "both",
     "high low": "both",
 }
+
+
+def declare_choice(word: str) -> DeclareChoice | None:
+    """The declaration a word names (``hi``, ``pig``, ``both``...), or None."""
+    return _DECLARE.get(word.strip().lower())
 
 
 class DrawCountError(ParseError):

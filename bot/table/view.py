@@ -17,10 +17,18 @@ from bot.poker.legal import ActionName, Legal, Phase, Turn
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant
+from bot.table.seating import SeatState
 from bot.table.state import TableState
 
 ViewPhase = Phase | Literal["waiting", "paused", "halted", "closed"]
 """The hand's phase (:data:`bot.poker.Phase`), or what the table is doing without one."""
+
+PotSystem = Literal["normal", "two_to_win", "guts"]
+"""The pot system of §15 (the engine's ``Rules.pot_system``)."""
+
+SeatStatus = SeatState | Literal["folded", "all_in", "leaving"]
+"""A seat as a presenter shows it: its seat state between deals (active, sitting out,
+waiting), or in a hand active, folded or all in; leaving once he stood up (R-2.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +38,7 @@ class SeatView:
     name: str
     stack: int
     bet: int
-    state: str
+    state: SeatStatus
     """active, folded, all_in, sitting_out, waiting, leaving."""
     cards: tuple[str, ...]
     is_button: bool
@@ -42,6 +50,9 @@ class SeatView:
     """Guts with legs (R-15.3): legs held towards collecting the pot."""
     drew: tuple[int, ...] = ()
     """Draw games (R-16.4): cards drawn in each draw so far (0 = stood pat); public."""
+    position: int | None = None
+    """The seat's place in the hand's order (the engine's position, PHH order: 0 is the
+    first to act after the button), None when not dealt in; public, like the button."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +91,7 @@ class TableView:
     """How many players still have to declare or call at once (sealed, R-13.2, R-15.2)."""
     host: str
     halted: str | None
-    pot_system: str = "normal"
+    pot_system: PotSystem = "normal"
     """normal, two_to_win or guts (§15) for the game on (or dealt next)."""
     reserve: int = 0
     """Guts maximum pot (R-15.3): chips waiting above the cap, not in play; they are
@@ -104,6 +115,11 @@ class TableView:
     private), or None (nobody: between hands)."""
     no_raise: str | None = None
     """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so."""
+    in_hand: bool = False
+    """A hand is dealt and not yet ended (also while the table is paused or halted)."""
+    draw_game: bool = False
+    """The game on (or dealt next) has a draw (R-16.4), where "stand" may mean "stand
+    pat"."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -125,7 +141,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         stack, bet = seat.stack, 0
         cards: tuple[str, ...] = ()
         drew: tuple[int, ...] = ()
-        status: str = seat.state
+        status: SeatStatus = seat.state
         if seat.leaving:
             status = "leaving"
         if hand is not None and pos is not None:
@@ -153,6 +169,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
                 marker=seat.user_id in markers,
                 legs=legs.get(seat.user_id, 0),
                 drew=drew,
+                position=pos,
             )
         )
     to_call, options, actions = 0, "", frozenset[ActionName]()
@@ -190,7 +207,8 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     actors = hand.actors() if hand is not None else ()
     acting = actors[0].turn if actors else None
     declare = _declare(state, variant)
-    name = get_variant(variant).name
+    game = get_variant(variant)
+    name = game.name
     stakes = state.settings.stakes_text(variant, limit)
     if declare:
         # R-13.1: a declare game says so wherever the game is named.
@@ -228,6 +246,8 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         options=options,
         actions=actions,
         no_raise=no_raise,
+        in_hand=hand is not None,
+        draw_game=any(street.draw for street in game.streets),
     )
 
 
@@ -266,10 +286,10 @@ def _declare(state: TableState, variant: str) -> bool:
 
 def _pot_system(
     state: TableState, hand: Hand | None, variant: str
-) -> tuple[str, frozenset[str], dict[str, int], int]:
+) -> tuple[PotSystem, frozenset[str], dict[str, int], int]:
     """(system, marker holders, legs by player id, reserve) of §15, live in the hand or
     carried between deals; nothing when the game played (or next) uses another system."""
-    system: str = state.settings.pot_system_for(variant)
+    system: PotSystem = state.settings.pot_system_for(variant)
     if hand is not None:
         system = hand.rules.pot_system
     if hand is not None and hand.pot_state is not None:
