@@ -52,6 +52,9 @@ _TABLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("tables", ("table_id", "is_open", "changed_seq"), "table_id"),
     ("hands", ("table_id", "hand_no", "start_seq", "end_seq"), "table_id, hand_no"),
     ("fences", ("name", "generation"), "name"),
+    ("table_guilds", ("table_id", "guild_id"), "table_id"),
+    ("hand_results", ("table_id", "seq", "hand_no", "player_id", "net", "won"), "table_id, seq"),
+    ("player_prefs", ("player_id", "hidden"), "player_id"),
 )
 
 

@@ -206,6 +206,32 @@ class PostgresWriter(GroupCommitWriter):
                 [r[2] for r in plan.ends],
                 [r[0] for r in plan.ends],
             )
+        if plan.guilds:
+            # One INSERT may not touch a row twice: a table's last guild wins.
+            guilds = dict(plan.guilds)
+            await conn.execute(
+                "INSERT INTO table_guilds (table_id, guild_id)"
+                " SELECT * FROM unnest($1::text[], $2::bigint[])"
+                " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id",
+                list(guilds),
+                list(guilds.values()),
+            )
+        if plan.results:
+            await conn.execute(
+                "INSERT INTO hand_results (table_id, seq, hand_no, player_id, net, won)"
+                " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
+                " $5::bigint[], $6::bigint[])",
+                *_columns(plan.results, 6),
+            )
+        if plan.prefs:
+            prefs = dict(plan.prefs)
+            await conn.execute(
+                "INSERT INTO player_prefs (player_id, hidden)"
+                " SELECT * FROM unnest($1::text[], $2::bigint[])"
+                " ON CONFLICT (player_id) DO UPDATE SET hidden = excluded.hidden",
+                list(prefs),
+                list(prefs.values()),
+            )
         if plan.snapshots:
             snapshots = {(row[0], row[1]): row for row in plan.snapshots}
             await conn.execute(

@@ -179,11 +179,51 @@ _V4_FENCES = Migration(
     ),
 )
 
+# The standings (bot/store/standings.py): each table's guild, each player's result in
+# each hand and each player's privacy choice, kept by the writer from the events that
+# carry them, so a player's stats and a leaderboard are one query each, never a read of
+# every log. ``table_guilds`` may already exist on PostgreSQL (the shard leases made it
+# before this version, bot/store/lease.py), with these very columns. A player id and a
+# table id index the ledger too, for the same queries.
+_V5_STANDINGS = Migration(
+    "standings",
+    (
+        """
+        CREATE TABLE IF NOT EXISTS table_guilds (
+            table_id TEXT PRIMARY KEY,
+            guild_id {int} NOT NULL
+        )
+        """,
+        "CREATE INDEX table_guilds_guild ON table_guilds (guild_id, table_id)",
+        """
+        CREATE TABLE hand_results (
+            table_id TEXT NOT NULL,
+            seq {int} NOT NULL,
+            hand_no {int} NOT NULL,
+            player_id TEXT NOT NULL,
+            net {int} NOT NULL,
+            won {int} NOT NULL CHECK (won >= 0),
+            PRIMARY KEY (table_id, seq, player_id),
+            FOREIGN KEY (table_id, seq) REFERENCES events (table_id, seq)
+        )
+        """,
+        "CREATE INDEX hand_results_player ON hand_results (player_id, table_id)",
+        """
+        CREATE TABLE player_prefs (
+            player_id TEXT PRIMARY KEY,
+            hidden {int} NOT NULL CHECK (hidden IN (0, 1))
+        )
+        """,
+        "CREATE INDEX ledger_player ON ledger (player_id, table_id, seq, kind, amount)",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _V1_LOG_AND_LEDGER,
     _V2_SNAPSHOTS,
     _V3_TABLES_AND_HANDS,
     _V4_FENCES,
+    _V5_STANDINGS,
 )
 LATEST = len(MIGRATIONS)
 
