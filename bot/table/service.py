@@ -10,15 +10,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
-from bot.table.log import Halted, Sat, read_rows
+from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
 from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
 from bot.table.settings import TableSettings
+from bot.table.standings import (
+    DEFAULT_MIN_HANDS,
+    DEFAULT_TOP,
+    STANDINGS_LOG,
+    Leaderboard,
+    PlayerStanding,
+    StandingsError,
+    StandingsSource,
+    check_board,
+    scope_of,
+)
 from bot.table.state import TableState
 from bot.table.table import Outcome, Table
 
@@ -75,14 +87,17 @@ class TableService:
         *,
         key: str | None = None,
         host_name: str | None = None,
+        guild: int | None = None,
     ) -> Outcome:
         """R-1.1: one table per channel; the creator is the host (``host_name``: how the
-        public line names him; his id otherwise)."""
+        public line names him; his id otherwise). ``guild``: the server the channel is in
+        (the platform's), recorded with the table for the standings and, when several
+        processes share the store, for its shard."""
         lock = self._creating.setdefault(table_id, asyncio.Lock())
         async with lock:
             existing = self.tables.get(table_id)
             if self.ownership is not None and existing is None:
-                await self.ownership.record(table_id)
+                await self.ownership.record(table_id, guild)
                 if not self.ownership.owns(table_id):
                     return Outcome(False, NotOwned(table_id).message, 0)
                 # The shard may have just moved here, its tables still being recovered:
@@ -98,7 +113,7 @@ class TableService:
             # A closed table's channel opens a new one on the same log.
             table = existing if existing is not None else self._table(TableState(table_id))
             outcome = await table.create(
-                host, settings or TableSettings(), key=key, host_name=host_name
+                host, settings or TableSettings(), key=key, host_name=host_name, guild=guild
             )
             if outcome.ok:
                 self.tables[table_id] = table
@@ -146,6 +161,81 @@ class TableService:
         """Hands played and won, net and biggest win per player (``/stats``)."""
         events = await self.store.events(table_id)
         return hand_stats((e.kind, e.payload) for e in events)
+
+    # ------------------------------------------------------------------ standings
+
+    def _standings(self) -> StandingsSource:
+        store = self.store
+        if not isinstance(store, StandingsSource):
+            raise StandingsError("Stats across tables need the bot's database store.")
+        return store
+
+    async def player_standing(
+        self,
+        player_id: str,
+        *,
+        scope: str = "everywhere",
+        guild: int | None = None,
+        viewer: str | None = None,
+    ) -> PlayerStanding:
+        """A player's stats over one server's tables (``guild``) or every table in the
+        database (bot/table/standings.py), one query. A player hidden from the global
+        boards shows his results across servers to himself only (``viewer``)."""
+        name, where = scope_of(scope, guild)
+        totals = await self._standings().player_totals(player_id, guild=where)
+        if totals.hidden and name == "everywhere" and viewer not in (None, player_id):
+            raise StandingsError(
+                "That player keeps their results across servers private; "
+                "scope server shows this server's."
+            )
+        return PlayerStanding(name, where, totals)
+
+    async def leaderboard(
+        self,
+        *,
+        scope: str = "server",
+        guild: int | None = None,
+        top: int = DEFAULT_TOP,
+        min_hands: int = DEFAULT_MIN_HANDS,
+    ) -> Leaderboard:
+        """The top ``top`` by net (R-14.4, R-14.5), one query: this server's tables, or
+        every server's, without the players who chose to be hidden from those."""
+        check_board(top, min_hands)
+        name, where = scope_of(scope, guild)
+        rows = await self._standings().leaderboard(
+            guild=where, min_hands=min_hands, limit=top, hide_private=name == "everywhere"
+        )
+        return Leaderboard(name, where, min_hands, tuple(rows))
+
+    async def set_hidden(self, user_id: str, hidden: bool) -> None:
+        """A player's choice about the global leaderboards (kept in the store's log)."""
+        self._standings()
+        rec = PrivacyChosen(user_id, hidden)
+        await self.store.append(STANDINGS_LOG, rec.kind, rec.to_payload())
+
+    async def fill_guilds(self, guild_of: Callable[[str], int | None]) -> list[str]:
+        """Record the guild of each table that has none on record (tables from before
+        guilds were recorded) when ``guild_of`` knows it; the ids recorded.
+
+        With several processes a table's shard follows its guild: recording an open
+        table's guild would move it to another shard while the process holding
+        FALLBACK_SHARD drives it. So there only tables that are not open are filled in;
+        an open one counts in "everywhere" until it closes (its next creation records the
+        guild, before its first event)."""
+        source = self._standings()
+        missing = await source.unguilded_tables()
+        if self.ownership is not None and missing:
+            still_open = set(await self.store.open_tables())
+            missing = [t for t in missing if t not in still_open]
+        recorded = []
+        for table_id in missing:
+            guild = guild_of(table_id)
+            if guild is None:
+                continue
+            rec = GuildRecorded(table_id, guild)
+            await self.store.append(STANDINGS_LOG, rec.kind, rec.to_payload())
+            recorded.append(table_id)
+        return recorded
 
     async def recover(self, *, settle: bool = True) -> list[str]:
         """Rebuild every open table from the log (hands in progress replayed) and check
