@@ -31,7 +31,7 @@ from bot.table.text_actions import (
 )
 from bot.table.view import TableView
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
-from cogs import ops, permissions, play
+from cogs import ops, permissions, play, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
 
@@ -203,6 +203,7 @@ class TableCog(commands.Cog):
             settings,
             key=_key(interaction),
             host_name=interaction.user.display_name,
+            guild=interaction.guild_id,  # the standings' server, and the table's shard
         )
         if outcome.ok:
             await self._open_thread(interaction, tid, thread)
@@ -471,8 +472,25 @@ class TableCog(commands.Cog):
         )
         await ops.reply(interaction, text)
 
-    @app_commands.command(name="stats", description="Hands played and won, net, biggest win")
-    async def stats(self, interaction: Interaction) -> None:
+    @app_commands.command(
+        name="stats",
+        description="Hands and chips: this table's, or a player's on this server or all",
+    )
+    @app_commands.describe(
+        player="Whose stats (default: yours, when a scope is given)",
+        scope="This table (default), this server's tables, or every server's",
+    )
+    @app_commands.choices(scope=standings_cog.STATS_SCOPES)
+    async def stats(
+        self,
+        interaction: Interaction,
+        player: discord.User | None = None,
+        scope: str | None = None,
+    ) -> None:
+        if player is not None or scope not in (None, "table"):
+            # A player's standing across tables (cogs/standings_cog.py).
+            await standings_cog.player_stats(self.bot, interaction, player, scope or "everywhere")
+            return
         stats = await self.bot.tables.stats(_tid(interaction))
         if not stats:
             await ops.reply(interaction, "No hands finished here yet.")
