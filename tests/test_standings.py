@@ -4,6 +4,8 @@ database). Tables are played through the service; every step checks R-2.5."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.store.lease import Lease
@@ -239,3 +241,56 @@ async def test_a_new_tables_guild_picks_its_shard_when_the_cache_does_not_know_i
     await ownership.record("999", guild)
     assert recorded == {"999": guild}
     assert ownership.shard("999") == shard_of(guild, 4) == 1
+
+
+async def test_r14_4_terminal_words_for_stats_ledger_leaderboard_privacy(tmp_path: Path) -> None:
+    """R-14.4, R-14.5 at the terminal: ``stats NAME``, ``ledger``, ``leaderboard`` and
+    ``privacy``; a closed table (``new``) puts everyone on the board, the nets summing to
+    minus the rake; bad words are refused with what is allowed."""
+    import io
+
+    from bot.local.terminal import run
+
+    lines = [
+        "set rake_percent_bp=1000",
+        "deal",
+        "alice: call",
+        "bob: call",
+        "carol: check",
+        "bob: check",
+        "carol: check",
+        "alice: check",
+        "bob: bet 10",
+        "carol: fold",
+        "alice: call",
+        "bob: check",
+        "alice: check",
+        "bob: check",
+        "alice: check",
+        "ledger",
+        "new",
+        "leaderboard 5 min 1",
+        "stats alice",
+        "privacy bob hidden",
+        "leaderboard min 0",
+        "leaderboard 99",
+        "privacy bob maybe",
+        "quit",
+    ]
+    out = io.StringIO()
+    inp = io.StringIO("\n".join(lines) + "\n")
+    argv = ["--db", str(tmp_path / "l.sqlite3"), "--seed", "1", "alice", "bob", "carol"]
+    assert await run(argv, inp=inp, out=out) == 0
+    text = out.getvalue()
+    assert "alice: -12 (bought 200, cashed 0, on the table 188)" in text  # the ledger
+    board = text.split("Leaderboard, every table in this file (at least 1 hand):")[1]
+    rows = [ln for ln in board.splitlines()[1:4]]
+    nets = [int(ln.split(": ")[1].split(" ")[0]) for ln in rows]
+    assert [ln.split(". ")[1].split(":")[0] for ln in rows] == ["bob", "carol", "alice"]
+    assert sum(nets) == -2  # the rake: 10% of the 26 in the pot, rounded down (R-14.1)
+    assert "alice at every table in this file: 1 table, 1 hand played, 0 won." in text
+    assert "Net -12 (cashed out 188 of 200 brought in" in text
+    after = text.split("bob is hidden from the global leaderboard.")[1]
+    assert "1. carol: -2 in 1 hand" in after and "bob:" not in after.split("!")[0]
+    assert "! A leaderboard shows 1 to 25 players, not 99." in text
+    assert "! privacy NAME hidden|shown" in text

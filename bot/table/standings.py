@@ -126,10 +126,11 @@ def _where(scope: Scope) -> str:
     return "on this server" if scope == "server" else "on every server"
 
 
-def stats_words(standing: PlayerStanding, name: str) -> str:
-    """A player's stats in words: counts and chips only (R-14.4)."""
+def stats_words(standing: PlayerStanding, name: str, where: str | None = None) -> str:
+    """A player's stats in words: counts and chips only (R-14.4). ``where``: the
+    scope's words, for a presenter without servers (the terminal)."""
     t = standing.totals
-    where = _where(standing.scope)
+    where = where or _where(standing.scope)
     if not t.tables:
         return f"{name} has not played {where} yet."
     lines = [
@@ -144,9 +145,10 @@ def stats_words(standing: PlayerStanding, name: str) -> str:
     return "\n".join(lines)
 
 
-def board_words(board: Leaderboard, name: Callable[[str], str]) -> str:
-    """A leaderboard in words, one line a player (R-14.5)."""
-    where = "this server" if board.scope == "server" else "every server"
+def board_words(board: Leaderboard, name: Callable[[str], str], where: str | None = None) -> str:
+    """A leaderboard in words, one line a player (R-14.5); ``where`` as for
+    :func:`stats_words`."""
+    where = where or ("this server" if board.scope == "server" else "every server")
     floor = f" (at least {_plural(board.min_hands, 'hand')})" if board.min_hands else ""
     head = f"**Leaderboard, {where}**{floor}: net chips over sessions that are over (R-14.4)."
     if not board.rows:
