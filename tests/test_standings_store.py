@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.store import BaseStore, DuplicateCommand, LedgerRow, Store, open_store
+from bot.store import BaseStore, DuplicateCommand, LedgerRow, Store, is_postgres, open_store
 from bot.store.records import HOUSE
-from bot.store.schema import LATEST, migrate
+from bot.store.schema import migrate, pg_migrate
 
 GUILD_A = 111 << 22
 GUILD_B = 222 << 22
@@ -207,25 +207,64 @@ async def test_results_rolled_back_with_their_event(store: BaseStore) -> None:
     assert (await store.player_totals("ann")).hands == 1
 
 
-async def test_migration_5_upgrades_an_old_file(tmp_path: Any) -> None:
-    """SQLite: a file at version 4 gets the standings' tables on open; its old hands
-    (no players in their payloads) add nothing."""
-    import aiosqlite
+async def test_r14_4_migration_5_folds_in_the_ledger_already_written(store_url: str) -> None:
+    """R-14.4 on upgrade: a database at version 4 (no standings) gets them from its
+    ledger: settled sessions count, a session still on is pending, the rake is nobody's
+    loss; its old hands (no players in their payloads) add no hand."""
+    rows = [
+        ("t1", 1, "ann", "buy_in", 100),
+        ("t1", 2, "ann", "top_up", 50),
+        ("t1", 3, HOUSE, "rake", 3),
+        ("t1", 4, "ann", "rake", 2),
+        ("t1", 5, "ann", "cash_out", 190),
+        ("t1", 6, "ann", "buy_in", 70),
+        ("t1", 7, "bob", "buy_in", 100),
+        ("t1", 8, "bob", "cash_out", 55),
+    ]
+    if is_postgres(store_url):
+        import asyncpg
 
-    path = tmp_path / "old.sqlite3"
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    await migrate(conn, target=4)
-    await conn.close()
-    store = await Store.open(path)
+        conn = await asyncpg.connect(store_url)
+        try:
+            await pg_migrate(conn, target=4)
+            await conn.executemany(
+                "INSERT INTO events (table_id, seq, kind, payload, created_at)"
+                " VALUES ($1, $2, 'x', '{}', 0)",
+                [(r[0], r[1]) for r in rows],
+            )
+            await conn.executemany(
+                "INSERT INTO ledger (table_id, seq, player_id, kind, amount)"
+                " VALUES ($1, $2, $3, $4, $5)",
+                rows,
+            )
+        finally:
+            await conn.close()
+    else:
+        import aiosqlite
+
+        conn = await aiosqlite.connect(store_url, isolation_level=None)
+        await migrate(conn, target=4)
+        await conn.executemany(
+            "INSERT INTO events (table_id, seq, kind, payload, created_at)"
+            " VALUES (?, ?, 'x', '{}', 0)",
+            [(r[0], r[1]) for r in rows],
+        )
+        await conn.executemany(
+            "INSERT INTO ledger (table_id, seq, player_id, kind, amount) VALUES (?, ?, ?, ?, ?)",
+            rows,
+        )
+        await conn.close()
+    store = await open_store(store_url)
     try:
-        await store.append("t", "created", {"guild": GUILD_A})
-        assert await store.guild_of("t") == GUILD_A
+        ann = await store.player_totals("ann")
+        assert (ann.bought, ann.cashed, ann.net, ann.tables, ann.hands) == (150, 190, 40, 1, 0)
+        board = await store.leaderboard()
+        assert [(s.player_id, s.net) for s in board] == [("ann", 40), ("bob", -45)]
+        # The session still on settles at its cash-out, on top of the folded rows.
+        await store.append("t1", "stood", {}, ledger=[LedgerRow("ann", "cash_out", 10)])
+        assert (await store.player_totals("ann")).net == 40 + 10 - 70
     finally:
         await store.close()
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    rows = list(await conn.execute_fetchall("SELECT version FROM schema_version"))
-    await conn.close()
-    assert rows[0][0] == LATEST == 5
 
 
 async def test_sqlite_leaderboard_on_10000_ledger_rows_is_fast(tmp_path: Any) -> None:
@@ -257,7 +296,7 @@ async def fill(
         await _open(store, f"t{t}", (t % 7) << 22)
     writes = []
     for i in range(ledger_rows // 2):
-        table, player = f"t{i % tables}", f"p{(i * 7919) % players}"
+        table, player = f"t{(i // 3) % tables}", f"p{(i * 7919) % players}"
         writes.append(
             store.append(
                 table,

@@ -25,6 +25,7 @@ from bot.store.errors import StoreError
 from bot.store.reader import Reader
 from bot.store.records import StoredEvent
 from bot.store.schema import pg_migrate
+from bot.store.standings import UPSERT_COLUMNS, UPSERT_CONFLICT
 from bot.store.store import BaseStore
 from bot.store.writer import (
     AppendOp,
@@ -216,12 +217,14 @@ class PostgresWriter(GroupCommitWriter):
                 list(guilds),
                 list(guilds.values()),
             )
-        if plan.results:
+        if plan.standings:
+            # One row per (table, player) already: one INSERT touches each row once.
             await conn.execute(
-                "INSERT INTO hand_results (table_id, seq, hand_no, player_id, net, won)"
-                " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
-                " $5::bigint[], $6::bigint[])",
-                *_columns(plan.results, 6),
+                f"INSERT INTO standings ({UPSERT_COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[],"
+                " $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],"
+                f" $10::bigint[]){UPSERT_CONFLICT}",
+                *_columns(plan.standings, 10),
             )
         if plan.prefs:
             prefs = dict(plan.prefs)

@@ -116,7 +116,7 @@ class Reader:
 
     async def player_totals(self, player_id: str, guild: int | None) -> PlayerTotals:
         sql, params = player_query(player_id, guild)
-        hands, won, net, best, bought, cashed, tables, hidden = (await self._rows(sql, params))[0]
+        tables, hands, won, net, best, bought, cashed, hidden = (await self._rows(sql, params))[0]
         return PlayerTotals(
             player_id,
             tables=int(tables),

@@ -1,31 +1,35 @@
 """The standings' side of the store: what the writer keeps for them, and their queries.
 
 A player's stats across tables and servers, and the leaderboards, are read with one query
-each (the same SQL on SQLite and PostgreSQL), never by reading every table's log. For
-that the writer keeps three small tables (migration 5, ``schema.py``) from the events that
-carry what they need, in the same transaction as the event:
+each (the same SQL on SQLite and PostgreSQL), never by reading every table's log or the
+whole ledger. For that the writer keeps three small tables (migration 5, ``schema.py``),
+in the same transaction as the events and ledger rows they come from:
 
 * ``table_guilds``: a table's guild, from the ``guild`` of its ``created`` event, or from
   a ``table_guild`` event (a table created before guilds were recorded, filled in later);
-* ``hand_results``: each player's result in each hand (chips won or lost, and the chips
-  he was awarded from the pots), from the ``users``, ``net`` and ``won`` of ``hand_ended``
-  (per engine position). Counts and chips only: no card is ever kept there;
+* ``standings``: one row per player and table, his running totals there: chips settled
+  (brought and cashed out, over sessions that are over), chips pending (brought in the
+  session still on), sessions, hands, hands won, the hands' net and the biggest pot won.
+  The ledger rows feed the chips (:func:`standings_rows`); a ``hand_ended`` feeds the
+  hands through its ``users``, ``net`` and ``won`` (per engine position). Counts and
+  chips only: no card is ever kept there;
 * ``player_prefs``: a player's choice to be left off the global leaderboards, from a
   ``privacy`` event.
 
-The index is rebuilt from the log (invariant 4): every row comes from a committed event.
+Every row comes from a committed event or ledger row, so they can be rebuilt from the
+log (invariant 4); the migration folds in the ledger written before it.
 
-The standings' net (R-14.4) is read from the ledger: chips cashed out less chips brought
-in (buy-ins, top-ups, adjustments), over the sessions that are over, that is a player's
-ledger rows at a table up to his last cash-out there. Chips still in play are not a
-result yet (a player who just sat down with 1,000 has not lost them). The rake, whoever's
-id is on its row, is the house's and is nobody's loss twice: a time charge came out of a
-stack, so it is already in that player's cash-out.
+The standings' net (R-14.4) is the ledger's: chips cashed out less chips brought (buy-ins,
+top-ups, adjustments), over the sessions that are over: a player's chips at a table up to
+his last cash-out there. Chips still in play are not a result yet (a player who just sat
+down with 1,000 has not lost them). The rake, whoever's id is on its row, is the house's
+and nobody's loss twice: a time charge came out of a stack, so it is already in that
+player's cash-out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -88,80 +92,117 @@ def index_rows(table_id: str, kind: str, payload: Mapping[str, Any]) -> IndexRow
     return NO_ROWS
 
 
+# ---------------------------------------------------------------------- the writer's fold
+
+
+def standings_rows(
+    ledger: Iterable[tuple[str, int, str, str, int, int | None]],
+    results: Iterable[tuple[str, int, int, str, int, int]],
+) -> list[tuple[str, str, int, int, int, int, int, int, int, int]]:
+    """One batch's change to the ``standings`` rows, one row per (table, player), in the
+    column order of :data:`UPSERT`: (table, player, bought, cashed, pending, sessions,
+    hands, won, hands_net, best).
+
+    ``ledger`` rows (table, seq, player, kind, amount, hand) in the batch's order: chips
+    brought (buy-in, top-up, adjustment) are pending until a cash-out settles them
+    (R-14.4); ``bought`` is what this batch settled of its own, ``pending`` what it left
+    pending after its last cash-out (or all it brought, if it has none). The rake is
+    nobody's loss here (it is out of the stacks already). ``results`` (table, seq, hand,
+    player, net, won) count the hands."""
+    acc: dict[tuple[str, str], list[int]] = {}
+    for table, _seq, player, kind, amount, _hand in ledger:
+        if kind == "rake":
+            continue
+        row = acc.setdefault((table, player), [0] * 8)
+        if kind == "cash_out":
+            row[0] += row[2]
+            row[2] = 0
+            row[1] += amount
+            row[3] += 1
+        else:
+            row[2] += amount
+    for table, _seq, _hand, player, net, won in results:
+        row = acc.setdefault((table, player), [0] * 8)
+        row[4] += 1
+        row[5] += 1 if net > 0 else 0
+        row[6] += net
+        row[7] = max(row[7], won)
+    return [(t, p, *r) for (t, p), r in acc.items()]  # type: ignore[misc]
+
+
+# A batch's rows on top of what is there: a cash-out in the batch (``sessions`` > 0)
+# settles what was pending before it. The same statement on both back ends (SQLite's
+# executemany with ``?``, PostgreSQL's unnest arrays with the values part replaced).
+UPSERT_COLUMNS: Final = (
+    "table_id, player_id, bought, cashed, pending, sessions, hands, won, hands_net, best"
+)
+UPSERT_CONFLICT: Final = (
+    " ON CONFLICT (table_id, player_id) DO UPDATE SET"
+    " bought = standings.bought + excluded.bought"
+    " + CASE WHEN excluded.sessions > 0 THEN standings.pending ELSE 0 END,"
+    " cashed = standings.cashed + excluded.cashed,"
+    " pending = CASE WHEN excluded.sessions > 0 THEN excluded.pending"
+    " ELSE standings.pending + excluded.pending END,"
+    " sessions = standings.sessions + excluded.sessions,"
+    " hands = standings.hands + excluded.hands,"
+    " won = standings.won + excluded.won,"
+    " hands_net = standings.hands_net + excluded.hands_net,"
+    " best = CASE WHEN excluded.best > standings.best THEN excluded.best"
+    " ELSE standings.best END"
+)
+UPSERT: Final = (
+    f"INSERT INTO standings ({UPSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    + UPSERT_CONFLICT
+)
+
+
 # ---------------------------------------------------------------------- queries
 #
 # ``?`` placeholders (the PostgreSQL reader numbers them). A guild scope is one more
 # condition on the table id, through the (guild_id, table_id) index.
 
-_SCOPE = " AND {col} IN (SELECT table_id FROM table_guilds WHERE guild_id = ?)"
-
-# A player's ledger rows that belong to sessions that are over: at each table, up to his
-# last cash-out there (R-14.4).
-_SETTLED = (
-    "SELECT w.table_id, w.player_id, w.kind, w.amount FROM"
-    " (SELECT table_id, player_id, kind, amount, seq,"
-    "  MAX(CASE WHEN kind = 'cash_out' THEN seq END)"
-    "  OVER (PARTITION BY player_id, table_id) AS upto"
-    "  FROM ledger WHERE 1 = 1{inner}) AS w"
-    " WHERE w.seq <= w.upto"
-)
-_BROUGHT = "CASE WHEN s.kind IN ('buy_in', 'top_up', 'adjustment') THEN s.amount ELSE 0 END"
-_CASHED = "CASE WHEN s.kind = 'cash_out' THEN s.amount ELSE 0 END"
+_SCOPE = " AND s.table_id IN (SELECT table_id FROM table_guilds WHERE guild_id = ?)"
 
 
-def _scope(guild: int | None, col: str) -> tuple[str, list[object]]:
-    return ("", []) if guild is None else (_SCOPE.format(col=col), [guild])
+def _scope(guild: int | None) -> tuple[str, list[object]]:
+    return ("", []) if guild is None else (_SCOPE, [guild])
 
 
 def player_query(player_id: str, guild: int | None) -> tuple[str, list[object]]:
-    """One row: hands, won, hands' net, biggest pot, brought, cashed, tables, hidden."""
-    hs, hp = _scope(guild, "table_id")
-    ls, lp = _scope(guild, "table_id")
+    """One row: tables, hands, won, hands' net, biggest pot, bought, cashed, hidden."""
+    scope, params = _scope(guild)
     sql = (
-        "SELECT h.hands, h.won, h.net, h.best, l.bought, l.cashed, t.tables, p.hidden FROM"
-        " (SELECT COUNT(*) AS hands, COALESCE(SUM(CASE WHEN net > 0 THEN 1 ELSE 0 END), 0)"
-        " AS won, COALESCE(SUM(net), 0) AS net, COALESCE(MAX(won), 0) AS best"
-        f" FROM hand_results WHERE player_id = ?{hs}) AS h,"
-        f" (SELECT COALESCE(SUM({_BROUGHT}), 0) AS bought, COALESCE(SUM({_CASHED}), 0)"
-        f" AS cashed FROM ({_SETTLED.format(inner=' AND player_id = ?' + ls)}) AS s) AS l,"
-        " (SELECT COUNT(*) AS tables FROM ("
-        f"SELECT table_id FROM ledger WHERE player_id = ?{ls}"
-        f" UNION SELECT table_id FROM hand_results WHERE player_id = ?{hs}) AS x) AS t,"
-        " (SELECT COALESCE(MAX(hidden), 0) AS hidden FROM player_prefs WHERE player_id = ?)"
-        " AS p"
+        "SELECT COUNT(s.table_id), COALESCE(SUM(s.hands), 0), COALESCE(SUM(s.won), 0),"
+        " COALESCE(SUM(s.hands_net), 0), COALESCE(MAX(s.best), 0),"
+        " COALESCE(SUM(s.bought), 0), COALESCE(SUM(s.cashed), 0),"
+        " (SELECT COALESCE(MAX(hidden), 0) FROM player_prefs WHERE player_id = ?)"
+        f" FROM standings AS s WHERE s.player_id = ?{scope}"
     )
-    params: list[object] = [player_id, *hp, player_id, *lp, player_id, *lp, player_id, *hp]
-    params.append(player_id)
-    return sql, params
+    return sql, [player_id, player_id, *params]
 
 
 def leaderboard_query(
     guild: int | None, min_hands: int, limit: int, *, hide_private: bool
 ) -> tuple[str, list[object]]:
     """Rows (player, net, hands, tables), best first (R-14.5): net, then hands, then the
-    player id, so ties always come out in the same order."""
-    ls, lp = _scope(guild, "table_id")
-    hs, hp = _scope(guild, "table_id")
-    private = " LEFT JOIN player_prefs AS p ON p.player_id = l.player_id" if hide_private else ""
+    player id, so ties always come out in the same order. Players with no session over
+    yet are on no board."""
+    scope, params = _scope(guild)
+    private = " LEFT JOIN player_prefs AS p ON p.player_id = s.player_id" if hide_private else ""
     shown = " AND COALESCE(p.hidden, 0) = 0" if hide_private else ""
     sql = (
-        "SELECT l.player_id, l.net, COALESCE(h.hands, 0) AS hands, l.tables FROM"
-        f" (SELECT s.player_id, SUM({_CASHED}) - SUM({_BROUGHT}) AS net,"
-        " COUNT(DISTINCT s.table_id) AS tables"
-        f" FROM ({_SETTLED.format(inner=' AND player_id <> ?' + ls)}) AS s"
-        " GROUP BY s.player_id) AS l"
-        " LEFT JOIN (SELECT player_id, COUNT(*) AS hands FROM hand_results"
-        f" WHERE player_id <> ?{hs} GROUP BY player_id) AS h ON h.player_id = l.player_id"
-        f"{private}"
-        f" WHERE COALESCE(h.hands, 0) >= ?{shown}"
-        " ORDER BY l.net DESC, hands DESC, l.player_id"
+        "SELECT s.player_id, SUM(s.cashed) - SUM(s.bought) AS net, SUM(s.hands) AS hands,"
+        f" COUNT(*) AS tables FROM standings AS s{private}"
+        f" WHERE s.player_id <> ?{scope}{shown}"
+        " GROUP BY s.player_id HAVING SUM(s.sessions) > 0 AND SUM(s.hands) >= ?"
+        " ORDER BY net DESC, hands DESC, s.player_id"
         " LIMIT ?"
     )
-    return sql, [HOUSE, *lp, HOUSE, *hp, min_hands, limit]
+    return sql, [HOUSE, *params, min_hands, limit]
 
 
 def unguilded_query() -> str:
-    """Tables with a ledger or hand results but no guild on record."""
+    """Tables (ever opened) with no guild on record."""
     return (
         "SELECT table_id FROM tables WHERE table_id NOT IN (SELECT table_id FROM table_guilds)"
         " ORDER BY table_id"

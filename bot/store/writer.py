@@ -35,7 +35,7 @@ from bot.store.records import (
     LedgerRow,
     WriterStats,
 )
-from bot.store.standings import NO_ROWS, IndexRows
+from bot.store.standings import NO_ROWS, UPSERT, IndexRows, standings_rows
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +108,11 @@ class BatchPlan:
     """(table, guild), in order: a table's last one wins."""
     results: list[tuple[str, int, int, str, int, int]] = field(default_factory=list)
     """(table, seq, hand_no, player, net, won)."""
+    standings: list[tuple[str, str, int, int, int, int, int, int, int, int]] = field(
+        default_factory=list
+    )
+    """The batch's change to the standings, one row per (table, player)
+    (``standings.standings_rows``)."""
     prefs: list[tuple[str, int]] = field(default_factory=list)
     """(player, hidden), in order: a player's last one wins."""
 
@@ -187,6 +192,7 @@ def plan_batch(
         if index.privacy is not None:
             plan.prefs.append((index.privacy[0], int(index.privacy[1])))
         outcomes.append(seq)
+    plan.standings = standings_rows(plan.ledger, plan.results)
     return plan
 
 
@@ -435,12 +441,8 @@ class Writer(GroupCommitWriter):
                 " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id",
                 plan.guilds,
             )
-        if plan.results:
-            conn.executemany(
-                "INSERT INTO hand_results (table_id, seq, hand_no, player_id, net, won)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                plan.results,
-            )
+        if plan.standings:
+            conn.executemany(UPSERT, plan.standings)
         if plan.prefs:
             conn.executemany(
                 "INSERT INTO player_prefs (player_id, hidden) VALUES (?, ?)"
