@@ -127,7 +127,7 @@ def standings_rows(
         row[5] += 1 if net > 0 else 0
         row[6] += net
         row[7] = max(row[7], won)
-    return [(t, p, *r) for (t, p), r in acc.items()]  # type: ignore[misc]
+    return [(t, p, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]) for (t, p), r in acc.items()]
 
 
 # A batch's rows on top of what is there: a cash-out in the batch (``sessions`` > 0)
