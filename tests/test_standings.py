@@ -294,3 +294,43 @@ async def test_r14_4_terminal_words_for_stats_ledger_leaderboard_privacy(tmp_pat
     assert "1. carol: -2 in 1 hand" in after and "bob:" not in after.split("!")[0]
     assert "! A leaderboard shows 1 to 25 players, not 99." in text
     assert "! privacy NAME hidden|shown" in text
+
+
+async def test_an_old_open_tables_guild_is_recorded_only_where_it_stays(tmp_path: Path) -> None:
+    """Several processes: an open table from before guilds were recorded is on
+    FALLBACK_SHARD. Its guild is recorded (and its shard follows) only by the process
+    driving it, and only when that process holds the new shard too, so no second process
+    can adopt it; its next append carries the new shard's fence. A closed one is recorded
+    whatever its shard (nobody drives it)."""
+    from bot.store.lease import shard_of
+
+    port = await open_store(str(tmp_path / "s.sqlite3"))
+    try:
+        assert isinstance(port, StoreAdapter)
+        ownership = Ownership(_Leases(), "me", 4, [0, 1])  # type: ignore[arg-type]
+        for shard in (0, 1):
+            generation = await port.store.take_fence(f"shard:{shard}")
+            ownership.held[shard] = Lease(shard, "me", generation, 1e12)
+        port.fencing = ownership
+        h = Harness(port)
+        h.service.ownership = ownership
+        await _play(h, "500", None, ["ann", "bob"], 1)  # no guild: shard 0, driven here
+        await _play(h, "600", None, ["cid", "dee"], 1)
+        await _play(h, "700", None, ["eve", "fay"], 1)
+        assert (await h.service.table("700").close(HOST, key=h.key())).ok
+        to_held = (1 << 22) | 5  # shard 1: held here
+        to_other = (2 << 22) | 5  # shard 2: another process's
+        closed_other = (3 << 22) | 9
+        assert shard_of(to_held, 4) == 1 and shard_of(to_other, 4) == 2
+        guilds = {"500": to_held, "600": to_other, "700": closed_other}
+        assert await h.service.fill_guilds(guilds.get) == ["500", "700"]
+        assert ownership.shard("500") == 1 and ownership.shard("600") == 0
+        assert await port.guild_of("600") is None and await port.guild_of("700") == closed_other
+        # The table moved within this process: it is still driven, now fenced by shard 1.
+        await port.store.take_fence("shard:0")  # shard 0 taken elsewhere: 500 does not care
+        assert (await h.deal(h.service.table("500"))).ok
+        await h.play_passively(h.service.table("500"))
+        refused = await h.service.table("600").deal(HOST, key=h.key())
+        assert not refused.ok and "another dealer process" in refused.message  # shard 0's
+    finally:
+        await port.close()

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
+from bot.store.lease import shard_of
 from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
@@ -215,27 +216,55 @@ class TableService:
 
     async def fill_guilds(self, guild_of: Callable[[str], int | None]) -> list[str]:
         """Record the guild of each table that has none on record (tables from before
-        guilds were recorded) when ``guild_of`` knows it; the ids recorded.
+        guilds were recorded) when ``guild_of`` knows it; the ids recorded. Until then
+        such a table counts in "everywhere" only.
 
-        With several processes a table's shard follows its guild: recording an open
-        table's guild would move it to another shard while the process holding
-        FALLBACK_SHARD drives it. So there only tables that are not open are filled in;
-        an open one counts in "everywhere" until it closes (its next creation records the
-        guild, before its first event)."""
+        With several processes a table's shard follows its guild, so an open table's
+        guild is recorded only where that cannot hand it to a second driver
+        (:meth:`_regroup`); the others wait until they close (their next creation
+        records the guild before its first event)."""
         source = self._standings()
         missing = await source.unguilded_tables()
-        if self.ownership is not None and missing:
-            still_open = set(await self.store.open_tables())
-            missing = [t for t in missing if t not in still_open]
+        still_open = set(await self.store.open_tables()) if self.ownership and missing else set()
         recorded = []
         for table_id in missing:
             guild = guild_of(table_id)
             if guild is None:
                 continue
-            rec = GuildRecorded(table_id, guild)
-            await self.store.append(STANDINGS_LOG, rec.kind, rec.to_payload())
+            if table_id in still_open:
+                if not await self._regroup(table_id, guild):
+                    continue
+            else:
+                await self._record_guild(table_id, guild)
             recorded.append(table_id)
         return recorded
+
+    async def _record_guild(self, table_id: str, guild: int) -> None:
+        rec = GuildRecorded(table_id, guild)
+        await self.store.append(STANDINGS_LOG, rec.kind, rec.to_payload())
+
+    async def _regroup(self, table_id: str, guild: int) -> bool:
+        """Record an open table's guild with several processes: only here, where it is
+        driven (its guild unknown, it is on FALLBACK_SHARD, which this process holds),
+        and only if its guild's shard is held here too, so the table stays with this
+        process and no other one may adopt it. Under the table's lock: no append of it
+        is in flight with the old shard's fence, and the next one carries the new's."""
+        own = self.ownership
+        table = self.tables.get(table_id)
+        if own is None or table is None:
+            return False
+
+        def stays_here() -> bool:
+            return own.owns(table_id) and shard_of(guild, own.shard_count) in own.held
+
+        if not stays_here():
+            return False
+        async with table.lock:
+            if not stays_here() or self.tables.get(table_id) is not table:
+                return False
+            await self._record_guild(table_id, guild)
+            own.guilds[table_id] = guild
+        return True
 
     async def recover(self, *, settle: bool = True) -> list[str]:
         """Rebuild every open table from the log (hands in progress replayed) and check
