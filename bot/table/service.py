@@ -12,10 +12,10 @@ import contextlib
 import logging
 from collections.abc import Callable
 
+from bot.store.lease import shard_of
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
-from bot.store.lease import shard_of
 from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
