@@ -44,7 +44,8 @@ HELP = (
     "Act with the buttons under the table, or `/check` `/call` `/fold` `/bet` `/raise` "
     "`/allin`. `/cards` and `/pot` answer privately. `/table show` moves the table to the "
     "bottom of the chat. `/straddle` (where the table allows it) posts a straddle for the "
-    "next deal. `/rules R-6.2` quotes a rule."
+    "next deal. `/rules R-6.2` quotes a rule. `/stats` and `/leaderboard` show results "
+    "on this server or every server; `/privacy` keeps you off the global board."
 )
 
 
@@ -487,11 +488,13 @@ class TableCog(commands.Cog):
         player: discord.User | None = None,
         scope: str | None = None,
     ) -> None:
-        if player is not None or scope not in (None, "table"):
+        if scope in ("server", "everywhere") or (player is not None and scope is None):
             # A player's standing across tables (cogs/standings_cog.py).
             await standings_cog.player_stats(self.bot, interaction, player, scope or "everywhere")
             return
         stats = await self.bot.tables.stats(_tid(interaction))
+        if player is not None:
+            stats = [s for s in stats if s.user_id == str(player.id)]
         if not stats:
             await ops.reply(interaction, "No hands finished here yet.")
             return

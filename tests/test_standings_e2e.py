@@ -65,9 +65,11 @@ async def test_r14_5_leaderboard_stats_and_privacy_through_discord(h: Harness) -
     await h.slash(bob, "stats", scope="everywhere")
     assert "Hidden from the global leaderboard" in h.last_ephemeral(bob)
 
-    # The table's own /stats is unchanged.
+    # The table's own /stats is unchanged; with a player, his line of it.
     await h.slash(carol, "stats")
-    assert "1 hand played" in h.last_ephemeral(carol)
+    assert h.last_ephemeral(carol).count("1 hand played") == 3
+    await h.slash(carol, "stats", player=alice, scope="table")
+    assert h.last_ephemeral(carol).count("1 hand played") == 1
 
 
 async def test_leaderboard_refusals_say_what_is_allowed(h: Harness) -> None:
