@@ -4,9 +4,14 @@ guard of ``h`` checks after the test that no card reached anyone it should not."
 
 from __future__ import annotations
 
+import asyncio
 import re
+from pathlib import Path
 
-from tests.test_discord_e2e import Harness, players
+from bot.store import LedgerRow, Store
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.fixtures import run_bot
+from tests.test_discord_e2e import Harness, make_bot, players
 
 
 async def _one_hand_then_everyone_stands(h: Harness) -> None:
@@ -79,3 +84,41 @@ async def test_leaderboard_refusals_say_what_is_allowed(h: Harness) -> None:
     assert h.last_ephemeral(alice) == "A leaderboard shows 1 to 25 players, not 26."
     await h.slash(alice, "leaderboard", min_hands=100_001)
     assert h.last_ephemeral(alice) == "The minimum of hands is 0 to 100,000, not 100001."
+
+
+async def test_an_old_tables_guild_is_filled_in_from_the_gateway_cache(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A table from before guilds were recorded (its ``created`` names none) counts in
+    "every server" only; once the bot is ready it finds the table's channel in the
+    gateway cache, records its guild, and the server's board counts it."""
+    fake = fake_discord
+    ann, bob = fake.user("alice"), fake.user("bob")
+    db = tmp_path / "old.sqlite3"
+    store = await Store.open(db)
+    table = str(fake.channel.id)
+    await store.append(table, "created", {"host": str(ann.id), "settings": {}})
+    for user, cashed in ((ann, 130), (bob, 70)):
+        await store.append(table, "sat", {}, ledger=[LedgerRow(str(user.id), "buy_in", 100)])
+        await store.append(table, "stood", {}, ledger=[LedgerRow(str(user.id), "cash_out", cashed)])
+    await store.append(table, "closed", {})
+    assert await store.guild_of(table) is None
+    await store.close()
+
+    bot = make_bot(db)
+    async with run_bot(fake, bot, sync=True):
+        source = bot.tables._standings()
+        for _ in range(100):  # on_ready's fill runs as its own task
+            if await source.guild_of(table) is not None:
+                break
+            await asyncio.sleep(0.02)
+        await fake.slash(ann, "leaderboard", min_hands=0)
+        await bot.presenter.drain()
+        board = fake.ephemerals(ann)[-1].content
+    assert f"1. <@{ann.id}>: +30 in 0 hands" in board, board
+    assert f"2. <@{bob.id}>: -30 in 0 hands" in board
+    store = await Store.open(db)
+    try:
+        assert await store.guild_of(table) == fake.guild_id
+    finally:
+        await store.close()
