@@ -65,7 +65,41 @@ async def _measure(db: str, seconds: float, tables: int, synchronous: str | None
         f"append p50: {pct(0.50):.2f} ms",
         f"append p99: {pct(0.99):.2f} ms",
         f"batches per second: {(stats.batches - before.batches) / elapsed:.0f} per s",
+        await _standings(db, tag),
     ]
+
+
+STANDINGS_ROWS = 10_000
+
+
+async def _standings(db: str, tag: str) -> str:
+    """The global leaderboard's query (bot/store/standings.py) over 10,000 ledger rows
+    (5,000 finished sessions of 1,000 players at 50 tables in 7 guilds, one hand result
+    each): the median of 9 runs. On PostgreSQL the database's earlier rows count too."""
+    store = await open_store(db)
+    try:
+        for t in range(50):
+            await store.append(f"lb-{tag}{t}", "created", {"guild": (t % 7) << 22})
+        writes = []
+        for i in range(STANDINGS_ROWS // 2):
+            table, player = f"lb-{tag}{(i // 3) % 50}", f"p{(i * 7919) % 1000}"
+            rows = [
+                LedgerRow(player, LedgerKind.BUY_IN, 100),
+                LedgerRow(player, LedgerKind.CASH_OUT, i % 250),
+            ]
+            writes.append(store.append(table, "stood", {}, ledger=rows))
+            result = {"hand_no": i, "users": [player], "net": [i % 250 - 100], "won": [i % 250]}
+            writes.append(store.append(table, "hand_ended", result))
+        await asyncio.gather(*writes)
+        took = []
+        for _ in range(9):
+            began = time.perf_counter()
+            await store.leaderboard(min_hands=1, limit=10, hide_private=True)
+            took.append(time.perf_counter() - began)
+    finally:
+        await store.close()
+    took.sort()
+    return f"leaderboard, {STANDINGS_ROWS:,} ledger rows: {took[4] * 1000:.1f} ms"
 
 
 async def _run(

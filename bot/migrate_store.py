@@ -52,6 +52,24 @@ _TABLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("tables", ("table_id", "is_open", "changed_seq"), "table_id"),
     ("hands", ("table_id", "hand_no", "start_seq", "end_seq"), "table_id, hand_no"),
     ("fences", ("name", "generation"), "name"),
+    ("table_guilds", ("table_id", "guild_id"), "table_id"),
+    (
+        "standings",
+        (
+            "table_id",
+            "player_id",
+            "bought",
+            "cashed",
+            "pending",
+            "sessions",
+            "hands",
+            "won",
+            "hands_net",
+            "best",
+        ),
+        "table_id, player_id",
+    ),
+    ("player_prefs", ("player_id", "hidden"), "player_id"),
 )
 
 

@@ -32,7 +32,7 @@ from bot.table.text_actions import (
 )
 from bot.table.view import TableView
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
-from cogs import ops, permissions, play
+from cogs import ops, permissions, play, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
 
@@ -45,7 +45,8 @@ HELP = (
     "Act with the buttons under the table, or `/check` `/call` `/fold` `/bet` `/raise` "
     "`/allin`. `/cards` and `/pot` answer privately. `/table show` moves the table to the "
     "bottom of the chat. `/straddle` (where the table allows it) posts a straddle for the "
-    "next deal. `/rules R-6.2` quotes a rule."
+    "next deal. `/rules R-6.2` quotes a rule. `/stats` and `/leaderboard` show results "
+    "on this server or every server; `/privacy` keeps you off the global board."
 )
 
 
@@ -205,6 +206,7 @@ class TableCog(commands.Cog):
             settings,
             key=_key(interaction),
             host_name=interaction.user.display_name,
+            guild=interaction.guild_id,  # the standings' server, and the table's shard
         )
         if outcome.ok:
             await self._open_thread(interaction, tid, thread)
@@ -477,9 +479,28 @@ class TableCog(commands.Cog):
         )
         await ops.reply(interaction, text)
 
-    @app_commands.command(name="stats", description="Hands played and won, net, biggest win")
-    async def stats(self, interaction: Interaction) -> None:
+    @app_commands.command(
+        name="stats",
+        description="Hands and chips: this table's, or a player's on this server or all",
+    )
+    @app_commands.describe(
+        player="Whose stats (default: yours, when a scope is given)",
+        scope="This table (default), this server's tables, or every server's",
+    )
+    @app_commands.choices(scope=standings_cog.STATS_SCOPES)
+    async def stats(
+        self,
+        interaction: Interaction,
+        player: discord.User | None = None,
+        scope: str | None = None,
+    ) -> None:
+        if scope in ("server", "everywhere") or (player is not None and scope is None):
+            # A player's standing across tables (cogs/standings_cog.py).
+            await standings_cog.player_stats(self.bot, interaction, player, scope or "everywhere")
+            return
         stats = await self.bot.tables.stats(_tid(interaction))
+        if player is not None:
+            stats = [s for s in stats if s.user_id == str(player.id)]
         if not stats:
             await ops.reply(interaction, "No hands finished here yet.")
             return

@@ -160,10 +160,14 @@ def _samples() -> list[log.LogRecord]:
         log.ActionTaken(4, 1, Call(0), "Ann calls"),
         log.HandEnded(4, (101, 99), (1, -1), rake=0, carried=0, reason=None),
         log.HandEnded(5, (100, 100), (0, 0), reason="cancelled", pot_state={"system": "guts"}),
+        log.HandEnded(6, (110, 90), (10, -10), users=("u1", "u2"), won=(20, 0)),
         log.NotifyChosen("u1", "dm"),
         log.TableMessage("t1", 42),
         log.TableThread("t1", 4242),
         log.CommandsSynced("global", "abc"),
+        log.GuildRecorded("t1", 111 << 22, at=9.0),
+        log.PrivacyChosen("u1", True),
+        log.Created(TableSettings(), "host", 3, 111 << 22),
     ]
 
 

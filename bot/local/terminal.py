@@ -27,7 +27,9 @@ from bot.table.errors import SettingsError, TableError
 from bot.table.games import split_game, split_rotation
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
+from bot.table.session import stats_text
 from bot.table.settings import TableSettings, parse_game
+from bot.table.standings import DEFAULT_MIN_HANDS, DEFAULT_TOP, board_words, stats_words
 from bot.table.table import Outcome, Table
 from bot.table.text_actions import (
     ParseError,
@@ -45,6 +47,9 @@ MAX_LINE = 500
 """The longest line read as a command; a longer one is refused without being echoed."""
 HELP = """Table commands (no name in front):
   deal | table | history [N] | phh [N] | set KEY=VALUE ... | new [GAME] | help | quit
+  stats: this table's hands and chips; stats NAME: a player's over every table in the file
+  ledger: who is up and down here; leaderboard [TOP] [min HANDS]: best net, sessions over
+  privacy NAME hidden|shown: left off (or on) the global leaderboard
   set game=plo, set action_clock=45, set rotation=horse: settings between hands
   new: close this table (everyone cashed out) and open a fresh one with this run's options
 Player lines, NAME: ... (names ignore case: Alice and alice are one player):
@@ -292,7 +297,58 @@ class LocalTable:
             await table.change_settings(HOST, changes, key=self.key("set"))
         elif cmd == "new":
             await self.new_table(rest)
+        elif cmd in ("stats", "ledger", "leaderboard", "privacy"):
+            try:
+                self.emit(await self.standings(cmd, rest.split()))
+            except (ParseError, TableError) as exc:
+                self.emit(f"! {exc.message}")
         return True
+
+    async def standings(self, cmd: str, words: list[str]) -> str:
+        """``stats [NAME]``, ``ledger``, ``leaderboard [TOP] [min HANDS]`` and
+        ``privacy NAME hidden|shown`` (bot/table/standings.py): counts and chips only.
+        The terminal has no servers: "everywhere" is every table this file holds."""
+        service = self.service
+        assert service is not None
+        if cmd == "ledger":
+            report = await service.session(TABLE_ID)
+            if not report.results:
+                return "No chips moved at this table yet."
+            return "\n".join(
+                f"{report.name(r.user_id)}: {r.net:+d} (bought {r.bought}, cashed {r.cashed}, "
+                f"on the table {r.on_table})"
+                for r in report.results
+            )
+        if cmd == "stats":
+            if not words:
+                return stats_text(await service.stats(TABLE_ID)) or "No hands finished here yet."
+            if len(words) > 1:
+                raise TableError("stats NAME: one player's name, like `stats alice`.")
+            name = check_name(words[0])
+            standing = await service.player_standing(self.user_id(name))
+            return stats_words(standing, name, "at every table in this file").replace("**", "")
+        if cmd == "privacy":
+            if len(words) != 2 or words[1].lower() not in ("hidden", "shown"):
+                raise TableError("privacy NAME hidden|shown, like `privacy alice hidden`.")
+            name = check_name(words[0])
+            hidden = words[1].lower() == "hidden"
+            await service.set_hidden(self.user_id(name), hidden)
+            return f"{name} is {'hidden from' if hidden else 'shown on'} the global leaderboard."
+        top, min_hands = DEFAULT_TOP, DEFAULT_MIN_HANDS
+        rest = list(words)
+        if rest and rest[0].isdigit():
+            top = int(rest.pop(0)[:9])
+        if len(rest) == 2 and rest[0] == "min" and rest[1].isdigit():
+            min_hands = int(rest[1][:9])
+            rest = []
+        if rest:
+            raise TableError(
+                "leaderboard [TOP] [min HANDS]: whole numbers, like `leaderboard 5 min 20`."
+            )
+        board = await service.leaderboard(scope="everywhere", top=top, min_hands=min_hands)
+        names = {s.user_id: s.name for s in self.table.snapshot(None).seats}
+        named = board_words(board, lambda user: names.get(user, user), "every table in this file")
+        return named.replace("**", "")
 
     async def new_table(self, game: str) -> None:
         """Close this table (everyone is cashed out) and open a fresh one with this run's
@@ -465,7 +521,23 @@ NEW_TABLE_OPTIONS = ("game", "blinds", "auto")
 """The options that shape a new table (ignored, and said so, when a table is resumed;
 --buy-in still applies to the players it seats)."""
 COMMANDS = frozenset(
-    {"quit", "exit", "help", "?", "deal", "table", "show", "history", "phh", "set", "new"}
+    {
+        "quit",
+        "exit",
+        "help",
+        "?",
+        "deal",
+        "table",
+        "show",
+        "history",
+        "phh",
+        "set",
+        "new",
+        "stats",
+        "ledger",
+        "leaderboard",
+        "privacy",
+    }
 )
 
 

@@ -25,6 +25,7 @@ from bot.store.errors import StoreError
 from bot.store.reader import Reader
 from bot.store.records import StoredEvent
 from bot.store.schema import pg_migrate
+from bot.store.standings import UPSERT_COLUMNS, UPSERT_CONFLICT
 from bot.store.store import BaseStore
 from bot.store.writer import (
     AppendOp,
@@ -205,6 +206,34 @@ class PostgresWriter(GroupCommitWriter):
                 [r[1] for r in plan.ends],
                 [r[2] for r in plan.ends],
                 [r[0] for r in plan.ends],
+            )
+        if plan.guilds:
+            # One INSERT may not touch a row twice: a table's last guild wins.
+            guilds = dict(plan.guilds)
+            await conn.execute(
+                "INSERT INTO table_guilds (table_id, guild_id)"
+                " SELECT * FROM unnest($1::text[], $2::bigint[])"
+                " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id",
+                list(guilds),
+                list(guilds.values()),
+            )
+        if plan.standings:
+            # One row per (table, player) already: one INSERT touches each row once.
+            await conn.execute(
+                f"INSERT INTO standings ({UPSERT_COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[],"
+                " $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],"
+                f" $10::bigint[]){UPSERT_CONFLICT}",
+                *_columns(plan.standings, 10),
+            )
+        if plan.prefs:
+            prefs = dict(plan.prefs)
+            await conn.execute(
+                "INSERT INTO player_prefs (player_id, hidden)"
+                " SELECT * FROM unnest($1::text[], $2::bigint[])"
+                " ON CONFLICT (player_id) DO UPDATE SET hidden = excluded.hidden",
+                list(prefs),
+                list(prefs.values()),
             )
         if plan.snapshots:
             snapshots = {(row[0], row[1]): row for row in plan.snapshots}

@@ -18,9 +18,12 @@ from bot.store.records import (
     HandRecord,
     LedgerEntry,
     LedgerKind,
+    PlayerTotals,
     Snapshot,
+    Standing,
     StoredEvent,
 )
+from bot.store.standings import leaderboard_query, player_query, unguilded_query
 
 _EVENT_COLUMNS = "table_id, seq, kind, hand_no, idem_key, payload, created_at"
 
@@ -112,6 +115,38 @@ class Reader:
             )
             for t, s, p, k, a, h in rows
         ]
+
+    async def player_totals(self, player_id: str, guild: int | None) -> PlayerTotals:
+        sql, params = player_query(player_id, guild)
+        tables, hands, won, net, best, bought, cashed, hidden = (await self._rows(sql, params))[0]
+        return PlayerTotals(
+            player_id,
+            tables=int(tables),
+            hands=int(hands),
+            won=int(won),
+            hands_net=int(net),
+            biggest_pot=int(best),
+            bought=int(bought),
+            cashed=int(cashed),
+            hidden=bool(hidden),
+        )
+
+    async def leaderboard(
+        self, guild: int | None, min_hands: int, limit: int, hide_private: bool
+    ) -> list[Standing]:
+        sql, params = leaderboard_query(guild, min_hands, limit, hide_private=hide_private)
+        rows = await self._rows(sql, params)
+        return [
+            Standing(rank, str(p), int(n), int(h), int(t))
+            for rank, (p, n, h, t) in enumerate(rows, 1)
+        ]
+
+    async def guild_of(self, table_id: str) -> int | None:
+        rows = await self._rows("SELECT guild_id FROM table_guilds WHERE table_id = ?", (table_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def unguilded_tables(self) -> list[str]:
+        return [str(r[0]) for r in await self._rows(unguilded_query())]
 
     async def hand_record(self, table_id: str, hand_no: int) -> HandRecord | None:
         rows = await self._rows(

@@ -3,7 +3,9 @@
 The store knows nothing about poker: payloads are JSON objects it keeps verbatim. It only
 knows a handful of event kinds by name, listed here, because it indexes them: which events
 open and close a table (for :meth:`Store.open_tables`) and which start and end a hand (for
-:meth:`Store.hand_record`). They are the names ``bot.table`` writes.
+:meth:`Store.hand_record`). They are the names ``bot.table`` writes. For the standings
+(``standings.py``) it also reads a few fields of some payloads: the guild of ``created``
+and ``table_guild``, the players' results of ``hand_ended`` and the choice of ``privacy``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ TABLE_OPENED: Final = "created"
 TABLE_CLOSED: Final = "closed"
 HAND_STARTED: Final = "hand_started"
 HAND_ENDED: Final = "hand_ended"
+TABLE_GUILD: Final = "table_guild"
+"""A table's guild recorded after its creation (``created`` carries it for new tables)."""
+PRIVACY: Final = "privacy"
+"""A player's choice to be hidden from (or shown on) the global leaderboards."""
+HOUSE: Final = "house"
+"""The ledger id of the house: the pot rake goes to it; it is nobody's standing."""
 
 
 class LedgerKind(StrEnum):
@@ -138,3 +146,44 @@ class WriterStats:
     """Events committed."""
     failed_batches: int
     """Transactions rolled back (their operations were retried one by one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """One player's results over a set of tables (one guild's, or every table in the
+    database), read from the ledger and the hand results: counts and chips only, never
+    a card."""
+
+    player_id: str
+    tables: int
+    """Tables he bought in at or was dealt a hand at."""
+    hands: int
+    """Hands he was dealt in (hands ended; one cancelled or still on does not count)."""
+    won: int
+    """Of those, hands that left him with more chips than he started with."""
+    hands_net: int
+    """Chips won or lost over those hands (chips still on a table count here)."""
+    biggest_pot: int
+    """The most chips he was awarded from the pots in one hand."""
+    bought: int
+    """Chips brought to tables: buy-ins, top-ups and adjustments (ledger)."""
+    cashed: int
+    """Chips taken away from tables (ledger)."""
+    hidden: bool
+    """He chose to be left off the global leaderboards."""
+
+    @property
+    def net(self) -> int:
+        """The standings' net: chips cashed out less chips brought in (R-14.4)."""
+        return self.cashed - self.bought
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One row of a leaderboard: the player, his net (R-14.4) and his hands."""
+
+    rank: int
+    player_id: str
+    net: int
+    hands: int
+    tables: int

@@ -179,11 +179,72 @@ _V4_FENCES = Migration(
     ),
 )
 
+# The standings (bot/store/standings.py): each table's guild, each player's running
+# totals at each table (his settled and pending chips from the ledger, his hands from the
+# hand ends) and each player's privacy choice, kept by the writer in the transaction of
+# the events they come from, so a player's stats and a leaderboard are one query each
+# over one row per player and table, never a read of every log or of the whole ledger.
+# ``table_guilds`` may already exist on PostgreSQL (the shard leases made it before this
+# version, bot/store/lease.py), with these very columns. The ledger already written is
+# folded in here (its hands are not: old hand ends do not name their players).
+_V5_STANDINGS = Migration(
+    "standings",
+    (
+        """
+        CREATE TABLE IF NOT EXISTS table_guilds (
+            table_id TEXT PRIMARY KEY,
+            guild_id {int} NOT NULL
+        )
+        """,
+        "CREATE INDEX table_guilds_guild ON table_guilds (guild_id, table_id)",
+        """
+        CREATE TABLE standings (
+            table_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            bought {int} NOT NULL,
+            cashed {int} NOT NULL,
+            pending {int} NOT NULL,
+            sessions {int} NOT NULL,
+            hands {int} NOT NULL,
+            won {int} NOT NULL,
+            hands_net {int} NOT NULL,
+            best {int} NOT NULL,
+            PRIMARY KEY (table_id, player_id)
+        )
+        """,
+        "CREATE INDEX standings_player ON standings (player_id, table_id)",
+        """
+        INSERT INTO standings
+            (table_id, player_id, bought, cashed, pending, sessions, hands, won, hands_net, best)
+        SELECT table_id, player_id,
+            SUM(CASE WHEN seq <= upto AND kind <> 'cash_out' THEN amount ELSE 0 END),
+            SUM(CASE WHEN kind = 'cash_out' THEN amount ELSE 0 END),
+            SUM(CASE WHEN upto IS NULL OR seq > upto THEN amount ELSE 0 END),
+            SUM(CASE WHEN kind = 'cash_out' THEN 1 ELSE 0 END),
+            0, 0, 0, 0
+        FROM (
+            SELECT table_id, player_id, kind, amount, seq,
+                MAX(CASE WHEN kind = 'cash_out' THEN seq END)
+                    OVER (PARTITION BY table_id, player_id) AS upto
+            FROM ledger WHERE kind <> 'rake'
+        ) AS w
+        GROUP BY table_id, player_id
+        """,
+        """
+        CREATE TABLE player_prefs (
+            player_id TEXT PRIMARY KEY,
+            hidden {int} NOT NULL CHECK (hidden IN (0, 1))
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _V1_LOG_AND_LEDGER,
     _V2_SNAPSHOTS,
     _V3_TABLES_AND_HANDS,
     _V4_FENCES,
+    _V5_STANDINGS,
 )
 LATEST = len(MIGRATIONS)
 

@@ -34,11 +34,14 @@ from bot.store.records import (
     LedgerEntry,
     LedgerKind,
     LedgerRow,
+    PlayerTotals,
     Snapshot,
+    Standing,
     StoredEvent,
     WriterStats,
 )
 from bot.store.schema import migrate
+from bot.store.standings import MAX_LEADERBOARD, index_rows
 from bot.store.writer import AppendOp, FenceOp, GroupCommitWriter, Op, SnapshotOp, Writer
 
 Synchronous = Literal["NORMAL", "FULL"]
@@ -127,6 +130,7 @@ class BaseStore(ABC):
             ledger=rows,
             fence=fence,
             future=future,
+            index=index_rows(table_id, kind, payload),
         )
         self._submit(op)
         return await future
@@ -209,6 +213,38 @@ class BaseStore(ABC):
         if not _is_int(limit) or not 0 < limit <= _MAX_HANDS:
             raise ValueError(f"limit must be between 1 and {_MAX_HANDS}")
         return await self._reader.hands(table_id, limit, before)
+
+    # ------------------------------------------------------------------ standings
+
+    async def player_totals(self, player_id: str, *, guild: int | None = None) -> PlayerTotals:
+        """One player's hands and chips at every table (``guild``: that guild's tables
+        only), in one query (``standings.py``)."""
+        return await self._reader.player_totals(_text("player_id", player_id), _guild(guild))
+
+    async def leaderboard(
+        self,
+        *,
+        guild: int | None = None,
+        min_hands: int = 0,
+        limit: int = 10,
+        hide_private: bool = False,
+    ) -> list[Standing]:
+        """The top ``limit`` players by net (R-14.4, R-14.5) with at least ``min_hands``
+        hands, at ``guild``'s tables or everywhere; ``hide_private`` leaves off the
+        players who chose to be hidden (the global board). One query."""
+        if not _is_int(min_hands) or min_hands < 0:
+            raise ValueError("min_hands must be a whole number, 0 or more")
+        if not _is_int(limit) or not 0 < limit <= MAX_LEADERBOARD:
+            raise ValueError(f"limit must be between 1 and {MAX_LEADERBOARD}")
+        return await self._reader.leaderboard(_guild(guild), min_hands, limit, hide_private)
+
+    async def guild_of(self, table_id: str) -> int | None:
+        """The guild on record for a table, or None."""
+        return await self._reader.guild_of(table_id)
+
+    async def unguilded_tables(self) -> list[str]:
+        """Tables (ever opened) with no guild on record."""
+        return await self._reader.unguilded_tables()
 
 
 class Store(BaseStore):
@@ -297,6 +333,14 @@ def _json(payload: Mapping[str, Any]) -> str:
         raise TypeError("payload must be a mapping")
     # allow_nan=False: NaN and infinities are not JSON and would not read back.
     return json.dumps(dict(payload), separators=(",", ":"), allow_nan=False)
+
+
+def _guild(guild: object) -> int | None:
+    if guild is None:
+        return None
+    if not isinstance(guild, int) or isinstance(guild, bool) or guild < 0:
+        raise ValueError("a guild id is a non-negative int")
+    return guild
 
 
 def _fence(fence: object) -> tuple[str, int]:

@@ -35,6 +35,7 @@ from bot.store.records import (
     LedgerRow,
     WriterStats,
 )
+from bot.store.standings import NO_ROWS, UPSERT, IndexRows, standings_rows
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ class AppendOp:
     ledger: tuple[LedgerRow, ...]
     fence: tuple[str, int] | None
     future: asyncio.Future[int] = field(repr=False)
+    index: IndexRows = NO_ROWS
+    """The standings' rows this event adds (``standings.index_rows``)."""
 
 
 @dataclass(slots=True)
@@ -101,6 +104,17 @@ class BatchPlan:
     snapshots: list[tuple[str, int, str, float]]
     fences: dict[str, int]
     """The new generation of each fence taken over in this batch."""
+    guilds: list[tuple[str, int]] = field(default_factory=list)
+    """(table, guild), in order: a table's last one wins."""
+    results: list[tuple[str, int, int, str, int, int]] = field(default_factory=list)
+    """(table, seq, hand_no, player, net, won)."""
+    standings: list[tuple[str, str, int, int, int, int, int, int, int, int]] = field(
+        default_factory=list
+    )
+    """The batch's change to the standings, one row per (table, player)
+    (``standings.standings_rows``)."""
+    prefs: list[tuple[str, int]] = field(default_factory=list)
+    """(player, hidden), in order: a player's last one wins."""
 
 
 def fence_names(batch: Iterable[Op]) -> list[str]:
@@ -171,7 +185,15 @@ def plan_batch(
             # Starts are written first; an end belongs to the hand only if it comes after
             # its start.
             plan.ends.append((seq, table, op.hand_no, seq))
+        index = op.index
+        if index.guild is not None:
+            plan.guilds.append(index.guild)
+        if index.results and op.hand_no is not None:
+            plan.results.extend((table, seq, op.hand_no, *row) for row in index.results)
+        if index.privacy is not None:
+            plan.prefs.append((index.privacy[0], int(index.privacy[1])))
         outcomes.append(seq)
+    plan.standings = standings_rows(plan.ledger, plan.results)
     return plan
 
 
@@ -413,6 +435,20 @@ class Writer(GroupCommitWriter):
                 "UPDATE hands SET end_seq = ? WHERE table_id = ? AND hand_no = ?"
                 " AND end_seq IS NULL AND start_seq < ?",
                 plan.ends,
+            )
+        if plan.guilds:
+            conn.executemany(
+                "INSERT INTO table_guilds (table_id, guild_id) VALUES (?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id",
+                plan.guilds,
+            )
+        if plan.standings:
+            conn.executemany(UPSERT, plan.standings)
+        if plan.prefs:
+            conn.executemany(
+                "INSERT INTO player_prefs (player_id, hidden) VALUES (?, ?)"
+                " ON CONFLICT (player_id) DO UPDATE SET hidden = excluded.hidden",
+                plan.prefs,
             )
         if plan.snapshots:
             conn.executemany(

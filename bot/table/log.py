@@ -98,6 +98,12 @@ def _ints(value: Any, key: str) -> tuple[int, ...]:
     return tuple(_int(v, key) for v in value)
 
 
+def _list(value: Any, key: str) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise _Malformed(f"{key!r} is {value!r}, not a list")
+    return list(value)
+
+
 def _dict(value: Any, key: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _Malformed(f"{key!r} is {value!r}, not an object")
@@ -158,10 +164,15 @@ class Created(LogRecord):
     settings: TableSettings
     host: str
     first_button: int | None = None
+    guild: int | None = None
+    """The server (Discord guild) the table is in, when the platform has one: the
+    standings of a server count its tables (the store indexes it, bot/store/standings.py)."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"settings": self.settings.to_dict(), "host": self.host}
         out["first_button"] = self.first_button
+        if self.guild is not None:
+            out["guild"] = self.guild
         return _put_at(out, self.at)
 
     @classmethod
@@ -170,6 +181,7 @@ class Created(LogRecord):
             _settings(p),
             _str(_get(p, "host"), "host"),
             _opt_int(p, "first_button"),
+            _opt_int(p, "guild"),
             at=_at(p),
         )
 
@@ -510,9 +522,13 @@ class HandEnded(LogRecord):
     pot_state: dict[str, Any] | None = None
     """§15 markers, legs and reserve carried to the next deal (JSON, as the engine
     writes it)."""
+    users: tuple[str, ...] = ()
+    """By engine position, the player dealt in (empty in logs written before it)."""
+    won: tuple[int, ...] = ()
+    """By engine position, the chips awarded from the pots (R-14.4's biggest pot)."""
 
     def to_payload(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "hand_no": self.hand_no,
             "stacks": list(self.stacks),
             "net": list(self.net),
@@ -521,6 +537,11 @@ class HandEnded(LogRecord):
             "reason": self.reason,
             "pot_state": self.pot_state,
         }
+        if self.users:
+            # The store indexes these per player (bot/store/standings.py): counts and
+            # chips only, never a card.
+            out["users"] = list(self.users)
+            out["won"] = list(self.won)
         return _put_at(out, self.at)
 
     @classmethod
@@ -534,6 +555,8 @@ class HandEnded(LogRecord):
             _int(p.get("carried", 0), "carried"),
             _opt_str(p, "reason"),
             None if pot_state is None else _dict(pot_state, "pot_state"),
+            tuple(_str(u, "users") for u in _list(p.get("users", []), "users")),
+            _ints(p.get("won", []), "won"),
             at=_at(p),
         )
 
@@ -601,6 +624,42 @@ class CommandsSynced(LogRecord):
         return cls(_str(_get(p, "scope"), "scope"), _str(_get(p, "hash"), "hash"), at=_at(p))
 
 
+# The standings' own log (bot/table/standings.py): a table's guild filled in after its
+# creation, and a player's choice about the global leaderboards. The store indexes both
+# (bot/store/standings.py); their kinds are the store's TABLE_GUILD and PRIVACY.
+
+
+@dataclass(frozen=True, slots=True)
+class GuildRecorded(LogRecord):
+    KIND: ClassVar[str] = "table_guild"
+    table: str
+    guild: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"table": self.table, "guild": self.guild}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> GuildRecorded:
+        return cls(_str(_get(p, "table"), "table"), _int(_get(p, "guild"), "guild"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class PrivacyChosen(LogRecord):
+    KIND: ClassVar[str] = "privacy"
+    user: str
+    hidden: bool
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"user": self.user, "hidden": self.hidden}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> PrivacyChosen:
+        hidden = _get(p, "hidden")
+        if not isinstance(hidden, bool):
+            raise _Malformed(f"'hidden' is {hidden!r}, not true or false")
+        return cls(_str(_get(p, "user"), "user"), hidden, at=_at(p))
+
+
 RECORDS: Mapping[str, type[LogRecord]] = {
     r.KIND: r
     for r in (
@@ -625,6 +684,8 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         TableMessage,
         TableThread,
         CommandsSynced,
+        GuildRecorded,
+        PrivacyChosen,
     )
 }
 """Every kind the log holds, and its record."""

@@ -157,9 +157,14 @@ class Ownership:
         if missing:
             self.guilds.update(await self.leases.guilds(missing))
 
-    async def record(self, table_id: str) -> None:
-        """Record a new table's guild (from ``guild_of``) before its first event."""
-        guild = self.guild_of(table_id) if self.guild_of is not None else None
+    async def record(self, table_id: str, guild: int | None = None) -> None:
+        """Record a new table's guild before its first event: ``guild`` as the caller
+        knows it (the interaction that creates the table carries it), else ``guild_of``
+        (the gateway's cache, which may not hold the channel: a thread, or a guild not yet
+        loaded). Without either the table would fall to :data:`FALLBACK_SHARD`, which is
+        not its guild's shard, the one Discord sends its interactions to."""
+        if guild is None and self.guild_of is not None:
+            guild = self.guild_of(table_id)
         if guild is not None and self.guilds.get(table_id) != guild:
             await self.leases.record_guild(table_id, guild)
             self.guilds[table_id] = guild

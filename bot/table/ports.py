@@ -33,7 +33,9 @@ from bot.store import (
     LedgerEntry,
     LedgerKind,
     LedgerRow,
+    PlayerTotals,
     StaleFence,
+    Standing,
     StoredEvent,
 )
 from bot.store import open_store as open_backend
@@ -62,6 +64,12 @@ __all__ = [
     "event_kind",
     "open_store",
 ]
+
+
+def is_reserved(log_id: str) -> bool:
+    """Whether a log id is a reserved log (the bot's own records, never a table): table
+    ids are channel ids (digits) or ``local``; reserved ones start with ``_``."""
+    return log_id.startswith("_")
 
 
 class DuplicateKey(Exception):
@@ -382,7 +390,10 @@ class StoreAdapter:
         ledger: Sequence[LedgerRow] = (),
     ) -> int:
         fencing = self.fencing
-        fence = None if fencing is None else fencing.fence_for(table_id)
+        # A reserved log (an id starting with "_": preferences, table messages, the
+        # standings' choices) is no table: any process may append to it, and it belongs
+        # to no shard, so it carries no fence.
+        fence = None if fencing is None or is_reserved(table_id) else fencing.fence_for(table_id)
         try:
             return await self.store.append(
                 table_id, kind, payload, idem_key=idem_key, ledger=ledger, fence=fence
@@ -405,6 +416,29 @@ class StoreAdapter:
 
     async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
         return await self.store.ledger_totals(table_id)
+
+    # The standings' queries (bot.table.standings.StandingsSource), one each.
+
+    async def player_totals(self, player_id: str, *, guild: int | None = None) -> PlayerTotals:
+        return await self.store.player_totals(player_id, guild=guild)
+
+    async def leaderboard(
+        self,
+        *,
+        guild: int | None = None,
+        min_hands: int = 0,
+        limit: int = 10,
+        hide_private: bool = False,
+    ) -> list[Standing]:
+        return await self.store.leaderboard(
+            guild=guild, min_hands=min_hands, limit=limit, hide_private=hide_private
+        )
+
+    async def guild_of(self, table_id: str) -> int | None:
+        return await self.store.guild_of(table_id)
+
+    async def unguilded_tables(self) -> list[str]:
+        return await self.store.unguilded_tables()
 
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         await self.store.save_snapshot(table_id, seq, payload)

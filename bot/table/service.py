@@ -10,15 +10,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
+from bot.store.lease import shard_of
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
-from bot.table.log import Halted, Sat, read_rows
+from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
 from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import Presenter, StorePort
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
 from bot.table.settings import TableSettings
+from bot.table.standings import (
+    DEFAULT_MIN_HANDS,
+    DEFAULT_TOP,
+    STANDINGS_LOG,
+    Leaderboard,
+    PlayerStanding,
+    StandingsError,
+    StandingsSource,
+    check_board,
+    scope_of,
+)
 from bot.table.state import TableState
 from bot.table.table import Outcome, Table
 
@@ -75,14 +88,17 @@ class TableService:
         *,
         key: str | None = None,
         host_name: str | None = None,
+        guild: int | None = None,
     ) -> Outcome:
         """R-1.1: one table per channel; the creator is the host (``host_name``: how the
-        public line names him; his id otherwise)."""
+        public line names him; his id otherwise). ``guild``: the server the channel is in
+        (the platform's), recorded with the table for the standings and, when several
+        processes share the store, for its shard."""
         lock = self._creating.setdefault(table_id, asyncio.Lock())
         async with lock:
             existing = self.tables.get(table_id)
             if self.ownership is not None and existing is None:
-                await self.ownership.record(table_id)
+                await self.ownership.record(table_id, guild)
                 if not self.ownership.owns(table_id):
                     return Outcome(False, NotOwned(table_id).message, 0)
                 # The shard may have just moved here, its tables still being recovered:
@@ -98,7 +114,7 @@ class TableService:
             # A closed table's channel opens a new one on the same log.
             table = existing if existing is not None else self._table(TableState(table_id))
             outcome = await table.create(
-                host, settings or TableSettings(), key=key, host_name=host_name
+                host, settings or TableSettings(), key=key, host_name=host_name, guild=guild
             )
             if outcome.ok:
                 self.tables[table_id] = table
@@ -146,6 +162,109 @@ class TableService:
         """Hands played and won, net and biggest win per player (``/stats``)."""
         events = await self.store.events(table_id)
         return hand_stats((e.kind, e.payload) for e in events)
+
+    # ------------------------------------------------------------------ standings
+
+    def _standings(self) -> StandingsSource:
+        store = self.store
+        if not isinstance(store, StandingsSource):
+            raise StandingsError("Stats across tables need the bot's database store.")
+        return store
+
+    async def player_standing(
+        self,
+        player_id: str,
+        *,
+        scope: str = "everywhere",
+        guild: int | None = None,
+        viewer: str | None = None,
+    ) -> PlayerStanding:
+        """A player's stats over one server's tables (``guild``) or every table in the
+        database (bot/table/standings.py), one query. A player hidden from the global
+        boards shows his results across servers to himself only (``viewer``)."""
+        name, where = scope_of(scope, guild)
+        totals = await self._standings().player_totals(player_id, guild=where)
+        if totals.hidden and name == "everywhere" and viewer not in (None, player_id):
+            raise StandingsError(
+                "That player keeps their results across servers private; "
+                "scope server shows this server's."
+            )
+        return PlayerStanding(name, where, totals)
+
+    async def leaderboard(
+        self,
+        *,
+        scope: str = "server",
+        guild: int | None = None,
+        top: int = DEFAULT_TOP,
+        min_hands: int = DEFAULT_MIN_HANDS,
+    ) -> Leaderboard:
+        """The top ``top`` by net (R-14.4, R-14.5), one query: this server's tables, or
+        every server's, without the players who chose to be hidden from those."""
+        check_board(top, min_hands)
+        name, where = scope_of(scope, guild)
+        rows = await self._standings().leaderboard(
+            guild=where, min_hands=min_hands, limit=top, hide_private=name == "everywhere"
+        )
+        return Leaderboard(name, where, min_hands, tuple(rows))
+
+    async def set_hidden(self, user_id: str, hidden: bool) -> None:
+        """A player's choice about the global leaderboards (kept in the store's log)."""
+        self._standings()
+        rec = PrivacyChosen(user_id, hidden)
+        await self.store.append(STANDINGS_LOG, rec.kind, rec.to_payload())
+
+    async def fill_guilds(self, guild_of: Callable[[str], int | None]) -> list[str]:
+        """Record the guild of each table that has none on record (tables from before
+        guilds were recorded) when ``guild_of`` knows it; the ids recorded. Until then
+        such a table counts in "everywhere" only.
+
+        With several processes a table's shard follows its guild, so an open table's
+        guild is recorded only where that cannot hand it to a second driver
+        (:meth:`_regroup`); the others wait until they close (their next creation
+        records the guild before its first event)."""
+        source = self._standings()
+        missing = await source.unguilded_tables()
+        still_open = set(await self.store.open_tables()) if self.ownership and missing else set()
+        recorded = []
+        for table_id in missing:
+            guild = guild_of(table_id)
+            if guild is None:
+                continue
+            if table_id in still_open:
+                if not await self._regroup(table_id, guild):
+                    continue
+            else:
+                await self._record_guild(table_id, guild)
+            recorded.append(table_id)
+        return recorded
+
+    async def _record_guild(self, table_id: str, guild: int) -> None:
+        rec = GuildRecorded(table_id, guild)
+        await self.store.append(STANDINGS_LOG, rec.kind, rec.to_payload())
+
+    async def _regroup(self, table_id: str, guild: int) -> bool:
+        """Record an open table's guild with several processes: only here, where it is
+        driven (its guild unknown, it is on FALLBACK_SHARD, which this process holds),
+        and only if its guild's shard is held here too, so the table stays with this
+        process and no other one may adopt it. Under the table's lock: no append of it
+        is in flight with the old shard's fence, and the next one carries the new's."""
+        own = self.ownership
+        table = self.tables.get(table_id)
+        if own is None or table is None:
+            return False
+
+        def stays_here() -> bool:
+            return own.owns(table_id) and shard_of(guild, own.shard_count) in own.held
+
+        if not stays_here():
+            return False
+        async with table.lock:
+            if not stays_here() or self.tables.get(table_id) is not table:
+                return False
+            await self._record_guild(table_id, guild)
+            own.guilds[table_id] = guild
+        return True
 
     async def recover(self, *, settle: bool = True) -> list[str]:
         """Rebuild every open table from the log (hands in progress replayed) and check

@@ -53,6 +53,7 @@ from bot.poker.events import (
     Event,
     GutsCallMade,
     HandEnded,
+    PotAwarded,
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
@@ -268,12 +269,13 @@ class Table:
         *,
         key: str | None,
         host_name: str | None = None,
+        guild: int | None = None,
     ) -> Outcome:
         async def body() -> str:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
             first = self._random("button").randrange(settings.seats) + 1
-            await self._commit(tlog.Created(settings, host, first), key=key)
+            await self._commit(tlog.Created(settings, host, first, guild), key=key)
             text = f"Table open: {settings.stakes_text()}. Host: {host_name or host}."
             await self._public("created", text)
             return text
@@ -954,6 +956,8 @@ class Table:
                     if hand.pot_state_out is not None
                     else None
                 ),
+                users=info.users,
+                won=_awarded(hand, len(info.users)),
             ),
             key=f"end:{info.hand_no}",
             ledger=[LedgerRow("house", LedgerKind.RAKE, result.rake)] if result.rake else (),
@@ -1379,3 +1383,17 @@ def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:
         if isinstance(event, HandEnded):
             return describe(event, name) or ""
     return ""
+
+
+def _awarded(hand: Hand, players: int) -> tuple[int, ...]:
+    """By position, the chips each player was awarded from the pots this hand (for the
+    standings' biggest pot). A pot system that pays otherwise (Guts, two-to-win) awards
+    no pot: a player who gained counts his gain."""
+    won = [0] * players
+    for event in hand.events:
+        if isinstance(event, PotAwarded):
+            for position, amount in zip(event.winners, event.amounts, strict=True):
+                won[position] += amount
+    result = hand.result
+    net = result.net if result is not None else ()
+    return tuple(max(w, n) for w, n in zip(won, tuple(net) + (0,) * players, strict=False))
