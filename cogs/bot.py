@@ -115,7 +115,8 @@ class ChipfistBot(commands.Bot):
         self._stopped = False
         self._notified_ready = False
         self._connected: set[int] = set(self.settings.shard_ids() or ())
-        """Gateway shards this process connects (AutoShardedBot only)."""
+        """Gateway shards this process connects (AutoShardedBot only): the configured
+        ones, or with shard leases those held."""
         self._connecting: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start
@@ -141,8 +142,12 @@ class ChipfistBot(commands.Bot):
         if ownership is None:
             halted = await self.service.recover()
         else:
-            # Only the tables of the shards this process holds (none yet for a standby).
-            halted = await self.service.lease_step()
+            # Only the tables of the shards this process holds. A standby takes nothing
+            # yet: its lease loop first lets the owners starting beside it take theirs.
+            halted = [] if ownership.standby else await self.service.lease_step()
+            # The gateway connects only the shards held (another process may hold some
+            # of ours: a standby that took them over while this one was down).
+            self._connected = set(ownership.held)
             self._background.append(asyncio.create_task(self._lease_loop(), name="leases"))
         if halted:
             log.warning("tables halted at start: %s", halted)
@@ -241,6 +246,9 @@ class ChipfistBot(commands.Bot):
                 self.presenter.saved_messages[table_id] = messages[table_id]
             if table_id in threads:
                 self.presenter.saved_threads[table_id] = threads[table_id]
+            # The message may be a turn behind (its process died between a commit and
+            # the edit): show the table as recovered, or no button would match its turn.
+            self.presenter.channel(table_id).schedule_refresh()
 
     async def _follow_shards(self, held: set[int]) -> None:
         """Disconnect the gateway shards lost at once; connect those gained in the
@@ -498,6 +506,8 @@ class ShardedChipfistBot(ChipfistBot, commands.AutoShardedBot):
         self._max_concurrency: int | None = None
 
     async def launch_shards(self) -> None:
+        if self.tables.ownership is not None:
+            self.shard_ids = sorted(self._connected)
         if self.shard_ids == []:
             # A standby owns no shard yet: connect none (discord.py would take an empty
             # list as "all of them"); the lease loop connects those it takes over.

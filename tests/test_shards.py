@@ -217,6 +217,26 @@ async def test_reserved_logs_are_written_by_any_process_unfenced(pg_url: str) ->
         await _close(b)
 
 
+async def test_processes_append_to_one_shared_log_at_once(pg_url: str) -> None:
+    """Invariant 4 with several processes: two stores (two processes' writers) append to
+    the same unfenced, shared log at once (as the bot processes record their table
+    messages); every append lands, seqs 1..N with no gap, none refused for a seq taken
+    by the other process."""
+    a, b = await open_store(pg_url), await open_store(pg_url)
+    try:
+        rounds = 30
+        for n in range(rounds):
+            await asyncio.gather(
+                a.append("_table_messages", "table_message", {"n": n, "by": "a"}),
+                b.append("_table_messages", "table_message", {"n": n, "by": "b"}),
+            )
+        events = await a.events("_table_messages")
+        assert [e.seq for e in events] == list(range(1, 2 * rounds + 1))
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_paused_writer_holding_the_fence_does_not_block_take_over(
     pg_url: str, leases: LeaseStore
 ) -> None:
