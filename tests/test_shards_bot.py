@@ -1,7 +1,8 @@
 """The real bot (``python -m bot`` in its own process, against the fake Discord) with
 ``CHIPFIST_SHARD_COUNT`` on a PostgreSQL store: the AutoShardedBot path, the lease taken
 at start, each new table's guild recorded, every append fenced, the leases released by a
-clean stop. One shard only: the fake Discord has one guild and one gateway session.
+clean stop. One shard here; several processes on a 4-shard fake Discord are in
+tests/test_shards_processes.py.
 """
 
 from __future__ import annotations

@@ -1,23 +1,35 @@
 """Several dealer processes on one PostgreSQL store (issue 16): a process dies, a paused
-one wakes up late.
+one wakes up late. Two tests:
 
-Each process is ``tests/shardworker.py``: the table service with shard leases and fenced
-appends (the bot's own ``Ownership``), playing the tables of the shards it holds. Not
-through Discord: the fake Discord has one guild and one gateway session, so it cannot
-yet route guilds to shards; the gateway part (AutoShardedBot on ``CHIPFIST_SHARDS``) is
-not exercised here.
+``test_r2_5_bot_processes_fail_over_on_a_sharded_gateway`` is the issue's proof through
+the real bot: three ``python -m bot`` processes (tests/fakediscord/launch.py) on a fake
+Discord with 4 gateway shards, one guild per table, players clicking Check/Call through
+the gateway. Owners A (shards 0-1) and B (2-3) and a standby S; in CI 8 tables, with
+``CHIPFIST_SHARDS_FULL=1`` 40.
 
-In CI: 2 shards, 2 processes (A on shard 0; B on shard 1, also configured to take over
-lapsed shards), 6 tables. With ``CHIPFIST_SHARDS_FULL=1``: 4 shards, owners A (0-1) and
-B (2-3), a standby S, 40 tables.
+1. Every table plays a hand. A is SIGKILLed mid-hand; the standby takes A's leases,
+   connects gateway shards 0 and 1 (discord.py's ``launch_shard`` at run time) and every
+   cut hand finishes. The figures (leases taken, shards connected, first click answered,
+   cut hands finished, clicks that failed for the players) are printed.
+2. B is SIGSTOPped mid-hand; S takes shards 2-3 and connects them. B is SIGCONTed: the
+   clicks queued on its connection while it slept are handled and none is applied; B
+   drops its gateway sessions (one live session per shard remains).
+3. Every table, replayed from the log, conserves chips (R-2.5), its ledger agrees, no
+   interaction is applied twice and every click answered as applied is in the log.
 
-1. All tables play. A is SIGKILLed mid-hand; the standby takes A's shards after the
-   lease, recovers their tables from the log and every hand in progress finishes.
-2. B is SIGSTOPped; its shards go to the standby (in CI a new standby process C is
-   started first, since B was it). B is SIGCONTed: its first writes are refused by the
-   store (the fence moved), it drops the shards and applies nothing.
-3. Every table, replayed from the log, conserves chips (R-2.5), its ledger agrees, and
-   no command was applied twice (each idempotency key, one per turn, once).
+``test_r2_5_failover_and_stale_owner_across_processes`` is the same at the table
+service's level (``tests/shardworker.py``: no Discord, each table acting as fast as the
+store commits, so a process is far more often paused inside a write, holding its
+shard's fence row, than the bot's players make it; its worker acts the moment it wakes
+from SIGSTOP). In CI: 2 shards, 2 processes (A on shard 0; B on shard 1, also
+configured to take over lapsed shards), 6 tables; with ``CHIPFIST_SHARDS_FULL=1``: 4
+shards, A (0-1), B (2-3), a standby S, 40 tables.
+
+In both, the woken owner's lease renewal has so far come back before its first late
+command reached the store, so the late commands were refused by its own lease check
+(each printed line says how many by the store's fence). The fence itself refusing a
+stale owner's append is shown in one process, deterministically, by tests/test_shards.py
+(``test_stale_owner_append_refused``, ``test_standby_takes_over_and_stale_owner_drops``).
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -246,6 +259,8 @@ def test_r2_5_failover_and_stale_owner_across_processes(pg_cluster: Cluster) -> 
         wait_for("B to see it lost its shards", lambda: b.events("refused") or b.events("lost"), 20)
         time.sleep(1.0)
         assert b.events("refused"), "B's late write was not even tried: the test proves nothing"
+        fenced = sum("a write was refused" in line for line in b.errors)
+        print(f"B woke: {len(b.events('refused'))} late commands refused, {fenced} by the fence")
         assert not b.events("acted_after_wake"), b.events("acted_after_wake")
         assert b.proc.poll() is None, "".join(b.errors)  # dropped the shards, did not crash
         time.sleep(1.0)
@@ -508,9 +523,13 @@ async def test_r2_5_bot_processes_fail_over_on_a_sharded_gateway(
         )
         assert first_ok is not None
         failed_kill = [r for r in clicks.failed[failed_before:] if str(r.channel.id) in a_tables]
+        recovered = re.findall(
+            r"shards \[[\d, ]+\]: (\d+) tables recovered in ([\d.]+) s", s.text()
+        )
         print(
             f"failover (lease {BOT_TTL:.1f} s, renewed every {BOT_TTL / 3:.2f} s): "
-            f"A's leases taken {taken - killed:.2f} s after the SIGKILL; gateway shard 0 "
+            f"A's leases taken {taken - killed:.2f} s after the SIGKILL (S recovered "
+            f"{' + '.join(f'{n} tables in {t} s' for n, t in recovered)}); gateway shard 0 "
             f"connected at {connected[0] - killed:.2f} s, shard 1 at {connected[1] - killed:.2f} s "
             f"(Discord's identify limit: one per 5 s, max_concurrency 1); first click "
             f"answered at {first_ok - killed:.2f} s; every cut hand ({len(cut)}) finished "
