@@ -159,7 +159,8 @@ class Patcher(Protocol):
 
 
 class FakeDiscord:
-    """An in-process Discord with one guild, a few channels and members.
+    """An in-process Discord with one guild (more with :meth:`add_guild`, on gateway
+    shards), a few channels and members.
 
     Typical use (see ``fixtures.py`` for the pytest wiring)::
 
