@@ -7,8 +7,10 @@ tests/test_shards_processes.py.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+from bot import health
 from bot.config import make_token
 from tests.fakediscord import FakeDiscord
 from tests.pgcluster import Cluster
@@ -68,3 +70,14 @@ async def test_r1_1_sharded_bot_records_guild_fences_and_releases(
     # Created, two seats, the deal and the action: all written under the fence.
     count = await _rows(url, f"SELECT COUNT(*) FROM events WHERE table_id = '{table}'")
     assert count[0][0] == 5
+
+
+def test_standby_holding_no_shard_is_healthy_while_fresh(tmp_path: Path) -> None:
+    """A standby connects no gateway shard until it takes one over: its health file says
+    ``standby``, which ``python -m bot health`` counts as healthy while fresh (Docker's
+    HEALTHCHECK would otherwise mark every standby unhealthy), and stale is still not."""
+    path = tmp_path / "health.json"
+    health.write(path, health.STANDBY, tables=0)
+    verdict = health.check(path, 30)
+    assert verdict.ok and "standby" in verdict.line
+    assert not health.check(path, 30, now=time.time() + 60).ok
