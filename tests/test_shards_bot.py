@@ -7,12 +7,17 @@ tests/test_shards_processes.py.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from bot import health
-from bot.config import make_token
+from bot.config import Config, make_token
+from cogs.bot import ShardedChipfistBot, make_bot
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.runner import run_bot
 from tests.pgcluster import Cluster
 from tests.test_service_ops import BotProcess, act
 
@@ -81,3 +86,35 @@ def test_standby_holding_no_shard_is_healthy_while_fresh(tmp_path: Path) -> None
     verdict = health.check(path, 30)
     assert verdict.ok and "standby" in verdict.line
     assert not health.check(path, 30, now=time.time() + 60).ok
+
+
+async def test_sharded_bot_health_stays_connected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sharded bot (AutoShardedBot) has no single websocket (``bot.ws`` stays None):
+    its health loop must judge the gateway by its shards. Before, every tick rewrote a
+    connected sharded bot's health file as "disconnected", so ``python -m bot health``
+    failed on every sharded process."""
+    fake = FakeDiscord(shards=2)
+    await fake.start()
+    fake.patch(monkeypatch)
+    path = tmp_path / "health.json"
+    config = Config.load(
+        env={
+            "CHIPFIST_DB": str(tmp_path / "db.sqlite3"),
+            "CHIPFIST_SHARD_COUNT": "2",
+            "CHIPFIST_HEALTH_FILE": str(path),
+            "CHIPFIST_HEALTH_INTERVAL": "0.05",
+        },
+        dotenv=None,
+    )
+    bot = make_bot(config, sync=False, clocks=False, **FakeDiscord.client_options())
+    assert isinstance(bot, ShardedChipfistBot)
+    try:
+        async with run_bot(fake, bot, timeout=20):
+            assert sorted(s.shard for s in fake.live_sessions()) == [0, 1]
+            await asyncio.sleep(0.5)  # ten health ticks
+            verdict = health.check(path, 30)
+            assert verdict.ok, verdict.line
+    finally:
+        await fake.stop()
