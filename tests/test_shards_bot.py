@@ -118,3 +118,26 @@ async def test_sharded_bot_health_stays_connected(
             assert verdict.ok, verdict.line
     finally:
         await fake.stop()
+
+
+async def test_shards_identify_as_fast_as_discords_limit_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord allows ``max_concurrency`` IDENTIFYs per 5 s (one per bucket
+    ``shard % max_concurrency``): with 2 buckets both shards connect together, where
+    discord.py's default waited 5 s before every shard but the first (a standby taking
+    two shards over lost 5 s for nothing)."""
+    fake = FakeDiscord(shards=2, max_concurrency=2)
+    await fake.start()
+    fake.patch(monkeypatch)
+    config = Config.load(
+        env={"CHIPFIST_DB": str(tmp_path / "db.sqlite3"), "CHIPFIST_SHARD_COUNT": "2"},
+        dotenv=None,
+    )
+    bot = make_bot(config, sync=False, clocks=False, **FakeDiscord.client_options())
+    try:
+        async with run_bot(fake, bot, timeout=20):
+            first, second = sorted(s.identified_at for s in fake.live_sessions())
+            assert second - first < 2.0, second - first
+    finally:
+        await fake.stop()
