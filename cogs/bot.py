@@ -246,9 +246,12 @@ class ChipfistBot(commands.Bot):
                 self.presenter.saved_messages[table_id] = messages[table_id]
             if table_id in threads:
                 self.presenter.saved_threads[table_id] = threads[table_id]
-            # The message may be a turn behind (its process died between a commit and
-            # the edit): show the table as recovered, or no button would match its turn.
-            self.presenter.channel(table_id).schedule_refresh()
+            # Mid-hand, the message may be a turn behind (its process died between a
+            # commit and the edit): show the table as recovered, or no button would
+            # match its turn. Between hands there is no turn to match: no edit.
+            table = self.tables.get(table_id)
+            if table is not None and table.state.hand is not None:
+                self.presenter.channel(table_id).schedule_refresh()
 
     async def _follow_shards(self, held: set[int]) -> None:
         """Disconnect the gateway shards lost at once; connect those gained in the
