@@ -8,6 +8,7 @@ processes' worth of shards)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -104,8 +105,14 @@ async def test_each_shard_session_carries_only_its_guilds(
     async with sharded_fake(monkeypatch) as fake:
         low, high = ShardRecorder([0, 1]), ShardRecorder([2, 3])
         async with running(fake, low), running(fake, high):
-            assert sorted(g.id for g in low.guilds) == on_shard(fake, 0) + on_shard(fake, 1)
-            assert sorted(g.id for g in high.guilds) == on_shard(fake, 2) + on_shard(fake, 3)
+            low_ids, high_ids = {*on_shard(fake, 0), *on_shard(fake, 1)}, {*on_shard(fake, 2)}
+            high_ids |= set(on_shard(fake, 3))
+            # Under load a GUILD_CREATE may be read after READY was dispatched: wait.
+            await fake.wait_for(lambda: {g.id for g in low.guilds} == low_ids, timeout=5)
+            await fake.wait_for(lambda: {g.id for g in high.guilds} == high_ids, timeout=5)
+            await asyncio.sleep(0.1)  # and nothing more comes
+            assert {g.id for g in low.guilds} == low_ids
+            assert {g.id for g in high.guilds} == high_ids
             assert sorted(s.shard for s in fake.live_sessions()) == [0, 1, 2, 3]
             for session in fake.live_sessions():
                 assert session.events["GUILD_CREATE"] == 2, session
