@@ -67,6 +67,8 @@ is an exit within 5 s; supervisors wait longer: systemd 15 s here, Docker 10 s).
 RESTARTING = "The dealer is restarting; try again in a few seconds. Nothing was changed."
 ROUTER = "cogs.router"
 """The extension that wires every inbound path (loaded by name, as discord.py does)."""
+_NO_HAND = frozenset({"waiting", "paused", "halted", "closed"})
+"""A table view's phases without a hand in progress (``bot.table.view.ViewPhase``)."""
 IDENTIFY_WINDOW = 5.0
 """Discord's identify rate limit: ``max_concurrency`` IDENTIFYs per this many seconds, one
 per bucket ``shard_id % max_concurrency`` (``GET /gateway/bot``'s session_start_limit)."""
@@ -250,7 +252,7 @@ class ChipfistBot(commands.Bot):
             # commit and the edit): show the table as recovered, or no button would
             # match its turn. Between hands there is no turn to match: no edit.
             table = self.tables.get(table_id)
-            if table is not None and table.state.hand is not None:
+            if table is not None and table.snapshot(None).phase not in _NO_HAND:
                 self.presenter.channel(table_id).schedule_refresh()
 
     async def _follow_shards(self, held: set[int]) -> None:
