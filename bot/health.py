@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 CONNECTED = "connected"
+STANDBY = "standby"
+"""A sharded process holding no shard (a standby, or one whose shards moved): alive, its
+lease loop running, nothing to connect until it takes a shard over. Healthy."""
 
 
 def write(path: str | os.PathLike[str], gateway: str, **more: Any) -> None:
@@ -51,6 +54,8 @@ def check(path: str | os.PathLike[str], max_age: float, now: float | None = None
     age = now - stamp
     if age > max_age:
         return Verdict(False, f"unhealthy: last update {age:.0f} s ago (limit {max_age:.0f} s)")
+    if gateway == STANDBY:
+        return Verdict(True, f"healthy: standby, holding no shard, updated {age:.0f} s ago")
     if gateway != CONNECTED:
         return Verdict(False, f"unhealthy: gateway {gateway} ({age:.0f} s ago)")
     tables = data.get("tables")

@@ -47,13 +47,18 @@ from bot.config import Config
 from bot.store import is_postgres
 from bot.store.lease import LeaseStore
 from bot.table.log import CommandsSynced, LogError, read_rows
-from bot.table.ownership import Ownership
+from bot.table.ownership import Ownership, is_table_log
 from bot.table.ports import StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
 from cogs import ops, permissions
 from cogs.metrics import Metrics
-from cogs.prefs import load_notify_modes, load_table_messages, migrate_table_threads
+from cogs.prefs import (
+    load_notify_modes,
+    load_table_messages,
+    load_table_threads,
+    migrate_table_threads,
+)
 from cogs.presenter import DiscordPresenter
 
 log = logging.getLogger("cogs.app")  # the service's log name (operators filter on it)
@@ -67,6 +72,11 @@ is an exit within 5 s; supervisors wait longer: systemd 15 s here, Docker 10 s).
 RESTARTING = "The dealer is restarting; try again in a few seconds. Nothing was changed."
 ROUTER = "cogs.router"
 """The extension that wires every inbound path (loaded by name, as discord.py does)."""
+_NO_HAND = frozenset({"waiting", "paused", "halted", "closed"})
+"""A table view's phases without a hand in progress (``bot.table.view.ViewPhase``)."""
+IDENTIFY_WINDOW = 5.0
+"""Discord's identify rate limit: ``max_concurrency`` IDENTIFYs per this many seconds, one
+per bucket ``shard_id % max_concurrency`` (``GET /gateway/bot``'s session_start_limit)."""
 
 
 class ChipfistBot(commands.Bot):
@@ -114,7 +124,9 @@ class ChipfistBot(commands.Bot):
         self._stopped = False
         self._notified_ready = False
         self._connected: set[int] = set(self.settings.shard_ids() or ())
-        """Gateway shards this process connects (AutoShardedBot only)."""
+        """Gateway shards this process connects (AutoShardedBot only): the configured
+        ones, or with shard leases those held."""
+        self._connecting: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start
 
@@ -139,8 +151,12 @@ class ChipfistBot(commands.Bot):
         if ownership is None:
             halted = await self.service.recover()
         else:
-            # Only the tables of the shards this process holds (none yet for a standby).
-            halted = await self.service.lease_step()
+            # Only the tables of the shards this process holds. A standby takes nothing
+            # yet: its lease loop first lets the owners starting beside it take theirs.
+            halted = [] if ownership.standby else await self.service.lease_step()
+            # The gateway connects only the shards held (another process may hold some
+            # of ours: a standby that took them over while this one was down).
+            self._connected = set(ownership.held)
             self._background.append(asyncio.create_task(self._lease_loop(), name="leases"))
         if halted:
             log.warning("tables halted at start: %s", halted)
@@ -211,28 +227,87 @@ class ChipfistBot(commands.Bot):
             await asyncio.sleep(ttl)  # the owners starting beside it take theirs first
         while True:
             try:
+                before = set(service.tables)
                 await service.lease_step()
+                await self._adopt(before, set(service.tables))
                 await self._follow_shards(set(ownership.held))
             except Exception:  # the database is away; the fences keep the tables safe
                 log.exception("lease step failed; retrying")
             await asyncio.sleep(ttl / 3)
 
+    async def _adopt(self, before: set[str], now: set[str]) -> None:
+        """The tables of shards gained keep their table message and thread (edited, not
+        posted again); those of shards lost are no longer shown from here (their queued
+        updates dropped: the new owner shows them)."""
+        ownership = self.tables.ownership
+        assert ownership is not None
+        for table_id in list(self.presenter.channels):
+            if is_table_log(table_id) and not ownership.owns(table_id):
+                await self.presenter.forget(table_id)
+        gained = now - before - set(self.presenter.channels)
+        if not gained:
+            return
+        store = self.tables.store
+        messages = await load_table_messages(store)
+        threads = await load_table_threads(store)
+        for table_id in gained:
+            if table_id in messages:
+                self.presenter.saved_messages[table_id] = messages[table_id]
+            if table_id in threads:
+                self.presenter.saved_threads[table_id] = threads[table_id]
+            # Mid-hand, the message may be a turn behind (its process died between a
+            # commit and the edit): show the table as recovered, or no button would
+            # match its turn. Between hands there is no turn to match: no edit.
+            table = self.tables.get(table_id)
+            if table is not None and table.snapshot(None).phase not in _NO_HAND:
+                self.presenter.channel(table_id).schedule_refresh()
+
     async def _follow_shards(self, held: set[int]) -> None:
+        """Disconnect the gateway shards lost at once; connect those gained in the
+        background (an IDENTIFY may wait for Discord's rate limit, and the lease loop
+        must keep renewing meanwhile)."""
         if not isinstance(self, commands.AutoShardedBot):
             return
-        for shard in sorted(held - self._connected):
+        for shard in sorted(self._connected - held):
+            await self._disconnect(shard)
+        if not self._connected and not held and self.gateway == health.CONNECTED:
+            self.gateway = health.STANDBY
+            await self._write_health()
+        if held - self._connected and (self._connecting is None or self._connecting.done()):
+            self._connecting = asyncio.create_task(self._connect_shards(), name="shards")
+            self._background.append(self._connecting)
+
+    async def _connect_shards(self) -> None:
+        assert isinstance(self, commands.AutoShardedBot)
+        service = self.service
+        assert service is not None and service.ownership is not None
+        while missing := sorted(set(service.ownership.held) - self._connected):
+            shard = missing[0]
             log.info("connecting gateway shard %d (taken over)", shard)
             self._connected.add(shard)
-            ids = list(self._connection.shard_ids or [])
-            self._connection.shard_ids = sorted({*ids, shard})
+            self._connection.shard_ids = sorted({*(self._connection.shard_ids or []), shard})
             await self.launch_shard(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, shard)
-        for shard in sorted(self._connected - held):
-            log.warning("disconnecting gateway shard %d (its lease went to another)", shard)
-            self._connected.discard(shard)
-            info = self.get_shard(shard)
-            if info is not None:
-                with contextlib.suppress(Exception):
-                    await info.disconnect()
+            log.info("gateway shard %d connected", shard)
+            if shard not in service.ownership.held or shard not in self._connected:
+                await self._disconnect(shard)  # lost while it connected
+
+    async def _disconnect(self, shard: int) -> None:
+        assert isinstance(self, commands.AutoShardedBot)
+        log.warning("disconnecting gateway shard %d (its lease went to another)", shard)
+        self._connected.discard(shard)
+        self._connection.shard_ids = [s for s in (self._connection.shard_ids or []) if s != shard]
+        info = self.get_shard(shard)
+        if info is not None and not info.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(info.disconnect(), timeout=5)
+
+    def _gateway_alive(self) -> bool:
+        if self.is_closed():
+            return False
+        if isinstance(self, commands.AutoShardedBot):
+            # No single websocket (``self.ws`` stays None): alive if any shard is.
+            return any(not info.is_closed() for info in self.shards.values())
+        return self.ws is not None
 
     def _watch_metrics(self) -> None:
         metrics = self.metrics
@@ -350,7 +425,7 @@ class ChipfistBot(commands.Bot):
         if dog is not None:
             interval = min(interval, dog)
         while True:
-            if self.gateway == health.CONNECTED and (self.ws is None or self.is_closed()):
+            if self.gateway == health.CONNECTED and not self._gateway_alive():
                 self.gateway = "disconnected"
             await self._write_health()
             if self.gateway == health.CONNECTED:
@@ -436,14 +511,45 @@ class ShardedChipfistBot(ChipfistBot, commands.AutoShardedBot):
     """The bot on the shards ``CHIPFIST_SHARDS`` of ``CHIPFIST_SHARD_COUNT``
     (discord.py's AutoShardedBot with ``shard_ids``)."""
 
+    def __init__(self, database: str, **options: Any) -> None:
+        super().__init__(database, **options)
+        self._identify_locks: dict[int, asyncio.Lock] = {}
+        self._identified_at: dict[int, float] = {}
+        self._max_concurrency: int | None = None
+
     async def launch_shards(self) -> None:
+        if self.tables.ownership is not None:
+            self.shard_ids = sorted(self._connected)
         if self.shard_ids == []:
             # A standby owns no shard yet: connect none (discord.py would take an empty
             # list as "all of them"); the lease loop connects those it takes over.
             self._connection.shard_count = self.shard_count
             self._connection.shard_ids = []
+            self.gateway = health.STANDBY
+            await self._write_health()
             return
         await super().launch_shards()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Discord's identify rate limit, and no more: one IDENTIFY per
+        :data:`IDENTIFY_WINDOW` per bucket ``shard_id % max_concurrency``. discord.py's
+        default sleeps 5 s before every IDENTIFY but a process's first, which would add
+        5 s to a standby's take-over of a shard however long ago it last identified.
+        (The limit is per bot across processes; each process spaces only its own.)"""
+        if self._max_concurrency is None:
+            try:
+                limits = await self.fetch_session_start_limits()
+                self._max_concurrency = max(1, limits.max_concurrency)
+            except (discord.HTTPException, discord.GatewayNotFound):
+                self._max_concurrency = 1
+        bucket = (shard_id or 0) % self._max_concurrency
+        lock = self._identify_locks.setdefault(bucket, asyncio.Lock())
+        loop = asyncio.get_running_loop()
+        async with lock:
+            last = self._identified_at.get(bucket)
+            if last is not None:
+                await asyncio.sleep(max(0.0, last + IDENTIFY_WINDOW - loop.time()))
+            self._identified_at[bucket] = loop.time()
 
 
 def make_bot(config: Config, **options: Any) -> ChipfistBot:  # Any: as ChipfistBot's

@@ -169,6 +169,17 @@ class DiscordPresenter:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def forget(self, table_id: str) -> None:
+        """Stop showing a table (its shard went to another process): its queued
+        deliveries and refreshes are dropped; the new owner shows the table."""
+        ch = self.channels.pop(table_id, None)
+        if ch is None:
+            return
+        for task in ch.tasks():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
     async def close(self) -> None:
         for ch in self.channels.values():
             for task in ch.tasks():

@@ -194,6 +194,49 @@ async def test_tables_of_other_shards_are_not_driven(pg_url: str) -> None:
         await _close(b)
 
 
+async def test_reserved_logs_are_written_by_any_process_unfenced(pg_url: str) -> None:
+    """The Discord side's process-wide logs (command-sync hash, preferences, table
+    message ids: ids starting with "_") belong to no shard: a process holding only shard
+    1 (or none, a standby) appends to them, with no fence, while a table of shard 0 is
+    still refused. Before, they fell to shard 0 and a process without it failed to
+    start (its command sync was refused)."""
+    a = await _process(pg_url, "a", {1}, 4 << 22)  # the guild is on shard 0
+    b = await _process(pg_url, "b", set(), 0, standby=True)
+    try:
+        await a.lease_step()
+        assert a.ownership is not None and set(a.ownership.held) == {1}
+        assert a.ownership.fence_for("_command_sync") is None
+        assert await a.store.append("_command_sync", "synced", {"n": 1}) == 1
+        assert await b.store.append("_player_prefs", "notify", {"n": 2}) == 1
+        with pytest.raises(NotOwned):
+            await a.store.append("123", "x", {})
+        refused = await a.create("123", "h", TableSettings())
+        assert not refused.ok and await a.store.open_tables() == []
+    finally:
+        await _close(a)
+        await _close(b)
+
+
+async def test_processes_append_to_one_shared_log_at_once(pg_url: str) -> None:
+    """Invariant 4 with several processes: two stores (two processes' writers) append to
+    the same unfenced, shared log at once (as the bot processes record their table
+    messages); every append lands, seqs 1..N with no gap, none refused for a seq taken
+    by the other process."""
+    a, b = await open_store(pg_url), await open_store(pg_url)
+    try:
+        rounds = 30
+        for n in range(rounds):
+            await asyncio.gather(
+                a.append("_table_messages", "table_message", {"n": n, "by": "a"}),
+                b.append("_table_messages", "table_message", {"n": n, "by": "b"}),
+            )
+        events = await a.events("_table_messages")
+        assert [e.seq for e in events] == list(range(1, 2 * rounds + 1))
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_paused_writer_holding_the_fence_does_not_block_take_over(
     pg_url: str, leases: LeaseStore
 ) -> None:

@@ -121,6 +121,19 @@ class PostgresWriter(GroupCommitWriter):
         )
         last = dict.fromkeys(tables, 0)
         existing: dict[tuple[str, str], int] = {}
+        shared = sorted(
+            {op.table_id for op in batch if isinstance(op, AppendOp) and op.fence is None}
+        )
+        if shared:
+            # A log no fence covers may be appended to by several processes at once (the
+            # Discord side's shared records: command sync, preferences, table messages):
+            # one writer per log at a time, so the next statement reads the other's
+            # committed last seq instead of both taking the same one.
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(t, 0))"
+                " FROM unnest($1::text[]) AS t ORDER BY t",
+                shared,
+            )
         if tables:
             # One round trip for both: each table's last seq (rows without a key) and the
             # keys of this batch already in the log.

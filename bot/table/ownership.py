@@ -11,7 +11,10 @@ its lease expired and taken) is refused by the store; :meth:`Ownership.stale` th
 the shard at once instead of failing command after command.
 
 Tables with no guild on record (created before sharding) belong to shard
-:data:`FALLBACK_SHARD` until their guild is recorded.
+:data:`FALLBACK_SHARD` until their guild is recorded. Logs whose id starts with
+:data:`RESERVED_PREFIX` are not tables but the Discord side's process-wide records (the
+command-sync hash, players' preferences, table message ids): no shard owns them, any
+process may append to them, and their appends carry no fence.
 
 Nothing here knows Discord: the guild of a new table comes from ``guild_of`` (the
 presenter's lookup of a channel's guild).
@@ -31,6 +34,14 @@ log = logging.getLogger(__name__)
 
 FALLBACK_SHARD = 0
 """The shard of a table whose guild is unknown (tables from before sharding)."""
+RESERVED_PREFIX = "_"
+"""Log ids starting with this are process-wide records, never a table (table ids are
+channel ids or ``local``)."""
+
+
+def is_table_log(log_id: str) -> bool:
+    """Whether ``log_id`` is a table's log (owned by a shard), not a reserved one."""
+    return not log_id.startswith(RESERVED_PREFIX)
 
 
 class NotOwned(TableError):
@@ -127,9 +138,11 @@ class Ownership:
     def owns(self, table_id: str) -> bool:
         return self.shard(table_id) in self.held
 
-    def fence_for(self, table_id: str) -> tuple[str, int]:
-        """The fence every append of ``table_id`` carries; :class:`NotOwned` if this
-        process does not hold its shard."""
+    def fence_for(self, table_id: str) -> tuple[str, int] | None:
+        """The fence every append of ``table_id`` carries (None for a reserved log, which
+        no shard owns); :class:`NotOwned` if this process does not hold its shard."""
+        if not is_table_log(table_id):
+            return None
         lease = self.held.get(self.shard(table_id))
         if lease is None:
             raise NotOwned(table_id)

@@ -51,6 +51,19 @@ Discord), ``remove_bot()`` / ``readd_bot()`` (GUILD_DELETE / GUILD_CREATE; then 
 ``rate_limited_by_bucket``, ``rate_limit_log`` ((loop time, kind, route) per 429),
 ``faults.injected`` (by status and kind); ``reset_counts()`` zeroes them all.
 
+Guilds and shards: ``FakeDiscord(shards=N, max_concurrency=M)`` answers ``GET
+/gateway/bot`` with N shards (and M identifies per 5 s); ``await fake.add_guild(name,
+shard=k)`` adds a guild on shard k (by Discord's formula ``(guild_id >> 22) % N``) with
+its channels (``fake.guild_channels(guild)``). An IDENTIFY with ``shard: [id, count]``
+gets a session (:class:`~server.GatewaySession`, in ``fake.sessions``) whose READY and
+GUILD_CREATEs carry only that shard's guilds; every guild event and interaction goes
+only to the sessions of its guild's shard (guild-less ones to shard 0), each session
+with its own sequence and RESUME buffer. A client closing with 1000/1001 ends its
+session; a dropped connection leaves it resumable. An interaction for a shard with no
+session reaches no one (``record.sessions == 0``): to the player it is "This
+interaction failed" (``fake.failed_interactions()``, which also lists those left
+unanswered past their 3 s window). ``fake.live_sessions(shard)`` lists who is connected.
+
 Usage in a test (with ``fake_discord`` imported into the conftest)::
 
     from tests.fakediscord.fixtures import run_bot

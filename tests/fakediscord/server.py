@@ -15,7 +15,7 @@ import json
 import secrets
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import discord
@@ -30,6 +30,7 @@ from .state import (
     Delivery,
     FakeAttachment,
     FakeChannel,
+    FakeGuild,
     FakeInteraction,
     FakeMessage,
     FakeModal,
@@ -37,7 +38,9 @@ from .state import (
     audience_includes,
     iter_components,
     private,
+    shard_of,
     snowflake,
+    snowflake_on_shard,
 )
 
 if TYPE_CHECKING:
@@ -69,6 +72,12 @@ INTENT_MESSAGE_CONTENT = 1 << 15
 GATEWAY_CLOSE_RESUME = 4000
 #: Dispatches kept for RESUME replay (Discord keeps a session's recent events).
 REPLAY_LIMIT = 50_000
+#: Client close codes after which Discord ends the session (no RESUME).
+GATEWAY_CLOSE_ENDS_SESSION = (1000, 1001)
+#: Close code for an IDENTIFY with a shard id outside its shard count.
+GATEWAY_CLOSE_INVALID_SHARD = 4010
+#: Events whose guild is the payload's ``id`` (elsewhere it is ``guild_id``).
+_GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
 
 
 class FakeDiscordError(Exception):
@@ -96,6 +105,52 @@ class _RateLimitRule:
     retry_after: float
 
 
+@dataclass(eq=False)
+class GatewaySession:
+    """One IDENTIFYed gateway session: the connection of one shard (``shard`` of
+    ``shard_count``, as the client identified). Its events are numbered per session and
+    kept for RESUME, as Discord does; a dropped connection leaves the session resumable,
+    a client close with 1000/1001 or an Invalid Session ends it."""
+
+    id: str
+    shard: int
+    shard_count: int
+    intents: int
+    ws: web.WebSocketResponse | None
+    identified_at: float
+    """Loop time of the IDENTIFY."""
+    seq: int = 0
+    replay: list[tuple[int, str]] = field(default_factory=list)
+    ended_at: float | None = None
+    """Loop time the session ended (no RESUME possible); None while resumable."""
+    events: Counter[str] = field(default_factory=Counter)
+    """Dispatches queued on this session, by event name."""
+
+    @property
+    def live(self) -> bool:
+        """Connected now (events reach the client at once)."""
+        return self.ended_at is None and self.ws is not None and not self.ws.closed
+
+    @property
+    def resumable(self) -> bool:
+        return self.ended_at is None
+
+    def carries(self, guild_id: int | None) -> bool:
+        """Whether Discord routes this guild's events here (guild-less ones, like DMs,
+        go to shard 0)."""
+        if guild_id is None:
+            return self.shard == 0
+        return shard_of(guild_id, self.shard_count) == self.shard
+
+
+def _guild_of_event(name: str, payload: Any) -> int | None:
+    """The guild a dispatch belongs to (its shard carries it), or None (shard 0)."""
+    if not isinstance(payload, dict):
+        return None
+    raw = payload.get("id") if name in _GUILD_EVENTS else payload.get("guild_id")
+    return int(raw) if raw else None
+
+
 class Patcher(Protocol):
     """What :meth:`FakeDiscord.patch` needs: ``pytest.MonkeyPatch`` is one; the Discord
     benchmark brings its own, so the fake runs without pytest."""
@@ -104,7 +159,8 @@ class Patcher(Protocol):
 
 
 class FakeDiscord:
-    """An in-process Discord with one guild, a few channels and members.
+    """An in-process Discord with one guild (more with :meth:`add_guild`, on gateway
+    shards), a few channels and members.
 
     Typical use (see ``fixtures.py`` for the pytest wiring)::
 
@@ -127,8 +183,17 @@ class FakeDiscord:
         token: str = "fake-token",
         response_timeout: float = 3.0,
         config: FakeConfig | None = None,
+        shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
+        if shards < 1 or max_concurrency < 1:
+            raise ValueError("shards and max_concurrency are at least 1")
         self.token = token
+        #: The shard count ``GET /gateway/bot`` recommends; each session gets the guilds
+        #: of the shard it identified for (by its own count, as on Discord).
+        self.shard_count = shards
+        #: ``session_start_limit.max_concurrency`` (identifies allowed per 5 s).
+        self.max_concurrency = max_concurrency
         #: Rate limits and faults (see ``conditions.py``); all off by default.
         self.config = config if config is not None else FakeConfig()
         self.limiter = RateLimiter(self.config)
@@ -146,8 +211,8 @@ class FakeDiscord:
         self.global_requests_by_route: Counter[str] = Counter()
         #: Whether the bot is a member of the guild (see :meth:`remove_bot`).
         self.bot_in_guild = True
-        self._session_id: str | None = None
-        self._replay: list[tuple[int, str]] = []
+        #: Every gateway session ever identified, oldest first (ended ones included).
+        self.sessions: list[GatewaySession] = []
         self._gateway_down_until = 0.0
         self._chaos_task: asyncio.Task[None] | None = None
         self._in_flight = 0
@@ -158,8 +223,10 @@ class FakeDiscord:
         self.application_id = snowflake()
         self.bot_user = FakeUser(self.application_id, bot_name, bot=True)
         self.owner = FakeUser(snowflake(), "owner")
-        self.guild_id = snowflake()
+        self.guild_id = snowflake_on_shard(0, shards)
         self.guild_name = guild_name
+        #: Every guild the bot is in; the first is ``guild_id`` (see :meth:`add_guild`).
+        self.guilds: dict[int, FakeGuild] = {self.guild_id: FakeGuild(self.guild_id, guild_name)}
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.members: list[FakeUser] = [self.bot_user]
         self.channels: dict[int, FakeChannel] = {}
@@ -187,7 +254,6 @@ class FakeDiscord:
         self.rate_limited = 0
         self._rate_limits: list[_RateLimitRule] = []
         self._sockets: set[web.WebSocketResponse] = set()
-        self._seq = 0
         self._changed = asyncio.Condition()
         self._last_request_at = 0.0
         self.identified = asyncio.Event()
@@ -315,6 +381,47 @@ class FakeDiscord:
                 self._pending.append(("GUILD_MEMBER_ADD", payload))
         return user
 
+    async def add_guild(
+        self, name: str, *, shard: int | None = None, channels: Iterable[str] = ("poker",)
+    ) -> FakeGuild:
+        """The bot joins another guild (on ``shard`` of :attr:`shard_count` if given),
+        with text ``channels``; every user is a member. GUILD_CREATE goes to the
+        sessions of its shard, as when the bot is invited."""
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} of {self.shard_count} does not exist")
+        gid = snowflake() if shard is None else snowflake_on_shard(shard, self.shard_count)
+        guild = self.guilds[gid] = FakeGuild(gid, name)
+        for channel_name in channels:
+            cid = snowflake()
+            self.channels[cid] = FakeChannel(cid, channel_name, guild_id=gid)
+        if self.sessions:
+            await self.dispatch("GUILD_CREATE", self._guild_payload(gid))
+        return guild
+
+    def guild_channels(self, guild: FakeGuild | int) -> list[FakeChannel]:
+        """The guild's text channels (no threads), in creation order."""
+        gid = guild if isinstance(guild, int) else guild.id
+        return [
+            c
+            for c in self.channels.values()
+            if c.guild_id == gid and not c.is_thread and not c.is_dm and not c.deleted
+        ]
+
+    def live_sessions(self, shard: int | None = None) -> list[GatewaySession]:
+        """Connected gateway sessions (of ``shard`` if given)."""
+        return [s for s in self.sessions if s.live and (shard is None or s.shard == shard)]
+
+    def failed_interactions(self) -> list[FakeInteraction]:
+        """Interactions a player saw fail ("This interaction failed"): unanswered, and
+        either queued on no session (their shard had none) or past their 3 s window."""
+        now = asyncio.get_running_loop().time()
+        return [
+            r
+            for r in self.interactions.values()
+            if not r.acknowledged
+            and (r.sessions == 0 or now - r.created_at > self.response_timeout)
+        ]
+
     def user(self, name: str) -> FakeUser:
         """Look a user up by name."""
         for user in self.users.values():
@@ -395,9 +502,12 @@ class FakeDiscord:
 
     @property
     def gateway_connected(self) -> bool:
-        return any(not ws.closed for ws in self._sockets)
+        return any(s.live for s in self.sessions)
 
-    async def drop_gateway(self, *, outage: float = 0.0) -> None:
+    def _sessions_of(self, shard: int | None) -> list[GatewaySession]:
+        return [s for s in self.sessions if s.resumable and (shard is None or s.shard == shard)]
+
+    async def drop_gateway(self, *, outage: float = 0.0, shard: int | None = None) -> None:
         """Drop the bot's gateway connection (close code 4000): discord.py reconnects
         and RESUMEs; the fake replays every dispatch it missed, then sends RESUMED.
 
@@ -406,23 +516,27 @@ class FakeDiscord:
         self.faults.injected["gateway_drop"] += 1
         loop = asyncio.get_running_loop()
         self._gateway_down_until = max(self._gateway_down_until, loop.time() + outage)
-        for ws in list(self._sockets):
-            self._sockets.discard(ws)
-            await ws.close(code=GATEWAY_CLOSE_RESUME, message=b"fake: connection dropped")
+        for session in self._sessions_of(shard):
+            ws, session.ws = session.ws, None
+            if ws is not None:
+                self._sockets.discard(ws)
+                await ws.close(code=GATEWAY_CLOSE_RESUME, message=b"fake: connection dropped")
 
-    async def invalidate_session(self) -> None:
+    async def invalidate_session(self, *, shard: int | None = None) -> None:
         """Send op 9 (Invalid Session, not resumable): discord.py re-IDENTIFYs and gets a
         fresh READY + GUILD_CREATE; events of the old session are never replayed."""
-        self._session_id = None
-        for ws in list(self._sockets):
-            if not ws.closed:
-                await ws.send_str(json.dumps({"op": 9, "d": False}))
+        now = asyncio.get_running_loop().time()
+        for session in self._sessions_of(shard):
+            session.ended_at = now
+            if session.ws is not None and not session.ws.closed:
+                await session.ws.send_str(json.dumps({"op": 9, "d": False}))
 
-    async def reconnect_request(self) -> None:
+    async def reconnect_request(self, *, shard: int | None = None) -> None:
         """Send op 7 (Reconnect), as Discord does before moving a session."""
-        for ws in list(self._sockets):
-            if not ws.closed:
-                await ws.send_str(json.dumps({"op": 7, "d": None}))
+        for session in self._sessions_of(shard):
+            if session.live:
+                assert session.ws is not None
+                await session.ws.send_str(json.dumps({"op": 7, "d": None}))
 
     def _start_random_drops(self) -> None:
         running = self._chaos_task is not None and not self._chaos_task.done()
@@ -887,7 +1001,9 @@ class FakeDiscord:
         timeout: float | None,
         late: bool = False,
     ) -> FakeInteraction:
-        if self._session_id is None:
+        if not any(s.resumable for s in self.sessions):
+            # No session on any shard: a test bug (or the test's point), said loudly.
+            # One shard without a session among others is a failed click instead.
             raise RuntimeError("no bot is connected to the gateway")
         if channel.deleted:
             raise LookupError(f"channel {channel.name} was deleted")
@@ -932,16 +1048,20 @@ class FakeDiscord:
             payload["context"] = 1  # BOT_DM
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         else:
-            payload["guild_id"] = str(self.guild_id)
-            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            gid = str(channel.guild_id)
+            payload["guild_id"] = gid
+            payload["guild"] = {"id": gid, "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
             payload["member"] = user.member_payload(permissions=user.permissions or ALL_PERMISSIONS)
             payload["context"] = 0  # GUILD
-            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+            payload["authorizing_integration_owners"] = {"0": gid}
         if message is not None:
             payload["message"] = message.payload()
-        await self.dispatch("INTERACTION_CREATE", payload)
-        if wait:
+        # Only the connection(s) of the guild's shard see it; with none, no process
+        # does, and the player sees "This interaction failed" (nothing to wait for).
+        record.sessions, sent = await self._dispatch_counted("INTERACTION_CREATE", payload)
+        record.delivered = sent > 0
+        if wait and record.sessions:
             limit = timeout if timeout is not None else self.response_timeout + 2.0
             await self.wait_for(
                 lambda: record.acknowledged or record.response_error is not None, limit
@@ -950,37 +1070,60 @@ class FakeDiscord:
 
     # ---------------------------------------------------------------- gateway
 
-    async def dispatch(self, event: str, data: Any) -> None:
-        """Send a DISPATCH event to the bot's gateway session.
+    async def dispatch(self, event: str, data: Any) -> int:
+        """Send a DISPATCH event to the gateway sessions of its guild's shard (a
+        guild-less event, like a DM's, to shard 0's), as Discord routes them. Returns on
+        how many live connections it went out.
 
-        Every dispatch is numbered and kept, as Discord keeps a session's events: one
-        sent while the bot is disconnected is delivered when it RESUMEs."""
+        Every dispatch is numbered per session and kept, as Discord keeps a session's
+        events: one sent while a session is disconnected is delivered when it RESUMEs."""
+        return (await self._dispatch_counted(event, data))[1]
+
+    async def _dispatch_counted(self, event: str, data: Any) -> tuple[int, int]:
+        """(sessions queued on, live connections sent on) for ``event``."""
         pending, self._pending = self._pending, []
+        counts = (0, 0)
         for name, payload in [*pending, (event, data)]:
-            self._seq += 1
-            frame = json.dumps({"op": 0, "t": name, "s": self._seq, "d": payload})
-            if self._session_id is not None:
-                self._replay.append((self._seq, frame))
-                if len(self._replay) > REPLAY_LIMIT:
-                    del self._replay[: len(self._replay) - REPLAY_LIMIT]
-            for ws in list(self._sockets):
-                if not ws.closed:
-                    with contextlib.suppress(ConnectionResetError):
-                        await ws.send_str(frame)
+            guild = _guild_of_event(name, payload)
+            targets = [s for s in self.sessions if s.resumable and s.carries(guild)]
+            sent = 0
+            for session in targets:
+                sent += await self._send(session, name, payload)
+            counts = (len(targets), sent)
+        return counts
 
-    def _guild_payload(self) -> JSON:
-        text_channels = [
-            c for c in self.channels.values() if c.guild_id == self.guild_id and not c.is_thread
+    async def _send(self, session: GatewaySession, name: str, payload: Any) -> int:
+        """Queue one dispatch on ``session`` (kept for RESUME) and send it if connected;
+        returns 1 if it went out."""
+        session.seq += 1
+        session.events[name] += 1
+        frame = json.dumps({"op": 0, "t": name, "s": session.seq, "d": payload})
+        session.replay.append((session.seq, frame))
+        if len(session.replay) > REPLAY_LIMIT:
+            del session.replay[: len(session.replay) - REPLAY_LIMIT]
+        ws = session.ws
+        if ws is None or ws.closed:
+            return 0
+        with contextlib.suppress(ConnectionResetError):
+            await ws.send_str(frame)
+        return 1
+
+    def _guild_payload(self, guild_id: int | None = None) -> JSON:
+        gid = self.guild_id if guild_id is None else guild_id
+        text_channels = [c for c in self.channels.values() if c.guild_id == gid and not c.is_thread]
+        threads = [
+            c.payload()
+            for c in self.channels.values()
+            if c.is_thread and not c.deleted and c.guild_id == gid
         ]
-        threads = [c.payload() for c in self.channels.values() if c.is_thread and not c.deleted]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(gid),
+            "name": self.guilds[gid].name,
             "icon": None,
             "owner_id": str(self.owner.id),
             "roles": [
                 {
-                    "id": str(self.guild_id),
+                    "id": str(gid),
                     "name": "@everyone",
                     "permissions": BOT_PERMISSIONS,
                     "position": 0,
@@ -1026,6 +1169,7 @@ class FakeDiscord:
             # The gateway is "down": hold the connection silent until it is back.
             await asyncio.sleep(outage)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        session: GatewaySession | None = None
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -1035,73 +1179,105 @@ class FakeDiscord:
                 if op == 1:  # heartbeat
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:  # identify
-                    if d.get("token") != self.token:
-                        await ws.close(code=4004, message=b"Authentication failed.")
+                    session = await self._identify(ws, d or {})
+                    if session is None:
                         break
-                    self._sockets.add(ws)
-                    self.intents = int(d.get("intents", 0))
-                    self._session_id = secrets.token_hex(16)
-                    self._replay.clear()
-                    guilds = [{"id": str(self.guild_id), "unavailable": True}]
-                    ready = {
-                        "v": 10,
-                        "user": {**self.bot_user.payload(), "verified": True, "flags": 0},
-                        "session_id": self._session_id,
-                        "resume_gateway_url": self.gateway_url,
-                        "guilds": guilds if self.bot_in_guild else [],
-                        "shard": [0, 1],
-                        "application": {"id": str(self.application_id), "flags": 0},
-                    }
-                    await self.dispatch("READY", ready)
-                    if self.bot_in_guild:
-                        await self.dispatch("GUILD_CREATE", self._guild_payload())
-                    self.identified.set()
                 elif op == 6:  # resume: replay what the session missed, then RESUMED
-                    await self._resume(ws, d or {})
-                elif op == 8:  # request guild members
+                    session = await self._resume(ws, d or {})
+                elif op == 8 and session is not None:  # request guild members
                     chunk = {
-                        "guild_id": str(self.guild_id),
+                        "guild_id": str(d.get("guild_id") or self.guild_id),
                         "members": [m.member_payload() for m in self.members],
                         "chunk_index": 0,
                         "chunk_count": 1,
                         "nonce": d.get("nonce"),
                     }
-                    await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+                    await self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
         finally:
             self._sockets.discard(ws)
+            if session is not None and session.ws is ws:
+                session.ws = None
+                if ws.close_code in GATEWAY_CLOSE_ENDS_SESSION:
+                    session.ended_at = loop.time()  # a clean close: Discord ends it
         return ws
 
-    async def _resume(self, ws: web.WebSocketResponse, d: JSON) -> None:
+    async def _identify(self, ws: web.WebSocketResponse, d: JSON) -> GatewaySession | None:
+        """IDENTIFY: a new session for the shard asked for (``[0, 1]`` if none), whose
+        READY and GUILD_CREATEs carry only that shard's guilds."""
+        if d.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        shard_id, count = (int(x) for x in (d.get("shard") or [0, 1]))
+        if count < 1 or not 0 <= shard_id < count:
+            await ws.close(code=GATEWAY_CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        self.intents = int(d.get("intents", 0))
+        session = GatewaySession(
+            id=secrets.token_hex(16),
+            shard=shard_id,
+            shard_count=count,
+            intents=self.intents,
+            ws=ws,
+            identified_at=asyncio.get_running_loop().time(),
+        )
+        self.sessions.append(session)
+        self._sockets.add(ws)
+        mine = [
+            g
+            for g in self.guilds
+            if session.carries(g) and (g != self.guild_id or self.bot_in_guild)
+        ]
+        ready = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "flags": 0},
+            "session_id": session.id,
+            "resume_gateway_url": self.gateway_url,
+            "guilds": [{"id": str(g), "unavailable": True} for g in mine],
+            "shard": [shard_id, count],
+            "application": {"id": str(self.application_id), "flags": 0},
+        }
+        await self._send(session, "READY", ready)
+        for gid in mine:
+            await self._send(session, "GUILD_CREATE", self._guild_payload(gid))
+        self.identified.set()
+        return session
+
+    async def _resume(self, ws: web.WebSocketResponse, d: JSON) -> GatewaySession | None:
         """RESUME as Discord answers it: a known session gets every dispatch after the
         client's ``seq`` in order, then RESUMED; anything else gets op 9 (Invalid
         Session, not resumable), after which discord.py IDENTIFYs afresh."""
-        if (
-            d.get("token") != self.token
-            or self._session_id is None
-            or d.get("session_id") != self._session_id
-        ):
+        session = next(
+            (s for s in self.sessions if s.id == d.get("session_id") and s.resumable), None
+        )
+        if d.get("token") != self.token or session is None:
             await ws.send_str(json.dumps({"op": 9, "d": False}))
-            return
+            return None
         seq = int(d.get("seq") or 0)
-        if self._replay and seq < self._replay[0][0] - 1:
+        if session.replay and seq < session.replay[0][0] - 1:
             await ws.send_str(json.dumps({"op": 9, "d": False}))  # too far behind
-            return
+            return None
+        old, session.ws = session.ws, None
+        if old is not None and old is not ws:
+            self._sockets.discard(old)
+            await old.close(code=GATEWAY_CLOSE_RESUME, message=b"fake: resumed elsewhere")
         sent = seq
         while True:
             # Loop until caught up: events dispatched while replaying are sent too.
-            missed = [(s, frame) for s, frame in self._replay if s > sent]
+            missed = [(s, frame) for s, frame in session.replay if s > sent]
             if not missed:
                 break
             for s, frame in missed:
                 await ws.send_str(frame)
                 sent = s
+        session.ws = ws
         self._sockets.add(ws)
         self.faults.injected["resumed"] += 1
-        await self.dispatch("RESUMED", {})
+        await self._send(session, "RESUMED", {})
+        return session
 
     async def _dispatch_message_create(self, msg: FakeMessage) -> None:
         """MESSAGE_CREATE, filtered by the bot's intents as Discord does."""
-        if self._session_id is None or msg.ephemeral:
+        if msg.ephemeral:
             return
         needed = INTENT_DIRECT_MESSAGES if msg.channel.is_dm else INTENT_GUILD_MESSAGES
         if not self.intents & needed:
@@ -1376,8 +1552,15 @@ class FakeDiscord:
         return web.Response(status=404)
 
     async def _get_gateway(self, request: web.Request) -> web.StreamResponse:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        limit = {
+            "total": 1000,
+            "remaining": 1000,
+            "reset_after": 0,
+            "max_concurrency": self.max_concurrency,
+        }
+        return json_response(
+            {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
+        )
 
     async def _get_me(self, request: web.Request) -> web.StreamResponse:
         if request.headers.get("Authorization") != f"Bot {self.token}":
@@ -1501,7 +1684,7 @@ class FakeDiscord:
         thread = FakeChannel(
             tid,
             str(body.get("name", "thread")),
-            guild_id=self.guild_id,
+            guild_id=parent.guild_id,
             parent=parent,
             private_thread=private_thread,
             owner_id=self.bot_user.id,

@@ -43,6 +43,21 @@ def iso_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's formula: the shard whose gateway connection carries a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
+def snowflake_on_shard(shard: int, shard_count: int) -> int:
+    """A fresh snowflake whose guild would live on ``shard`` of ``shard_count`` (its
+    timestamp part moved back by less than ``shard_count`` ms; the counter keeps it
+    unique)."""
+    flake = snowflake()
+    stamp = flake >> 22
+    stamp -= (stamp - shard) % shard_count
+    return (stamp << 22) | (flake & 0x3FFFFF)
+
+
 def private(user_id: int) -> str:
     """Audience label for something only ``user_id`` can see."""
     return f"private:{user_id}"
@@ -104,6 +119,17 @@ class FakeUser:
         if permissions is not None:
             member["permissions"] = permissions
         return member
+
+
+@dataclass
+class FakeGuild:
+    """A guild the bot is in. Every fake user is a member of every guild."""
+
+    id: int
+    name: str
+
+    def shard(self, shard_count: int) -> int:
+        return shard_of(self.id, shard_count)
 
 
 @dataclass
@@ -398,6 +424,13 @@ class FakeInteraction:
     followups: list[FakeMessage] = field(default_factory=list)
     modal: FakeModal | None = None
     choices: list[JSON] | None = None  # autocomplete result (callback type 8)
+    sessions: int = 1
+    """Gateway sessions (of the guild's shard) it was queued on. 0: no session of that
+    shard exists, so no process ever sees it: to the player, "This interaction failed"
+    once its 3 s window has passed (Discord shows that for any unanswered click)."""
+    delivered: bool = True
+    """Whether it was sent on a live connection at once (else it waits in a dropped
+    session's buffer for a RESUME, or nowhere when ``sessions`` is 0)."""
 
     @property
     def acknowledged(self) -> bool:
