@@ -511,7 +511,7 @@ class ShardedChipfistBot(ChipfistBot, commands.AutoShardedBot):
     """The bot on the shards ``CHIPFIST_SHARDS`` of ``CHIPFIST_SHARD_COUNT``
     (discord.py's AutoShardedBot with ``shard_ids``)."""
 
-    def __init__(self, database: str, **options: Any) -> None:
+    def __init__(self, database: str, **options: Any) -> None:  # Any: as ChipfistBot's
         super().__init__(database, **options)
         self._identify_locks: dict[int, asyncio.Lock] = {}
         self._identified_at: dict[int, float] = {}

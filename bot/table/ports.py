@@ -66,12 +66,6 @@ __all__ = [
 ]
 
 
-def is_reserved(log_id: str) -> bool:
-    """Whether a log id is a reserved log (the bot's own records, never a table): table
-    ids are channel ids (digits) or ``local``; reserved ones start with ``_``."""
-    return log_id.startswith("_")
-
-
 class DuplicateKey(Exception):
     """This idempotency key was already used for this table: the command was applied."""
 
@@ -392,8 +386,8 @@ class StoreAdapter:
         fencing = self.fencing
         # A reserved log (an id starting with "_": preferences, table messages, the
         # standings' choices) is no table: any process may append to it, and it belongs
-        # to no shard, so it carries no fence.
-        fence = None if fencing is None or is_reserved(table_id) else fencing.fence_for(table_id)
+        # to no shard, so fence_for gives it no fence.
+        fence = None if fencing is None else fencing.fence_for(table_id)
         try:
             return await self.store.append(
                 table_id, kind, payload, idem_key=idem_key, ledger=ledger, fence=fence
