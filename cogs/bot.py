@@ -81,6 +81,11 @@ class ChipfistBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Privileged (switched on in the developer portal, docs/operations.md): the only
+        # way to hear that a seated member left the server (R-16.12, cogs/moderation.py).
+        intents.members = True
+        # Members are never needed in bulk: no chunking at start (one request a guild).
+        options.setdefault("chunk_guilds_at_startup", False)
         # No voice here: skip discord.py's start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False

@@ -89,14 +89,18 @@ async def update(
     view: discord.ui.View | None,
     image: RenderedImage | None = None,
     content: str | None = None,
+    clear: bool = False,
 ) -> bool:
-    """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request)."""
+    """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request).
+    ``clear``: drop the message's attachments (the text table, Attach Files lost)."""
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
     if content is not None:
         kwargs["content"] = fit(content)
     file = _file(image)
     if file is not None:
         kwargs["attachments"] = [file]
+    elif clear:
+        kwargs["attachments"] = []
     try:
         await interaction.response.edit_message(**kwargs)
         return True
@@ -185,12 +189,16 @@ async def edit(
     embed: discord.Embed,
     view: discord.ui.View | None,
     image: RenderedImage | None = None,
+    clear: bool = False,
 ) -> bool:
-    """Edit a message in place; False when it is gone."""
+    """Edit a message in place; False when it is gone. ``clear``: drop its attachments
+    (the text table, Attach Files lost)."""
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
     file = _file(image)
     if file is not None:
         kwargs["attachments"] = [file]
+    elif clear:
+        kwargs["attachments"] = []
     try:
         await message.edit(**kwargs)
         return True

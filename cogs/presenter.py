@@ -80,6 +80,8 @@ class DiscordPresenter:
         """Seconds a player may take before being pinged (0: ping at once)."""
         self.on_hand_ended: Callable[[], None] | None = None
         """Called once per finished hand (the metrics' hand counter)."""
+        self.gone: set[str] = set()
+        """Tables whose channel is gone (deleted, the bot removed): told nothing more."""
 
     def channel(self, table_id: str) -> TableChannel:
         """The table's channel object (made on first use)."""
@@ -98,9 +100,19 @@ class DiscordPresenter:
             self.channels[table_id] = ch
         return ch
 
+    def forget(self, table_id: str) -> None:
+        """The table's channel is gone (cogs/moderation.py): stop its work, keep nothing."""
+        self.gone.add(table_id)
+        ch = self.channels.pop(table_id, None)
+        if ch is not None:
+            for task in ch.tasks():
+                task.cancel()
+
     # ------------------------------------------------------------ the port
 
     async def public(self, table_id: str, notice: Notice) -> None:
+        if table_id in self.gone:
+            return
         ch = self.channel(table_id)
         ch.note(notice.text)
         self._note_showdown(table_id, notice)
@@ -124,6 +136,8 @@ class DiscordPresenter:
         ch.schedule_refresh()
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
+        if table_id in self.gone:
+            return
         ch = self.channel(table_id)
         if notice.kind == "your_turn":
             ch.enqueue(lambda: self._ping(table_id, user_id, notice))
@@ -187,7 +201,12 @@ class DiscordPresenter:
         reveal = await _render_reveal(fists) if fists else None
         showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
         images = [i for i in (reveal, showdown) if i is not None]
-        await ops.send(self.channel(table_id).where(), text, image=images or None)
+        ch = self.channel(table_id)
+        if ch.no_send:
+            return  # cannot post there (cogs/moderation.py): the table message says it
+        if ch.no_attach:
+            images = []  # Attach Files lost: the words alone
+        await ops.send(ch.where(), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -296,7 +315,8 @@ class DiscordPresenter:
         if table is None or table.snapshot(None).turn != turn:
             return
         text = f"<@{user_id}>, your turn."
-        by_dm = self.ping_mode.get(user_id) == "dm"
+        # Send Messages lost (cogs/moderation.py): a DM is the only way left to nudge.
+        by_dm = self.ping_mode.get(user_id) == "dm" or self.channel(table_id).no_send
         if by_dm and await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}"):
             return
         # A channel mention (also when the DM could not be delivered: DMs closed).

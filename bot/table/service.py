@@ -269,6 +269,10 @@ class TableService:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
 
+    def wake(self) -> None:
+        """Look at the clocks again now (a table's hold was lifted, say)."""
+        self._wake.set()
+
     def start_clocks(self) -> None:
         if self._clock_task is None:
             self._clock_task = asyncio.create_task(self.run_clocks(), name="table-clocks")

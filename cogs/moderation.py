@@ -1,0 +1,405 @@
+"""What moderators (and Discord) do to a table's place, and how the table copes.
+
+A cog the inbound router adds at start (:mod:`cogs.router`), listening to the gateway
+events a moderator's action causes:
+
+* **Attach Files lost** in the table's channel: the table message falls back to text
+  (the embed already writes every public card; no attachment), and the channel is told
+  once which permission is missing. Given back: pictures again.
+* **Send Messages lost**: the table is held between deals (``Table.hold``: no new
+  deal; a hand in progress plays on, its clicks answered by the interaction itself,
+  which needs no permission, with one ephemeral word to each clicker); the host is told
+  by DM. Given back: the hold is lifted at once and the table deals again by itself.
+  The permissions are read from the gateway's cache on CHANNEL_UPDATE, a role change,
+  at READY and from every interaction's ``app_permissions`` in the table's channel, so
+  a change is seen whichever way it came.
+* **Channel or thread deleted** / **bot removed from the server** (GUILD_DELETE, not
+  an outage): the hand is cancelled and the table closed with every stack cashed out
+  (R-16.11, ``Table.abandon``); the players are told by DM. The tables of a server the
+  bot was removed from reopen (same settings and host, empty seats) if it is added back
+  within ``CHIPFIST_GUILD_KEEP_HOURS``; the log keeps their history in any case.
+* **A seated member removed from the server** (GUILD_MEMBER_REMOVE, which needs the
+  privileged members intent): away (R-16.12, ``Table.member_gone``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+import discord
+from discord.ext import commands
+
+from bot.table.recovery import load
+from bot.table.table import Abandoned, Table
+from cogs import ops
+from cogs.bot import ChipfistBot
+from cogs.channel import TableChannel
+
+log = logging.getLogger(__name__)
+
+REMOVALS_LOG = "_guild_removals"
+"""Reserved log id: one ``guild_removed`` row per removal ({guild, tables, at})."""
+REMOVED = "guild_removed"
+READDED = "guild_readded"
+CLOSED_BY_REMOVAL = "discord:guild-removed"
+CLOSED_BY_DELETE = "discord:channel-deleted"
+
+
+Place = discord.abc.GuildChannel | discord.Thread
+"""Where a table lives: its channel, or its own thread."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rights:
+    """What the bot may do where a table lives (None of a field: unknown)."""
+
+    send: bool
+    attach: bool
+
+    def missing(self, thread: bool) -> list[str]:
+        out = []
+        if not self.send:
+            out.append("Send Messages in Threads" if thread else "Send Messages")
+        if not self.attach:
+            out.append("Attach Files")
+        return out
+
+
+def rights_from(perms: discord.Permissions, thread: bool) -> Rights:
+    """Rights from Discord's permissions. Without sending there is no uploading either
+    (Discord's implicit denial, which discord.py's ``permissions_for`` applies too): read
+    the same way from the gateway's cache and from an interaction's raw bits."""
+    send = perms.view_channel and (
+        perms.send_messages_in_threads if thread else perms.send_messages
+    )
+    return Rights(send=bool(send), attach=bool(send and perms.attach_files))
+
+
+def hold_text(where: str) -> str:
+    return (
+        f"The table is on hold: I cannot post in {where} (Send Messages is missing). The "
+        "hand being played goes on; no new hand is dealt until a moderator gives the "
+        "permission back, and then the table deals again by itself."
+    )
+
+
+class Moderation(commands.Cog):
+    """The listeners (see the module docstring)."""
+
+    def __init__(self, bot: ChipfistBot) -> None:
+        self.bot = bot
+        self.told: dict[str, set[str]] = {}
+        """Per table on hold: the players already told by an ephemeral word."""
+
+    # ------------------------------------------------------------ helpers
+
+    def _tables(self) -> dict[str, Table]:
+        service = self.bot.service
+        return {} if service is None else service.tables
+
+    def _open(self, table_id: str) -> Table | None:
+        table = self.bot.table(table_id)
+        return table if table is not None and not table.state.closed else None
+
+    def _where(self, table_id: str) -> tuple[TableChannel, Place | None, bool]:
+        """The table's channel object, where it lives (its thread or its channel, from
+        the gateway's cache: None if unknown) and whether that is a thread."""
+        ch = self.bot.presenter.channel(table_id)
+        place = self.bot.get_channel(ch.thread_id or int(table_id))
+        if isinstance(place, discord.Thread):
+            return ch, place, True
+        if isinstance(place, discord.abc.GuildChannel):
+            return ch, place, False
+        return ch, None, bool(ch.thread_id)
+
+    def current_rights(self, table_id: str) -> Rights | None:
+        """The bot's rights where the table lives, from the gateway's cache."""
+        _, place, thread = self._where(table_id)
+        if place is None:
+            return None
+        me = place.guild.me
+        if me is None:
+            return None
+        return rights_from(place.permissions_for(me), thread)
+
+    async def check_all(self, guild: discord.Guild | None = None) -> None:
+        for table_id in list(self._tables()):
+            if self._open(table_id) is None:
+                continue
+            _, place, _ = self._where(table_id)
+            if place is None or (guild is not None and place.guild.id != guild.id):
+                continue
+            rights = self.current_rights(table_id)
+            if rights is not None:
+                await self.apply_rights(table_id, rights)
+
+    async def apply_rights(self, table_id: str, rights: Rights) -> None:
+        """Follow a change of what the bot may do where the table lives."""
+        table = self._open(table_id)
+        if table is None:
+            return
+        ch, _, thread = self._where(table_id)
+        where = f"<#{ch.thread_id or table_id}>"
+        lost_attach = not rights.attach and not ch.no_attach
+        back_attach = rights.attach and ch.no_attach
+        lost_send = not rights.send and not ch.no_send
+        back_send = rights.send and ch.no_send
+        ch.no_attach = not rights.attach
+        ch.no_send = not rights.send
+        if lost_send:
+            table.hold = hold_text(where)
+            self.told[table_id] = set()
+            log.warning("table %s: Send Messages lost; held between deals", table_id)
+            await self._tell_host(table, where, rights, thread)
+        if back_send:
+            table.hold = None
+            self.told.pop(table_id, None)
+            log.info("table %s: Send Messages back; the table runs again", table_id)
+            if self.bot.service is not None:
+                self.bot.service.wake()
+            await ops.send(ch.where(), "I can post here again: the table runs again.")
+        if lost_attach:
+            log.warning("table %s: Attach Files lost; the table shows as text", table_id)
+            if rights.send:
+                await ops.send(
+                    ch.where(),
+                    "I am missing **Attach Files** in this channel: the table is shown as "
+                    "text (cards written out) until a moderator gives it back.",
+                )
+        if back_attach:
+            # Upload the picture afresh on the next refresh: the text table dropped it.
+            ch.pictures.forget(table_id)
+            if rights.send and not back_send:  # one line when both come back
+                await ops.send(ch.where(), "Attach Files is back: the table has its picture again.")
+        if lost_attach or back_attach or back_send:
+            ch.shown = None
+            ch.schedule_refresh()
+
+    async def _tell_host(self, table: Table, where: str, rights: Rights, thread: bool) -> None:
+        host = table.state.host
+        if not host or not host.isdigit():
+            return
+        missing = ", ".join(f"**{m}**" for m in rights.missing(thread))
+        text = (
+            f"Your table in {where} is on hold: I am missing {missing} there. The hand "
+            "being played goes on (the players' clicks still work); no new hand is dealt "
+            "until the permission is given back to me in that channel, and then the table "
+            "deals again by itself."
+        )
+        if await ops.dm(self.bot, int(host), text) is None:
+            log.warning("table %s: could not DM the host %s about the hold", table.table_id, host)
+
+    async def ephemeral_word(self, interaction: discord.Interaction[ChipfistBot]) -> None:
+        """Once per player while a table is on hold: why nothing is posted (his own
+        click's ephemeral follow-up: the only way left to reach the channel's players)."""
+        table_id = _table_of(interaction, self.bot)
+        if table_id is None or table_id not in self.told:
+            return
+        user = str(interaction.user.id)
+        if user in self.told[table_id] or not interaction.response.is_done():
+            return
+        table = self._open(table_id)
+        if table is None or table.hold is None:
+            return
+        self.told[table_id].add(user)
+        await ops.reply(interaction, table.hold)
+
+    # ------------------------------------------------------------ closing
+
+    async def abandon(self, table_id: str, reason: str, by: str, place: str) -> Abandoned | None:
+        table = self._open(table_id)
+        if table is None:
+            return None
+        self.bot.presenter.forget(table_id)
+        done = await table.abandon(reason, by=by)
+        if done is None:
+            return None
+        log.warning(
+            "table %s closed: %s; hand cancelled: %s; cashed out: %s",
+            table_id,
+            reason,
+            done.cancelled,
+            {user: chips for user, _, chips in done.cashed},
+        )
+        self.told.pop(table_id, None)
+        for user, _, chips in done.cashed:
+            await self._dm(user, closed_text(done, place, chips))
+        host = table.state.host
+        if host and host not in {u for u, _, _ in done.cashed}:
+            await self._dm(host, closed_text(done, place, None))
+        return done
+
+    async def _dm(self, user: str, text: str) -> None:
+        if user.isdigit() and await ops.dm(self.bot, int(user), text) is None:
+            log.info("could not DM %s that the table closed", user)
+
+    # ------------------------------------------------------------ listeners
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.check_all()
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        for table_id in list(self._tables()):
+            _, place, _ = self._where(table_id)
+            if place is None:
+                continue
+            parent = getattr(place, "parent_id", None)
+            if after.id in (place.id, parent):
+                rights = self.current_rights(table_id)
+                if rights is not None:
+                    await self.apply_rights(table_id, rights)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await self.check_all(after.guild)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[ChipfistBot]) -> None:
+        """Every interaction carries the bot's permissions where it was made: a change
+        that came without an event we see (a role, a restart) is caught here."""
+        table_id = _table_of(interaction, self.bot)
+        if table_id is None or interaction.guild_id is None:
+            return
+        ch = self.bot.presenter.channel(table_id)
+        if interaction.channel_id != (ch.thread_id or int(table_id)):
+            return  # the permissions of another place than the table's
+        thread = bool(ch.thread_id)
+        await self.apply_rights(table_id, rights_from(interaction.app_permissions, thread))
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        table_id = str(channel.id)
+        if self._open(table_id) is not None:
+            await self.abandon(
+                table_id,
+                f"its channel #{channel.name} was deleted",
+                CLOSED_BY_DELETE,
+                f"#{channel.name} ({channel.guild.name})",
+            )
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        for table_id in list(self._tables()):
+            ch = self.bot.presenter.channels.get(table_id)
+            if ch is not None and ch.thread_id == payload.thread_id:
+                await self.abandon(
+                    table_id,
+                    "its thread was deleted",
+                    CLOSED_BY_DELETE,
+                    f"the thread of <#{table_id}>",
+                )
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """R-16.12: a member left the server (or was removed): away where he sits."""
+        user = str(payload.user.id)
+        guild = self.bot.get_guild(payload.guild_id)
+        for table_id, table in list(self._tables().items()):
+            if table.state.closed or table.state.seat_of(user) is None:
+                continue
+            _, place, _ = self._where(table_id)
+            if place is None or (guild is not None and place.guild.id != guild.id):
+                continue
+            said = await table.member_gone(user)
+            log.info("table %s: member %s left the server: %s", table_id, user, said)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from ``guild`` (discord.py says ``on_guild_unavailable``
+        for an outage, which closes nothing)."""
+        ids = {str(c.id) for c in guild.channels}
+        closed = []
+        for table_id in list(self._tables()):
+            if table_id in ids and self._open(table_id) is not None:
+                name = guild.get_channel(int(table_id))
+                place = f"#{getattr(name, 'name', table_id)} ({guild.name})"
+                reason = "I was removed from the server"
+                if await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place) is not None:
+                    closed.append(table_id)
+        if closed and self.bot.service is not None:
+            payload = {"guild": str(guild.id), "tables": closed, "at": time.time()}
+            await self.bot.service.store.append(REMOVALS_LOG, REMOVED, payload)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.reopen(guild)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.reopen(guild)  # Discord sends a re-added guild as "available" too
+
+    async def reopen(self, guild: discord.Guild) -> list[str]:
+        """The bot was added back: the tables closed by its removal reopen with their
+        settings and host, if the removal is within ``guild_keep_hours``."""
+        service = self.bot.service
+        if service is None:
+            return []
+        removal = None
+        for ev in await service.store.events(REMOVALS_LOG):
+            if ev.payload.get("guild") != str(guild.id):
+                continue
+            removal = None if ev.kind == READDED else ev
+        if removal is None:
+            return []
+        keep = self.bot.settings.guild_keep_hours * 3600
+        at = float(removal.payload.get("at", 0))
+        reopened: list[str] = []
+        if time.time() - at <= keep:
+            for table_id in removal.payload.get("tables", []):
+                table = service.get(table_id)
+                # Closed tables are not loaded at start: read this one from its log.
+                state = table.state if table is not None else await load(service.store, table_id)
+                if not state.closed or not state.host:
+                    continue
+                settings, host = state.settings, state.host
+                self.bot.presenter.gone.discard(table_id)
+                outcome = await service.create(
+                    table_id, host, settings, key=f"readd:{guild.id}:{removal.seq}"
+                )
+                if outcome.ok:
+                    reopened.append(table_id)
+                    await ops.send(
+                        self.bot.presenter.channel(table_id).where(),
+                        "I am back: the table is open again with its settings; take a "
+                        "seat with `/sit` (everyone was cashed out when I was removed).",
+                    )
+        else:
+            log.info("guild %s re-added after the keep time: no table reopened", guild.id)
+        await service.store.append(REMOVALS_LOG, READDED, {"guild": str(guild.id)})
+        return reopened
+
+
+def closed_text(done: Abandoned, place: str, chips: int | None) -> str:
+    """The DM each player (and the host) gets when a table is closed under R-16.11."""
+    lines = [f"**The table in {place} is closed**: {done.reason}."]
+    if done.cancelled is not None:
+        lines.append(
+            f"Hand #{done.cancelled} was cancelled: every player has back the chips he put "
+            "in (R-16.11)."
+        )
+    if chips is not None:
+        lines.append(f"You were cashed out with {chips} chips.")
+    else:
+        lines.append("Every player was cashed out.")
+    return "\n".join(lines)
+
+
+def _table_of(interaction: discord.Interaction[ChipfistBot], bot: ChipfistBot) -> str | None:
+    """The table an interaction in a guild is about (its channel's, or its thread's)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        candidate = str(channel.parent_id)
+    elif interaction.channel_id is not None:
+        candidate = str(interaction.channel_id)
+    else:
+        return None
+    return candidate if bot.table(candidate) is not None else None
+
+
+__all__ = ["Moderation", "Rights", "closed_text", "rights_from"]
