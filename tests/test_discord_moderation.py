@@ -533,3 +533,22 @@ async def test_gateway_drop_long_outage_clock_runs_server_side_r6_1(clocked: Har
     info = await h.slash(users[0], "table info")
     assert info.acknowledged and info.response_error is None
     await conserved(h)
+
+
+async def test_r16_12_members_intent_refused_connects_without_it(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """R-16.12 needs the privileged members intent. Not switched on in the developer
+    portal, Discord closes the gateway (4014): the bot says so in its log and connects
+    without it (the tables still play; a member who leaves is not noticed), instead of
+    not starting at all."""
+    fake = fake_discord
+    fake.privileged_intents = False
+    bot = ChipfistBot(str(tmp_path / "n.sqlite3"), clocks=False, **FakeDiscord.client_options())
+    async with run_bot(fake, bot, sync=True):
+        assert not bot.members_intent
+        assert not fake.intents & INTENT_GUILD_MEMBERS
+        alice = fake.user("alice")
+        rec = await fake.slash(alice, "table create")
+        assert rec.acknowledged and bot.table(str(fake.channel.id)) is not None
+    assert any("Server Members intent" in r.getMessage() for r in caplog.records)

@@ -65,6 +65,8 @@ INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
+INTENT_GUILD_PRESENCES = 1 << 8
+INTENTS_PRIVILEGED = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 #: Close code for a dropped gateway: not one discord.py gives up on, so it RESUMEs.
 GATEWAY_CLOSE_RESUME = 4000
 #: Dispatches kept for RESUME replay (Discord keeps a session's recent events).
@@ -193,6 +195,10 @@ class FakeDiscord:
         self.identified = asyncio.Event()
         #: Gateway intents the bot identified with (filters MESSAGE_CREATE etc.).
         self.intents = 0
+        #: Whether the application may use the privileged intents (members, presences,
+        #: message content): switched on in the developer portal. False: an IDENTIFY
+        #: asking for one is closed with 4014 Disallowed intent(s), as on Discord.
+        self.privileged_intents = True
         #: Seconds an interaction token stays usable for follow-ups (Discord: 15 min).
         self.token_lifetime = 15 * 60.0
         self._pending: list[tuple[str, JSON]] = []
@@ -1038,8 +1044,13 @@ class FakeDiscord:
                     if d.get("token") != self.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
+                    wanted = int(d.get("intents", 0))
+                    if wanted & INTENTS_PRIVILEGED and not self.privileged_intents:
+                        # As Discord: a privileged intent not switched on in the portal.
+                        await ws.close(code=4014, message=b"Disallowed intent(s).")
+                        break
                     self._sockets.add(ws)
-                    self.intents = int(d.get("intents", 0))
+                    self.intents = wanted
                     self._session_id = secrets.token_hex(16)
                     self._replay.clear()
                     guilds = [{"id": str(self.guild_id), "unavailable": True}]
