@@ -181,7 +181,8 @@ class Moderation(commands.Cog):
         host = table.state.host
         if not host or not host.isdigit():
             return
-        missing = ", ".join(f"**{m}**" for m in rights.missing(thread))
+        # The cause only: without sending, Discord denies uploading too (implicitly).
+        missing = f"**{rights.missing(thread)[0]}**"
         text = (
             f"Your table in {where} is on hold: I am missing {missing} there. The hand "
             "being played goes on (the players' clicks still work); no new hand is dealt "
@@ -240,6 +241,28 @@ class Moderation(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         await self.check_all()
+        await self.check_gone()
+
+    async def check_gone(self) -> list[str]:
+        """At READY: a table whose channel the gateway does not know was perhaps deleted
+        while the bot was away (no CHANNEL_DELETE reaches a bot that is not connected).
+        Asked by REST, once per such table: 10003 Unknown Channel closes it (R-16.11);
+        anything else (403: hidden from the bot, or the bot removed) closes nothing."""
+        closed = []
+        for table_id, table in list(self._tables().items()):
+            if table.state.closed or not table_id.isdigit():
+                continue
+            if self.bot.get_channel(int(table_id)) is not None:
+                continue
+            try:
+                await self.bot.fetch_channel(int(table_id))
+            except discord.NotFound:
+                reason = "its channel was deleted"
+                if await self.abandon(table_id, reason, CLOSED_BY_DELETE, f"<#{table_id}>"):
+                    closed.append(table_id)
+            except discord.HTTPException as exc:
+                log.warning("table %s: its channel cannot be read (%s); left open", table_id, exc)
+        return closed
 
     @commands.Cog.listener()
     async def on_guild_channel_update(
@@ -278,7 +301,7 @@ class Moderation(commands.Cog):
         if self._open(table_id) is not None:
             await self.abandon(
                 table_id,
-                f"its channel #{channel.name} was deleted",
+                "its channel was deleted",
                 CLOSED_BY_DELETE,
                 f"#{channel.name} ({channel.guild.name})",
             )

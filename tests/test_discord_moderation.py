@@ -23,7 +23,7 @@ from bot.table import log as tlog
 from bot.table.recovery import ledger_error, load
 from cogs.app import ChipfistBot
 from cogs.moderation import REMOVALS_LOG, Moderation
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import INTENT_GUILD_MEMBERS
 from tests.test_discord_e2e import (
@@ -32,6 +32,7 @@ from tests.test_discord_e2e import (
     LeakGuard,
     assert_no_leak,
     hole_cards,
+    make_bot,
     players,
 )
 
@@ -75,6 +76,15 @@ async def act_until(h: Harness, done: Any, limit: int = 40) -> None:
         assert actor is not None, h.table().snapshot(None)
         await h.click(actor, "check_call")
     assert done()
+
+
+async def last_dms_say(fake: FakeDiscord, users: list[FakeUser], words: str) -> None:
+    """Wait until each user's last DM says ``words`` (DMs go out after the close)."""
+
+    def said() -> bool:
+        return all(fake.dm_messages(u) and words in fake.dm_messages(u)[-1].content for u in users)
+
+    await fake.wait_for(said, timeout=5)
 
 
 def ledger_kinds(rows: list[Any], kind: str) -> dict[str, int]:
@@ -253,6 +263,7 @@ async def test_r16_11_channel_deleted_mid_hand_cancels_and_cashes_out(h: Harness
     mark = len(fake.deliveries)
     await fake.delete_channel(fake.channel)
     await fake.wait_for(lambda: table.state.closed, timeout=5)
+    await last_dms_say(fake, users, "closed")
     await h.settle()
     state = table.state
     assert not state.seats and not state.in_hand
@@ -293,12 +304,43 @@ async def test_r16_11_table_thread_deleted_mid_hand(h: Harness) -> None:
     assert table.state.in_hand
     await fake.delete_channel(fake.channels[ch.thread_id])
     await fake.wait_for(lambda: table.state.closed, timeout=5)
+    await last_dms_say(fake, users, "thread was deleted")
     await h.settle()
     rows = await table.store.ledger_rows(h.tid)
     assert ledger_kinds(rows, "cash_out") == {str(u.id): 200 for u in users}
-    for u in users:
-        assert "thread was deleted" in fake.dm_messages(u)[-1].content
     await conserved(h)
+
+
+async def test_r16_11_channel_deleted_while_the_bot_was_away(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """R-16.11: the channel deleted while the bot was not running (no CHANNEL_DELETE
+    ever reaches it): at the next start the table's unknown channel is asked for once,
+    Discord answers 10003, and the table is closed the same way (hand cancelled, every
+    stack cashed out, players told by DM). R-2.5."""
+    fake = fake_discord
+    db = tmp_path / "away.sqlite3"
+    users = players(fake)
+    bot = make_bot(db)
+    async with run_bot(fake, bot, sync=True):
+        h = Harness(fake, bot)
+        await h.start_table(users)
+        tid = h.tid
+        assert h.table().state.in_hand
+    await fake.delete_channel(fake.channel)
+    bot2 = make_bot(db)
+    async with run_bot(fake, bot2):
+        h2 = Harness(fake, bot2)
+        table = bot2.table(tid)
+        assert table is not None
+        await fake.wait_for(lambda: table.state.closed, timeout=5)
+        await bot2.presenter.drain()
+        rows = await table.store.ledger_rows(tid)
+        assert ledger_kinds(rows, "cash_out") == {str(u.id): 200 for u in users}
+        await last_dms_say(fake, users, "deleted")
+        assert table.state.conservation_error() is None
+        assert await ledger_error(table.store, table.state) is None
+        assert h2.fake is fake
 
 
 # ------------------------------------------------------------------ members

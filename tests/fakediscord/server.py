@@ -976,7 +976,9 @@ class FakeDiscord:
 
     def _guild_payload(self) -> JSON:
         text_channels = [
-            c for c in self.channels.values() if c.guild_id == self.guild_id and not c.is_thread
+            c
+            for c in self.channels.values()
+            if c.guild_id == self.guild_id and not c.is_thread and not c.deleted
         ]
         threads = [c.payload() for c in self.channels.values() if c.is_thread and not c.deleted]
         return {
