@@ -27,11 +27,11 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.table.recovery import load
 from bot.table.table import Abandoned, Table
 from cogs import ops
 from cogs.bot import ChipfistBot
@@ -92,6 +92,7 @@ class Moderation(commands.Cog):
         self.bot = bot
         self.told: dict[str, set[str]] = {}
         """Per table on hold: the players already told by an ephemeral word."""
+        self._removals: dict[str, tuple[int, dict[str, Any]]] | None = None
 
     # ------------------------------------------------------------ helpers
 
@@ -101,7 +102,7 @@ class Moderation(commands.Cog):
 
     def _open(self, table_id: str) -> Table | None:
         table = self.bot.table(table_id)
-        return table if table is not None and not table.state.closed else None
+        return table if table is not None and not _closed(table) else None
 
     def _where(self, table_id: str) -> tuple[TableChannel, Place | None, bool]:
         """The table's channel object, where it lives (its thread or its channel, from
@@ -178,7 +179,7 @@ class Moderation(commands.Cog):
             ch.schedule_refresh()
 
     async def _tell_host(self, table: Table, where: str, rights: Rights, thread: bool) -> None:
-        host = table.state.host
+        host = table.snapshot(None).host
         if not host or not host.isdigit():
             return
         # The cause only: without sending, Discord denies uploading too (implicitly).
@@ -216,6 +217,11 @@ class Moderation(commands.Cog):
         self.bot.presenter.forget(table_id)
         done = await table.abandon(reason, by=by)
         if done is None:
+            # Already closed (a second event for the same loss), or halted (R-2.5: no
+            # chip moves until an operator looks).
+            log.warning(
+                "table %s: %s; not closed here (closed already, or halted)", table_id, reason
+            )
             return None
         log.warning(
             "table %s closed: %s; hand cancelled: %s; cashed out: %s",
@@ -227,7 +233,7 @@ class Moderation(commands.Cog):
         self.told.pop(table_id, None)
         for user, _, chips in done.cashed:
             await self._dm(user, closed_text(done, place, chips))
-        host = table.state.host
+        host = table.snapshot(None).host
         if host and host not in {u for u, _, _ in done.cashed}:
             await self._dm(host, closed_text(done, place, None))
         return done
@@ -250,7 +256,7 @@ class Moderation(commands.Cog):
         anything else (403: hidden from the bot, or the bot removed) closes nothing."""
         closed = []
         for table_id, table in list(self._tables().items()):
-            if table.state.closed or not table_id.isdigit():
+            if _closed(table) or not table_id.isdigit():
                 continue
             if self.bot.get_channel(int(table_id)) is not None:
                 continue
@@ -281,6 +287,12 @@ class Moderation(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         await self.check_all(after.guild)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """A role given to or taken from the bot itself (members intent)."""
+        if self.bot.user is not None and after.id == self.bot.user.id:
+            await self.check_all(after.guild)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[ChipfistBot]) -> None:
@@ -324,7 +336,7 @@ class Moderation(commands.Cog):
         user = str(payload.user.id)
         guild = self.bot.get_guild(payload.guild_id)
         for table_id, table in list(self._tables().items()):
-            if table.state.closed or table.state.seat_of(user) is None:
+            if _closed(table) or not self.bot.tables.is_seated(table_id, user):
                 continue
             _, place, _ = self._where(table_id)
             if place is None or (guild is not None and place.guild.id != guild.id):
@@ -346,8 +358,10 @@ class Moderation(commands.Cog):
                 if await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place) is not None:
                     closed.append(table_id)
         if closed and self.bot.service is not None:
-            payload = {"guild": str(guild.id), "tables": closed, "at": time.time()}
-            await self.bot.service.store.append(REMOVALS_LOG, REMOVED, payload)
+            payload: dict[str, Any] = {"guild": str(guild.id), "tables": closed, "at": time.time()}
+            pending = await self._pending_removals()
+            seq = await self.bot.service.store.append(REMOVALS_LOG, REMOVED, payload)
+            pending[str(guild.id)] = (seq, payload)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
@@ -363,28 +377,18 @@ class Moderation(commands.Cog):
         service = self.bot.service
         if service is None:
             return []
-        removal = None
-        for ev in await service.store.events(REMOVALS_LOG):
-            if ev.payload.get("guild") != str(guild.id):
-                continue
-            removal = None if ev.kind == READDED else ev
+        pending = await self._pending_removals()
+        removal = pending.pop(str(guild.id), None)
         if removal is None:
             return []
+        seq, payload = removal
         keep = self.bot.settings.guild_keep_hours * 3600
-        at = float(removal.payload.get("at", 0))
+        at = float(payload.get("at", 0))
         reopened: list[str] = []
         if time.time() - at <= keep:
-            for table_id in removal.payload.get("tables", []):
-                table = service.get(table_id)
-                # Closed tables are not loaded at start: read this one from its log.
-                state = table.state if table is not None else await load(service.store, table_id)
-                if not state.closed or not state.host:
-                    continue
-                settings, host = state.settings, state.host
+            for table_id in payload.get("tables", []):
                 self.bot.presenter.gone.discard(table_id)
-                outcome = await service.create(
-                    table_id, host, settings, key=f"readd:{guild.id}:{removal.seq}"
-                )
+                outcome = await service.reopen(table_id, key=f"readd:{guild.id}:{seq}")
                 if outcome.ok:
                     reopened.append(table_id)
                     await ops.send(
@@ -396,6 +400,27 @@ class Moderation(commands.Cog):
             log.info("guild %s re-added after the keep time: no table reopened", guild.id)
         await service.store.append(REMOVALS_LOG, READDED, {"guild": str(guild.id)})
         return reopened
+
+    async def _pending_removals(self) -> dict[str, tuple[int, dict[str, Any]]]:
+        """Per guild the bot was removed from and not yet added back: the removal's
+        (seq, payload). Read from the log once, then kept up to date here (a server
+        coming back from an outage asks for it too: no read per guild)."""
+        if self._removals is None:
+            assert self.bot.service is not None
+            pending: dict[str, tuple[int, dict[str, Any]]] = {}
+            for ev in await self.bot.service.store.events(REMOVALS_LOG):
+                guild = str(ev.payload.get("guild"))
+                if ev.kind == READDED:
+                    pending.pop(guild, None)
+                else:
+                    pending[guild] = (ev.seq, dict(ev.payload))
+            self._removals = pending
+        return self._removals
+
+
+def _closed(table: Table) -> bool:
+    """Whether the table is closed, read as any presenter reads a table (its view)."""
+    return table.snapshot(None).phase == "closed"
 
 
 def closed_text(done: Abandoned, place: str, chips: int | None) -> str:

@@ -442,6 +442,49 @@ async def test_r16_11_bot_removed_closes_keeps_and_reopens(h: Harness) -> None:
     await conserved(h)
 
 
+async def test_r16_11_bot_removed_then_restarted_reopens_on_readd(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """R-16.11: removed, then the bot restarts (the closed table is not loaded), then
+    it is added back within the keep time: the table is read from its log and reopens
+    with its settings and host. R-2.5 on the reopened table."""
+    fake = fake_discord
+    db = tmp_path / "readd.sqlite3"
+    users = players(fake)
+    bot = make_bot(db)
+    async with run_bot(fake, bot, sync=True):
+        h = Harness(fake, bot)
+        await h.start_table(users, small_blind=5, big_blind=10)
+        tid = h.tid
+        settings = h.table().state.settings
+        await fake.remove_bot()
+        await fake.wait_for(lambda: h.table().state.closed, timeout=5)
+        await h.settle()
+    bot2 = make_bot(db)
+    async with run_bot(fake, bot2):
+        assert bot2.table(tid) is None  # closed: not recovered
+        await fake.readd_bot()
+        await fake.wait_for(lambda: bot2.table(tid) is not None, timeout=5)
+        table = bot2.table(tid)
+        assert table is not None and not table.state.closed
+        assert table.state.settings == settings and table.state.host == str(users[0].id)
+        h2 = Harness(fake, bot2)
+        await h2.slash(users[1], "sit", buy_in=200)
+        assert table.state.seat_of(str(users[1].id)) is not None
+        await conserved(h2)
+        # Removed again later: the second removal is kept as the first was.
+        await fake.remove_bot()
+        await fake.wait_for(lambda: table.state.closed, timeout=5)
+        kinds: list[str] = []
+        for _ in range(100):  # logged once the players are told (DMs first)
+            kinds = [e.kind for e in await table.store.events(REMOVALS_LOG)]
+            if len(kinds) == 3:
+                break
+            await asyncio.sleep(0.05)
+        assert kinds == ["guild_removed", "guild_readded", "guild_removed"]
+        await fake.wait_idle()
+
+
 async def test_r16_11_bot_removed_past_the_keep_time_does_not_reopen(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
