@@ -221,6 +221,33 @@ async def test_send_messages_lost_holds_between_deals_and_resumes_r2_5(h: Harnes
     await conserved(h)
 
 
+async def test_send_messages_in_threads_lost_holds_a_thread_table_r2_5(h: Harness) -> None:
+    """A table in its own thread needs Send Messages in Threads (not Send Messages):
+    taken away on the parent channel, the thread's table is held; given back, it runs
+    again. R-2.5."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create", thread=True)
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    table = h.table()
+    ch = h.bot.presenter.channel(h.tid)
+    assert ch.thread_id
+    await fake.revoke(fake.channel, "send_messages")  # not what a thread needs
+    await asyncio.sleep(0.1)
+    assert table.hold is None and not ch.no_send
+    await fake.revoke(fake.channel, "send_messages_in_threads")
+    await fake.wait_for(lambda: table.hold is not None)
+    await last_dms_say(fake, [users[0]], "Send Messages in Threads")
+    rec = await h.slash(users[0], "deal")
+    assert rec.acknowledged and table.state.hand_no == 0
+    await fake.grant(fake.channel, "send_messages_in_threads")
+    await fake.wait_for(lambda: table.hold is None)
+    await h.slash(users[0], "deal")
+    assert table.state.hand_no == 1
+    await conserved(h)
+
+
 async def test_send_messages_lost_pings_by_dm(h: Harness) -> None:
     """With Send Messages lost, the turn nudge (normally a mention in the channel)
     goes by DM: the only way left to tell the player to act. R-2.5 holds."""
