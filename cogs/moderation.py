@@ -163,12 +163,13 @@ class Moderation(commands.Cog):
             await ops.send(ch.where(), "I can post here again: the table runs again.")
         if lost_attach:
             log.warning("table %s: Attach Files lost; the table shows as text", table_id)
-            if rights.send:
-                await ops.send(
-                    ch.where(),
-                    "I am missing **Attach Files** in this channel: the table is shown as "
-                    "text (cards written out) until a moderator gives it back.",
-                )
+        if rights.send and not rights.attach and (lost_attach or back_send):
+            # Said once, when it can be said: now, or when sending comes back without it.
+            await ops.send(
+                ch.where(),
+                "I am missing **Attach Files** in this channel: the table is shown as "
+                "text (cards written out) until a moderator gives it back.",
+            )
         if back_attach:
             # Upload the picture afresh on the next refresh: the text table dropped it.
             ch.pictures.forget(table_id)
@@ -275,6 +276,8 @@ class Moderation(commands.Cog):
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
         for table_id in list(self._tables()):
+            if self._open(table_id) is None:
+                continue
             _, place, _ = self._where(table_id)
             if place is None:
                 continue

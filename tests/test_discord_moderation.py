@@ -248,6 +248,26 @@ async def test_send_messages_in_threads_lost_holds_a_thread_table_r2_5(h: Harnes
     await conserved(h)
 
 
+async def test_send_back_without_attach_files_says_which_is_missing(h: Harness) -> None:
+    """Both taken, Send Messages alone given back: the table runs again and the channel
+    is told, once, that Attach Files is still missing (the table stays text). R-2.5."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    ch = h.bot.presenter.channel(h.tid)
+    await fake.revoke(fake.channel, "attach_files", "send_messages")
+    await fake.wait_for(lambda: ch.no_send)
+    mark = len(fake.deliveries)
+    await fake.grant(fake.channel, "send_messages")
+    await fake.wait_for(lambda: not ch.no_send)
+    await h.settle()
+    said = public_texts(fake, mark)
+    assert any("runs again" in t for t in said)
+    assert len([t for t in said if "missing **Attach Files**" in t]) == 1, said
+    assert ch.no_attach and not h.table_message().attachments
+    await conserved(h)
+
+
 async def test_send_messages_lost_pings_by_dm(h: Harness) -> None:
     """With Send Messages lost, the turn nudge (normally a mention in the channel)
     goes by DM: the only way left to tell the player to act. R-2.5 holds."""
