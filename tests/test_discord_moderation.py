@@ -15,12 +15,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import pytest_asyncio
 
 from bot.config import Config
 from bot.table import log as tlog
 from bot.table.recovery import ledger_error, load
+from cards_art import RenderedImage
+from cogs import ops
 from cogs.app import ChipfistBot
 from cogs.moderation import REMOVALS_LOG, Moderation
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -157,6 +160,32 @@ async def test_attach_files_lost_seen_from_a_click_r2_5(h: Harness) -> None:
     await h.click(actor, "check_call")
     assert ch.no_attach
     assert not h.table_message().attachments
+    await conserved(h)
+
+
+async def test_attach_files_lost_unseen_words_still_go_r2_5(h: Harness) -> None:
+    """Attach Files taken away before the bot heard of it (no event yet): a post with a
+    picture is refused 50013; the words go without it, and an edit of the table message
+    shows the table as text rather than staying stale. R-2.5."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    bot_id = str(fake.bot_user.id)
+    flag = str(1 << 15)  # Attach Files, denied on the channel with no CHANNEL_UPDATE
+    fake.channel.overwrites.append({"id": bot_id, "type": 1, "allow": "0", "deny": flag})
+    image = RenderedImage(b"\x89PNG fake", "showdown.png", "the showdown", 1, 1)
+    where = h.bot.get_partial_messageable(fake.channel.id)
+    sent = await ops.send(where, "Hand #1 is over.", image=image)
+    assert sent is not None
+    posted = fake.message(sent.id)
+    assert posted.content == "Hand #1 is over." and not posted.attachments
+    embed = discord.Embed(title="table").set_image(url="attachment://table.png")
+    msg = h.table_message()
+    assert msg.attachments
+    ok = await ops.edit(where.get_partial_message(msg.id), embed=embed, view=None, image=image)
+    assert ok
+    after = fake.message(msg.id)
+    assert not after.attachments and "image" not in after.embeds[0]
     await conserved(h)
 
 
