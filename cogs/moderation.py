@@ -181,8 +181,6 @@ class Moderation(commands.Cog):
 
     async def _tell_host(self, table: Table, where: str, rights: Rights, thread: bool) -> None:
         host = table.snapshot(None).host
-        if not host or not host.isdigit():
-            return
         # The cause only: without sending, Discord denies uploading too (implicitly).
         missing = f"**{rights.missing(thread)[0]}**"
         text = (
@@ -191,8 +189,37 @@ class Moderation(commands.Cog):
             "until the permission is given back to me in that channel, and then the table "
             "deals again by itself."
         )
-        if await ops.dm(self.bot, int(host), text) is None:
-            log.warning("table %s: could not DM the host %s about the hold", table.table_id, host)
+        if host.isdigit() and await ops.dm(self.bot, int(host), text) is not None:
+            return
+        # The host cannot be told (DMs closed, or gone): the seated players who may manage
+        # the channel (Manage Channels there) are, as the ones who can fix it.
+        told = [u for u in await self._managers(table) if await ops.dm(self.bot, int(u), text)]
+        log.warning(
+            "table %s: could not DM the host %s about the hold; told %s",
+            table.table_id,
+            host,
+            told or "nobody",
+        )
+
+    async def _managers(self, table: Table) -> list[str]:
+        """Seated players with Manage Channels where the table lives (a REST look-up per
+        player the cache lacks: a table seats ten at most)."""
+        _, place, _ = self._where(table.table_id)
+        if place is None:
+            return []
+        out = []
+        for seat in table.snapshot(None).seats:
+            if not seat.user_id.isdigit():
+                continue
+            member = place.guild.get_member(int(seat.user_id))
+            if member is None:
+                try:
+                    member = await place.guild.fetch_member(int(seat.user_id))
+                except discord.HTTPException:
+                    continue
+            if place.permissions_for(member).manage_channels:
+                out.append(seat.user_id)
+        return out
 
     async def ephemeral_word(self, interaction: discord.Interaction[ChipfistBot]) -> None:
         """Once per player while a table is on hold: why nothing is posted (his own

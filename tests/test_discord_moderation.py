@@ -277,6 +277,20 @@ async def test_send_messages_in_threads_lost_holds_a_thread_table_r2_5(h: Harnes
     await conserved(h)
 
 
+async def test_send_messages_lost_host_unreachable_tells_seated_managers(h: Harness) -> None:
+    """The host's DMs are closed: the seated players who may manage the channel are
+    told of the hold instead (here bob and carol: the fake's members all have Manage
+    Channels). R-2.5."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    fake.close_dms(users[0])
+    await fake.revoke(fake.channel, "send_messages")
+    await last_dms_say(fake, users[1:], "on hold")
+    assert not any("on hold" in m.content for m in fake.dm_messages(users[0]))
+    await conserved(h)
+
+
 async def test_send_back_without_attach_files_says_which_is_missing(h: Harness) -> None:
     """Both taken, Send Messages alone given back: the table runs again and the channel
     is told, once, that Attach Files is still missing (the table stays text). R-2.5."""
