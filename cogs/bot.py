@@ -86,8 +86,10 @@ class ChipfistBot(commands.Bot):
         # way to hear that a seated member left the server (R-16.12, cogs/moderation.py).
         # Refused by Discord (not switched on): the bot connects without it (connect).
         intents.members = True
-        # Members are never needed in bulk: no chunking at start (one request a guild).
+        # Members are never needed in bulk: no chunking at start (one request a guild),
+        # and none cached (the memory stays what it was with the guilds intent alone).
         options.setdefault("chunk_guilds_at_startup", False)
+        options.setdefault("member_cache_flags", discord.MemberCacheFlags.none())
         # No voice here: skip discord.py's start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
