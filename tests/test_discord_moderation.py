@@ -277,7 +277,7 @@ async def test_send_messages_in_threads_lost_holds_a_thread_table_r2_5(h: Harnes
     await conserved(h)
 
 
-async def test_send_messages_lost_host_unreachable_tells_seated_managers(h: Harness) -> None:
+async def test_send_messages_lost_host_unreachable_tells_seated_managers_r2_5(h: Harness) -> None:
     """The host's DMs are closed: the seated players who may manage the channel are
     told of the hold instead (here bob and carol: the fake's members all have Manage
     Channels). R-2.5."""
@@ -291,7 +291,7 @@ async def test_send_messages_lost_host_unreachable_tells_seated_managers(h: Harn
     await conserved(h)
 
 
-async def test_send_back_without_attach_files_says_which_is_missing(h: Harness) -> None:
+async def test_send_back_without_attach_files_says_which_is_missing_r2_5(h: Harness) -> None:
     """Both taken, Send Messages alone given back: the table runs again and the channel
     is told, once, that Attach Files is still missing (the table stays text). R-2.5."""
     fake = h.fake
@@ -311,7 +311,7 @@ async def test_send_back_without_attach_files_says_which_is_missing(h: Harness) 
     await conserved(h)
 
 
-async def test_send_messages_lost_pings_by_dm(h: Harness) -> None:
+async def test_send_messages_lost_pings_by_dm_r2_5(h: Harness) -> None:
     """With Send Messages lost, the turn nudge (normally a mention in the channel)
     goes by DM: the only way left to tell the player to act. R-2.5 holds."""
     fake = h.fake
