@@ -198,14 +198,14 @@ class DiscordPresenter:
         shown: ShowdownNotes | None = None,
     ) -> None:
         # The fists first, then the hands with the cards they play.
-        reveal = await _render_reveal(fists) if fists else None
-        showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
-        images = [i for i in (reveal, showdown) if i is not None]
         ch = self.channel(table_id)
         if ch.no_send:
             return  # cannot post there (cogs/moderation.py): the table message says it
         if ch.no_attach:
-            images = []  # Attach Files lost: the words alone
+            fists, shown = None, None  # Attach Files lost: the words alone, nothing drawn
+        reveal = await _render_reveal(fists) if fists else None
+        showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
+        images = [i for i in (reveal, showdown) if i is not None]
         await ops.send(ch.where(), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
