@@ -111,6 +111,8 @@ class DiscordPresenter:
     # ------------------------------------------------------------ the port
 
     async def public(self, table_id: str, notice: Notice) -> None:
+        if notice.kind == "created":
+            self.gone.discard(table_id)  # a new table where one was lost (a thread's)
         if table_id in self.gone:
             return
         ch = self.channel(table_id)

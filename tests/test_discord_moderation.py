@@ -399,6 +399,14 @@ async def test_r16_11_table_thread_deleted_mid_hand(h: Harness) -> None:
     rows = await table.store.ledger_rows(h.tid)
     assert ledger_kinds(rows, "cash_out") == {str(u.id): 200 for u in users}
     await conserved(h)
+    # The channel is still there: a new table opens in it and shows there (bob opens
+    # it: alice's /table create is on its cooldown).
+    await h.slash(users[1], "table create")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    assert not table.state.closed and len(table.state.seats) == 3
+    assert h.table_message().channel.id == fake.channel.id
+    await conserved(h)
 
 
 async def test_r16_11_channel_deleted_while_the_bot_was_away(
