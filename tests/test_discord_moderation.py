@@ -676,6 +676,35 @@ async def test_gateway_drop_click_during_outage_applies_once_r6_1(clocked: Harne
     await conserved(h)
 
 
+async def test_gateway_drop_click_arrives_late_still_applies_once_r6_1(h: Harness) -> None:
+    """A click made during an outage longer than Discord's 3 s window, its turn still
+    open: the bot gets it by replay and applies it once (R-6.1: the player's declaration
+    binds), but Discord refuses the late answer (10062: his client says the click
+    failed). The table message shows the action anyway (a REST refresh), and pressing
+    the same button again is answered as stale: nothing is applied twice. R-2.5."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    table = h.table()
+    actor = h.to_act()
+    assert actor is not None
+    before, turn = _actions(h), table.state.turn
+    msg, button = h.table_message(), h.button("check_call")
+    await fake.drop_gateway(outage=3.4)
+    rec = await fake.click(actor, msg, button, wait=False)
+    await fake.wait_for(lambda: rec.response_error is not None, timeout=8)
+    assert rec.response_error == 10062
+    await h.settle()
+    assert _actions(h) == before + 1 and table.state.turn == turn + 1
+    footer = h.table_message().embeds[0]["footer"]["text"]
+    assert f"turn {table.state.turn}" in footer  # the table shows it all the same
+    again = await fake.click(actor, h.table_message(), button, stale=True)
+    await h.settle()
+    assert again.acknowledged and "earlier turn" in h.last_ephemeral(actor)
+    assert _actions(h) == before + 1
+    await conserved(h)
+
+
 async def test_gateway_drop_long_outage_clock_runs_server_side_r6_1(clocked: Harness) -> None:
     """The gateway down longer than the action clock: the clock still acts server side
     and the table message is edited by REST meanwhile. A click made during the outage
