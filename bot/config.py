@@ -118,6 +118,14 @@ class Config(BaseSettings):
         description="How long a shard's lease lasts without renewal: a dead process's "
         "shards move after this (renewed every third of it).",
     )
+    guild_keep_hours: float = Field(
+        default=720.0,
+        ge=0,
+        le=24 * 366,
+        description="When the bot is removed from a server its tables are closed and "
+        "every stack cashed out; added back within this many hours, they reopen with "
+        "their settings and host (seats empty). The log keeps their history either way.",
+    )
 
     @field_validator("shards")
     @classmethod

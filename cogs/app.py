@@ -1,7 +1,8 @@
 """The Discord entry point: ``python -m bot`` calls :func:`run` when a DISCORD_TOKEN is
 set. It builds the bot (:class:`cogs.bot.ChipfistBot`, which wires the cogs), runs it
-until SIGTERM or SIGINT and stops gracefully. Intents are minimal: guilds only (no
-message content, nothing privileged): everything arrives as interactions.
+until SIGTERM or SIGINT and stops gracefully. Intents are minimal: guilds, and members
+only to hear that a seated player left the server (R-16.12; without it if Discord
+refuses it); no message content: everything arrives as interactions.
 """
 
 from __future__ import annotations

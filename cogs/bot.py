@@ -69,6 +69,7 @@ SYNCED = CommandsSynced.KIND
 STOP_BUDGET = 4.0
 """Seconds a graceful stop may take in all, even with Discord unreachable (the promise
 is an exit within 5 s; supervisors wait longer: systemd 15 s here, Docker 10 s)."""
+_MEMBERS = discord.Intents.members.flag
 RESTARTING = "The dealer is restarting; try again in a few seconds. Nothing was changed."
 ROUTER = "cogs.router"
 """The extension that wires every inbound path (loaded by name, as discord.py does)."""
@@ -98,6 +99,14 @@ class ChipfistBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Privileged (switched on in the developer portal, docs/operations.md): the only
+        # way to hear that a seated member left the server (R-16.12, cogs/moderation.py).
+        # Refused by Discord (not switched on): the bot connects without it (connect).
+        intents.members = True
+        # Members are never needed in bulk: no chunking at start (one request a guild),
+        # and none cached (the memory stays what it was with the guilds intent alone).
+        options.setdefault("chunk_guilds_at_startup", False)
+        options.setdefault("member_cache_flags", discord.MemberCacheFlags.none())
         # No voice here: skip discord.py's start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -123,6 +132,8 @@ class ChipfistBot(commands.Bot):
         self._background: list[asyncio.Task[None]] = []
         self._stopped = False
         self._notified_ready = False
+        self.members_intent = True
+        """Whether Discord accepted the members intent (False: refused, see connect)."""
         self._connected: set[int] = set(self.settings.shard_ids() or ())
         """Gateway shards this process connects (AutoShardedBot only): the configured
         ones, or with shard leases those held."""
@@ -365,6 +376,27 @@ class ChipfistBot(commands.Bot):
         return True
 
     # ------------------------------------------------------------------ gateway
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """Connect; if Discord refuses the members intent (close 4014: not switched on
+        in the developer portal), say so and connect without it rather than not at all:
+        then a member who leaves the server is not noticed (R-16.12) and his clock runs
+        as anyone's."""
+        try:
+            await super().connect(reconnect=reconnect)
+        except discord.PrivilegedIntentsRequired:
+            state = self._connection
+            if not state.intents.members:
+                raise
+            log.error(
+                "Discord refused the Server Members intent: switch it on in the developer "
+                "portal (Bot, Privileged Gateway Intents; docs/operations.md). Running "
+                "without it: members who leave a server are not noticed (R-16.12)."
+            )
+            self.members_intent = False
+            # discord.py identifies with its state's intents; there is no public setter.
+            state._intents = discord.Intents(value=state.intents.value & ~_MEMBERS)
+            await super().connect(reconnect=reconnect)
 
     async def on_ready(self) -> None:
         self.gateway = health.CONNECTED

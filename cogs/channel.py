@@ -82,6 +82,10 @@ class TableChannel:
         self.dm_failed: set[tuple[str, int, str]] = set()
         """(user, hand, what) already told in the channel that his DMs are closed."""
         self.bumped_at = -1e9
+        self.no_attach = False
+        """The bot lacks Attach Files here: the table is shown as text (cogs/moderation.py)."""
+        self.no_send = False
+        """The bot lacks Send Messages here: nothing is posted (cogs/moderation.py)."""
         self.lock = asyncio.Lock()
         """Held by every edit of the table message."""
         self._answered = asyncio.Condition(self.lock)
@@ -167,8 +171,10 @@ class TableChannel:
             if via.message is None or self.message_id not in (None, via.message.id):
                 return False  # not the table message: answered by the caller
             image, current = self.pictures.current(view)
+            if self.no_attach:
+                image, current = None, True  # the text table: no picture to follow
             embed, buttons = table_message(view, list(self.recent), image)
-            if not await ops.update(via, embed=embed, view=buttons):
+            if not await ops.update(via, embed=embed, view=buttons, clear=self.no_attach):
                 return False
             if self.message_id is None and via.message is not None:
                 self.message_id = via.message.id
@@ -179,14 +185,21 @@ class TableChannel:
             return True
         if not repost and self.shown == key and self.message_id is not None:
             return True
-        image, is_new = await self.pictures.get(view)
+        if self.no_attach:
+            image, is_new = None, False  # Attach Files lost: the text table
+        else:
+            image, is_new = await self.pictures.get(view)
         embed, buttons = table_message(view, list(self.recent), image)
         where = self.where()
         old = self.message_id
         if old is not None and not repost:
             upload = image if is_new else None
             if await ops.edit(
-                where.get_partial_message(old), embed=embed, view=buttons, image=upload
+                where.get_partial_message(old),
+                embed=embed,
+                view=buttons,
+                image=upload,
+                clear=self.no_attach,
             ):
                 self.shown = key
                 return True

@@ -23,6 +23,7 @@ UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
 DM_CLOSED = (50007, 50278)
 UNKNOWN_MESSAGE = 10008
+MISSING_PERMISSIONS = 50013
 
 
 def _file(image: RenderedImage | None) -> discord.File | None:
@@ -38,6 +39,13 @@ MAX_CONTENT = 2000
 def fit(content: str) -> str:
     """``content`` cut to what Discord accepts, keeping its end marked with an ellipsis."""
     return content if len(content) <= MAX_CONTENT else content[: MAX_CONTENT - 1] + "…"
+
+
+def _no_picture(embed: discord.Embed | None) -> discord.Embed | None:
+    """``embed`` without the picture it shows from an attachment that was not sent."""
+    if embed is None or not (embed.image.url or "").startswith("attachment://"):
+        return embed
+    return embed.copy().set_image(url=None)
 
 
 def _expected(exc: discord.HTTPException, *codes: int) -> bool:
@@ -91,8 +99,10 @@ async def update(
     view: discord.ui.View | None,
     image: RenderedImage | None = None,
     content: str | None = None,
+    clear: bool = False,
 ) -> bool:
-    """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request)."""
+    """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request).
+    ``clear``: drop the message's attachments (the text table, Attach Files lost)."""
     # Any: discord.py's keyword arguments, each of its own type; one left out is not None
     # (MISSING), so only those given are passed.
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
@@ -101,6 +111,8 @@ async def update(
     file = _file(image)
     if file is not None:
         kwargs["attachments"] = [file]
+    elif clear:
+        kwargs["attachments"] = []
     try:
         await interaction.response.edit_message(**kwargs)
         return True
@@ -162,6 +174,11 @@ async def send(
     except discord.Forbidden as exc:
         if exc.code in DM_CLOSED:
             return None
+        if exc.code == MISSING_PERMISSIONS and files:
+            # Attach Files taken away before the bot heard of it: the words still go
+            # (once; if Send Messages is what is missing, this fails the same way).
+            log.warning("no permission to upload here: sent without pictures: %s", exc)
+            return await send(channel, content, embed=_no_picture(embed), view=view)
         log.warning("no permission to post: %s", exc)
         return None
     except discord.NotFound:
@@ -191,20 +208,28 @@ async def edit(
     embed: discord.Embed,
     view: discord.ui.View | None,
     image: RenderedImage | None = None,
+    clear: bool = False,
 ) -> bool:
-    """Edit a message in place; False when it is gone."""
+    """Edit a message in place; False when it is gone. ``clear``: drop its attachments
+    (the text table, Attach Files lost)."""
     # Any: discord.py's keyword arguments, each of its own type; one left out is not None
     # (MISSING), so only those given are passed.
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
     file = _file(image)
     if file is not None:
         kwargs["attachments"] = [file]
+    elif clear:
+        kwargs["attachments"] = []
     try:
         await message.edit(**kwargs)
         return True
     except discord.NotFound:
         return False
-    except discord.Forbidden:
+    except discord.Forbidden as exc:
+        if exc.code == MISSING_PERMISSIONS and file is not None:
+            # Attach Files taken away unseen: the table as text rather than a stale one.
+            log.warning("no permission to upload here: edited without the picture: %s", exc)
+            return await edit(message, embed=_no_picture(embed) or embed, view=view, clear=True)
         return False
 
 

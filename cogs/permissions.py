@@ -6,8 +6,9 @@ logs per guild which ones the bot lacks, and ``python -m bot doctor`` prints the
 URL whose permission integer is exactly these (scopes ``bot applications.commands``).
 
 Not needed, deliberately: Manage Messages (the bot deletes only its own messages: the
-turn ping and a moved table message), Mention Everyone (pings mention one user), and any
-privileged intent (everything arrives as interactions; the only intent is guilds).
+turn ping and a moved table message) and Mention Everyone (pings mention one user).
+Intents: guilds, and the privileged members intent only to hear that a seated member
+left the server (R-16.12; the bot runs without it if Discord refuses it).
 """
 
 from __future__ import annotations

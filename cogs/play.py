@@ -27,6 +27,7 @@ from cogs import errors, ops
 from cogs.bot import ChipfistBot
 from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal
 from cogs.ids import ButtonId
+from cogs.moderation import Moderation
 from cogs.presenter import _render_cards
 
 SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy-in)."
@@ -232,6 +233,11 @@ async def act(
                 return
             # A click on the table message answers with the table message itself.
             if edit and await channel.show(table.snapshot(None), via=interaction):
+                if channel.no_send:
+                    # Nothing can be posted there: the clicker hears why, once.
+                    moderation = bot.get_cog("Moderation")
+                    if isinstance(moderation, Moderation):
+                        await moderation.ephemeral_word(interaction)
                 return
             await ops.reply(interaction, outcome.message)
     finally:

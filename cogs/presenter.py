@@ -80,6 +80,8 @@ class DiscordPresenter:
         """Seconds a player may take before being pinged (0: ping at once)."""
         self.on_hand_ended: Callable[[], None] | None = None
         """Called once per finished hand (the metrics' hand counter)."""
+        self.gone: set[str] = set()
+        """Tables whose channel is gone (deleted, the bot removed): told nothing more."""
 
     def channel(self, table_id: str) -> TableChannel:
         """The table's channel object (made on first use)."""
@@ -98,9 +100,23 @@ class DiscordPresenter:
             self.channels[table_id] = ch
         return ch
 
+    def lose(self, table_id: str) -> None:
+        """The table's channel is gone (cogs/moderation.py): stop its work, keep nothing,
+        and post nothing more for it until a table is created there again (unlike
+        :meth:`forget`, whose table lives on in another process)."""
+        self.gone.add(table_id)
+        ch = self.channels.pop(table_id, None)
+        if ch is not None:
+            for task in ch.tasks():
+                task.cancel()
+
     # ------------------------------------------------------------ the port
 
     async def public(self, table_id: str, notice: Notice) -> None:
+        if notice.kind == "created":
+            self.gone.discard(table_id)  # a new table where one was lost (a thread's)
+        if table_id in self.gone:
+            return
         ch = self.channel(table_id)
         ch.note(notice.text)
         self._note_showdown(table_id, notice)
@@ -124,6 +140,8 @@ class DiscordPresenter:
         ch.schedule_refresh()
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
+        if table_id in self.gone:
+            return
         ch = self.channel(table_id)
         if notice.kind == "your_turn":
             ch.enqueue(lambda: self._ping(table_id, user_id, notice))
@@ -195,10 +213,15 @@ class DiscordPresenter:
         shown: ShowdownNotes | None = None,
     ) -> None:
         # The fists first (R-13.2), then the hands with the cards they play.
+        ch = self.channel(table_id)
+        if ch.no_send:
+            return  # cannot post there (cogs/moderation.py): the table message says it
+        if ch.no_attach:
+            fists, shown = None, None  # Attach Files lost: the words alone, nothing drawn
         reveal = await _render_reveal(fists) if fists else None
         showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
         images = [i for i in (reveal, showdown) if i is not None]
-        await ops.send(self.channel(table_id).where(), text, image=images or None)
+        await ops.send(ch.where(), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -307,7 +330,8 @@ class DiscordPresenter:
         if table is None or table.snapshot(None).turn != turn:
             return
         text = f"<@{user_id}>, your turn."
-        by_dm = self.ping_mode.get(user_id) == "dm"
+        # Send Messages lost (cogs/moderation.py): a DM is the only way left to nudge.
+        by_dm = self.ping_mode.get(user_id) == "dm" or self.channel(table_id).no_send
         if by_dm and await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}"):
             return
         # A channel mention (also when the DM could not be delivered: DMs closed).

@@ -26,6 +26,7 @@ from cogs import ops, play
 from cogs.bot import ChipfistBot
 from cogs.errors import on_tree_error
 from cogs.ids import decode
+from cogs.moderation import Moderation
 from cogs.standings_cog import StandingsCog
 from cogs.table_cog import TableCog
 
@@ -118,3 +119,5 @@ async def setup(bot: ChipfistBot) -> None:
     bot.tree.on_error = on_tree_error  # type: ignore[method-assign]  # as discord.py documents
     await bot.add_cog(TableCog(bot))
     await bot.add_cog(StandingsCog(bot))
+    # The listeners that follow moderators' actions (permissions, deletions, removals).
+    await bot.add_cog(Moderation(bot))

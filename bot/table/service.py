@@ -109,6 +109,13 @@ class TableService:
                     self.tables[table_id] = self._table(state)
                     await self.tables[table_id].settle()
                 existing = self.tables.get(table_id)
+            if existing is None and self.ownership is None:
+                # A table closed before this start is not loaded; its channel's new
+                # table continues its log, so start from it: the chip counters run on
+                # for the whole channel (R-2.5, as recovery folds them).
+                state = await load(self.store, table_id)
+                if state.seq:
+                    existing = self.tables[table_id] = self._table(state)
             if existing is not None and not existing.state.closed:
                 return Outcome(False, "This channel already has a table.", existing.state.turn)
             # A closed table's channel opens a new one on the same log.
@@ -120,6 +127,15 @@ class TableService:
                 self.tables[table_id] = table
                 self._wake.set()
             return outcome
+
+    async def reopen(self, table_id: str, *, key: str) -> Outcome:
+        """Open a closed table again with the settings and host it closed with (the
+        platform's return after R-16.11 closed it); seats start empty."""
+        table = self.tables.get(table_id)
+        state = table.state if table is not None else await load(self.store, table_id)
+        if not state.closed or not state.host:
+            return Outcome(False, "There is no closed table to reopen here.", state.turn)
+        return await self.create(table_id, state.host, state.settings, key=key)
 
     def _table(self, state: TableState) -> Table:
         table = Table(
@@ -387,6 +403,10 @@ class TableService:
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    def wake(self) -> None:
+        """Look at the clocks again now (a table's hold was lifted, say)."""
+        self._wake.set()
 
     def start_clocks(self) -> None:
         if self._clock_task is None:

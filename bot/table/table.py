@@ -98,6 +98,16 @@ class Outcome:
     duplicate: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """What :meth:`Table.abandon` did: the hand it cancelled (if any) and each player's
+    cash-out as (user id, name, chips)."""
+
+    cancelled: int | None
+    cashed: tuple[tuple[str, str, int], ...]
+    reason: str
+
+
 class Table:
     def __init__(
         self,
@@ -115,6 +125,13 @@ class Table:
         self.time = time
         self.lock = asyncio.Lock()
         self._declare_told: int = -1
+        self.away: set[str] = set()
+        """Players who left the server mid-hand (R-16.12): the clock acts for them at once.
+        In memory only: after a restart his clock runs its usual length, once."""
+        self.hold: str | None = None
+        """Why the platform holds the table between deals (it cannot post in the channel):
+        no new deal while set; a hand in progress plays on. In memory only: the platform
+        sets it again from what it sees at start."""
         self.seed: str | None = None
         """A local game's ``--seed``: each deal's deck and the first button follow from it
         (reproducible games). None, always on Discord: the secure shuffle (R-16.1)."""
@@ -325,6 +342,7 @@ class Table:
                 key=key,
                 ledger=[LedgerRow(user, LedgerKind.BUY_IN, buy_in)],
             )
+            self.away.discard(user)  # back on the server: he acts for himself (R-16.12)
             text = f"{name} sits in seat {number} with {buy_in}."
             await self._public("sat", text, seat=number, user=user)
             return text
@@ -459,6 +477,7 @@ class Table:
             key=key,
             ledger=[LedgerRow(seat.user_id, LedgerKind.CASH_OUT, amount)],
         )
+        self.away.discard(seat.user_id)
         text = f"{seat.name} stands up and cashes out {amount}."
         await self._public("stood", text, seat=seat.number)
         return text
@@ -524,6 +543,63 @@ class Table:
             return text
 
         return await self._command(user, key, None, body)
+
+    async def abandon(self, reason: str, *, by: str) -> Abandoned | None:
+        """R-16.11: the table lost its place (its channel or thread deleted, the dealer
+        removed from the server). A hand in progress is cancelled as R-16.8 cancels one
+        (every player gets back the chips he put in), every player is cashed out, and
+        the table is closed (``by`` is logged with the close). Returns who was cashed
+        out of how much, for the platform to tell them where the table is gone; None if
+        the table was already closed (a second event for the same loss)."""
+        done: list[Abandoned] = []
+
+        async def body() -> str:
+            st = self.state
+            cancelled = None
+            info = st.current
+            if info is not None and not info.ended:
+                await self._commit(info.cancellation(st.pot_state), key=f"end:{info.hand_no}")
+                cancelled = info.hand_no
+            seats = list(st.seats.values())
+            cashed = tuple((s.user_id, s.name, s.stack) for s in seats)
+            for seat in seats:
+                await self._stand(seat, None)
+            await self._commit(tlog.Closed(by))
+            self.away.clear()
+            done.append(Abandoned(cancelled, cashed, reason))
+            return reason
+
+        await self._command(None, None, None, body)
+        return done[0] if done else None
+
+    async def member_gone(self, user: str) -> str | None:
+        """R-16.12: a seated player left the server (or was removed). Between deals he is
+        stood up and cashed out at once; dealt in, he is away: the clock acts for him at
+        once on each of his turns (check if free, else fold), and he is stood up and
+        cashed out when the hand ends. Returns what the table said (None: not seated)."""
+        said: list[str] = []
+
+        async def body() -> str:
+            seat = self.state.seat_of(user)
+            if seat is None:
+                return ""
+            self.away.add(user)
+            if self.state.dealt_in(seat.number) and not seat.leaving:
+                await self._commit(tlog.Leaving(seat.number))
+                text = (
+                    f"{seat.name} left the server: the clock acts for him this hand, then "
+                    "he is stood up and cashed out (R-16.12)."
+                )
+                await self._public("leaving", text, seat=seat.number)
+            elif self.state.dealt_in(seat.number):
+                text = f"{seat.name} left the server: the clock acts for him (R-16.12)."
+            else:
+                text = await self._stand(seat, None)
+            said.append(text)
+            return text
+
+        await self._command(None, None, None, body)
+        return said[0] if said else None
 
     async def choose(self, user: str, game: str, *, key: str | None = None) -> Outcome:
         """R-16.2 dealer's choice: the next dealer names the game for his deal."""
@@ -710,6 +786,8 @@ class Table:
             raise TableError("A hand is already being played.")
         if st.paused:
             raise TableError("The table is paused.")
+        if self.hold:
+            raise TableError(self.hold)
         await self._check_conservation()  # never deal on a wrong count (R-2.5)
         if st.halted:
             raise TableHalted(st.halted)
@@ -1025,6 +1103,8 @@ class Table:
         if hand.to_act is None or st.current is None:
             return None
         seat = st.seats.get(st.current.order[hand.to_act])
+        if seat is not None and seat.user_id in self.away:
+            return st.clock_start  # R-16.12: he left the server; the clock acts now
         bank = seat.bank if seat is not None else 0.0
         return st.clock_start + s.action_clock + bank
 
@@ -1036,7 +1116,7 @@ class Table:
         if st.in_hand:
             return self.deadline()
         s = self.settings
-        if not s.auto_deal or st.paused:
+        if not s.auto_deal or st.paused or self.hold:
             return None
         ready = [seat for seat in st.seats.values() if seat.ready]
         if len(ready) < s.min_players:

@@ -68,6 +68,8 @@ INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
+INTENT_GUILD_PRESENCES = 1 << 8
+INTENTS_PRIVILEGED = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 #: Close code for a dropped gateway: not one discord.py gives up on, so it RESUMEs.
 GATEWAY_CLOSE_RESUME = 4000
 #: Dispatches kept for RESUME replay (Discord keeps a session's recent events).
@@ -259,6 +261,10 @@ class FakeDiscord:
         self.identified = asyncio.Event()
         #: Gateway intents the bot identified with (filters MESSAGE_CREATE etc.).
         self.intents = 0
+        #: Whether the application may use the privileged intents (members, presences,
+        #: message content): switched on in the developer portal. False: an IDENTIFY
+        #: asking for one is closed with 4014 Disallowed intent(s), as on Discord.
+        self.privileged_intents = True
         #: Seconds an interaction token stays usable for follow-ups (Discord: 15 min).
         self.token_lifetime = 15 * 60.0
         self._pending: list[tuple[str, JSON]] = []
@@ -1110,7 +1116,11 @@ class FakeDiscord:
 
     def _guild_payload(self, guild_id: int | None = None) -> JSON:
         gid = self.guild_id if guild_id is None else guild_id
-        text_channels = [c for c in self.channels.values() if c.guild_id == gid and not c.is_thread]
+        text_channels = [
+            c
+            for c in self.channels.values()
+            if c.guild_id == gid and not c.is_thread and not c.deleted
+        ]
         threads = [
             c.payload()
             for c in self.channels.values()
@@ -1211,7 +1221,12 @@ class FakeDiscord:
         if count < 1 or not 0 <= shard_id < count:
             await ws.close(code=GATEWAY_CLOSE_INVALID_SHARD, message=b"Invalid shard.")
             return None
-        self.intents = int(d.get("intents", 0))
+        wanted = int(d.get("intents", 0))
+        if wanted & INTENTS_PRIVILEGED and not self.privileged_intents:
+            # As Discord: a privileged intent not switched on in the portal.
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return None
+        self.intents = wanted
         session = GatewaySession(
             id=secrets.token_hex(16),
             shard=shard_id,
