@@ -6,7 +6,7 @@ DMs that failed, the table picture and the delivery queue. The presenter
 (:mod:`cogs.presenter`) routes the service's notices to these objects and holds nothing
 else per table.
 
-The table message under Discord's real limits (issue 15, R-12.7):
+The table message under Discord's real limits (issue 15):
 
 - Every state the message shows carries the table's version, ``turn.notices`` (the
   service's turn counter and the notices told so far), in the embed's footer; the
@@ -228,25 +228,28 @@ class TableChannel:
     async def _refresh_loop(self) -> None:
         await asyncio.sleep(self.coalesce)  # a burst of notices: one edit
         failures = 0
+        delay = 0.0
         while True:
+            if delay > 0:  # a backoff, or the channel's bucket (outside the message)
+                await asyncio.sleep(delay)
+                delay = 0.0
             # A click in flight answers with the edit itself: wait for it.
             await self._quiet.wait()
-            # Room in the channel's bucket first, holding nothing: clicks pass meanwhile
-            # and the edit that goes after the wait shows the state of then.
-            wait = ops.bucket_wait(self.client, self.thread_id or int(self.table_id))
-            if wait > 0:
-                await asyncio.sleep(wait)
-                continue
             latest = self._latest()
             if latest is None or self._current(latest[2]):
                 return
             # Draw the picture before taking the message (a click may answer meanwhile).
             await self.pictures.get(latest[0])
-            delay = 0.0
             await self._enter()
             try:
                 if self._answering:
                     continue  # a click came in: it shows the state; check again after it
+                # Room in the channel's bucket, checked right before sending; else wait
+                # holding nothing: clicks pass meanwhile, and the edit that goes after
+                # the wait shows the state of then.
+                delay = ops.bucket_wait(self.client, self.thread_id or int(self.table_id))
+                if delay > 0:
+                    continue
                 latest = self._latest()  # the state now, not the one that woke us
                 if latest is None or self._current(latest[2]):
                     return
@@ -278,8 +281,6 @@ class TableChannel:
                     )
             finally:
                 self._leave()
-            if delay:
-                await asyncio.sleep(delay)
 
     async def _write(self, view: TableView, recent: list[str], version: Version) -> None:
         """One REST write of the table message showing ``view`` (under :meth:`_enter`):

@@ -351,8 +351,9 @@ async def create_thread(channel: discord.TextChannel, name: str) -> discord.Thre
 
 def bucket_wait(client: discord.Client, channel_id: int) -> float:
     """Seconds until the channel's message bucket (creates and edits share it: 5 per
-    5 s on Discord) has room, as discord.py learnt it from the ``X-RateLimit-*``
-    headers; 0 when it has room or discord.py knows nothing of it yet. The table
+    5 s on Discord) has room for a request that returns at once (one slot more than the
+    last), as discord.py learnt it from the ``X-RateLimit-*`` headers; 0 when it has
+    room or discord.py knows nothing of it yet. The table
     message's refresh waits this long *before* it sends, instead of inside discord.py:
     a request waiting on the bucket is in flight, and a click would queue behind it.
     Read from discord.py's rate-limit state (``HTTPClient._buckets``, a private part:
@@ -368,7 +369,10 @@ def bucket_wait(client: discord.Client, channel_id: int) -> float:
         known = http._bucket_hashes.get(route.key)
         key = f"{known or route.key}:{route.major_parameters}"
         bucket = http._buckets.get(key)
-        if bucket is None or bucket.remaining > 0 or bucket.expires is None:
+        # The last slot is left to others: discord.py holds the request that takes it
+        # until the window resets (its pre-emptive sleep), so it would stay in flight.
+        spare = 1 if bucket is not None and bucket.limit > 1 else 0
+        if bucket is None or bucket.remaining > spare or bucket.expires is None:
             return 0.0
         left = float(bucket.expires) - asyncio.get_running_loop().time()
         return max(0.0, left + 0.05)  # a little past the reset: the clocks differ
