@@ -19,7 +19,7 @@ from bot.table.text_actions import ActionRequest, ParseError, parse_amount
 from bot.table.view import cards_words
 from cogs import errors, ops
 from cogs.bot import ChipfistBot
-from cogs.channel import window_left
+from cogs.channel import TableChannel, window_left
 from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal
 from cogs.ids import ButtonId
 from cogs.presenter import _render_cards
@@ -199,7 +199,7 @@ async def act(
     channel = bot.presenter.channel(table_id)
     started = time.perf_counter()
     # Acted on in time, or acknowledged before Discord's window closes (issue 15).
-    watch = _Watch(interaction, window_left(interaction, channel.answer_within))
+    watch = Watch.start(interaction)
     try:
         async with channel.answering():
             try:
@@ -238,10 +238,15 @@ async def act(
         bot.observe_action(time.perf_counter() - started)  # the metrics' action latency
 
 
-class _Watch:
+class Watch:
     """Acknowledges an interaction (``ops.acknowledge``) if the table has not acted on it
     within ``after`` seconds (the store slow, the table busy), so the player is never
     told "This interaction failed" while the action is still being made."""
+
+    @classmethod
+    def start(cls, interaction: Interaction) -> Watch:
+        """A watch up to ``TableChannel.answer_within`` after the interaction was made."""
+        return cls(interaction, window_left(interaction, TableChannel.answer_within))
 
     def __init__(self, interaction: Interaction, after: float) -> None:
         self.interaction = interaction

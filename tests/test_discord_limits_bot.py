@@ -505,3 +505,30 @@ async def test_issue15_5_slow_action_is_acknowledged_within_the_window(
     assert table.snapshot(None).turn > turn
     play.assert_shows_latest()
     play.assert_conserved()
+
+
+async def test_issue15_5_slow_slash_command_is_acknowledged_within_the_window(
+    fake_discord: FakeDiscord, bot: ChipfistBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15 item 5, the same for a table command (here ``/deal``): when the
+    service takes longer than the 3 s window, the command is acknowledged in time (an
+    ephemeral "thinking") and its answer follows privately; the hand is dealt and the
+    table message shows it. R-2.5 holds."""
+    play = Play(fake_discord, bot)
+    await play.setup()
+    table = play.table()
+    deal = table.deal
+
+    async def slow_deal(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(3.3)
+        return await deal(*args, **kwargs)
+
+    monkeypatch.setattr(table, "deal", slow_deal)
+    rec = await fake_discord.slash(play.users[0], "deal", channel=play.channel, timeout=10)
+    assert rec.response_error is None and rec.response_type == 5, rec
+    assert rec.responded_at is not None and rec.responded_at - rec.created_at < 3.0
+    await fake_discord.wait_for(lambda: table.state.in_hand, timeout=5)
+    await fake_discord.wait_for(lambda: rec.followups or not rec.original.loading, timeout=5)
+    await play.settle()
+    play.assert_shows_latest()
+    play.assert_conserved()
