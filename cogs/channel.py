@@ -142,6 +142,8 @@ class TableChannel:
         """Set while no write of the table message is in flight."""
         self._written.set()
         self._repost = False
+        self._post_nonce: int | None = None
+        """The nonce of the table message being posted, kept until it is up."""
         self._refresher: asyncio.Task[None] | None = None
         self._queue: asyncio.Queue[Job] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
@@ -302,9 +304,14 @@ class TableChannel:
                 self.shown = full
                 self._picture = pic
                 return
-        msg = await ops.send(where, embed=embed, view=buttons, image=image)
+        # One nonce for this post until it is up: a try that landed though its answer
+        # was lost is returned by the next one, never posted twice.
+        if self._post_nonce is None:
+            self._post_nonce = ops.new_nonce()
+        msg = await ops.send(where, embed=embed, view=buttons, image=image, nonce=self._post_nonce)
         if msg is None:
             raise _Unshown("the table message could not be posted")
+        self._post_nonce = None
         self.message_id = msg.id
         self.shown = full
         self._picture = pic

@@ -232,6 +232,11 @@ async def defer(
         raise
 
 
+def new_nonce() -> int:
+    """A message nonce (discord.py sends it with ``enforce_nonce``)."""
+    return secrets.randbits(63)
+
+
 async def send(
     channel: discord.abc.Messageable,
     content: str = "",
@@ -239,12 +244,15 @@ async def send(
     embed: discord.Embed | None = None,
     image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
+    nonce: int | None = None,
 ) -> discord.Message | None:
     """Post a message; None when Discord refuses it for good (no permission, the
     channel or the DM is gone, or still failing after :data:`ATTEMPTS` tries). Every
     try carries the same nonce with ``enforce_nonce``: Discord answers a repeated create
-    with the message the first one made, so a retry never posts twice."""
-    nonce = secrets.randbits(63)
+    with the message the first one made, so a retry never posts twice. A caller that
+    tries again later passes its own ``nonce`` (the same for the same message)."""
+    if nonce is None:
+        nonce = new_nonce()
     images = image if isinstance(image, list) else [image]
 
     async def attempt() -> discord.Message:

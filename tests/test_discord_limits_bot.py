@@ -532,3 +532,34 @@ async def test_issue15_5_slow_slash_command_is_acknowledged_within_the_window(
     await play.settle()
     play.assert_shows_latest()
     play.assert_conserved()
+
+
+async def test_issue15_4_table_message_post_retried_later_is_not_posted_twice(
+    fake_discord: FakeDiscord, bot: ChipfistBot
+) -> None:
+    """Issue 15 item 4: the table message is re-posted (a bump) while every create
+    lands but is answered 503, longer than ``ops.send``'s own tries; the refresh tries
+    again later with the same nonce, so once Discord answers it gets the message that
+    landed first: the channel holds one table message (the old one retired), showing
+    the latest state. R-2.5 holds."""
+    play = Play(fake_discord, bot)
+    await play.setup()
+    await play.step(click=False)  # deal
+    await play.settle()
+    old = play.ch().message_id
+    fake_discord.configure(
+        FakeConfig(error_rate=1.0, error_statuses=(503,), error_after_effect=1.0)
+    )
+    sends = fake_discord.requests_by_route[SEND]
+    bump = asyncio.create_task(bot.presenter.refresh(play.tid, repost=True))
+    await fake_discord.wait_for(
+        lambda: fake_discord.requests_by_route[SEND] >= sends + ops.ATTEMPTS + 1, timeout=15
+    )
+    fake_discord.configure(FakeConfig())
+    await asyncio.wait_for(bump, 30)
+    await play.settle()
+    assert play.ch().message_id != old
+    assert [m.id for m in play.table_messages()] == [play.ch().message_id]
+    assert fake_discord.nonce_hits >= ops.ATTEMPTS and play.ch().retries >= 1
+    play.assert_shows_latest()
+    play.assert_conserved()
