@@ -9,6 +9,7 @@ click answers with UPDATE_MESSAGE: the table edit is the response.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import discord
@@ -207,7 +208,7 @@ async def act(
                     user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
                 )
             finally:
-                acknowledged = watch.stop()
+                acknowledged = await watch.stop()
             if not outcome.ok:
                 await ops.reply(interaction, outcome.message)
                 return
@@ -259,11 +260,15 @@ class Watch:
         self.acknowledged = True  # before the request: the answer must not race it
         await ops.acknowledge(self.interaction)
 
-    def stop(self) -> bool:
-        """No acknowledgement from now on; True if it was (or is being) sent."""
+    async def stop(self) -> bool:
+        """No acknowledgement from now on; True if it was sent (waited for, so that the
+        answer that follows sees the interaction answered and goes as a follow-up)."""
         if not self.acknowledged:
             self._task.cancel()
-        return self.acknowledged
+            return False
+        with contextlib.suppress(Exception):
+            await asyncio.shield(self._task)
+        return True
 
 
 async def show_cards(interaction: Interaction, table_id: str) -> None:

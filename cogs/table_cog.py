@@ -135,7 +135,7 @@ class TableCog(commands.Cog):
             # Host-or-moderator commands (deal, choose) judge this interaction's permissions.
             outcome = await command(t, play.actor(interaction), _key(interaction))
         finally:
-            watch.stop()
+            await watch.stop()
         await self._answer(interaction, outcome)
 
     # ------------------------------------------------------------------ /table
@@ -301,7 +301,7 @@ class TableCog(commands.Cog):
                 key=_key(interaction),
             )
         finally:
-            watch.stop()
+            await watch.stop()
         await self._answer(interaction, outcome)
 
     @app_commands.command(name="topup", description="Add chips between hands")
