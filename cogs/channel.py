@@ -30,7 +30,8 @@ The table message under Discord's real limits (issue 15):
 - A failed or doubtful write (5xx, 429 surfacing, a timeout, an answer lost) leaves the
   message's state unknown: the refresh redoes it with the latest state, after a backoff
   with jitter, up to :attr:`TableChannel.retry_limit` tries (each logged); the next
-  notice re-arms it.
+  notice re-arms it. (A refusal of the payload itself, a bug, is logged and left to
+  the next notice: sending it again cannot help.)
 """
 
 from __future__ import annotations
@@ -260,6 +261,11 @@ class TableChannel:
                     failures = 0
                 except Exception as exc:
                     self.shown = None  # it may have landed or not: rewrite it
+                    if not (ops.transient(exc) or isinstance(exc, _Unshown)):
+                        # A refusal of this payload (a bug): trying it again cannot help;
+                        # the next notice tries the next state.
+                        log.exception("table %s: refresh failed", self.table_id)
+                        return
                     failures += 1
                     if failures >= self.retry_limit:
                         log.warning(
@@ -270,8 +276,6 @@ class TableChannel:
                             _why(exc),
                         )
                         return
-                    if not ops.transient(exc):
-                        log.exception("table %s: refresh failed", self.table_id)
                     delay = ops.backoff(failures - 1)
                     self.retries += 1
                     log.info(
