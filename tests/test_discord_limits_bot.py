@@ -322,7 +322,7 @@ async def test_issue15_3_4_every_table_ends_current_without_duplicates_under_5xx
             for user in (fake.user(n) for n in PLAYERS):
                 cards = [m for m in fake.dm_messages(user) if m.attachments]
                 assert len(cards) == 6, [m.content for m in cards]  # 3 tables x 2 hands
-            assert injected >= (3 if rate < 0.1 else 15), injected
+            assert injected >= (1 if rate < 0.1 else 15), injected  # faults did happen
     finally:
         await fake.stop()
 
