@@ -29,7 +29,9 @@ def to_call_of(table: object, view: TableView) -> tuple[int, frozenset[ActionNam
     return view.to_call, view.actions
 
 
-def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -> discord.Embed:
+def table_embed(
+    view: TableView, recent: Sequence[str] = (), to_call: int = 0, version: str = ""
+) -> discord.Embed:
     game, rest = split_game(view.stakes, view.variant_name)
     embed = discord.Embed(
         title=f"{game} — {rest}" if rest else game,  # the game named once
@@ -82,7 +84,9 @@ def table_embed(view: TableView, recent: Sequence[str] = (), to_call: int = 0) -
         seats.append(f"{marks}`{s.seat}` {s.name} — {s.stack}{bet}{state}{notes}{cards}")
     embed.add_field(name="Seats", value="\n".join(seats) or "—", inline=False)
     where = f" · {view.street}" if view.street else ""
-    embed.set_footer(text=f"Hand #{view.hand_no}{where} · {view.phase} · turn {view.turn}")
+    # The version (``cogs.channel``: turn.notices) says which state of the table this is.
+    stamp = f" · v{version}" if version else ""
+    embed.set_footer(text=f"Hand #{view.hand_no}{where} · {view.phase} · turn {view.turn}{stamp}")
     return embed
 
 
@@ -106,9 +110,10 @@ def with_image(embed: discord.Embed, image: RenderedImage | None) -> discord.Emb
 
 
 def table_message(
-    view: TableView, recent: Sequence[str], image: RenderedImage | None
+    view: TableView, recent: Sequence[str], image: RenderedImage | None, version: str = ""
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The table message's embed and buttons for the spectator ``view``."""
+    """The table message's embed and buttons for the spectator ``view`` (``version``:
+    the state's version, shown small in the footer)."""
     to_call, actions = to_call_of(None, view)
-    embed = with_image(table_embed(view, recent, to_call), image)
+    embed = with_image(table_embed(view, recent, to_call, version), image)
     return embed, table_view(view, to_call, actions)

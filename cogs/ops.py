@@ -2,17 +2,33 @@
 
 Expected failures are handled in one place: an interaction that expired (10062) or was
 already answered (40060), a DM the user closed (50007, 50278) and a message someone
-deleted. Rate limits are left to discord.py, which waits and retries on its own.
-Each helper returns whether (or what) it delivered, so callers can fall back.
+deleted. Each helper returns whether (or what) it delivered, so callers can fall back.
+
+Transient failures (issue 15): discord.py waits on 429s by itself and retries 500, 502,
+504 and 524 a few times on its REST client, but raises a 503 at once and gives up after
+its retries; a connection can also reset or time out. Those are :func:`transient` and
+are retried here with backoff and jitter (:func:`backoff`), a bounded number of times
+and logged: creates (:func:`send`, :func:`dm`) with one ``nonce`` for every attempt and
+``enforce_nonce`` (discord.py sets it with a nonce), so a retried create whose first
+attempt did land returns that message instead of posting a second one; deletes, which
+are idempotent. :func:`edit` raises a transient failure to its caller, the table
+message's refresh (``cogs.channel``), which redoes it with the latest state rather than
+the old one. An interaction's answer is never retried here (discord.py's webhook
+adapter retries every 5xx, and the 3 s window is short): a failed answer returns False
+and the caller falls back. A 429 never reaches a player.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import io
 import logging
-from typing import Any
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
+import aiohttp
 import discord
 
 from cards_art import RenderedImage
@@ -52,6 +68,57 @@ def _expected(exc: discord.HTTPException, *codes: int) -> bool:
     return exc.code in codes or isinstance(exc, discord.NotFound)
 
 
+ATTEMPTS = 4
+"""Tries of a create or delete on a transient failure (the first and three retries)."""
+
+_jitter = random.Random()
+
+
+def transient(exc: BaseException) -> bool:
+    """A failure that says nothing about the request itself: a 5xx (a 503, which
+    discord.py does not retry, or any 5xx after discord.py's own retries), a 429 that
+    discord.py surfaced instead of waiting (``RateLimited`` past ``max_ratelimit_timeout``,
+    or a 429 without Discord's ``Via`` header), a reset or timed-out connection."""
+    if isinstance(exc, discord.DiscordServerError | discord.RateLimited):
+        return True
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, aiohttp.ClientError | TimeoutError | ConnectionError)
+
+
+def backoff(attempt: int, *, base: float = 0.5, cap: float = 8.0) -> float:
+    """Seconds to wait before retry ``attempt`` (0 for the first retry): exponential,
+    capped, with jitter (half to all of it) so that tables failing together do not all
+    retry in the same instant."""
+    step = min(cap, base * 2.0**attempt)
+    return step * (0.5 + _jitter.random() / 2)
+
+
+T = TypeVar("T")
+
+
+async def _retrying(what: str, call: Callable[[], Awaitable[T]], attempts: int = ATTEMPTS) -> T:
+    """``call()`` again on a transient failure, up to ``attempts`` tries in all; the
+    last failure is raised. ``call`` builds its request afresh each time (a
+    ``discord.File`` is spent by a request)."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except Exception as exc:
+            if not transient(exc) or attempt == attempts - 1:
+                raise
+            wait = backoff(attempt)
+            log.info("%s failed (%s); retry %d in %.1f s", what, _why(exc), attempt + 1, wait)
+            await asyncio.sleep(wait)
+    raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.code}"
+    return type(exc).__name__
+
+
 async def reply(
     interaction: discord.Interaction[discord.Client],
     content: str,
@@ -89,6 +156,9 @@ async def reply(
         if _expected(exc, UNKNOWN_INTERACTION):
             log.info("interaction %s expired before we answered", interaction.id)
             return False
+        if transient(exc):
+            log.warning("could not answer interaction %s: %s", interaction.id, _why(exc))
+            return False
         raise
 
 
@@ -101,8 +171,12 @@ async def update(
     content: str | None = None,
     clear: bool = False,
 ) -> bool:
-    """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request).
-    ``clear``: drop the message's attachments (the text table, Attach Files lost)."""
+    """Answer a click by editing the message it was on (UPDATE_MESSAGE: one request,
+    exempt from the rate limits). False when it was not answered that way: expired
+    (10062), already answered (40060, e.g. by :func:`acknowledge`, or a first attempt
+    that landed though its answer was a 5xx), or a 5xx after discord.py's retries; the
+    message may or may not show it then, and the caller refreshes it. ``clear``: drop
+    the message's attachments (the text table, Attach Files lost)."""
     # Any: discord.py's keyword arguments, each of its own type; one left out is not None
     # (MISSING), so only those given are passed.
     kwargs: dict[str, Any] = {"embed": embed, "view": view}
@@ -116,8 +190,34 @@ async def update(
     try:
         await interaction.response.edit_message(**kwargs)
         return True
+    except discord.InteractionResponded:
+        return False
     except discord.HTTPException as exc:
         if _expected(exc, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED):
+            return False
+        if transient(exc):
+            log.warning("could not update for interaction %s: %s", interaction.id, _why(exc))
+            return False
+        raise
+    except (aiohttp.ClientError, TimeoutError, ConnectionError) as exc:
+        log.warning("could not update for interaction %s: %s", interaction.id, _why(exc))
+        return False
+
+
+async def acknowledge(interaction: discord.Interaction[discord.Client]) -> bool:
+    """Acknowledge an interaction before its 3 s window closes when its answer is not
+    ready (issue 15): a click or a modal gets DEFERRED_UPDATE_MESSAGE (nothing changes
+    on screen, and the player is never told "This interaction failed"; the table message
+    is then brought up to date by its refresh), a slash command an ephemeral "thinking"
+    (its answer follows as a follow-up, which :func:`reply` sends)."""
+    command = interaction.type == discord.InteractionType.application_command
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=command)
+        return True
+    except discord.InteractionResponded:
+        return False
+    except discord.HTTPException as exc:
+        if _expected(exc, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED) or transient(exc):
             return False
         raise
 
@@ -148,6 +248,11 @@ async def defer(
         raise
 
 
+def new_nonce() -> int:
+    """A message nonce (discord.py sends it with ``enforce_nonce``)."""
+    return secrets.randbits(63)
+
+
 async def send(
     channel: discord.abc.Messageable,
     content: str = "",
@@ -155,33 +260,52 @@ async def send(
     embed: discord.Embed | None = None,
     image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
+    nonce: int | None = None,
 ) -> discord.Message | None:
-    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
-    # (MISSING), so only those given are passed.
-    kwargs: dict[str, Any] = {"content": fit(content) or None}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if view is not None:
-        kwargs["view"] = view
-    # One picture, or several (a declaration's fists and then the showdown).
-    files = [f for f in map(_file, image if isinstance(image, list) else [image]) if f]
-    if len(files) == 1:
-        kwargs["file"] = files[0]
-    elif files:
-        kwargs["files"] = files
-    try:
+    """Post a message; None when Discord refuses it for good (no permission, the
+    channel or the DM is gone, or still failing after :data:`ATTEMPTS` tries). Every
+    try carries the same nonce with ``enforce_nonce``: Discord answers a repeated create
+    with the message the first one made, so a retry never posts twice. A caller that
+    tries again later passes its own ``nonce`` (the same for the same message)."""
+    if nonce is None:
+        nonce = new_nonce()
+    images = image if isinstance(image, list) else [image]
+
+    async def attempt() -> discord.Message:
+        # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+        # (MISSING), so only those given are passed.
+        kwargs: dict[str, Any] = {"content": fit(content) or None, "nonce": nonce}
+        if embed is not None:
+            kwargs["embed"] = embed
+        if view is not None:
+            kwargs["view"] = view
+        # One picture, or several (a declaration's fists and then the showdown); the
+        # files are made again for each try (a request spends them).
+        files = [f for f in map(_file, images) if f]
+        if len(files) == 1:
+            kwargs["file"] = files[0]
+        elif files:
+            kwargs["files"] = files
         return await channel.send(**kwargs)
+
+    try:
+        return await _retrying("send", attempt)
     except discord.Forbidden as exc:
         if exc.code in DM_CLOSED:
             return None
-        if exc.code == MISSING_PERMISSIONS and files:
+        if exc.code == MISSING_PERMISSIONS and any(i is not None for i in images):
             # Attach Files taken away before the bot heard of it: the words still go
             # (once; if Send Messages is what is missing, this fails the same way).
             log.warning("no permission to upload here: sent without pictures: %s", exc)
-            return await send(channel, content, embed=_no_picture(embed), view=view)
+            return await send(channel, content, embed=_no_picture(embed), view=view, nonce=nonce)
         log.warning("no permission to post: %s", exc)
         return None
     except discord.NotFound:
+        return None
+    except Exception as exc:
+        if not transient(exc):
+            raise
+        log.warning("could not post after %d tries: %s", ATTEMPTS, _why(exc))
         return None
 
 
@@ -196,8 +320,13 @@ async def dm(
     """DM a user; None when their DMs are closed (the caller falls back)."""
     try:
         # create_dm answers from the cache after the first time: no user lookup needed.
-        channel = await client.create_dm(discord.Object(user_id))
+        # Opening a DM channel is idempotent: a transient failure is simply retried.
+        channel = await _retrying("open a DM", lambda: client.create_dm(discord.Object(user_id)))
     except discord.HTTPException:
+        return None
+    except Exception as exc:
+        if not transient(exc):
+            raise
         return None
     return await send(channel, content, image=image, view=view)
 
@@ -210,7 +339,9 @@ async def edit(
     image: RenderedImage | None = None,
     clear: bool = False,
 ) -> bool:
-    """Edit a message in place; False when it is gone. ``clear``: drop its attachments
+    """Edit a message in place; False when it is gone (or no longer ours to edit). A
+    transient failure is raised (:func:`transient`): the caller redoes the edit with
+    the latest state, not this one (``cogs.channel``). ``clear``: drop its attachments
     (the text table, Attach Files lost)."""
     # Any: discord.py's keyword arguments, each of its own type; one left out is not None
     # (MISSING), so only those given are passed.
@@ -236,9 +367,16 @@ async def edit(
 async def delete(message: discord.PartialMessage | discord.Message | None) -> None:
     if message is None:
         return
-    # Someone deleted it already, or we lost the right to: either way it is gone.
-    with contextlib.suppress(discord.NotFound, discord.Forbidden):
-        await message.delete()
+    # Someone deleted it already, or we lost the right to: either way it is gone. A
+    # delete is idempotent, so a transient failure is retried; a last one is logged.
+    try:
+        await _retrying("delete", message.delete)
+    except (discord.NotFound, discord.Forbidden):
+        return
+    except Exception as exc:
+        if not transient(exc):
+            raise
+        log.warning("could not delete message %s: %s", message.id, _why(exc))
 
 
 async def create_thread(channel: discord.TextChannel, name: str) -> discord.Thread | None:
@@ -250,3 +388,34 @@ async def create_thread(channel: discord.TextChannel, name: str) -> discord.Thre
     except discord.HTTPException:
         log.warning("could not create a thread in %s", channel.id, exc_info=True)
         return None
+
+
+def bucket_wait(client: discord.Client, channel_id: int) -> float:
+    """Seconds until the channel's message bucket (creates and edits share it: 5 per
+    5 s on Discord) has room for a request that returns at once (one slot more than the
+    last), as discord.py learnt it from the ``X-RateLimit-*`` headers; 0 when it has
+    room or discord.py knows nothing of it yet. The table
+    message's refresh waits this long *before* it sends, instead of inside discord.py:
+    a request waiting on the bucket is in flight, and a click would queue behind it.
+    Read from discord.py's rate-limit state (``HTTPClient._buckets``, a private part:
+    anything unexpected reads as 0, which only means discord.py does the waiting)."""
+    try:
+        http: Any = client.http  # Any: its private _buckets, read defensively
+        route = discord.http.Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=channel_id,
+            message_id=0,
+        )
+        known = http._bucket_hashes.get(route.key)
+        key = f"{known or route.key}:{route.major_parameters}"
+        bucket = http._buckets.get(key)
+        # The last slot is left to others: discord.py holds the request that takes it
+        # until the window resets (its pre-emptive sleep), so it would stay in flight.
+        spare = 1 if bucket is not None and bucket.limit > 1 else 0
+        if bucket is None or bucket.remaining > spare or bucket.expires is None:
+            return 0.0
+        left = float(bucket.expires) - asyncio.get_running_loop().time()
+        return max(0.0, left + 0.05)  # a little past the reset: the clocks differ
+    except Exception:  # discord.py's private state changed shape: let it wait itself
+        return 0.0

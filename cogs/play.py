@@ -9,6 +9,7 @@ click answers with UPDATE_MESSAGE: the table edit is the response.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import discord
@@ -25,6 +26,7 @@ from bot.table.text_actions import (
 from bot.table.view import cards_words
 from cogs import errors, ops
 from cogs.bot import ChipfistBot
+from cogs.channel import TableChannel, window_left
 from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal
 from cogs.ids import ButtonId
 from cogs.moderation import Moderation
@@ -211,13 +213,21 @@ async def act(
         return
     channel = bot.presenter.channel(table_id)
     started = time.perf_counter()
+    # Acted on in time, or acknowledged before Discord's window closes (issue 15).
+    watch = Watch.start(interaction)
     try:
         async with channel.answering():
-            outcome = await table.act(
-                user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
-            )
+            try:
+                outcome = await table.act(
+                    user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
+                )
+            finally:
+                acknowledged = await watch.stop()
             if not outcome.ok:
                 await ops.reply(interaction, outcome.message)
+                return
+            if acknowledged and edit:
+                channel.schedule_refresh()  # the table message shows it, by its refresh
                 return
             if declare:
                 # Confirmed privately; final (R-13.2). The DM's buttons go away.
@@ -226,7 +236,11 @@ async def act(
                     text = f"✊ You are **{said}**. Your call is final (R-15.2)."
                 else:
                     text = f"✊ Your fist is closed: **{req.choice}**. This is final."
-                if interaction.message is not None and interaction.guild_id is None:
+                if (
+                    interaction.message is not None
+                    and interaction.guild_id is None
+                    and not acknowledged
+                ):
                     await interaction.response.edit_message(content=text, view=None)
                 else:
                     await ops.reply(interaction, text)
@@ -242,6 +256,38 @@ async def act(
             await ops.reply(interaction, outcome.message)
     finally:
         bot.observe_action(time.perf_counter() - started)  # the metrics' action latency
+
+
+class Watch:
+    """Acknowledges an interaction (``ops.acknowledge``) if the table has not acted on it
+    within ``after`` seconds (the store slow, the table busy), so the player is never
+    told "This interaction failed" while the action is still being made."""
+
+    @classmethod
+    def start(cls, interaction: Interaction) -> Watch:
+        """A watch up to ``TableChannel.answer_within`` after the interaction was made."""
+        return cls(interaction, window_left(interaction, TableChannel.answer_within))
+
+    def __init__(self, interaction: Interaction, after: float) -> None:
+        self.interaction = interaction
+        self.acknowledged = False
+        # Never at once: an id's time is Discord's clock, ours may run ahead of it.
+        self._task = asyncio.create_task(self._run(max(after, 0.25)))
+
+    async def _run(self, after: float) -> None:
+        await asyncio.sleep(after)
+        self.acknowledged = True  # before the request: the answer must not race it
+        await ops.acknowledge(self.interaction)
+
+    async def stop(self) -> bool:
+        """No acknowledgement from now on; True if it was sent (waited for, so that the
+        answer that follows sees the interaction answered and goes as a follow-up)."""
+        if not self.acknowledged:
+            self._task.cancel()
+            return False
+        with contextlib.suppress(Exception):
+            await asyncio.shield(self._task)
+        return True
 
 
 async def show_cards(interaction: Interaction, table_id: str) -> None:

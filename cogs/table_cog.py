@@ -130,10 +130,15 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        # Host-or-moderator commands (deal, choose) judge this interaction's permissions.
-        await self._answer(
-            interaction, await command(t, play.actor(interaction), _key(interaction))
-        )
+        # Acknowledged before Discord's 3 s window closes if the command is slow (the
+        # store busy): the answer then comes as a follow-up (issue 15).
+        watch = play.Watch.start(interaction)
+        try:
+            # Host-or-moderator commands (deal, choose) judge this interaction's permissions.
+            outcome = await command(t, play.actor(interaction), _key(interaction))
+        finally:
+            await watch.stop()
+        await self._answer(interaction, outcome)
 
     # ------------------------------------------------------------------ /table
 
@@ -290,13 +295,17 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        outcome = await t.sit(
-            str(interaction.user.id),
-            interaction.user.display_name,
-            buy_in,
-            seat,
-            key=_key(interaction),
-        )
+        watch = play.Watch.start(interaction)  # acknowledged in time if the store is slow
+        try:
+            outcome = await t.sit(
+                str(interaction.user.id),
+                interaction.user.display_name,
+                buy_in,
+                seat,
+                key=_key(interaction),
+            )
+        finally:
+            await watch.stop()
         await self._answer(interaction, outcome)
 
     @app_commands.command(name="topup", description="Add chips between hands")

@@ -335,17 +335,25 @@ async def test_503_is_not_retried_by_discord_py_http_client(
     assert fake_discord.channel_messages() == []
 
 
-async def test_5xx_after_effect_makes_a_retry_duplicate(
+async def test_5xx_after_effect_retry_is_deduplicated_by_nonce(
     fake_discord: FakeDiscord, bot: Recorder
 ) -> None:
-    """A 500 that comes after the send took effect: discord.py's retry posts the
-    message a second time (what a bot must guard against on real Discord)."""
+    """Issue 15: a 500 that comes after the send took effect makes discord.py retry the
+    same payload. discord.py sends every message with a nonce and ``enforce_nonce``, and
+    Discord (so the fake) answers a repeated create with the message the first one
+    made: one message, however many tries. Without ``enforce_nonce`` a repeated nonce
+    posts again (what a bot must not rely on)."""
     fake_discord.configure(FakeConfig(error_rate=1.0, error_statuses=(500,), error_after_effect=1))
     task = asyncio.create_task(text_channel(bot, fake_discord).send("once"))
-    await fake_discord.wait_for(lambda: len(fake_discord.channel_messages()) >= 2, timeout=6)
+    await fake_discord.wait_for(lambda: fake_discord.requests_by_route[SEND] >= 2, timeout=6)
     fake_discord.configure(FakeConfig())
-    task.cancel()
-    assert [m.content for m in fake_discord.channel_messages()][:2] == ["once", "once"]
+    await task  # the next try is answered: the message the first one made
+    assert [m.content for m in fake_discord.channel_messages()] == ["once"]
+    assert fake_discord.nonce_hits >= 1
+    path = f"/channels/{fake_discord.channel.id}/messages"
+    for _ in range(2):
+        assert (await raw(fake_discord, "POST", path, {"content": "twice", "nonce": "7"}))[0] == 200
+    assert [m.content for m in fake_discord.channel_messages()][1:] == ["twice", "twice"]
 
 
 async def test_late_interaction_answers_10062(fake_discord: FakeDiscord, bot: Recorder) -> None:

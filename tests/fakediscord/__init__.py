@@ -39,6 +39,11 @@ uses the ``fake_discord`` fixture).  The knobs (all off in ``FakeConfig()``):
 - ``FakeConfig.realistic(seed)``: rate limits on, 50-300 ms latency, 3% 5xx (the bench's
   ``--realistic``); ``FakeConfig.strict(seed)``: rate limits only.
 
+Message creates honour ``enforce_nonce``, as Discord does: a create with the nonce of
+one made in that channel within ``fake.nonce_window`` (120 s) returns that message and
+posts nothing (``fake.nonce_hits`` counts them; discord.py sends every message with a
+nonce and ``enforce_nonce``, so its own retries after a 5xx never post twice).
+
 Interaction tokens expire after ``fake.token_lifetime`` (15 min): follow-ups and edits
 then answer 401 / 50027 Invalid Webhook Token (``fake.expire_interaction(record)`` ages
 one).  Moderation, as a test triggers it: ``revoke(channel, "attach_files")`` /

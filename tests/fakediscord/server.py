@@ -267,6 +267,12 @@ class FakeDiscord:
         self.privileged_intents = True
         #: Seconds an interaction token stays usable for follow-ups (Discord: 15 min).
         self.token_lifetime = 15 * 60.0
+        #: A create with ``enforce_nonce`` and a nonce seen in that channel within this
+        #: many seconds returns the message the first one made (Discord: "a few minutes").
+        self.nonce_window = 120.0
+        self._nonces: dict[tuple[int, str], tuple[float, int]] = {}
+        #: Creates answered with an earlier message because of their nonce.
+        self.nonce_hits = 0
         self._pending: list[tuple[str, JSON]] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -1732,11 +1738,20 @@ class FakeDiscord:
         self._require(ch, send=True, files=bool(files))
         if ch.locked:
             raise FakeDiscordError(400, 50083, "Thread is archived")
+        now = asyncio.get_running_loop().time()
+        nonce = data.get("nonce")
+        seen = self._nonces.get((ch.id, str(nonce))) if nonce is not None else None
+        if data.get("enforce_nonce") and seen is not None and now - seen[0] < self.nonce_window:
+            # Discord: the message the same nonce made is returned; none is created.
+            self.nonce_hits += 1
+            return json_response(self.messages[seen[1]].payload())
         ch.archived = False  # sending into an unlocked archived thread reopens it
         self._validate_new(data, files)
         msg = self._new_message(ch, ephemeral_for=None)
         new = self._apply(msg, data, files)
         self.messages[msg.id] = msg
+        if nonce is not None:
+            self._nonces[(ch.id, str(nonce))] = (now, msg.id)
         self._record(msg, data, new, "channel_message")
         await self._dispatch_message_create(msg)
         return json_response(msg.payload())
