@@ -2,7 +2,10 @@
 
 Expected failures are handled in one place: an interaction that expired (10062) or was
 already answered (40060), a DM the user closed (50007, 50278) and a message someone
-deleted. Rate limits are left to discord.py, which waits and retries on its own.
+deleted. Rate limits are left to discord.py, which waits and retries on its own, and to
+the bot's request budget (:mod:`cogs.budget`), which every global-limited request
+passes first; low-priority calls (a turn mention) run under ``budget.priority(LOW)``
+and may be dropped (``budget.BudgetShort``) when the budget is short.
 Each helper returns whether (or what) it delivered, so callers can fall back.
 """
 
@@ -16,6 +19,7 @@ from typing import Any
 import discord
 
 from cards_art import RenderedImage
+from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
 
@@ -132,14 +136,13 @@ async def defer(
         raise
 
 
-async def send(
-    channel: discord.abc.Messageable,
-    content: str = "",
-    *,
-    embed: discord.Embed | None = None,
-    image: RenderedImage | list[RenderedImage] | None = None,
-    view: discord.ui.View | None = None,
-) -> discord.Message | None:
+def _message(
+    content: str,
+    embed: discord.Embed | None,
+    image: RenderedImage | list[RenderedImage] | None,
+    view: discord.ui.View | None,
+) -> dict[str, Any]:
+    """A new message's arguments (fresh files each time: a sent file is consumed)."""
     kwargs: dict[str, Any] = {"content": fit(content) or None}
     if embed is not None:
         kwargs["embed"] = embed
@@ -151,6 +154,18 @@ async def send(
         kwargs["file"] = files[0]
     elif files:
         kwargs["files"] = files
+    return kwargs
+
+
+async def send(
+    channel: discord.abc.Messageable,
+    content: str = "",
+    *,
+    embed: discord.Embed | None = None,
+    image: RenderedImage | list[RenderedImage] | None = None,
+    view: discord.ui.View | None = None,
+) -> discord.Message | None:
+    kwargs = _message(content, embed, image, view)
     try:
         return await channel.send(**kwargs)
     except discord.Forbidden as exc:
@@ -169,14 +184,81 @@ async def dm(
     *,
     image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
+    known: DmChannels | None = None,
 ) -> discord.Message | None:
-    """DM a user; None when their DMs are closed (the caller falls back)."""
+    """DM a user; None when their DMs are closed (the caller falls back).
+
+    With ``known`` (the kept DM channel ids, cogs/prefs.py) the DM goes straight to the
+    user's channel (one request); the channel is opened, and kept, only the first time.
+    A kept channel Discord no longer knows (404) is forgotten and opened once more."""
+    if known is None:
+        try:
+            # create_dm answers from the cache after the first time: no user lookup needed.
+            channel = await client.create_dm(discord.Object(user_id))
+        except discord.HTTPException:
+            return None
+        return await send(channel, content, image=image, view=view)
+    for _ in range(2):
+        channel_id = await _dm_channel(client, user_id, known)
+        if channel_id is None:
+            return None
+        where = client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            return await where.send(**_message(content, None, image, view))
+        except discord.Forbidden as exc:
+            if exc.code not in DM_CLOSED:
+                log.warning("no permission to DM %s: %s", user_id, exc)
+            return None  # DMs closed: the channel stays right, the user said no
+        except discord.NotFound:
+            await known.forget(user_id)
+    return None
+
+
+async def _dm_channel(client: discord.Client, user_id: int, known: DmChannels) -> int | None:
+    """The user's DM channel id: kept, or opened now (POST /users/@me/channels) and kept."""
+    channel_id = known.ids.get(user_id)
+    if channel_id is not None:
+        return channel_id
+    async with known.lock(user_id):
+        channel_id = known.ids.get(user_id)  # opened while we waited
+        if channel_id is not None:
+            return channel_id
+        try:
+            data = await client.http.start_private_message(user_id)
+        except discord.HTTPException:
+            return None
+        channel_id = int(data["id"])
+        await known.keep(user_id, channel_id)
+        return channel_id
+
+
+async def followup(
+    interaction: discord.Interaction[discord.Client], content: str, *, mention: int
+) -> discord.WebhookMessage | None:
+    """A public follow-up of an answered interaction that pings ``mention`` (and no one
+    else). Interaction webhooks are exempt from the global rate limit. None when Discord
+    refuses it (the token expired, the channel is gone): the caller falls back."""
+    mentions = discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(mention)], replied_user=False
+    )
     try:
-        # create_dm answers from the cache after the first time: no user lookup needed.
-        channel = await client.create_dm(discord.Object(user_id))
-    except discord.HTTPException:
+        return await interaction.followup.send(fit(content), wait=True, allowed_mentions=mentions)
+    except discord.HTTPException as exc:
+        log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
         return None
-    return await send(channel, content, image=image, view=view)
+
+
+async def delete_followup(message: discord.WebhookMessage) -> bool:
+    """Delete a follow-up through its interaction's webhook (exempt from the global
+    limit); False when the token no longer works (the caller deletes it by REST)."""
+    try:
+        await message.delete()
+        return True
+    except discord.NotFound as exc:
+        # 10008: already gone. 10015 (Unknown Webhook): the token is not known any more.
+        return exc.code != 10015
+    except discord.HTTPException:
+        return False  # 401 / 50027 Invalid Webhook Token: 15 minutes are over
 
 
 async def edit(

@@ -205,6 +205,7 @@ async def act(
             if not outcome.ok:
                 await ops.reply(interaction, outcome.message)
                 return
+            bot.presenter.acted(table_id, user)  # watching the table: nudged later
             if declare:
                 # Confirmed privately; final. The DM's buttons go away.
                 if req.kind in ("guts_in", "guts_out"):

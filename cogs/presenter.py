@@ -6,6 +6,31 @@ line and the hand's notes (from the notice's ``HandFacts``: this module never re
 table's state) and schedule one coalesced refresh of the table message; private notices
 (hole cards, "your turn", a declaration prompt) are queued on the channel and sent in
 order. Per table the presenter holds only the channel objects.
+
+Turn notifications ("your turn") are what a busy bot spends most of its global rate
+limit on if done naively (a mention posted, then deleted: two global requests a turn),
+so they are made cheap:
+
+- A quick player is never pinged: the nudge waits ``ping_delay`` (3 s), and for a
+  player who acted at the table within ``ping_active`` (60 s) it waits ``ping_delay_active``
+  (15 s, at most half his clock): he is watching, and most such turns are played
+  before it is due. Whatever is left when the turn moves on costs nothing.
+- The mention is sent as a follow-up of the latest interaction in the table's channel
+  (usually the previous actor's click; :meth:`DiscordPresenter.saw` keeps them), with
+  ``allowed_mentions`` naming only that player, and deleted on the next turn through the
+  same interaction webhook. Interaction endpoints are exempt from the global limit, so
+  a ping costs no global request at all. Why not one mention message edited from turn
+  to turn: a mention added by an edit does not notify on Discord, so an edited ping
+  would be a ping nobody hears; a new message per turn is needed, and the follow-up
+  is the one new message that is free.
+- Only when no interaction in the channel can take it (none yet, the newest older than
+  14 of its 15 minutes, e.g. the first turn of a deal the clock started after a long
+  pause, or Discord refused the follow-up) is the mention a channel message, deleted
+  by REST on the next turn; both at low priority in the request budget
+  (:mod:`cogs.budget`), dropped when the budget is short.
+- ``/notify dm`` players get the nudge by DM (a channel mention if their DMs are
+  closed). DMs go to each player's kept DM channel (:class:`cogs.prefs.DmChannels`,
+  in the store): the channel is opened once per player, ever, not per DM.
 """
 
 from __future__ import annotations
@@ -13,6 +38,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections import deque
 from collections.abc import Callable
 
 import discord
@@ -36,10 +63,11 @@ from cards_art import (
     render_reveal,
     render_showdown,
 )
-from cogs import ops
+from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
+from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +88,20 @@ _SUMMARY = {
 # Private events that carry cards for one player's eyes.
 _CARDS = {"CardsDealt", "Drew"}
 
+LIVE_KEPT = 4
+"""Interactions kept per table for follow-ups (the newest usable one is taken)."""
+TOKEN_LIFETIME = 14 * 60.0
+"""Seconds an interaction's webhook is used: Discord's 15 minutes, less a margin."""
+FOLLOWS_UP = {
+    discord.InteractionResponseType.channel_message,
+    discord.InteractionResponseType.deferred_message_update,
+    discord.InteractionResponseType.message_update,
+}
+"""Answers after which a follow-up is a new public message of its own."""
+ANSWER_WAIT_STEPS = 60
+ANSWER_WAIT_STEP = 0.05
+"""A ping due while the newest click is still being answered waits up to 3 s for it."""
+
 
 class DiscordPresenter:
     """Routes the service's notices to the table channels (:class:`TableChannel`); per
@@ -78,6 +120,21 @@ class DiscordPresenter:
         """Per player: "channel" (default, a mention deleted next turn) or "dm"."""
         self.ping_delay = 3.0
         """Seconds a player may take before being pinged (0: ping at once)."""
+        self.ping_active = 60.0
+        self.ping_delay_active = 15.0
+        """A player who acted at the table within ``ping_active`` seconds is pinged only
+        after ``ping_delay_active`` (see :meth:`ping_wait`)."""
+        self.dms = DmChannels()
+        """Each player's DM channel, kept in the store (loaded at start by the bot)."""
+        self._seen: dict[tuple[str, str], float] = {}
+        """(table, user) -> when he last acted at the table."""
+        self._live: dict[str, deque[tuple[discord.Interaction[discord.Client], float]]] = {}
+        """Per table, its latest interactions (for follow-ups) and when they arrived."""
+        self._hook_pings: dict[str, discord.WebhookMessage] = {}
+        """Per table, the turn mention sent as a follow-up (deleted through its webhook)."""
+        self.pings_sent = 0
+        self.pings_by_followup = 0
+        self.pings_dropped = 0
         self.on_hand_ended: Callable[[], None] | None = None
         """Called once per finished hand (the metrics' hand counter)."""
 
@@ -252,19 +309,19 @@ class DiscordPresenter:
         if notice.kind in _CARDS and cards:
             image = await _render_cards(cards, notice.text)
         text = f"<#{table_id}> · {notice.text}"
-        if await ops.dm(self.client, int(user_id), text, image=image) is None:
+        if await ops.dm(self.client, int(user_id), text, image=image, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "your cards")
 
     async def _declare_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = declare_buttons(table_id, notice.turn)
-        if await ops.dm(self.client, int(user_id), text, view=view) is None:
+        if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "the declaration buttons")
 
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = guts_buttons(table_id, notice.turn)
-        if await ops.dm(self.client, int(user_id), text, view=view) is None:
+        if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "the in/out buttons")
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
@@ -281,35 +338,134 @@ class DiscordPresenter:
         )
 
     async def _ping(self, table_id: str, user_id: str, notice: Notice) -> None:
-        """Edits notify nobody, so the player to act is nudged: after ``ping_delay``
-        seconds, if the turn has not moved, a short mention (deleted on the next turn),
-        or a DM for players who chose that. A quick player is never pinged at all."""
+        """Edits notify nobody, so the player to act is nudged (module docstring, "Turn
+        notifications"): after a wait, if the turn has not moved, by a mention that is
+        removed on the next turn, or by DM for players who chose that."""
         await self._clear_ping(table_id)
         ch = self.channel(table_id)
         if ch.ping_task is not None:
             ch.ping_task.cancel()
         ch.ping_task = asyncio.create_task(self._ping_later(table_id, user_id, notice.turn))
 
+    def ping_wait(self, table_id: str, user_id: str, deadline: float | None = None) -> float:
+        """Seconds before ``user_id`` is nudged: ``ping_delay``, or ``ping_delay_active``
+        if he acted at this table within ``ping_active`` seconds (he is watching it; most
+        such turns are played before the nudge is due and cost nothing), but never later
+        than half the time his clock leaves him (``deadline``, epoch seconds)."""
+        seen = self._seen.get((table_id, user_id))
+        if seen is None or time.monotonic() - seen > self.ping_active:
+            return self.ping_delay
+        wait = self.ping_delay_active
+        if deadline is not None:
+            wait = min(wait, (deadline - time.time()) / 2)
+        return max(self.ping_delay, wait)
+
     async def _ping_later(self, table_id: str, user_id: str, turn: int) -> None:
-        await asyncio.sleep(self.ping_delay)
+        table = self.service.get(table_id) if self.service else None
+        deadline = table.snapshot(None).deadline if table is not None else None
+        await asyncio.sleep(self.ping_wait(table_id, user_id, deadline))
         table = self.service.get(table_id) if self.service else None
         if table is None or table.snapshot(None).turn != turn:
             return
         text = f"<@{user_id}>, your turn."
-        by_dm = self.ping_mode.get(user_id) == "dm"
-        if by_dm and await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}"):
+        self.pings_sent += 1
+        with budget.priority(budget.LOW):
+            try:
+                by_dm = self.ping_mode.get(user_id) == "dm"
+                if by_dm and await ops.dm(
+                    self.client, int(user_id), f"<#{table_id}> · {text}", known=self.dms
+                ):
+                    return
+                # In the channel (also when the DM could not be delivered: DMs closed).
+                if await self._ping_followup(table_id, user_id, text):
+                    return
+                ch = self.channel(table_id)
+                msg = await ops.send(ch.where(), text)
+                if msg is not None:
+                    ch.ping_id = msg.id
+            except budget.BudgetShort:
+                self.pings_dropped += 1  # the table message and the cards go first
+
+    # ------------------------------------------------------------ interactions seen
+
+    def saw(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Every interaction passes here on arrival (cogs/router.py): one in a table's
+        channel is kept (its webhook can carry the next turn's mention for free)."""
+        table_id = self._table_at(interaction.channel_id)
+        if table_id is None:
             return
-        # A channel mention (also when the DM could not be delivered: DMs closed).
-        ch = self.channel(table_id)
-        msg = await ops.send(ch.where(), text)
-        if msg is not None:
-            ch.ping_id = msg.id
+        live = self._live.setdefault(table_id, deque(maxlen=LIVE_KEPT))
+        live.append((interaction, time.monotonic()))
+
+    def acted(self, table_id: str, user_id: str) -> None:
+        """``user_id`` just acted at the table (cogs/play.py, an accepted action): he is
+        watching it, so his next nudge waits longer (:meth:`ping_wait`)."""
+        self._seen[(table_id, user_id)] = time.monotonic()
+
+    def _table_at(self, channel_id: int | None) -> str | None:
+        """The table playing in this channel or thread, if any."""
+        if channel_id is None:
+            return None
+        key = str(channel_id)
+        ch = self.channels.get(key)
+        if ch is not None and not ch.thread_id:
+            return key
+        for table_id, other in self.channels.items():
+            if other.thread_id == channel_id:
+                return table_id
+        if ch is None and self.service is not None and self.service.get(key) is not None:
+            return key
+        return None
+
+    async def _live_interaction(self, table_id: str) -> discord.Interaction[discord.Client] | None:
+        """The newest interaction in the table's channel whose webhook takes a public
+        follow-up now: answered (waiting a moment for one being answered), not deferred
+        (a deferral's first follow-up replaces its private "thinking" message) and well
+        inside its token's 15 minutes."""
+        live = self._live.get(table_id)
+        if not live:
+            return None
+        newest = live[-1][0]
+        for _ in range(ANSWER_WAIT_STEPS):
+            if newest.response.is_done():
+                break
+            await asyncio.sleep(ANSWER_WAIT_STEP)
+        now = time.monotonic()
+        for interaction, seen in reversed(live):
+            if now - seen > TOKEN_LIFETIME:
+                break
+            if interaction.response.type in FOLLOWS_UP:
+                return interaction
+        return None
+
+    async def _ping_followup(self, table_id: str, user_id: str, text: str) -> bool:
+        """The mention as a follow-up of the table's latest interaction (exempt from the
+        global limit); False when there is none or Discord refused it."""
+        interaction = await self._live_interaction(table_id)
+        if interaction is None:
+            return False
+        msg = await ops.followup(interaction, text, mention=int(user_id))
+        if msg is None:
+            # That token is spent (expired, its channel gone): never try it again.
+            live = self._live.get(table_id)
+            if live is not None:
+                self._live[table_id] = deque(
+                    (x for x in live if x[0] is not interaction), maxlen=LIVE_KEPT
+                )
+            return False
+        self._hook_pings[table_id] = msg
+        self.pings_by_followup += 1
+        return True
 
     async def _clear_ping(self, table_id: str) -> None:
         ch = self.channel(table_id)
+        hooked = self._hook_pings.pop(table_id, None)
         old, ch.ping_id = ch.ping_id, None
+        if hooked is not None and not await ops.delete_followup(hooked):
+            old = hooked.id  # its token expired: deleted as a plain message below
         if old is not None:
-            await ops.delete(ch.where().get_partial_message(old))
+            with budget.priority(budget.LOW), contextlib.suppress(budget.BudgetShort):
+                await ops.delete(ch.where().get_partial_message(old))
 
 
 def _pot_order(line: str) -> int:
