@@ -20,11 +20,14 @@ interaction endpoints (``/interactions/...``, ``/webhooks/...``) pass untouched.
 
 Priorities (:data:`HIGH`, :data:`NORMAL`, :data:`LOW`) are a context variable set
 around a call (``with priority(LOW): ...``); the waiting request with the best
-priority goes first, then the oldest. ``NORMAL`` (the default) is the table message
-and the DMs with cards; ``LOW`` is the cosmetic work: a channel mention for "your
-turn", deleting one. A ``LOW`` request that would wait more than ``low_max_wait``
-seconds is not sent at all: :class:`BudgetShort` is raised and the caller drops it
-(a nudge that comes late is worth less than the table message it would delay).
+priority goes first, then the oldest. ``HIGH`` is the table message's refresh, which
+pays before it takes the channel's edit lock (:meth:`RequestBudget.prepaid`: a click
+answered meanwhile never waits behind a refresh waiting for the budget); ``NORMAL``
+(the default) is the DMs with cards and the rest; ``LOW`` is the cosmetic work: a
+channel mention for "your turn", deleting one. A ``LOW`` request that would wait more
+than ``low_max_wait`` seconds is not sent at all: :class:`BudgetShort` is raised and the
+caller drops it (a nudge that comes late is worth less than the table message it would
+delay).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import contextvars
 import heapq
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from types import SimpleNamespace
 
 import aiohttp
@@ -45,6 +48,9 @@ NORMAL = 1
 LOW = 2
 
 _priority: contextvars.ContextVar[int] = contextvars.ContextVar("budget_priority", default=NORMAL)
+_prepaid: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "budget_prepaid", default=None
+)
 
 EXEMPT_PATHS = ("/interactions/", "/webhooks/")
 """Interaction endpoints: not bound to the global limit, never budgeted."""
@@ -66,6 +72,14 @@ def priority(level: int) -> Iterator[None]:
 
 def current_priority() -> int:
     return _priority.get()
+
+
+def prepaid_for(client: object, level: int = HIGH) -> contextlib.AbstractAsyncContextManager[None]:
+    """``client.budget.prepaid(level)``, or nothing for a client without a budget."""
+    budget = getattr(client, "budget", None)
+    if isinstance(budget, RequestBudget):
+        return budget.prepaid(level)
+    return contextlib.nullcontext()
 
 
 def is_exempt(path: str) -> bool:
@@ -133,6 +147,28 @@ class RequestBudget:
             self._pump = asyncio.create_task(self._run())
         await future
 
+    def refund(self) -> None:
+        """Give back a token taken and not spent."""
+        self._refill()
+        self._tokens = min(self.burst, self._tokens + 1)
+        self.granted -= 1
+
+    @contextlib.asynccontextmanager
+    async def prepaid(self, level: int = HIGH) -> AsyncIterator[None]:
+        """Wait for a token *before* entering (so the wait happens outside any lock the
+        caller takes next); the first request inside spends it instead of waiting, and
+        an unspent one is given back on leaving."""
+        await self.acquire(level)
+        box = [1]
+        token = _prepaid.set(box)
+        try:
+            with priority(level):
+                yield
+        finally:
+            _prepaid.reset(token)
+            if box[0]:
+                self.refund()
+
     async def _run(self) -> None:
         while self._waiters:
             self._refill()
@@ -155,8 +191,13 @@ class RequestBudget:
             ctx: SimpleNamespace,
             params: aiohttp.TraceRequestStartParams,
         ) -> None:
-            if not is_exempt(params.url.path):
-                await self.acquire()
+            if is_exempt(params.url.path):
+                return
+            box = _prepaid.get()
+            if box is not None and box[0] > 0:
+                box[0] -= 1  # paid for before the caller took its lock
+                return
+            await self.acquire()
 
         trace.on_request_start.append(on_start)
         return trace
@@ -170,5 +211,6 @@ __all__ = [
     "RequestBudget",
     "current_priority",
     "is_exempt",
+    "prepaid_for",
     "priority",
 ]

@@ -28,7 +28,7 @@ import discord
 
 from bot.table.ports import StorePort
 from bot.table.view import TableView
-from cogs import ops
+from cogs import budget, ops
 from cogs.art import PictureCache, ShowdownNotes
 from cogs.embeds import table_message
 from cogs.prefs import save_table_message
@@ -50,6 +50,10 @@ class HandNotes:
     """(seat, name, chips) of each opened fist (R-13.2), once they are revealed."""
     showdown: ShowdownNotes | None = None
     """The showdown picture's notes (``cogs.art.showdown_art``): public events only."""
+
+
+def _no_hook(message_id: int) -> discord.Interaction[discord.Client] | None:
+    return None
 
 
 class TableChannel:
@@ -77,6 +81,9 @@ class TableChannel:
         self.recent: deque[str] = deque(maxlen=RECENT)
         self.hand = HandNotes()
         self.pictures = PictureCache()
+        self.hook_for: Callable[[int], discord.Interaction[discord.Client] | None] = _no_hook
+        """A live interaction answered on this message id, whose webhook can edit it
+        (set by the presenter, which keeps the interactions)."""
         self.ping_id: int | None = None
         self.ping_task: asyncio.Task[None] | None = None
         self.dm_failed: set[tuple[str, int, str]] = set()
@@ -130,7 +137,8 @@ class TableChannel:
         while self._dirty:
             self._dirty = False
             try:
-                async with self.lock:
+                # The budget is paid first: a click never waits behind our wait.
+                async with budget.prepaid_for(self.client), self.lock:
                     # A click in flight answers with the edit itself: wait for it.
                     await self._answered.wait_for(lambda: self._answering == 0)
                     view = self._load()
@@ -185,6 +193,14 @@ class TableChannel:
         old = self.message_id
         if old is not None and not repost:
             upload = image if is_new else None
+            # Through a recent click's webhook when there is one: exempt from the
+            # global limit and from the channel's message bucket (cogs/presenter.py).
+            hook = self.hook_for(old)
+            if hook is not None and await ops.edit_original(
+                hook, embed=embed, view=buttons, image=upload
+            ):
+                self.shown = key
+                return True
             if await ops.edit(
                 where.get_partial_message(old), embed=embed, view=buttons, image=upload
             ):

@@ -233,19 +233,47 @@ async def _dm_channel(client: discord.Client, user_id: int, known: DmChannels) -
 
 
 async def followup(
-    interaction: discord.Interaction[discord.Client], content: str, *, mention: int
+    interaction: discord.Interaction[discord.Client],
+    content: str,
+    *,
+    mention: int | None = None,
+    image: RenderedImage | list[RenderedImage] | None = None,
 ) -> discord.WebhookMessage | None:
-    """A public follow-up of an answered interaction that pings ``mention`` (and no one
-    else). Interaction webhooks are exempt from the global rate limit. None when Discord
-    refuses it (the token expired, the channel is gone): the caller falls back."""
-    mentions = discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(mention)], replied_user=False
-    )
+    """A public follow-up of an answered interaction, pinging ``mention`` (and no one
+    else; nobody when None). Interaction webhooks are exempt from the global rate
+    limit. None when Discord refuses it (the token expired, the channel is gone): the
+    caller falls back to a channel message."""
+    users = [discord.Object(mention)] if mention is not None else False
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+    kwargs = _message(content, None, image, None)
+    kwargs["content"] = kwargs["content"] or discord.utils.MISSING
     try:
-        return await interaction.followup.send(fit(content), wait=True, allowed_mentions=mentions)
+        return await interaction.followup.send(wait=True, allowed_mentions=mentions, **kwargs)
     except discord.HTTPException as exc:
         log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
         return None
+
+
+async def edit_original(
+    interaction: discord.Interaction[discord.Client],
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    image: RenderedImage | None = None,
+) -> bool:
+    """Edit the message a click was answered on through the click's webhook (exempt
+    from the global limit); False when the token no longer works or the message is
+    gone (the caller edits it by REST)."""
+    kwargs: dict[str, Any] = {"embed": embed, "view": view}
+    file = _file(image)
+    if file is not None:
+        kwargs["attachments"] = [file]
+    try:
+        await interaction.edit_original_response(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        log.info("webhook edit for interaction %s refused: %s", interaction.id, exc)
+        return False
 
 
 async def delete_followup(message: discord.WebhookMessage) -> bool:

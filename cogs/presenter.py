@@ -98,6 +98,11 @@ FOLLOWS_UP = {
     discord.InteractionResponseType.message_update,
 }
 """Answers after which a follow-up is a new public message of its own."""
+EDITS = {
+    discord.InteractionResponseType.deferred_message_update,
+    discord.InteractionResponseType.message_update,
+}
+"""Answers that make the clicked message the interaction's own (its webhook edits it)."""
 ANSWER_WAIT_STEPS = 60
 ANSWER_WAIT_STEP = 0.05
 """A ping due while the newest click is still being answered waits up to 3 s for it."""
@@ -152,6 +157,7 @@ class DiscordPresenter:
             ch = TableChannel(table_id, self.client, service.store, load)
             ch.message_id = self.saved_messages.pop(table_id, None)
             ch.thread_id = self.saved_threads.pop(table_id, 0)
+            ch.hook_for = lambda message_id: self._hook_for(table_id, message_id)
             self.channels[table_id] = ch
         return ch
 
@@ -239,11 +245,19 @@ class DiscordPresenter:
         text: str,
         fists: list[tuple[int, str, int]] | None = None,
         shown: ShowdownNotes | None = None,
+        mention: int | None = None,
     ) -> None:
         # The fists first (R-13.2), then the hands with the cards they play.
         reveal = await _render_reveal(fists) if fists else None
         showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
         images = [i for i in (reveal, showdown) if i is not None]
+        # A follow-up of the table's latest click when there is one: exempt from the
+        # global limit (see "Turn notifications" above); else a channel message.
+        interaction = await self._live_interaction(table_id)
+        if interaction is not None and await ops.followup(
+            interaction, text, mention=mention, image=images or None
+        ):
+            return
         await ops.send(self.channel(table_id).where(), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
@@ -335,6 +349,7 @@ class DiscordPresenter:
         await self._post(
             table_id,
             f"<@{user_id}>, I cannot DM you {what}: press **Show my cards** on the table.",
+            mention=int(user_id),
         )
 
     async def _ping(self, table_id: str, user_id: str, notice: Notice) -> None:
@@ -435,6 +450,20 @@ class DiscordPresenter:
             if now - seen > TOKEN_LIFETIME:
                 break
             if interaction.response.type in FOLLOWS_UP:
+                return interaction
+        return None
+
+    def _hook_for(
+        self, table_id: str, message_id: int
+    ) -> discord.Interaction[discord.Client] | None:
+        """The newest click on ``message_id`` answered by editing it, with its token
+        well inside its 15 minutes: its webhook edits that message for free."""
+        now = time.monotonic()
+        for interaction, seen in reversed(self._live.get(table_id, ())):
+            if now - seen > TOKEN_LIFETIME:
+                return None
+            msg = interaction.message
+            if msg is not None and msg.id == message_id and interaction.response.type in EDITS:
                 return interaction
         return None
 
