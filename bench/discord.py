@@ -130,7 +130,9 @@ async def _run(
                 routes = Counter(fake.request_log[start_log:])
                 exempt = fake.config.global_exempt
                 global_limited = sum(n for r, n in routes.items() if r not in exempt)
-                late_429 = sum(1 for t, _, _ in fake.rate_limit_log if t >= started_at + 5.0)
+                late = [(k, r) for t, k, r in fake.rate_limit_log if t >= started_at + 5.0]
+                late_429 = len(late)
+                late_kinds = Counter(f"{k} {r}" for k, r in late)
                 pings = bot.presenter.pings_sent, bot.presenter.pings_by_followup
     finally:
         mp.undo()
@@ -149,6 +151,7 @@ async def _run(
         "per_action": requests / max(1, actions),
         "global_per_action": global_limited / max(1, actions),
         "late_429": late_429,
+        "late_kinds": late_kinds,
         "all_429": fake.rate_limited,
         "pings": pings,
         "per_hand": requests / max(1, played),
@@ -221,6 +224,8 @@ def main(argv: list[str]) -> int:
     print(f"global-limited requests per player action: {r['global_per_action']:.2f} requests")
     print(f"429 responses after the first 5 s: {r['late_429']} responses")
     print(f"429 responses in all: {r['all_429']} responses")
+    for what, n in r["late_kinds"].most_common():
+        print(f"429 after the first 5 s, {what}: {n} responses")
     print(f"turn pings: {r['pings'][0]} pings ({r['pings'][1]} as interaction follow-ups)")
     print(f"requests per hand: {r['per_hand']:.1f} requests")
     print(f"first response p50: {r['bot_p50']:.1f} ms")

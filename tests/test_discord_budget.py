@@ -334,3 +334,47 @@ def test_issue15_interaction_endpoints_are_exempt_from_the_budget() -> None:
     assert is_exempt("/api/v10/webhooks/1/tok/messages/2")
     assert not is_exempt("/api/v10/channels/1/messages")
     assert not is_exempt("/api/v10/users/@me/channels")
+
+
+# ---------------------------------------------------------------- the same, elsewhere
+
+HOOK_EDIT = "PATCH /webhooks/{app_id}/{token}/messages/{message_id}"
+CHANNEL_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+async def test_issue15_street_picture_goes_through_the_clicks_webhook(h: Harness) -> None:
+    """Issue 15, "requests that count against the global limit are budgeted" (and
+    avoided): the click that ends a street is answered at once, and the new street's
+    picture follows through that click's webhook (exempt), not a REST edit; with the
+    token expired it falls back to the REST edit."""
+    users = players(h.fake)
+    await h.start_table(users)
+    street = h.table().snapshot(None).street
+    with h.fake.counting() as used:
+        while h.table().snapshot(None).street == street:
+            await h.click(await to_act(h), "check_call")
+        await h.settle()
+    assert used[HOOK_EDIT] >= 1 and used[CHANNEL_EDIT] == 0, used
+    assert h.table_message().attachments, "the picture of the new street is on the message"
+    h.fake.token_lifetime = 0.0  # every interaction webhook now answers 401 / 50027
+    street = h.table().snapshot(None).street
+    with h.fake.counting() as used:
+        while h.table().snapshot(None).street == street:
+            await h.click(await to_act(h), "check_call")
+        await h.settle()
+    assert used[CHANNEL_EDIT] >= 1, used  # the REST edit still brings the picture
+    assert h.table_message().attachments
+
+
+async def test_issue15_hand_summary_is_a_followup_of_the_last_click(h: Harness) -> None:
+    """Issue 15: the end-of-hand message is a follow-up of the click that ended the
+    hand (exempt from the global limit), not a channel message."""
+    users = players(h.fake)
+    await h.start_table(users)
+    with h.fake.counting() as used:
+        while h.table().state.in_hand:
+            rec = await h.click(await to_act(h), "fold")
+        await h.settle()
+    over = [m for m in h.fake.channel_messages() if "is over" in m.content]
+    assert len(over) == 1 and over[0].interaction_id == rec.id
+    assert used[CHANNEL_POST] == 0, used
