@@ -103,9 +103,10 @@ EDITS = {
     discord.InteractionResponseType.message_update,
 }
 """Answers that make the clicked message the interaction's own (its webhook edits it)."""
-ANSWER_WAIT_STEPS = 60
+ANSWER_WINDOW = 3.0
 ANSWER_WAIT_STEP = 0.05
-"""A ping due while the newest click is still being answered waits up to 3 s for it."""
+"""A ping due while the newest click is still being answered waits for it, at most
+until Discord's 3 s to answer it are over."""
 
 
 class DiscordPresenter:
@@ -440,10 +441,9 @@ class DiscordPresenter:
         live = self._live.get(table_id)
         if not live:
             return None
-        newest = live[-1][0]
-        for _ in range(ANSWER_WAIT_STEPS):
-            if newest.response.is_done():
-                break
+        newest, arrived = live[-1]
+        # Only while Discord's 3 s to answer it last: one never answered is skipped.
+        while not newest.response.is_done() and time.monotonic() < arrived + ANSWER_WINDOW:
             await asyncio.sleep(ANSWER_WAIT_STEP)
         now = time.monotonic()
         for interaction, seen in reversed(live):
