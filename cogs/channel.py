@@ -56,6 +56,10 @@ def _no_hook(message_id: int) -> discord.Interaction[discord.Client] | None:
     return None
 
 
+def _no_op(interaction: discord.Interaction[discord.Client]) -> None:
+    return None
+
+
 class TableChannel:
     """Everything the Discord side keeps for one table (see the module docstring)."""
 
@@ -84,6 +88,7 @@ class TableChannel:
         self.hook_for: Callable[[int], discord.Interaction[discord.Client] | None] = _no_hook
         """A live interaction answered on this message id, whose webhook can edit it
         (set by the presenter, which keeps the interactions)."""
+        self.hook_refused: Callable[[discord.Interaction[discord.Client]], None] = _no_op
         self.ping_id: int | None = None
         self.ping_task: asyncio.Task[None] | None = None
         self.dm_failed: set[tuple[str, int, str]] = set()
@@ -196,11 +201,11 @@ class TableChannel:
             # Through a recent click's webhook when there is one: exempt from the
             # global limit and from the channel's message bucket (cogs/presenter.py).
             hook = self.hook_for(old)
-            if hook is not None and await ops.edit_original(
-                hook, embed=embed, view=buttons, image=upload
-            ):
-                self.shown = key
-                return True
+            if hook is not None:
+                if await ops.edit_original(hook, embed=embed, view=buttons, image=upload):
+                    self.shown = key
+                    return True
+                self.hook_refused(hook)  # its token is spent: never tried again
             if await ops.edit(
                 where.get_partial_message(old), embed=embed, view=buttons, image=upload
             ):

@@ -103,6 +103,8 @@ EDITS = {
     discord.InteractionResponseType.message_update,
 }
 """Answers that make the clicked message the interaction's own (its webhook edits it)."""
+REFUSED_KEPT = 1000
+"""Refused interaction ids remembered before the ones no longer kept are forgotten."""
 ANSWER_WINDOW = 3.0
 ANSWER_WAIT_STEP = 0.05
 """A ping due while the newest click is still being answered waits for it, at most
@@ -136,6 +138,8 @@ class DiscordPresenter:
         """(table, user) -> when he last acted at the table."""
         self._live: dict[str, deque[tuple[discord.Interaction[discord.Client], float]]] = {}
         """Per table, its latest interactions (for follow-ups) and when they arrived."""
+        self._refused: set[int] = set()
+        """Interactions whose webhook Discord refused (never tried again)."""
         self._hook_pings: dict[str, discord.WebhookMessage] = {}
         """Per table, the turn mention sent as a follow-up (deleted through its webhook)."""
         self.pings_sent = 0
@@ -159,6 +163,7 @@ class DiscordPresenter:
             ch.message_id = self.saved_messages.pop(table_id, None)
             ch.thread_id = self.saved_threads.pop(table_id, 0)
             ch.hook_for = lambda message_id: self._hook_for(table_id, message_id)
+            ch.hook_refused = self._refuse
             self.channels[table_id] = ch
         return ch
 
@@ -449,9 +454,17 @@ class DiscordPresenter:
         for interaction, seen in reversed(live):
             if now - seen > TOKEN_LIFETIME:
                 break
-            if interaction.response.type in FOLLOWS_UP:
+            if interaction.response.type in FOLLOWS_UP and interaction.id not in self._refused:
                 return interaction
         return None
+
+    def _refuse(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Discord refused this interaction's webhook (its token expired, its channel is
+        gone): it is never tried again."""
+        self._refused.add(interaction.id)
+        if len(self._refused) > REFUSED_KEPT:  # only those still kept can come up again
+            kept = {i.id for live in self._live.values() for i, _ in live}
+            self._refused &= kept
 
     def _hook_for(
         self, table_id: str, message_id: int
@@ -463,6 +476,8 @@ class DiscordPresenter:
             if now - seen > TOKEN_LIFETIME:
                 return None
             msg = interaction.message
+            if interaction.id in self._refused:
+                continue
             if msg is not None and msg.id == message_id and interaction.response.type in EDITS:
                 return interaction
         return None
@@ -475,12 +490,7 @@ class DiscordPresenter:
             return False
         msg = await ops.followup(interaction, text, mention=int(user_id))
         if msg is None:
-            # That token is spent (expired, its channel gone): never try it again.
-            live = self._live.get(table_id)
-            if live is not None:
-                self._live[table_id] = deque(
-                    (x for x in live if x[0] is not interaction), maxlen=LIVE_KEPT
-                )
+            self._refuse(interaction)
             return False
         self._hook_pings[table_id] = msg
         self.pings_by_followup += 1
