@@ -100,7 +100,9 @@ async def _run(
                         table = bot.service.get(tid)
                         assert table is not None, "the table was not created"
                         while table.state.in_hand:
-                            await bot.presenter.drain()
+                            # This table's deliveries only: waiting for every table's
+                            # would march all tables in step (bursts no bot sees).
+                            await bot.presenter.drain(tid)
                             mid = bot.presenter.channel(tid).message_id
                             view = table.snapshot(None)
                             seat = next((s for s in view.seats if s.seat == view.to_act), None)

@@ -143,6 +143,7 @@ class DiscordPresenter:
         self._hook_pings: dict[str, discord.WebhookMessage] = {}
         """Per table, the turn mention sent as a follow-up (deleted through its webhook)."""
         self.pings_sent = 0
+        """Turn nudges delivered (by DM, follow-up or channel message)."""
         self.pings_by_followup = 0
         self.pings_dropped = 0
         self.on_hand_ended: Callable[[], None] | None = None
@@ -228,12 +229,12 @@ class DiscordPresenter:
         """Seconds before the table may be bumped again (0: now; the clock starts)."""
         return self.channel(table_id).bump_wait(self.bump_cooldown)
 
-    async def drain(self) -> None:
-        """Wait for every queued delivery and refresh (tests, shutdown)."""
+    async def drain(self, table_id: str | None = None) -> None:
+        """Wait for every queued delivery and refresh (tests, shutdown); of one table
+        only with ``table_id``."""
         for _ in range(50):
-            tasks = [
-                t for ch in self.channels.values() for t in ch.tasks() if t is not ch.ping_task
-            ]
+            chosen = self.channels.values() if table_id is None else [self.channel(table_id)]
+            tasks = [t for ch in chosen for t in ch.tasks() if t is not ch.ping_task]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -381,29 +382,39 @@ class DiscordPresenter:
             wait = min(wait, (deadline - time.time()) / 2)
         return max(self.ping_delay, wait)
 
+    def _turn_is(self, table_id: str, turn: int) -> bool:
+        table = self.service.get(table_id) if self.service else None
+        return table is not None and table.snapshot(None).turn == turn
+
     async def _ping_later(self, table_id: str, user_id: str, turn: int) -> None:
         table = self.service.get(table_id) if self.service else None
         deadline = table.snapshot(None).deadline if table is not None else None
         await asyncio.sleep(self.ping_wait(table_id, user_id, deadline))
-        table = self.service.get(table_id) if self.service else None
-        if table is None or table.snapshot(None).turn != turn:
+        if not self._turn_is(table_id, turn):
             return
         text = f"<@{user_id}>, your turn."
-        self.pings_sent += 1
         with budget.priority(budget.LOW):
             try:
                 by_dm = self.ping_mode.get(user_id) == "dm"
                 if by_dm and await ops.dm(
                     self.client, int(user_id), f"<#{table_id}> · {text}", known=self.dms
                 ):
+                    self.pings_sent += 1
                     return
                 # In the channel (also when the DM could not be delivered: DMs closed).
-                if await self._ping_followup(table_id, user_id, text):
+                interaction = await self._live_interaction(table_id)  # may wait for one
+                if not self._turn_is(table_id, turn):
+                    return  # played meanwhile: no nudge (and none left behind)
+                if interaction is not None and await self._ping_followup(
+                    table_id, interaction, user_id, text
+                ):
+                    self.pings_sent += 1
                     return
                 ch = self.channel(table_id)
                 msg = await ops.send(ch.where(), text)
                 if msg is not None:
                     ch.ping_id = msg.id
+                    self.pings_sent += 1
             except budget.BudgetShort:
                 self.pings_dropped += 1  # the table message and the cards go first
 
@@ -482,12 +493,15 @@ class DiscordPresenter:
                 return interaction
         return None
 
-    async def _ping_followup(self, table_id: str, user_id: str, text: str) -> bool:
-        """The mention as a follow-up of the table's latest interaction (exempt from the
-        global limit); False when there is none or Discord refused it."""
-        interaction = await self._live_interaction(table_id)
-        if interaction is None:
-            return False
+    async def _ping_followup(
+        self,
+        table_id: str,
+        interaction: discord.Interaction[discord.Client],
+        user_id: str,
+        text: str,
+    ) -> bool:
+        """The mention as a follow-up of ``interaction``, the table's latest (exempt from
+        the global limit); False when Discord refused it."""
         msg = await ops.followup(interaction, text, mention=int(user_id))
         if msg is None:
             self._refuse(interaction)
