@@ -138,6 +138,8 @@ class DiscordPresenter:
         """(table, user) -> when he last acted at the table."""
         self._live: dict[str, deque[tuple[discord.Interaction[discord.Client], float]]] = {}
         """Per table, its latest interactions (for follow-ups) and when they arrived."""
+        self._sending: set[str] = set()
+        """Tables whose nudge is being sent (let land, then deleted; never cut off)."""
         self._refused: set[int] = set()
         """Interactions whose webhook Discord refused (never tried again)."""
         self._hook_pings: dict[str, discord.WebhookMessage] = {}
@@ -365,8 +367,6 @@ class DiscordPresenter:
         removed on the next turn, or by DM for players who chose that."""
         await self._clear_ping(table_id)
         ch = self.channel(table_id)
-        if ch.ping_task is not None:
-            ch.ping_task.cancel()
         ch.ping_task = asyncio.create_task(self._ping_later(table_id, user_id, notice.turn))
 
     def ping_wait(self, table_id: str, user_id: str, deadline: float | None = None) -> float:
@@ -395,16 +395,18 @@ class DiscordPresenter:
         text = f"<@{user_id}>, your turn."
         with budget.priority(budget.LOW):
             try:
-                by_dm = self.ping_mode.get(user_id) == "dm"
-                if by_dm and await ops.dm(
-                    self.client, int(user_id), f"<#{table_id}> · {text}", known=self.dms
-                ):
-                    self.pings_sent += 1
-                    return
+                if self.ping_mode.get(user_id) == "dm":
+                    self._sending.add(table_id)
+                    dm = f"<#{table_id}> · {text}"
+                    if await ops.dm(self.client, int(user_id), dm, known=self.dms):
+                        self.pings_sent += 1
+                        return
+                    self._sending.discard(table_id)
                 # In the channel (also when the DM could not be delivered: DMs closed).
                 interaction = await self._live_interaction(table_id)  # may wait for one
                 if not self._turn_is(table_id, turn):
                     return  # played meanwhile: no nudge (and none left behind)
+                self._sending.add(table_id)  # from here on it lands, then is deleted
                 if interaction is not None and await self._ping_followup(
                     table_id, interaction, user_id, text
                 ):
@@ -417,6 +419,8 @@ class DiscordPresenter:
                     self.pings_sent += 1
             except budget.BudgetShort:
                 self.pings_dropped += 1  # the table message and the cards go first
+            finally:
+                self._sending.discard(table_id)
 
     # ------------------------------------------------------------ interactions seen
 
@@ -511,7 +515,17 @@ class DiscordPresenter:
         return True
 
     async def _clear_ping(self, table_id: str) -> None:
+        """The turn moved on: stop the pending nudge and delete the one shown. A nudge
+        already on its way is let land first (cut off, Discord may have it anyway and
+        nobody would delete it)."""
         ch = self.channel(table_id)
+        task = ch.ping_task
+        if task is not None and not task.done():
+            if table_id in self._sending:
+                with contextlib.suppress(Exception):
+                    await task
+            else:
+                task.cancel()
         hooked = self._hook_pings.pop(table_id, None)
         old, ch.ping_id = ch.ping_id, None
         if hooked is not None and not await ops.delete_followup(hooked):

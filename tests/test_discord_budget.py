@@ -378,3 +378,32 @@ async def test_issue15_hand_summary_is_a_followup_of_the_last_click(h: Harness) 
     over = [m for m in h.fake.channel_messages() if "is over" in m.content]
     assert len(over) == 1 and over[0].interaction_id == rec.id
     assert used[CHANNEL_POST] == 0, used
+
+
+async def test_issue15_ping_on_its_way_when_the_turn_moves_is_still_removed(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, turn notifications: a ping already sent when the player acts (Discord
+    has it, its answer is still on the way) is not cut off half-way, which left a
+    mention nobody deletes: it lands and is removed with the next turn."""
+    from cogs import ops
+
+    real = ops.followup
+
+    async def slow_answer(*args: object, **kwargs: object) -> object:
+        msg = await real(*args, **kwargs)  # type: ignore[arg-type]
+        await asyncio.sleep(0.5)  # the message exists; its answer is slow to come back
+        return msg
+
+    monkeypatch.setattr(ops, "followup", slow_answer)
+    presenter = h.bot.presenter
+    presenter.ping_delay = 0.0
+    presenter.ping_active = 0.0
+    users = players(h.fake)
+    await h.start_table(users)
+    await asyncio.sleep(0.2)  # the first ping is sent, its answer not back yet
+    await h.fake.click(await to_act(h), h.table_message(), h.button("check_call"))
+    await asyncio.sleep(1.5)  # every ping has landed
+    await h.settle()
+    now = pings(h.fake)
+    assert len(now) == 1 and (await to_act(h)).mention in now[0].content, [m.content for m in now]
