@@ -29,7 +29,7 @@ import discord
 
 from cogs import ops
 from cogs.app import ChipfistBot
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeConfig, FakeDiscord
 from tests.fakediscord.runner import run_bot
 
 PLAYERS = ("p1", "p2", "p3")
@@ -52,9 +52,14 @@ class _Patches:
             setattr(target, name, value)
 
 
-async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any]:
+async def _run(
+    tables: int, hands: int, rate: float, seed: int, strict: bool = False
+) -> dict[str, Any]:
     rng = random.Random(seed)
-    fake = FakeDiscord(channel_names=[f"table-{i}" for i in range(tables)], member_names=PLAYERS)
+    config = FakeConfig.strict(seed) if strict else None
+    fake = FakeDiscord(
+        channel_names=[f"table-{i}" for i in range(tables)], member_names=PLAYERS, config=config
+    )
     await fake.start()
     mp = _Patches()
     fake.patch(mp)
@@ -77,6 +82,7 @@ async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any
                 await bot.presenter.drain()
                 await fake.wait_idle(0.2, timeout=30)
                 start_log = len(fake.request_log)
+                started_at = asyncio.get_running_loop().time()
                 bot_side.clear()
                 click_side.clear()
                 latencies: list[float] = []
@@ -94,7 +100,9 @@ async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any
                         table = bot.service.get(tid)
                         assert table is not None, "the table was not created"
                         while table.state.in_hand:
-                            await bot.presenter.drain()
+                            # This table's deliveries only: waiting for every table's
+                            # would march all tables in step (bursts no bot sees).
+                            await bot.presenter.drain(tid)
                             mid = bot.presenter.channel(tid).message_id
                             view = table.snapshot(None)
                             seat = next((s for s in view.seats if s.seat == view.to_act), None)
@@ -122,6 +130,12 @@ async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any
                 await fake.wait_idle(0.2, timeout=30)
                 requests = len(fake.request_log) - start_log
                 routes = Counter(fake.request_log[start_log:])
+                exempt = fake.config.global_exempt
+                global_limited = sum(n for r, n in routes.items() if r not in exempt)
+                late = [(k, r) for t, k, r in fake.rate_limit_log if t >= started_at + 5.0]
+                late_429 = len(late)
+                late_kinds = Counter(f"{k} {r}" for k, r in late)
+                pings = bot.presenter.pings_sent, bot.presenter.pings_by_followup
     finally:
         mp.undo()
         await fake.stop()
@@ -137,6 +151,11 @@ async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any
         "actions": actions,
         "hands": played,
         "per_action": requests / max(1, actions),
+        "global_per_action": global_limited / max(1, actions),
+        "late_429": late_429,
+        "late_kinds": late_kinds,
+        "all_429": fake.rate_limited,
+        "pings": pings,
         "per_hand": requests / max(1, played),
         "p50": statistics.median(latencies) * 1000 if latencies else 0.0,
         "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
@@ -193,14 +212,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rate", type=float, default=25.0, help="aggregate actions per second")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--routes", action="store_true", help="also print requests per route")
+    parser.add_argument(
+        "--strict", action="store_true", help="the fake with Discord's rate limits on"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("discord").setLevel(logging.ERROR)
-    r = asyncio.run(_run(args.tables, args.hands, args.rate, args.seed))
+    r = asyncio.run(_run(args.tables, args.hands, args.rate, args.seed, args.strict))
     print(f"tables: {args.tables} tables")
     print(f"hands: {r['hands']:.0f} hands")
     print(f"player actions: {r['actions']:.0f} actions")
     print(f"requests per player action: {r['per_action']:.2f} requests")
+    print(f"global-limited requests per player action: {r['global_per_action']:.2f} requests")
+    print(f"429 responses after the first 5 s: {r['late_429']} responses")
+    print(f"429 responses in all: {r['all_429']} responses")
+    for what, n in r["late_kinds"].most_common():
+        print(f"429 after the first 5 s, {what}: {n} responses")
+    print(f"turn pings: {r['pings'][0]} pings ({r['pings'][1]} as interaction follow-ups)")
     print(f"requests per hand: {r['per_hand']:.1f} requests")
     print(f"first response p50: {r['bot_p50']:.1f} ms")
     print(f"first response p99: {r['bot_p99']:.1f} ms")

@@ -92,6 +92,14 @@ class Config(BaseSettings):
         description="Serve Prometheus metrics on 127.0.0.1:PORT (needs the `metrics` "
         "extra). 0: off.",
     )
+    request_rate: float = Field(
+        default=40.0,
+        gt=0,
+        le=50,
+        description="Requests a second the bot allows itself against Discord's global "
+        "limit of 50 (interaction answers are exempt); a burst waits in the bot, low-"
+        "priority work (turn mentions) is dropped. See cogs/budget.py.",
+    )
 
     shards: str = Field(
         default="",

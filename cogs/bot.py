@@ -35,6 +35,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 import discord
+from aiohttp import TraceConfig
 from discord.ext import commands
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ from bot.table.ports import StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
 from cogs import ops, permissions
+from cogs.budget import RequestBudget
 from cogs.metrics import Metrics
 from cogs.prefs import (
     load_notify_modes,
@@ -112,10 +114,13 @@ class ChipfistBot(commands.Bot):
         discord.VoiceClient.warn_dave = False
         if metrics is not None:
             options.setdefault("http_trace", metrics.trace_config())
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
-        self.database = database
         self.settings = settings if settings is not None else Config.load(env={}, dotenv=None)
         """The process settings; the defaults (not the environment) when not given."""
+        self.budget = RequestBudget(self.settings.request_rate)
+        """Every global-limited request waits here for its turn (cogs/budget.py)."""
+        options["http_trace"] = self.budget.attach(options.get("http_trace") or TraceConfig())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
+        self.database = database
         self._store = store
         self._sync = sync
         self._force_sync = force_sync
@@ -172,6 +177,7 @@ class ChipfistBot(commands.Bot):
         if halted:
             log.warning("tables halted at start: %s", halted)
         self.presenter.ping_mode.update(await load_notify_modes(store))
+        await self.presenter.dms.load(store)  # DM channels opened by earlier runs
         # Edit the table messages players already have rather than post new ones.
         self.presenter.saved_messages.update(await load_table_messages(store))
         extras = {tid: t.settings.extra for tid, t in self.service.tables.items()}

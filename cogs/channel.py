@@ -49,7 +49,7 @@ import discord
 
 from bot.table.ports import StorePort
 from bot.table.view import TableView
-from cogs import ops
+from cogs import budget, ops
 from cogs.art import PictureCache, PictureKey, ShowdownNotes, picture_key
 from cogs.embeds import table_message
 from cogs.prefs import save_table_message
@@ -88,6 +88,14 @@ class _Unshown(Exception):
     """The table message could not be posted (``ops.send`` gave up): retried."""
 
 
+def _no_hook(message_id: int) -> discord.Interaction[discord.Client] | None:
+    return None
+
+
+def _no_op(interaction: discord.Interaction[discord.Client]) -> None:
+    return None
+
+
 class TableChannel:
     """Everything the Discord side keeps for one table (see the module docstring)."""
 
@@ -122,6 +130,10 @@ class TableChannel:
         self.recent: deque[str] = deque(maxlen=RECENT)
         self.hand = HandNotes()
         self.pictures = PictureCache()
+        self.hook_for: Callable[[int], discord.Interaction[discord.Client] | None] = _no_hook
+        """A live interaction answered on this message id, whose webhook can edit it
+        (set by the presenter, which keeps the interactions)."""
+        self.hook_refused: Callable[[discord.Interaction[discord.Client]], None] = _no_op
         self.ping_id: int | None = None
         self.ping_task: asyncio.Task[None] | None = None
         self.dm_failed: set[tuple[str, int, str]] = set()
@@ -247,50 +259,61 @@ class TableChannel:
             # Draw the picture before taking the message (a click may answer meanwhile).
             if not self.no_attach:
                 await self.pictures.get(latest[0])
-            await self._enter()
-            try:
-                if self._answering:
-                    continue  # a click came in: it shows the state; check again after it
-                # Room in the channel's bucket, checked right before sending; else wait
-                # holding nothing: clicks pass meanwhile, and the edit that goes after
-                # the wait shows the state of then.
-                delay = ops.bucket_wait(self.client, self.thread_id or int(self.table_id))
-                if delay > 0:
-                    continue
-                latest = self._latest()  # the state now, not the one that woke us
-                if latest is None or self._current(latest[2]):
-                    return
+            # The global budget is paid before the message is taken: a click never
+            # waits behind our wait (cogs/budget.py); unspent, it is given back.
+            async with budget.prepaid_for(self.client):
+                await self._enter()
                 try:
-                    await self._write(*latest)
-                    failures = 0
-                except Exception as exc:
-                    self.shown = None  # it may have landed or not: rewrite it
-                    if not (ops.transient(exc) or isinstance(exc, _Unshown)):
-                        # A refusal of this payload (a bug): trying it again cannot help;
-                        # the next notice tries the next state.
-                        log.exception("table %s: refresh failed", self.table_id)
+                    if self._answering:
+                        continue  # a click came in: it shows the state; check again after it
+                    # Room in the channel's bucket, checked right before sending; else wait
+                    # holding nothing: clicks pass meanwhile, and the edit that goes after
+                    # the wait shows the state of then. An edit through a click's webhook
+                    # (see _write) is outside the channel's bucket: no wait for it.
+                    if self._hook() is None:
+                        delay = ops.bucket_wait(self.client, self.thread_id or int(self.table_id))
+                        if delay > 0:
+                            continue
+                    latest = self._latest()  # the state now, not the one that woke us
+                    if latest is None or self._current(latest[2]):
                         return
-                    failures += 1
-                    if failures >= self.retry_limit:
-                        log.warning(
-                            "table %s: the table message is stale after %d tries (%s);"
-                            " the next notice tries again",
+                    try:
+                        await self._write(*latest)
+                        failures = 0
+                    except Exception as exc:
+                        self.shown = None  # it may have landed or not: rewrite it
+                        if not (ops.transient(exc) or isinstance(exc, _Unshown)):
+                            # A refusal of this payload (a bug): trying it again cannot help;
+                            # the next notice tries the next state.
+                            log.exception("table %s: refresh failed", self.table_id)
+                            return
+                        failures += 1
+                        if failures >= self.retry_limit:
+                            log.warning(
+                                "table %s: the table message is stale after %d tries (%s);"
+                                " the next notice tries again",
+                                self.table_id,
+                                failures,
+                                _why(exc),
+                            )
+                            return
+                        delay = ops.backoff(failures - 1)
+                        self.retries += 1
+                        log.info(
+                            "table %s: refresh failed (%s), retry %d in %.1f s",
                             self.table_id,
-                            failures,
                             _why(exc),
+                            failures,
+                            delay,
                         )
-                        return
-                    delay = ops.backoff(failures - 1)
-                    self.retries += 1
-                    log.info(
-                        "table %s: refresh failed (%s), retry %d in %.1f s",
-                        self.table_id,
-                        _why(exc),
-                        failures,
-                        delay,
-                    )
-            finally:
-                self._leave()
+                finally:
+                    self._leave()
+
+    def _hook(self) -> discord.Interaction[discord.Client] | None:
+        """The click whose webhook the next edit of the table message would go through."""
+        if self.message_id is None or self._repost:
+            return None
+        return self.hook_for(self.message_id)
 
     async def _write(self, view: TableView, recent: list[str], version: Version) -> None:
         """One REST write of the table message showing ``view`` (under :meth:`_enter`):
@@ -307,6 +330,17 @@ class TableChannel:
         repost = self._repost
         if old is not None and not repost:
             upload = image if drawn and self._picture != pic else None
+            # Through a recent click's webhook when there is one: exempt from the
+            # global limit and from the channel's message bucket (cogs/presenter.py).
+            hook = self.hook_for(old)
+            if hook is not None:
+                if await ops.edit_original(
+                    hook, embed=embed, view=buttons, image=upload, clear=self.no_attach
+                ):
+                    self.shown = full
+                    self._picture = pic
+                    return
+                self.hook_refused(hook)  # its token is spent: never tried again
             if await ops.edit(
                 where.get_partial_message(old),
                 embed=embed,

@@ -16,6 +16,11 @@ message's refresh (``cogs.channel``), which redoes it with the latest state rath
 the old one. An interaction's answer is never retried here (discord.py's webhook
 adapter retries every 5xx, and the 3 s window is short): a failed answer returns False
 and the caller falls back. A 429 never reaches a player.
+
+Rate limits are left to discord.py, which waits and retries on its own, and to the
+bot's request budget (:mod:`cogs.budget`), which every global-limited request passes
+first; low-priority calls (a turn mention) run under ``budget.priority(LOW)`` and may
+be dropped (``budget.BudgetShort``) when the budget is short.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import aiohttp
 import discord
 
 from cards_art import RenderedImage
+from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
 
@@ -253,6 +259,29 @@ def new_nonce() -> int:
     return secrets.randbits(63)
 
 
+def _message(
+    content: str,
+    embed: discord.Embed | None,
+    image: RenderedImage | list[RenderedImage] | None,
+    view: discord.ui.View | None,
+) -> dict[str, Any]:  # Any: discord.py's keyword arguments (below)
+    """A new message's arguments (fresh files each time: a sent file is consumed)."""
+    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+    # (MISSING), so only those given are passed.
+    kwargs: dict[str, Any] = {"content": fit(content) or None}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    # One picture, or several (a declaration's fists and then the showdown).
+    files = [f for f in map(_file, image if isinstance(image, list) else [image]) if f]
+    if len(files) == 1:
+        kwargs["file"] = files[0]
+    elif files:
+        kwargs["files"] = files
+    return kwargs
+
+
 async def send(
     channel: discord.abc.Messageable,
     content: str = "",
@@ -272,21 +301,9 @@ async def send(
     images = image if isinstance(image, list) else [image]
 
     async def attempt() -> discord.Message:
-        # Any: discord.py's keyword arguments, each of its own type; one left out is not None
-        # (MISSING), so only those given are passed.
-        kwargs: dict[str, Any] = {"content": fit(content) or None, "nonce": nonce}
-        if embed is not None:
-            kwargs["embed"] = embed
-        if view is not None:
-            kwargs["view"] = view
-        # One picture, or several (a declaration's fists and then the showdown); the
-        # files are made again for each try (a request spends them).
-        files = [f for f in map(_file, images) if f]
-        if len(files) == 1:
-            kwargs["file"] = files[0]
-        elif files:
-            kwargs["files"] = files
-        return await channel.send(**kwargs)
+        # The files are made again for each try (a request spends them).
+        kwargs = _message(content, embed, image, view)
+        return await channel.send(nonce=nonce, **kwargs)
 
     try:
         return await _retrying("send", attempt)
@@ -316,19 +333,139 @@ async def dm(
     *,
     image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
+    known: DmChannels | None = None,
 ) -> discord.Message | None:
-    """DM a user; None when their DMs are closed (the caller falls back)."""
+    """DM a user; None when their DMs are closed (the caller falls back).
+
+    With ``known`` (the kept DM channel ids, cogs/prefs.py) the DM goes straight to the
+    user's channel (one request); the channel is opened, and kept, only the first time.
+    A kept channel Discord no longer knows (404) is forgotten and opened once more."""
+    if known is None:
+        try:
+            # create_dm answers from the cache after the first time: no user lookup needed.
+            # Opening a DM channel is idempotent: a transient failure is simply retried.
+            channel = await _retrying(
+                "open a DM", lambda: client.create_dm(discord.Object(user_id))
+            )
+        except discord.HTTPException:
+            return None
+        except Exception as exc:
+            if not transient(exc):
+                raise
+            return None
+        return await send(channel, content, image=image, view=view)
+    # One nonce for every try (enforce_nonce): a DM whose first try landed is not sent
+    # twice.
+    nonce = new_nonce()
+    for _ in range(2):
+        channel_id = await _dm_channel(client, user_id, known)
+        if channel_id is None:
+            return None
+        where = client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+        async def attempt(where: discord.PartialMessageable = where) -> discord.Message:
+            return await where.send(nonce=nonce, **_message(content, None, image, view))
+
+        try:
+            return await _retrying("DM", attempt)
+        except discord.Forbidden as exc:
+            if exc.code not in DM_CLOSED:
+                log.warning("no permission to DM %s: %s", user_id, exc)
+            return None  # DMs closed: the channel stays right, the user said no
+        except discord.NotFound:
+            await known.forget(user_id)
+        except Exception as exc:
+            if not transient(exc):
+                raise
+            log.warning("could not DM %s after %d tries: %s", user_id, ATTEMPTS, _why(exc))
+            return None
+    return None
+
+
+async def _dm_channel(client: discord.Client, user_id: int, known: DmChannels) -> int | None:
+    """The user's DM channel id: kept, or opened now (POST /users/@me/channels) and kept."""
+    channel_id = known.ids.get(user_id)
+    if channel_id is not None:
+        return channel_id
+    async with known.lock(user_id):
+        channel_id = known.ids.get(user_id)  # opened while we waited
+        if channel_id is not None:
+            return channel_id
+        try:
+            # Idempotent: a transient failure is simply retried.
+            data = await _retrying("open a DM", lambda: client.http.start_private_message(user_id))
+        except discord.HTTPException:
+            return None
+        except Exception as exc:
+            if not transient(exc):
+                raise
+            return None
+        channel_id = int(data["id"])
+        await known.keep(user_id, channel_id)
+        return channel_id
+
+
+async def followup(
+    interaction: discord.Interaction[discord.Client],
+    content: str,
+    *,
+    mention: int | None = None,
+    image: RenderedImage | list[RenderedImage] | None = None,
+) -> discord.WebhookMessage | None:
+    """A public follow-up of an answered interaction, pinging ``mention`` (and no one
+    else; nobody when None). Interaction webhooks are exempt from the global rate
+    limit. None when Discord refuses it (the token expired, the channel is gone): the
+    caller falls back to a channel message."""
+    users = [discord.Object(mention)] if mention is not None else False
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+    kwargs = _message(content, None, image, None)
+    kwargs["content"] = kwargs["content"] or discord.utils.MISSING
     try:
-        # create_dm answers from the cache after the first time: no user lookup needed.
-        # Opening a DM channel is idempotent: a transient failure is simply retried.
-        channel = await _retrying("open a DM", lambda: client.create_dm(discord.Object(user_id)))
+        return await interaction.followup.send(wait=True, allowed_mentions=mentions, **kwargs)
+    except discord.HTTPException as exc:
+        log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
+        return None
+
+
+async def edit_original(
+    interaction: discord.Interaction[discord.Client],
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    image: RenderedImage | None = None,
+    clear: bool = False,
+) -> bool:
+    """Edit the message a click was answered on through the click's webhook (exempt
+    from the global limit); False when the token no longer works or the message is
+    gone (the caller edits it by REST). ``clear``: drop its attachments (the text
+    table, Attach Files lost)."""
+    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+    # (MISSING), so only those given are passed.
+    kwargs: dict[str, Any] = {"embed": embed, "view": view}
+    file = _file(image)
+    if file is not None:
+        kwargs["attachments"] = [file]
+    elif clear:
+        kwargs["attachments"] = []
+    try:
+        await interaction.edit_original_response(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        log.info("webhook edit for interaction %s refused: %s", interaction.id, exc)
+        return False
+
+
+async def delete_followup(message: discord.WebhookMessage) -> bool:
+    """Delete a follow-up through its interaction's webhook (exempt from the global
+    limit); False when the token no longer works (the caller deletes it by REST)."""
+    try:
+        await message.delete()
+        return True
+    except discord.NotFound as exc:
+        # 10008: already gone. 10015 (Unknown Webhook): the token is not known any more.
+        return exc.code != 10015
     except discord.HTTPException:
-        return None
-    except Exception as exc:
-        if not transient(exc):
-            raise
-        return None
-    return await send(channel, content, image=image, view=view)
+        return False  # 401 / 50027 Invalid Webhook Token: 15 minutes are over
 
 
 async def edit(

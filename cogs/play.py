@@ -226,6 +226,7 @@ async def act(
             if not outcome.ok:
                 await ops.reply(interaction, outcome.message)
                 return
+            bot.presenter.acted(table_id, user)  # watching the table: nudged later
             if acknowledged and edit:
                 channel.schedule_refresh()  # the table message shows it, by its refresh
                 return

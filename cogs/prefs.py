@@ -1,6 +1,6 @@
 """What the Discord side must remember across restarts: player preferences (how to be
-told it is your turn) and each channel's table record (its table message id, and the
-thread the table runs in, if any), kept in the store.
+told it is your turn), each channel's table record (its table message id, and the
+thread the table runs in, if any) and each player's DM channel, kept in the store.
 
 They live in the event log under one reserved log id, :data:`PREFS_LOG`, as ``notify``
 events: the same durable, append-only path as every table's events, and no extra
@@ -11,6 +11,7 @@ user wins when they are read back at start-up.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 
@@ -115,3 +116,65 @@ async def migrate_table_threads(
             await save_table_thread(store, table_id, legacy)
             threads[table_id] = legacy
     return threads
+
+
+# Each user's DM channel, opened once (POST /users/@me/channels) and kept: discord.py
+# caches only 128 DM channels, so past 128 players every DM would open one again first.
+# A DM goes to the kept channel id directly (cogs/ops.py ``dm``).
+DM_CHANNELS_LOG = "_dm_channels"
+DM_CHANNEL = "dm_channel"
+
+
+async def load_dm_channels(store: StorePort) -> dict[int, int]:
+    """The DM channel of each user, as last recorded."""
+    ids: dict[int, int] = {}
+    for event in await store.events(DM_CHANNELS_LOG):
+        user, channel = event.payload.get("user"), event.payload.get("channel")
+        if event.kind == DM_CHANNEL and isinstance(user, str) and user.isdigit():
+            if isinstance(channel, int) and channel > 0:
+                ids[int(user)] = channel
+            elif channel is None:
+                ids.pop(int(user), None)  # forgotten: the channel was gone
+    return ids
+
+
+async def save_dm_channel(store: StorePort, user_id: int, channel_id: int | None) -> None:
+    """Record a user's DM channel (None: forget it; the next DM opens a new one)."""
+    await store.append(DM_CHANNELS_LOG, DM_CHANNEL, {"user": str(user_id), "channel": channel_id})
+
+
+class DmChannels:
+    """The kept DM channel ids (see above): loaded at start, recorded when one is
+    opened. ``store`` None keeps them in memory only."""
+
+    def __init__(self, store: StorePort | None = None) -> None:
+        self.store = store
+        self.ids: dict[int, int] = {}
+        self.opened = 0
+        """DM channels opened by this process (each one request)."""
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def load(self, store: StorePort) -> None:
+        self.store = store
+        self.ids.update(await load_dm_channels(store))
+
+    def lock(self, user_id: int) -> asyncio.Lock:
+        """Held while a user's channel is opened: two DMs at once open it once."""
+        return self._locks.setdefault(user_id, asyncio.Lock())
+
+    async def keep(self, user_id: int, channel_id: int) -> None:
+        self.ids[user_id] = channel_id
+        self.opened += 1
+        await self._save(user_id, channel_id)
+
+    async def forget(self, user_id: int) -> None:
+        if self.ids.pop(user_id, None) is not None:
+            await self._save(user_id, None)
+
+    async def _save(self, user_id: int, channel_id: int | None) -> None:
+        if self.store is None:
+            return
+        try:
+            await save_dm_channel(self.store, user_id, channel_id)
+        except Exception:  # only the next restart would open it once more
+            log.exception("could not store the DM channel of %s", user_id)

@@ -6,6 +6,31 @@ line and the hand's notes (from the notice's ``HandFacts``: this module never re
 table's state) and schedule one coalesced refresh of the table message; private notices
 (hole cards, "your turn", a declaration prompt) are queued on the channel and sent in
 order. Per table the presenter holds only the channel objects.
+
+Turn notifications ("your turn") are what a busy bot spends most of its global rate
+limit on if done naively (a mention posted, then deleted: two global requests a turn),
+so they are made cheap:
+
+- A quick player is never pinged: the nudge waits ``ping_delay`` (3 s), and for a
+  player who acted at the table within ``ping_active`` (60 s) it waits ``ping_delay_active``
+  (15 s, at most half his clock): he is watching, and most such turns are played
+  before it is due. Whatever is left when the turn moves on costs nothing.
+- The mention is sent as a follow-up of the latest interaction in the table's channel
+  (usually the previous actor's click; :meth:`DiscordPresenter.saw` keeps them), with
+  ``allowed_mentions`` naming only that player, and deleted on the next turn through the
+  same interaction webhook. Interaction endpoints are exempt from the global limit, so
+  a ping costs no global request at all. Why not one mention message edited from turn
+  to turn: a mention added by an edit does not notify on Discord, so an edited ping
+  would be a ping nobody hears; a new message per turn is needed, and the follow-up
+  is the one new message that is free.
+- Only when no interaction in the channel can take it (none yet, the newest older than
+  14 of its 15 minutes, e.g. the first turn of a deal the clock started after a long
+  pause, or Discord refused the follow-up) is the mention a channel message, deleted
+  by REST on the next turn; both at low priority in the request budget
+  (:mod:`cogs.budget`), dropped when the budget is short.
+- ``/notify dm`` players get the nudge by DM (a channel mention if their DMs are
+  closed). DMs go to each player's kept DM channel (:class:`cogs.prefs.DmChannels`,
+  in the store): the channel is opened once per player, ever, not per DM.
 """
 
 from __future__ import annotations
@@ -13,6 +38,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections import deque
 from collections.abc import Callable
 
 import discord
@@ -36,10 +63,11 @@ from cards_art import (
     render_reveal,
     render_showdown,
 )
-from cogs import ops
+from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
+from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +88,28 @@ _SUMMARY: set[NoticeKind] = {
 # Private events that carry cards for one player's eyes.
 _CARDS: set[NoticeKind] = {"CardsDealt", "Drew"}
 
+LIVE_KEPT = 4
+"""Interactions kept per table for follow-ups (the newest usable one is taken)."""
+TOKEN_LIFETIME = 14 * 60.0
+"""Seconds an interaction's webhook is used: Discord's 15 minutes, less a margin."""
+FOLLOWS_UP = {
+    discord.InteractionResponseType.channel_message,
+    discord.InteractionResponseType.deferred_message_update,
+    discord.InteractionResponseType.message_update,
+}
+"""Answers after which a follow-up is a new public message of its own."""
+EDITS = {
+    discord.InteractionResponseType.deferred_message_update,
+    discord.InteractionResponseType.message_update,
+}
+"""Answers that make the clicked message the interaction's own (its webhook edits it)."""
+REFUSED_KEPT = 1000
+"""Refused interaction ids remembered before the ones no longer kept are forgotten."""
+ANSWER_WINDOW = 3.0
+ANSWER_WAIT_STEP = 0.05
+"""A ping due while the newest click is still being answered waits for it, at most
+until Discord's 3 s to answer it are over."""
+
 
 class DiscordPresenter:
     """Routes the service's notices to the table channels (:class:`TableChannel`); per
@@ -78,6 +128,26 @@ class DiscordPresenter:
         """Per player: "channel" (default, a mention deleted next turn) or "dm"."""
         self.ping_delay = 3.0
         """Seconds a player may take before being pinged (0: ping at once)."""
+        self.ping_active = 60.0
+        self.ping_delay_active = 15.0
+        """A player who acted at the table within ``ping_active`` seconds is pinged only
+        after ``ping_delay_active`` (see :meth:`ping_wait`)."""
+        self.dms = DmChannels()
+        """Each player's DM channel, kept in the store (loaded at start by the bot)."""
+        self._seen: dict[tuple[str, str], float] = {}
+        """(table, user) -> when he last acted at the table."""
+        self._live: dict[str, deque[tuple[discord.Interaction[discord.Client], float]]] = {}
+        """Per table, its latest interactions (for follow-ups) and when they arrived."""
+        self._sending: set[str] = set()
+        """Tables whose nudge is being sent (let land, then deleted; never cut off)."""
+        self._refused: set[int] = set()
+        """Interactions whose webhook Discord refused (never tried again)."""
+        self._hook_pings: dict[str, discord.WebhookMessage] = {}
+        """Per table, the turn mention sent as a follow-up (deleted through its webhook)."""
+        self.pings_sent = 0
+        """Turn nudges delivered (by DM, follow-up or channel message)."""
+        self.pings_by_followup = 0
+        self.pings_dropped = 0
         self.on_hand_ended: Callable[[], None] | None = None
         """Called once per finished hand (the metrics' hand counter)."""
         self.gone: set[str] = set()
@@ -97,6 +167,8 @@ class DiscordPresenter:
             ch = TableChannel(table_id, self.client, service.store, load)
             ch.message_id = self.saved_messages.pop(table_id, None)
             ch.thread_id = self.saved_threads.pop(table_id, 0)
+            ch.hook_for = lambda message_id: self._hook_for(table_id, message_id)
+            ch.hook_refused = self._refuse
             self.channels[table_id] = ch
         return ch
 
@@ -105,10 +177,18 @@ class DiscordPresenter:
         and post nothing more for it until a table is created there again (unlike
         :meth:`forget`, whose table lives on in another process)."""
         self.gone.add(table_id)
+        self._drop_hooks(table_id)
         ch = self.channels.pop(table_id, None)
         if ch is not None:
             for task in ch.tasks():
                 task.cancel()
+
+    def _drop_hooks(self, table_id: str) -> None:
+        """Forget the table's kept interactions and follow-up ping: no webhook of a
+        table no longer shown here is used again."""
+        self._live.pop(table_id, None)
+        self._hook_pings.pop(table_id, None)
+        self._sending.discard(table_id)
 
     # ------------------------------------------------------------ the port
 
@@ -177,12 +257,12 @@ class DiscordPresenter:
         """Seconds before the table may be bumped again (0: now; the clock starts)."""
         return self.channel(table_id).bump_wait(self.bump_cooldown)
 
-    async def drain(self) -> None:
-        """Wait for every queued delivery and refresh (tests, shutdown)."""
+    async def drain(self, table_id: str | None = None) -> None:
+        """Wait for every queued delivery and refresh (tests, shutdown); of one table
+        only with ``table_id``."""
         for _ in range(50):
-            tasks = [
-                t for ch in self.channels.values() for t in ch.tasks() if t is not ch.ping_task
-            ]
+            chosen = self.channels.values() if table_id is None else [self.channel(table_id)]
+            tasks = [t for ch in chosen for t in ch.tasks() if t is not ch.ping_task]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -190,6 +270,7 @@ class DiscordPresenter:
     async def forget(self, table_id: str) -> None:
         """Stop showing a table (its shard went to another process): its queued
         deliveries and refreshes are dropped; the new owner shows the table."""
+        self._drop_hooks(table_id)
         ch = self.channels.pop(table_id, None)
         if ch is None:
             return
@@ -211,6 +292,7 @@ class DiscordPresenter:
         text: str,
         fists: list[tuple[int, str, int]] | None = None,
         shown: ShowdownNotes | None = None,
+        mention: int | None = None,
     ) -> None:
         # The fists first (R-13.2), then the hands with the cards they play.
         ch = self.channel(table_id)
@@ -221,6 +303,13 @@ class DiscordPresenter:
         reveal = await _render_reveal(fists) if fists else None
         showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
         images = [i for i in (reveal, showdown) if i is not None]
+        # A follow-up of the table's latest click when there is one: exempt from the
+        # global limit (see "Turn notifications" above); else a channel message.
+        interaction = await self._live_interaction(table_id)
+        if interaction is not None and await ops.followup(
+            interaction, text, mention=mention, image=images or None
+        ):
+            return
         await ops.send(ch.where(), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
@@ -286,19 +375,19 @@ class DiscordPresenter:
         if notice.kind in _CARDS and cards:
             image = await _render_cards(cards, notice.text)
         text = f"<#{table_id}> · {notice.text}"
-        if await ops.dm(self.client, int(user_id), text, image=image) is None:
+        if await ops.dm(self.client, int(user_id), text, image=image, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "your cards")
 
     async def _declare_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = declare_buttons(table_id, notice.turn)
-        if await ops.dm(self.client, int(user_id), text, view=view) is None:
+        if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "the declaration buttons")
 
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         text = f"<#{table_id}> · {notice.text}"
         view = guts_buttons(table_id, notice.turn)
-        if await ops.dm(self.client, int(user_id), text, view=view) is None:
+        if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "the in/out buttons")
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
@@ -312,39 +401,183 @@ class DiscordPresenter:
         await self._post(
             table_id,
             f"<@{user_id}>, I cannot DM you {what}: press **Show my cards** on the table.",
+            mention=int(user_id),
         )
 
     async def _ping(self, table_id: str, user_id: str, notice: Notice) -> None:
-        """Edits notify nobody, so the player to act is nudged: after ``ping_delay``
-        seconds, if the turn has not moved, a short mention (deleted on the next turn),
-        or a DM for players who chose that. A quick player is never pinged at all."""
+        """Edits notify nobody, so the player to act is nudged (module docstring, "Turn
+        notifications"): after a wait, if the turn has not moved, by a mention that is
+        removed on the next turn, or by DM for players who chose that."""
         await self._clear_ping(table_id)
         ch = self.channel(table_id)
-        if ch.ping_task is not None:
-            ch.ping_task.cancel()
         ch.ping_task = asyncio.create_task(self._ping_later(table_id, user_id, notice.turn))
 
-    async def _ping_later(self, table_id: str, user_id: str, turn: int) -> None:
-        await asyncio.sleep(self.ping_delay)
+    def ping_wait(self, table_id: str, user_id: str, deadline: float | None = None) -> float:
+        """Seconds before ``user_id`` is nudged: ``ping_delay``, or ``ping_delay_active``
+        if he acted at this table within ``ping_active`` seconds (he is watching it; most
+        such turns are played before the nudge is due and cost nothing), but never later
+        than half the time his clock leaves him (``deadline``, epoch seconds)."""
+        seen = self._seen.get((table_id, user_id))
+        if seen is None or time.monotonic() - seen > self.ping_active:
+            return self.ping_delay
+        wait = self.ping_delay_active
+        if deadline is not None:
+            wait = min(wait, (deadline - time.time()) / 2)
+        return max(self.ping_delay, wait)
+
+    def _turn_is(self, table_id: str, turn: int) -> bool:
         table = self.service.get(table_id) if self.service else None
-        if table is None or table.snapshot(None).turn != turn:
+        return table is not None and table.snapshot(None).turn == turn
+
+    async def _ping_later(self, table_id: str, user_id: str, turn: int) -> None:
+        table = self.service.get(table_id) if self.service else None
+        deadline = table.snapshot(None).deadline if table is not None else None
+        await asyncio.sleep(self.ping_wait(table_id, user_id, deadline))
+        if not self._turn_is(table_id, turn):
             return
         text = f"<@{user_id}>, your turn."
-        # Send Messages lost (cogs/moderation.py): a DM is the only way left to nudge.
-        by_dm = self.ping_mode.get(user_id) == "dm" or self.channel(table_id).no_send
-        if by_dm and await ops.dm(self.client, int(user_id), f"<#{table_id}> · {text}"):
+        with budget.priority(budget.LOW):
+            try:
+                # Send Messages lost (cogs/moderation.py): a DM is the only way left.
+                by_dm = self.ping_mode.get(user_id) == "dm" or self.channel(table_id).no_send
+                if by_dm:
+                    self._sending.add(table_id)
+                    dm = f"<#{table_id}> · {text}"
+                    if await ops.dm(self.client, int(user_id), dm, known=self.dms):
+                        self.pings_sent += 1
+                        return
+                    self._sending.discard(table_id)
+                # In the channel (also when the DM could not be delivered: DMs closed).
+                interaction = await self._live_interaction(table_id)  # may wait for one
+                if not self._turn_is(table_id, turn):
+                    return  # played meanwhile: no nudge (and none left behind)
+                self._sending.add(table_id)  # from here on it lands, then is deleted
+                if interaction is not None and await self._ping_followup(
+                    table_id, interaction, user_id, text
+                ):
+                    self.pings_sent += 1
+                    return
+                ch = self.channel(table_id)
+                msg = await ops.send(ch.where(), text)
+                if msg is not None:
+                    ch.ping_id = msg.id
+                    self.pings_sent += 1
+            except budget.BudgetShort:
+                self.pings_dropped += 1  # the table message and the cards go first
+            finally:
+                self._sending.discard(table_id)
+
+    # ------------------------------------------------------------ interactions seen
+
+    def saw(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Every interaction passes here on arrival (cogs/router.py): one in a table's
+        channel is kept (its webhook can carry the next turn's mention for free)."""
+        table_id = self._table_at(interaction.channel_id)
+        if table_id is None:
             return
-        # A channel mention (also when the DM could not be delivered: DMs closed).
-        ch = self.channel(table_id)
-        msg = await ops.send(ch.where(), text)
-        if msg is not None:
-            ch.ping_id = msg.id
+        live = self._live.setdefault(table_id, deque(maxlen=LIVE_KEPT))
+        live.append((interaction, time.monotonic()))
+
+    def acted(self, table_id: str, user_id: str) -> None:
+        """``user_id`` just acted at the table (cogs/play.py, an accepted action): he is
+        watching it, so his next nudge waits longer (:meth:`ping_wait`)."""
+        self._seen[(table_id, user_id)] = time.monotonic()
+
+    def _table_at(self, channel_id: int | None) -> str | None:
+        """The table playing in this channel or thread, if any."""
+        if channel_id is None:
+            return None
+        key = str(channel_id)
+        ch = self.channels.get(key)
+        if ch is not None and not ch.thread_id:
+            return key
+        for table_id, other in self.channels.items():
+            if other.thread_id == channel_id:
+                return table_id
+        if ch is None and self.service is not None and self.service.get(key) is not None:
+            return key
+        return None
+
+    async def _live_interaction(self, table_id: str) -> discord.Interaction[discord.Client] | None:
+        """The newest interaction in the table's channel whose webhook takes a public
+        follow-up now: answered (waiting a moment for one being answered), not deferred
+        (a deferral's first follow-up replaces its private "thinking" message) and well
+        inside its token's 15 minutes."""
+        live = self._live.get(table_id)
+        if not live:
+            return None
+        newest, arrived = live[-1]
+        # Only while Discord's 3 s to answer it last: one never answered is skipped.
+        while not newest.response.is_done() and time.monotonic() < arrived + ANSWER_WINDOW:
+            await asyncio.sleep(ANSWER_WAIT_STEP)
+        now = time.monotonic()
+        for interaction, seen in reversed(live):
+            if now - seen > TOKEN_LIFETIME:
+                break
+            if interaction.response.type in FOLLOWS_UP and interaction.id not in self._refused:
+                return interaction
+        return None
+
+    def _refuse(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Discord refused this interaction's webhook (its token expired, its channel is
+        gone): it is never tried again."""
+        self._refused.add(interaction.id)
+        if len(self._refused) > REFUSED_KEPT:  # only those still kept can come up again
+            kept = {i.id for live in self._live.values() for i, _ in live}
+            self._refused &= kept
+
+    def _hook_for(
+        self, table_id: str, message_id: int
+    ) -> discord.Interaction[discord.Client] | None:
+        """The newest click on ``message_id`` answered by editing it, with its token
+        well inside its 15 minutes: its webhook edits that message for free."""
+        now = time.monotonic()
+        for interaction, seen in reversed(self._live.get(table_id, ())):
+            if now - seen > TOKEN_LIFETIME:
+                return None
+            msg = interaction.message
+            if interaction.id in self._refused:
+                continue
+            if msg is not None and msg.id == message_id and interaction.response.type in EDITS:
+                return interaction
+        return None
+
+    async def _ping_followup(
+        self,
+        table_id: str,
+        interaction: discord.Interaction[discord.Client],
+        user_id: str,
+        text: str,
+    ) -> bool:
+        """The mention as a follow-up of ``interaction``, the table's latest (exempt from
+        the global limit); False when Discord refused it."""
+        msg = await ops.followup(interaction, text, mention=int(user_id))
+        if msg is None:
+            self._refuse(interaction)
+            return False
+        self._hook_pings[table_id] = msg
+        self.pings_by_followup += 1
+        return True
 
     async def _clear_ping(self, table_id: str) -> None:
+        """The turn moved on: stop the pending nudge and delete the one shown. A nudge
+        already on its way is let land first (cut off, Discord may have it anyway and
+        nobody would delete it)."""
         ch = self.channel(table_id)
+        task = ch.ping_task
+        if task is not None and not task.done():
+            if table_id in self._sending:
+                with contextlib.suppress(Exception):
+                    await task
+            else:
+                task.cancel()
+        hooked = self._hook_pings.pop(table_id, None)
         old, ch.ping_id = ch.ping_id, None
+        if hooked is not None and not await ops.delete_followup(hooked):
+            old = hooked.id  # its token expired: deleted as a plain message below
         if old is not None:
-            await ops.delete(ch.where().get_partial_message(old))
+            with budget.priority(budget.LOW), contextlib.suppress(budget.BudgetShort):
+                await ops.delete(ch.where().get_partial_message(old))
 
 
 def _pot_order(line: str) -> int:

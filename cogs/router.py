@@ -40,6 +40,8 @@ STALE = (
 
 async def route(interaction: Interaction) -> None:
     """Every interaction passes here (slash commands are the command tree's)."""
+    # Kept by the presenter: its webhook can carry the next turn's mention (free).
+    interaction.client.presenter.saw(interaction)
     if interaction.type == discord.InteractionType.component:
         await _component(interaction)
     elif interaction.type == discord.InteractionType.modal_submit:

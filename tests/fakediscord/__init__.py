@@ -19,10 +19,10 @@ uses the ``fake_discord`` fixture).  The knobs (all off in ``FakeConfig()``):
   ``X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket`` headers; message
   creates and edits share one bucket per channel, 5 per 5 s
   (``config.channel_bucket(limit, window)`` to change it); a global limit of
-  ``global_limit`` (50) per ``global_window`` (1 s) that interaction callbacks
-  (``global_exempt``) do not count against.  Refusals are 429 with ``retry_after``,
-  ``global``, ``message``, ``Retry-After`` and ``X-RateLimit-Scope`` (plus
-  ``X-RateLimit-Global`` for the global limit).
+  ``global_limit`` (50) per ``global_window`` (1 s) that interaction endpoints
+  (``global_exempt``: callbacks and the interaction webhook) do not count against.
+  Refusals are 429 with ``retry_after``, ``global``, ``message``, ``Retry-After``
+  and ``X-RateLimit-Scope`` (plus ``X-RateLimit-Global`` for the global limit).
 - ``latency=(lo, hi)``: seconds added to each REST request, uniform.
 - ``error_rate``: fraction of requests answered with one of ``error_statuses``
   (500/502/503; never the login/gateway/command-sync routes); ``error_after_effect``:
@@ -52,8 +52,9 @@ one).  Moderation, as a test triggers it: ``revoke(channel, "attach_files")`` /
 ``remove_member(user)`` (GUILD_MEMBER_REMOVE only with the GUILD_MEMBERS intent, as on
 Discord), ``remove_bot()`` / ``readd_bot()`` (GUILD_DELETE / GUILD_CREATE; then 403 /
 50001).  Counters: ``requests_by_route``, ``global_requests`` (and ``_by_route``),
-``rate_limited`` and ``rate_limited_by_kind`` ("global", "route", "injected"),
-``rate_limited_by_bucket``, ``rate_limit_log`` ((loop time, kind, route) per 429),
+``requests_by_kind`` ("global", "interaction"), ``rate_limited`` and
+``rate_limited_by_kind`` ("global", "route", "injected"), ``rate_limited_by_bucket``,
+``rate_limit_log`` ((loop time, kind, route) per 429),
 ``faults.injected`` (by status and kind); ``reset_counts()`` zeroes them all.
 
 Guilds and shards: ``FakeDiscord(shards=N, max_concurrency=M)`` answers ``GET

@@ -13,8 +13,9 @@ Rate limits follow Discord's documentation (topics/rate-limits) and what discord
   ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset`` (epoch seconds), ``-Reset-After``
   (seconds) and ``-Bucket``; discord.py pre-emptively waits once ``Remaining`` is 0.
   Message creates and edits share one bucket per channel (5 per 5 s by default).
-- a global limit per bot token (50 requests a second) that interaction callbacks
-  (``POST /interactions/{id}/{token}/callback``) do not count against.
+- a global limit per bot token (50 requests a second) that interaction endpoints do
+  not count against: the callback (``POST /interactions/{id}/{token}/callback``) and
+  the interaction's webhook (follow-ups, their edits and deletes).
 - a refused request gets 429 with ``{"message", "retry_after", "global"}``, the
   ``Retry-After`` header and ``X-RateLimit-Scope`` (``user`` for a route bucket,
   ``global`` with ``X-RateLimit-Global: true`` for the global limit).  The ``Via``
@@ -52,8 +53,19 @@ HANDSHAKE_ROUTES = frozenset(
     }
 )
 
-#: Routes that do not count against the global limit (Discord: interaction endpoints).
+#: Routes that do not count against the global limit (Discord: "interaction endpoints
+#: are not bound to the bot's global rate limit"): the callback and the interaction's
+#: webhook (follow-ups, and editing or deleting the original or a follow-up).
 CALLBACK_ROUTE = "POST /interactions/{interaction_id}/{token}/callback"
+WEBHOOK_ROUTES = frozenset(
+    {
+        "POST /webhooks/{app_id}/{token}",
+        "GET /webhooks/{app_id}/{token}/messages/{message_id}",
+        "PATCH /webhooks/{app_id}/{token}/messages/{message_id}",
+        "DELETE /webhooks/{app_id}/{token}/messages/{message_id}",
+    }
+)
+INTERACTION_ROUTES = frozenset({CALLBACK_ROUTE, *WEBHOOK_ROUTES})
 
 
 @dataclass(frozen=True)
@@ -107,7 +119,7 @@ class FakeConfig:
     global_window: float = 1.0
     buckets: dict[str, Bucket] = field(default_factory=default_buckets)
     route_default: Bucket = Bucket("route", 50, 1.0)  # numbers for unlisted routes
-    global_exempt: frozenset[str] = frozenset({CALLBACK_ROUTE})
+    global_exempt: frozenset[str] = INTERACTION_ROUTES
     latency: tuple[float, float] | None = None
     error_rate: float = 0.0
     error_statuses: tuple[int, ...] = (500, 502, 503)

@@ -207,10 +207,14 @@ class FakeDiscord:
         self.rate_limited_by_bucket: Counter[str] = Counter()
         #: Every 429 as (loop time, kind, route), e.g. for "429s after the first 5 s".
         self.rate_limit_log: list[tuple[float, str, str]] = []
-        #: Requests that count against the global limit (all but interaction callbacks),
-        #: whether or not rate limits are on; and the same per route.
+        #: Requests that count against the global limit (all but the interaction
+        #: endpoints: callbacks and the interaction webhook), whether or not rate limits
+        #: are on; and the same per route.
         self.global_requests = 0
         self.global_requests_by_route: Counter[str] = Counter()
+        #: Every REST request by kind: "global" (counts against the global limit) or
+        #: "interaction" (an interaction endpoint, exempt).
+        self.requests_by_kind: Counter[str] = Counter()
         #: Whether the bot is a member of the guild (see :meth:`remove_bot`).
         self.bot_in_guild = True
         #: Every gateway session ever identified, oldest first (ended ones included).
@@ -496,6 +500,7 @@ class FakeDiscord:
         self.rate_limit_log.clear()
         self.global_requests = 0
         self.global_requests_by_route.clear()
+        self.requests_by_kind.clear()
         self.faults.injected.clear()
 
     # ------------------------------------------------- conditions and faults
@@ -1342,6 +1347,9 @@ class FakeDiscord:
         if key not in config.global_exempt:
             self.global_requests += 1
             self.global_requests_by_route[key] += 1
+            self.requests_by_kind["global"] += 1
+        else:
+            self.requests_by_kind["interaction"] += 1
         for rule in self._rate_limits:
             if rule.times > 0 and rule.match in actual:
                 rule.times -= 1
