@@ -213,6 +213,12 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="--realistic: step the tables (50, 100, 200, 400...) until the click p99 passes 1 s",
     )
+    parser.add_argument(
+        "--error-rate",
+        type=float,
+        default=0.03,
+        help="--realistic: share of requests answered 5xx (0.03; 0: load without faults)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("discord").setLevel(logging.ERROR)
