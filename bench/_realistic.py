@@ -77,7 +77,7 @@ class Shown:
     phase: str
     turn: int
     pot: int
-    stacks: tuple[tuple[int, int], ...]  # (seat, stack)
+    stacks: tuple[tuple[int, str, int], ...]  # (seat, name, stack)
     to_act: int | None  # the user id named under "To act"
 
     @staticmethod
@@ -90,14 +90,14 @@ class Shown:
         if footer is None:
             return None
         pot = 0
-        stacks: list[tuple[int, int]] = []
+        stacks: list[tuple[int, str, int]] = []
         to_act = None
         for fld in embed.get("fields") or []:
             name, value = fld.get("name"), str(fld.get("value") or "")
             if name == "Pot":
                 pot = int(value.split()[0])
             elif name == "Seats":
-                stacks = [(int(m[0]), int(m[2])) for m in _SEAT.findall(value)]
+                stacks = [(int(m[0]), m[1], int(m[2])) for m in _SEAT.findall(value)]
             elif name == "To act":
                 mention = _MENTION.search(value)
                 to_act = int(mention.group(1)) if mention else None
@@ -118,7 +118,7 @@ def expected(view: Any) -> Shown:
         view.phase,
         view.turn,
         view.pot_total - view.reserve,
-        tuple(sorted((s.seat, s.stack) for s in view.seats)),
+        tuple(sorted((s.seat, s.name, s.stack) for s in view.seats)),
         None,
     )
 
@@ -147,6 +147,7 @@ class _Table:
     went_back: int = 0
     clicks: list[tuple[int, float]] = field(default_factory=list)  # pending (turn, arrival)
     deals: list[tuple[int, float]] = field(default_factory=list)  # pending (hand, arrival)
+    forced: Any = None  # a stalled table's real state (a TableView): act on it by command
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -175,7 +176,7 @@ class Observer:
             return
         now = asyncio.get_running_loop().time()
         if table.message is None or msg.id >= table.message.id:
-            table.message, table.shown = msg, shown
+            table.message, table.shown, table.forced = msg, shown, None
         if shown.turn < table.top_turn:
             if self.measuring:
                 table.went_back += 1
@@ -291,10 +292,12 @@ async def run(spec: Run, check: Check | None = None) -> dict[str, Any]:
                     t.top_turn = max(t.top_turn, view.turn)
                     t.top_hand = max(t.top_hand, view.hand_no)
                     t.shown = expected_with_actor(view)
+                    t.forced = view
 
                 async def deal(t: _Table) -> None:
                     nonlocal stalls
                     hand = max(t.top_hand, 0)
+                    t.forced = None
                     rec = await fake.slash(t.host, "deal", channel=t.channel, wait=False)
                     deal_records.append(rec)
                     t.deals.append((hand, rec.created_at))
@@ -307,17 +310,22 @@ async def run(spec: Run, check: Check | None = None) -> dict[str, Any]:
                     nonlocal stalls
                     shown, msg = t.shown, t.message
                     assert shown is not None and msg is not None
-                    button = ButtonId("act", str(t.channel.id), shown.turn, "check_call").encode()
-                    on_message = button in msg.custom_ids()
-                    forced = Shown.read(msg) != shown  # a stalled table's real state
                     user = fake.users.get(shown.to_act or 0)
-                    if user is None or not (on_message or forced):
-                        await changed(t, 1.0, lambda: t.shown is not shown)
-                        return
-                    try:
-                        rec = await fake.click(user, msg, button, wait=False, stale=forced)
-                    except (LookupError, PermissionError):
-                        return  # the message changed under the player's finger
+                    forced, t.forced = t.forced, None
+                    if forced is not None and user is not None:
+                        # The message is stale: the player types /check or /call (the
+                        # stale button would be refused).
+                        word = "call" if forced.to_call else "check"
+                        rec = await fake.slash(user, word, channel=t.channel, wait=False)
+                    else:
+                        button = ButtonId("act", str(t.channel.id), shown.turn, "check_call")
+                        if user is None or button.encode() not in msg.custom_ids():
+                            await changed(t, 1.0, lambda: t.shown is not shown)
+                            return
+                        try:
+                            rec = await fake.click(user, msg, button.encode(), wait=False)
+                        except (LookupError, PermissionError):
+                            return  # the message changed under the player's finger
                     click_records.append(rec)
                     t.clicks.append((shown.turn, rec.created_at))
                     if not await changed(t, STALL, lambda: t.top_turn > shown.turn):
