@@ -392,8 +392,10 @@ async def run(spec: Run, check: Check | None = None) -> dict[str, Any]:
                     "seconds": played_until - t0,
                     "settle_seconds": settled_at - played_until,
                     "actions": actions,
-                    "actions_per_second": actions / max(1e-9, played_until - t0),
-                    "hands": len(deal_records),
+                    "actions_per_second": sum(1 for r in click_records if r.created_at < end)
+                    / spec.duration,
+                    "hands": sum(v.hand_no for t in obs.tables.values() if (v := truth(t))),
+                    "deal_commands": len(deal_records),
                     "requests": fake.request_count,
                     "global_requests": fake.global_requests,
                     "per_action": fake.request_count / max(1, actions),
@@ -461,6 +463,9 @@ def print_figures(r: dict[str, Any], *, routes: bool = False) -> None:
     print(f"all requests per player action: {r['per_action']:.2f} requests")
     print(f"429 responses: {r['rate_limited']} responses")
     print(f"429 responses after the first 5 s: {r['rate_limited_after_5s']} responses")
+    for kind in ("global", "route"):
+        n = r["rate_limited_by_kind"].get(kind, 0)
+        print(f"429 responses from the {kind} limit: {n} responses")
     print(f"click-to-table-updated p50: {r['click_p50']:.0f} ms")
     print(f"click-to-table-updated p99: {r['click_p99']:.0f} ms")
     print(f"click-to-table-updated max: {r['click_max']:.0f} ms")

@@ -50,6 +50,8 @@ Discord), ``remove_bot()`` / ``readd_bot()`` (GUILD_DELETE / GUILD_CREATE; then 
 ``rate_limited`` and ``rate_limited_by_kind`` ("global", "route", "injected"),
 ``rate_limited_by_bucket``, ``rate_limit_log`` ((loop time, kind, route) per 429),
 ``faults.injected`` (by status and kind); ``reset_counts()`` zeroes them all.
+``watchers``: callables called with ``(message, route)`` whenever the fake applies a
+payload to a message (how ``bench discord --realistic`` times what players see).
 
 Usage in a test (with ``fake_discord`` imported into the conftest)::
 
