@@ -93,6 +93,9 @@ async def test_chaos_r2_5_every_table_matches_its_log_and_its_last_message(
     assert faults.get("gateway_drop", 0) >= 1 and faults.get("resumed", 0) >= 1, faults
     assert out["actions"] >= 200 and out["hands"] >= TABLES, out
     assert len(live) == TABLES
+    # Not asserted (the turn pings' own work, issue 15): background tasks that failed
+    # unseen, e.g. a ping whose send met a 503 or ran out of 429 retries.
+    print("unretrieved task exceptions:", dict(out["task_error_kinds"]))
 
     # Every table: the live state is the one its log rebuilds; every chip accounted for.
     store = await open_store(str(tmp_path / "bench.sqlite3"))
