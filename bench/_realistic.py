@@ -145,6 +145,7 @@ class _Table:
     shown: Shown | None = None  # what it shows
     top_turn: int = -1  # the highest turn any table message here has shown
     top_hand: int = -1
+    known_hand: int = -1  # the highest hand its players know of (a stalled table's truth)
     went_back: int = 0
     clicks: list[tuple[int, float]] = field(default_factory=list)  # pending (turn, arrival)
     deals: list[tuple[int, float]] = field(default_factory=list)  # pending (hand, arrival)
@@ -313,14 +314,14 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
                     view = truth(t)
                     if view is None:
                         return
-                    t.top_turn = max(t.top_turn, view.turn)
-                    t.top_hand = max(t.top_hand, view.hand_no)
+                    # Not counted as shown (the backwards check compares what was shown).
+                    t.known_hand = max(t.known_hand, view.hand_no)
                     t.shown = expected_with_actor(view)
                     t.forced = view
 
                 async def deal(t: _Table) -> None:
                     nonlocal stalls
-                    hand = max(t.top_hand, 0)
+                    hand = max(t.top_hand, t.known_hand, 0)
                     t.forced = None
                     rec = await fake.slash(t.host, "deal", channel=t.channel, wait=False)
                     deal_records.append(rec)
@@ -364,7 +365,7 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
                         playing = (
                             shown is not None
                             and shown.phase in PLAY_PHASES
-                            and shown.hand_no >= t.top_hand
+                            and shown.hand_no >= max(t.top_hand, t.known_hand)
                         )
                         if not playing:
                             await deal(t)
