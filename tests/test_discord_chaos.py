@@ -4,8 +4,9 @@ latency, 5% of requests answered 500/502/503, interactions delivered after their
 window, and gateway drops with RESUME. Then, for every table:
 
 - the live state equals the state recovered from the store (newest snapshot plus the
-  log's tail, hands in progress replayed): the log holds every action once, none lost
-  and none doubled by a retry or a replayed gateway event;
+  log's tail, hands in progress replayed; and the whole log folded): the log holds every
+  action once, none lost and none doubled by a retry or a replayed gateway event
+  (invariants 3 and 4 of docs/architecture.md);
 - every chip is accounted for (R-2.5): the live and the recovered state, and the
   store's ledger against the log;
 - the table's newest message, as the fake holds it, shows the final state (hand, phase,
