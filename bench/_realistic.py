@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.discord import _Patches
+from bench._patches import _Patches
 from cogs.app import ChipfistBot
 from cogs.ids import ButtonId
 from tests.fakediscord import FakeConfig, FakeDiscord, FakeInteraction, FakeMessage

@@ -29,29 +29,13 @@ from typing import Any
 
 import discord
 
+from bench._patches import _Patches
 from cogs import ops
 from cogs.app import ChipfistBot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.runner import run_bot
 
 PLAYERS = ("p1", "p2", "p3")
-
-
-class _Patches:
-    """Attributes set for the run and put back after it (what the fake's ``patch`` and
-    the latency probes need of ``pytest.MonkeyPatch``, without pytest)."""
-
-    def __init__(self) -> None:
-        self._saved: list[tuple[Any, str, Any]] = []
-
-    def setattr(self, target: Any, name: str, value: Any) -> None:
-        self._saved.append((target, name, getattr(target, name)))
-        setattr(target, name, value)
-
-    def undo(self) -> None:
-        while self._saved:
-            target, name, value = self._saved.pop()
-            setattr(target, name, value)
 
 
 async def _run(tables: int, hands: int, rate: float, seed: int) -> dict[str, Any]:
