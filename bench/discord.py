@@ -4,7 +4,9 @@ M tables (default 50) of three players in their own channels; every player actio
 button click through the real discord.py client, the cogs, the table service and a real
 SQLite file. Clicks are paced to an aggregate rate (default 25 actions/s). Prints the
 Discord requests per player action and per hand, and the latency from the interaction
-being sent to the bot until its first response (p50/p99).
+being sent to the bot until its first response (p50/p99). ``--realistic``: Discord's
+rate limits, latency and 5xx, timed play, figures taken from the fake's side
+(``bench/_realistic.py``).
 
 Figures, one per line: ``figure: value unit``.
 
@@ -27,29 +29,13 @@ from typing import Any
 
 import discord
 
+from bench._patches import _Patches
 from cogs import ops
 from cogs.app import ChipfistBot
 from tests.fakediscord import FakeConfig, FakeDiscord
 from tests.fakediscord.runner import run_bot
 
 PLAYERS = ("p1", "p2", "p3")
-
-
-class _Patches:
-    """Attributes set for the run and put back after it (what the fake's ``patch`` and
-    the latency probes need of ``pytest.MonkeyPatch``, without pytest)."""
-
-    def __init__(self) -> None:
-        self._saved: list[tuple[Any, str, Any]] = []
-
-    def setattr(self, target: Any, name: str, value: Any) -> None:
-        self._saved.append((target, name, getattr(target, name)))
-        setattr(target, name, value)
-
-    def undo(self) -> None:
-        while self._saved:
-            target, name, value = self._saved.pop()
-            setattr(target, name, value)
 
 
 async def _run(
@@ -207,7 +193,7 @@ def _measure_bot_side(bot: Any, mp: _Patches) -> tuple[list[float], list[float]]
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench discord")
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--tables", type=int, default=None, help="50; 200 with --realistic")
     parser.add_argument("--hands", type=int, default=1, help="hands per table")
     parser.add_argument("--rate", type=float, default=25.0, help="aggregate actions per second")
     parser.add_argument("--seed", type=int, default=1)
@@ -215,9 +201,41 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--strict", action="store_true", help="the fake with Discord's rate limits on"
     )
+    parser.add_argument(
+        "--realistic",
+        action="store_true",
+        help="rate limits, 50-300 ms latency, 3%% 5xx; timed play (bench/_realistic.py)",
+    )
+    parser.add_argument(
+        "--duration", type=float, default=120.0, help="--realistic: seconds of play (120)"
+    )
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="--realistic: allow under 120 s of play (tests, smoke runs)",
+    )
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="--realistic: step the tables (50, 100, 200, 400...) until the click p99 passes 1 s",
+    )
+    parser.add_argument(
+        "--error-rate",
+        type=float,
+        default=0.03,
+        help="--realistic: share of requests answered 5xx (0.03; 0: load without faults)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("discord").setLevel(logging.ERROR)
+    if args.realistic:
+        from bench import _realistic
+
+        if args.duration < 120 and not args.short:
+            parser.error("--realistic plays at least 120 s (--short allows less)")
+        return _realistic.main(args)
+    if args.tables is None:
+        args.tables = 50
     r = asyncio.run(_run(args.tables, args.hands, args.rate, args.seed, args.strict))
     print(f"tables: {args.tables} tables")
     print(f"hands: {r['hands']:.0f} hands")

@@ -56,6 +56,8 @@ Discord), ``remove_bot()`` / ``readd_bot()`` (GUILD_DELETE / GUILD_CREATE; then 
 ``rate_limited_by_kind`` ("global", "route", "injected"), ``rate_limited_by_bucket``,
 ``rate_limit_log`` ((loop time, kind, route) per 429),
 ``faults.injected`` (by status and kind); ``reset_counts()`` zeroes them all.
+``watchers``: callables called with ``(message, route)`` whenever the fake applies a
+payload to a message (how ``bench discord --realistic`` times what players see).
 
 Guilds and shards: ``FakeDiscord(shards=N, max_concurrency=M)`` answers ``GET
 /gateway/bot`` with N shards (and M identifies per 5 s); ``await fake.add_guild(name,

@@ -256,6 +256,10 @@ class FakeDiscord:
         self.request_log: list[str] = []
         #: Routes the fake does not implement (answered 404); should stay empty.
         self.unhandled: list[str] = []
+        #: Called with ``(message, route)`` each time a payload is applied to a message
+        #: (create, edit, interaction response or follow-up), at the moment the fake holds
+        #: it: how a benchmark times what users see without asking the bot.
+        self.watchers: list[Callable[[FakeMessage, str], None]] = []
         #: 429 responses sent.
         self.rate_limited = 0
         self._rate_limits: list[_RateLimitRule] = []
@@ -1557,6 +1561,8 @@ class FakeDiscord:
         self, msg: FakeMessage, payload: JSON, files: list[tuple[str, bytes]], route: str
     ) -> None:
         self.deliveries.append(Delivery(msg.audience, payload, files, msg.id, route))
+        for watch in self.watchers:
+            watch(msg, route)
 
     def _new_message(self, channel: FakeChannel, *, ephemeral_for: FakeUser | None) -> FakeMessage:
         msg = FakeMessage(snowflake(), channel, self.bot_user, audience=channel.audience)
