@@ -360,6 +360,10 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
 
                 async def drive(t: _Table) -> None:
                     slot = t0 + rng.random() * period
+                    # The tables start at random moments of the first period, as their
+                    # clicks go on: the offered load is the aggregate rate from the
+                    # start, not every table dealing in the same instant.
+                    await asyncio.sleep(max(0.0, slot - loop.time()))
                     while loop.time() < end:
                         shown = t.shown
                         playing = (

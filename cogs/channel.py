@@ -42,7 +42,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 
 import discord
@@ -260,8 +260,10 @@ class TableChannel:
             if not self.no_attach:
                 await self.pictures.get(latest[0])
             # The global budget is paid before the message is taken: a click never
-            # waits behind our wait (cogs/budget.py); unspent, it is given back.
-            async with budget.prepaid_for(self.client):
+            # waits behind our wait (cogs/budget.py); unspent, it is given back. An edit
+            # through a click's webhook is exempt: it pays nothing, so it waits for nothing.
+            pay = budget.prepaid_for(self.client) if self._hook() is None else nullcontext()
+            async with pay:
                 await self._enter()
                 try:
                     if self._answering:
