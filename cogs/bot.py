@@ -52,7 +52,7 @@ from bot.table.ownership import Ownership, is_table_log
 from bot.table.ports import StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
-from cogs import ops, permissions
+from cogs import callback_retry, ops, permissions
 from cogs.budget import RequestBudget
 from cogs.metrics import Metrics
 from cogs.prefs import (
@@ -157,6 +157,9 @@ class ChipfistBot(commands.Bot):
         return self.service.get(table_id) if self.service is not None else None
 
     async def setup_hook(self) -> None:
+        # Interactions are answered through the fast-retrying adapter: set here, in the
+        # task that then connects, so every event task started from it sees it.
+        callback_retry.install()
         self._gate_interactions()
         store = self._store or await open_store(self.database)
         ownership = await self._ownership(store)

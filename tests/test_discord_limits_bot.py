@@ -455,6 +455,43 @@ async def test_issue15_5_click_answer_lost_to_a_5xx_leaves_the_table_current(
     play.assert_conserved()
 
 
+async def test_issue15_5_click_answer_refused_5xx_twice_is_retried_within_the_window(
+    fake_discord: FakeDiscord, bot: ChipfistBot
+) -> None:
+    """Issue 15 item 5 ("a 5xx is retried with backoff", no "This interaction failed"):
+    the click's UPDATE_MESSAGE is answered 503 twice, neither applied. discord.py's own
+    schedule (1 s, then 3 s) would answer after Discord's 3 s window; the bot's callback
+    adapter (cogs/callback_retry.py) retries within a second, so the player is answered
+    in time and the table shows his action. R-2.5 holds."""
+    from cogs.callback_retry import CallbackAdapter
+
+    play = Play(fake_discord, bot)
+    await play.setup()
+    await play.step(click=False)  # deal
+    await play.settle()
+    failed: list[str] = []
+
+    def error(route: str) -> tuple[int, bool] | None:
+        if route == CALLBACK_ROUTE and len(failed) < 2:
+            failed.append(route)
+            return 503, False
+        return None
+
+    fake_discord.faults.error = error  # type: ignore[method-assign]  # two faults
+    retried = CallbackAdapter.retries
+    assert await play.step(click=True, timeout=10)
+    await play.settle()
+    click = play.clicks[-1]
+    assert failed == [CALLBACK_ROUTE, CALLBACK_ROUTE]
+    assert CallbackAdapter.retries - retried == 2
+    assert click.acknowledged and click.responded_at is not None
+    took = click.responded_at - click.created_at
+    assert took < 1.5, f"answered {took:.2f} s after the click"
+    assert click not in fake_discord.failed_interactions()
+    play.assert_shows_latest()
+    play.assert_conserved()
+
+
 async def test_issue15_5_late_click_still_leaves_the_table_current(
     fake_discord: FakeDiscord, bot: ChipfistBot
 ) -> None:
