@@ -1,4 +1,4 @@
-"""A click's answer retried fast when Discord answers 5xx (issue 15).
+"""A click's answer (and a webhook edit of the table) retried fast on a 5xx (issue 15).
 
 Discord gives a bot 3 s to answer an interaction (the callback, UPDATE_MESSAGE for a
 click). discord.py's webhook adapter, which sends callbacks, retries a 5xx after
@@ -9,10 +9,12 @@ set the click p99 at about 1.4 s and left 2 clicks in 3,000 unanswered.
 
 :class:`CallbackAdapter` is discord.py's adapter with one difference: a callback
 answered 5xx is tried again after 0.1 s and 0.3 s (jittered) before discord.py's own
-retries take over. Only the callback route is touched; every other webhook request
-goes through discord.py unchanged. A retry of a callback whose first try did land is
-refused by Discord with 40060 (already acknowledged), which ``ops.update`` already reads
-as "the message's state is unknown": the table's refresh then shows the latest state.
+retries take over; so is an edit of the table message through a click's webhook (the
+refresh players wait on; idempotent). Every other webhook request (a follow-up, which
+is a new message) goes through discord.py unchanged. A retry of a callback whose first
+try did land is refused by Discord with 40060 (already acknowledged), which
+``ops.update`` already reads as "the message's state is unknown": the table's refresh
+then shows the latest state.
 
 How: the callback is sent through discord.py's own ``request`` with a session that
 raises :class:`_ServerError` on a 5xx instead of handing it to discord.py's retry
@@ -86,6 +88,16 @@ def is_callback(route: Route) -> bool:
     return route.method == "POST" and route.path.endswith("/callback")
 
 
+def is_fast(route: Route) -> bool:
+    """Whether a 5xx on ``route`` is retried fast: a click's answer, and an edit of the
+    table message through a click's webhook (a refresh, which players wait on). Both
+    are safe to repeat (a callback that landed is refused 40060; an edit is idempotent);
+    a follow-up (a new message) is not, and keeps discord.py's schedule."""
+    if is_callback(route):
+        return True
+    return route.method == "PATCH" and "/messages/" in route.path and "/webhooks/" in route.path
+
+
 class CallbackAdapter(webhook_async.AsyncWebhookAdapter):
     """discord.py's webhook adapter, with fast retries of a callback answered 5xx."""
 
@@ -120,7 +132,7 @@ class CallbackAdapter(webhook_async.AsyncWebhookAdapter):
         }
         if params is not None:
             options["params"] = params
-        if not is_callback(route):
+        if not is_fast(route):
             return await super().request(route, session, **options)
         for delay in FAST_DELAYS:
             try:

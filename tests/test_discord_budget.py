@@ -366,6 +366,44 @@ async def test_issue15_street_picture_goes_through_the_clicks_webhook(h: Harness
     assert h.table_message().attachments
 
 
+async def test_issue15_webhook_edit_of_the_table_answered_503_is_retried_fast(h: Harness) -> None:
+    """Issue 15, "a 5xx is retried with backoff": the new street's picture goes through
+    the click's webhook; Discord answers that edit 503 (not applied). It is tried again
+    within a second (cogs/callback_retry.py), not after discord.py's 1 s and 3 s, and
+    the picture lands through the webhook, with no REST edit."""
+    from cogs.callback_retry import CallbackAdapter
+
+    users = players(h.fake)
+    await h.start_table(users)
+    await h.click(await to_act(h), "check_call")
+    await h.settle()
+    failed: list[str] = []
+
+    def error(route: str) -> tuple[int, bool] | None:
+        if route == HOOK_EDIT and not failed:
+            failed.append(route)
+            return 503, False
+        return None
+
+    h.fake.faults.error = error  # type: ignore[method-assign]  # one fault
+    retried = CallbackAdapter.retries
+    street = h.table().snapshot(None).street
+    before = h.fake.requests_by_route[HOOK_EDIT]
+    with h.fake.counting() as used:
+        while h.table().snapshot(None).street == street:
+            await h.click(await to_act(h), "check_call")
+        began = time.monotonic()
+        while h.fake.requests_by_route[HOOK_EDIT] < before + 2 and time.monotonic() - began < 6:
+            await asyncio.sleep(0.02)
+        took = time.monotonic() - began
+        await h.settle()
+    assert failed == [HOOK_EDIT]
+    assert CallbackAdapter.retries - retried == 1
+    assert took < 0.9, f"the webhook edit was redone {took:.2f} s later"
+    assert used[CHANNEL_EDIT] == 0, used
+    assert h.table_message().attachments, "the new street's picture is on the message"
+
+
 async def test_issue15_hand_summary_is_a_followup_of_the_last_click(h: Harness) -> None:
     """Issue 15: the end-of-hand message is a follow-up of the click that ended the
     hand (exempt from the global limit), not a channel message."""
