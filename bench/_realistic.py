@@ -218,6 +218,7 @@ class Run:
     settle: float = 15.0  # seconds the bot gets at the end to show the final states
     clocks: bool = False
     db_dir: str | None = None  # keep the store there (the chaos test reads it back)
+    warmup: float = 0.0  # seconds played under the same conditions before measuring
 
 
 Check = Callable[[FakeDiscord, ChipfistBot, dict[str, Any]], Awaitable[None]]
@@ -287,10 +288,30 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
                 fake.configure(spec.config or FakeConfig.realistic(spec.seed))
                 fake.reset_counts()
                 t0 = loop.time()
-                end = t0 + spec.duration
-                obs.measuring = True
+                end = t0 + spec.warmup + spec.duration
                 period = spec.tables / spec.rate
                 cpu0 = time.process_time()
+                measured_from = t0
+                hands_before = 0
+
+                def start_measuring() -> None:
+                    """From here on everything counts (after the warm-up, if any)."""
+                    nonlocal cpu0, measured_from, hands_before
+                    hands_before = sum(v.hand_no for t in obs.tables.values() if (v := truth(t)))
+                    fake.reset_counts()
+                    click_records.clear()
+                    deal_records.clear()
+                    obs.click_ms.clear()
+                    obs.deal_ms.clear()
+                    cpu0 = time.process_time()
+                    measured_from = loop.time()
+                    obs.measuring = True
+
+                async def warm_up() -> None:
+                    # Players who have played here before: their DM channels are known
+                    # (kept in the store), the table messages have live clicks.
+                    await asyncio.sleep(spec.warmup)
+                    start_measuring()
 
                 async def changed(t: _Table, timeout: float, test: Callable[[], bool]) -> bool:
                     deadline = loop.time() + timeout
@@ -380,8 +401,14 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
                             break
                         await click(t)
 
+                if spec.warmup > 0:
+                    warming = asyncio.create_task(warm_up())
+                else:
+                    start_measuring()
                 await asyncio.gather(*(drive(t) for t in obs.tables.values()))
                 played_until = loop.time()
+                if spec.warmup > 0:
+                    await warming
                 # Settle: the bot gets ``settle`` seconds to show every final state.
                 await bot.presenter.drain()
                 with contextlib.suppress(TimeoutError):
@@ -409,7 +436,7 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
                 cpu = time.process_time() - cpu0
                 obs.measuring = False
                 actions = len(click_records)
-                late_429 = sum(1 for at, _, _ in fake.rate_limit_log if at > t0 + 5.0)
+                late_429 = sum(1 for at, _, _ in fake.rate_limit_log if at > measured_from + 5.0)
 
                 def failed(rec: FakeInteraction) -> bool:
                     if rec.responded_at is None or rec.response_error is not None:
@@ -418,12 +445,14 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
 
                 out = {
                     "tables": spec.tables,
-                    "seconds": played_until - t0,
+                    "seconds": played_until - measured_from,
+                    "warmup": spec.warmup,
                     "settle_seconds": settled_at - played_until,
                     "actions": actions,
                     "actions_per_second": sum(1 for r in click_records if r.created_at < end)
                     / spec.duration,
-                    "hands": sum(v.hand_no for t in obs.tables.values() if (v := truth(t))),
+                    "hands": sum(v.hand_no for t in obs.tables.values() if (v := truth(t)))
+                    - hands_before,
                     "deal_commands": len(deal_records),
                     "requests": fake.request_count,
                     "global_requests": fake.global_requests,
@@ -484,6 +513,8 @@ def expected_with_actor(view: Any) -> Shown:
 def print_figures(r: dict[str, Any], *, routes: bool = False) -> None:
     """One figure a line, ``figure: value unit``."""
     print(f"tables: {r['tables']} tables")
+    if r.get("warmup"):
+        print(f"warm-up before measuring: {r['warmup']:.0f} s")
     print(f"play time: {r['seconds']:.1f} s")
     print(f"player actions: {r['actions']} actions")
     print(f"actions per second: {r['actions_per_second']:.1f} actions/s")
@@ -552,6 +583,7 @@ def main(args: Any) -> int:
         rate=args.rate,
         seed=args.seed,
         config=config,
+        warmup=args.warmup,
     )
     if args.capacity:
         results = asyncio.run(capacity(spec))

@@ -210,6 +210,13 @@ def main(argv: list[str]) -> int:
         "--duration", type=float, default=120.0, help="--realistic: seconds of play (120)"
     )
     parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="--realistic: seconds played first, not measured: returning players whose DM "
+        "channels are known, table messages with live clicks (0)",
+    )
+    parser.add_argument(
         "--short",
         action="store_true",
         help="--realistic: allow under 120 s of play (tests, smoke runs)",
