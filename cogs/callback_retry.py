@@ -1,4 +1,4 @@
-"""A click's answer (and a webhook edit of the table) retried fast on a 5xx (issue 15).
+"""An interaction's requests retried fast on a 5xx (issue 15).
 
 Discord gives a bot 3 s to answer an interaction (the callback, UPDATE_MESSAGE for a
 click). discord.py's webhook adapter, which sends callbacks, retries a 5xx after
@@ -9,14 +9,16 @@ set the click p99 at about 1.4 s and left 2 clicks in 3,000 unanswered.
 
 :class:`CallbackAdapter` is discord.py's adapter with one difference: a callback
 answered 5xx is tried again after 0.1 s and 0.3 s (jittered) before discord.py's own
-retries take over; so is an edit of the table message through a click's webhook (the
-refresh players wait on; idempotent). Every other webhook request (a follow-up, which
-is a new message) goes through discord.py unchanged. A retry of a callback whose first
-try did land is refused by Discord with 40060 (already acknowledged), which
-``ops.update`` already reads as "the message's state is unknown": the table's refresh
-then shows the latest state.
+retries take over; so is every other request on an interaction's token (an edit of
+the table message through a click's webhook, a follow-up), which discord.py sends one
+at a time per token (:func:`is_fast`). Other routes go through discord.py unchanged.
+A retry of a callback whose first try did land is refused by Discord with 40060
+(already acknowledged), which ``ops.update`` already reads as "the message's state is
+unknown": the table's refresh then shows the latest state. An edit is idempotent; a
+follow-up repeated after a 5xx that did land is the risk discord.py's own retry
+already takes (a nudge shown twice, deleted with the turn).
 
-How: the callback is sent through discord.py's own ``request`` with a session that
+How: the request is sent through discord.py's own ``request`` with a session that
 raises :class:`_ServerError` on a 5xx instead of handing it to discord.py's retry
 loop; the files are rewound and the request made again. The last try uses the real
 session, so discord.py's handling (and its errors) are as before. The adapter is
@@ -89,13 +91,15 @@ def is_callback(route: Route) -> bool:
 
 
 def is_fast(route: Route) -> bool:
-    """Whether a 5xx on ``route`` is retried fast: a click's answer, and an edit of the
-    table message through a click's webhook (a refresh, which players wait on). Both
-    are safe to repeat (a callback that landed is refused 40060; an edit is idempotent);
-    a follow-up (a new message) is not, and keeps discord.py's schedule."""
+    """Whether a 5xx on ``route`` is retried fast: every request on an interaction's
+    token (the answer, the follow-ups, the edits of the table message through a click's
+    webhook). discord.py retries all of them on a 5xx anyway; only its wait changes.
+    That wait matters beyond the one request: discord.py sends one request per token
+    at a time, so a nudge's follow-up waiting 1 s, then 3 s, held up the table's edit
+    through the same click's webhook."""
     if is_callback(route):
         return True
-    return route.method == "PATCH" and "/messages/" in route.path and "/webhooks/" in route.path
+    return route.path.startswith("/webhooks/{webhook_id}/{webhook_token}")
 
 
 class CallbackAdapter(webhook_async.AsyncWebhookAdapter):
