@@ -151,7 +151,10 @@ async def test_hand_end_records_players_and_pots_not_cards(port: StorePort) -> N
     rec = read_event(ends[0].kind, ends[0].payload)
     assert isinstance(rec, HandEnded)
     assert set(rec.users) == {"ann", "bob"} and sum(rec.net) == 0
-    assert max(rec.won) == 20 and min(rec.won) == 0  # the pot of two raises to 10
+    # The pot of two raises to 10 is awarded whole (to one player, or split on a tie:
+    # the deal is not seeded), and each one's award less his 10 is his net.
+    assert sum(rec.won) == 20
+    assert [w - 10 for w in rec.won] == list(rec.net)
     assert set(ends[0].payload) == {
         "hand_no",
         "stacks",
