@@ -12,7 +12,6 @@ names the table, the seq and the kind.
 
 from __future__ import annotations
 
-import typing
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +21,14 @@ from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import ConfigError, PokerError
 from bot.poker.record import HandStart
 from bot.table.errors import TableError
+from bot.table.fields import Malformed as _Malformed
+from bot.table.fields import as_dict as _dict
+from bot.table.fields import as_int as _int
+from bot.table.fields import as_ints as _ints
+from bot.table.fields import as_list as _list
+from bot.table.fields import as_seat_state, opt_int, opt_str
+from bot.table.fields import as_str as _str
+from bot.table.fields import get as _get
 from bot.table.seating import SeatState
 from bot.table.settings import TableSettings
 
@@ -40,86 +47,21 @@ class LogError(TableError):
         self.reason = reason
 
 
-class _Malformed(Exception):
-    """Raised by the field readers; :func:`read_event` turns it into :class:`LogError`."""
-
-
-# ---------------------------------------------------------------------- field readers
-# The coercions every reader used to repeat, done once. JSON gives int, float, str,
-# bool, None, list and dict; an int written as a string (old hand-edited logs) is read.
-
-
-def _get(p: Mapping[str, Any], key: str) -> Any:
-    if key not in p:
-        raise _Malformed(f"missing {key!r}")
-    return p[key]
-
-
-def _int(value: Any, key: str) -> int:
-    if isinstance(value, bool):
-        raise _Malformed(f"{key!r} is a boolean, not a whole number")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            pass
-    raise _Malformed(f"{key!r} is {value!r}, not a whole number")
+# The field readers (bot/table/fields.py), shared with the snapshots; the ones reading
+# an optional field from the payload take the mapping.
 
 
 def _opt_int(p: Mapping[str, Any], key: str) -> int | None:
-    value = p.get(key)
-    return None if value is None else _int(value, key)
-
-
-def _float(value: Any, key: str) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    raise _Malformed(f"{key!r} is {value!r}, not a number")
-
-
-def _str(value: Any, key: str) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)  # a user id written as a number
-    raise _Malformed(f"{key!r} is {value!r}, not text")
+    return opt_int(p.get(key), key)
 
 
 def _opt_str(p: Mapping[str, Any], key: str) -> str | None:
-    value = p.get(key)
-    return None if value is None else _str(value, key)
-
-
-def _ints(value: Any, key: str) -> tuple[int, ...]:
-    if not isinstance(value, list | tuple):
-        raise _Malformed(f"{key!r} is {value!r}, not a list")
-    return tuple(_int(v, key) for v in value)
-
-
-def _list(value: Any, key: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise _Malformed(f"{key!r} is {value!r}, not a list")
-    return list(value)
-
-
-def _dict(value: Any, key: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _Malformed(f"{key!r} is {value!r}, not an object")
-    return dict(value)
-
-
-_SEAT_STATES: frozenset[str] = frozenset(typing.get_args(SeatState))
+    return opt_str(p.get(key), key)
 
 
 def _opt_seat_state(p: Mapping[str, Any], key: str) -> SeatState | None:
-    value = _opt_str(p, key)
-    if value is None:
-        return None
-    if value not in _SEAT_STATES:
-        raise _Malformed(f"{key!r} is {value!r}, not one of {', '.join(sorted(_SEAT_STATES))}")
-    return typing.cast(SeatState, value)  # checked just above
+    value = p.get(key)
+    return None if value is None else as_seat_state(value, key)
 
 
 def _at(p: Mapping[str, Any]) -> float | None:

@@ -17,7 +17,6 @@ log); a malformed one raises :class:`LogError` (kind ``snapshot``).
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -25,71 +24,24 @@ from typing import Any, ClassVar
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import PokerError
 from bot.poker.record import HandStart
+from bot.table.fields import Malformed as _Malformed
+from bot.table.fields import as_bool as _bool
+from bot.table.fields import as_dict as _dict
+from bot.table.fields import as_float as _float
+from bot.table.fields import as_int as _int
+from bot.table.fields import as_list as _list
+from bot.table.fields import as_seat_state
+from bot.table.fields import as_str as _str
+from bot.table.fields import get as _get
+from bot.table.fields import opt_float as _opt_float
+from bot.table.fields import opt_int as _opt_int
+from bot.table.fields import opt_str as _opt_str
 from bot.table.log import LogError, read_start
 from bot.table.seating import Seat, SeatState
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState
 
 VERSION = 1
-_SEAT_STATES = frozenset(typing.get_args(SeatState))
-
-
-class _Malformed(Exception):
-    """A field of the payload that cannot be read; :func:`from_payload` names it."""
-
-
-def _get(p: Mapping[str, Any], key: str) -> Any:
-    if key not in p:
-        raise _Malformed(f"missing {key!r}")
-    return p[key]
-
-
-def _int(value: Any, key: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    raise _Malformed(f"{key!r} is {value!r}, not a whole number")
-
-
-def _opt_int(value: Any, key: str) -> int | None:
-    return None if value is None else _int(value, key)
-
-
-def _float(value: Any, key: str) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    raise _Malformed(f"{key!r} is {value!r}, not a number")
-
-
-def _opt_float(value: Any, key: str) -> float | None:
-    return None if value is None else _float(value, key)
-
-
-def _str(value: Any, key: str) -> str:
-    if isinstance(value, str):
-        return value
-    raise _Malformed(f"{key!r} is {value!r}, not text")
-
-
-def _opt_str(value: Any, key: str) -> str | None:
-    return None if value is None else _str(value, key)
-
-
-def _bool(value: Any, key: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise _Malformed(f"{key!r} is {value!r}, not true or false")
-
-
-def _dict(value: Any, key: str) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return dict(value)
-    raise _Malformed(f"{key!r} is {value!r}, not an object")
-
-
-def _list(value: Any, key: str) -> list[Any]:
-    if isinstance(value, list | tuple):
-        return list(value)
-    raise _Malformed(f"{key!r} is {value!r}, not a list")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,16 +76,14 @@ class SeatRecord:
     @classmethod
     def from_payload(cls, raw: Any) -> SeatRecord:
         p = _dict(raw, "seat")
-        state = _str(_get(p, "state"), "state")
-        if state not in _SEAT_STATES:
-            raise _Malformed(f"seat state {state!r} is not one of {sorted(_SEAT_STATES)}")
+        state = as_seat_state(_get(p, "state"), "state")
         flags = {f: _bool(p[f], f) for f in cls._FLAGS if f in p}
         return cls(
             number=_int(_get(p, "number"), "number"),
             user_id=_str(_get(p, "user_id"), "user_id"),
             name=_str(_get(p, "name"), "name"),
             stack=_int(_get(p, "stack"), "stack"),
-            state=typing.cast(SeatState, state),  # checked just above
+            state=state,
             bank=_float(_get(p, "bank"), "bank"),
             timeouts=_int(_get(p, "timeouts"), "timeouts"),
             owes=_int(_get(p, "owes"), "owes"),
