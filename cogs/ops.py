@@ -70,6 +70,25 @@ def _no_picture(embed: discord.Embed | None) -> discord.Embed | None:
     return embed.copy().set_image(url=None)
 
 
+def _edit_args(
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    image: RenderedImage | None,
+    clear: bool,
+) -> dict[str, Any]:  # Any: discord.py's keyword arguments (below)
+    """An edit's arguments: the picture as its one attachment, or with ``clear`` none
+    (the text table, Attach Files lost); otherwise the attachments are left as they are."""
+    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
+    # (MISSING), so only those given are passed.
+    kwargs: dict[str, Any] = {"embed": embed, "view": view}
+    file = _file(image)
+    if file is not None:
+        kwargs["attachments"] = [file]
+    elif clear:
+        kwargs["attachments"] = []
+    return kwargs
+
+
 def _expected(exc: discord.HTTPException, *codes: int) -> bool:
     return exc.code in codes or isinstance(exc, discord.NotFound)
 
@@ -183,16 +202,9 @@ async def update(
     that landed though its answer was a 5xx), or a 5xx after discord.py's retries; the
     message may or may not show it then, and the caller refreshes it. ``clear``: drop
     the message's attachments (the text table, Attach Files lost)."""
-    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
-    # (MISSING), so only those given are passed.
-    kwargs: dict[str, Any] = {"embed": embed, "view": view}
+    kwargs = _edit_args(embed, view, image, clear)
     if content is not None:
         kwargs["content"] = fit(content)
-    file = _file(image)
-    if file is not None:
-        kwargs["attachments"] = [file]
-    elif clear:
-        kwargs["attachments"] = []
     try:
         await interaction.response.edit_message(**kwargs)
         return True
@@ -439,14 +451,7 @@ async def edit_original(
     from the global limit); False when the token no longer works or the message is
     gone (the caller edits it by REST). ``clear``: drop its attachments (the text
     table, Attach Files lost)."""
-    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
-    # (MISSING), so only those given are passed.
-    kwargs: dict[str, Any] = {"embed": embed, "view": view}
-    file = _file(image)
-    if file is not None:
-        kwargs["attachments"] = [file]
-    elif clear:
-        kwargs["attachments"] = []
+    kwargs = _edit_args(embed, view, image, clear)
     try:
         await interaction.edit_original_response(**kwargs)
         return True
@@ -480,21 +485,14 @@ async def edit(
     transient failure is raised (:func:`transient`): the caller redoes the edit with
     the latest state, not this one (``cogs.channel``). ``clear``: drop its attachments
     (the text table, Attach Files lost)."""
-    # Any: discord.py's keyword arguments, each of its own type; one left out is not None
-    # (MISSING), so only those given are passed.
-    kwargs: dict[str, Any] = {"embed": embed, "view": view}
-    file = _file(image)
-    if file is not None:
-        kwargs["attachments"] = [file]
-    elif clear:
-        kwargs["attachments"] = []
+    kwargs = _edit_args(embed, view, image, clear)
     try:
         await message.edit(**kwargs)
         return True
     except discord.NotFound:
         return False
     except discord.Forbidden as exc:
-        if exc.code == MISSING_PERMISSIONS and file is not None:
+        if exc.code == MISSING_PERMISSIONS and image is not None:
             # Attach Files taken away unseen: the table as text rather than a stale one.
             log.warning("no permission to upload here: edited without the picture: %s", exc)
             return await edit(message, embed=_no_picture(embed) or embed, view=view, clear=True)

@@ -51,7 +51,6 @@ class StandingsSource(Protocol):
 
     async def player_totals(self, player_id: str, *, guild: int | None = None) -> PlayerTotals:
         """One player's totals; one query."""
-        ...
 
     async def leaderboard(
         self,
@@ -62,7 +61,6 @@ class StandingsSource(Protocol):
         hide_private: bool = False,
     ) -> list[Standing]:
         """The top rows; one query."""
-        ...
 
     async def guild_of(self, table_id: str) -> int | None: ...
 
