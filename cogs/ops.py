@@ -13,9 +13,11 @@ and logged: creates (:func:`send`, :func:`dm`) with one ``nonce`` for every atte
 attempt did land returns that message instead of posting a second one; deletes, which
 are idempotent. :func:`edit` raises a transient failure to its caller, the table
 message's refresh (``cogs.channel``), which redoes it with the latest state rather than
-the old one. An interaction's answer is never retried here (discord.py's webhook
-adapter retries every 5xx, and the 3 s window is short): a failed answer returns False
-and the caller falls back. A 429 never reaches a player.
+the old one. An interaction's answer is never retried here (the bot's webhook adapter,
+``cogs.callback_retry``, retries a 5xx fast, and the 3 s window is short): a failed
+answer returns False and the caller falls back. A follow-up, which takes no nonce, is
+tried again only once it was looked for in the channel and not found
+(:func:`followup`). A 429 never reaches a player.
 
 Rate limits are left to discord.py, which waits and retries on its own, and to the
 bot's request budget (:mod:`cogs.budget`), which every global-limited request passes
@@ -37,6 +39,8 @@ import aiohttp
 import discord
 
 from cards_art import RenderedImage
+from cogs import callback_retry
+from cogs.budget import BudgetShort
 from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
@@ -426,17 +430,69 @@ async def followup(
 ) -> discord.WebhookMessage | None:
     """A public follow-up of an answered interaction, pinging ``mention`` (and no one
     else; nobody when None). Interaction webhooks are exempt from the global rate
-    limit. None when Discord refuses it (the token expired, the channel is gone): the
-    caller falls back to a channel message."""
+    limit. None when Discord refuses it (the token expired, the channel is gone) or it
+    could not be posted: the caller falls back to a channel message.
+
+    Posted at most once: Discord takes no nonce on a webhook, so a try answered 5xx
+    (:class:`~cogs.callback_retry.FollowupInDoubt`) is looked for in the channel
+    (:func:`_landed`) before the next try."""
     users = [discord.Object(mention)] if mention is not None else False
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
-    kwargs = _message(content, None, image, None)
-    kwargs["content"] = kwargs["content"] or discord.utils.MISSING
-    try:
-        return await interaction.followup.send(wait=True, allowed_mentions=mentions, **kwargs)
-    except discord.HTTPException as exc:
-        log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
+    # A little before now: the clocks of this machine and Discord's may differ.
+    since = discord.Object(discord.utils.time_snowflake(discord.utils.utcnow()) - (2000 << 22))
+    for attempt in range(len(FOLLOWUP_DELAYS) + 1):
+        kwargs = _message(content, None, image, None)  # fresh files: a sent one is read
+        kwargs["content"] = kwargs["content"] or discord.utils.MISSING
+        try:
+            with callback_retry.in_doubt_raises():
+                return await interaction.followup.send(
+                    wait=True, allowed_mentions=mentions, **kwargs
+                )
+        except callback_retry.FollowupInDoubt as exc:
+            found = await _landed(interaction, fit(content), since)
+            if found is not None:
+                log.info(
+                    "follow-up of interaction %s answered %d had landed", interaction.id, exc.status
+                )
+                return found
+            if attempt == len(FOLLOWUP_DELAYS):
+                log.warning(
+                    "follow-up of interaction %s: %d, not posted", interaction.id, exc.status
+                )
+                return None
+            await asyncio.sleep(FOLLOWUP_DELAYS[attempt] * random.uniform(0.5, 1.5))
+        except discord.HTTPException as exc:
+            log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
+            return None
+    return None
+
+
+FOLLOWUP_DELAYS = (0.1, 0.3)
+"""Seconds before each new try of a follow-up answered 5xx and not found posted."""
+
+
+async def _landed(
+    interaction: discord.Interaction[discord.Client],
+    content: str,
+    since: discord.Object,
+) -> discord.WebhookMessage | None:
+    """The follow-up with ``content`` posted in the interaction's channel since
+    ``since`` by this application, if a try answered 5xx did post it. One read of the
+    channel's latest messages (a global request, on this rare path); None when it is
+    not there or cannot be read (then the caller sends again: shown twice is better
+    than never)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
         return None
+    try:
+        async for msg in channel.history(limit=20, after=since):
+            if msg.webhook_id == interaction.application_id and msg.content == content:
+                return await interaction.followup.fetch_message(msg.id)
+    except Exception as exc:
+        if not (transient(exc) or isinstance(exc, (discord.HTTPException, BudgetShort))):
+            raise
+        log.info("follow-up of interaction %s: channel not read: %s", interaction.id, exc)
+    return None
 
 
 async def edit_original(

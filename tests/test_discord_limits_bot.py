@@ -327,6 +327,43 @@ async def test_issue15_3_4_every_table_ends_current_without_duplicates_under_5xx
         await fake.stop()
 
 
+FOLLOWUP = "POST /webhooks/{app_id}/{token}"
+
+
+@pytest.mark.parametrize("landed", [True, False], ids=["landed", "not-landed"])
+async def test_issue15_4_followup_answered_5xx_is_posted_once(
+    fake_discord: FakeDiscord, bot: ChipfistBot, landed: bool
+) -> None:
+    """Issue 15 item 4 ("a 5xx is retried", no duplicates): Discord takes no nonce on a
+    follow-up, so one answered 503 may or may not have been posted. Every other
+    follow-up request is answered 503 (``landed``: after it was posted). The end-of-hand
+    summary (a follow-up of the click that ended the hand) shows once per hand either
+    way: the bot looks for it in the channel before trying again. R-2.5 holds."""
+    play = Play(fake_discord, bot)
+    await play.setup()
+    seen: list[int] = []
+
+    def error(route: str) -> tuple[int, bool] | None:
+        if route != FOLLOWUP:
+            return None
+        seen.append(1)
+        return (503, landed) if len(seen) % 2 == 1 else None
+
+    fake_discord.faults.error = error  # type: ignore[method-assign]  # follow-ups only
+    while play.hands < 2 or play.actor() is not None:
+        await play.step(click=True, timeout=10, patience=3)
+    await play.settle()
+    summaries = play.summaries()
+    assert len(summaries) == 2, summaries
+    assert [s.startswith("**Hand #1 ") for s in summaries] == [True, False], summaries
+    by_followup = [
+        m for m in fake_discord.channel_messages(play.channel) if m.webhook_id is not None
+    ]
+    assert any("is over" in m.content for m in by_followup), "no summary was a follow-up"
+    assert len(seen) >= 2, seen  # a follow-up was answered 503
+    play.assert_conserved()
+
+
 async def test_issue15_3_4_a_503_on_the_refresh_is_retried_until_current(
     fake_discord: FakeDiscord, bot: ChipfistBot
 ) -> None:

@@ -603,3 +603,27 @@ async def test_bot_removed_from_guild(fake_discord: FakeDiscord, bot: Recorder) 
     await fake_discord.readd_bot()
     await fake_discord.wait_for(lambda: bot.get_guild(fake_discord.guild_id) is not None)
     await text_channel(bot, fake_discord).send("back")
+
+
+async def test_channel_history_as_discord_answers_it(
+    fake_discord: FakeDiscord, bot: Recorder
+) -> None:
+    """GET a channel's messages (what ``ops.followup`` reads after a follow-up answered
+    5xx): newest first, ``after`` gives the oldest ones newer than an id, ``before``
+    the newest older ones, ``limit`` outside 1-100 is 400 / 50035, and without Read
+    Message History the answer is empty."""
+    channel = text_channel(bot, fake_discord)
+    sent = [await channel.send(f"m{i}") for i in range(5)]
+    newest = [m.content async for m in channel.history(limit=3)]
+    assert newest == ["m4", "m3", "m2"]
+    after = [m.content async for m in channel.history(limit=2, after=sent[1])]
+    assert after == ["m2", "m3"]  # discord.py puts ``after`` oldest first
+    answer = await bot.http.logs_from(channel.id, 2, after=sent[1].id)
+    assert [m["content"] for m in answer] == ["m3", "m2"]  # Discord sends newest first
+    before = [m.content async for m in channel.history(limit=2, before=sent[3])]
+    assert before == ["m2", "m1"]
+    with pytest.raises(discord.HTTPException) as bad:
+        await bot.http.logs_from(channel.id, 101)
+    assert (bad.value.status, bad.value.code) == (400, 50035)
+    await fake_discord.revoke(fake_discord.channel, "read_message_history")
+    assert [m async for m in channel.history(limit=5)] == []

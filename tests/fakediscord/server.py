@@ -1771,10 +1771,27 @@ class FakeDiscord:
         return json_response(msg.payload())
 
     async def _history(self, request: web.Request) -> web.StreamResponse:
+        """GET a channel's messages as Discord answers it: ``limit`` 1-100 (50 when
+        left out), newest first; ``before`` the newest ones older than an id, ``after``
+        the oldest ones newer than an id (still sent newest first); nothing at all
+        without Read Message History."""
         ch = self._channel(request)
-        limit = int(request.query.get("limit", "50"))
-        msgs = list(reversed(self.channel_messages(ch)))[:limit]
-        return json_response([m.payload() for m in msgs])
+        try:
+            limit = int(request.query.get("limit", "50"))
+            before = int(request.query["before"]) if "before" in request.query else None
+            after = int(request.query["after"]) if "after" in request.query else None
+        except ValueError:
+            raise FakeDiscordError(400, 50035, "Invalid Form Body") from None
+        if not 1 <= limit <= 100:
+            raise FakeDiscordError(400, 50035, "Invalid Form Body: limit is 1 to 100")
+        if not ch.is_dm and self.bot_denied(ch) & discord.Permissions.read_message_history.flag:
+            return json_response([])
+        msgs = self.channel_messages(ch)  # oldest first
+        if before is not None:
+            msgs = [m for m in msgs if m.id < before]
+        # ``after``: the oldest ones past it; else the newest ones.
+        msgs = [m for m in msgs if m.id > after][:limit] if after is not None else msgs[-limit:]
+        return json_response([m.payload() for m in reversed(msgs)])
 
     async def _get_message(self, request: web.Request) -> web.StreamResponse:
         ch = self._channel(request)
