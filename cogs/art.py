@@ -103,10 +103,13 @@ def to_art(view: TableView) -> ArtTable:
 
 
 class PictureCache:
-    """The last picture of each table and what it showed."""
+    """The last picture of each table and what it showed, and the one being drawn."""
 
     def __init__(self) -> None:
         self._last: dict[str, tuple[PictureKey, RenderedImage]] = {}
+        # One drawing per table at a time: a click's answer and the refresh that both
+        # want the new street's picture wait for the same render (cogs/channel.py).
+        self._drawing: dict[str, tuple[PictureKey, asyncio.Task[RenderedImage | None]]] = {}
 
     async def get(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """(image, is_new). A new image must be uploaded; an old one is already on the
@@ -115,10 +118,25 @@ class PictureCache:
         last = self._last.get(view.table_id)
         if last is not None and last[0] == key:
             return last[1], False
-        image = await render(view)
-        if image is not None:
+        drawing = self._drawing.get(view.table_id)
+        if drawing is None or drawing[0] != key:
+            drawing = (key, asyncio.create_task(self._draw(view, key)))
+            self._drawing[view.table_id] = drawing
+        # Shielded: a caller that stops waiting (a click out of time) leaves the drawing
+        # to the others.
+        return await asyncio.shield(drawing[1]), True
+
+    async def _draw(self, view: TableView, key: PictureKey) -> RenderedImage | None:
+        try:
+            image = await render(view)
+        finally:
+            drawing = self._drawing.get(view.table_id)
+            latest = drawing is not None and drawing[0] == key
+            if latest:
+                del self._drawing[view.table_id]
+        if image is not None and latest:  # a newer street's drawing supersedes this one
             self._last[view.table_id] = (key, image)
-        return image, True
+        return image
 
     def current(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """Without drawing: (the last picture, whether it is still right for ``view``)."""
@@ -129,6 +147,9 @@ class PictureCache:
 
     def forget(self, table_id: str) -> None:
         self._last.pop(table_id, None)
+        drawing = self._drawing.pop(table_id, None)
+        if drawing is not None:
+            drawing[1].cancel()
 
 
 async def render(view: TableView) -> RenderedImage | None:

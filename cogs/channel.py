@@ -37,6 +37,7 @@ The table message under Discord's real limits (issue 15):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import time
@@ -102,6 +103,11 @@ class TableChannel:
     answer_within = 2.0
     """Seconds after a click was made by which it is answered, or acknowledged if a
     write of the table message is still in flight (Discord's window is 3 s)."""
+    draw_within = 0.25
+    """Seconds a click's answer waits for the new street's picture to be drawn (about
+    12 ms of work; more on a busy machine), so that the answer carries it: else the
+    answer goes without it and a second write (an edit through the click's webhook)
+    uploads it right after."""
     retry_limit = 8
     """Tries of one refresh before it gives up (logged; the next notice re-arms it)."""
     coalesce = 0.02
@@ -381,6 +387,7 @@ class TableChannel:
         the table message (the caller answers it)."""
         if via.message is None or self.message_id not in (None, via.message.id):
             return False
+        await self._draw_for(via)
         if not await self._enter(window_left(via, self.answer_within)):
             self.deferred += 1
             answered = await ops.acknowledge(via)
@@ -397,10 +404,13 @@ class TableChannel:
             pic: PictureKey | None = picture_key(view)
             if self.no_attach:
                 image, current, pic = None, True, None  # the text table: no picture
-            whole = current and self._picture == pic
-            version = (version[0], version[1], int(whole))
+            # The street's new picture, drawn in time (_draw_for): this answer uploads it.
+            upload = image if current and self._picture != pic else None
+            version = (version[0], version[1], int(current))
             embed, buttons = table_message(view, recent, image, version_text(version))
-            if not await ops.update(via, embed=embed, view=buttons, clear=self.no_attach):
+            if not await ops.update(
+                via, embed=embed, view=buttons, image=upload, clear=self.no_attach
+            ):
                 # Expired, or an answer that failed (perhaps after it landed): the
                 # message's state is unknown; the refresh shows the latest.
                 self.shown = None
@@ -409,11 +419,26 @@ class TableChannel:
             if self.message_id is None:
                 self.message_id = via.message.id
             self.shown = version
-            if not whole:
-                self.schedule_refresh()  # the street's new picture: uploaded right after
+            if current:
+                self._picture = pic
+            else:
+                self.schedule_refresh()  # the picture was not drawn in time: it follows
             return True
         finally:
             self._leave()
+
+    async def _draw_for(self, via: discord.Interaction[discord.Client]) -> None:
+        """Draw the table's new picture (a new street, a fold) before a click's answer,
+        for at most :attr:`draw_within` seconds, so that the answer carries it. The
+        drawing goes on if the click stops waiting; the refresh then uploads it."""
+        if self.no_attach:
+            return
+        latest = self._latest()
+        if latest is None or self.pictures.current(latest[0])[1]:
+            return
+        within = min(self.draw_within, window_left(via, self.answer_within))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.pictures.get(latest[0]), within)
 
     async def show(
         self,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.table.ports import Notice
+from cogs.channel import TableChannel
 from tests.fakediscord import FakeConfig, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot, players
@@ -342,11 +343,36 @@ HOOK_EDIT = "PATCH /webhooks/{app_id}/{token}/messages/{message_id}"
 CHANNEL_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
-async def test_issue15_street_picture_goes_through_the_clicks_webhook(h: Harness) -> None:
+async def test_issue15_street_picture_rides_on_the_clicks_answer(h: Harness) -> None:
+    """Issue 15, "all requests per player action": the click that ends a street is
+    answered with the new street's picture drawn in time and uploaded in the answer
+    itself (UPDATE_MESSAGE, exempt): no second write follows it, neither through the
+    click's webhook nor by REST. R-2.5 holds."""
+    users = players(h.fake)
+    await h.start_table(users)
+    street = h.table().snapshot(None).street
+    with h.fake.counting() as used:
+        while h.table().snapshot(None).street == street:
+            rec = await h.click(await to_act(h), "check_call")
+        await h.settle()
+    assert used[HOOK_EDIT] == 0 and used[CHANNEL_EDIT] == 0, used
+    answer = [d for d in h.fake.deliveries if d.route == "callback_update"][-1]
+    assert answer.message_id == h.table_message().id
+    assert answer.attachments, "the answer itself uploaded the new street's picture"
+    assert h.table_message().attachments, "the picture of the new street is on the message"
+    assert rec.acknowledged
+    assert h.table().conservation_error() is None
+
+
+async def test_issue15_street_picture_goes_through_the_clicks_webhook(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 15, "requests that count against the global limit are budgeted" (and
-    avoided): the click that ends a street is answered at once, and the new street's
-    picture follows through that click's webhook (exempt), not a REST edit; with the
-    token expired it falls back to the REST edit."""
+    avoided): when the new street's picture is not drawn in time for the click's answer
+    (here never: ``draw_within`` 0), the click is answered at once and the picture
+    follows through that click's webhook (exempt), not a REST edit; with the token
+    expired it falls back to the REST edit."""
+    monkeypatch.setattr(TableChannel, "draw_within", 0.0)
     users = players(h.fake)
     await h.start_table(users)
     street = h.table().snapshot(None).street
@@ -366,12 +392,17 @@ async def test_issue15_street_picture_goes_through_the_clicks_webhook(h: Harness
     assert h.table_message().attachments
 
 
-async def test_issue15_webhook_edit_of_the_table_answered_503_is_retried_fast(h: Harness) -> None:
+async def test_issue15_webhook_edit_of_the_table_answered_503_is_retried_fast(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 15, "a 5xx is retried with backoff": the new street's picture goes through
-    the click's webhook; Discord answers that edit 503 (not applied). It is tried again
-    within a second (cogs/callback_retry.py), not after discord.py's 1 s and 3 s, and
-    the picture lands through the webhook, with no REST edit."""
+    the click's webhook (not drawn in time for the answer: ``draw_within`` 0); Discord
+    answers that edit 503 (not applied). It is tried again within a second
+    (cogs/callback_retry.py), not after discord.py's 1 s and 3 s, and the picture lands
+    through the webhook, with no REST edit."""
     from cogs.callback_retry import CallbackAdapter
+
+    monkeypatch.setattr(TableChannel, "draw_within", 0.0)
 
     users = players(h.fake)
     await h.start_table(users)

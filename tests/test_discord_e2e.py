@@ -456,13 +456,21 @@ async def test_restart_mid_hand_buttons_still_work(
 
 
 async def test_rate_limit_is_survived(h: Harness) -> None:
+    """Issue 15 ("a 429 never surfaces to a player"): 429s on the table message's edits
+    and on the hole-card DMs of the next deal are waited out; the hands play on and every
+    player gets his cards. R-2.5 holds."""
     users = players(h.fake)
     await h.start_table(users)
+    await play_out(h)
     h.fake.rate_limit("PATCH", times=2, retry_after=0.05)
     h.fake.rate_limit("POST /channels", times=2, retry_after=0.05)
+    await h.slash(users[0], "deal")
     await play_out(h)
     assert h.fake.rate_limited >= 2
     assert not h.table().state.in_hand
+    for user in users:
+        assert len([m for m in h.fake.dm_messages(user) if m.attachments]) == 2
+    assert h.table().conservation_error() is None
 
 
 async def test_holdem_split_pot(h: Harness, monkeypatch: Any) -> None:
