@@ -52,7 +52,7 @@ from bot.table.ownership import Ownership, is_table_log
 from bot.table.ports import StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
-from cogs import callback_retry, ops, permissions
+from cogs import callback_retry, ops, permissions, rest_retry
 from cogs.budget import RequestBudget
 from cogs.metrics import Metrics
 from cogs.prefs import (
@@ -118,7 +118,8 @@ class ChipfistBot(commands.Bot):
         """The process settings; the defaults (not the environment) when not given."""
         self.budget = RequestBudget(self.settings.request_rate)
         """Every global-limited request waits here for its turn (cogs/budget.py)."""
-        options["http_trace"] = self.budget.attach(options.get("http_trace") or TraceConfig())
+        trace = self.budget.attach(options.get("http_trace") or TraceConfig())
+        options["http_trace"] = rest_retry.attach(trace)  # 5xx handed back fast (cogs.ops)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.database = database
         self._store = store

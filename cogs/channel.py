@@ -305,7 +305,7 @@ class TableChannel:
                                 _why(exc),
                             )
                             return
-                        delay = ops.backoff(failures - 1)
+                        delay = ops.backoff(failures - 1, base=ops.FAST_BASE)
                         self.retries += 1
                         log.info(
                             "table %s: refresh failed (%s), retry %d in %.1f s",

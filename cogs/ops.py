@@ -39,7 +39,7 @@ import aiohttp
 import discord
 
 from cards_art import RenderedImage
-from cogs import callback_retry
+from cogs import callback_retry, rest_retry
 from cogs.budget import BudgetShort
 from cogs.prefs import DmChannels
 
@@ -97,7 +97,11 @@ def _expected(exc: discord.HTTPException, *codes: int) -> bool:
     return exc.code in codes or isinstance(exc, discord.NotFound)
 
 
-ATTEMPTS = 4
+ATTEMPTS = 6
+"""Tries of a create or a delete on a transient failure (each 5xx raised at once by
+:mod:`cogs.rest_retry`; the waits between them add up to at most about 3 s)."""
+FAST_BASE = 0.2
+"""Seconds of the first retry's backoff (times 0.5-1), doubling after."""
 """Tries of a create or delete on a transient failure (the first and three retries)."""
 
 _jitter = random.Random()
@@ -132,11 +136,12 @@ async def _retrying(what: str, call: Callable[[], Awaitable[T]], attempts: int =
     ``discord.File`` is spent by a request)."""
     for attempt in range(attempts):
         try:
-            return await call()
+            with rest_retry.fail_fast():  # a 5xx comes back at once: retried here
+                return await call()
         except Exception as exc:
             if not transient(exc) or attempt == attempts - 1:
                 raise
-            wait = backoff(attempt)
+            wait = backoff(attempt, base=FAST_BASE)
             log.info("%s failed (%s); retry %d in %.1f s", what, _why(exc), attempt + 1, wait)
             await asyncio.sleep(wait)
     raise AssertionError("unreachable")  # the loop returns or raises
@@ -431,68 +436,74 @@ async def followup(
     """A public follow-up of an answered interaction, pinging ``mention`` (and no one
     else; nobody when None). Interaction webhooks are exempt from the global rate
     limit. None when Discord refuses it (the token expired, the channel is gone) or it
-    could not be posted: the caller falls back to a channel message.
+    was surely not posted: the caller falls back to a channel message.
 
     Posted at most once: Discord takes no nonce on a webhook, so a try answered 5xx
     (:class:`~cogs.callback_retry.FollowupInDoubt`) is looked for in the channel
-    (:func:`_landed`) before the next try."""
+    (:func:`_landed`) before the next try; while the channel cannot be read it is
+    looked for again, not sent again. Raises ``FollowupInDoubt`` when it may have been
+    posted and that could not be told: the caller posts it nowhere else."""
     users = [discord.Object(mention)] if mention is not None else False
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
     # A little before now: the clocks of this machine and Discord's may differ.
     since = discord.Object(discord.utils.time_snowflake(discord.utils.utcnow()) - (2000 << 22))
+    doubt: callback_retry.FollowupInDoubt | None = None
+    unknown = False  # the last look could not read the channel
     for attempt in range(len(FOLLOWUP_DELAYS) + 1):
-        kwargs = _message(content, None, image, None)  # fresh files: a sent one is read
-        kwargs["content"] = kwargs["content"] or discord.utils.MISSING
-        try:
-            with callback_retry.in_doubt_raises():
-                return await interaction.followup.send(
-                    wait=True, allowed_mentions=mentions, **kwargs
-                )
-        except callback_retry.FollowupInDoubt as exc:
-            found = await _landed(interaction, fit(content), since)
-            if found is not None:
-                log.info(
-                    "follow-up of interaction %s answered %d had landed", interaction.id, exc.status
-                )
-                return found
-            if attempt == len(FOLLOWUP_DELAYS):
-                log.warning(
-                    "follow-up of interaction %s: %d, not posted", interaction.id, exc.status
-                )
+        if not unknown:
+            kwargs = _message(content, None, image, None)  # fresh files: a sent one is read
+            kwargs["content"] = kwargs["content"] or discord.utils.MISSING
+            try:
+                with callback_retry.in_doubt_raises():
+                    return await interaction.followup.send(
+                        wait=True, allowed_mentions=mentions, **kwargs
+                    )
+            except callback_retry.FollowupInDoubt as exc:
+                doubt = exc
+            except discord.HTTPException as exc:
+                log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
                 return None
+        found, known = await _landed(interaction, fit(content), since)
+        if found is not None:
+            log.info("follow-up of interaction %s answered 5xx had landed", interaction.id)
+            return found
+        unknown = not known
+        if attempt < len(FOLLOWUP_DELAYS):
             await asyncio.sleep(FOLLOWUP_DELAYS[attempt] * random.uniform(0.5, 1.5))
-        except discord.HTTPException as exc:
-            log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
-            return None
+    if unknown and doubt is not None:
+        log.warning("follow-up of interaction %s: posted or not, unknown", interaction.id)
+        raise doubt
+    log.warning("follow-up of interaction %s: not posted after 5xx answers", interaction.id)
     return None
 
 
 FOLLOWUP_DELAYS = (0.1, 0.3)
-"""Seconds before each new try of a follow-up answered 5xx and not found posted."""
+"""Seconds before each new try (or look) of a follow-up answered 5xx."""
 
 
 async def _landed(
     interaction: discord.Interaction[discord.Client],
     content: str,
     since: discord.Object,
-) -> discord.WebhookMessage | None:
-    """The follow-up with ``content`` posted in the interaction's channel since
-    ``since`` by this application, if a try answered 5xx did post it. One read of the
-    channel's latest messages (a global request, on this rare path); None when it is
-    not there or cannot be read (then the caller sends again: shown twice is better
-    than never)."""
+) -> tuple[discord.WebhookMessage | None, bool]:
+    """(the follow-up with ``content`` posted in the interaction's channel since
+    ``since`` by this application, whether the channel could be read). One read of the
+    channel's latest messages: a global request, on this rare path."""
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):
-        return None
+        return None, False
+    if not interaction.app_permissions.read_message_history:
+        return None, False  # Discord would answer an empty list: "not there" unproven
     try:
         async for msg in channel.history(limit=20, after=since):
             if msg.webhook_id == interaction.application_id and msg.content == content:
-                return await interaction.followup.fetch_message(msg.id)
+                return await interaction.followup.fetch_message(msg.id), True
     except Exception as exc:
         if not (transient(exc) or isinstance(exc, (discord.HTTPException, BudgetShort))):
             raise
         log.info("follow-up of interaction %s: channel not read: %s", interaction.id, exc)
-    return None
+        return None, False
+    return None, True
 
 
 async def edit_original(
@@ -543,7 +554,8 @@ async def edit(
     (the text table, Attach Files lost)."""
     kwargs = _edit_args(embed, view, image, clear)
     try:
-        await message.edit(**kwargs)
+        with rest_retry.fail_fast():  # the caller redoes it at once with the latest state
+            await message.edit(**kwargs)
         return True
     except discord.NotFound:
         return False

@@ -65,6 +65,7 @@ from cards_art import (
 )
 from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
+from cogs.callback_retry import FollowupInDoubt
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
 from cogs.prefs import DmChannels
@@ -306,10 +307,13 @@ class DiscordPresenter:
         # A follow-up of the table's latest click when there is one: exempt from the
         # global limit (see "Turn notifications" above); else a channel message.
         interaction = await self._live_interaction(table_id)
-        if interaction is not None and await ops.followup(
-            interaction, text, mention=mention, image=images or None
-        ):
-            return
+        try:
+            if interaction is not None and await ops.followup(
+                interaction, text, mention=mention, image=images or None
+            ):
+                return
+        except FollowupInDoubt:
+            return  # it may be up already: never posted twice (logged by ops)
         await ops.send(ch.where(), text, image=images or None)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
@@ -551,7 +555,10 @@ class DiscordPresenter:
     ) -> bool:
         """The mention as a follow-up of ``interaction``, the table's latest (exempt from
         the global limit); False when Discord refused it."""
-        msg = await ops.followup(interaction, text, mention=int(user_id))
+        try:
+            msg = await ops.followup(interaction, text, mention=int(user_id))
+        except FollowupInDoubt:
+            return True  # it may be up: not pinged twice (left to the turn's end)
         if msg is None:
             self._refuse(interaction)
             return False

@@ -330,17 +330,25 @@ async def test_issue15_3_4_every_table_ends_current_without_duplicates_under_5xx
 FOLLOWUP = "POST /webhooks/{app_id}/{token}"
 
 
-@pytest.mark.parametrize("landed", [True, False], ids=["landed", "not-landed"])
+@pytest.mark.parametrize(
+    ("landed", "readable"),
+    [(True, True), (False, True), (True, False)],
+    ids=["landed", "not-landed", "landed-unreadable"],
+)
 async def test_issue15_4_followup_answered_5xx_is_posted_once(
-    fake_discord: FakeDiscord, bot: ChipfistBot, landed: bool
+    fake_discord: FakeDiscord, bot: ChipfistBot, landed: bool, readable: bool
 ) -> None:
     """Issue 15 item 4 ("a 5xx is retried", no duplicates): Discord takes no nonce on a
     follow-up, so one answered 503 may or may not have been posted. Every other
     follow-up request is answered 503 (``landed``: after it was posted). The end-of-hand
     summary (a follow-up of the click that ended the hand) shows once per hand either
-    way: the bot looks for it in the channel before trying again. R-2.5 holds."""
+    way: the bot looks for it in the channel before trying again, and when it cannot
+    read the channel (Read Message History taken away: Discord then answers an empty
+    list) it does not post it again. R-2.5 holds."""
     play = Play(fake_discord, bot)
     await play.setup()
+    if not readable:
+        await fake_discord.revoke(play.channel, "read_message_history")
     seen: list[int] = []
 
     def error(route: str) -> tuple[int, bool] | None:
@@ -361,6 +369,8 @@ async def test_issue15_4_followup_answered_5xx_is_posted_once(
     ]
     assert any("is over" in m.content for m in by_followup), "no summary was a follow-up"
     assert len(seen) >= 2, seen  # a follow-up was answered 503
+    looks = fake_discord.requests_by_route["GET /channels/{channel_id}/messages"]
+    assert (looks >= 1) == readable, looks  # unreadable: not even asked
     play.assert_conserved()
 
 
@@ -383,6 +393,45 @@ async def test_issue15_3_4_a_503_on_the_refresh_is_retried_until_current(
     fake_discord.configure(FakeConfig())
     await play.settle()
     assert play.ch().retries >= 1
+    play.assert_shows_latest()
+    play.assert_conserved()
+
+
+async def test_issue15_4_a_500_on_the_table_edit_is_redone_within_a_second(
+    fake_discord: FakeDiscord, bot: ChipfistBot
+) -> None:
+    """Issue 15 item 4 ("a 5xx is retried with backoff") and the deal-to-shown target:
+    discord.py would wait 1 s before retrying a 500 on the table message's REST edit;
+    the edit hands it back at once (cogs/rest_retry.py) and the refresh redoes it with
+    the latest state after 0.1-0.2 s, so the table shows the action within a second.
+    R-2.5 holds."""
+    play = Play(fake_discord, bot)
+    await play.setup()
+    await play.step(click=False)  # deal (no click yet: the table is edited by REST)
+    await play.settle()
+    failed: list[str] = []
+
+    def error(route: str) -> tuple[int, bool] | None:
+        if route == EDIT and not failed:
+            failed.append(route)
+            return 500, False
+        return None
+
+    fake_discord.faults.error = error  # type: ignore[method-assign]  # one fault
+    user, word, turn = play.actor() or pytest.fail("nobody to act")
+    began = asyncio.get_running_loop().time()
+    outcome = await play.table().act(str(user.id), word, key="k500", turn=turn)
+    assert outcome.ok, outcome.message
+    await fake_discord.wait_for(
+        lambda: (
+            (m := play.message()) is not None and version_of({"embeds": m.embeds}) == play.latest()
+        ),
+        timeout=5,
+    )
+    took = asyncio.get_running_loop().time() - began
+    assert failed == [EDIT]
+    assert took < 0.9, f"shown {took:.2f} s after the action"
+    await play.settle()
     play.assert_shows_latest()
     play.assert_conserved()
 
