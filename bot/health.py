@@ -11,9 +11,11 @@ that hangs. Both are off unless configured; neither needs a package.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +31,19 @@ def write(path: str | os.PathLike[str], gateway: str, **more: Any) -> None:
     """Replace the health file with {time, gateway, pid, ...more}."""
     target = Path(path)
     data = {"time": time.time(), "gateway": gateway, "pid": os.getpid(), **more}
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(tmp, target)
+    # A temporary name of its own per write: two writes of one process may overlap (a
+    # gateway change while the periodic tick writes, each from a worker thread), and a
+    # shared name let one rename the other's file away (FileNotFoundError, seen in CI).
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(fd, 0o644)  # readable as before (mkstemp makes it private)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(data))
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 @dataclass(frozen=True, slots=True)

@@ -746,6 +746,22 @@ def test_health_file_verdicts(tmp_path: Path) -> None:
     assert not health.check(path, 30).ok
 
 
+def test_health_writes_that_overlap_in_one_process_all_land(tmp_path: Path) -> None:
+    """Two writes of the health file at once in one process (a gateway change while the
+    periodic tick writes, each from a worker thread) each rename their own temporary
+    file: none fails, the file is whole, and no temporary file is left behind."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = tmp_path / "h.json"
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        jobs = [pool.submit(health.write, path, "connected", tables=n) for n in range(400)]
+        for job in jobs:
+            job.result()  # raises if a write failed
+    assert health.check(path, 30).ok
+    assert [p.name for p in tmp_path.iterdir()] == ["h.json"]
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
 def test_health_command_exit_codes(tmp_path: Path) -> None:
     path = tmp_path / "h.json"
 
