@@ -445,8 +445,10 @@ async def followup(
     posted and that could not be told: the caller posts it nowhere else."""
     users = [discord.Object(mention)] if mention is not None else False
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
-    # A little before now: the clocks of this machine and Discord's may differ.
-    since = discord.Object(discord.utils.time_snowflake(discord.utils.utcnow()) - (2000 << 22))
+    # Before now by more than clocks drift apart (this machine's and Discord's): what
+    # is looked for is this message's text, which names its hand, or a nudge whose
+    # predecessor was deleted with its turn; an older copy cannot be mistaken for it.
+    since = discord.Object(discord.utils.time_snowflake(discord.utils.utcnow()) - (10_000 << 22))
     doubt: callback_retry.FollowupInDoubt | None = None
     unknown = False  # the last look could not read the channel
     for attempt in range(len(FOLLOWUP_DELAYS) + 1):
@@ -496,7 +498,8 @@ async def _landed(
         return None, False  # Discord would answer an empty list: "not there" unproven
     try:
         async for msg in channel.history(limit=20, after=since):
-            if msg.webhook_id == interaction.application_id and msg.content == content:
+            # Discord trims a message's text: compare it trimmed.
+            if msg.webhook_id == interaction.application_id and msg.content == content.strip():
                 return await interaction.followup.fetch_message(msg.id), True
     except Exception as exc:
         if not (transient(exc) or isinstance(exc, (discord.HTTPException, BudgetShort))):

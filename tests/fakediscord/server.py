@@ -1519,7 +1519,7 @@ class FakeDiscord:
     ) -> list[tuple[str, bytes]]:
         """Apply a create/edit payload to ``msg``; returns the newly uploaded files."""
         if "content" in data:
-            msg.content = data["content"] or ""
+            msg.content = (data["content"] or "").strip()  # Discord trims a message's text
         if "embeds" in data:
             msg.embeds = list(data["embeds"] or [])
         if "components" in data:
