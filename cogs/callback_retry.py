@@ -14,12 +14,10 @@ the table message through a click's webhook, a follow-up), which discord.py send
 at a time per token (:func:`is_fast`). Other routes go through discord.py unchanged.
 A retry of a callback whose first try did land is refused by Discord with 40060
 (already acknowledged), which ``ops.update`` already reads as "the message's state is
-unknown": the table's refresh then shows the latest state. An edit is idempotent. A follow-up
-is not (Discord takes no nonce on a webhook): repeated after a 5xx that did land, it
-shows twice (a hand's summary posted twice, found by the 5xx test in
-``tests/test_discord_limits_bot.py``). So under :func:`in_doubt_raises` (what
-``ops.followup`` sets) a follow-up's create is tried once and a 5xx raises
-:class:`FollowupInDoubt`: the caller looks for the message before sending it again.
+unknown": the table's refresh then shows the latest state. An edit is idempotent. A
+follow-up is not (Discord takes no nonce on a webhook): ``ops.followup`` sends it under
+``rest_retry.fail_fast()``, so a 5xx comes back at once from its first try, and looks
+for it in the channel before sending it again.
 
 How: the request is sent through discord.py's own ``request`` with a session that
 raises :class:`_ServerError` on a 5xx instead of handing it to discord.py's retry
@@ -31,11 +29,9 @@ installed per bot by :func:`install` (discord.py reads it from a context variabl
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
 import logging
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, cast
 
@@ -51,30 +47,6 @@ FAST_DELAYS = (0.03, 0.3)
 The first is almost at once: a 5xx is most often one request's bad luck, and the
 player waits on it (0.1 s gave a click p99 of 526 ms, 0.03 s 459 ms, in
 ``python -m bench discord --realistic``); the second waits longer, in case it is not."""
-
-
-_in_doubt_raises: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "followup_in_doubt_raises", default=False
-)
-
-
-@contextlib.contextmanager
-def in_doubt_raises() -> Iterator[None]:
-    """Within: a follow-up's create answered 5xx raises :class:`FollowupInDoubt`
-    instead of being sent again (it may have landed)."""
-    token = _in_doubt_raises.set(True)
-    try:
-        yield
-    finally:
-        _in_doubt_raises.reset(token)
-
-
-class FollowupInDoubt(discord.DiscordException):
-    """A follow-up's create was answered 5xx: it may or may not have been posted."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(f"follow-up answered {status}: posted or not, unknown")
-        self.status = status
 
 
 class _ServerError(Exception):
@@ -120,11 +92,6 @@ class _FailFast:
 def is_callback(route: Route) -> bool:
     """Whether ``route`` is an interaction callback (the 3 s answer)."""
     return route.method == "POST" and route.path.endswith("/callback")
-
-
-def is_followup_create(route: Route) -> bool:
-    """Whether ``route`` posts a follow-up (executes the interaction's webhook)."""
-    return route.method == "POST" and route.path == "/webhooks/{webhook_id}/{webhook_token}"
 
 
 def is_fast(route: Route) -> bool:
@@ -175,13 +142,6 @@ class CallbackAdapter(webhook_async.AsyncWebhookAdapter):
             options["params"] = params
         if not is_fast(route):
             return await super().request(route, session, **options)
-        if is_followup_create(route) and _in_doubt_raises.get():
-            try:
-                return await super().request(
-                    route, cast(aiohttp.ClientSession, _FailFast(session)), **options
-                )
-            except _ServerError as exc:
-                raise FollowupInDoubt(exc.status) from None
         for delay in FAST_DELAYS:
             try:
                 fast = cast(aiohttp.ClientSession, _FailFast(session))

@@ -39,7 +39,7 @@ import aiohttp
 import discord
 
 from cards_art import RenderedImage
-from cogs import callback_retry, rest_retry
+from cogs import rest_retry
 from cogs.budget import BudgetShort
 from cogs.prefs import DmChannels
 
@@ -102,7 +102,6 @@ ATTEMPTS = 6
 :mod:`cogs.rest_retry`; the waits between them add up to at most about 3 s)."""
 FAST_BASE = 0.2
 """Seconds of the first retry's backoff (times 0.5-1), doubling after."""
-"""Tries of a create or delete on a transient failure (the first and three retries)."""
 
 _jitter = random.Random()
 
@@ -439,7 +438,8 @@ async def followup(
     was surely not posted: the caller falls back to a channel message.
 
     Posted at most once: Discord takes no nonce on a webhook, so a try answered 5xx
-    (:class:`~cogs.callback_retry.FollowupInDoubt`) is looked for in the channel
+    (sent within ``rest_retry.fail_fast()``, so the 5xx comes back at once) is looked
+    for in the channel
     (:func:`_landed`) before the next try; while the channel cannot be read it is
     looked for again, not sent again. Raises ``FollowupInDoubt`` when it may have been
     posted and that could not be told: the caller posts it nowhere else."""
@@ -449,18 +449,18 @@ async def followup(
     # is looked for is this message's text, which names its hand, or a nudge whose
     # predecessor was deleted with its turn; an older copy cannot be mistaken for it.
     since = discord.Object(discord.utils.time_snowflake(discord.utils.utcnow()) - (10_000 << 22))
-    doubt: callback_retry.FollowupInDoubt | None = None
+    doubt: discord.DiscordServerError | None = None
     unknown = False  # the last look could not read the channel
     for attempt in range(len(FOLLOWUP_DELAYS) + 1):
         if not unknown:
             kwargs = _message(content, None, image, None)  # fresh files: a sent one is read
             kwargs["content"] = kwargs["content"] or discord.utils.MISSING
             try:
-                with callback_retry.in_doubt_raises():
+                with rest_retry.fail_fast():  # tried once: a 5xx may have posted it
                     return await interaction.followup.send(
                         wait=True, allowed_mentions=mentions, **kwargs
                     )
-            except callback_retry.FollowupInDoubt as exc:
+            except discord.DiscordServerError as exc:
                 doubt = exc
             except discord.HTTPException as exc:
                 log.info("follow-up of interaction %s refused: %s", interaction.id, exc)
@@ -474,9 +474,18 @@ async def followup(
             await asyncio.sleep(FOLLOWUP_DELAYS[attempt] * random.uniform(0.5, 1.5))
     if unknown and doubt is not None:
         log.warning("follow-up of interaction %s: posted or not, unknown", interaction.id)
-        raise doubt
+        raise FollowupInDoubt(doubt.status) from doubt
     log.warning("follow-up of interaction %s: not posted after 5xx answers", interaction.id)
     return None
+
+
+class FollowupInDoubt(discord.DiscordException):
+    """A follow-up answered 5xx that may or may not have been posted, and the channel
+    could not be read to tell (:func:`followup`): post it nowhere else."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"follow-up answered {status}: posted or not, unknown")
+        self.status = status
 
 
 FOLLOWUP_DELAYS = (0.1, 0.3)

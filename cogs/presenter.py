@@ -65,7 +65,6 @@ from cards_art import (
 )
 from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
-from cogs.callback_retry import FollowupInDoubt
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
 from cogs.prefs import DmChannels
@@ -312,7 +311,7 @@ class DiscordPresenter:
                 interaction, text, mention=mention, image=images or None
             ):
                 return
-        except FollowupInDoubt:
+        except ops.FollowupInDoubt:
             return  # it may be up already: never posted twice (logged by ops)
         await ops.send(ch.where(), text, image=images or None)
 
@@ -557,7 +556,7 @@ class DiscordPresenter:
         the global limit); False when Discord refused it."""
         try:
             msg = await ops.followup(interaction, text, mention=int(user_id))
-        except FollowupInDoubt:
+        except ops.FollowupInDoubt:
             return True  # it may be up: not pinged twice (left to the turn's end)
         if msg is None:
             self._refuse(interaction)

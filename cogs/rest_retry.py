@@ -12,8 +12,10 @@ the latest state), tries again after its own short backoff (0.1-0.2 s first).
 How: an aiohttp trace (the client's ``http_trace``, beside the request budget's) whose
 request-end callback raises on a 5xx when :func:`fail_fast` is on; aiohttp closes the
 response, and discord.py, which retries only ``OSError`` and the statuses it reads
-itself, hands the error to its caller. Interaction endpoints are not touched (their
-fast retries are ``cogs.callback_retry``'s).
+itself, hands the error to its caller. That holds on the interaction endpoints too,
+which share the client's session: a follow-up sent within :func:`fail_fast` is tried
+once (``ops.followup``, which must look for it before sending it again); elsewhere their
+fast retries are ``cogs.callback_retry``'s.
 """
 
 from __future__ import annotations
@@ -25,8 +27,6 @@ from types import SimpleNamespace
 
 import aiohttp
 import discord
-
-from cogs.budget import is_exempt
 
 _fail_fast: contextvars.ContextVar[bool] = contextvars.ContextVar("rest_fail_fast", default=False)
 
@@ -51,7 +51,7 @@ def attach(trace: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
         response = params.response
-        if response.status < 500 or not _fail_fast.get() or is_exempt(params.url.path):
+        if response.status < 500 or not _fail_fast.get():
             return
         raise discord.DiscordServerError(
             response, {"code": 0, "message": f"{response.status}: {response.reason}"}
