@@ -408,15 +408,7 @@ async def test_issue15_webhook_edit_of_the_table_answered_503_is_retried_fast(
     await h.start_table(users)
     await h.click(await to_act(h), "check_call")
     await h.settle()
-    failed: list[str] = []
-
-    def error(route: str) -> tuple[int, bool] | None:
-        if route == HOOK_EDIT and not failed:
-            failed.append(route)
-            return 503, False
-        return None
-
-    h.fake.faults.error = error  # type: ignore[method-assign]  # one fault
+    failed = h.fake.faults.fail_next(HOOK_EDIT, 503)  # one fault
     retried = CallbackAdapter.retries
     street = h.table().snapshot(None).street
     before = h.fake.requests_by_route[HOOK_EDIT]

@@ -409,15 +409,7 @@ async def test_issue15_4_a_500_on_the_table_edit_is_redone_within_a_second(
     await play.setup()
     await play.step(click=False)  # deal (no click yet: the table is edited by REST)
     await play.settle()
-    failed: list[str] = []
-
-    def error(route: str) -> tuple[int, bool] | None:
-        if route == EDIT and not failed:
-            failed.append(route)
-            return 500, False
-        return None
-
-    fake_discord.faults.error = error  # type: ignore[method-assign]  # one fault
+    failed = fake_discord.faults.fail_next(EDIT, 500)  # one fault
     user, word, turn = play.actor() or pytest.fail("nobody to act")
     began = asyncio.get_running_loop().time()
     outcome = await play.table().act(str(user.id), word, key="k500", turn=turn)
@@ -521,16 +513,8 @@ async def test_issue15_5_click_answer_lost_to_a_5xx_leaves_the_table_current(
     await play.setup()
     await play.step(click=False)  # deal
     await play.settle()
-    draws = fake_discord.faults
-    failed: list[str] = []
-
-    def error(route: str) -> tuple[int, bool] | None:
-        if route == CALLBACK_ROUTE and not failed:
-            failed.append(route)
-            return 503, True
-        return None
-
-    draws.error = error  # type: ignore[method-assign]  # one fault, on the callback
+    # One fault, on the callback, after it took effect.
+    failed = fake_discord.faults.fail_next(CALLBACK_ROUTE, 503, after_effect=True)
     edits = fake_discord.requests_by_route[EDIT]
     assert await play.step(click=True, timeout=10)
     await play.settle()
@@ -555,15 +539,7 @@ async def test_issue15_5_click_answer_refused_5xx_twice_is_retried_within_the_wi
     await play.setup()
     await play.step(click=False)  # deal
     await play.settle()
-    failed: list[str] = []
-
-    def error(route: str) -> tuple[int, bool] | None:
-        if route == CALLBACK_ROUTE and len(failed) < 2:
-            failed.append(route)
-            return 503, False
-        return None
-
-    fake_discord.faults.error = error  # type: ignore[method-assign]  # two faults
+    failed = fake_discord.faults.fail_next(CALLBACK_ROUTE, 503, times=2)  # two faults
     retried = CallbackAdapter.retries
     assert await play.step(click=True, timeout=10)
     await play.settle()

@@ -242,6 +242,20 @@ class Faults:
         self.gateway_rng = random.Random(f"{seed}:gateway")
         #: Faults injected so far, by kind ("500", "late_interaction", "gateway_drop"...).
         self.injected: Counter[str] = Counter()
+        #: Errors a test asked for (:meth:`fail_next`): route -> [status, after, left].
+        self._scripted: dict[str, list[int | bool]] = {}
+        #: The routes failed by :meth:`fail_next` so far, in order.
+        self.scripted_failed: list[str] = []
+
+    def fail_next(
+        self, route: str, status: int, *, after_effect: bool = False, times: int = 1
+    ) -> list[str]:
+        """Answer the next ``times`` requests on ``route`` (a key such as
+        ``"PATCH /channels/{channel_id}/messages/{message_id}"``) with ``status``;
+        ``after_effect``: once each took effect (the answer lost). Besides the seeded
+        draws. Returns :attr:`scripted_failed`, the routes failed so far."""
+        self._scripted[route] = [status, after_effect, times]
+        return self.scripted_failed
 
     def latency(self) -> float:
         lo_hi = self.config.latency
@@ -251,6 +265,12 @@ class Faults:
 
     def error(self, route: str) -> tuple[int, bool] | None:
         """``(status, after_effect)`` if this request fails, else None."""
+        script = self._scripted.get(route)
+        if script is not None and script[2] > 0:
+            script[2] -= 1
+            self.scripted_failed.append(route)
+            self.injected[str(script[0])] += 1
+            return int(script[0]), bool(script[1])
         cfg = self.config
         if cfg.error_rate <= 0 or route in HANDSHAKE_ROUTES:
             return None
