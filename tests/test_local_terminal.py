@@ -175,3 +175,23 @@ async def test_r13_2_r15_2_robots_play_sealed_declarations_and_guts_through_view
             assert "Nobody may act" not in text and "CONSERVATION" not in text
         finally:
             await local.close()
+
+
+async def test_new_opens_a_fresh_table_whose_history_1_is_its_own_and_the_file_restarts(
+    tmp_path: Path,
+) -> None:
+    """`new` closes the table and opens another on its own log: its hands count from 1
+    without colliding with the closed table's (`end:1`, `deal:1`), `history 1` tells the
+    new table's first hand, and the file starts again afterwards (R-2.5 at each start)."""
+    folds = [f"{p}: fold" for p in "abab"]  # any button: one of them folds
+    await _script(tmp_path, ["deal", *folds, "new plo", "deal", *folds], "a", "b")
+    text = await _script(tmp_path, ["history 1", "table"])
+    assert text.startswith("resumed: ") and "conservation: ok" in text, text
+    assert "Traceback" not in text and "DuplicateKey" not in text
+    story = text.split("Hand #1:", 1)[1]
+    assert story.lstrip().startswith("Pot-limit Omaha"), story  # the new table's hand 1
+    assert "hand #1 | waiting" in text
+    # Closed and new tables' chips: every chip bought is on a table or cashed out.
+    text = await _script(tmp_path, ["new", "history 1", "ledger"])
+    assert "conservation: ok" in text and "No hand has finished" not in text
+    assert "no finished hand #1" in text and "No chips moved at this table yet." in text
