@@ -604,7 +604,7 @@ def parse_settings(text: str) -> dict[str, object] | str:
         return usage
     changes: dict[str, object] = {}
     for key, value in pairs:
-        if not value.strip():
+        if not value.strip() and key.lower() != "rotation":  # "rotation=": none
             return f"Give {clip(key)} a value, like `set {clip(key)[1:-1]}=...`."
         changes[key.lower().replace("-", "_")] = parse_value(value.strip())
     return changes
