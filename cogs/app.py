@@ -16,7 +16,7 @@ import time
 import discord
 
 from bot.config import Config
-from bot.store import is_postgres
+from bot.store import DatabaseInUse, is_postgres
 from cogs.bot import RESTARTING, SYNC_LOG, SYNCED, ChipfistBot, make_bot
 from cogs.metrics import Metrics
 
@@ -76,6 +76,9 @@ async def serve(config: Config, *, force_sync: bool = False) -> int:
     if isinstance(failure, discord.PrivilegedIntentsRequired):
         log.error("%s", failure)
         return 3
+    if isinstance(failure, DatabaseInUse):
+        log.error("refusing to start: %s", failure)  # one line: no traceback to read
+        return 2
     if failure is not None:
         log.error("the bot stopped: %s", failure, exc_info=failure)
         return 1

@@ -195,3 +195,40 @@ async def test_new_opens_a_fresh_table_whose_history_1_is_its_own_and_the_file_r
     text = await _script(tmp_path, ["new", "history 1", "ledger"])
     assert "conservation: ok" in text and "No hand has finished" not in text
     assert "no finished hand #1" in text and "No chips moved at this table yet." in text
+
+
+def _terminal(
+    tmp_path: Path, *args: str, stdin: str = "quit\n"
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+
+
+async def test_a_second_terminal_on_the_same_database_says_it_is_in_use(tmp_path: Path) -> None:
+    """Two terminal tables on one file clashed with a traceback: the second says in one
+    line that the database is in use and exits non-zero, writing nothing; once the first
+    has stopped, the file opens again."""
+    from bot.local.terminal import LocalTable, parse_args
+
+    db = tmp_path / "l.sqlite3"
+    first = LocalTable(parse_args(["--db", str(db), "a", "b"]), io.StringIO())
+    assert await first.open_store() == ""
+    await first.start()
+    try:
+        proc = _terminal(tmp_path, "--local", "--db", str(db), "c", stdin="c: sit\ndeal\nquit\n")
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "is in use by another terminal table or bot" in lines[0], lines
+        assert "Traceback" not in proc.stderr and proc.stdout == ""
+    finally:
+        await first.close()
+    text = await _script(tmp_path, ["table"])
+    assert text.startswith("resumed: ") and " c " not in text  # c never sat

@@ -983,3 +983,27 @@ async def test_doctor_reports_pending_and_too_new_schema(tmp_path: Path) -> None
         await conn.execute("UPDATE schema_version SET version = ?", (LATEST + 1,))
     ok, line = check_database(str(db))
     assert not ok and "newer than this code" in line
+
+
+async def test_a_database_in_use_by_a_terminal_table_refuses_the_bot_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """One process per SQLite file: the bot started on the file a terminal table (or
+    another bot) has open exits 2 with one line saying so, no traceback, nothing written."""
+    from bot.store import open_store as open_backend
+
+    async with FakeDiscord() as fake:
+        fake.token = make_token(fake.application_id)
+        bot = BotProcess(fake, tmp_path)
+        holder = await open_backend(bot.env["CHIPFIST_DB"])
+        try:
+            with bot.log.open("wb") as log:
+                proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "tests.fakediscord.launch", cwd=ROOT, env=bot.env,
+                    stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+                )  # fmt: skip
+            assert await asyncio.wait_for(proc.wait(), timeout=60) == 2
+        finally:
+            await holder.close()
+    text = bot.text()
+    assert "is in use by another terminal table or bot" in text and "Traceback" not in text

@@ -16,12 +16,14 @@ import contextlib
 import os
 import random
 import re
+import sqlite3
 import sys
 import threading
 from typing import TextIO
 
 from bot.local.presenter import TerminalPresenter
 from bot.local.robot import pick
+from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
 from bot.table.games import split_game, split_rotation
@@ -147,8 +149,23 @@ class LocalTable:
     def emit(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    async def open_store(self) -> str:
+        """Open the database; what is wrong with it in one line ("" when it opened)."""
+        db = self.args.db
+        folder = os.path.dirname(db) or "."
+        if not is_postgres(db) and not os.path.isdir(folder):
+            return f"--db {db}: the folder {folder} does not exist; create it or choose another"
+        try:
+            self.store = await open_store(db)
+        except DatabaseInUse as exc:
+            return str(exc)
+        except (OSError, StoreError, sqlite3.Error) as exc:
+            return f"cannot open the database {describe(db)}: {exc}"
+        return ""
+
     async def start(self) -> None:
-        self.store = await open_store(self.args.db)
+        if self.store is None:
+            self.store = await open_store(self.args.db)
         self.service = TableService(
             self.store,
             self.presenter,
@@ -621,6 +638,10 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         return 2
     local = LocalTable(args, out)
     try:
+        problem = await local.open_store()
+        if problem:
+            print(f"chipfist: {problem}", file=sys.stderr)
+            return 2
         await local.start()
         if args.robots:
             await local.robots(args.robots, args.seed)
