@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import time
 
@@ -41,6 +42,14 @@ async def serve(config: Config, *, force_sync: bool = False) -> int:
         metrics = _metrics(config)
     except Exception as exc:  # the package is missing, or the port is taken
         log.error("cannot serve metrics on port %s: %s", config.metrics_port, exc)
+        return 2
+    folder = os.path.dirname(config.database) or "."
+    if not is_postgres(config.database) and not os.path.isdir(folder):
+        log.error(
+            "refusing to start: CHIPFIST_DB %s: the folder %s does not exist",
+            config.database,
+            folder,
+        )
         return 2
     if config.shard_count and not is_postgres(config.database) and config.standby:
         log.error("CHIPFIST_STANDBY needs a postgresql:// CHIPFIST_DB (shared with the owners)")

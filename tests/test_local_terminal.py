@@ -232,3 +232,45 @@ async def test_a_second_terminal_on_the_same_database_says_it_is_in_use(tmp_path
         await first.close()
     text = await _script(tmp_path, ["table"])
     assert text.startswith("resumed: ") and " c " not in text  # c never sat
+
+
+def test_cli_mistakes_are_one_line_and_exit_non_zero(tmp_path: Path) -> None:
+    """`python -m bot frobnicate`, `--local --db` in a folder that does not exist, and
+    `migrate-store` without asyncpg (or from a file that is no database) printed
+    tracebacks or did something else: each is one line on stderr and a non-zero exit."""
+    shim = tmp_path / "shim" / "asyncpg"
+    shim.mkdir(parents=True)
+    (shim / "__init__.py").write_text("raise ImportError(\"No module named 'asyncpg'\")\n")
+    made = _terminal(tmp_path, "--local", "--db", str(tmp_path / "m.sqlite3"), "a", "b")
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "junk.sqlite3").write_text("not a database\n")
+    pg = "postgresql://u@127.0.0.1:1/db"
+    cases: list[tuple[list[str], dict[str, str], str]] = [
+        (["frobnicate"], {}, "unknown command 'frobnicate'"),
+        (["--frobnicate"], {}, "unknown option '--frobnicate'"),
+        (["--force-sync", "now"], {}, "unknown command 'now'"),
+        (["--local", "--db", "/no/such/dir/x.sqlite3"], {}, "the folder /no/such/dir does not"),
+        (
+            ["migrate-store", "m.sqlite3", pg],
+            {"PYTHONPATH": f"{tmp_path / 'shim'}{os.pathsep}{ROOT}"},
+            "needs the asyncpg package",
+        ),
+        (["migrate-store", "junk.sqlite3", pg], {}, "is not a SQLite database"),
+        (["migrate-store", "nothing.sqlite3", pg], {}, "there is no SQLite database"),
+    ]
+    for args, env, words in cases:
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", *args],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT), **env},
+            timeout=60,
+            check=False,
+        )
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode != 0, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert len(lines) == 1 and words in lines[0], (args, lines)
+    assert not (tmp_path / "frobnicate").exists() and not list(tmp_path.glob("chipfist*"))

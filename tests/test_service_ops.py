@@ -87,11 +87,13 @@ def test_no_token_and_no_terminal_exits_2_with_one_line(tmp_path: Path) -> None:
 
 
 def test_no_token_on_a_terminal_opens_the_local_table(tmp_path: Path) -> None:
-    """On a TTY the old convenience stays: no token opens the terminal table."""
+    """On a TTY the old convenience stays: no token opens the terminal table. Players
+    are named after ``--local`` only (a bare word is a command: ``python -m bot
+    frobnicate`` is refused, never a player), so here they sit by typing."""
     master, slave = pty.openpty()
     try:
         proc = subprocess.Popen(
-            bot_cmd("alice", "bob"),
+            bot_cmd(),
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -99,7 +101,7 @@ def test_no_token_on_a_terminal_opens_the_local_table(tmp_path: Path) -> None:
             cwd=tmp_path,
             env=clean_env(CHIPFIST_DB=str(tmp_path / "t.sqlite3")),
         )
-        os.write(master, b"deal\ntable\nquit\n")
+        os.write(master, b"alice: sit\nbob: sit\ndeal\ntable\nquit\n")
         out, err = proc.communicate(timeout=60)
     finally:
         os.close(master)
