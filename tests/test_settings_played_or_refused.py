@@ -144,3 +144,14 @@ def test_R_15_2_the_guts_pot_system_is_refused_outside_guts() -> None:
     with pytest.raises(SettingsError) as refused:
         TableSettings().changed({"pot_system": "guts"})
     assert "set game=guts" in refused.value.message
+
+
+def test_a_setting_stored_where_it_never_applied_does_not_block_other_changes() -> None:
+    """A table from before the refusals (a raise cap kept at a no-limit table) still
+    takes an unrelated change, and a change of game; only the setting itself is refused
+    when it is set again there."""
+    old = TableSettings.of(variant="holdem", limit="no_limit", raise_cap=2)
+    assert old.changed({"action_clock": 45}).action_clock == 45
+    assert old.changed({"game": "plo"}).variant == "omaha"
+    with pytest.raises(SettingsError):
+        old.changed({"raise_cap": 3})

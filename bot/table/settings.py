@@ -767,7 +767,7 @@ class TableSettings:
                 )
             kw["rotation"] = ()
         new = self._with(kw)
-        _refuse_unplayed(new, set(kw))
+        _refuse_unplayed(self, new, set(kw))
         if "seats" in kw:
             # R-1.1: a game may seat fewer than ten (an asked-for number above it would
             # be quietly lowered at every sit): refuse it with the range.
@@ -781,22 +781,29 @@ class TableSettings:
         return new
 
 
-def _refuse_unplayed(new: TableSettings, changed: set[str]) -> None:
+def _played(settings: TableSettings, applies: Callable[[str, Limit], bool]) -> bool:
+    """Whether a game the table deals plays a setting (under dealer's choice any game
+    may be named)."""
+    if settings.dealers_choice:
+        return True
+    return any(applies(variant, Limit(limit)) for variant, limit in settings.games())
+
+
+def _refuse_unplayed(old: TableSettings, new: TableSettings, changed: set[str]) -> None:
     """A setting is played or refused with the reason, never kept and ignored: each
     setting with the games it applies to (``Meta.applies``) that is off its default must
-    apply to a game the table deals (under dealer's choice any game may be named). An
-    option set for a game it does not apply to (``declare`` in plain stud) is refused;
-    so is a change of game that would leave one of them unplayed, saying what to set."""
-    if new.dealers_choice:
-        return
+    apply to a game the table deals. An option set for a game it does not apply to
+    (``declare`` in plain stud) is refused; so is a change of game that would leave one
+    it played unplayed, saying what to set. A value an older version accepted where it
+    never applied does not block other changes."""
     games = new.games()
     names = "; ".join(dict.fromkeys(new.stakes_text(v, lim).split(",")[0] for v, lim in games))
     for name, setting in declared().items():
         applies = setting.meta.applies
         value = new.value(name)
-        if applies is None or value == setting.default:
+        if applies is None or value == setting.default or _played(new, applies):
             continue
-        if any(applies(variant, Limit(limit)) for variant, limit in games):
+        if name not in changed and not _played(old, applies):
             continue
         label = setting.label[0].upper() + setting.label[1:]
         default = _value_word(setting.default)
