@@ -155,3 +155,17 @@ def test_a_setting_stored_where_it_never_applied_does_not_block_other_changes() 
     assert old.changed({"game": "plo"}).variant == "omaha"
     with pytest.raises(SettingsError):
         old.changed({"raise_cap": 3})
+
+
+def test_R_16_9_a_structure_alone_under_a_rotation_is_refused_saying_how() -> None:
+    """The rotation's games carry their structures: `set limit=pot_limit` under HORSE
+    was kept and never dealt. Refused, naming both ways; with a game it is that game."""
+    horse = TableSettings().changed({"rotation": "horse"})
+    with pytest.raises(SettingsError) as refused:
+        horse.changed({"limit": "pot_limit"})
+    assert "each game has its own structure" in refused.value.message
+    one = horse.changed({"game": "holdem", "limit": "pot_limit"})
+    assert one.rotation == () and one.games() == (("holdem", "pot_limit"),)
+    assert horse.changed({"rotation": "none", "limit": "pot_limit"}).games() == (
+        ("holdem", "pot_limit"),
+    )

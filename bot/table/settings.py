@@ -766,6 +766,15 @@ class TableSettings:
                     "(and ends the rotation), `set rotation=horse` deals its games in turn."
                 )
             kw["rotation"] = ()
+        rotation = kw.get("rotation", self.rotation)
+        if "limit" in kw and "variant" not in kw and rotation:
+            # A rotation's games carry their own structures: the table's would be kept
+            # and never dealt.
+            raise SettingsError(
+                "In a rotation each game has its own structure, like "
+                "`set rotation=holdem:no_limit,omaha:pot_limit`; or name one game "
+                "with it, like `set game=holdem limit=pot_limit`, which ends the rotation."
+            )
         new = self._with(kw)
         _refuse_unplayed(self, new, set(kw))
         if "seats" in kw:
