@@ -250,6 +250,7 @@ def test_cli_mistakes_are_one_line_and_exit_non_zero(tmp_path: Path) -> None:
         (["--frobnicate"], {}, "unknown option '--frobnicate'"),
         (["--force-sync", "now"], {}, "unknown command 'now'"),
         (["--local", "--db", "/no/such/dir/x.sqlite3"], {}, "the folder /no/such/dir does not"),
+        (["--local", "--db", str(tmp_path)], {}, "is a folder; name a database file in it"),
         (
             ["migrate-store", "m.sqlite3", pg],
             {"PYTHONPATH": f"{tmp_path / 'shim'}{os.pathsep}{ROOT}"},

@@ -155,6 +155,8 @@ class LocalTable:
         folder = os.path.dirname(db) or "."
         if not is_postgres(db) and not os.path.isdir(folder):
             return f"--db {db}: the folder {folder} does not exist; create it or choose another"
+        if not is_postgres(db) and os.path.isdir(db):
+            return f"--db {db} is a folder; name a database file in it, like {db}/chipfist.sqlite3"
         try:
             self.store = await open_store(db)
         except DatabaseInUse as exc:
