@@ -55,7 +55,7 @@ HELP = """Table commands (no name in front):
   stats: this table's hands and chips; stats NAME: a player's over every table in the file
   ledger: who is up and down here; leaderboard [TOP] [min HANDS]: best net, sessions over
   privacy NAME hidden|shown: left off (or on) the global leaderboard
-  set game=plo, set action_clock=45, set rotation=horse: settings between hands
+  set game=plo, set action_clock=45, set rotation=horse (rotation=none ends it)
   new: close this table (everyone cashed out) and open a fresh one with this run's options
 Player lines, NAME: ... (names ignore case: Alice and alice are one player):
   alice: sit [SEAT] [BUYIN]     alice: sit out | back     alice: top up 50
