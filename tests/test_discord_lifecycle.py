@@ -8,6 +8,7 @@ test checks chip conservation (R-2.5) and that every command was answered, never
 from __future__ import annotations
 
 from pathlib import Path
+
 from bot.table import log as tlog
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.fixtures import run_bot

@@ -265,3 +265,23 @@ async def test_r16_13_a_session_report_is_the_current_tables_own() -> None:
     await reopen(h, ["carol", "dave"])
     report = await h.service.session("t")
     assert {r.user_id for r in report.results} == {"carol", "dave"}
+
+
+async def test_r2_5_a_command_whose_later_write_failed_says_it_was_recorded() -> None:
+    """R-2.5 / invariant 4: the store takes a hand's last action but not its end (disk
+    full): the player is told his action was recorded (it was), never "nothing was
+    done"; once the store writes again, the next command finishes the hand."""
+    store = FailingStore()
+    h = Harness(store)
+    table = await h.seated(["alice", "bob"])
+    assert (await h.deal(table)).ok
+    store.fail = ("t", "hand_ended")
+    out = await table.act(h.to_act(table), "fold", key=h.key())
+    assert out.ok and out.code == "partly_recorded", out.message
+    assert "nothing was done" not in out.message
+    info = table.state.current
+    assert info is not None and not info.ended and table.state.hand is not None
+    store.fail = None
+    assert (await table.sit("carol", "carol", 100, key=h.key())).ok
+    assert table.state.current is not None and table.state.current.ended
+    await ledger_ok(h)

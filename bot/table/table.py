@@ -167,6 +167,7 @@ class Table:
                     "duplicate",
                     duplicate=True,
                 )
+            before = st.seq
             try:
                 if st.halted:
                     raise TableHalted(st.halted)
@@ -178,6 +179,7 @@ class Table:
                         f"{st.turn}); nothing was done. Look at the table and act again."
                     )
                 await self._settle()  # a previous command cut short by a store error
+                before = st.seq
                 message = await body()
             except DuplicateKey as exc:
                 if own is not None and str(exc) == own:
@@ -211,6 +213,15 @@ class Table:
                 # ahead of the log, so rebuild the table from the log (invariant 4).
                 log.exception("table %s: command failed; reloading from the log", self.table_id)
                 await self._reload()
+                if self.state.seq != before:
+                    # Its first write landed, a later one did not: the command took
+                    # effect, and what follows it is finished now or at the next command.
+                    await self._settle_quietly()
+                    text = (
+                        "That was recorded, but the table could not write all that follows "
+                        "from it; it finishes at the next command."
+                    )
+                    return Outcome(True, text, self.state.turn, "partly_recorded")
                 text = "The table could not record that; nothing was done. Please try again."
                 if user is not None:
                     await self.presenter.error(self.table_id, user, text)
@@ -322,6 +333,7 @@ class Table:
         async def body() -> str:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
+            settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
             await self._commit(tlog.Created(settings, host, first, guild), key=key)
             # What the last table of this channel kept in memory is not this one's.
@@ -1310,6 +1322,13 @@ class Table:
                     "The table could not finish what was cut short when the dealer "
                     "stopped; it is stopped and no chip moves until an operator looks at it."
                 )
+
+    async def _settle_quietly(self) -> None:
+        """:meth:`_settle`, when the store may still be failing (logged, not raised)."""
+        try:
+            await self._settle()
+        except Exception:
+            log.exception("table %s: the rest of a command is still not written", self.table_id)
 
     def halt_in_memory(self, reason: str) -> None:
         """Stop the table without writing (the store is what failed): the log is
