@@ -198,6 +198,10 @@ class Table:
                     await self.presenter.error(self.table_id, user, text)
                 return Outcome(False, text, self.state.turn, "halted")
             except (TableError, PokerError) as exc:
+                if self.state.seq != before:
+                    # A command is all or nothing: a refusal after one of its own writes
+                    # is a bug in that command (the write stands; the log is the truth).
+                    log.error("table %s: refused after a write: %s", self.table_id, exc)
                 text = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
                 said = text.lower()
