@@ -428,6 +428,11 @@ class TableSettings:
         return self.small_bet or self.big_blind or 2
 
     @property
+    def chip_charge_limit(self) -> int:
+        """The most a time charge may take from a player at once (R-14.6)."""
+        return max(self.big_blind, self.small_bet)
+
+    @property
     def big_bet_size(self) -> int:
         return self.big_bet or 2 * self.min_bet
 
@@ -491,6 +496,11 @@ class TableSettings:
                     f"{words[0].upper()}{words[1:]} is {low} to {high} {unit} (R-2.6); "
                     f"{_number(value)} is outside that."
                 )
+        if self.time_charge > self.chip_charge_limit:
+            raise SettingsError(
+                "The time charge is 0 to the big blind (the small bet when larger), "
+                f"{self.chip_charge_limit} chips (R-14.6); {self.time_charge} is outside that."
+            )
         if self.small_blind > self.big_blind:
             raise SettingsError(
                 "The small blind cannot be bigger than the big blind: it is 0 to "
