@@ -170,6 +170,15 @@ def test_r14_6_a_time_charge_above_the_big_blind_is_refused() -> None:
     assert TableSettings.of(small_blind=1, big_blind=2, time_charge=2).time_charge == 2
 
 
+def test_r14_6_a_step_rake_above_a_fifth_of_the_pot_is_refused() -> None:
+    """R-14.6: a step rake of 1e9 chips per chip would take every pot: refused, with
+    the most it may be; a fifth of the pot is allowed."""
+    with pytest.raises(SettingsError, match=r"R-14\.6"):
+        TableSettings().changed({"rake_step_chips": 1_000_000_000, "rake_step_per": 1})
+    ok = TableSettings().changed({"rake_step_chips": 1, "rake_step_per": 5})
+    assert (ok.value("rake_step_chips"), ok.value("rake_step_per")) == (1, 5)
+
+
 async def test_r14_6_a_refused_deal_collects_no_time() -> None:
     """R-14.6: a deal the time charge would leave with fewer than two players with chips
     is refused and collects nothing; the period is not begun, so the deal after a top-up
