@@ -28,9 +28,9 @@ __all__ = ["RESTARTING", "SYNCED", "SYNC_LOG", "ChipfistBot", "run", "serve"]
 def _metrics(config: Config) -> Metrics | None:
     if not config.metrics_port:
         return None
-    metrics = Metrics(config.metrics_port)
+    metrics = Metrics(config.metrics_port, host=config.metrics_host)
     port = metrics.start()
-    log.info("metrics on http://127.0.0.1:%s/metrics", port)
+    log.info("metrics on http://%s:%s/metrics", config.metrics_host, port)
     return metrics
 
 
