@@ -49,7 +49,8 @@ class JsonFormatter(logging.Formatter):
         for key, value in extras(record).items():
             out[key] = value if isinstance(value, str | int | float | bool | None) else str(value)
         if record.exc_info:
-            out["traceback"] = self.formatException(record.exc_info)
+            # exc_text: the traceback as Redact left it (tokens masked).
+            out["traceback"] = record.exc_text or self.formatException(record.exc_info)
         if record.stack_info:
             out["stack"] = self.formatStack(record.stack_info)
         return json.dumps(out, ensure_ascii=False)

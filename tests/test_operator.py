@@ -167,13 +167,19 @@ def test_logs_redact_tokens_from_every_logger() -> None:
         log.info("payload %s", {"id": "1", "token": "itok-0123456789"})
         log.info("header Authorization: Bot %s", token)
         log.info("token %s alone", token)
+        configure("INFO", "json", stream=buf)
+        try:
+            raise RuntimeError(f"GET /webhooks/333/wtok_in_traceback/messages/@original {token}")
+        except RuntimeError:
+            log.exception("failed")
     finally:
         root = logging.getLogger()
         for handler in list(root.handlers):
             if handler.get_name() == HANDLER_NAME:
                 root.removeHandler(handler)
     text = buf.getvalue()
-    for secret in ("itok-abcdef0123", "wtok_secret99", "itok-0123456789", token):
+    assert "RuntimeError" in text and "/webhooks/333/***/messages" in text
+    for secret in ("itok-abcdef0123", "wtok_secret99", "itok-0123456789", "wtok_in_", token):
         assert secret not in text, text
     assert "/interactions/111/***/callback" in text and "/webhooks/222/***/messages/1" in text
     assert redact("nothing secret here, 5 chips") == "nothing secret here, 5 chips"
