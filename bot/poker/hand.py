@@ -1912,6 +1912,14 @@ class Hand:
             )
         return cached
 
+    def could_win(self, position: int) -> bool:
+        """At a showdown: whether the hand at ``position`` could still win or tie a pot
+        against the hands already shown (R-9.2). The clock shows such a hand rather than
+        mucking it (R-18.2)."""
+        if self.phase != "showdown" or self.folded[position] or self.mucked[position]:
+            return False
+        return self._could_win(position)
+
     def _could_win(self, i: int) -> bool:
         """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is
         mucked; any hand that could still win or tie something is shown."""
