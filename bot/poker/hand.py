@@ -1880,8 +1880,13 @@ class Hand:
         for by one of his wild cards. The statement is final once made."""
         if not self.rules.declared_hands:
             raise IllegalAction("This table reads hands for you (cards speak, R-9.3).")
-        if len(stated) != 5 or len(set(stated)) != 5:
-            raise IllegalAction("State your hand as five different cards, like As Ad Ac Kd Kh.")
+        if len(stated) != 5 or len(set(stated)) != 5 or not set(stated) <= set(FULL_DECK):
+            # Natural cards only: a wild card is stated as the card it stands for.
+            raise IllegalAction(
+                "State your hand as five different cards, like As Ad Ac Kd Kh (a wild "
+                "card as the card it stands for).",
+                self.legal(),
+            )
         wild = self.rules.wild
         available = [*self.hole[i], *self.board]
         wilds = sum(

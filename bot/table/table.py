@@ -1452,7 +1452,7 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     if kind == "bring_in":
         return BringIn(pos)
     if kind == "show":
-        return Show(pos)
+        return Show(pos, req.cards)  # the hand he states, if any
     if kind == "muck":
         return Muck(pos)
     if kind == "draw":
