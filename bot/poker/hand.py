@@ -1545,10 +1545,13 @@ class Hand:
             kitty = tuple(self._deal_card() for _ in range(5))
             self.board.extend(kitty)
             self.events.append(BoardDealt(cards=kitty, street="ghost hand"))
-            ghost = sd.evaluate_hand(self.variant, kitty, ())[0]
+            ghost = sd.evaluate_hand(self.variant, kitty, (), self.rules.wild)[0]
             self._value_cache.clear()
             values = {
-                self.player_ids[i]: sd.evaluate_hand(self.variant, self.hole[i], ())[0] or 0
+                self.player_ids[i]: sd.evaluate_hand(
+                    self.variant, self.hole[i], (), self.rules.wild
+                )[0]
+                or 0
                 for i in positions
             }
         result = settle_guts(

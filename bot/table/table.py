@@ -87,6 +87,9 @@ from bot.table.view import TableView, build_view
 
 log = logging.getLogger(__name__)
 
+CLOCK_FAILURES_TO_STOP = 5
+"""Failures in a row (the store, or a bug) after which a due clock stops trying (R-18.3)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -1171,11 +1174,18 @@ class Table:
             except (TableError, PokerError) as exc:
                 why = self._words(exc)
             except Exception:
-                # The store failed: rebuild from the log and try again later, not at once.
+                # The store failed (or a bug): rebuild from the log and try again later,
+                # not at once; failing every time, the clock stops the table (R-18.3).
                 log.exception("table %s: clock failed; reloading from the log", self.table_id)
                 await self._reload()
                 self._clock_failures += 1
                 self._clock_retry_at = now + min(60.0, 2.0**self._clock_failures)
+                if self._clock_failures < CLOCK_FAILURES_TO_STOP:
+                    return False
+                why = f"it failed {self._clock_failures} times in a row"
+                self._clock_failures, self._clock_retry_at = 0, None
+                if self.state.seq == mark and not self.state.halted:
+                    await self._clock_stuck(not self.state.in_hand, why)
                 return False
             self._clock_failures, self._clock_retry_at = 0, None
             if self.state.seq != mark or self.state.halted or self.state.closed:
