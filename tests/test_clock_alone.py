@@ -383,3 +383,23 @@ def test_r15_3_r10_7_a_ghost_hand_game_reads_the_joker() -> None:
     result = hand.result
     assert result is not None
     assert result.net[0] > 0  # five aces beat the ghost
+
+
+async def test_r18_3_one_tables_failing_clock_does_not_stop_the_others() -> None:
+    """The clock loop runs every table's clock: one that raises is logged and the
+    others still act (before, the exception ended the loop for every table)."""
+    h = Harness()
+    one = await h.seated(["a", "b"], table_id="one", action_clock=1, time_bank=0)
+    two = await h.seated(["c", "d"], table_id="two", action_clock=1, time_bank=0)
+    await h.deal(one)
+    await h.deal(two)
+
+    async def boom() -> bool:
+        raise RuntimeError("a bug in one table")
+
+    one.on_clock = boom  # type: ignore[method-assign]
+    turn = two.state.turn
+    h.time.advance(1)
+    assert await h.service.tick() == 1
+    assert two.state.turn > turn
+    h.check(two)

@@ -5,6 +5,7 @@ the clock, never mucked. End to end through the real client and the fake Discord
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +16,9 @@ from bot.poker.events import HandMucked, HandShown
 from bot.poker.hand import Hand
 from bot.table import log as tlog
 from bot.table.clocks import ManualTime
-from tests.fakediscord import FakeUser
-from tests.test_discord_e2e import Harness, players
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.fixtures import run_bot
+from tests.test_discord_e2e import Harness, LeakGuard, make_bot, players
 
 # Position 0 (the first asked when the river is checked, R-9.1) holds aces; the other
 # 7-2. The board gives neither more than the aces make.
@@ -154,3 +156,34 @@ async def test_r18_2_the_clock_shows_a_silent_players_winning_hand(
     summary = [m.content for m in h.fake.channel_messages() if "is over" in m.content][-1]
     assert f"{aces.name} shows As Ad" in summary and f"{deuce.name} mucks" in summary
     await conserved(h)
+
+
+async def test_r9_3_show_muck_and_the_stated_hand_modal_survive_a_restart(
+    fake_discord: FakeDiscord, tmp_path: Path, aces_first: None
+) -> None:
+    """The showdown's controls carry their table and turn: a State my hand modal opened
+    before the bot restarts is submitted after it, and the Muck of the same message
+    still works."""
+    db = tmp_path / "chipfist.sqlite3"
+    guard = LeakGuard()
+    bot = make_bot(db)
+    guard.wrap(bot.presenter, fake_discord)
+    async with run_bot(fake_discord, bot, sync=True):
+        h = Harness(fake_discord, bot)
+        aces, deuce = await to_showdown(h)
+        message = h.table_message()
+        modal = await fake_discord.click(aces, message, h.button("state"))
+        assert modal.modal is not None
+    bot2 = make_bot(db)
+    guard.wrap(bot2.presenter)
+    async with run_bot(fake_discord, bot2):
+        h2 = Harness(fake_discord, bot2)
+        assert h2.table().snapshot(None).phase == "showdown"
+        await fake_discord.submit_modal(aces, modal, {"cards": "As Ad Kh Qh 9s"})
+        await h2.settle()
+        assert h2.to_act() == deuce, h2.last_ephemeral(aces)
+        await h2.click(deuce, "muck")
+        assert not h2.table().state.in_hand
+        assert shown_and_mucked(h2) == ({0}, {1})
+        await conserved(h2)
+    guard.check(fake_discord)
