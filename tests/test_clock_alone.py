@@ -403,3 +403,28 @@ async def test_r18_3_one_tables_failing_clock_does_not_stop_the_others() -> None
     assert await h.service.tick() == 1
     assert two.state.turn > turn
     h.check(two)
+
+
+async def test_r18_3_a_clock_key_already_in_the_log_stops_the_table_once() -> None:
+    """The clock's action is refused as a duplicate (its key is already in the log, as
+    when an older table in the channel used the same hand and turn numbers): before, it
+    was answered "already done", the deadline stayed, and it fired again at once for
+    ever. Now the table is read back from its log and, nothing having moved, stopped
+    with the reason, said once."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=1, time_bank=0)
+    await h.deal(table)
+    st = table.state
+    assert st.current is not None
+    taken = f"clock:{st.current.hand_no}:{st.turn}"
+    h.store._keys.add((table.table_id, taken))  # type: ignore[attr-defined]  # MemoryStore's
+    h.time.advance(1)
+    assert await h.service.tick() == 0
+    for _ in range(3):
+        h.time.advance(1)
+        assert await h.service.tick() == 0
+    assert table.state.halted is not None and "already in the table's log" in table.state.halted
+    timeouts = [n for _, n in h.presenter.public_notices if n.kind == "timeout"]
+    halted = [n for _, n in h.presenter.public_notices if n.kind == "halted"]
+    assert len(timeouts) == 1 and len(halted) == 1
+    h.check(table)
