@@ -428,3 +428,28 @@ async def test_r18_3_a_clock_key_already_in_the_log_stops_the_table_once() -> No
     halted = [n for _, n in h.presenter.public_notices if n.kind == "halted"]
     assert len(timeouts) == 1 and len(halted) == 1
     h.check(table)
+
+
+async def test_r18_3_a_hand_whose_end_was_not_recorded_is_ended_by_the_clock() -> None:
+    """The store fails just as a hand's end is written: the last action is in the log,
+    the end is not. Before, no clock was due (nobody to act) and the table sat in the
+    finished hand until someone typed a command; now the clock ends it."""
+    h = Harness()
+    table = await h.seated(["a", "b"], action_clock=30, time_bank=0)
+    await h.deal(table)
+    append = h.store.append
+
+    async def no_end(table_id: str, kind: str, *args: Any, **kwargs: Any) -> int:
+        if kind == "hand_ended":
+            raise OSError("disk full")
+        return await append(table_id, kind, *args, **kwargs)
+
+    h.store.append = no_end  # type: ignore[method-assign]
+    out = await table.act(h.to_act(table), "fold", key=h.key())
+    assert not out.ok and out.code == "store_error"
+    h.store.append = append  # type: ignore[method-assign]  # the store is back
+    assert table.state.in_hand and table.state.hand is not None and table.state.hand.over
+    assert h.service.next_due() is not None
+    assert await h.service.tick() == 1
+    assert not table.state.in_hand
+    h.check(table)

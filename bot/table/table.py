@@ -1130,6 +1130,11 @@ class Table:
         if st.halted or st.closed:
             return None
         if st.in_hand:
+            hand = st.hand
+            if hand is not None and hand.over:
+                # Played out, its end not recorded (the store failed just then): the
+                # clock ends it now rather than wait for someone's command.
+                return st.last_change_at
             return self.deadline()
         s = self.settings
         if not s.auto_deal or st.paused or self.hold:
@@ -1165,6 +1170,8 @@ class Table:
                 if dealing:
                     key = "choice-timeout" if self._choice_pending() else None
                     await self._deal(key)
+                elif (hand := st.hand) is not None and hand.over:
+                    await self._settle()
                 else:
                     why = await self._timeout()
             except DuplicateKey:
