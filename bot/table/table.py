@@ -1267,17 +1267,18 @@ class Table:
         the same moment: the automatic deal waits until the table changes; a hand the
         clock cannot move stops the table, with the reason (its chips stay where they
         are, counted, R-2.5)."""
-        why = why.rstrip(".")
+        why = why.strip().rstrip(".")
+        why = why[:1].upper() + why[1:] + "."  # its own sentence, whoever worded it
         if dealing:
             self._deal_parked = self.state.seq
             await self._public(
                 "timeout",
-                f"The automatic deal could not start: {why}. It tries again when something "
+                f"The automatic deal could not start. {why} It tries again when something "
                 "changes at the table, or the host deals (R-18.3).",
             )
             return
         reason = (
-            f"The clock could not act in hand #{self.state.hand_no}: {why}. The table is "
+            f"The clock could not act in hand #{self.state.hand_no}. {why} The table is "
             "stopped with the hand as it stands, and every chip counted (R-18.3)."
         )
         try:
