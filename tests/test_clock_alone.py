@@ -33,7 +33,7 @@ MAX_FIRINGS_PER_HAND = 60
 MAX_NOTICES_PER_HAND = 300
 
 
-Case = tuple[dict[str, Any], int, bool, frozenset[int]]
+Case = tuple[dict[str, Any], int, bool, frozenset[int], int]
 
 
 @st.composite
@@ -76,7 +76,8 @@ def tables(draw: st.DrawFn) -> Case:
     # declarations and showdowns where the clock acts for the others; at least one
     # never acts at all (none: the clock alone).
     awake = draw(st.sets(st.integers(0, players - 1), max_size=players - 1))
-    return options, players, straddle, frozenset(awake)
+    # The decks and the first button follow from a seed: a failure replays exactly.
+    return options, players, straddle, frozenset(awake), draw(st.integers(0, 2**16))
 
 
 _PASSIVE = (
@@ -113,7 +114,11 @@ async def _awake_act(h: Harness, table: Table, awake: set[str]) -> bool:
 
 
 async def _clock_alone(
-    options: dict[str, Any], players: int, straddle: bool, awake_at: frozenset[int]
+    options: dict[str, Any],
+    players: int,
+    straddle: bool,
+    awake_at: frozenset[int],
+    seed: int = 0,
 ) -> Counter[str]:
     """Play HANDS hands; the clock acts for the sleepers. Returns what the clock did."""
     did: Counter[str] = Counter()
@@ -124,7 +129,10 @@ async def _clock_alone(
     h = Harness()
     names = [f"p{i}" for i in range(players)]
     awake = {names[i] for i in awake_at}
-    table = await h.seated(names, buy_in=200, **options)
+    table = await h.table(**options)
+    table.seed = str(seed)
+    for name in names:
+        assert (await table.sit(name, name, 200, key=h.key())).ok
     firings = 0
     hand_no = 0
     notices_at = 0
