@@ -98,7 +98,13 @@ def table_view(
     # Who acts comes from the engine (Hand.actors via TableView.acting), not from phases.
     in_turn = view.acting == "in_turn"
     return action_buttons(
-        view.table_id, view.turn, to_call, view.phase, in_turn=in_turn, actions=actions
+        view.table_id,
+        view.turn,
+        to_call,
+        view.phase,
+        in_turn=in_turn,
+        actions=actions,
+        declared_hands=view.declared_hands,
     )
 
 

@@ -1545,10 +1545,13 @@ class Hand:
             kitty = tuple(self._deal_card() for _ in range(5))
             self.board.extend(kitty)
             self.events.append(BoardDealt(cards=kitty, street="ghost hand"))
-            ghost = sd.evaluate_hand(self.variant, kitty, ())[0]
+            ghost = sd.evaluate_hand(self.variant, kitty, (), self.rules.wild)[0]
             self._value_cache.clear()
             values = {
-                self.player_ids[i]: sd.evaluate_hand(self.variant, self.hole[i], ())[0] or 0
+                self.player_ids[i]: sd.evaluate_hand(
+                    self.variant, self.hole[i], (), self.rules.wild
+                )[0]
+                or 0
                 for i in positions
             }
         result = settle_guts(
@@ -1880,8 +1883,13 @@ class Hand:
         for by one of his wild cards. The statement is final once made."""
         if not self.rules.declared_hands:
             raise IllegalAction("This table reads hands for you (cards speak, R-9.3).")
-        if len(stated) != 5 or len(set(stated)) != 5:
-            raise IllegalAction("State your hand as five different cards, like As Ad Ac Kd Kh.")
+        if len(stated) != 5 or len(set(stated)) != 5 or not set(stated) <= set(FULL_DECK):
+            # Natural cards only: a wild card is stated as the card it stands for.
+            raise IllegalAction(
+                "State your hand as five different cards, like As Ad Ac Kd Kh (a wild "
+                "card as the card it stands for).",
+                self.legal(),
+            )
         wild = self.rules.wild
         available = [*self.hole[i], *self.board]
         wilds = sum(
@@ -1911,6 +1919,14 @@ class Hand:
                 self.variant, self.hole[i], self.board, self.rules.wild
             )
         return cached
+
+    def could_win(self, position: int) -> bool:
+        """At a showdown: whether the hand at ``position`` could still win or tie a pot
+        against the hands already shown (R-9.2). The clock shows such a hand rather than
+        mucking it (R-18.2)."""
+        if self.phase != "showdown" or self.folded[position] or self.mucked[position]:
+            return False
+        return self._could_win(position)
 
     def _could_win(self, i: int) -> bool:
         """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is
