@@ -454,7 +454,9 @@ async def test_r18_3_a_hand_whose_end_was_not_recorded_is_ended_by_the_clock() -
 
     h.store.append = no_end  # type: ignore[method-assign]
     out = await table.act(h.to_act(table), "fold", key=h.key())
-    assert not out.ok and out.code == "store_error"
+    # The fold is in the log: the player is told it was recorded (R-2.5, all or nothing
+    # means never "nothing was done" for a command whose first write landed).
+    assert out.ok and out.code == "partly_recorded"
     h.store.append = append  # type: ignore[method-assign]  # the store is back
     assert table.state.in_hand and table.state.hand is not None and table.state.hand.over
     assert h.service.next_due() is not None
