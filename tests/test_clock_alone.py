@@ -58,9 +58,6 @@ def tables(draw: st.DrawFn) -> Case:
         options["declare"] = draw(st.sampled_from(["none", "simultaneous", "in_turn"]))
         options["declare_default"] = draw(st.sampled_from(["fold", "high"]))
     if variant == "guts":
-        # Not with a table ante: a Guts pot nobody stays in loses the carried antes of
-        # the deal before (a pot-system fault outside the clock, reported separately).
-        options["ante"] = 0
         options["guts_mode"] = draw(st.sampled_from(["chip", "count_and_drop", "sequential"]))
         options["guts_legs"] = draw(st.sampled_from([0, 2]))
         options["guts_ghost"] = draw(st.booleans())

@@ -13,6 +13,7 @@ game it is playing. Rule ids in comments refer to shared/RULES.md.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -141,11 +142,18 @@ class Hand:
             raise ConfigError("A carried pot cannot be negative.")
         # §15 pot systems carry their own state between deals; the chips it holds are
         # in the middle when the hand starts.
+        # Chips carried beyond what the system's state counts (the table's antes of a
+        # deal nobody won) are in its pot too: never left out of the middle.
         if rules.pot_system == "two_to_win":
             pot_state = pot_state if isinstance(pot_state, TwoToWinState) else TwoToWinState()
+            if carried > pot_state.pot:
+                pot_state = dataclasses.replace(pot_state, pot=carried)
             carried = pot_state.pot
         elif rules.pot_system == "guts":
             pot_state = pot_state if isinstance(pot_state, GutsState) else GutsState()
+            if carried > pot_state.total:
+                extra = carried - pot_state.total
+                pot_state = dataclasses.replace(pot_state, pot=pot_state.pot + extra)
             carried = pot_state.total
         else:
             pot_state = None
