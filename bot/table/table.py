@@ -165,6 +165,7 @@ class Table:
         body: Callable[[], Awaitable[str]],
         *,
         reopen: bool = False,
+        halted_ok: bool = False,
     ) -> Outcome:
         async with self.lock:
             st = self.state
@@ -179,7 +180,7 @@ class Table:
                 )
             before = st.seq
             try:
-                if st.halted:
+                if st.halted and not halted_ok:
                     raise TableHalted(st.halted)
                 if st.closed and not reopen:
                     raise TableError("This table is closed.")
@@ -357,7 +358,8 @@ class Table:
             await self._public("created", text)
             return text
 
-        return await self._command(host, key, None, body, reopen=True)
+        # A closed table's channel opens a new one even if the last was stopped (R-16.14).
+        return await self._command(host, key, None, body, reopen=True, halted_ok=True)
 
     # ================================================================== seats and chips
 
@@ -593,17 +595,31 @@ class Table:
 
         async def body() -> str:
             self._require_manager(who)
-            if self.state.in_hand:
+            st = self.state
+            cancelled = ""
+            if st.halted:
+                # R-16.14: a stopped table whose chips are all accounted for can be
+                # closed; on a wrong count (R-2.5) nothing moves.
+                if st.conservation_error() is not None:
+                    raise TableHalted(st.halted)
+                info = st.current
+                if info is not None and not info.ended:
+                    await self._commit(info.cancellation(st.pot_state), key=f"end:{info.hand_no}")
+                    cancelled = (
+                        f"Hand #{info.hand_no} is cancelled: every player has back the "
+                        "chips he put in (R-16.14). "
+                    )
+            elif st.in_hand:
                 raise TableError("Finish or wait for the hand before closing the table.")
             returned = await self._return_carry()
-            for seat in list(self.state.seats.values()):
+            for seat in list(st.seats.values()):
                 await self._stand(seat, None)
             await self._commit(tlog.Closed(user), key=key)
-            text = returned + "The table is closed. Every player was cashed out."
+            text = cancelled + returned + "The table is closed. Every player was cashed out."
             await self._public("closed", text)
             return text
 
-        return await self._command(user, key, None, body)
+        return await self._command(user, key, None, body, halted_ok=True)
 
     async def _return_carry(self) -> str:
         """R-16.13: a pot still carried when the table closes goes back to the players
