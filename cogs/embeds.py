@@ -15,6 +15,7 @@ from bot.table.view import TableView, cards_words, seat_notes
 from cards_art import RenderedImage
 from cogs.art import split_game
 from cogs.components import action_buttons
+from cogs.names import escape
 
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
@@ -81,7 +82,10 @@ def table_embed(
         # Only public cards are in a spectator snapshot (stud up-cards, shown hands).
         shown = cards_words(tuple(c for c in s.cards if c != "??"))
         cards = f" {shown}" if shown else ""
-        seats.append(f"{marks}`{s.seat}` {s.name} — {s.stack}{bet}{state}{notes}{cards}")
+        # The name as written, never markdown, a mention or a link (escaped again: a name
+        # kept by an older version was not).
+        name = escape(s.name)
+        seats.append(f"{marks}`{s.seat}` {name} — {s.stack}{bet}{state}{notes}{cards}")
     embed.add_field(name="Seats", value="\n".join(seats) or "—", inline=False)
     where = f" · {view.street}" if view.street else ""
     # The version (``cogs.channel``: turn.notices) says which state of the table this is.

@@ -45,6 +45,10 @@ REMOVED = "guild_removed"
 READDED = "guild_readded"
 CLOSED_BY_REMOVAL = "discord:guild-removed"
 CLOSED_BY_DELETE = "discord:channel-deleted"
+CLOSED_BY_PLACE = "discord:not-a-server-channel"
+NOT_A_PLACE = "it was opened in a direct message, where no table can be (R-1.11)"
+"""Why a table found bound to a DM at start (a database of an older version, which let
+commands work in DMs) is closed: its players are cashed out and told."""
 
 
 Place = discord.abc.GuildChannel | discord.Thread
@@ -302,7 +306,9 @@ class Moderation(commands.Cog):
         """At READY: a table whose channel the gateway does not know was perhaps deleted
         while the bot was away (no CHANNEL_DELETE reaches a bot that is not connected).
         Asked by REST, once per such table: 10003 Unknown Channel closes it (R-16.11);
-        anything else (403: hidden from the bot, or the bot removed) closes nothing."""
+        anything else (403: hidden from the bot, or the bot removed) closes nothing. A table
+        whose channel is a direct message (DMs are not in the gateway's cache) is closed
+        the same way, with its reason logged (R-1.11: a table lives in a server)."""
         closed = []
         for table_id, table in list(self._tables().items()):
             if _closed(table) or not table_id.isdigit():
@@ -310,7 +316,11 @@ class Moderation(commands.Cog):
             if self.bot.get_channel(int(table_id)) is not None:
                 continue
             try:
-                await self.bot.fetch_channel(int(table_id))
+                channel = await self.bot.fetch_channel(int(table_id))
+                if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+                    place = "a direct message"
+                    if await self.abandon(table_id, NOT_A_PLACE, CLOSED_BY_PLACE, place):
+                        closed.append(table_id)
             except discord.NotFound:
                 reason = "its channel was deleted"
                 if await self.abandon(table_id, reason, CLOSED_BY_DELETE, f"<#{table_id}>"):

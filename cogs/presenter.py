@@ -67,6 +67,7 @@ from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
+from cogs.names import plain
 from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,12 @@ class DiscordPresenter:
             ch.hook_refused = self._refuse
             self.channels[table_id] = ch
         return ch
+
+    def thread_of(self, table_id: str) -> int:
+        """The id of the table's own thread (0: it plays in its channel), without making
+        a channel object (``cogs.places``: only that thread is the table's place)."""
+        ch = self.channels.get(table_id)
+        return ch.thread_id if ch is not None else self.saved_threads.get(table_id, 0)
 
     def lose(self, table_id: str) -> None:
         """The table's channel is gone (cogs/moderation.py): stop its work, keep nothing,
@@ -316,7 +323,7 @@ class DiscordPresenter:
                 return
         except ops.FollowupInDoubt:
             return  # it may be up already: never posted twice (logged by ops)
-        await ops.send(ch.where(), text, image=images or None)
+        await ops.send(ch.where(), text, image=images or None, mention=mention)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -449,7 +456,9 @@ class DiscordPresenter:
                 if by_dm:
                     self._sending.add(table_id)
                     dm = f"<#{table_id}> · {text}"
-                    if await ops.dm(self.client, int(user_id), dm, known=self.dms):
+                    if await ops.dm(
+                        self.client, int(user_id), dm, known=self.dms, mention=int(user_id)
+                    ):
                         self.pings_sent += 1
                         return
                     self._sending.discard(table_id)
@@ -464,7 +473,7 @@ class DiscordPresenter:
                     self.pings_sent += 1
                     return
                 ch = self.channel(table_id)
-                msg = await ops.send(ch.where(), text)
+                msg = await ops.send(ch.where(), text, mention=int(user_id))
                 if msg is not None:
                     ch.ping_id = msg.id
                     self.pings_sent += 1
@@ -635,7 +644,7 @@ async def _render_showdown(
 
 async def _render_reveal(fists: list[tuple[int, str, int]]) -> RenderedImage | None:
     try:
-        view = RevealView(tuple(Fist(seat, name[:24], chips) for seat, name, chips in fists))
+        view = RevealView(tuple(Fist(seat, plain(name, 24), chips) for seat, name, chips in fists))
         return await asyncio.to_thread(render_reveal, view)
     except Exception:
         log.exception("could not draw the fists")
