@@ -36,6 +36,7 @@ from bot.table.table import Abandoned, Table
 from cogs import ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel
+from cogs.names import escape
 
 log = logging.getLogger(__name__)
 
@@ -376,7 +377,7 @@ class Moderation(commands.Cog):
                 table_id,
                 "its channel was deleted",
                 CLOSED_BY_DELETE,
-                f"#{channel.name} ({channel.guild.name})",
+                f"#{escape(channel.name)} ({escape(channel.guild.name)})",
             )
 
     @commands.Cog.listener()
@@ -414,7 +415,7 @@ class Moderation(commands.Cog):
         for table_id in list(self._tables()):
             if table_id in ids and self._open(table_id) is not None:
                 name = guild.get_channel(int(table_id))
-                place = f"#{getattr(name, 'name', table_id)} ({guild.name})"
+                place = f"#{escape(getattr(name, 'name', table_id))} ({escape(guild.name)})"
                 reason = "I was removed from the server"
                 if await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place) is not None:
                     closed.append(table_id)

@@ -81,6 +81,31 @@ def test_r1_12_names_lose_invisible_characters_and_are_capped() -> None:
     assert len(names.plain(names.display("[" * 100), 24)) == 24
 
 
+def test_fake_discord_pings_as_discord_filters_them() -> None:
+    """The fake's reading of ``allowed_mentions`` (what the tests above rely on): without
+    it every parsed mention pings; ``parse`` enables a kind; listed ids ping only if
+    mentioned; embeds never ping; a masked or bare link is a link, an escaped one is not."""
+    text = "<@1> <@!2> <@&3> @everyone"
+    assert pings({"content": text}) == {"user:1", "user:2", "role:3", "everyone"}
+    assert pings({"content": text, "allowed_mentions": {"parse": []}}) == set()
+    assert pings({"content": text, "allowed_mentions": {"parse": [], "users": ["2", "9"]}}) == {
+        "user:2"
+    }
+    assert pings({"content": text, "allowed_mentions": {"parse": ["roles", "everyone"]}}) == {
+        "role:3",
+        "everyone",
+    }
+    assert pings({"embeds": [{"description": text}]}) == set()
+    assert links({"content": "[a](https://x.example) and https://y.example"}) == [
+        "https://x.example",
+        "https://y.example",
+    ]
+    assert links({"content": "\\[a\\](https\\://x.example)"}) == []
+    assert links({"embeds": [{"fields": [{"name": "n", "value": "[b](http://z)"}]}]}) == [
+        "http://z"
+    ]
+
+
 # ------------------------------------------------------------------ names, end to end
 
 
@@ -152,6 +177,15 @@ async def test_r1_12_hostile_names_ping_nobody_link_nothing(
         raw = "\n".join(texts(d.payload))
         assert "<@&123>" not in raw and f"<@{alice.id}>" not in raw, d
     assert turn_pings >= 1
+    # The messages as Discord keeps them: each says whom it notified when posted.
+    nudged = set()
+    for m in fake.messages.values():
+        if m.content.endswith("your turn.") and not m.ephemeral:
+            assert len(m.pinged) == 1 and m.content.startswith(m.mention_of_pinged()), m
+            nudged |= m.pinged
+        else:
+            assert not m.pinged, m
+    assert nudged <= {f"user:{u.id}" for u in users} and nudged
     routes = {d.route for d in fake.deliveries if "is over" in str(d.payload.get("content"))}
     assert routes == ({"channel_message"} if via == "channel" else {"followup"}), routes
     # Seen as written: every name on the table message, and the summary names them.
@@ -329,3 +363,19 @@ async def test_r1_11_the_tables_own_thread_still_reaches_its_table(h: Harness) -
     await h.slash(actor, "call", channel=thread)
     assert h.table().state.turn > turn
     await conserved(h)
+
+
+async def test_fake_discord_offers_a_command_only_to_members_with_its_permissions(
+    h: Harness,
+) -> None:
+    """The fake as Discord: a command synced with ``default_member_permissions`` is not
+    offered to a member without them (Administrator has them all)."""
+    fake = h.fake
+    fake.command("deal")["default_member_permissions"] = str(1 << 4)  # Manage Channels
+    dave = fake.user("dave")
+    dave.permissions = str(1 << 11)  # Send Messages only
+    with pytest.raises(PermissionError):
+        await fake.slash(dave, "deal")
+    dave.permissions = str(1 << 3)  # Administrator
+    await h.slash(dave, "deal")
+    assert "table" in h.last_ephemeral(dave).lower()  # offered, and answered: no table

@@ -37,6 +37,7 @@ from .state import (
     FakeUser,
     audience_includes,
     iter_components,
+    pings,
     private,
     shard_of,
     snowflake,
@@ -51,6 +52,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 API_PREFIX = "/api/v10"
 ALL_PERMISSIONS = str(discord.Permissions.all().value)
+_POSTS = frozenset({"channel_message", "callback", "followup", "followup_after_defer"})
+"""Delivery routes that post a message (its mentions notify); the others edit one."""
 #: The bot's guild permissions: everything but Administrator, which would override any
 #: channel overwrite (as on Discord), so that :meth:`FakeDiscord.revoke` can bite.
 BOT_PERMISSIONS = str(discord.Permissions.all().value & ~discord.Permissions.administrator.flag)
@@ -1593,6 +1596,10 @@ class FakeDiscord:
     def _record(
         self, msg: FakeMessage, payload: JSON, files: list[tuple[str, bytes]], route: str
     ) -> None:
+        if "allowed_mentions" in payload:
+            msg.allowed_mentions = payload["allowed_mentions"]
+        if route in _POSTS:
+            msg.pinged = pings(payload)  # as Discord: the mentions of a new message only
         self.deliveries.append(Delivery(msg.audience, payload, files, msg.id, route))
         for watch in self.watchers:
             watch(msg, route)

@@ -259,6 +259,10 @@ class FakeMessage:
     edits: int = 0
     webhook_id: int | None = None
     created: str = field(default_factory=iso_now)
+    allowed_mentions: JSON | None = None
+    """The ``allowed_mentions`` of the payload that last set it (None: never sent)."""
+    pinged: frozenset[str] = frozenset()
+    """Whom it notified when it was posted (:func:`pings`); an edit notifies nobody."""
 
     @property
     def ephemeral(self) -> bool:
@@ -274,6 +278,11 @@ class FakeMessage:
             if att.filename == filename:
                 return att.data
         raise LookupError(filename)
+
+    def mention_of_pinged(self) -> str:
+        """``<@id>`` of the one user it pinged ("" if not exactly one user)."""
+        users = [p.removeprefix("user:") for p in self.pinged if p.startswith("user:")]
+        return f"<@{users[0]}>" if len(users) == 1 == len(self.pinged) else ""
 
     def custom_ids(self) -> list[str]:
         """Every custom_id in the message's components, depth first."""
@@ -404,7 +413,7 @@ def texts(payload: JSON) -> list[str]:
     return out
 
 
-_MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(<?(\w+://[^)\s>]*)")
+_MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(<?(\w+://[^)\s>]*)>?\)?")
 _AUTO_LINK = re.compile(r"(?<![\w\\])(?:https?|steam)://[^\s<]+")
 
 
@@ -415,7 +424,7 @@ def links(payload: JSON) -> list[str]:
     found: list[str] = []
     for text in texts(payload):
         found += _MASKED_LINK.findall(text)
-        found += _AUTO_LINK.findall(text)
+        found += _AUTO_LINK.findall(_MASKED_LINK.sub(" ", text))
     return found
 
 
