@@ -126,11 +126,15 @@ def _hostile_players(fake: FakeDiscord) -> list[FakeUser]:
     return [fake.add_user(n) for n in (*HOSTILE[:3], f"<@{alice.id}>")]
 
 
-async def _play_hand(h: Harness, users: list[FakeUser]) -> None:
+async def _play_hand(h: Harness, users: list[FakeUser]) -> FakeUser:
+    """Open, seat, deal and check the hand down; returns the first player to act."""
     await h.slash(users[0], "table create")
     for u in users:
         await h.slash(u, "sit", buy_in=200)
     await h.slash(users[0], "deal")
+    first = h.to_act()
+    assert first is not None
+    await h.fake.wait_for(lambda: any(d.pings() for d in h.fake.deliveries))
     for _ in range(80):
         if not h.table().state.in_hand:
             break
@@ -139,6 +143,7 @@ async def _play_hand(h: Harness, users: list[FakeUser]) -> None:
         await h.click(actor, "check_call")
     await h.settle()
     assert not h.table().state.in_hand
+    return first
 
 
 @pytest.mark.parametrize("via", ["followup", "channel"])
@@ -157,7 +162,7 @@ async def test_r1_12_hostile_names_ping_nobody_link_nothing(
     if via == "channel":
         monkeypatch.setattr(h.bot.presenter, "saw", lambda interaction: None)
     users = _hostile_players(h.fake)
-    await _play_hand(h, users)
+    first = await _play_hand(h, users)
     await conserved(h)
     fake = h.fake
     alice = fake.user("alice")
@@ -177,6 +182,8 @@ async def test_r1_12_hostile_names_ping_nobody_link_nothing(
         raw = "\n".join(texts(d.payload))
         assert "<@&123>" not in raw and f"<@{alice.id}>" not in raw, d
     assert turn_pings >= 1
+    # The first nudge of the hand is for the first player to act, and him alone.
+    assert next(d.pings() for d in fake.deliveries if d.pings()) == {f"user:{first.id}"}
     # The messages as Discord keeps them: each says whom it notified when posted.
     nudged = set()
     for m in fake.messages.values():
