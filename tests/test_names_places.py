@@ -158,6 +158,8 @@ async def test_r1_12_hostile_names_ping_nobody_link_nothing(
     (none kept), so the summary and the pings are channel messages, which once went
     with no allowed_mentions at all. R-2.5."""
     h = hostile
+    # The client's default: a message that names nobody pings nobody.
+    assert h.bot.allowed_mentions is not None and h.bot.allowed_mentions.to_dict() == {"parse": []}
     h.bot.presenter.ping_delay = 0.0
     if via == "channel":
         monkeypatch.setattr(h.bot.presenter, "saw", lambda interaction: None)
