@@ -308,26 +308,31 @@ class Moderation(commands.Cog):
         while the bot was away (no CHANNEL_DELETE reaches a bot that is not connected).
         Asked by REST, once per such table: 10003 Unknown Channel closes it (R-16.11);
         anything else (403: hidden from the bot, or the bot removed) closes nothing. A table
-        whose channel is a direct message (DMs are not in the gateway's cache) is closed
-        the same way, with its reason logged (R-1.11: a table lives in a server)."""
+        whose channel is a direct message (cached or asked for: DMs are rarely in the
+        gateway's cache) is closed the same way, its reason logged (R-1.11: a table lives
+        in a server)."""
         closed = []
         for table_id, table in list(self._tables().items()):
             if _closed(table) or not table_id.isdigit():
                 continue
-            if self.bot.get_channel(int(table_id)) is not None:
-                continue
-            try:
-                channel = await self.bot.fetch_channel(int(table_id))
-                if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-                    place = "a direct message"
-                    if await self.abandon(table_id, NOT_A_PLACE, CLOSED_BY_PLACE, place):
+            channel = self.bot.get_channel(int(table_id))
+            if channel is None:
+                try:
+                    channel = await self.bot.fetch_channel(int(table_id))
+                except discord.NotFound:
+                    reason = "its channel was deleted"
+                    if await self.abandon(table_id, reason, CLOSED_BY_DELETE, f"<#{table_id}>"):
                         closed.append(table_id)
-            except discord.NotFound:
-                reason = "its channel was deleted"
-                if await self.abandon(table_id, reason, CLOSED_BY_DELETE, f"<#{table_id}>"):
+                    continue
+                except discord.HTTPException as exc:
+                    log.warning(
+                        "table %s: its channel cannot be read (%s); left open", table_id, exc
+                    )
+                    continue
+            if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+                place = "a direct message"
+                if await self.abandon(table_id, NOT_A_PLACE, CLOSED_BY_PLACE, place):
                     closed.append(table_id)
-            except discord.HTTPException as exc:
-                log.warning("table %s: its channel cannot be read (%s); left open", table_id, exc)
         return closed
 
     @commands.Cog.listener()
