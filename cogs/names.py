@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 MAX_NAME = 32
 """Characters of a name shown (Discord's own limit for a display name)."""
@@ -80,6 +81,15 @@ def display(name: str) -> str:
     return escape(clean(name))
 
 
+def escape_names(text: str, kept: Iterable[str]) -> str:
+    """``text`` (a notice the table composed) with each name of ``kept`` (names as the
+    table keeps them) escaped where it appears raw: a name an older version kept
+    unescaped. Every name kept since is escaped already and left as it is."""
+    for name in sorted({n for n in kept if escape(n) != n}, key=len, reverse=True):
+        text = text.replace(name, escape(name))
+    return text
+
+
 def plain(name: str, limit: int = MAX_NAME) -> str:
     """A kept name as written, for pictures: escapes undone, cleaned and capped."""
     return clean(_ESCAPED.sub(_unescape, name), limit)
@@ -90,4 +100,4 @@ def _unescape(match: re.Match[str]) -> str:
     return char if char in SPECIAL else match.group(0)
 
 
-__all__ = ["FALLBACK", "MAX_NAME", "SPECIAL", "clean", "display", "escape", "plain"]
+__all__ = ["FALLBACK", "MAX_NAME", "SPECIAL", "clean", "display", "escape", "escape_names", "plain"]

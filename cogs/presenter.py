@@ -67,7 +67,7 @@ from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
-from cogs.names import plain
+from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
@@ -208,13 +208,15 @@ class DiscordPresenter:
         if notice.kind == "created":
             self._drop_hooks(table_id)  # the last table's clicks edit its own message
             ch.new_table()
-        ch.note(notice.text)
+        # Names an older version kept raw are shown as written too.
+        said = escape_names(notice.text, notice.hand.names if notice.hand is not None else ())
+        ch.note(said)
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
             ch.dm_failed.clear()  # told once per hand: last hand's notes are done with
         elif notice.kind in _SUMMARY:
-            ch.hand.summary.append(notice.text)
+            ch.hand.summary.append(said)
             if notice.kind == "DeclarationsRevealed":
                 ch.hand.fists = self._fists(table_id, notice)
         elif notice.kind == "hand_ended":
@@ -224,7 +226,7 @@ class DiscordPresenter:
             # showdown.
             notes, ch.hand = ch.hand, HandNotes()
             lines = main_pot_first(notes.summary)
-            text = "\n".join([f"**{notice.text}**", *lines])[:1900]
+            text = "\n".join([f"**{said}**", *lines])[:1900]
             ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown))
             ch.enqueue(lambda: self._clear_ping(table_id))
         ch.schedule_refresh()

@@ -70,6 +70,17 @@ def test_r1_12_escape_is_idempotent_and_plain_undoes_it() -> None:
     assert shown({"content": once}) == "back\\slash @everyone"
 
 
+def test_r1_12_names_kept_raw_are_escaped_in_the_tables_words() -> None:
+    """R-1.12: in a line the table composed, a name an older version kept raw is escaped;
+    a name kept escaped and the rest of the line are left as they are."""
+    old, new = "[free](https://evil.example)", names.display("**big**")
+    line = f"{old} calls 2, {new} folds; `deal` to deal"
+    said = names.escape_names(line, [old, new, "bob"])
+    assert said == f"{names.escape(old)} calls 2, {new} folds; `deal` to deal"
+    assert links({"content": said}) == []
+    assert names.escape_names(said, [old, new]) == said
+
+
 def test_r1_12_names_lose_invisible_characters_and_are_capped() -> None:
     """R-1.12: control, zero-width and bidirectional characters go; line breaks become
     spaces; at most 32 characters; nothing visible left gives a placeholder."""
@@ -388,3 +399,25 @@ async def test_fake_discord_offers_a_command_only_to_members_with_its_permission
     dave.permissions = str(1 << 3)  # Administrator
     await h.slash(dave, "deal")
     assert "table" in h.last_ephemeral(dave).lower()  # offered, and answered: no table
+
+
+async def test_r1_12_a_name_kept_raw_by_an_older_version_is_escaped_where_shown(
+    hostile: Harness,
+) -> None:
+    """R-1.12: a seat whose name an older version kept raw (not escaped) is still shown
+    as written on the table message and in /table info: no link, no pill."""
+    h = hostile
+    alice, bob = h.fake.user("alice"), h.fake.user("bob")
+    await h.slash(alice, "table create")
+    await h.slash(alice, "sit", buy_in=200)
+    raw = "[free](https://evil.example) <@&123>"
+    sat = await h.table().sit(str(bob.id), raw, 200, key="older-version")  # as stored then
+    assert sat.ok, sat.message
+    await h.bot.presenter.refresh(h.tid)
+    await h.settle()
+    payload = {"embeds": h.table_message().embeds}
+    assert links(payload) == [] and "<@&123>" not in "\n".join(texts(payload))
+    assert raw in shown(payload)
+    await h.slash(alice, "table info")
+    info = {"content": h.last_ephemeral(alice)}
+    assert links(info) == [] and raw in shown(info)
