@@ -134,7 +134,7 @@ async def hostile(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Ha
 
 def _hostile_players(fake: FakeDiscord) -> list[FakeUser]:
     alice = fake.user("alice")  # a bystander whose id one name spells as a mention
-    return [fake.add_user(n) for n in (*HOSTILE[:3], f"<@{alice.id}>")]
+    return [fake.add_user(n) for n in (*HOSTILE, f"<@{alice.id}>")]
 
 
 async def _play_hand(h: Harness, users: list[FakeUser]) -> FakeUser:
@@ -161,13 +161,14 @@ async def _play_hand(h: Harness, users: list[FakeUser]) -> FakeUser:
 async def test_r1_12_hostile_names_ping_nobody_link_nothing(
     hostile: Harness, via: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """R-1.12: players named ``<@&123>``, ``@everyone``, ``[free](https://evil.example)``
-    and ``<@alice's id>`` play a hand to its end. No message the bot sent pings anyone
-    but the player a turn ping is for, none holds a link to evil.example or a raw role
-    or user mention, and the names are seen as written (escaped) on the table message
-    and in the hand's summary. ``via="channel"``: no interaction can carry the posts
-    (none kept), so the summary and the pings are channel messages, which once went
-    with no allowed_mentions at all. R-2.5."""
+    """R-1.12: players named ``<@&123>``, ``@everyone``, ``[free](https://evil.example)``,
+    ``**big** ||x|| `y``` and ``<@alice's id>`` play a hand to its end. No message the
+    bot sent pings anyone but the player a turn ping is for, none holds a link to
+    evil.example or a raw role or user mention, and the names are seen as written
+    (escaped) on the table message and in the hand's summary. ``via="channel"``: no
+    interaction can carry the posts (none kept), so the summary and the pings are
+    channel messages, which carry the client's default allowed_mentions unless they name
+    their own. R-2.5."""
     h = hostile
     # The client's default: a message that names nobody pings nobody.
     assert h.bot.allowed_mentions is not None and h.bot.allowed_mentions.to_dict() == {"parse": []}
