@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 
 import discord
 
-from cogs import ops, play
+from cogs import ops, places, play
 from cogs.bot import ChipfistBot
 from cogs.errors import on_tree_error
 from cogs.ids import decode
@@ -128,5 +128,7 @@ async def setup(bot: ChipfistBot) -> None:
     bot.tree.on_error = on_tree_error  # type: ignore[method-assign]  # as discord.py documents
     await bot.add_cog(TableCog(bot))
     await bot.add_cog(StandingsCog(bot))
+    # Every command guild-only, installed to servers only (R-1.11, cogs/places.py).
+    places.restrict(bot.tree)
     # The listeners that follow moderators' actions (permissions, deletions, removals).
     await bot.add_cog(Moderation(bot))
