@@ -50,6 +50,8 @@ class FileLock:
         cannot be created, e.g. the folder does not exist)."""
         if fcntl is None or self._fd is not None:
             return
+        if not self.path or self.path == ":memory:" or self.path.startswith("file:"):
+            return  # no file of its own to lock
         fd = os.open(lock_path(self.path), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -16,6 +16,7 @@ The table never computes a bet, a pot or a winner: the engine does (``bot.poker`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -82,9 +83,13 @@ from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
+from bot.table.timeouts import timeout_actions
 from bot.table.view import TableView, build_view
 
 log = logging.getLogger(__name__)
+
+CLOCK_FAILURES_TO_STOP = 5
+"""Failures in a row (the store, or a bug) after which a due clock stops trying (R-18.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +137,12 @@ class Table:
         """Why the platform holds the table between deals (it cannot post in the channel):
         no new deal while set; a hand in progress plays on. In memory only: the platform
         sets it again from what it sees at start."""
+        self._deal_parked: int | None = None
+        """The log position at which an automatic deal was refused (R-18.3): no new try
+        until the table changes."""
+        self._clock_failures = 0
+        self._clock_retry_at: float | None = None
+        """After the store failed under the clock: not before this moment."""
         self.seed: str | None = None
         """A local game's ``--seed``: each deal's deck and the first button follow from it
         (reproducible games). None, always on Discord: the secure shuffle (R-16.1)."""
@@ -154,19 +165,22 @@ class Table:
         body: Callable[[], Awaitable[str]],
         *,
         reopen: bool = False,
+        halted_ok: bool = False,
     ) -> Outcome:
         async with self.lock:
             st = self.state
-            if key is not None and key in st.idem:
+            own = None if key is None else st.scoped(key)
+            if own is not None and own in st.idem:
                 return Outcome(
                     True,
-                    f"Already done: that command was applied once, at turn {st.idem[key]}.",
+                    f"Already done: that command was applied once, at turn {st.idem[own]}.",
                     st.turn,
                     "duplicate",
                     duplicate=True,
                 )
+            before = st.seq
             try:
-                if st.halted:
+                if st.halted and not halted_ok:
                     raise TableHalted(st.halted)
                 if st.closed and not reopen:
                     raise TableError("This table is closed.")
@@ -176,12 +190,29 @@ class Table:
                         f"{st.turn}); nothing was done. Look at the table and act again."
                     )
                 await self._settle()  # a previous command cut short by a store error
+                before = st.seq
                 message = await body()
-            except DuplicateKey:
-                return Outcome(
-                    True, "Already done: that command was applied once.", st.turn, "duplicate", True
-                )
+            except DuplicateKey as exc:
+                if own is not None and str(exc) == own:
+                    return Outcome(
+                        True,
+                        "Already done: that command was applied once.",
+                        st.turn,
+                        "duplicate",
+                        True,
+                    )
+                # A key the table derived itself (a hand's end, a clock's action) is
+                # already in the log: the log holds something this table does not
+                # know. Never "already done": stop the table, with the reason.
+                text = await self._halt_on_collision(str(exc))
+                if user is not None:
+                    await self.presenter.error(self.table_id, user, text)
+                return Outcome(False, text, self.state.turn, "halted")
             except (TableError, PokerError) as exc:
+                if self.state.seq != before:
+                    # A command is all or nothing: a refusal after one of its own writes
+                    # is a bug in that command (the write stands; the log is the truth).
+                    log.error("table %s: refused after a write: %s", self.table_id, exc)
                 text = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
                 said = text.lower()
@@ -197,6 +228,15 @@ class Table:
                 # ahead of the log, so rebuild the table from the log (invariant 4).
                 log.exception("table %s: command failed; reloading from the log", self.table_id)
                 await self._reload()
+                if self.state.seq != before:
+                    # Its first write landed, a later one did not: the command took
+                    # effect, and what follows it is finished now or at the next command.
+                    await self._settle_quietly()
+                    text = (
+                        "That was recorded, but the table could not write all that follows "
+                        "from it; it finishes at the next command."
+                    )
+                    return Outcome(True, text, self.state.turn, "partly_recorded")
                 text = "The table could not record that; nothing was done. Please try again."
                 if user is not None:
                     await self.presenter.error(self.table_id, user, text)
@@ -211,6 +251,23 @@ class Table:
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
             self.state.halted = "The table could not be read back from its log; it is stopped."
+
+    async def _halt_on_collision(self, key: str) -> str:
+        """Halt the table: its log already holds ``key``, which it derived itself."""
+        log.error("table %s: derived key %r is already in the log; halting", self.table_id, key)
+        await self._reload()
+        text = (
+            f"The table's log already holds an entry it was about to write ({key}); "
+            "the table is stopped so that no chip moves on a count it cannot trust."
+        )
+        if not self.state.halted:
+            try:
+                await self._commit(tlog.Halted(text))
+            except Exception:
+                log.exception("table %s: could not log the halt", self.table_id)
+                self.state.halted = text
+            await self._public("halted", text)
+        return text
 
     def _random(self, label: str) -> random.Random:
         """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game."""
@@ -240,11 +297,11 @@ class Table:
         """Append one record (stamped with the table clock) and fold it into the state."""
         record = dataclasses.replace(record, at=self.time.now())
         payload = record.to_payload()
+        key = None if key is None else self.state.scoped(key)
         seq = await self.store.append(
             self.table_id, record.kind, payload, idem_key=key, ledger=ledger
         )
-        self.state.apply(record, idem_key=key, live=live)
-        self.state.seq = seq
+        self.state.apply(record, idem_key=key, live=live, seq=seq)
         return record
 
     async def _public(self, kind: NoticeKind, text: str, **data: Any) -> None:
@@ -291,13 +348,18 @@ class Table:
         async def body() -> str:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
+            settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
             await self._commit(tlog.Created(settings, host, first, guild), key=key)
+            # What the last table of this channel kept in memory is not this one's.
+            self._declare_told = -1
+            self.away.clear()
             text = f"Table open: {settings.stakes_text()}. Host: {host_name or host}."
             await self._public("created", text)
             return text
 
-        return await self._command(host, key, None, body, reopen=True)
+        # A closed table's channel opens a new one even if the last was stopped (R-16.14).
+        return await self._command(host, key, None, body, reopen=True, halted_ok=True)
 
     # ================================================================== seats and chips
 
@@ -533,16 +595,55 @@ class Table:
 
         async def body() -> str:
             self._require_manager(who)
-            if self.state.in_hand:
+            st = self.state
+            cancelled = ""
+            if st.halted:
+                # R-16.14: a stopped table whose chips are all accounted for can be
+                # closed; on a wrong count (R-2.5) nothing moves.
+                if st.conservation_error() is not None:
+                    raise TableHalted(st.halted)
+                info = st.current
+                if info is not None and not info.ended:
+                    await self._commit(info.cancellation(st.pot_state), key=f"end:{info.hand_no}")
+                    cancelled = (
+                        f"Hand #{info.hand_no} is cancelled: every player has back the "
+                        "chips he put in (R-16.14). "
+                    )
+            elif st.in_hand:
                 raise TableError("Finish or wait for the hand before closing the table.")
-            for seat in list(self.state.seats.values()):
+            returned = await self._return_carry()
+            for seat in list(st.seats.values()):
                 await self._stand(seat, None)
             await self._commit(tlog.Closed(user), key=key)
-            text = "The table is closed. Every player was cashed out."
+            text = cancelled + returned + "The table is closed. Every player was cashed out."
             await self._public("closed", text)
             return text
 
-        return await self._command(user, key, None, body)
+        return await self._command(user, key, None, body, halted_ok=True)
+
+    async def _return_carry(self) -> str:
+        """R-16.13: a pot still carried when the table closes goes back to the players
+        dealt into the hand that carried it, in equal shares, the odd chips one each from
+        the first of them left of the button. Returns what the table says of it."""
+        st = self.state
+        if not st.carried:
+            return ""
+        owed = st.carried_by or tuple(s.user_id for s in st.seats.values())
+        if not owed:
+            return ""
+        share, odd = divmod(st.carried, len(owed))
+        shares = tuple((u, share + (1 if i < odd else 0)) for i, u in enumerate(owed))
+        shares = tuple((u, a) for u, a in shares if a)
+        gone = [(u, a) for u, a in shares if st.seat_of(u) is None]
+        total = st.carried
+        await self._commit(
+            tlog.CarryReturned(shares),
+            ledger=[LedgerRow(u, LedgerKind.CASH_OUT, a) for u, a in gone],
+        )
+        return (
+            f"The carried pot of {plural(total, 'chip')} went back to the "
+            f"{plural(len(owed), 'player')} of the hand that carried it (R-16.13). "
+        )
 
     async def abandon(self, reason: str, *, by: str) -> Abandoned | None:
         """R-16.11: the table lost its place (its channel or thread deleted, the dealer
@@ -560,6 +661,7 @@ class Table:
             if info is not None and not info.ended:
                 await self._commit(info.cancellation(st.pot_state), key=f"end:{info.hand_no}")
                 cancelled = info.hand_no
+            await self._return_carry()
             seats = list(st.seats.values())
             cashed = tuple((s.user_id, s.name, s.stack) for s in seats)
             for seat in seats:
@@ -655,30 +757,48 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def _collect_time(self, order: Sequence[int]) -> bool:
-        """R-14.2: once per period, between deals, each player dealt in pays the time
-        charge (all he has, if less). Logged with the ledger as rake (R-2.5)."""
+    def _time_charges(self, order: Sequence[int]) -> dict[int, int]:
+        """R-14.2: the charge due from each player dealt in (all he has, if less), once
+        per period, between deals; empty when none is due."""
         s, st = self.settings, self.state
         if s.time_charge <= 0:
-            return False
+            return {}
         now = self.time.now()
         if st.time_collected_at is not None and now - st.time_collected_at < s.time_period:
-            return False
-        charges = {
-            str(n): min(s.time_charge, st.seats[n].stack) for n in order if st.seats[n].stack
-        }
+            return {}
+        return {n: min(s.time_charge, st.seats[n].stack) for n in order if st.seats[n].stack}
+
+    @contextlib.contextmanager
+    def _charged(self, charges: Mapping[int, int]) -> Iterator[None]:
+        """The seats as they will be once ``charges`` are paid, to plan and build the
+        deal before any chip moves (R-14.6: all or nothing). Nothing awaits inside."""
+        seats = self.state.seats
+        for n, amount in charges.items():
+            seats[n].stack -= amount
+        try:
+            yield
+        finally:
+            for n, amount in charges.items():
+                seats[n].stack += amount
+
+    async def _collect_time(self, charges: Mapping[int, int]) -> None:
+        """Log the time charge, with the ledger as rake (R-2.5)."""
+        st = self.state
         await self._commit(
-            tlog.TimeCollected(tuple((int(n), a) for n, a in charges.items())),
-            key=f"time:{st.hand_no + 1}",
+            tlog.TimeCollected(tuple(charges.items())),
+            # The log position: a retry of this very collection is the same key, a later
+            # period's is not (the hand number does not move when a deal is refused).
+            key=f"time:{st.seq}",
             ledger=[
-                LedgerRow(st.seats[int(n)].user_id, LedgerKind.RAKE, amount)
+                LedgerRow(st.seats[n].user_id, LedgerKind.RAKE, amount)
                 for n, amount in charges.items()
                 if amount
             ],
         )
         total = sum(charges.values())
-        await self._public("time_collected", f"Time collected: {s.time_charge} each ({total}).")
-        return True
+        await self._public(
+            "time_collected", f"Time collected: {self.settings.time_charge} each ({total})."
+        )
 
     def _plan(self) -> DealPlan | None:
         st = self.state
@@ -780,37 +900,9 @@ class Table:
             seat=chooser.number,
         )
 
-    async def _deal(self, key: str | None) -> str:
+    def _build_hand(self, plan: DealPlan, variant: str, limit: str) -> tuple[Hand, HandStart]:
+        """The next hand as ``plan`` deals it (checked by the engine; nothing logged)."""
         st = self.state
-        if st.in_hand:
-            raise TableError("A hand is already being played.")
-        if st.paused:
-            raise TableError("The table is paused.")
-        if self.hold:
-            raise TableError(self.hold)
-        await self._check_conservation()  # never deal on a wrong count (R-2.5)
-        if st.halted:
-            raise TableHalted(st.halted)
-        plan = self._plan()
-        if plan is None:
-            raise TableError("At least two players with chips must be seated and in to deal.")
-        timed_out = False
-        if self._choice_pending():
-            chooser = st.seats[plan.button]
-            if key != "choice-timeout":
-                raise TableError(
-                    f"{chooser.name} deals next and must choose the game first: "
-                    f"{self._choices_text(len(plan.order))}"
-                )
-            timed_out = True
-        variant, limit = self._next_game()
-        if len(plan.order) > get_variant(variant).max_players:
-            raise TableError(f"Too many players for {get_variant(variant).name}.")
-        if await self._collect_time(plan.order):
-            # A player whom the charge left with nothing is not dealt in.
-            plan = self._plan()
-            if plan is None:
-                raise TableError("At least two players with chips must be seated to deal.")
         live, dead = st.posts_for(plan)
         straddle_pos = self._straddle_position(plan)
         if (
@@ -839,6 +931,49 @@ class Table:
             rules, stacks, deck, carried=st.carried, player_ids=ids, pot_state=pot_state
         )  # secure shuffle (R-16.1), unless a local game was seeded
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
+        return hand, start
+
+    async def _deal(self, key: str | None) -> str:
+        st = self.state
+        if st.in_hand:
+            raise TableError("A hand is already being played.")
+        if st.paused:
+            raise TableError("The table is paused.")
+        if self.hold:
+            raise TableError(self.hold)
+        await self._check_conservation()  # never deal on a wrong count (R-2.5)
+        if st.halted:
+            raise TableHalted(st.halted)
+        plan = self._plan()
+        if plan is None:
+            raise TableError("At least two players with chips must be seated and in to deal.")
+        timed_out = False
+        if self._choice_pending():
+            chooser = st.seats[plan.button]
+            if key != "choice-timeout":
+                raise TableError(
+                    f"{chooser.name} deals next and must choose the game first: "
+                    f"{self._choices_text(len(plan.order))}"
+                )
+            timed_out = True
+        variant, limit = self._next_game()
+        if len(plan.order) > get_variant(variant).max_players:
+            raise TableError(f"Too many players for {get_variant(variant).name}.")
+        charges = self._time_charges(plan.order)
+        with self._charged(charges):
+            # Everything that can refuse the deal happens before any chip moves: the
+            # charge is collected only for a deal that goes ahead (R-14.6).
+            charged_plan = self._plan() if charges else plan
+            if charged_plan is None or len(charged_plan.order) < 2:
+                raise TableError(
+                    f"After the time charge of {self.settings.time_charge} fewer than two "
+                    "players would have chips, so there is no deal and nothing was "
+                    "collected (R-14.6)."
+                )
+            hand, start = self._build_hand(charged_plan, variant, limit)
+        plan = charged_plan
+        if charges:
+            await self._collect_time(charges)
         hand_no = st.hand_no + 1
         if timed_out:
             # R-16.10: said just before the deal it explains.
@@ -1110,14 +1245,27 @@ class Table:
 
     def due_at(self) -> float | None:
         """The next moment the clock has something to do at this table."""
+        due = self._due_at()
+        if due is not None and self._clock_retry_at is not None:
+            due = max(due, self._clock_retry_at)  # after a store failure: not at once
+        return due
+
+    def _due_at(self) -> float | None:
         st = self.state
         if st.halted or st.closed:
             return None
         if st.in_hand:
+            hand = st.hand
+            if hand is not None and hand.over:
+                # Played out, its end not recorded (the store failed just then): the
+                # clock ends it now rather than wait for someone's command.
+                return st.last_change_at
             return self.deadline()
         s = self.settings
         if not s.auto_deal or st.paused or self.hold:
             return None
+        if self._deal_parked == st.seq:
+            return None  # refused at this state, said once (R-18.3): wait for a change
         ready = [seat for seat in st.seats.values() if seat.ready]
         if len(ready) < s.min_players:
             return None
@@ -1127,7 +1275,10 @@ class Table:
         return due
 
     async def on_clock(self) -> bool:
-        """Do what is due: a timeout (check if free, else fold) or an automatic deal."""
+        """Do what is due: a timeout (R-18.1) or an automatic deal. Returns whether the
+        table moved. A due clock never fires twice at the same moment: when nothing it
+        may do is accepted, an automatic deal waits for the next change at the table and
+        a hand stops the table (R-18.3), each said once."""
         now = self.time.now()
         due = self.due_at()
         if due is None or due > now:
@@ -1137,75 +1288,161 @@ class Table:
             if due is None or due > now:
                 return False
             st = self.state
+            mark = st.seq
+            dealing = not st.in_hand
+            why = "nothing the clock may do was accepted"
             try:
-                if not st.in_hand:
+                if dealing:
                     key = "choice-timeout" if self._choice_pending() else None
                     await self._deal(key)
-                    return True
-                info, hand = self._hand_or_refuse()
-                ckey = f"clock:{info.hand_no}:{st.turn}"
-                sealed = [a for a in hand.actors() if a.turn == "sealed"]
-                if sealed and "guts" in sealed[0].legal.actions:
-                    # R-15.2: a player who has not called by the clock is out.
-                    late = [a.position for a in sealed]
-                    names = ", ".join(info.names[p] for p in late)
-                    are = "is" if len(late) == 1 else "are"
-                    await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
-                    for pos in late:
-                        if st.hand is not hand or not hand.can_act(pos):
-                            break
-                        await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
-                    return True
-                if sealed:
-                    # R-13.2: the clock is shared: every fist still open times out at once
-                    # (the engine takes them together; said first, then done).
-                    late = [a.position for a in sealed]
-                    names = ", ".join(info.names[p] for p in late)
-                    one = len(late) == 1  # "carol folds", "alice, carol fold"
-                    if self.settings.declare_default == "fold":
-                        how = "folds" if one else "fold"
-                    else:
-                        how = "declares high" if one else "declare high"
-                    await self._public(
-                        "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
-                    )
-                    await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
-                    return True
-                assert hand.to_act is not None
-                pos = hand.to_act
-                legal = hand.legal()
-                action = _timeout_action(pos, legal)
-                seat = st.seats.get(info.order[pos])
-                if seat is not None:
-                    # Said before what it causes, so the log reads in order.
-                    await self._public(
-                        "timeout",
-                        f"{seat.name}'s time ran out.",
-                        seat=seat.number,
-                    )
-                was = seat.timeouts if seat is not None else 0
-                await self._apply(action, ckey, timeout=True)
-                limit = self.settings.timeouts_to_sit_out
-                if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
-                    # Sat out by the clock: said, like every other thing the clock does.
-                    await self._public(
-                        "sat_out",
-                        f"{seat.name} sits out from the next deal after "
-                        + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
-                        + "; sitting in brings him back (R-1.6).",
-                        seat=seat.number,
-                    )
+                elif (hand := st.hand) is not None and hand.over:
+                    await self._settle()
+                else:
+                    why = await self._timeout()
             except DuplicateKey:
+                # Another writer may have done it: the log says what is true.
+                await self._reload()
+                why = "what the clock did was already in the table's log"
+            except (TableError, PokerError) as exc:
+                why = self._words(exc)
+            except Exception:
+                # The store failed (or a bug): rebuild from the log and try again later,
+                # not at once; failing every time, the clock stops the table (R-18.3).
+                log.exception("table %s: clock failed; reloading from the log", self.table_id)
+                await self._reload()
+                self._clock_failures += 1
+                self._clock_retry_at = now + min(60.0, 2.0**self._clock_failures)
+                if self._clock_failures < CLOCK_FAILURES_TO_STOP:
+                    return False
+                why = f"it failed {self._clock_failures} times in a row"
+                self._clock_failures, self._clock_retry_at = 0, None
+                if self.state.seq == mark and not self.state.halted:
+                    await self._clock_stuck(not self.state.in_hand, why)
                 return False
-            except (TableError, PokerError):
-                return False
-            return True
+            self._clock_failures, self._clock_retry_at = 0, None
+            if self.state.seq != mark or self.state.halted or self.state.closed:
+                return True
+            await self._clock_stuck(dealing, why)
+            return False
+
+    async def _timeout(self) -> str:
+        """The clock acts for whoever is late (R-18.1); returns why it could not, if it
+        could not (then nothing changed)."""
+        st = self.state
+        info, hand = self._hand_or_refuse()
+        ckey = f"clock:{info.hand_no}:{st.turn}"
+        sealed = [a for a in hand.actors() if a.turn == "sealed"]
+        if sealed and "guts" in sealed[0].legal.actions:
+            # R-15.2: a player who has not called by the clock is out.
+            late = [a.position for a in sealed]
+            names = ", ".join(info.names[p] for p in late)
+            are = "is" if len(late) == 1 else "are"
+            await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
+            for pos in late:
+                if st.hand is not hand or not hand.can_act(pos):
+                    break
+                await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
+            return ""
+        if sealed:
+            # R-13.2: the clock is shared: every fist still open times out at once
+            # (the engine takes them together; said first, then done).
+            late = [a.position for a in sealed]
+            names = ", ".join(info.names[p] for p in late)
+            one = len(late) == 1  # "carol folds", "alice, carol fold"
+            if self.settings.declare_default == "fold":
+                how = "folds" if one else "fold"
+            else:
+                how = "declares high" if one else "declare high"
+            await self._public("timeout", f"The declaration clock ran out: {names} {how} (R-13.2).")
+            await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
+            return ""
+        if hand.to_act is None:
+            return "nobody is to act, yet the hand is not over"
+        pos = hand.to_act
+        choices = timeout_actions(hand, pos)
+        seat = st.seats.get(info.order[pos])
+        if seat is not None:
+            # Said before what it causes, so the log reads in order.
+            await self._public("timeout", f"{seat.name}'s time ran out.", seat=seat.number)
+        was = seat.timeouts if seat is not None else 0
+        refusal = f"the rules allow {info.names[pos]} none of the clock's actions"
+        for action in choices:
+            try:
+                await self._apply(action, ckey, timeout=True)
+            except PokerError as exc:  # refused: nothing changed; the next choice
+                refusal = exc.message
+                continue
+            break
+        else:
+            return refusal
+        limit = self.settings.timeouts_to_sit_out
+        if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
+            # Sat out by the clock: said, like every other thing the clock does.
+            await self._public(
+                "sat_out",
+                f"{seat.name} sits out from the next deal after "
+                + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
+                + "; sitting in brings him back (R-1.6).",
+                seat=seat.number,
+            )
+        return ""
+
+    async def _clock_stuck(self, dealing: bool, why: str) -> None:
+        """R-18.3: the clock was due and nothing moved. Said once, and never again at
+        the same moment: the automatic deal waits until the table changes; a hand the
+        clock cannot move stops the table, with the reason (its chips stay where they
+        are, counted, R-2.5)."""
+        why = why.strip().rstrip(".")
+        why = why[:1].upper() + why[1:] + "."  # its own sentence, whoever worded it
+        if dealing:
+            self._deal_parked = self.state.seq
+            await self._public(
+                "timeout",
+                f"The automatic deal could not start. {why} It tries again when something "
+                "changes at the table, or the host deals (R-18.3).",
+            )
+            return
+        reason = (
+            f"The clock could not act in hand #{self.state.hand_no}. {why} The table is "
+            "stopped with the hand as it stands, and every chip counted (R-18.3)."
+        )
+        try:
+            await self._commit(tlog.Halted(reason))
+        except Exception:  # not recorded: stopped in memory all the same
+            log.exception("table %s: could not record the halt", self.table_id)
+            self.state.halted = reason
+        log.error("table %s halted: %s", self.table_id, reason)
+        await self._public("halted", reason)
 
     async def settle(self) -> None:
         """Finish what a crash interrupted between two appends of one command: a hand
         whose last action was logged but not its end, players due to be cashed out."""
         async with self.lock:
+            try:
+                await self._settle()
+            except DuplicateKey as exc:
+                await self._halt_on_collision(str(exc))
+            except Exception:
+                # One table that cannot be settled must not keep the bot (or any other
+                # table) from starting: it stops, with the reason, and nothing moves.
+                log.exception("table %s: could not be settled; halting it", self.table_id)
+                self.halt_in_memory(
+                    "The table could not finish what was cut short when the dealer "
+                    "stopped; it is stopped and no chip moves until an operator looks at it."
+                )
+
+    async def _settle_quietly(self) -> None:
+        """:meth:`_settle`, when the store may still be failing (logged, not raised)."""
+        try:
             await self._settle()
+        except Exception:
+            log.exception("table %s: the rest of a command is still not written", self.table_id)
+
+    def halt_in_memory(self, reason: str) -> None:
+        """Stop the table without writing (the store is what failed): the log is
+        untouched, and the next start tries again."""
+        if not self.state.halted:
+            self.state.halted = reason
 
     async def _settle(self) -> None:
         st = self.state
@@ -1382,7 +1619,7 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     if kind == "bring_in":
         return BringIn(pos)
     if kind == "show":
-        return Show(pos)
+        return Show(pos, req.cards)  # R-9.3: the hand he states, if any
     if kind == "muck":
         return Muck(pos)
     if kind == "draw":
@@ -1437,17 +1674,6 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
 def _no_raise(hand: Hand, legal: Legal) -> str:
     reason = hand.no_raise_reason() or "You cannot bet or raise now."
     return f"{reason} You may: {legal.describe()}."
-
-
-def _timeout_action(pos: int, legal: Legal) -> Action:
-    """On expiry: check if checking is free, else fold (draw: stand pat; showdown: muck)."""
-    if "draw" in legal.actions:
-        return Draw(pos, ())
-    if "show" in legal.actions:
-        return Muck(pos) if "muck" in legal.actions else Show(pos)
-    if "check" in legal.actions:
-        return Check(pos)
-    return Fold(pos)
 
 
 def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:
