@@ -35,7 +35,7 @@ USAGE = (
 )
 
 COMMANDS_WORDS = (
-    "the commands are --local [players...], doctor, backup PATH, health, "
+    "the commands are --local [players...], doctor, backup PATH, restore BACKUP, health, "
     "migrate-store SQLITE_FILE POSTGRES_URL and --force-sync (python -m bot --help)"
 )
 
