@@ -803,3 +803,22 @@ async def test_r13_1_table_create_with_declare_for_a_game_that_is_not_high_low_i
     table = h.table()
     assert table is not None, h.last_ephemeral(users[1])
     assert table.settings.declare == "simultaneous" and table.settings.variant == "stud8"
+
+
+async def test_r16_2_table_settings_turns_a_rotation_off_and_a_game_ends_it(h: Harness) -> None:
+    """`/table settings rotation none` turns HORSE off (it was refused), and a game named
+    under a rotation is the game dealt (it said so and dealt the rotation's)."""
+    users = players(h.fake)
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="rotation", value="horse")
+    assert len(h.table().settings.rotation) == 5, h.last_ephemeral(users[0])
+    await h.slash(users[0], "table settings", name="rotation", value="none")
+    assert h.table().settings.rotation == (), h.last_ephemeral(users[0])
+    await h.slash(users[0], "table settings", name="rotation", value="horse")
+    await h.slash(users[0], "table settings", name="game", value="plo")
+    settings = h.table().settings
+    assert settings.rotation == () and settings.games() == (("omaha", "pot_limit"),)
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    assert h.table().snapshot(None).variant_name == "Omaha", h.table().snapshot(None)
