@@ -202,12 +202,14 @@ class TableCog(commands.Cog):
             big_blind=big_blind,
             seats=seats,
             dealers_choice=dealers_choice,
-            # one of the command's choices (validated by the settings)
-            options={"declare": declare},
             small_bet=small_bet,
             big_bet=big_bet,
             ante=ante,
         )
+        if declare != "none":
+            # One of the command's choices, checked as a change is: refused (in words)
+            # for a game that is not high-low, never kept and ignored.
+            settings = settings.changed({"declare": declare})
         tid = _tid(interaction)
         outcome = await self.bot.tables.create(
             tid,

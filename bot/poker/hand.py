@@ -605,6 +605,14 @@ class Hand:
             for i in range(self.n)
         )
 
+    def _shared_last_card(self, players: list[int]) -> bool:
+        """R-16.3: whether the last street is one shared card: the deck has fewer cards
+        left than players; a replayed record says so with a board card where the
+        players' own cards have run out."""
+        if self._script is None:
+            return self._cards_left() < len(players)
+        return bool(self._script.get(-1)) and not any(self._script.get(i) for i in players)
+
     def _deal_street(self, street: Street) -> None:
         if self.rules.burn and self.street_index > 0 and self._script is None:
             self._deal_card()
@@ -613,9 +621,8 @@ class Hand:
         players = [i for i in range(self.n) if not self.folded[i]] if per_player else []
         if (
             per_player == 1
-            and self._script is None
-            and self._cards_left() < len(players)
             and self.street_index == len(self.variant.streets) - 1
+            and self._shared_last_card(players)
         ):
             # R-16.3: not enough cards for everyone: one shared card, face up, in the centre.
             card = self._deal_card()

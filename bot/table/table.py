@@ -568,7 +568,7 @@ class Table:
                 if k != "extra" and now[k] != old.get(k)
             ]
             names = ", ".join(shown) or "nothing (the values were already set)"
-            text = f"Settings changed: {names}. Now: {new.stakes_text()}."
+            text = f"Settings changed: {names}. Now: {new.now_text()}."
             await self._public("settings", text)
             return text
 
