@@ -275,3 +275,12 @@ def test_cli_mistakes_are_one_line_and_exit_non_zero(tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr, (args, proc.stderr)
         assert len(lines) == 1 and words in lines[0], (args, lines)
     assert not (tmp_path / "frobnicate").exists() and not list(tmp_path.glob("chipfist*"))
+
+
+async def test_r2_2_sit_with_one_number_above_the_seats_is_the_buy_in(tmp_path: Path) -> None:
+    """R-2.2: `alice: sit 100` at an eight-seat table means a buy-in of 100 (there is no
+    seat 100), as does `sit with 80`; `sit 3` is still seat 3."""
+    text = await _script(tmp_path, ["alice: sit 100", "bob: sit with 80", "carol: sit 3"])
+    assert "alice sits in seat 1 with 100." in text
+    assert "bob sits in seat 2 with 80." in text
+    assert "carol sits in seat 3 with" in text

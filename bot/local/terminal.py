@@ -263,6 +263,14 @@ class LocalTable:
         seat = int(numbers[0]) if numbers and numbers[0] != "any" else None
         default = _buy_in(self.args) or high
         buy_in = int(numbers[1]) if len(numbers) > 1 else default
+        said_with = any(w in ("with", "for") for w in rest)
+        if (
+            len(numbers) == 1
+            and seat is not None
+            and (said_with or seat > self.table.settings.seats)
+        ):
+            # "sit 200", "sit with 200": one number that is no seat here is the buy-in.
+            seat, buy_in = None, int(numbers[0])
         # A refusal is printed by the presenter (to the player who asked).
         await self.table.sit(self.user_id(name), name, buy_in, seat, key=self.key("sit"))
 
