@@ -8,12 +8,15 @@ what the golden tests compare.
 from __future__ import annotations
 
 from cards_art.model import (
+    ONLY_POT,
+    RESERVE,
     Award,
     DeckStyle,
     Declaration,
     Fist,
     LedgerLine,
     LedgerView,
+    Pot,
     PotView,
     Reading,
     RevealView,
@@ -78,7 +81,9 @@ def holdem(seats: int) -> TableView:
     if seats >= 6:
         out[4] = SeatView(seat=5, name=names[4], empty=True)
         out[5] = SeatView(seat=6, name=names[5], stack=800, sitting_out=True)
-    pots = (PotView("Main", 660), PotView("Side 1", 180)) if seats > 2 else (PotView("Pot", 40),)
+    pots: tuple[PotView, ...] = (PotView(Pot.main(), 660), PotView(Pot.side(1), 180))
+    if seats <= 2:
+        pots = (PotView(ONLY_POT, 40),)
     return TableView(
         variant="Texas Hold'em",
         stakes="No limit · 10/20",
@@ -111,7 +116,7 @@ def holdem_odd_names() -> TableView:
         stakes="Pot limit · 5,000/10,000",
         seats=seats,
         board=("Ts", "9h", "2d", "Qc"),
-        pots=(PotView("Main", 2_500_000),),
+        pots=(PotView(Pot.main(), 2_500_000),),
         street="Turn",
     )
 
@@ -149,7 +154,7 @@ def stud7() -> TableView:
         variant="Seven-card stud",
         stakes="Fixed limit · 20/40",
         seats=seats,
-        pots=(PotView("Pot", 430),),
+        pots=(PotView(ONLY_POT, 430),),
         hand_number=77,
         street="Fifth street",
     )
@@ -168,7 +173,7 @@ def draw5() -> TableView:
         variant="Five-card draw",
         stakes="Pot limit · 5/10",
         seats=seats,
-        pots=(PotView("Main", 175), PotView("Side 1", 20)),
+        pots=(PotView(Pot.main(), 175), PotView(Pot.side(1), 20)),
         deck=DeckStyle.FOUR_COLOUR,
         wild=Wild(ranks=("2",), cards=("Xx",)),
         hand_number=3,
@@ -210,10 +215,10 @@ def showdown_split() -> ShowdownView:
             ),
         ),
         awards=(
-            Award("Main", 4, 300, "high"),
-            Award("Main", 4, 150, "low"),
-            Award("Main", 6, 150, "low"),
-            Award("Side 1", 4, 220),
+            Award(Pot.side(1), 4, 220),
+            Award(Pot.main(), 4, 300, "high"),
+            Award(Pot.main(), 4, 150, "low"),
+            Award(Pot.main(), 6, 150, "low"),
         ),
     )
 
@@ -238,7 +243,7 @@ def showdown_holdem() -> ShowdownView:
                 readings=(Reading("Ace high flush", ("Ah", "Th", "9h", "7h", "2h")),),
             ),
         ),
-        awards=(Award("Pot", 2, 1_240),),
+        awards=(Award(ONLY_POT, 2, 1_240),),
     )
 
 
@@ -255,7 +260,7 @@ def guts_legs() -> TableView:
         variant="Three-card guts declare",
         stakes="stake 5, maximum pot 40",
         seats=seats,
-        pots=(PotView("Main", 40), PotView("Reserve", 15)),
+        pots=(PotView(Pot.main(), 40), PotView(RESERVE, 15)),
         hand_number=12,
         street="In or out",
         declare=True,
@@ -295,7 +300,7 @@ def showdown_declare() -> ShowdownView:
                 declared=Declaration.LOW,
             ),
         ),
-        awards=(Award("Main pot", 2, 60, "high"), Award("Main pot", 2, 60, "low")),
+        awards=(Award(Pot.main(), 2, 60, "high"), Award(Pot.main(), 2, 60, "low")),
     )
 
 
