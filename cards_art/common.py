@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from PIL import Image, ImageDraw
 
 from bot.poker.messages import Number
@@ -34,10 +36,17 @@ def cards_text(cards: tuple[str, ...] | list[str], w: Words = ENGLISH) -> str:
 
 
 def display_name(name: str, seat: int, w: Words = ENGLISH) -> str:
-    """The cleaned name, or "Seat N" when nothing drawable is left (all emoji, or a
-    script the fonts lack)."""
+    """The cleaned name (what the fonts cannot draw dropped, never a tofu box), or
+    "Seat N" when nothing drawable is left (all emoji), or when every letter was in a
+    script the fonts lack ("李小龍🂡" would leave a lone card symbol)."""
     cleaned = fonts.clean(name)
-    return cleaned if cleaned else _fallback(seat, w)
+    if not cleaned or (_has_letters(name) and not _has_letters(cleaned)):
+        return _fallback(seat, w)
+    return cleaned
+
+
+def _has_letters(text: str) -> bool:
+    return any(unicodedata.category(ch).startswith("L") for ch in text)
 
 
 def _fallback(seat: int, w: Words) -> str:

@@ -145,6 +145,16 @@ def _fit(text: str, face: ImageFont.FreeTypeFont, max_width: int) -> str:
     return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
 
 
+def size_to_fit(text: str, size: int, max_width: int, smallest: int = 15) -> int:
+    """The largest size from ``size`` down to ``smallest`` px at which ``text`` fits in
+    ``max_width`` (``smallest`` if none does: `fit` then cuts it). Some languages say a
+    label in more letters; a little smaller reads better than cut short."""
+    for smaller in range(size, smallest - 1, -1):
+        if width(text, smaller) <= max_width:
+            return smaller
+    return smallest
+
+
 @lru_cache(maxsize=8192)
 def width(text: str, size: int, bold: bool = True) -> float:
     """Advance width of ``text`` as `put_text` draws it (cleaned)."""

@@ -237,10 +237,13 @@ def draw_showdown(view: ShowdownView, *, locale: Locale = DEFAULT) -> Image.Imag
             if reading.kind:
                 line = w(f"art.showdown.{reading.kind}", hand=Name(line))
             ink = sprites.LOW_BLUE if reading.kind == "low" else sprites.GOLD
-            fonts.put_text(img, (tx, ty), fonts.fit(line, 19, text_w), 19, ink)
+            size = fonts.size_to_fit(line, 19, text_w)
+            fonts.put_text(img, (tx, ty), fonts.fit(line, size, text_w), size, ink)
             ty += 26
         for line in _award_lines(view, hand.seat, w):
-            fonts.put_text(img, (tx, ty), fonts.fit(line, 18, text_w), 18, sprites.GREEN_TEXT)
+            size = fonts.size_to_fit(line, 18, text_w)
+            said = fonts.fit(line, size, text_w)
+            fonts.put_text(img, (tx, ty), said, size, sprites.GREEN_TEXT)
             ty += 26
         y += rh + 10
     names = dict(view.names)

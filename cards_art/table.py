@@ -38,6 +38,8 @@ BACK_STEP = 17
 NAME_SIZE = 21
 STACK_SIZE = 20
 SMALL_SIZE = 16
+STAKES_WIDTH = 255  # the stakes and wild cards' lines, top left, where no plate is near
+CORNER_WIDTH = 220  # hand number, street and declare mark, top right
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def _draw_seat(
         fonts.put_text(
             img,
             (px + pw / 2, py + ph / 2),
-            w("art.seat.empty", seat=Number(seat.seat)),
+            fonts.fit(w("art.seat.empty", seat=Number(seat.seat)), SMALL_SIZE + 1, pw - 12, False),
             SMALL_SIZE + 1,
             sprites.MUTED,
             bold=False,
@@ -350,44 +352,69 @@ def _draw_middle(img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, w
             x += box_w + 10
 
 
+def _room(n: int, y0: int, y1: int, most: int, *, right: bool = False) -> int:
+    """How wide a corner line between heights ``y0`` and ``y1`` may be (at most
+    ``most``) without running into a seat's plate (its halo and badge included) of an
+    ``n``-seat table: the words of some languages are longer than others'."""
+    rows = [x for x, y in (s.plate for s in _SPOTS[n]) if y - 8 < y1 and y + PLATE[1] + 8 > y0]
+    if right:
+        return min([most, *(W - 16 - (x + PLATE[0] + 12) for x in rows)])
+    return min([most, *(x - 17 - 12 for x in rows)])
+
+
 def _draw_corner(img: Image.Image, view: TableView, w: Words) -> None:
+    n = len(view.seats)
     title = fonts.fit(w.text(view.variant), 26, 390)
     fonts.put_text(img, (16, 12), title, 26, sprites.WHITE)
-    # Left of the top seats' plates (x < 270): a long stakes line takes two lines.
+    # Left of the top seats' plates: a long stakes line takes two lines.
     y = 44
-    for line in _wrap(stakes_text(view.stakes, w), 20, 255, 2):
-        fonts.put_text(img, (17, y), line, 20, sprites.GOLD)
+    widths = [_room(n, y + 24 * i, y + 24 * i + 22, STAKES_WIDTH) for i in range(2)]
+    stakes = stakes_text(view.stakes, w)
+    # A little smaller rather than cut (down to 16 px): some languages need more room.
+    for size in range(20, 15, -1):
+        lines = _wrap(stakes, size, widths)
+        if not lines or not lines[-1].endswith(fonts.ELLIPSIS):
+            break
+    for line in lines:
+        fonts.put_text(img, (17, y), line, size, sprites.GOLD)
         y += 24
     wild = _wild_text(view, w)
     if wild:
-        fonts.put_text(img, (17, y + 2), fonts.fit(wild, 18, 255), 18, sprites.GOLD)
+        room = _room(n, y, y + 22, STAKES_WIDTH)
+        size = fonts.size_to_fit(wild, 18, room, smallest=14)
+        fonts.put_text(img, (17, y + 2), fonts.fit(wild, size, room), size, sprites.GOLD)
     # (text, is the declare mark), top to bottom at the right: the first line small.
     right: list[tuple[str, bool]] = []
     if view.hand_number is not None:
         right.append((w("art.corner.hand", number=Name(str(view.hand_number))), False))
     street = w.text(view.street)
     if street:
-        right.append((fonts.fit(street, 20, 220), False))
+        right.append((street, False))
     if view.declare:
-        right.append((fonts.fit(w("art.corner.declare"), 20, 220), True))
+        right.append((w("art.corner.declare"), True))
     for i, (text, declare) in enumerate(right):
+        top = 14 + 26 * i
+        room = _room(n, top, top + 22, CORNER_WIDTH, right=True)
+        size = fonts.size_to_fit(text, 20 if i else 18, room)
         fonts.put_text(
             img,
-            (W - 16, 14 + 26 * i),
-            text,
-            20 if i else 18,
+            (W - 16, top),
+            fonts.fit(text, size, room),
+            size,
             sprites.GOLD if declare else sprites.WHITE if i else sprites.MUTED,
             bold=i > 0,
             anchor="ra",
         )
 
 
-def _wrap(text: str, size: int, width: int, lines: int) -> list[str]:
-    """``text`` in at most ``lines`` lines of ``width`` px, broken after commas or spaces;
-    the last line is cut with an ellipsis if it is still too long."""
+def _wrap(text: str, size: int, widths: list[int]) -> list[str]:
+    """``text`` in at most ``len(widths)`` lines, line ``i`` at most ``widths[i]`` px,
+    broken after commas or spaces; the last line is cut with an ellipsis if it is still
+    too long."""
     out: list[str] = []
     rest = text
-    while rest and len(out) < lines - 1 and fonts.width(rest, size) > width:
+    while rest and len(out) < len(widths) - 1 and fonts.width(rest, size) > widths[len(out)]:
+        width = widths[len(out)]
         words = rest.split(" ")
         k = len(words) - 1
         while k > 1 and fonts.width(" ".join(words[:k]), size) > width:
@@ -395,7 +422,7 @@ def _wrap(text: str, size: int, width: int, lines: int) -> list[str]:
         out.append(" ".join(words[:k]))
         rest = " ".join(words[k:])
     if rest:
-        out.append(fonts.fit(rest, size, width))
+        out.append(fonts.fit(rest, size, widths[len(out)]))
     return out
 
 
