@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -40,13 +41,17 @@ def display_name(name: str, seat: int, w: Words = ENGLISH) -> str:
     "Seat N" when nothing drawable is left (all emoji), or when every letter was in a
     script the fonts lack ("李小龍🂡" would leave a lone card symbol)."""
     cleaned = fonts.clean(name)
-    if not cleaned or (_has_letters(name) and not _has_letters(cleaned)):
+    if not cleaned or _lost_its_letters(name, cleaned):
         return _fallback(seat, w)
     return cleaned
 
 
-def _has_letters(text: str) -> bool:
-    return any(unicodedata.category(ch).startswith("L") for ch in text)
+@lru_cache(maxsize=4096)
+def _lost_its_letters(name: str, cleaned: str) -> bool:
+    def letters(text: str) -> bool:
+        return any(unicodedata.category(ch).startswith("L") for ch in text)
+
+    return letters(name) and not letters(cleaned)
 
 
 def _fallback(seat: int, w: Words) -> str:

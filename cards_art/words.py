@@ -30,6 +30,12 @@ def _said(m: Msg, locale: Locale) -> str:
     return render(m, locale)
 
 
+@lru_cache(maxsize=8192)
+def _say(locale: Locale, key: str, params: tuple[tuple[str, Param], ...]) -> str:
+    # Labels repeat from one picture to the next: each is said once per language.
+    return render(msg(key, **dict(params)), locale)
+
+
 class Words:
     """One picture's words in one language (cheap; the sentences are cached)."""
 
@@ -40,7 +46,7 @@ class Words:
 
     def __call__(self, key: str, **params: Param) -> str:
         """The ``art`` message ``key`` with its parameters, in this language."""
-        return _said(msg(key, **params), self.locale)
+        return _say(self.locale, key, tuple(params.items()))
 
     def text(self, value: Text) -> str:
         """A caller's words: a message said in this language, a ``str`` as it is."""
