@@ -46,6 +46,7 @@ CASES: dict[str, Callable[[], RenderedImage]] = {
     "stud_7": lambda: render_table(samples.stud7()),
     "draw_5": lambda: render_table(samples.draw5()),
     "showdown_split": lambda: render_showdown(samples.showdown_split()),
+    "showdown_split_ru": lambda: render_showdown(samples.showdown_split(), locale="ru"),
     "showdown_holdem": lambda: render_showdown(samples.showdown_holdem()),
     "showdown_declare": lambda: render_showdown(samples.showdown_declare()),
     "guts_legs": lambda: render_table(samples.guts_legs()),
