@@ -359,10 +359,9 @@ class DiscordPresenter:
                 if seat == info.seats[event.player]:
                     cards.extend(event.cards)
         elif isinstance(event, PotAwarded):
-            pot = "Main pot" if event.pot_index == 0 else f"Side pot {event.pot_index}"
             half = "" if event.share == "whole" else event.share
             for w, amount in zip(event.winners, event.amounts, strict=True):
-                bag.awards.append((pot, info.seats[w], info.names[w], amount, half))
+                bag.awards.append((event.pot_index, info.seats[w], info.names[w], amount, half))
 
     def _fists(self, table_id: str, notice: Notice) -> list[tuple[int, str, int]]:
         """(seat, name, chips) of each opened fist, from the notice alone."""
