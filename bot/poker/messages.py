@@ -129,6 +129,22 @@ def msg(key: str, **params: Param) -> Msg:
     return Msg(key, tuple(params.items()))
 
 
+def joined(items: tuple[Msg, ...] | list[Msg], separator: str = "engine.comma") -> Msg:
+    """Several messages said one after another with a separator between them and no
+    conjunction (``a, b, c``; with ``engine.semicolon``: ``a; b; c``), as one message."""
+    if not items:
+        raise ValueError("nothing to join")
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = msg(separator, head=item, tail=out)
+    return out
+
+
+def names(players: tuple[Param, ...] | list[Param]) -> Listing:
+    """Players (or names) said as a list with "and" (``Ann, Bob and Cy``)."""
+    return Listing(tuple(msg("engine.who", who=p) for p in players), "and")
+
+
 RAW = "engine.raw"
 """The key of a sentence not yet moved to the catalogue (its text is its only parameter)."""
 
@@ -173,7 +189,9 @@ __all__ = [
     "Rule",
     "Term",
     "english",
+    "joined",
     "msg",
+    "names",
     "raw",
     "speak_english_with",
 ]

@@ -204,5 +204,4 @@ def get_variant(code: str) -> Variant:
     try:
         return VARIANTS[code]
     except KeyError:
-        known = ", ".join(sorted(VARIANTS))
-        raise KeyError(f"Unknown game {code!r}; known games: {known}.") from None
+        raise KeyError(code) from None
