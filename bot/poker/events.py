@@ -132,6 +132,9 @@ class HandShown(Event):
     player: int
     cards: tuple[Card, ...]
     descriptions: tuple[str, ...] = ()
+    """``hands`` in English ("" where a half cannot be read)."""
+    hands: tuple[Msg | None, ...] = ()
+    """The hand's name for each half of the pot, as messages."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -154,6 +157,9 @@ class PotAwarded(Event):
     winners: tuple[int, ...]
     amounts: tuple[int, ...]
     hand: str = ""
+    """``hand_words`` in English ("" when the winner did not show)."""
+    hand_words: Msg | None = None
+    """The winning hand's name, as a message (None when the winner did not show)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

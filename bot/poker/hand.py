@@ -135,7 +135,7 @@ class Hand:
         n = len(stacks)
         if not 2 <= n <= variant.max_players:
             raise ConfigError(
-                msg("config.players", game=Name(variant.name), most=Number(variant.max_players))
+                msg("config.players", game=variant.title, most=Number(variant.max_players))
             )
         for s in stacks:
             if type(s) is not int or s <= 0 or s > MAX_CHIPS:
@@ -1726,7 +1726,7 @@ class Hand:
                 self._show(i)
         for k in range(len(pots)):
             for award in result.awards_for(k):
-                self._pay(k, award.share, award.amount, award.winners, award.amounts, "")
+                self._pay(k, award.share, award.amount, award.winners, award.amounts, None)
         self.events.append(
             DeclareResolved(
                 steps=tuple(result.steps), carried=result.carried, messages=result.messages
@@ -1747,13 +1747,15 @@ class Hand:
     def _show(self, i: int) -> None:
         self.shown[i] = True
         self._shown_len[i] = len(self.hole[i])
+        hands = sd.describe_hand_words(
+            self.variant, self.hole[i], self.board, self.rules.wild, self._values(i)
+        )
         self.events.append(
             HandShown(
                 player=i,
                 cards=tuple(self.hole[i]),
-                descriptions=sd.describe_hand(
-                    self.variant, self.hole[i], self.board, self.rules.wild, self._values(i)
-                ),
+                descriptions=tuple("" if h is None else english(h) for h in hands),
+                hands=hands,
             )
         )
 
@@ -1832,7 +1834,7 @@ class Hand:
         for k, pot in enumerate(pots):
             if pot.amount <= 0:
                 continue
-            self._pay(k, "whole", pot.amount, (survivor,), (pot.amount,), "")
+            self._pay(k, "whole", pot.amount, (survivor,), (pot.amount,), None)
         self._finish("uncontested")
 
     def _showdown(self) -> None:
@@ -2023,16 +2025,16 @@ class Hand:
         self._pay(k, "high", hi_amt, tuple(high), hi_split, self._won_with(high, 0))
         self._pay(k, "low", lo_amt, tuple(low), lo_split, self._won_with(low, 1))
 
-    def _won_with(self, winners: Sequence[int], idx: int) -> str:
-        """The name of the winning hand for one half of a pot ("Pair of kings"), or ""
+    def _won_with(self, winners: Sequence[int], idx: int) -> Msg | None:
+        """The name of the winning hand for one half of a pot ("Pair of kings"), or None
         when the winner never showed: a hand that was not shown is never described."""
         w = winners[0]
         if not self.shown[w]:
-            return ""
-        names = sd.describe_hand(
+            return None
+        names = sd.describe_hand_words(
             self.variant, self.hole[w], self.board, self.rules.wild, self._values(w)
         )
-        return names[idx] if idx < len(names) else ""
+        return names[idx] if idx < len(names) else None
 
     def _pay(
         self,
@@ -2041,7 +2043,7 @@ class Hand:
         amount: int,
         winners: tuple[int, ...],
         amounts: tuple[int, ...],
-        hand: str,
+        hand: Msg | None,
     ) -> None:
         if k == 0 and isinstance(self.pot_state, TwoToWinState):
             # R-15.1: the main pot goes to the two-to-win system, not to the winner.
@@ -2053,7 +2055,13 @@ class Hand:
         self.middle -= amount
         self.events.append(
             PotAwarded(
-                pot_index=k, share=share, amount=amount, winners=winners, amounts=amounts, hand=hand
+                pot_index=k,
+                share=share,
+                amount=amount,
+                winners=winners,
+                amounts=amounts,
+                hand="" if hand is None else english(hand),
+                hand_words=hand,
             )
         )
 

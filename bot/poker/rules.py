@@ -147,7 +147,7 @@ class Rules:
         if self.limit is Limit.SPREAD and self.big_bet < self.small_bet:
             raise ConfigError(msg("config.spread_max"))
         if variant.forced == "bring_in" and self.bring_in < 1:
-            raise ConfigError(msg("config.bring_in_needed", game=Name(variant.name)))
+            raise ConfigError(msg("config.bring_in_needed", game=variant.title))
         if variant.forced == "bring_in" and self.bring_in > self.small_bet:
             # the bring-in may be completed to the small bet; one above it would
             # make "completing" a cut. At the small bet it is itself a full bet.
@@ -159,7 +159,7 @@ class Rules:
                 )
             )
         if self.declare != "none" and not variant.hi_lo:
-            raise ConfigError(msg("config.not_hi_lo", game=Name(variant.name)))
+            raise ConfigError(msg("config.not_hi_lo", game=variant.title))
         if self.open_stakes and self.limit not in (Limit.FIXED, Limit.SPREAD):
             raise ConfigError(msg("config.open_stakes"))
         if self.pot_system == "two_to_win" and self.limit is not Limit.FIXED:
@@ -171,11 +171,11 @@ class Rules:
         if self.wild != "none" and not wild_apply(variant.code):
             # Deuces are not in a short deck, and its ranking, deuce-to-seven and badugi
             # have no wild-card rules: refused, not dealt with a joker nobody can read.
-            raise ConfigError(msg("config.no_wild", game=Name(variant.name)))
+            raise ConfigError(msg("config.no_wild", game=variant.title))
         if self.jacks_to_open and not jacks_apply(variant.code):
             # openers are a high hand dealt whole before a draw; in other games the
             # option could never apply, so it is refused rather than silently ignored.
-            raise ConfigError(msg("config.jacks_game", game=Name(variant.name)))
+            raise ConfigError(msg("config.jacks_game", game=variant.title))
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError(msg("config.raise_cap"))
 
