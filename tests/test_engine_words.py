@@ -21,11 +21,11 @@ from bot.poker.cards import CardError, parse_card
 from bot.poker.errors import BadAmount, ConfigError, IllegalAction, NotYourTurn, PokerError
 from bot.poker.events import DeclareResolved, HandShown, PotAwarded, PotSystemSettled
 from bot.poker.hand import Hand
-from bot.poker.messages import Cards, Chips, Count, Msg, Player, english
+from bot.poker.messages import Cards, Chips, Count, Msg, Player, Rule, english
 from bot.poker.rules import Limit, Rules
 from bot.poker.variants import VARIANTS
 from bot.words import SUPPORTED, render
-from bot.words.catalog import keys
+from bot.words.catalog import keys, read_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "bot" / "poker"
@@ -274,9 +274,28 @@ def test_R_2_4_a_table_setup_error_is_a_message_the_host_reads() -> None:
     assert info.value.message == "Texas hold'em is not a high-low game, so nobody can declare."
     assert render(m, "ru").startswith("Техасский холдем")
     with pytest.raises(ConfigError) as info:
+        Rules(variant="holdem", limit=Limit.NO_LIMIT, pot_system="two_to_win")
+    assert info.value.msg.get("rule") == Rule("R-15.1")  # a rule id is a parameter
+    assert "{rule}" in _english_template("config.two_to_win")
+    with pytest.raises(ConfigError) as info:
         Rules(variant="nosuchgame")
     assert info.value.msg.key == "config.unknown_game"
     assert "holdem" in info.value.message
+
+
+def _english_template(key: str) -> str:
+    message = read_catalog("en", "engine").get(key)
+    assert message is not None, key
+    return str(message.string)
+
+
+def test_no_rule_id_is_written_into_a_sentence() -> None:
+    """Rule ids are parameters (``Rule``), the same in every language: no catalogue text
+    of the engine spells one out."""
+    for locale in SUPPORTED:
+        for message in read_catalog(locale, "engine"):
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert not any(re.search(r"R-\d", str(t)) for t in texts), (locale, message.id)
 
 
 def test_a_card_error_is_a_message() -> None:

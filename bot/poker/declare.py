@@ -33,7 +33,19 @@ from typing import Generic, Literal, TypeVar, get_args
 
 from bot.poker.errors import IllegalAction
 from bot.poker.events import Pot, Share, name_players
-from bot.poker.messages import Chips, Msg, Name, Number, Player, Term, english, joined, msg, names
+from bot.poker.messages import (
+    Chips,
+    Msg,
+    Name,
+    Number,
+    Player,
+    Rule,
+    Term,
+    english,
+    joined,
+    msg,
+    names,
+)
 from bot.poker.pots import halve, split
 
 Choice = Literal["low", "high", "both"]
@@ -95,7 +107,7 @@ class SealedChoices(Generic[P, C]):
         if player not in self._players:
             raise NotDeclaring(msg("refuse.no_hand_to_declare"))
         if player in self.__choices:
-            raise AlreadyCommitted(msg("refuse.chosen_final"))
+            raise AlreadyCommitted(msg("refuse.chosen_final", rule=Rule("R-13.2")))
         if choice not in self._allowed:
             allowed = Name(", ".join(str(a) for a in self._allowed))
             raise IllegalAction(msg("refuse.choose_one", choices=allowed))
@@ -109,7 +121,7 @@ class SealedChoices(Generic[P, C]):
         if player not in self._players:
             raise NotDeclaring(msg("refuse.no_hand_to_declare"))
         if player in self.__choices:
-            raise AlreadyCommitted(msg("refuse.chosen_final"))
+            raise AlreadyCommitted(msg("refuse.chosen_final", rule=Rule("R-13.2")))
         self._players.remove(player)
 
     def count(self) -> int:
@@ -339,7 +351,9 @@ class _PotResolver:
         else:
             self.contest()
         if self.carried:
-            self.steps.append(msg("declare.carried", amount=Chips(self.carried)))
+            self.steps.append(
+                msg("declare.carried", rule=Rule("R-13.6"), amount=Chips(self.carried))
+            )
         return PotResolution(
             index=self.index,
             amount=pot.amount,
@@ -386,7 +400,7 @@ class _PotResolver:
                 self.eliminated[b] = reason
                 # Say the consequence, not only the cause: a failed "both" wins nothing
                 # of this pot, not even the half he would have won alone.
-                self.steps.append(msg("declare.both_out", reason=reason))
+                self.steps.append(msg("declare.both_out", rule=Rule("R-13.4"), reason=reason))
         survivors = [b for b in boths if b not in self.eliminated]
         amount = self.pot.amount
         if survivors:

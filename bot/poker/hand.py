@@ -70,7 +70,19 @@ from bot.poker.events import (
     player_token,
 )
 from bot.poker.legal import ActionName, Actor, Legal, Phase
-from bot.poker.messages import Cards, Chips, Count, Msg, Name, Number, Player, Term, english, msg
+from bot.poker.messages import (
+    Cards,
+    Chips,
+    Count,
+    Msg,
+    Name,
+    Number,
+    Player,
+    Rule,
+    Term,
+    english,
+    msg,
+)
 from bot.poker.pots import build_pots, halve, split
 from bot.poker.potsystems import GutsState, TwoToWinState, guts_stakes
 from bot.poker.rules import Limit, Rules, guts_options
@@ -414,7 +426,7 @@ class Hand:
         """R-2.4 open stakes: chips bought in the middle of a hand join the stack at once."""
         i = action.player
         if not self.rules.open_stakes:
-            raise IllegalAction(msg("refuse.buy_between_deals"))
+            raise IllegalAction(msg("refuse.buy_between_deals", rule=Rule("R-2.1")))
         if not 0 <= i < self.n or self.folded[i]:
             raise IllegalAction(msg("refuse.add_not_in_hand"))
         if type(action.amount) is not int or not 0 < action.amount <= MAX_CHIPS:
@@ -909,7 +921,8 @@ class Hand:
 
     def _jacks_refusal(self) -> Msg:
         blinds = self.variant.forced == "blinds" and any(self.rules.blinds_or_straddles)
-        return msg("refuse.jacks_raise_blinds" if blinds else "refuse.jacks_bet")
+        key = "refuse.jacks_raise_blinds" if blinds else "refuse.jacks_bet"
+        return msg(key, rule=Rule("R-4.9"))
 
     def no_raise_reason(self) -> str | None:
         """:meth:`no_raise_why` in English, for the callers that still want words."""
@@ -928,29 +941,29 @@ class Hand:
             return None
         if self.bring_in_due:
             # Only a bring-in of the full small bet has no completion (R-3.9).
-            return msg("refuse.nothing_to_complete")
+            return msg("refuse.nothing_to_complete", rule=Rule("R-3.9"))
         i = self.to_act
         cb = self.current_bet
         if self.bets[i] + self.effective_stack(i) <= cb:
-            return msg("refuse.short_to_raise")
+            return msg("refuse.short_to_raise", rule=Rule("R-7.1"))
         if not any(
             j != i and self.bets[j] + self.effective_stack(j) > cb for j in self._actor_list
         ):
-            return msg("refuse.nobody_to_raise")
+            return msg("refuse.nobody_to_raise", rule=Rule("R-4.8"))
         if self._jacks_block(i):
             return self._jacks_refusal()
         if not self._check_raise and self.passive[i]:
-            return msg("refuse.no_check_raise")
+            return msg("refuse.no_check_raise", rule=Rule("R-5.9"))
         if not (
             self.acted_level[i] is None
             or self.full_seq > self.acted_seq[i]
             or self._raise_reopened(i)
         ):
             if self.rules.incomplete_rule == "half_bet" and self.rules.limited:
-                return msg("refuse.not_reopened_half")
-            return msg("refuse.not_reopened")
+                return msg("refuse.not_reopened_half", rule=Rule("R-7.4"))
+            return msg("refuse.not_reopened", rule=Rule("R-7.3"))
         if self._limited and self._cap_reached():
-            return msg("refuse.capped")
+            return msg("refuse.capped", rule=Rule("R-5.7"))
         return None
 
     def _special_legal(self, i: int) -> Legal:
@@ -1033,7 +1046,7 @@ class Hand:
             return
         if isinstance(action, Fold):
             if "fold" not in legal.actions:
-                raise IllegalAction(msg("refuse.no_fold_check"), legal)
+                raise IllegalAction(msg("refuse.no_fold_check", rule=Rule("R-4.4")), legal)
             self._fold(i)
             self.events.append(
                 ActionTaken(player=i, kind="fold", added=0, total=self.bets[i], all_in=False)
@@ -1294,7 +1307,10 @@ class Hand:
                 else action.amount
             )
             if legal.min_to is None:
-                raise BadAmount(msg("refuse.full_bring_in", amount=Chips(legal.to_call)), legal)
+                raise BadAmount(
+                    msg("refuse.full_bring_in", rule=Rule("R-3.9"), amount=Chips(legal.to_call)),
+                    legal,
+                )
             if total != legal.min_to:
                 raise BadAmount(
                     msg(
@@ -1317,7 +1333,7 @@ class Hand:
                 amount=Chips(legal.to_call),
                 complete=Chips(legal.min_to),
             )
-        raise IllegalAction(msg(key, options=options), legal)
+        raise IllegalAction(msg(key, options=options, rule=Rule("R-3.5")), legal)
 
     def _close_round(self) -> None:
         self._set_to_act(None)
@@ -1494,10 +1510,10 @@ class Hand:
         assert calls is not None
         i = action.player
         if not isinstance(action, GutsCall | DeclareTimeout):
-            raise IllegalAction(msg("refuse.guts_time"))
+            raise IllegalAction(msg("refuse.guts_time", rule=Rule("R-15.2")))
         if not 0 <= i < self.n or self.player_ids[i] not in calls.pending():
             if 0 <= i < self.n and i in self.guts_calls:
-                raise IllegalAction(msg("refuse.guts_final"))
+                raise IllegalAction(msg("refuse.guts_final", rule=Rule("R-15.2")))
             raise NotYourTurn(msg("refuse.guts_none"))
         stay = action.stay if isinstance(action, GutsCall) else False  # the clock: out
         if self.rules.guts_mode == "sequential" and calls.to_call() != self.player_ids[i]:
@@ -1644,7 +1660,7 @@ class Hand:
         i = action.player
         if i not in self.declarations.pending():
             if 0 <= i < self.n and not self.folded[i] and self.rules.declare == "simultaneous":
-                raise IllegalAction(msg("refuse.declared_final"))
+                raise IllegalAction(msg("refuse.declared_final", rule=Rule("R-13.2")))
             raise NotYourTurn(msg("refuse.nothing_to_declare"))
         if isinstance(action, DeclareTimeout):
             # R-13.2: the chip-fist clock is shared, so when it runs out every open fist
@@ -1886,7 +1902,7 @@ class Hand:
         least that: every stated card is one he holds (or on the board), or is stood in
         for by one of his wild cards. The statement is final once made."""
         if not self.rules.declared_hands:
-            raise IllegalAction(msg("refuse.cards_speak"))
+            raise IllegalAction(msg("refuse.cards_speak", rule=Rule("R-9.3")))
         if len(stated) != 5 or len(set(stated)) != 5:
             raise IllegalAction(msg("refuse.state_five"))
         wild = self.rules.wild
@@ -1899,7 +1915,7 @@ class Hand:
         naturals = {c for c in available if c != JOKER}
         missing = [c for c in stated if c not in naturals]
         if len(missing) > wilds:
-            raise IllegalAction(msg("refuse.state_not_held"), self.legal())
+            raise IllegalAction(msg("refuse.state_not_held", rule=Rule("R-9.3")), self.legal())
         value = sd.evaluate_stated(self.variant, stated)
         actual = self._values(i)
         # Never more than the cards make; a statement below them binds (R-9.3).

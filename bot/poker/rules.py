@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
-from bot.poker.messages import Chips, Name, msg
+from bot.poker.messages import Chips, Name, Rule, msg
 from bot.poker.potsystems import GutsOptions
 from bot.poker.variants import VARIANTS, get_variant
 
@@ -43,9 +43,9 @@ class Rake:
 
     def __post_init__(self) -> None:
         if self.step_mode not in ("full", "begun"):
-            raise ConfigError(msg("config.step_mode"))
+            raise ConfigError(msg("config.step_mode", rule=Rule("R-14.3")))
         if min(self.percent_bp, self.cap, self.step_chips, self.step_per) < 0:
-            raise ConfigError(msg("config.rake_negative"))
+            raise ConfigError(msg("config.rake_negative", rule=Rule("R-14.1")))
 
     def amount(self, pot: int) -> int:
         if self.step_per > 0:
@@ -154,6 +154,7 @@ class Rules:
             raise ConfigError(
                 msg(
                     "config.bring_in_above",
+                    rule=Rule("R-3.5"),
                     bring_in=Chips(self.bring_in),
                     small_bet=Chips(self.small_bet),
                 )
@@ -161,9 +162,9 @@ class Rules:
         if self.declare != "none" and not variant.hi_lo:
             raise ConfigError(msg("config.not_hi_lo", game=variant.title))
         if self.open_stakes and self.limit not in (Limit.FIXED, Limit.SPREAD):
-            raise ConfigError(msg("config.open_stakes"))
+            raise ConfigError(msg("config.open_stakes", rule=Rule("R-2.4")))
         if self.pot_system == "two_to_win" and self.limit is not Limit.FIXED:
-            raise ConfigError(msg("config.two_to_win"))
+            raise ConfigError(msg("config.two_to_win", rule=Rule("R-15.1")))
         if (self.pot_system == "guts") != (variant.code == "guts"):
             raise ConfigError(msg("config.guts_system"))
         if self.pot_system == "guts" and self.guts_stake < 1:
