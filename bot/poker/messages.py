@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, TypeAlias
 
 
@@ -164,15 +165,18 @@ def _plain(m: Msg) -> str:
 _ENGLISH: list[Callable[[Msg], str]] = [_plain]
 
 
+@lru_cache(maxsize=8192)
 def english(m: Msg) -> str:
     """``m`` in English, by the renderer the catalogue registered (:mod:`bot.words`);
-    before it is loaded, a raw sentence's text or the key."""
+    before it is loaded, a raw sentence's text or the key. Remembered: the engine asks
+    for the same hand names at every showdown."""
     return _ENGLISH[0](m)
 
 
 def speak_english_with(render: Callable[[Msg], str]) -> None:
     """Set how :func:`english` renders (the catalogue does, when it is imported)."""
     _ENGLISH[0] = render
+    english.cache_clear()
 
 
 __all__ = [
