@@ -23,7 +23,7 @@ from bot.poker.events import DeclareResolved, HandShown, PotAwarded, PotSystemSe
 from bot.poker.hand import Hand
 from bot.poker.messages import Cards, Chips, Count, Msg, Player, Rule, english
 from bot.poker.rules import Limit, Rules
-from bot.poker.variants import VARIANTS
+from bot.poker.variants import VARIANTS, street_title
 from bot.words import SUPPORTED, render
 from bot.words.catalog import keys, read_catalog
 
@@ -415,6 +415,16 @@ def test_every_game_has_a_name_in_every_language() -> None:
         assert variant.name != code or code in ("omaha", "razz", "badugi")
         for locale in SUPPORTED:
             assert render(variant.title, locale).strip(), (code, locale)
+
+
+def test_every_street_has_a_name_in_every_language() -> None:
+    """A street's code stays in the records; its name is the catalogue's."""
+    codes = {street.name for v in VARIANTS.values() for street in v.streets} | {"ghost hand"}
+    assert {"preflop", "third street", "draw 2", "deal"} <= codes
+    for code in codes:
+        for locale in SUPPORTED:
+            assert render(street_title(code), locale).strip(), (code, locale)
+    assert render(VARIANTS["stud"].streets[0].title, "de") == "Third Street"
 
 
 def test_poker_error_keeps_its_message() -> None:

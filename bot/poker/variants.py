@@ -35,6 +35,17 @@ class Street:
     opener: Opener = "left_of_button"
     betting: bool = True
 
+    @property
+    def title(self) -> Msg:
+        """The street's name as a catalogue term (``street.third_street``); ``name`` is
+        its code, kept in records."""
+        return street_title(self.name)
+
+
+def street_title(code: str) -> Msg:
+    """The name of the street (or dealing step) whose code is ``code``, as a message."""
+    return msg("street." + code.replace(" ", "_"))
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
