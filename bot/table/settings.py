@@ -118,6 +118,11 @@ def _bring_in(variant: str, limit: Limit) -> bool:
     return get_variant(variant).forced == "bring_in"
 
 
+ADDED_LATER: dict[str, Any] = {"language": ""}
+"""Table settings newer than the logs' full set of names, with their defaults: stored
+only when set, so that every row written before them reads and writes back the same."""
+
+
 @dataclass(frozen=True, slots=True)
 class Meta:
     """How people see one setting, and where it applies."""
@@ -164,6 +169,7 @@ META: dict[str, Meta] = {
     "declare_clock": Meta(unit="seconds", range=(1, 3600)),
     "time_charge": Meta(unit="chips", range=(0, MAX_STAKE)),
     "time_period": Meta(unit="seconds", range=(60, 86400)),
+    "language": Meta(label="language of the table (empty: the server's)"),
     # Engine options (Rules fields).
     "raise_cap": Meta(
         unit="bets and raises (or none)",
@@ -386,6 +392,9 @@ class TableSettings:
     time_charge: int = 0
     """R-14.2 time collection: chips charged to each player dealt in, once per period."""
     time_period: float = 1800.0
+    # Words (bot/words): the language of the table's public messages and pictures;
+    # empty: the server's.
+    language: Literal["", "en", "de", "fr", "es", "pt_BR", "ru"] = ""
     # The engine's options (raise cap, rake, declare, wild cards, Guts, ...): not
     # restated here but read from the engine's Rules (see the declaration above). Each
     # is read as an attribute (``settings.raise_cap``) and stored flat in to_dict, as
@@ -704,6 +713,9 @@ class TableSettings:
     def to_dict(self) -> dict[str, Any]:
         # Flat, as the log has always held them: {"raise_cap": 4, "rotation": [...]}.
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
+        for name, default in ADDED_LATER.items():
+            if out[name] == default:
+                del out[name]  # as a log written before the setting existed holds it
         out.update(self.options)
         out["rotation"] = list(self.rotation)
         out["extra"] = dict(self.extra)

@@ -58,6 +58,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
+from bot.poker.messages import Msg
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
@@ -101,6 +102,10 @@ class Outcome:
     turn: int
     code: str = "ok"
     duplicate: bool = False
+    msg: Msg | None = None
+    """The answer as a message (rendered in the actor's language by the presenter);
+    ``message`` is its English. None: not yet given one (the presenter shows
+    ``message``)."""
 
 
 @dataclass(frozen=True, slots=True)
