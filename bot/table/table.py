@@ -58,12 +58,13 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Name, Number, english, msg, raw
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
+from bot.table.answers import refusal, says_options
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
@@ -106,6 +107,13 @@ class Outcome:
     """The answer as a message (rendered in the actor's language by the presenter);
     ``message`` is its English. None: not yet given one (the presenter shows
     ``message``)."""
+
+
+def _outcome(
+    ok: bool, said: Msg, turn: int, code: str = "ok", *, duplicate: bool = False
+) -> Outcome:
+    """An answer given as a message, with its English for presenters that want text."""
+    return Outcome(ok, english(said), turn, code, duplicate, msg=said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +175,7 @@ class Table:
         user: str | None,
         key: str | None,
         turn: int | None,
-        body: Callable[[], Awaitable[str]],
+        body: Callable[[], Awaitable[str | Msg]],
         *,
         reopen: bool = False,
         halted_ok: bool = False,
@@ -176,9 +184,9 @@ class Table:
             st = self.state
             own = None if key is None else st.scoped(key)
             if own is not None and own in st.idem:
-                return Outcome(
+                return _outcome(
                     True,
-                    f"Already done: that command was applied once, at turn {st.idem[own]}.",
+                    msg("table.already_done_at", turn=Number(st.idem[own])),
                     st.turn,
                     "duplicate",
                     duplicate=True,
@@ -188,46 +196,36 @@ class Table:
                 if st.halted and not halted_ok:
                     raise TableHalted(st.halted)
                 if st.closed and not reopen:
-                    raise TableError("This table is closed.")
+                    raise TableError(msg("table.closed"))
                 if turn is not None and turn != st.turn:
-                    raise StaleCommand(
-                        f"That was for turn {turn}, which has passed (the table is at turn "
-                        f"{st.turn}); nothing was done. Look at the table and act again."
-                    )
+                    raise StaleCommand(msg("table.stale", turn=Number(turn), now=Number(st.turn)))
                 await self._settle()  # a previous command cut short by a store error
                 before = st.seq
-                message = await body()
+                answer = await body()
             except DuplicateKey as exc:
                 if own is not None and str(exc) == own:
-                    return Outcome(
-                        True,
-                        "Already done: that command was applied once.",
-                        st.turn,
-                        "duplicate",
-                        True,
+                    return _outcome(
+                        True, msg("table.already_done"), st.turn, "duplicate", duplicate=True
                     )
                 # A key the table derived itself (a hand's end, a clock's action) is
                 # already in the log: the log holds something this table does not
                 # know. Never "already done": stop the table, with the reason.
-                text = await self._halt_on_collision(str(exc))
+                said = await self._halt_on_collision(str(exc))
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, text)
-                return Outcome(False, text, self.state.turn, "halted")
+                    await self.presenter.error(self.table_id, user, english(said))
+                return _outcome(False, said, self.state.turn, "halted")
             except (TableError, PokerError) as exc:
                 if self.state.seq != before:
                     # A command is all or nothing: a refusal after one of its own writes
                     # is a bug in that command (the write stands; the log is the truth).
                     log.error("table %s: refused after a write: %s", self.table_id, exc)
-                text = self._words(exc)
+                said = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
-                said = text.lower()
-                # Not twice: "It is the declaration: declare low, high or both." already
-                # says what he may do.
-                if legal is not None and "you may" not in said and legal.describe() not in said:
-                    text += f" You may: {legal.describe()}."
+                if legal is not None and not says_options(said):
+                    said = refusal(said, legal)
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, text)
-                return Outcome(False, text, st.turn, getattr(exc, "code", "refused"))
+                    await self.presenter.error(self.table_id, user, english(said))
+                return _outcome(False, said, st.turn, getattr(exc, "code", "refused"))
             except Exception:
                 # The store failed (disk full, I/O error) or a bug: memory may now be
                 # ahead of the log, so rebuild the table from the log (invariant 4).
@@ -237,16 +235,13 @@ class Table:
                     # Its first write landed, a later one did not: the command took
                     # effect, and what follows it is finished now or at the next command.
                     await self._settle_quietly()
-                    text = (
-                        "That was recorded, but the table could not write all that follows "
-                        "from it; it finishes at the next command."
-                    )
-                    return Outcome(True, text, self.state.turn, "partly_recorded")
-                text = "The table could not record that; nothing was done. Please try again."
+                    said = msg("table.partly_recorded")
+                    return _outcome(True, said, self.state.turn, "partly_recorded")
+                said = msg("table.store_error")
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, text)
-                return Outcome(False, text, self.state.turn, "store_error")
-            return Outcome(True, message, st.turn)
+                    await self.presenter.error(self.table_id, user, english(said))
+                return _outcome(False, said, self.state.turn, "store_error")
+            return _outcome(True, answer if isinstance(answer, Msg) else raw(answer), st.turn)
 
     async def _reload(self) -> None:
         from bot.table.recovery import load
@@ -255,24 +250,22 @@ class Table:
             self.state = await load(self.store, self.table_id)
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
-            self.state.halted = "The table could not be read back from its log; it is stopped."
+            self.state.halted = english(msg("table.unreadable"))
 
-    async def _halt_on_collision(self, key: str) -> str:
+    async def _halt_on_collision(self, key: str) -> Msg:
         """Halt the table: its log already holds ``key``, which it derived itself."""
         log.error("table %s: derived key %r is already in the log; halting", self.table_id, key)
         await self._reload()
-        text = (
-            f"The table's log already holds an entry it was about to write ({key}); "
-            "the table is stopped so that no chip moves on a count it cannot trust."
-        )
+        said = msg("table.key_collision", entry=Name(key))
+        text = english(said)
         if not self.state.halted:
             try:
                 await self._commit(tlog.Halted(text))
             except Exception:
                 log.exception("table %s: could not log the halt", self.table_id)
                 self.state.halted = text
-            await self._public("halted", text)
-        return text
+            await self._public("halted", said)
+        return said
 
     def _random(self, label: str) -> random.Random:
         """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game."""
@@ -280,16 +273,16 @@ class Table:
             return secrets.SystemRandom()
         return random.Random(f"{self.seed}:{label}")
 
-    def _words(self, exc: TableError | PokerError) -> str:
-        """The refusal in words; the engine's positions become names (R-6.5: privately)."""
+    def _words(self, exc: TableError | PokerError) -> Msg:
+        """The refusal as a message; who is to act is named (R-6.5: privately)."""
         info = self.state.current
         hand = self.state.hand
         if isinstance(exc, NotYourTurn) and info is not None and hand is not None:
             if hand.to_act is None:
-                # Sealed calls and declarations: the engine's words name nobody.
-                return exc.message
-            return f"It is not your turn; {info.names[hand.to_act]} is to act."
-        return exc.message
+                # Sealed calls and declarations: the engine's message names nobody.
+                return exc.msg
+            return msg("table.not_your_turn", who=Name(info.names[hand.to_act]))
+        return exc.msg
 
     async def _commit(
         self,
@@ -309,8 +302,9 @@ class Table:
         self.state.apply(record, idem_key=key, live=live, seq=seq)
         return record
 
-    async def _public(self, kind: NoticeKind, text: str, **data: Any) -> None:
-        notice = Notice(kind, text, self.state.turn, data, hand=self._hand_facts())
+    async def _public(self, kind: NoticeKind, said: str | Msg, **data: Any) -> None:
+        m = said if isinstance(said, Msg) else raw(said)
+        notice = Notice(kind, english(m), self.state.turn, data, hand=self._hand_facts(), msg=m)
         await self.presenter.public(self.table_id, notice)
 
     async def _private(self, user: str, notice: Notice) -> None:
@@ -331,12 +325,12 @@ class Table:
         else:
             manager = self.presenter.is_moderator(self.table_id, user)
         if user != self.state.host and not manager:
-            raise NotAllowed("Only the host or a moderator can do that.")
+            raise NotAllowed(msg("table.managers_only"))
 
     def _seated(self, user: str) -> Any:
         seat = self.state.seat_of(user)
         if seat is None:
-            raise NotAllowed("You are not seated at this table; sit down first.")
+            raise NotAllowed(msg("table.not_seated"))
         return seat
 
     # ================================================================== creation
@@ -1309,7 +1303,7 @@ class Table:
                 await self._reload()
                 why = "what the clock did was already in the table's log"
             except (TableError, PokerError) as exc:
-                why = self._words(exc)
+                why = english(self._words(exc))
             except Exception:
                 # The store failed (or a bug): rebuild from the log and try again later,
                 # not at once; failing every time, the clock stops the table (R-18.3).
@@ -1644,7 +1638,7 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
             # Capped, not reopened, no openers...: say why not, not "how much" (R-5.7).
             raise TableError(_no_raise(hand, legal))
         if legal is not None:
-            raise TableError(f"Say how much. You may: {legal.describe()}.")
+            raise TableError(refusal(msg("table.say_how_much"), legal))
         return Check(pos)  # not his turn: the engine answers with its own words
     assert_amount = req.amount or 0
     if kind == "bet":
@@ -1669,16 +1663,15 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
         # Only a bring-in (R-3.5) or an incomplete bet under the half-bet rule (R-7.4)
         # can be completed; elsewhere the word must not turn into a raise.
         if "complete" not in legal.actions:
-            raise TableError(f"There is nothing to complete now. You may: {legal.describe()}.")
+            raise TableError(refusal(msg("table.nothing_to_complete"), legal))
         return RaiseTo(pos, legal.min_to)
     total = legal.pot_raise_to("pot" if kind == "pot" else "half_pot")
     assert total is not None
     return RaiseTo(pos, total)
 
 
-def _no_raise(hand: Hand, legal: Legal) -> str:
-    reason = hand.no_raise_reason() or "You cannot bet or raise now."
-    return f"{reason} You may: {legal.describe()}."
+def _no_raise(hand: Hand, legal: Legal) -> Msg:
+    return refusal(hand.no_raise_why() or msg("table.no_raise"), legal)
 
 
 def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:
