@@ -5,6 +5,7 @@ message, messages survive the log as JSON, and the scan below keeps sentences ou
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from bot.poker.messages import (
 )
 from bot.table import said
 from bot.table.answers import refusal, says_options
+from bot.table.table import Table
 from bot.words import SUPPORTED, render
 from tests.harness import Harness
 from tests.test_engine_words import _prose
@@ -72,7 +74,7 @@ def test_old_records_words_read_back_as_raw_text() -> None:
         said.load({"params": []})
 
 
-async def _heads_up() -> tuple[Harness, object, str, str]:
+async def _heads_up() -> tuple[Harness, Table, str, str]:
     h = Harness()
     table = await h.seated(["a", "b", "c"])
     assert (await h.deal(table)).ok
@@ -85,7 +87,7 @@ async def test_R_6_4_a_raise_without_amount_is_refused_with_the_options_as_data(
     """ "raise" with no amount (no-limit): the answer is a ``table.refusal`` whose reason
     and options are messages; its English is the sentence the table always wrote."""
     h, table, who, _ = await _heads_up()
-    out = await h.do(table, who, "raise")  # type: ignore[arg-type]  # a Table
+    out = await h.do(table, who, "raise")
     assert not out.ok and out.msg is not None
     assert out.msg.key == "table.refusal"
     assert out.msg.get("reason") == msg("table.say_how_much")
@@ -100,7 +102,7 @@ async def test_R_6_5_an_engine_refusal_that_says_its_options_is_not_told_them_tw
     """The engine's "You cannot check ... You may ..." already holds ``legal.options``:
     the table keeps its message as it is (read from the parameters, not the words)."""
     h, table, who, _ = await _heads_up()
-    out = await h.do(table, who, "check")  # type: ignore[arg-type]  # a Table
+    out = await h.do(table, who, "check")
     assert out.msg is not None and out.msg.key == "refuse.no_check"
     assert says_options(out.msg)
     assert out.message.count("You may") == 1
@@ -108,7 +110,7 @@ async def test_R_6_5_an_engine_refusal_that_says_its_options_is_not_told_them_tw
 
 async def test_R_6_5_out_of_turn_names_who_is_to_act_as_a_name_parameter() -> None:
     h, table, who, other = await _heads_up()
-    out = await h.do(table, other, "call")  # type: ignore[arg-type]  # a Table
+    out = await h.do(table, other, "call")
     assert out.msg == msg("table.not_your_turn", who=Name(who))
     assert out.code == "not_your_turn"
 
@@ -116,7 +118,9 @@ async def test_R_6_5_out_of_turn_names_who_is_to_act_as_a_name_parameter() -> No
 async def test_a_refusal_wraps_a_reason_once() -> None:
     """``refusal`` of a refusal says the options once (``table.refusal`` says them)."""
     _, table, _, _ = await _heads_up()
-    legal = table.state.hand.legal()  # type: ignore[attr-defined]
+    hand = table.state.hand
+    assert hand is not None
+    legal = hand.legal()
     once = refusal(msg("table.say_how_much"), legal)
     assert says_options(once)
     assert not says_options(msg("table.say_how_much"))
@@ -126,14 +130,14 @@ async def test_a_refusal_wraps_a_reason_once() -> None:
 async def test_every_answer_carries_its_message_and_english_is_its_rendering() -> None:
     """Accepted, refused, duplicate and stale answers all carry ``msg``; ``message`` is
     its English rendering, and it renders in every supported language."""
-    h, table, who, other = await _heads_up()
+    h, table, who, _ = await _heads_up()
     outs = [
-        await h.do(table, who, "call"),  # type: ignore[arg-type]
-        await h.do(table, who, "call"),  # type: ignore[arg-type]  # not his turn now
-        await table.sit_out("nobody"),  # type: ignore[attr-defined]
-        await table.act(other, "fold", key="same"),  # type: ignore[attr-defined]
-        await table.act(other, "fold", key="same"),  # type: ignore[attr-defined]
-        await table.act(who, "fold", turn=0),  # type: ignore[attr-defined]
+        await h.do(table, who, "call"),
+        await h.do(table, who, "call"),
+        await table.sit_out("nobody"),
+        await table.sit("d", "d", 100, key="same"),
+        await table.sit("d", "d", 100, key="same"),
+        await table.act(who, "fold", turn=0),
     ]
     codes = [o.code for o in outs]
     assert "duplicate" in codes and "stale" in codes and "not_allowed" in codes
@@ -156,22 +160,40 @@ INPUT_AND_OPERATOR = {
 }
 
 PROSE_LEFT = {
-    "table.py": 137,
+    "table.py": 133,
     "settings.py": 115,
-    "notices.py": 54,
     "text_actions.py": 32,
     "view.py": 31,
     "standings.py": 26,
-    "log.py": 12,
     "state.py": 8,
     "service.py": 7,
     "session.py": 6,
     "recovery.py": 5,
+    "notices.py": 3,
     "ownership.py": 1,
 }
 """Sentence-like literals still in each module of ``bot/table``, by file: lower a
 count as its sentences move to the ``table`` catalogue, never raise it; a module not
 listed holds none."""
+
+
+OPERATOR_ERRORS = {"_Malformed", "Malformed", "LogError", "super"}
+"""A log row or snapshot this code cannot read: said to the operator, in his log."""
+
+
+def _operator_lines(path: Path) -> set[int]:
+    """Lines of the words given to :data:`OPERATOR_ERRORS` (``super().__init__`` of
+    ``LogError`` among them)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == "LogError":
+            out.update(n.lineno for n in ast.walk(node) if isinstance(n, ast.Constant))
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            fn = node.exc.func
+            if isinstance(fn, ast.Name) and fn.id in OPERATOR_ERRORS:
+                out.update(n.lineno for n in ast.walk(node) if isinstance(n, ast.Constant))
+    return out
 
 
 def test_table_prose_only_shrinks() -> None:
@@ -181,7 +203,59 @@ def test_table_prose_only_shrinks() -> None:
     for path in sorted(TABLE.rglob("*.py")):
         if path.name in INPUT_AND_OPERATOR:
             continue
-        found = [f"{line}: {text!r}" for line, text in _prose(path)]
+        operator = _operator_lines(path)
+        found = [f"{line}: {text!r}" for line, text in _prose(path) if line not in operator]
         if len(found) > PROSE_LEFT.get(path.name, 0):
             over[path.name] = found
     assert not over, over
+
+
+async def test_the_log_keeps_no_prose_for_a_new_action_and_a_history_reads_in_german() -> None:
+    """A new ``action`` row holds the message (key, parameters, names), no English; the
+    last action and the hand's story render in the reader's language."""
+    h, table, who, _ = await _heads_up()
+    await h.do(table, who, "fold")
+    rows = [e for e in await h.store.events("t") if e.kind == "action"]
+    assert rows and "text" not in rows[-1].payload
+    told = said.load(rows[-1].payload["said"])
+    assert told == msg("notice.action.fold", who=Name(who))
+    state = table.state
+    assert state.last_said == told and state.last_action == f"{who} folds"
+    assert render(state.last_said, "de") == f"{who} steigt aus"
+
+
+async def test_a_finished_hand_is_told_as_messages_in_any_language() -> None:
+    h, table, _, _ = await _heads_up()
+    await h.play_passively(table)
+    no = table.state.hand_no
+    told = await table.hand_told(no)
+    assert told[0].key == "table.story.head" and told[0].get("hand") == Number(no)
+    story = await table.hand_story(no)
+    assert story == "\n".join(english(m) for m in told)
+    german = "\n".join(render(m, "de") for m in told)
+    assert "Hand #" in german and " posts " not in german
+
+
+async def test_event_notices_carry_messages_with_players_by_position() -> None:
+    """A public event notice's ``msg`` names players by position (the presenter names
+    them through the hand's names); ``text`` is its English with the names."""
+    h, table, who, _ = await _heads_up()
+    await h.do(table, who, "call")
+    notices = [n for _, n in h.presenter.public_notices if n.kind == "ActionTaken"]
+    last = notices[-1]
+    assert last.msg is not None and last.msg.key == "notice.action.call"
+    assert isinstance(last.msg.get("who"), Player)
+    assert last.hand is not None
+    assert render(last.msg, "en", names=last.hand.names.__getitem__) == last.text
+
+
+def test_a_new_halt_is_stored_as_a_message_and_an_old_one_as_its_words() -> None:
+    from bot.table import log as tlog
+
+    new = tlog.Halted(msg("table.unreadable"))
+    payload = new.to_payload()
+    assert "reason" not in payload
+    assert tlog.Halted.from_payload(payload).told == msg("table.unreadable")
+    old = tlog.Halted.from_payload({"reason": "Chip conservation failed (R-2.5)"})
+    assert old.told == raw("Chip conservation failed (R-2.5)")
+    assert old.to_payload()["reason"] == "Chip conservation failed (R-2.5)"

@@ -14,6 +14,7 @@ Msg(key='engine.raw', params=(('text', Name(text='Ann calls 20')),))
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from bot.poker.messages import (
@@ -80,6 +81,22 @@ def _load_param(data: list[Any]) -> Param:
     raise ValueError(f"unknown parameter type {tag!r}")
 
 
+def named(m: Msg, names: Sequence[str]) -> Msg:
+    """``m`` with each player by position replaced by his name: a message that reads
+    alone, as the log and the snapshots keep it (the positions' names are the hand's)."""
+
+    def param(value: Param) -> Param:
+        if isinstance(value, Player) and 0 <= value.position < len(names):
+            return Name(names[value.position])
+        if isinstance(value, Msg):
+            return named(value, names)
+        if isinstance(value, Listing):
+            return Listing(tuple(named(i, names) for i in value.items), value.conjunction)
+        return value
+
+    return Msg(m.key, tuple((k, param(v)) for k, v in m.params))
+
+
 def dump(m: Msg) -> dict[str, Any]:
     """``m`` as JSON-ready data: ``{"key": ..., "params": [[name, [type, value]], ...]}``."""
     out: dict[str, Any] = {"key": m.key}
@@ -103,4 +120,4 @@ def load(data: object) -> Msg:
     return Msg(data["key"], params)
 
 
-__all__ = ["dump", "load"]
+__all__ = ["dump", "load", "named"]

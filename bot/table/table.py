@@ -68,7 +68,8 @@ from bot.table.answers import refusal, says_options
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.notices import describe, plural, setting_words
+from bot.table.notices import plural, setting_words
+from bot.table.notices import said as event_said
 from bot.table.ports import (
     DuplicateKey,
     HandFacts,
@@ -81,6 +82,7 @@ from bot.table.ports import (
     StorePort,
     event_kind,
 )
+from bot.table.said import named
 from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
@@ -260,7 +262,7 @@ class Table:
         text = english(said)
         if not self.state.halted:
             try:
-                await self._commit(tlog.Halted(text))
+                await self._commit(tlog.Halted(said))
             except Exception:
                 log.exception("table %s: could not log the halt", self.table_id)
                 self.state.halted = text
@@ -1061,15 +1063,17 @@ class Table:
     ) -> str:
         info, hand = self._hand_or_refuse()
         events = hand.apply(action)  # a refusal raises here and changes nothing
-        text = _summary(events, lambda p: info.names[p])
+        summary = _summary(events)
+        told = None if summary is None else named(summary, info.names)
+        text = "" if told is None else english(told)
         try:
             await self._commit(
                 tlog.ActionTaken(
                     info.hand_no,
                     info.order[action.player],
                     action,
-                    text,
                     timeout=timeout,
+                    said=told,
                 ),
                 key=key,
                 ledger=ledger,
@@ -1088,17 +1092,18 @@ class Table:
     async def _tell(self, events: Sequence[Event]) -> None:
         info = self.state.current
         assert info is not None
-        name = info.names.__getitem__
         for event in events:
-            text = describe(event, name)
-            if text is None:
+            m = event_said(event)
+            if m is None:
                 continue
+            text = english(named(m, info.names))
+            notice = Notice(event_kind(event), text, self.state.turn, {"event": event}, msg=m)
             if event.audience is None:
-                await self._public(event_kind(event), text, event=event)
+                await self.presenter.public(
+                    self.table_id, dataclasses.replace(notice, hand=self._hand_facts())
+                )
             else:
-                user = info.users[event.audience]
-                notice = Notice(event_kind(event), text, self.state.turn, {"event": event})
-                await self._private(user, notice)
+                await self._private(info.users[event.audience], notice)
 
     async def _after_change(self) -> None:
         """After an accepted event: end the hand, or tell whoever must act next."""
@@ -1482,31 +1487,42 @@ class Table:
         return phh.export_hand(hand, players=list(info.names), viewer=position)
 
     async def hand_story(self, hand_no: int) -> str:
-        """A finished hand as the table told it: its public lines, with names. Nothing
-        private: hole cards appear only where they were shown."""
+        """A finished hand as the table told it, in English (:meth:`hand_told`)."""
+        return "\n".join(english(m) for m in await self.hand_told(hand_no))
+
+    async def hand_told(self, hand_no: int) -> list[Msg]:
+        """A finished hand as the table told it: its public lines as messages, players
+        named, for a presenter to render in its reader's language. Nothing private:
+        hole cards appear only where they were shown."""
         info, _ = await self._finished_hand(hand_no)
-        name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
-        lines = [f"Hand #{hand_no}: {dealt_under.stakes_text(info.variant, info.limit)}."]
+        stakes = raw(dealt_under.stakes_text(info.variant, info.limit))
+        lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
         hand = info.start.new_hand()  # replays: _finished_hand above replayed it whole
+        clock_told = False  # sealed calls run out on one clock: told once
 
         def tell(events: Sequence[Event]) -> None:
+            nonlocal clock_told
             for event in events:
-                if event.audience is None and (text := describe(event, name)) is not None:
-                    lines.append(text)
+                if event.audience is None and (m := event_said(event)) is not None:
+                    lines.append(named(m, info.names))
+                    clock_told = False
 
         tell(hand.events)
         for index, action in enumerate(info.actions):
             if index in timed_out:
                 # As the table said it: the clock, then what the clock did (R-13.2).
                 if isinstance(action, DeclareTimeout):
-                    if lines[-1] != "The clock ran out.":  # sealed calls: one clock
-                        lines.append("The clock ran out.")
+                    if not clock_told:
+                        lines.append(msg("table.story.clock"))
+                        clock_told = True
                 else:
-                    lines.append(f"{name(action.player)}'s time ran out.")
+                    who = Name(info.names[action.player])
+                    lines.append(msg("table.story.time_ran_out", who=who))
+                    clock_told = False
             tell(hand.apply(action))
-        return "\n".join(lines)
+        return lines
 
     async def _dealt_under(self, hand_no: int) -> TableSettings:
         """The settings in force when hand ``hand_no`` was dealt (R-16.8: a hand is told
@@ -1674,19 +1690,20 @@ def _no_raise(hand: Hand, legal: Legal) -> Msg:
     return refusal(hand.no_raise_why() or msg("table.no_raise"), legal)
 
 
-def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:
-    """The public line for the action itself (never a private event)."""
+def _summary(events: Sequence[Event]) -> Msg | None:
+    """The public message for the action itself (never a private event), players by
+    position."""
     for event in events:
         if event.audience is not None:
             continue
         if isinstance(
             event, ActionTaken | Drew | DeclarationMade | DeclarationCount | GutsCallMade
         ):
-            return describe(event, name) or ""
+            return event_said(event)
     for event in events:
         if isinstance(event, HandEnded):
-            return describe(event, name) or ""
-    return ""
+            return event_said(event)
+    return None
 
 
 def _awarded(hand: Hand, players: int) -> tuple[int, ...]:
