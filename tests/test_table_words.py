@@ -26,6 +26,7 @@ from bot.poker.messages import (
     msg,
     raw,
 )
+from bot.poker.variants import VARIANTS
 from bot.table import said
 from bot.table.answers import refusal, says_options
 from bot.table.table import Table
@@ -259,3 +260,40 @@ def test_a_new_halt_is_stored_as_a_message_and_an_old_one_as_its_words() -> None
     old = tlog.Halted.from_payload({"reason": "Chip conservation failed (R-2.5)"})
     assert old.told == raw("Chip conservation failed (R-2.5)")
     assert old.to_payload()["reason"] == "Chip conservation failed (R-2.5)"
+
+
+async def test_the_view_carries_stakes_street_options_and_last_action_as_data() -> None:
+    """The view's words have data beside them: the stakes as a record, the street, the
+    options and the last action as messages, whose English is the view's text."""
+    from bot.table.view import StakesView
+
+    h, table, who, _ = await _heads_up()
+    await h.do(table, who, "call")
+    view = table.snapshot(None)
+    assert view.stakes_data == StakesView("holdem", "no_limit", blinds=(1, 2))
+    assert view.street_said is not None and english(view.street_said) == view.street
+    assert view.options_said is not None and view.options_said.key == "legal.options"
+    assert view.last_said is not None and english(view.last_said) == view.last_action
+    assert render(view.street_said, "ru") == "Префлоп"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+async def test_the_street_message_says_what_the_street_text_says(variant: str) -> None:
+    """For every game, dealt and played a few actions, the street as a message reads in
+    English as the view's street text (the data and the words never disagree)."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], variant=variant)
+    assert (await h.deal(table)).ok
+    for _ in range(8):
+        view = table.snapshot(None)
+        said_text = "" if view.street_said is None else english(view.street_said)
+        assert said_text == view.street, (variant, view.street)
+        hand = table.state.hand
+        if hand is None or hand.over or hand.to_act is None:
+            break
+        legal = hand.legal()
+        action = "check" if "check" in legal.actions else "call"
+        if "draw" in legal.actions:
+            action = "stand pat"
+        if not (await h.do(table, h.to_act(table), action)).ok:
+            break

@@ -52,7 +52,7 @@ from bot.poker.messages import (
     msg,
     raw,
 )
-from bot.table.view import cards_words  # the joker reads "Joker", never "Xx"
+from bot.table.view import HEADINGS, cards_words  # the joker reads "Joker", never "Xx"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -123,9 +123,6 @@ _ENDINGS = {
 _FORCED = frozenset(
     {"ante", "small_blind", "big_blind", "straddle", "blind", "bring_in", "dead_blind"}
 )
-_HEADINGS = frozenset(
-    {"flop", "turn", "river", "fourth_street", "fifth_street", "sixth_street", "seventh_street"}
-)
 
 
 def _cards(cards: tuple[str, ...] | list[str]) -> Msg:
@@ -139,7 +136,7 @@ def _cards(cards: tuple[str, ...] | list[str]) -> Msg:
 
 def _heading(street: str) -> Msg:
     code = street.replace(" ", "_")
-    return msg("notice.heading." + code) if code in _HEADINGS else raw(street.capitalize())
+    return msg("notice.heading." + code) if code in HEADINGS else raw(street.capitalize())
 
 
 def _all_in(said: Msg, all_in: bool) -> Msg:
