@@ -58,7 +58,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
-from bot.poker.messages import Msg, Name, Number, english, msg, raw
+from bot.poker.messages import Chips, Count, Msg, Name, Number, english, msg, raw
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
@@ -346,7 +346,7 @@ class Table:
         host_name: str | None = None,
         guild: int | None = None,
     ) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
             settings.validate()  # an unknown game or a bound crossed: refused, in words
@@ -374,31 +374,36 @@ class Table:
         key: str | None = None,
         turn: int | None = None,
     ) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             st = self.state
             s = self.settings
             if st.seat_of(user) is not None:
-                raise TableError("You already have a seat here.")
+                raise TableError(msg("table.sit.has_seat"))
             low, high = s.buy_in_range
             _check_chips(buy_in)
             if not low <= buy_in <= high:
-                raise TableError(f"The buy-in is {low} to {high} chips (R-2.2).")
+                raise TableError(msg("table.sit.buy_in", low=Chips(low), high=Chips(high)))
             left = st.departures.get(user)
             recent = left is not None and self.time.now() - left[1] < s.return_minutes * 60
             if left and s.return_minutes and buy_in < left[0] and recent:
                 raise TableError(
-                    f"You left {plural(left[0], 'chip')} less than "
-                    f"{plural(s.return_minutes, 'minute')} ago; "
-                    f"come back with at least {left[0]} (R-2.3)."
+                    msg(
+                        "table.sit.come_back_with",
+                        left=msg("table.chips", count=Count(left[0])),
+                        minutes=msg("table.minutes", count=Count(s.return_minutes)),
+                        least=Chips(left[0]),
+                    )
                 )
             limit = min(s.max_seats_for(v) for v, _ in s.games())
             number = find_free_seat(set(st.seats), limit, seat)
             if number is None:
                 if seat is not None and not 1 <= seat <= limit:
-                    raise TableError(f"There is no seat {seat}: seats are 1 to {limit}.")
+                    raise TableError(
+                        msg("table.sit.no_seat", seat=Number(seat), last=Number(limit))
+                    )
                 if seat is not None:
-                    raise TableError(f"Seat {seat} is taken (seats are 1 to {limit}).")
-                raise TableError("The table is full.")
+                    raise TableError(msg("table.sit.taken", seat=Number(seat), last=Number(limit)))
+                raise TableError(msg("table.sit.full"))
             owes = s.big_blind if s.post_to_enter and st.hand_no > 0 else 0
             await self._commit(
                 tlog.Sat(user, name, number, buy_in, owes),
@@ -406,16 +411,16 @@ class Table:
                 ledger=[LedgerRow(user, LedgerKind.BUY_IN, buy_in)],
             )
             self.away.discard(user)  # back on the server: he acts for himself (R-16.12)
-            text = f"{name} sits in seat {number} with {buy_in}."
-            await self._public("sat", text, seat=number, user=user)
-            return text
+            told = msg("table.sat", who=Name(name), seat=Number(number), amount=Chips(buy_in))
+            await self._public("sat", told, seat=number, user=user)
+            return told
 
         return await self._command(user, key, turn, body)
 
     async def top_up(
         self, user: str, amount: int, *, key: str | None = None, turn: int | None = None
     ) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self._seated(user)
             _check_chips(amount)
             _, high = self.settings.buy_in_range
@@ -424,16 +429,16 @@ class Table:
                 # R-2.2 holds during a hand too: open stakes only change *when* (R-2.4).
                 if stack + amount > high:
                     room = high - stack
-                    may = f"you may add up to {room}" if room > 0 else "you are at the maximum"
                     raise TableError(
-                        f"A top-up may not take your stack above the maximum buy-in {high}; "
-                        f"{may} (R-2.2)."
+                        msg("table.top_up.above_max", most=Chips(high), room=Chips(room))
+                        if room > 0
+                        else msg("table.top_up.at_max", most=Chips(high))
                     )
 
             if self.state.dealt_in(seat.number):
                 info, hand = self._hand_or_refuse()
                 if not hand.rules.open_stakes:
-                    raise TableError("Chips are bought only between deals (R-2.1).")
+                    raise TableError(msg("table.top_up.between_deals"))
                 # R-2.4 open stakes: the buy goes through the engine so a replay of the
                 # hand sees it at the same point, and into the ledger with the action.
                 pos = info.position_of(seat.number)
@@ -456,24 +461,29 @@ class Table:
                 key=key,
                 ledger=[LedgerRow(user, LedgerKind.TOP_UP, amount)],
             )
-            text = f"{seat.name} adds {amount} (stack {seat.stack})."
-            await self._public("topped_up", text, seat=seat.number)
-            return text
+            told = msg(
+                "table.topped_up",
+                who=Name(seat.name),
+                amount=Chips(amount),
+                stack=Chips(seat.stack),
+            )
+            await self._public("topped_up", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, turn, body)
 
     async def sit_out(self, user: str, *, key: str | None = None) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self._seated(user)
             if seat.leaving:
-                raise TableError("You are leaving the table after this hand.")
+                raise TableError(msg("table.sit_out.leaving"))
             if seat.state == "sitting_out" or seat.sit_out_next:
-                raise TableError("You are already sitting out.")
+                raise TableError(msg("table.sit_out.already"))
             await self._commit(tlog.SatOut(seat.number), key=key)
-            later = " after this hand" if seat.sit_out_next else ""
-            text = f"{seat.name} sits out{later} (R-1.6)."
-            await self._public("sat_out", text, seat=seat.number)
-            return text
+            key_ = "table.sat_out_after_hand" if seat.sit_out_next else "table.sat_out"
+            told = msg(key_, who=Name(seat.name))
+            await self._public("sat_out", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, None, body)
 
@@ -481,23 +491,20 @@ class Table:
         """Come back from sitting out (R-1.6): wait for the big blind, or post what is owed
         when the table's option says so (or ``post`` asks to post now)."""
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self._seated(user)
             if seat.leaving:
-                raise TableError(
-                    "You are leaving the table after this hand; sit down again after it "
-                    "to keep playing."
-                )
+                raise TableError(msg("table.sit_in.leaving"))
             if seat.state != "sitting_out" and not seat.sit_out_next:
-                raise TableError("You are not sitting out.")
+                raise TableError(msg("table.sit_in.not_out"))
             if seat.state != "sitting_out":
                 # Still in this hand: only the pending sit-out is cancelled.
                 await self._commit(tlog.Returned(seat.number, seat.state, 0), key=key)
-                text = f"{seat.name} will keep playing."
-                await self._public("returned", text, seat=seat.number)
-                return text
+                told = msg("table.keeps_playing", who=Name(seat.name))
+                await self._public("returned", told, seat=seat.number)
+                return told
             if seat.stack == 0:
-                raise TableError("You have no chips; top up first.")
+                raise TableError(msg("table.sit_in.no_chips"))
             s = self.settings
             owes = seat.owes if s.missed_blinds == "post" else 0
             if post and not owes and seat.missed:
@@ -512,28 +519,33 @@ class Table:
                 # out for a moment does not wipe it.
                 owes, state = seat.owes, "active"
             await self._commit(tlog.Returned(seat.number, state, owes), key=key)
-            how = f", posting {owes}" if owes else ", waiting for the big blind"
-            text = f"{seat.name} is back{how if state == 'waiting' else ''}."
-            await self._public("returned", text, seat=seat.number)
-            return text
+            who = Name(seat.name)
+            if state != "waiting":
+                told = msg("table.back", who=who)
+            elif owes:
+                told = msg("table.back_posting", who=who, amount=Chips(owes))
+            else:
+                told = msg("table.back_waiting", who=who)
+            await self._public("returned", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, None, body)
 
     async def stand(self, user: str, *, key: str | None = None) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             return await self._stand(self._seated(user), key)
 
         return await self._command(user, key, None, body)
 
-    async def _stand(self, seat: Any, key: str | None) -> str:
+    async def _stand(self, seat: Any, key: str | None) -> Msg:
         if self.state.dealt_in(seat.number):
             # R-2.3: his chips are in play; he is cashed out when the deal ends.
             if seat.leaving:
-                raise TableError("You are already leaving after this hand.")
+                raise TableError(msg("table.stand.already"))
             await self._commit(tlog.Leaving(seat.number), key=key)
-            text = f"{seat.name} stands up after this hand."
-            await self._public("leaving", text, seat=seat.number)
-            return text
+            told = msg("table.stands_after_hand", who=Name(seat.name))
+            await self._public("leaving", told, seat=seat.number)
+            return told
         amount = seat.stack
         await self._commit(
             tlog.Stood(seat.number, amount),
@@ -541,9 +553,9 @@ class Table:
             ledger=[LedgerRow(seat.user_id, LedgerKind.CASH_OUT, amount)],
         )
         self.away.discard(seat.user_id)
-        text = f"{seat.name} stands up and cashes out {amount}."
-        await self._public("stood", text, seat=seat.number)
-        return text
+        told = msg("table.stood", who=Name(seat.name), amount=Chips(amount))
+        await self._public("stood", told, seat=seat.number)
+        return told
 
     # ================================================================== management
 
@@ -552,14 +564,14 @@ class Table:
     ) -> Outcome:
         user = user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             self._require_manager(who)
             if self.state.in_hand:
-                raise SettingsError("Settings change between hands only; wait for this one.")
+                raise SettingsError(msg("table.settings.between_hands"))
             new = self.settings.changed(dict(changes))
             limit = min(new.max_seats_for(v) for v, _ in new.games())
             if any(n > limit for n in self.state.seats):
-                raise SettingsError(f"Someone sits above seat {limit}; that game seats {limit}.")
+                raise SettingsError(msg("table.settings.seat_above", last=Number(limit)))
             # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
             old, now = self.settings.to_dict(), new.to_dict()
             await self._commit(tlog.SettingsChanged(new, user), key=key)
@@ -580,21 +592,21 @@ class Table:
     ) -> Outcome:
         user = user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             self._require_manager(who)
             if self.state.paused == paused:
-                raise TableError("The table is already " + ("paused." if paused else "running."))
+                raise TableError(msg("table.already_paused" if paused else "table.already_running"))
             await self._commit(tlog.Paused(paused), key=key)
-            text = "The table is paused." if paused else "The table is running again."
-            await self._public("paused", text)
-            return text
+            told = msg("table.paused" if paused else "table.running")
+            await self._public("paused", told)
+            return told
 
         return await self._command(user, key, None, body)
 
     async def close(self, who: str | Actor, *, key: str | None = None) -> Outcome:
         user = user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             self._require_manager(who)
             st = self.state
             cancelled = ""
@@ -611,7 +623,7 @@ class Table:
                         "chips he put in (R-16.14). "
                     )
             elif st.in_hand:
-                raise TableError("Finish or wait for the hand before closing the table.")
+                raise TableError(msg("table.close.in_hand"))
             returned = await self._return_carry()
             for seat in list(st.seats.values()):
                 await self._stand(seat, None)
@@ -655,7 +667,7 @@ class Table:
         the table was already closed (a second event for the same loss)."""
         done: list[Abandoned] = []
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             st = self.state
             cancelled = None
             info = st.current
@@ -682,7 +694,7 @@ class Table:
         cashed out when the hand ends. Returns what the table said (None: not seated)."""
         said: list[str] = []
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self.state.seat_of(user)
             if seat is None:
                 return ""
@@ -697,7 +709,7 @@ class Table:
             elif self.state.dealt_in(seat.number):
                 text = f"{seat.name} left the server: the clock acts for him (R-16.12)."
             else:
-                text = await self._stand(seat, None)
+                text = english(await self._stand(seat, None))
             said.append(text)
             return text
 
@@ -707,7 +719,7 @@ class Table:
     async def choose(self, user: str, game: str, *, key: str | None = None) -> Outcome:
         """R-16.2 dealer's choice: the next dealer names the game for his deal."""
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             s = self.settings
             if not s.dealers_choice:
                 raise TableError("This table is not dealer's choice.")
@@ -751,7 +763,7 @@ class Table:
         """Start the next hand (the host or a moderator; the clock when auto-deal is on)."""
         user = None if who is None else user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             if who is not None:
                 self._require_manager(who)
             return await self._deal(key)
@@ -829,7 +841,7 @@ class Table:
         """R-3.4: the player who will sit left of the big blind posts a live straddle of
         twice the big blind for the next deal (said between deals)."""
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             s = self.settings
             seat = self._seated(user)
             if not s.straddle:
@@ -1028,7 +1040,7 @@ class Table:
         commit but never carries over to a later deal (R-13.2, R-15.2).
         """
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             req = parse_action(request) if isinstance(request, str) else request
             seat = self._seated(user)
             info, hand = self._hand_or_refuse()
