@@ -161,7 +161,7 @@ INPUT_AND_OPERATOR = {
 }
 
 PROSE_LEFT = {
-    "table.py": 89,
+    "table.py": 55,
     "settings.py": 115,
     "text_actions.py": 32,
     "view.py": 31,

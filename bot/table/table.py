@@ -58,13 +58,13 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
-from bot.poker.messages import Chips, Count, Msg, Name, Number, english, msg, raw
+from bot.poker.messages import Chips, Count, Msg, Name, Number, english, joined, msg, raw
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
-from bot.table.answers import refusal, says_options
+from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
@@ -722,12 +722,12 @@ class Table:
         async def body() -> str | Msg:
             s = self.settings
             if not s.dealers_choice:
-                raise TableError("This table is not dealer's choice.")
+                raise TableError(msg("table.choose.not_choice"))
             if self.state.in_hand:
-                raise TableError("Choose between hands, for your own deal.")
+                raise TableError(msg("table.choose.between_hands"))
             plan = self._plan()
             if plan is None:
-                raise TableError("There are not enough players to deal.")
+                raise TableError(msg("table.choose.too_few"))
             dealer = self.state.seats[plan.button]
             if dealer.user_id != user:
                 raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
@@ -845,22 +845,22 @@ class Table:
             s = self.settings
             seat = self._seated(user)
             if not s.straddle:
-                raise TableError("Straddles are not played at this table (R-3.4 option).")
+                raise TableError(msg("table.straddle.off"))
             if self.state.in_hand:
-                raise TableError("A straddle is posted before the deal: ask between hands.")
+                raise TableError(msg("table.straddle.between_hands"))
             if get_variant(self._next_game()[0]).forced != "blinds" or not s.big_blind:
-                raise TableError("Only a game with blinds can be straddled.")
+                raise TableError(msg("table.straddle.blinds_only"))
             plan = self._plan()
             pos = self._straddle_position(plan) if plan is not None else None
             if plan is None or pos is None:
-                raise TableError("There is no straddle with fewer than three players.")
+                raise TableError(msg("table.straddle.three"))
             if plan.order[pos] != seat.number:
                 who = self.state.seats[plan.order[pos]].name
                 raise TableError(
                     f"Only the player left of the big blind may straddle: {who}, this deal."
                 )
             if self.state.straddler == seat.number:
-                raise TableError("You already straddle the next deal.")
+                raise TableError(msg("table.straddle.already"))
             await self._commit(tlog.Straddled(seat.number), key=key)
             text = f"{seat.name} straddles {2 * s.big_blind} for the next deal (R-3.4)."
             await self._public("straddled", text, seat=seat.number)
@@ -949,9 +949,9 @@ class Table:
     async def _deal(self, key: str | None) -> str:
         st = self.state
         if st.in_hand:
-            raise TableError("A hand is already being played.")
+            raise TableError(msg("table.deal.in_hand"))
         if st.paused:
-            raise TableError("The table is paused.")
+            raise TableError(msg("table.paused"))
         if self.hold:
             raise TableError(self.hold)
         await self._check_conservation()  # never deal on a wrong count (R-2.5)
@@ -959,7 +959,7 @@ class Table:
             raise TableHalted(st.halted)
         plan = self._plan()
         if plan is None:
-            raise TableError("At least two players with chips must be seated and in to deal.")
+            raise TableError(msg("table.deal.too_few"))
         timed_out = False
         if self._choice_pending():
             chooser = st.seats[plan.button]
@@ -1045,13 +1045,10 @@ class Table:
             seat = self._seated(user)
             info, hand = self._hand_or_refuse()
             if prompt_turn is not None and prompt_turn < info.start_turn:
-                raise StaleCommand(
-                    "That prompt was for an earlier hand; nothing was done. Use the newest "
-                    "prompt, or Show my cards on the table."
-                )
+                raise StaleCommand(msg("table.act.old_prompt"))
             pos = info.position_of(seat.number)
             if pos is None:
-                raise TableError("You are not dealt in this hand.")
+                raise TableError(msg("table.act.not_dealt"))
             action = _to_action(req, pos, hand)
             return await self._apply(action, key, note=req.note)
 
@@ -1061,7 +1058,7 @@ class Table:
         st = self.state
         hand = st.hand
         if hand is None or st.current is None:
-            raise TableError("No hand is being played; wait for the deal.")
+            raise TableError(msg("table.act.no_hand"))
         return st.current, hand
 
     async def _apply(
@@ -1137,35 +1134,34 @@ class Table:
             if self._declare_told != info.hand_no:
                 for a in sealed:
                     if "guts" in a.legal.actions:
-                        notice = Notice(
-                            "guts",
-                            "In or out? Your call stays secret until everyone has called (R-15.2).",
-                            st.turn,
-                            deadline=deadline,
-                        )
+                        told = msg("table.prompt.guts")
+                        notice = Notice("guts", english(told), st.turn, deadline=deadline, msg=told)
                     else:
+                        told = msg("table.prompt.declare")
                         notice = Notice(
                             "declare",
-                            "Declare low, high or both: your fist is closed until everyone "
-                            "has declared (R-13.2).",
+                            english(told),
                             st.turn,
                             legal=a.legal,
                             deadline=deadline,
+                            msg=told,
                         )
                     await self._private(info.users[a.position], notice)
                 self._declare_told = info.hand_no
             return
         if hand.to_act is not None:
             legal = hand.legal()
+            told = msg("table.your_turn", options=options_said(legal), pot=Chips(legal.pot))
             await self._private(
                 info.users[hand.to_act],
                 Notice(
                     "your_turn",
-                    f"Your turn: {legal.describe()}. Pot {legal.pot}.",
+                    english(told),
                     st.turn,
                     {"seat": info.order[hand.to_act]},
                     legal=legal,
                     deadline=deadline,
+                    msg=told,
                 ),
             )
 
@@ -1191,7 +1187,8 @@ class Table:
             key=f"end:{info.hand_no}",
             ledger=[LedgerRow("house", LedgerKind.RAKE, result.rake)] if result.rake else (),
         )
-        await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
+        over = msg("table.hand_over", hand=Number(info.hand_no))
+        await self._public("hand_ended", over, result=result)
         for number in info.order:
             seat = self.state.seats.get(number)
             if seat is not None and seat.stack == 0 and not seat.leaving:
@@ -1351,9 +1348,9 @@ class Table:
         if sealed and "guts" in sealed[0].legal.actions:
             # R-15.2: a player who has not called by the clock is out.
             late = [a.position for a in sealed]
-            names = ", ".join(info.names[p] for p in late)
-            are = "is" if len(late) == 1 else "are"
-            await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
+            who = joined([msg("engine.who", who=Name(info.names[p])) for p in late])
+            told = msg("table.clock.guts_out", who=who, count=Count(len(late)))
+            await self._public("timeout", told)
             for pos in late:
                 if st.hand is not hand or not hand.can_act(pos):
                     break
@@ -1363,13 +1360,11 @@ class Table:
             # R-13.2: the clock is shared: every fist still open times out at once
             # (the engine takes them together; said first, then done).
             late = [a.position for a in sealed]
-            names = ", ".join(info.names[p] for p in late)
-            one = len(late) == 1  # "carol folds", "alice, carol fold"
-            if self.settings.declare_default == "fold":
-                how = "folds" if one else "fold"
-            else:
-                how = "declares high" if one else "declare high"
-            await self._public("timeout", f"The declaration clock ran out: {names} {how} (R-13.2).")
+            who = joined([msg("engine.who", who=Name(info.names[p])) for p in late])
+            key_ = "table.clock.declare_fold"
+            if self.settings.declare_default != "fold":
+                key_ = "table.clock.declare_high"
+            await self._public("timeout", msg(key_, who=who, count=Count(len(late))))
             await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
             return ""
         if hand.to_act is None:
@@ -1379,7 +1374,8 @@ class Table:
         seat = st.seats.get(info.order[pos])
         if seat is not None:
             # Said before what it causes, so the log reads in order.
-            await self._public("timeout", f"{seat.name}'s time ran out.", seat=seat.number)
+            told = msg("table.story.time_ran_out", who=Name(seat.name))
+            await self._public("timeout", told, seat=seat.number)
         was = seat.timeouts if seat is not None else 0
         refusal = f"the rules allow {info.names[pos]} none of the clock's actions"
         for action in choices:
@@ -1394,13 +1390,11 @@ class Table:
         limit = self.settings.timeouts_to_sit_out
         if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
             # Sat out by the clock: said, like every other thing the clock does.
-            await self._public(
-                "sat_out",
-                f"{seat.name} sits out from the next deal after "
-                + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
-                + "; sitting in brings him back (R-1.6).",
-                seat=seat.number,
-            )
+            if limit == 1:
+                told = msg("table.clock.sat_out_once", who=Name(seat.name))
+            else:
+                told = msg("table.clock.sat_out", who=Name(seat.name), count=Count(limit))
+            await self._public("sat_out", told, seat=seat.number)
         return ""
 
     async def _clock_stuck(self, dealing: bool, why: str) -> None:
@@ -1568,7 +1562,7 @@ class Table:
         if info is None:
             info = await self._load_hand(hand_no)
         if info is None or not info.ended:
-            raise TableError(f"There is no finished hand #{hand_no} at this table.")
+            raise TableError(msg("table.story.no_hand", hand=Number(hand_no)))
         if info.replay_error is not None:  # rules this engine refuses (R-16.8)
             raise UnreplayableHand(hand_no, info.replay_error)
         try:
@@ -1630,7 +1624,7 @@ def seeded_deck(rules: Rules, rng: random.Random) -> tuple[str, ...]:
 
 def _check_chips(amount: int) -> None:
     if type(amount) is not int or amount <= 0:
-        raise TableError("An amount of chips is a positive whole number.")
+        raise TableError(msg("table.amount_whole"))
 
 
 def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
