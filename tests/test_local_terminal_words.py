@@ -156,3 +156,36 @@ def test_lang_and_chipfist_lang_choose_the_language(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "en, de, fr, es, pt_BR, ru" in proc.stderr
     proc = start([], {"CHIPFIST_LANG": "klingon"})
     assert proc.returncode == 2 and "CHIPFIST_LANG" in proc.stderr
+
+
+def test_every_key_the_terminal_says_is_in_the_catalogue() -> None:
+    """A key the code names but the catalogue lacks would be a traceback at a player's
+    screen: every ``words("...")`` / ``refuse("...")`` key, and every phase and seat
+    state the drawing names, is in the English terminal catalogue (and so, by
+    tests/test_words.py, in every language)."""
+    import ast
+    import typing
+
+    from bot.table.view import SeatView, TableView
+    from bot.words.catalog import keys
+
+    known = keys("en")
+    named: set[str] = set()
+    for path in (ROOT / "bot" / "local").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            first = node.args[0]
+            if called in ("words", "say", "refuse") and isinstance(first, ast.Constant):
+                named.add(f"terminal.{first.value}")
+    assert len(named) > 40, named  # the scan finds the calls
+
+    def codes(hint: object) -> set[str]:  # a Literal, or a union of them
+        args = typing.get_args(hint)
+        return {a for a in args if isinstance(a, str)} | {c for a in args for c in codes(a)}
+
+    named |= {f"terminal.phase.{p}" for p in codes(typing.get_type_hints(TableView)["phase"])}
+    named |= {f"terminal.state.{s}" for s in codes(typing.get_type_hints(SeatView)["state"])}
+    assert named <= known, sorted(named - known)
