@@ -1,0 +1,115 @@
+"""Each table's running hand totals per player, for a table's ``/stats`` in one query.
+
+The writer keeps ``hand_totals`` (migration 6, ``schema.py``) in the transaction of the
+``hand_ended`` events they come from: per (table, player) the hands dealt, the hands won
+(a positive net), the hands' net and the biggest net of one hand (never below 0). The
+player of each position is the ``users`` of the ``hand_ended``; a log written before
+``hand_ended`` named its players is folded in by the migration the way the table's log
+reader always counted them (:func:`fold_log`): each position's seat from the latest
+``hand_started``, the seat's player from its latest ``sat`` (a seat nobody sat in counts
+as ``seat N``). Counts and chips only: no card is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from bot.store.records import HAND_ENDED, HAND_STARTED, TABLE_OPENED
+
+SAT: Final = "sat"
+SETTINGS: Final = "settings"
+SEATING: Final = (TABLE_OPENED, SAT, SETTINGS)
+SEATING_KINDS: Final = "(" + ", ".join(f"'{kind}'" for kind in SEATING) + ")"
+"""The kinds the partial index ``events_seating`` holds (a table's creations, players
+sitting down and settings changes: a handful of rows against a hand's dozen), spelt as
+the index's predicate; a query must repeat it word for word to use the index."""
+
+Row = tuple[str, str, int, int, int, int]
+"""(table, player, hands, won, net, best): one row's change."""
+
+COLUMNS: Final = "table_id, player_id, hands, won, net, best"
+CONFLICT: Final = (
+    " ON CONFLICT (table_id, player_id) DO UPDATE SET"
+    " hands = hand_totals.hands + excluded.hands,"
+    " won = hand_totals.won + excluded.won,"
+    " net = hand_totals.net + excluded.net,"
+    " best = CASE WHEN excluded.best > hand_totals.best THEN excluded.best"
+    " ELSE hand_totals.best END"
+)
+UPSERT: Final = f"INSERT INTO hand_totals ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?){CONFLICT}"
+QUERY: Final = (
+    "SELECT player_id, hands, won, net, best FROM hand_totals WHERE table_id = ? ORDER BY player_id"
+)
+BACKFILL_READ: Final = (
+    "SELECT table_id, seq, kind, payload FROM events"
+    f" WHERE kind IN ('{SAT}', '{HAND_STARTED}', '{HAND_ENDED}') ORDER BY table_id, seq"
+)
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def hand_nets(kind: str, payload: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+    """(player, net) per position of a ``hand_ended`` that names its players; nothing
+    for any other event, or one whose fields are not there or not readable."""
+    if kind != HAND_ENDED:
+        return ()
+    users, net = payload.get("users"), payload.get("net")
+    if not (isinstance(users, list) and isinstance(net, list)) or not users:
+        return ()
+    out = []
+    for user, n in zip(users, net, strict=False):
+        value = _int(n)
+        if not isinstance(user, str) or value is None:
+            return ()
+        out.append((user, value))
+    return tuple(out)
+
+
+def totals_rows(results: Iterable[tuple[str, str, int]]) -> list[Row]:
+    """One batch's (table, player, net) per position dealt, in order, as one change per
+    (table, player) for :data:`UPSERT`."""
+    acc: dict[tuple[str, str], list[int]] = {}
+    for table, player, net in results:
+        row = acc.setdefault((table, player), [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += 1 if net > 0 else 0
+        row[2] += net
+        row[3] = max(row[3], net)
+    return [(t, p, r[0], r[1], r[2], r[3]) for (t, p), r in acc.items()]
+
+
+def fold_log(rows: Iterable[tuple[Any, ...]]) -> list[Row]:
+    """The totals of logs already written: ``rows`` (table, seq, kind, payload JSON) of
+    kinds ``sat``, ``hand_started`` and ``hand_ended``, by table and seq
+    (:data:`BACKFILL_READ`). A row that does not read is skipped."""
+    results: list[tuple[str, str, int]] = []
+    table = None
+    seat_user: dict[int, str] = {}
+    order: list[int] = []
+    for table_id, _seq, kind, text in rows:
+        if table_id != table:
+            table, seat_user, order = table_id, {}, []
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(payload, dict):
+            continue
+        if kind == SAT:
+            seat, user = _int(payload.get("seat")), payload.get("user")
+            if seat is not None and isinstance(user, str):
+                seat_user[seat] = user
+        elif kind == HAND_STARTED:
+            raw = payload.get("order")
+            if isinstance(raw, list) and all(_int(s) is not None for s in raw):
+                order = list(raw)
+        elif kind == HAND_ENDED:
+            net = payload.get("net", [])
+            if isinstance(net, list) and all(_int(n) is not None for n in net):
+                for seat, n in zip(order, net, strict=False):
+                    results.append((table_id, seat_user.get(seat, f"seat {seat}"), n))
+    return totals_rows(results)
