@@ -17,6 +17,7 @@ from typing import Any
 
 from bench.reads import amain as bench_reads
 from bot.local.robot import pick
+from bot.migrate_store import migrate_store
 from bot.poker import phh
 from bot.poker.hand import Hand
 from bot.store import is_postgres
@@ -281,3 +282,25 @@ async def test_reads_bench_runs_small(tmp_path: Path) -> None:
     assert figures["event loop stall max"].endswith(" ms")
     again = await bench_reads(Args())  # the kept file is reused, not built again
     assert again["build"] == "0.0 s"
+
+
+async def test_reads_migrate_store_keeps_the_hand_totals(tmp_path: Path, pg_cluster: Any) -> None:
+    """``migrate-store`` copies the running totals with the logs: /stats on PostgreSQL
+    after the move is what it was on SQLite, and the whole log's answer."""
+    path = str(tmp_path / "live.sqlite3")
+    store = await open_store(path)
+    h = Harness(store=store)
+    await play_long_table(h, 15, seed=9)
+    before = await h.service.stats("t")
+    await store.close()
+    url = pg_cluster.new_database()
+    report = await migrate_store(path, url)
+    assert report.rows["hand_totals"] == len(before) == 4  # a, b, c and d
+    store = await open_store(url)
+    try:
+        service = TableService(store, h.presenter, h.time)
+        assert await service.recover() == []
+        assert await service.stats("t") == before
+        assert await assert_reads_match_full_scan(service, service.table("t")) == 15
+    finally:
+        await store.close()
