@@ -1,9 +1,10 @@
 """`python -m bench reads`: the reads of an old table, per call and as the event loop sees them.
 
 A table with ``--hands`` finished hands (default 10,000), every one of them dealt and
-played through the table service by the engine: heads-up hold'em between two robots
-that take random legal actions (``bench.service.step``: a top-up for a busted robot,
-then the deal), on a SQLite file with ``synchronous=NORMAL``. Building it is the slow
+played through the table service by the engine: hold'em with a rake (so the ledger
+gets a row most hands, as at a raked table) between three robots that take random legal
+actions (``bench.service.step``: a top-up for a busted robot, then the deal), on a
+SQLite file with ``synchronous=NORMAL``. Building it is the slow
 part (a few minutes at 10,000 hands); ``--db PATH`` keeps the file, and a later run
 with the same ``--db`` reuses it when it already holds the hands.
 
@@ -34,7 +35,8 @@ from bot.table.settings import TableSettings
 
 TABLE = "reads"
 HOST = "host"
-PLAYERS = ("a", "b")
+PLAYERS = ("a", "b", "c")
+SETTINGS = TableSettings.of(rake_percent_bp=500, rake_cap=3)
 TICK = 0.001
 
 
@@ -46,7 +48,7 @@ async def build(path: str, hands: int, seed: int = 1) -> None:
         await service.recover()
         table = service.get(TABLE)
         if table is None:
-            await service.create(TABLE, HOST, TableSettings(), key=f"create:{TABLE}")
+            await service.create(TABLE, HOST, SETTINGS, key=f"create:{TABLE}")
             table = service.table(TABLE)
             for p in PLAYERS:
                 await table.sit(p, p, 200, key=f"sit:{p}")

@@ -22,7 +22,7 @@ from bot.poker import phh
 from bot.poker.hand import Hand
 from bot.store import is_postgres
 from bot.table import log as tlog
-from bot.table.ports import LoggedEvent, StoreAdapter, StorePort, open_store
+from bot.table.ports import LedgerKind, LoggedEvent, StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
 from bot.table.state import HandInfo
@@ -99,6 +99,10 @@ async def full_scan_stats(store: StorePort, table_id: str) -> list[PlayerStats]:
 async def assert_reads_match_full_scan(service: TableService, table: Table) -> int:
     """Every read of ``table`` equals the whole log's answer; the hands compared."""
     store, table_id = service.store, table.table_id
+    summed: dict[tuple[str, LedgerKind], int] = {}
+    for row in await store.ledger_rows(table_id):
+        summed[(row.player_id, row.kind)] = summed.get((row.player_id, row.kind), 0) + row.amount
+    assert await store.ledger_sums(table_id) == summed
     assert await service.stats(table_id) == await full_scan_stats(store, table_id)
     report = await service.session(table_id)
     assert report == await full_scan_session(store, table)
@@ -210,20 +214,25 @@ async def test_reads_memory_store_keeps_the_same_totals() -> None:
 
 async def test_reads_migration_backfills_the_totals_of_an_old_database(store_url: str) -> None:
     """A database at the version before the totals: migration 6 folds the logs already
-    written into the same totals the writer keeps, and builds the seating index."""
+    written into the same hand totals and ledger sums the writer keeps, and builds the
+    seating index."""
     store = await open_store(store_url)
     h = Harness(store=store)
     await play_long_table(h, 30, seed=11)
     assert isinstance(store, StoreAdapter)
     kept = await store.hand_totals("t")
+    sums = await store.ledger_sums("t")
+    assert sums[("house", LedgerKind.RAKE)] > 0  # the rake is summed too
     await store.close()
     # Back to version 5, as a database written by the code before the totals.
     await _sql(store_url, "DROP TABLE hand_totals")
+    await _sql(store_url, "DROP TABLE ledger_sums")
     await _sql(store_url, "DROP INDEX events_seating")
     await _sql(store_url, "UPDATE schema_version SET version = 5")
     store = await open_store(store_url)
     try:
         assert await store.hand_totals("t") == kept
+        assert await store.ledger_sums("t") == sums
         service = TableService(store, h.presenter, h.time)
         assert await service.recover() == []
         assert await assert_reads_match_full_scan(service, service.table("t")) == 30

@@ -1,4 +1,9 @@
-"""Each table's running hand totals per player, for a table's ``/stats`` in one query.
+"""Each table's running totals, for a table's ``/stats``, ``/ledger`` and ``/settle`` in
+one small query each.
+
+``ledger_sums``: per (table, player, ledger kind) the sum of the ledger's amounts, kept by
+the writer with the ledger rows it sums (migration 6 sums the ledger already written),
+so the session's results never read a table's every rake row.
 
 The writer keeps ``hand_totals`` (migration 6, ``schema.py``) in the transaction of the
 ``hand_ended`` events they come from: per (table, player) the hands dealt, the hands won
@@ -39,6 +44,18 @@ CONFLICT: Final = (
     " ELSE hand_totals.best END"
 )
 UPSERT: Final = f"INSERT INTO hand_totals ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?){CONFLICT}"
+LEDGER_COLUMNS: Final = "table_id, player_id, kind, amount"
+LEDGER_CONFLICT: Final = (
+    " ON CONFLICT (table_id, player_id, kind) DO UPDATE"
+    " SET amount = ledger_sums.amount + excluded.amount"
+)
+LEDGER_UPSERT: Final = (
+    f"INSERT INTO ledger_sums ({LEDGER_COLUMNS}) VALUES (?, ?, ?, ?){LEDGER_CONFLICT}"
+)
+LEDGER_QUERY: Final = (
+    "SELECT player_id, kind, amount FROM ledger_sums WHERE table_id = ? ORDER BY player_id, kind"
+)
+
 QUERY: Final = (
     "SELECT player_id, hands, won, net, best FROM hand_totals WHERE table_id = ? ORDER BY player_id"
 )
@@ -80,6 +97,17 @@ def totals_rows(results: Iterable[tuple[str, str, int]]) -> list[Row]:
         row[2] += net
         row[3] = max(row[3], net)
     return [(t, p, r[0], r[1], r[2], r[3]) for (t, p), r in acc.items()]
+
+
+def ledger_rows(
+    ledger: Iterable[tuple[str, int, str, str, int, int | None]],
+) -> list[tuple[str, str, str, int]]:
+    """One batch's ledger rows (table, seq, player, kind, amount, hand) as one change per
+    (table, player, kind) for :data:`LEDGER_UPSERT`."""
+    acc: dict[tuple[str, str, str], int] = {}
+    for table, _seq, player, kind, amount, _hand in ledger:
+        acc[(table, player, kind)] = acc.get((table, player, kind), 0) + amount
+    return [(t, p, k, amount) for (t, p, k), amount in acc.items()]
 
 
 def fold_log(rows: Iterable[tuple[Any, ...]]) -> list[Row]:

@@ -248,6 +248,13 @@ class PostgresWriter(GroupCommitWriter):
                 f" $5::bigint[], $6::bigint[]){handtotals.CONFLICT}",
                 *_columns(plan.totals, 6),
             )
+        if plan.sums:
+            await conn.execute(
+                f"INSERT INTO ledger_sums ({handtotals.LEDGER_COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])"
+                f"{handtotals.LEDGER_CONFLICT}",
+                *_columns(plan.sums, 4),
+            )
         if plan.prefs:
             prefs = dict(plan.prefs)
             await conn.execute(

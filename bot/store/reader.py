@@ -106,11 +106,7 @@ class Reader:
         return net
 
     async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
-        rows = await self._rows(
-            "SELECT player_id, kind, SUM(amount) FROM ledger WHERE table_id = ?"
-            " GROUP BY player_id, kind ORDER BY player_id, kind",
-            (table_id,),
-        )
+        rows = await self._rows(handtotals.LEDGER_QUERY, (table_id,))
         return {(str(p), LedgerKind.read(k)): int(total) for p, k, total in rows}
 
     async def hand_totals(self, table_id: str) -> list[HandTotal]:

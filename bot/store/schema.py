@@ -10,7 +10,10 @@ Each migration is written once, as SQL with a few ``{placeholders}`` for the onl
 two dialects spell differently (:data:`DIALECTS`): the row-id column, the integer and float
 types, and SQLite's check that an amount really is an integer (PostgreSQL's BIGINT column
 already refuses anything else). Everything else (tables, columns, constraints, indexes,
-backfills) is the same text on SQLite and PostgreSQL, so both mean the same schema.
+backfills) is the same text on SQLite and PostgreSQL, so both mean the same schema. A
+backfill that must read the payloads' JSON (which the dialects spell differently) is a
+:class:`Backfill`: a Python fold over rows one query selects, inserted by one statement,
+in the migration's transaction.
 """
 
 from __future__ import annotations
@@ -257,11 +260,14 @@ _V5_STANDINGS = Migration(
 # Reads that do not grow with a table's age. ``hand_totals``: each player's hands, hands
 # won, net and best hand at each table (bot/store/handtotals.py), kept by the writer, so
 # a table's /stats is one read of a row per player; the logs already written are folded
-# in. ``events_seating``: a partial index of the few rows that say who sat where and
-# under which settings, so a hand's export, /ledger and /settle find the players' names
-# without reading the hands' rows (a partial index costs nothing on the other rows).
+# in. ``ledger_sums``: the ledger's sum per table, player and kind, kept by the writer
+# too (and summed here from the ledger already written), so /ledger and /settle read a
+# few rows, not a row per raked hand. ``events_seating``: a partial index of the few
+# rows that say who sat where and under which settings, so a hand's export, /ledger and
+# /settle find the players' names without reading the hands' rows (a partial index costs
+# nothing on the other rows).
 _V6_READS = Migration(
-    "hand totals and seating index",
+    "hand totals, ledger sums and seating index",
     (
         """
         CREATE TABLE hand_totals (
@@ -276,6 +282,20 @@ _V6_READS = Migration(
         """,
         "CREATE INDEX events_seating ON events (table_id, seq)"
         f" WHERE kind IN {handtotals.SEATING_KINDS}",
+        """
+        CREATE TABLE ledger_sums (
+            table_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            amount {int} NOT NULL,
+            PRIMARY KEY (table_id, player_id, kind)
+        )
+        """,
+        """
+        INSERT INTO ledger_sums (table_id, player_id, kind, amount)
+        SELECT table_id, player_id, kind, SUM(amount) FROM ledger
+        GROUP BY table_id, player_id, kind
+        """,
     ),
     Backfill(handtotals.BACKFILL_READ, handtotals.fold_log, handtotals.UPSERT),
 )

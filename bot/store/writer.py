@@ -122,6 +122,8 @@ class BatchPlan:
     """(table, player, net) per position of each hand end, in order."""
     totals: list[handtotals.Row] = field(default_factory=list)
     """The batch's change to ``hand_totals``, one row per (table, player)."""
+    sums: list[tuple[str, str, str, int]] = field(default_factory=list)
+    """The batch's change to ``ledger_sums``, one row per (table, player, kind)."""
 
 
 def fence_names(batch: Iterable[Op]) -> list[str]:
@@ -203,6 +205,7 @@ def plan_batch(
         outcomes.append(seq)
     plan.standings = standings_rows(plan.ledger, plan.results)
     plan.totals = handtotals.totals_rows(plan.nets)
+    plan.sums = handtotals.ledger_rows(plan.ledger)
     return plan
 
 
@@ -455,6 +458,8 @@ class Writer(GroupCommitWriter):
             conn.executemany(UPSERT, plan.standings)
         if plan.totals:
             conn.executemany(handtotals.UPSERT, plan.totals)
+        if plan.sums:
+            conn.executemany(handtotals.LEDGER_UPSERT, plan.sums)
         if plan.prefs:
             conn.executemany(
                 "INSERT INTO player_prefs (player_id, hidden) VALUES (?, ?)"

@@ -1241,14 +1241,19 @@ class Table:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
         ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
         was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
-        info, hand = await self._finished_hand(hand_no)
+        info = await self._finished_info(hand_no)
         position = info.users.index(viewer) if viewer in info.users else None
-        return phh.export_hand(hand, players=list(info.names), viewer=position)
+
+        def export() -> str:
+            hand = _replay(hand_no, info)
+            return phh.export_hand(hand, players=list(info.names), viewer=position)
+
+        return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 
     async def hand_story(self, hand_no: int) -> str:
         """A finished hand as the table told it: its public lines, with names. Nothing
         private: hole cards appear only where they were shown."""
-        info, _ = await self._finished_hand(hand_no)
+        info = await self._finished_info(hand_no)
         name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
@@ -1260,7 +1265,8 @@ class Table:
                     lines.append(text)
 
         def replay() -> None:
-            hand = info.start.new_hand()  # replays: _finished_hand above replayed it whole
+            _replay(hand_no, info)  # whole first: rules this engine refuses raise here
+            hand = info.start.new_hand()
             tell(hand.events)
             for index, action in enumerate(info.actions):
                 if index in timed_out:
@@ -1299,7 +1305,7 @@ class Table:
             if isinstance(rec, tlog.ActionTaken) and rec.timeout
         }
 
-    async def _finished_hand(self, hand_no: int) -> tuple[HandInfo, Hand]:
+    async def _finished_info(self, hand_no: int) -> HandInfo:
         info = self.state.recent.get(hand_no)
         if info is None:
             info = await self._load_hand(hand_no)
@@ -1307,8 +1313,7 @@ class Table:
             raise TableError(f"There is no finished hand #{hand_no} at this table.")
         if info.replay_error is not None:  # rules this engine refuses (R-16.8)
             raise UnreplayableHand(hand_no, info.replay_error)
-        # A replay is the engine's CPU work, milliseconds for a long hand: off the loop.
-        return info, await asyncio.to_thread(_replay, hand_no, info)
+        return info
 
     def _read(self, events: Sequence[LoggedEvent]) -> Iterator[tlog.LogRecord]:
         """This table's logged rows as records (:class:`tlog.LogError` on a bad row)."""
