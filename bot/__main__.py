@@ -6,7 +6,10 @@
 * ``python -m bot --local [players...]`` — always the terminal table.
 * ``python -m bot doctor`` — check the configuration; print the settings (token masked)
   and the invite URL.
-* ``python -m bot backup PATH`` — a consistent copy of the live database.
+* ``python -m bot backup PATH`` — a consistent copy of the live database (SQLite or
+  PostgreSQL) into a new SQLite file.
+* ``python -m bot restore BACKUP`` — a new database (``CHIPFIST_DB`` or ``--db``) made
+  from a backup.
 * ``python -m bot health`` — exit 0 if the running bot's health file is fresh and its
   gateway connected (Docker's HEALTHCHECK).
 * ``python -m bot --force-sync`` — the bot, syncing its slash commands even if the
@@ -24,7 +27,8 @@ from bot.logs import configure
 
 NO_TOKEN = "DISCORD_TOKEN is not set; run `python -m bot --local` for a terminal table"
 USAGE = (
-    "usage: python -m bot [--local [players...] | doctor | backup PATH | health"
+    "usage: python -m bot [--local [players...] | doctor | backup PATH | restore BACKUP"
+    " | health"
     " | migrate-store SQLITE_FILE POSTGRES_URL | --force-sync]"
 )
 
@@ -61,6 +65,10 @@ def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None
         from bot.backup import main as backup_main
 
         return backup_main(argv[1:])
+    if argv[:1] == ["restore"]:
+        from bot.backup import restore_main
+
+        return restore_main(argv[1:])
     if argv[:1] == ["health"]:
         from bot.doctor import health_main
 
@@ -85,7 +93,7 @@ def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None
         if not local:
             print("No DISCORD_TOKEN set: starting the local terminal table.", file=err)
         return local_main([a for a in argv if a != "--force-sync"])
-    configure(config.log_level, config.log_format)
+    configure(config.log_level, config.log_format, discord_wire=config.log_discord_wire)
     unknown = unknown_names()
     problem = token_problem(config.discord_token)
     if unknown or problem:

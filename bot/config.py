@@ -62,7 +62,8 @@ class Config(BaseSettings):
     db: str = Field(
         default="chipfist.sqlite3",
         validation_alias=AliasChoices(PREFIX + "DB", "db", "database"),
-        description="The SQLite database file (created and migrated at start).",
+        description="The database: a SQLite file path (created 0600 and migrated at "
+        "start) or a postgresql:// URL (the `postgres` extra).",
     )
     dev_guild: int | None = Field(
         default=None,
@@ -77,6 +78,12 @@ class Config(BaseSettings):
     log_format: LogFormat = Field(
         default="plain", description="plain: one readable line per record; json: JSON lines."
     )
+    log_discord_wire: bool = Field(
+        default=False,
+        description="With CHIPFIST_LOG_LEVEL=DEBUG, also log discord.py's request bodies "
+        "and gateway payloads (they hold private cards; tokens are still masked). Off: "
+        "those loggers stay at INFO.",
+    )
     health_file: str = Field(
         default="",
         description="A file the bot rewrites with a timestamp and the gateway state "
@@ -89,8 +96,14 @@ class Config(BaseSettings):
         default=0,
         ge=0,
         le=65535,
-        description="Serve Prometheus metrics on 127.0.0.1:PORT (needs the `metrics` "
-        "extra). 0: off.",
+        description="Serve Prometheus metrics on CHIPFIST_METRICS_HOST:PORT (needs the "
+        "`metrics` extra). 0: off.",
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1",
+        min_length=1,
+        description="The address the metrics server binds: 127.0.0.1 (this machine only), "
+        "0.0.0.0 (every interface, e.g. in a container scraped from outside).",
     )
     request_rate: float = Field(
         default=40.0,
@@ -228,6 +241,10 @@ class Config(BaseSettings):
             value = getattr(self, field)
             if field == "discord_token":
                 shown = mask_token(value)
+            elif field == "db":
+                from bot.store.backends import describe
+
+                shown = describe(value)
             elif value is None or value == "":
                 shown = "(unset)"
             else:

@@ -1,10 +1,12 @@
 """``python -m bot doctor`` and ``python -m bot health``.
 
 The doctor checks what can be checked without connecting to Discord: the settings
-(typed; unknown ``CHIPFIST_*`` names), the token's shape, the database (its folder
-writable, its schema version against this code's migrations: read only, so it is safe
-while the bot runs), the fonts, the optional metrics package, and prints the invite URL
-with exactly the permissions the code needs. Exit 0 when every check passed, 1 if not.
+(typed; unknown ``CHIPFIST_*`` names; the token and the database password masked), the
+token's shape, the database (SQLite: its folder writable, its mode, an integrity check;
+PostgreSQL: that it connects; both: its schema version against this code's migrations,
+read only, so it is safe while the bot runs), the fonts, the optional metrics package, and
+prints the invite URL with exactly the permissions the code needs. Exit 0 when every check
+passed, 1 if not.
 """
 
 from __future__ import annotations
@@ -16,13 +18,81 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import urlsplit
 
 from bot.config import Config, settings_error, token_client_id, token_problem, unknown_names
+from bot.store.files import others_can_read
 
 Check = tuple[bool, str]
 
 
 def check_database(path: str) -> Check:
+    from bot.store.backends import is_postgres
+
+    if is_postgres(path):
+        return check_postgres(path)
+    return check_sqlite(path)
+
+
+def _schema_verdict(name: str, version: int, extra: str) -> Check:
+    from bot.store.schema import LATEST
+
+    if version > LATEST:
+        return False, (
+            f"database {name}: schema v{version} is newer than this code (v{LATEST}): "
+            "run the newer Chipfist, or restore a backup"
+        )
+    if version < LATEST:
+        if version == 0:
+            pending = "an empty database: the bot creates its tables"
+        else:
+            pending = (
+                f"{LATEST - version} migrations pending; "
+                "back it up first: python -m bot backup PATH"
+            )
+        return True, (
+            f"database {name}: {extra}schema v{version}, migrated to v{LATEST} at the next start"
+            f" ({pending})"
+        )
+    return True, f"database {name}: {extra}schema v{version} (current): no migration pending"
+
+
+def check_postgres(url: str) -> Check:
+    """Connect (5 s at most), read the schema version; never print the password."""
+    import asyncio
+
+    from bot.store.backends import describe
+
+    name = describe(url)
+    try:
+        import asyncpg
+    except ImportError:
+        return False, f"database {name}: needs asyncpg: pip install 'chipfist[postgres]'"
+
+    async def read() -> tuple[int, str]:
+        from bot.store.schema import pg_schema_version
+
+        conn = await asyncpg.connect(url, timeout=5)
+        try:
+            version = await pg_schema_version(conn)
+            server = str(await conn.fetchval("SHOW server_version"))
+            tls = await conn.fetchval("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+            return version, f"PostgreSQL {server}, {'TLS' if tls else 'no TLS'}"
+        finally:
+            await conn.close()
+
+    try:
+        version, server = asyncio.run(read())
+    except Exception as exc:  # refused, unknown host, bad password, timeout: one line
+        password = urlsplit(url).password
+        text = f"{type(exc).__name__}: {exc}"
+        if password:
+            text = text.replace(password, "***")
+        return False, f"database {name}: cannot connect: {text}"
+    return _schema_verdict(name, version, f"connected ({server}), ")
+
+
+def check_sqlite(path: str) -> Check:
     from bot.store.schema import LATEST
 
     db = Path(path)
@@ -32,7 +102,9 @@ def check_database(path: str) -> Check:
             return False, f"database {db}: folder {folder} does not exist"
         if not os.access(folder, os.W_OK):
             return False, f"database {db}: folder {folder} is not writable"
-        return True, f"database {db}: not created yet (created at first start, schema v{LATEST})"
+        return True, (
+            f"database {db}: not created yet (created 0600 at first start, schema v{LATEST})"
+        )
     if not os.access(db, os.W_OK) or not os.access(folder, os.W_OK):
         # WAL needs the folder too: SQLite creates the -wal and -shm files beside it.
         return False, f"database {db}: the file or its folder {folder} is not writable"
@@ -50,17 +122,8 @@ def check_database(path: str) -> Check:
         return False, f"database {db}: cannot read it: {exc}"
     if ok != "ok":
         return False, f"database {db}: integrity check failed: {ok}"
-    if version > LATEST:
-        return False, (
-            f"database {db}: schema v{version} is newer than this code (v{LATEST}): "
-            "run the newer Chipfist, or restore a backup"
-        )
-    if version < LATEST:
-        return True, (
-            f"database {db}: schema v{version}, migrated to v{LATEST} at the next start "
-            "(back it up first: python -m bot backup PATH)"
-        )
-    return True, f"database {db}: writable, schema v{version} (current)"
+    private = "" if not others_can_read(db) else "READABLE BY OTHERS (chmod 600 it), "
+    return _schema_verdict(str(db), version, f"writable, {private}")
 
 
 def check_fonts() -> Check:
@@ -74,14 +137,14 @@ def check_fonts() -> Check:
     return True, f"fonts: {BOLD_FILE.name}, {REGULAR_FILE.name}"
 
 
-def check_metrics(port: int) -> Check | None:
+def check_metrics(port: int, host: str = "127.0.0.1") -> Check | None:
     if not port:
         return None
     try:
         import prometheus_client  # noqa: F401
     except ImportError:
         return False, "metrics: CHIPFIST_METRICS_PORT is set but prometheus-client is missing"
-    return True, f"metrics: will serve http://127.0.0.1:{port}/metrics"
+    return True, f"metrics: will serve http://{host}:{port}/metrics"
 
 
 def check_health_file(path: str) -> Check | None:
@@ -113,7 +176,10 @@ def run(out: TextIO, env: dict[str, str] | None = None, dotenv: str | None = ".e
         results.append((False, f"token: {problem}"))
     results.append(check_database(config.database))
     results.append(check_fonts())
-    for extra in (check_metrics(config.metrics_port), check_health_file(config.health_file)):
+    for extra in (
+        check_metrics(config.metrics_port, config.metrics_host),
+        check_health_file(config.health_file),
+    ):
         if extra is not None:
             results.append(extra)
     for ok, line in results:

@@ -17,6 +17,7 @@ import discord
 
 from bot.config import Config
 from bot.store import is_postgres
+from cogs import discord_internals
 from cogs.bot import RESTARTING, SYNC_LOG, SYNCED, ChipfistBot, make_bot
 from cogs.metrics import Metrics
 
@@ -28,15 +29,23 @@ __all__ = ["RESTARTING", "SYNCED", "SYNC_LOG", "ChipfistBot", "run", "serve"]
 def _metrics(config: Config) -> Metrics | None:
     if not config.metrics_port:
         return None
-    metrics = Metrics(config.metrics_port)
+    metrics = Metrics(config.metrics_port, host=config.metrics_host)
     port = metrics.start()
-    log.info("metrics on http://127.0.0.1:%s/metrics", port)
+    log.info("metrics on http://%s:%s/metrics", config.metrics_host, port)
     return metrics
 
 
 async def serve(config: Config, *, force_sync: bool = False) -> int:
     """Run the bot until SIGTERM/SIGINT (exit 0) or a fatal error (non-zero)."""
     assert config.discord_token
+    changed = discord_internals.problems()
+    if changed:
+        # The bot patches a few of discord.py's private parts (cogs/discord_internals.py):
+        # with one of them moved, it would fail later, in front of players.
+        for line in changed:
+            log.error("refusing to start: %s", line)
+        log.error("install a discord.py version this bot supports (pyproject.toml)")
+        return 2
     try:
         metrics = _metrics(config)
     except Exception as exc:  # the package is missing, or the port is taken

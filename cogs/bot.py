@@ -52,7 +52,7 @@ from bot.table.ownership import Ownership, is_table_log
 from bot.table.ports import StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
-from cogs import callback_retry, ops, permissions, rest_retry
+from cogs import callback_retry, discord_internals, ops, permissions, rest_retry
 from cogs.budget import RequestBudget
 from cogs.metrics import Metrics
 from cogs.prefs import (
@@ -71,7 +71,6 @@ SYNCED = CommandsSynced.KIND
 STOP_BUDGET = 4.0
 """Seconds a graceful stop may take in all, even with Discord unreachable (the promise
 is an exit within 5 s; supervisors wait longer: systemd 15 s here, Docker 10 s)."""
-_MEMBERS = discord.Intents.members.flag
 RESTARTING = "The dealer is restarting; try again in a few seconds. Nothing was changed."
 ROUTER = "cogs.router"
 """The extension that wires every inbound path (loaded by name, as discord.py does)."""
@@ -110,8 +109,7 @@ class ChipfistBot(commands.Bot):
         options.setdefault("chunk_guilds_at_startup", False)
         options.setdefault("member_cache_flags", discord.MemberCacheFlags.none())
         # No voice here: skip discord.py's start-up warnings about voice libraries.
-        discord.VoiceClient.warn_nacl = False
-        discord.VoiceClient.warn_dave = False
+        discord_internals.quiet_voice_warnings()
         if metrics is not None:
             options.setdefault("http_trace", metrics.trace_config())
         self.settings = settings if settings is not None else Config.load(env={}, dotenv=None)
@@ -306,8 +304,7 @@ class ChipfistBot(commands.Bot):
             shard = missing[0]
             log.info("connecting gateway shard %d (taken over)", shard)
             self._connected.add(shard)
-            self._connection.shard_ids = sorted({*(self._connection.shard_ids or []), shard})
-            await self.launch_shard(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, shard)
+            await discord_internals.launch_shard(self, shard)
             log.info("gateway shard %d connected", shard)
             if shard not in service.ownership.held or shard not in self._connected:
                 await self._disconnect(shard)  # lost while it connected
@@ -316,7 +313,7 @@ class ChipfistBot(commands.Bot):
         assert isinstance(self, commands.AutoShardedBot)
         log.warning("disconnecting gateway shard %d (its lease went to another)", shard)
         self._connected.discard(shard)
-        self._connection.shard_ids = [s for s in (self._connection.shard_ids or []) if s != shard]
+        discord_internals.forget_shard(self, shard)
         info = self.get_shard(shard)
         if info is not None and not info.is_closed():
             with contextlib.suppress(Exception):
@@ -395,8 +392,7 @@ class ChipfistBot(commands.Bot):
         try:
             await super().connect(reconnect=reconnect)
         except discord.PrivilegedIntentsRequired:
-            state = self._connection
-            if not state.intents.members:
+            if not self.intents.members:
                 raise
             log.error(
                 "Discord refused the Server Members intent: switch it on in the developer "
@@ -405,7 +401,7 @@ class ChipfistBot(commands.Bot):
             )
             self.members_intent = False
             # discord.py identifies with its state's intents; there is no public setter.
-            state._intents = discord.Intents(value=state.intents.value & ~_MEMBERS)
+            discord_internals.drop_intents(self, discord.Intents(members=True))
             await super().connect(reconnect=reconnect)
 
     async def on_ready(self) -> None:
@@ -478,7 +474,7 @@ class ChipfistBot(commands.Bot):
 
     def _gate_interactions(self) -> None:
         """Route every INTERACTION_CREATE through :attr:`draining` (one place)."""
-        parsers = self._connection.parsers
+        parsers = discord_internals.parsers(self)
         original = parsers["INTERACTION_CREATE"]
 
         def gated(data: InteractionPayload) -> None:
@@ -487,7 +483,9 @@ class ChipfistBot(commands.Bot):
                 return
             if data.get("type") == 4:  # autocomplete: nothing to tell
                 return
-            interaction = discord.Interaction(data=data, state=self._connection)
+            interaction = discord.Interaction(
+                data=data, state=discord_internals.connection_state(self)
+            )
             task = asyncio.create_task(self._refuse(interaction))
             self._refusals.add(task)
             task.add_done_callback(self._refusals.discard)
@@ -565,8 +563,7 @@ class ShardedChipfistBot(ChipfistBot, commands.AutoShardedBot):
         if self.shard_ids == []:
             # A standby owns no shard yet: connect none (discord.py would take an empty
             # list as "all of them"); the lease loop connects those it takes over.
-            self._connection.shard_count = self.shard_count
-            self._connection.shard_ids = []
+            discord_internals.set_no_shards(self, self.shard_count)
             self.gateway = health.STANDBY
             await self._write_health()
             return

@@ -37,8 +37,8 @@ from typing import Any, cast
 
 import aiohttp
 import discord
-from discord.http import Route
-from discord.webhook import async_ as webhook_async
+
+from cogs.discord_internals import AsyncWebhookAdapter, Route, use_adapter
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ def is_fast(route: Route) -> bool:
     return route.path.startswith("/webhooks/{webhook_id}/{webhook_token}")
 
 
-class CallbackAdapter(webhook_async.AsyncWebhookAdapter):
+class CallbackAdapter(AsyncWebhookAdapter):
     """discord.py's webhook adapter, with fast retries of a callback answered 5xx."""
 
     retries = 0
@@ -159,5 +159,4 @@ class CallbackAdapter(webhook_async.AsyncWebhookAdapter):
 def install() -> None:
     """Make the interactions of the current context (the bot's task, and every task it
     starts from now on) answer through :class:`CallbackAdapter`."""
-    if not isinstance(webhook_async.async_context.get(), CallbackAdapter):
-        webhook_async.async_context.set(CallbackAdapter())
+    use_adapter(CallbackAdapter(), CallbackAdapter)

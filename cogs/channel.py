@@ -172,6 +172,18 @@ class TableChannel:
 
     # ------------------------------------------------------------ notices
 
+    def new_table(self) -> None:
+        """A new table opened in this channel: it gets a message of its own (the last
+        table's stays as it was left, closed) and nothing the last one showed or told.
+        Its turns start again, so a version shown for the last table says nothing."""
+        self.message_id = None
+        self.shown = None
+        self._picture = None
+        self._repost = False
+        self.recent.clear()
+        self.hand = HandNotes()
+        self.dm_failed.clear()
+
     def note(self, text: str) -> None:
         """A public notice: one more line, and the message no longer shows the latest."""
         self.notices += 1

@@ -1,7 +1,12 @@
-"""Prometheus metrics on a loopback port (optional: ``pip install 'chipfist[metrics]'``).
+"""Prometheus metrics over HTTP (optional: ``pip install 'chipfist[metrics]'``).
 
-Off unless ``CHIPFIST_METRICS_PORT`` is set. Served on 127.0.0.1 only (put a scraper or
-a reverse proxy on the same host). What is measured:
+Off unless ``CHIPFIST_METRICS_PORT`` is set. Served on ``CHIPFIST_METRICS_HOST``
+(default 127.0.0.1, this machine only; 0.0.0.0 in a container scraped from outside).
+What is measured:
+
+* ``process_*`` and ``python_info`` — the process's CPU seconds, memory, open file
+  descriptors and start time, and the Python version (prometheus_client's process and
+  platform collectors);
 
 * ``chipfist_open_tables`` — tables open in this process;
 * ``chipfist_hands_total`` and ``chipfist_hands_per_minute`` (hands finished in the
@@ -77,6 +82,8 @@ class Metrics:
         self.host = host
         self.registry = prom.CollectorRegistry()
         r = self.registry
+        prom.ProcessCollector(registry=r)
+        prom.PlatformCollector(registry=r)
         self.open_tables = prom.Gauge("chipfist_open_tables", "Tables open", registry=r)
         self.hands = prom.Counter("chipfist_hands", "Hands finished", registry=r)
         self.hands_per_minute = prom.Gauge(

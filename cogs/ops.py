@@ -39,7 +39,7 @@ import aiohttp
 import discord
 
 from cards_art import RenderedImage
-from cogs import rest_retry
+from cogs import discord_internals, rest_retry
 from cogs.budget import BudgetShort
 from cogs.prefs import DmChannels
 
@@ -615,16 +615,13 @@ def bucket_wait(client: discord.Client, channel_id: int) -> float:
     Read from discord.py's rate-limit state (``HTTPClient._buckets``, a private part:
     anything unexpected reads as 0, which only means discord.py does the waiting)."""
     try:
-        http: Any = client.http  # Any: its private _buckets, read defensively
-        route = discord.http.Route(
+        route = discord_internals.Route(
             "PATCH",
             "/channels/{channel_id}/messages/{message_id}",
             channel_id=channel_id,
             message_id=0,
         )
-        known = http._bucket_hashes.get(route.key)
-        key = f"{known or route.key}:{route.major_parameters}"
-        bucket = http._buckets.get(key)
+        bucket = discord_internals.rate_limit_bucket(client.http, route)
         # The last slot is left to others: discord.py holds the request that takes it
         # until the window resets (its pre-emptive sleep), so it would stay in flight.
         spare = 1 if bucket is not None and bucket.limit > 1 else 0

@@ -198,6 +198,9 @@ class DiscordPresenter:
         if table_id in self.gone:
             return
         ch = self.channel(table_id)
+        if notice.kind == "created":
+            self._drop_hooks(table_id)  # the last table's clicks edit its own message
+            ch.new_table()
         ch.note(notice.text)
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":

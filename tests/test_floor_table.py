@@ -438,6 +438,8 @@ _CONTEXT: dict[str, dict[str, Any]] = {
     "big_blind": {"small_blind": 0},
     "min_buy_in": {"max_buy_in": 1_000_000_000_000},
     "min_players": {"seats": 10},
+    # the charge is bounded by the stakes too.
+    "time_charge": {"big_blind": 1_000_000_000},
 }
 
 

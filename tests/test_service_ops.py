@@ -896,7 +896,7 @@ def test_compose_file_parses_with_volume_env_file_and_healthcheck() -> None:
     assert volume in doc["volumes"] and mount == "/data"
     assert service["environment"]["CHIPFIST_DB"].startswith(mount + "/")
     assert service["healthcheck"]["test"] == ["CMD", "python", "-m", "bot", "health"]
-    assert service["stop_signal"] == "SIGTERM" and service["restart"].startswith("on-failure")
+    assert service["stop_signal"] == "SIGTERM" and service["restart"] == "unless-stopped"
     assert _set_names(text) <= set(env_names().values())
 
 
@@ -928,9 +928,9 @@ def test_systemd_unit_is_hardened_and_restarts_on_failure() -> None:
             keys.setdefault(key.strip(), []).append(value.strip())
     assert keys["User"] == ["chipfist"] and keys["Restart"] == ["on-failure"]
     assert keys["NoNewPrivileges"] == ["yes"] and keys["ProtectSystem"] == ["strict"]
-    data_dir = keys["ReadWritePaths"][0]
-    db = next(v for v in keys["Environment"] if v.startswith("CHIPFIST_DB="))
-    assert db.split("=", 1)[1].startswith(data_dir + "/")
+    # The database is the default chipfist.sqlite3 in the working directory, the one
+    # writable path (the env file may name another, or a postgresql:// URL).
+    assert keys["WorkingDirectory"] == keys["ReadWritePaths"]
     assert keys["KillSignal"] == ["SIGTERM"] and keys["Type"] == ["notify"]
     assert set(keys["RestartPreventExitStatus"][0].split()) == {"2", "3"}
     assert _set_names(text) <= set(env_names().values())

@@ -154,6 +154,7 @@ def _samples() -> list[log.LogRecord]:
         log.Chosen("omaha", "pot"),
         log.Paused(False, at=7.0),
         log.Closed("host"),
+        log.CarryReturned((("u1", 8), ("u2", 7)), at=6.5),
         log.Halted("Chip conservation failed (R-2.5)"),
         log.HandStarted(4, start, (1, 2), 1, 1, 2, None, "holdem", "no"),
         log.ActionTaken(4, 2, Fold(1), "Bob folds", timeout=True, at=8.0),
@@ -237,7 +238,7 @@ def test_stats_read_through_the_records() -> None:
         (
             "hand_started",
             log.HandStarted(
-                1, _samples()[15].start, (1, 2), 1, 1, 2, None, "holdem", "no"
+                1, _samples()[16].start, (1, 2), 1, 1, 2, None, "holdem", "no"
             ).to_payload(),
         ),
         ("hand_ended", {"hand_no": 1, "stacks": [110, 90], "net": [10, -10]}),

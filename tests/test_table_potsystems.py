@@ -104,7 +104,9 @@ async def test_r2_4_open_stakes_top_up_during_the_hand_is_logged_and_conserved()
 
 async def test_r14_2_time_collection_once_per_period_between_deals() -> None:
     h = Harness()
-    table = await h.seated(["a", "b", "c"], buy_in=100, time_charge=3, time_period=600)
+    table = await h.seated(
+        ["a", "b", "c"], buy_in=100, small_blind=2, big_blind=4, time_charge=3, time_period=600
+    )
     assert (await h.deal(table)).ok  # the first deal collects
     assert table.state.rake_total == 9
     await h.play_passively(table)

@@ -33,15 +33,21 @@ def database_from_env(
 
 
 def describe(url_or_path: str) -> str:
-    """For logs and messages: the database without its password."""
+    """For logs and messages: the database without its password (in the URL's user part
+    or a ``password=`` parameter)."""
     if not is_postgres(url_or_path):
         return url_or_path
     parts = urlsplit(url_or_path)
-    if parts.password is None:
-        return url_or_path
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    if parts.password is not None:
+        host = parts.netloc.rpartition("@")[2]
+        parts = parts._replace(netloc=f"{parts.username}:***@{host}")
+    if parts.query:
+        query = [
+            f"{k}=***" if k.lower() in ("password", "sslpassword") else f"{k}={v}" if sep else k
+            for k, sep, v in (item.partition("=") for item in parts.query.split("&"))
+        ]
+        parts = parts._replace(query="&".join(query))
+    return urlunsplit(parts)
 
 
 async def open_store(

@@ -28,6 +28,7 @@ import aiosqlite
 
 from bot.store.checkpoint import Checkpointer, daemon_connect
 from bot.store.errors import StoreClosed
+from bot.store.files import create_private
 from bot.store.handtotals import hand_nets
 from bot.store.reader import Reader
 from bot.store.records import (
@@ -302,6 +303,7 @@ class Store(BaseStore):
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be 'NORMAL' or 'FULL'")
         path = os.fspath(path)
+        create_private(path)  # 0600, and so its -wal and -shm (bot/store/files.py)
         # The read connection migrates first (before any writer exists), then becomes
         # read-only. isolation_level=None: migrations manage their own transactions.
         reader = await daemon_connect(path)

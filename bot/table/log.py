@@ -337,6 +337,26 @@ class Closed(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class CarryReturned(LogRecord):
+    """R-16.13: a pot still carried when the table closes, given back in shares (user,
+    chips): to a seated player's stack, or cashed out to one who already left."""
+
+    KIND: ClassVar[str] = "carry_returned"
+    shares: tuple[tuple[str, int], ...]
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"shares": [[u, a] for u, a in self.shares]}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> CarryReturned:
+        shares = tuple(
+            (_str(_list(pair, "shares")[0], "shares"), _int(pair[1], "shares"))
+            for pair in _list(_get(p, "shares"), "shares")
+        )
+        return cls(shares, at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
 class Halted(LogRecord):
     """R-2.5: the table stopped on a conservation failure."""
 
@@ -618,6 +638,7 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         Chosen,
         Paused,
         Closed,
+        CarryReturned,
         Halted,
         HandStarted,
         ActionTaken,

@@ -26,8 +26,7 @@ def rebuild(
     state = state if state is not None else TableState(table_id)
     for ev in events:
         record = read_event(ev.kind, ev.payload, table_id=table_id, seq=ev.seq)
-        state.apply(record, idem_key=ev.idem_key)
-        state.seq = ev.seq
+        state.apply(record, idem_key=ev.idem_key, seq=ev.seq)
     info = state.current
     if info is not None and not info.ended and info.replay_error is None:
         try:
@@ -45,6 +44,10 @@ async def load(store: StorePort, table_id: str, *, use_snapshot: bool = True) ->
     snap = await store.latest_snapshot(table_id) if use_snapshot else None
     if snap is not None:
         seq, payload = snap
+        if "incarnation" not in payload:
+            # Written before tables were counted: only the whole log tells which table
+            # of the channel this is (the keys it derives depend on it).
+            return rebuild(table_id, await store.events(table_id))
         try:
             state = from_payload(table_id, dict(payload), seq)
         except LogError as exc:

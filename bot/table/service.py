@@ -17,7 +17,7 @@ from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
 from bot.table.ownership import NotOwned, Ownership
-from bot.table.ports import LEDGER_KINDS, LedgerKind, LedgerRow, Presenter, StorePort
+from bot.table.ports import LedgerKind, Presenter, StorePort
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, session_results
 from bot.table.settings import TableSettings
@@ -163,8 +163,9 @@ class TableService:
         table = self.get(table_id)
         if table is None:
             return SessionReport((), {}, {})
-        sums = await self.store.ledger_sums(table_id)
-        rows = [LedgerRow(player, kind, amount) for (player, kind), amount in sums.items()]
+        # This table's session only: an earlier table of the channel settled its own.
+        opened = table.state.opened_seq
+        rows = [r for r in await self.store.ledger_rows(table_id) if r.seq >= opened]
         seats = list(table.state.seats.values())
         stacks = {s.user_id: s.stack for s in seats}
         # Players who stood up are in the results too: their names come from the log.
@@ -172,12 +173,10 @@ class TableService:
         names = {sat.user: sat.name for sat in read_rows(seating, Sat, table_id=table_id)}
         names.update({s.user_id: s.name for s in seats})
         results = tuple(r for r in session_results(rows, stacks) if r.user_id != "house")
-        totals: dict[LedgerKind, int] = {}
-        if results:
-            totals = dict.fromkeys(LEDGER_KINDS, 0)
-            for (_, kind), amount in sums.items():
-                totals[kind] += amount
-        return SessionReport(results, names, totals)
+        totals = dict.fromkeys(LedgerKind, 0)
+        for r in rows:
+            totals[r.kind] = totals.get(r.kind, 0) + r.amount
+        return SessionReport(results, names, totals if results else {})
 
     async def stats(self, table_id: str) -> list[PlayerStats]:
         """Hands played and won, net and biggest win per player (``/stats``): the
@@ -327,20 +326,34 @@ class TableService:
             table = self._table(state)
             self.tables[state.table_id] = table
             loaded.append(table)
-            if state.current is not None and state.current.replay_error is not None:
-                async with table.lock:
-                    await table.cancel_unreplayable()  # R-16.8
-            error = state.conservation_error() or await ledger_error(self.store, state)
-            if error and not state.halted:
-                async with table.lock:
-                    await table._commit(Halted(error))
+            try:
+                await self._check_loaded(table)
+            except Exception:
+                log.exception("table %s: could not be started; halting it", table.table_id)
+                table.halt_in_memory(
+                    "The table could not be started from its log; it is stopped and no "
+                    "chip moves until an operator looks at it."
+                )
             if table.state.halted:
                 halted.append(state.table_id)
         if settle:
             # Only the tables just loaded: those already running are not cut in half.
             await asyncio.gather(*(t.settle() for t in loaded))
+            halted.extend(t.table_id for t in loaded if t.state.halted and t.table_id not in halted)
         self._wake.set()
         return halted
+
+    async def _check_loaded(self, table: Table) -> None:
+        """A table just rebuilt: cancel a hand it cannot replay (R-16.8) and halt it on a
+        count that disagrees with its ledger (R-2.5)."""
+        state = table.state
+        if state.current is not None and state.current.replay_error is not None:
+            async with table.lock:
+                await table.cancel_unreplayable()
+        error = state.conservation_error() or await ledger_error(self.store, state)
+        if error and not state.halted:
+            async with table.lock:
+                await table._commit(Halted(error))
 
     async def settle_all(self) -> None:
         await asyncio.gather(*(t.settle() for t in self.tables.values()))

@@ -44,6 +44,8 @@ LIMIT_NAMES = {
     "fixed": "Fixed-limit",
     "spread": "Spread-limit",
 }
+MAX_RAKE_BP = 2000
+"""The most any rake takes of a pot (R-14.6): 20%, in hundredths of a percent."""
 MAX_STAKE = 1_000_000_000
 """R-2.6: the largest blind, ante, bet, stake or charge."""
 MAX_CHIPS = 1_000_000_000_000
@@ -150,7 +152,7 @@ META: dict[str, Meta] = {
         unit="bets and raises (or none)", range=(1, 100), games="fixed and spread limit"
     ),
     "deal_cap": Meta(unit="chips", range=(0, MAX_CHIPS)),
-    "rake_percent_bp": Meta(label="rake", unit="hundredths of a percent", range=(0, 2000)),
+    "rake_percent_bp": Meta(label="rake", unit="hundredths of a percent", range=(0, MAX_RAKE_BP)),
     "rake_cap": Meta(unit="chips", range=(0, MAX_CHIPS)),
     "rake_step_chips": Meta(unit="chips", range=(0, MAX_STAKE)),
     "rake_step_per": Meta(unit="chips", range=(0, MAX_CHIPS)),
@@ -428,6 +430,11 @@ class TableSettings:
         return self.small_bet or self.big_blind or 2
 
     @property
+    def chip_charge_limit(self) -> int:
+        """The most a time charge may take from a player at once (R-14.6)."""
+        return max(self.big_blind, self.small_bet)
+
+    @property
     def big_bet_size(self) -> int:
         return self.big_bet or 2 * self.min_bet
 
@@ -491,6 +498,18 @@ class TableSettings:
                     f"{words[0].upper()}{words[1:]} is {low} to {high} {unit} (R-2.6); "
                     f"{_number(value)} is outside that."
                 )
+        step_chips, step_per = self.value("rake_step_chips"), self.value("rake_step_per")
+        if step_per and step_chips * 10_000 > step_per * MAX_RAKE_BP:
+            raise SettingsError(
+                f"A step rake takes at most {MAX_RAKE_BP // 100}% of the pot, as the rake "
+                f"percentage does: at most {step_per * MAX_RAKE_BP // 10_000} chips per "
+                f"{step_per} (R-14.6)."
+            )
+        if self.time_charge > self.chip_charge_limit:
+            raise SettingsError(
+                "The time charge is 0 to the big blind (the small bet when larger), "
+                f"{self.chip_charge_limit} chips (R-14.6); {self.time_charge} is outside that."
+            )
         if self.small_blind > self.big_blind:
             raise SettingsError(
                 "The small blind cannot be bigger than the big blind: it is 0 to "

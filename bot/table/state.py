@@ -126,6 +126,9 @@ class TableState:
     time_collected_at: float | None = None
     pot_state: dict[str, Any] | None = None
     """§15 two to win / Guts: markers, legs and reserve carried between deals."""
+    carried_by: tuple[str, ...] = ()
+    """The players (in the hand's order from the button's left) dealt into the last
+    hand that carried a pot: whom it goes back to if the table closes (R-16.13)."""
     rake_total: int = 0
     bought: int = 0
     cashed: int = 0
@@ -149,8 +152,26 @@ class TableState:
     """The time bank setting the seated players' banks were last filled from; a change
     of the setting refills every bank at the next deal (R-1.10)."""
     seq: int = 0
+    incarnation: int = 0
+    """How many tables this channel has opened (each ``Created`` starts one). The
+    idempotency keys a table derives from its hand and turn numbers, which start again
+    with each table, are scoped by it (:meth:`scoped`)."""
+    opened_seq: int = 0
+    """The log position of this table's ``Created``: what came before belongs to an
+    earlier table of the channel (its session, its ledger)."""
 
     # ------------------------------------------------------------------ queries
+
+    def scoped(self, key: str) -> str:
+        """``key`` made unique to this table of the channel. The first table's keys are
+        unchanged, so every log written before tables were scoped reads the same.
+
+        >>> s = TableState("c"); s.incarnation = 1; s.scoped("end:3")
+        'end:3'
+        >>> s.incarnation = 2; s.scoped("end:3")
+        'end:3@2'
+        """
+        return key if self.incarnation <= 1 else f"{key}@{self.incarnation}"
 
     def seat_of(self, user_id: str) -> Seat | None:
         for seat in self.seats.values():
@@ -217,13 +238,16 @@ class TableState:
         *,
         idem_key: str | None = None,
         live: Any = None,
+        seq: int | None = None,
     ) -> None:
-        """Apply one logged event (a record of :mod:`bot.table.log`). ``live`` carries
-        work already done by the live path (the engine hand it built or the events an
-        action produced) so it is not redone."""
+        """Apply one logged event (a record of :mod:`bot.table.log`) stored at ``seq``.
+        ``live`` carries work already done by the live path (the engine hand it built or
+        the events an action produced) so it is not redone."""
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise ValueError(f"not a table event: {event.kind!r}")
+        if seq is not None:
+            self.seq = seq
         when = event.at if event.at is not None else self.last_change_at
         handler(self, event, live)
         if event.kind in HAND_EVENTS:
@@ -244,11 +268,17 @@ class TableState:
         # A channel may get a new table after its last one closed: a new incarnation
         # starts clean, except the chip counters, which run on for the whole channel.
         if self.closed:
+            # A pot carried at the close was returned then (R-16.13); only a log written
+            # before that ruling closed with one still carried, which stays counted.
             keep = (self.bought, self.cashed, self.rake_total, self.carried, self.idem)
+            kept = (self.incarnation, self.seq)
             fresh = TableState(self.table_id)
             for name in TableState.__slots__:
                 setattr(self, name, getattr(fresh, name))
             self.bought, self.cashed, self.rake_total, self.carried, self.idem = keep
+            self.incarnation, self.seq = kept
+        self.incarnation += 1
+        self.opened_seq = self.seq
         self.settings = p.settings
         self.bank_granted = self.settings.time_bank
         self.host = p.host
@@ -333,6 +363,17 @@ class TableState:
 
     def _on_closed(self, p: log.Closed, live: Any) -> None:
         self.closed = True
+
+    def _on_carry_returned(self, p: log.CarryReturned, live: Any) -> None:
+        for user, amount in p.shares:
+            seat = self.seat_of(user)
+            if seat is not None:
+                seat.stack += amount
+            else:
+                self.cashed += amount  # he left before the close: cashed out his share
+            self.carried -= amount
+        self.carried_by = ()
+        self.pot_state = None
 
     def _on_halted(self, p: log.Halted, live: Any) -> None:
         self.halted = p.reason
@@ -463,6 +504,7 @@ class TableState:
             seat = self.seats.get(s)
             if seat is not None:
                 seat.stack = stacks[pos]
+        self.carried_by = tuple(info.users) if p.carried else ()
         self.carried = p.carried
         self.pot_state = p.pot_state
         self.rake_total += p.rake
@@ -553,6 +595,7 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Chosen: TableState._on_chosen,
     log.Paused: TableState._on_paused,
     log.Closed: TableState._on_closed,
+    log.CarryReturned: TableState._on_carry_returned,
     log.Halted: TableState._on_halted,
     log.HandStarted: TableState._on_hand_started,
     log.ActionTaken: TableState._on_action,

@@ -16,6 +16,7 @@ The table never computes a bet, a pot or a winner: the engine does (``bot.poker`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -157,14 +158,16 @@ class Table:
     ) -> Outcome:
         async with self.lock:
             st = self.state
-            if key is not None and key in st.idem:
+            own = None if key is None else st.scoped(key)
+            if own is not None and own in st.idem:
                 return Outcome(
                     True,
-                    f"Already done: that command was applied once, at turn {st.idem[key]}.",
+                    f"Already done: that command was applied once, at turn {st.idem[own]}.",
                     st.turn,
                     "duplicate",
                     duplicate=True,
                 )
+            before = st.seq
             try:
                 if st.halted:
                     raise TableHalted(st.halted)
@@ -176,12 +179,29 @@ class Table:
                         f"{st.turn}); nothing was done. Look at the table and act again."
                     )
                 await self._settle()  # a previous command cut short by a store error
+                before = st.seq
                 message = await body()
-            except DuplicateKey:
-                return Outcome(
-                    True, "Already done: that command was applied once.", st.turn, "duplicate", True
-                )
+            except DuplicateKey as exc:
+                if own is not None and str(exc) == own:
+                    return Outcome(
+                        True,
+                        "Already done: that command was applied once.",
+                        st.turn,
+                        "duplicate",
+                        True,
+                    )
+                # A key the table derived itself (a hand's end, a clock's action) is
+                # already in the log: the log holds something this table does not
+                # know. Never "already done": stop the table, with the reason.
+                text = await self._halt_on_collision(str(exc))
+                if user is not None:
+                    await self.presenter.error(self.table_id, user, text)
+                return Outcome(False, text, self.state.turn, "halted")
             except (TableError, PokerError) as exc:
+                if self.state.seq != before:
+                    # A command is all or nothing: a refusal after one of its own writes
+                    # is a bug in that command (the write stands; the log is the truth).
+                    log.error("table %s: refused after a write: %s", self.table_id, exc)
                 text = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
                 said = text.lower()
@@ -197,6 +217,15 @@ class Table:
                 # ahead of the log, so rebuild the table from the log (invariant 4).
                 log.exception("table %s: command failed; reloading from the log", self.table_id)
                 await self._reload()
+                if self.state.seq != before:
+                    # Its first write landed, a later one did not: the command took
+                    # effect, and what follows it is finished now or at the next command.
+                    await self._settle_quietly()
+                    text = (
+                        "That was recorded, but the table could not write all that follows "
+                        "from it; it finishes at the next command."
+                    )
+                    return Outcome(True, text, self.state.turn, "partly_recorded")
                 text = "The table could not record that; nothing was done. Please try again."
                 if user is not None:
                     await self.presenter.error(self.table_id, user, text)
@@ -211,6 +240,23 @@ class Table:
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
             self.state.halted = "The table could not be read back from its log; it is stopped."
+
+    async def _halt_on_collision(self, key: str) -> str:
+        """Halt the table: its log already holds ``key``, which it derived itself."""
+        log.error("table %s: derived key %r is already in the log; halting", self.table_id, key)
+        await self._reload()
+        text = (
+            f"The table's log already holds an entry it was about to write ({key}); "
+            "the table is stopped so that no chip moves on a count it cannot trust."
+        )
+        if not self.state.halted:
+            try:
+                await self._commit(tlog.Halted(text))
+            except Exception:
+                log.exception("table %s: could not log the halt", self.table_id)
+                self.state.halted = text
+            await self._public("halted", text)
+        return text
 
     def _random(self, label: str) -> random.Random:
         """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game."""
@@ -240,11 +286,11 @@ class Table:
         """Append one record (stamped with the table clock) and fold it into the state."""
         record = dataclasses.replace(record, at=self.time.now())
         payload = record.to_payload()
+        key = None if key is None else self.state.scoped(key)
         seq = await self.store.append(
             self.table_id, record.kind, payload, idem_key=key, ledger=ledger
         )
-        self.state.apply(record, idem_key=key, live=live)
-        self.state.seq = seq
+        self.state.apply(record, idem_key=key, live=live, seq=seq)
         return record
 
     async def _public(self, kind: NoticeKind, text: str, **data: Any) -> None:
@@ -291,8 +337,12 @@ class Table:
         async def body() -> str:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError("This channel already has a table.")
+            settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
             await self._commit(tlog.Created(settings, host, first, guild), key=key)
+            # What the last table of this channel kept in memory is not this one's.
+            self._declare_told = -1
+            self.away.clear()
             text = f"Table open: {settings.stakes_text()}. Host: {host_name or host}."
             await self._public("created", text)
             return text
@@ -535,14 +585,39 @@ class Table:
             self._require_manager(who)
             if self.state.in_hand:
                 raise TableError("Finish or wait for the hand before closing the table.")
+            returned = await self._return_carry()
             for seat in list(self.state.seats.values()):
                 await self._stand(seat, None)
             await self._commit(tlog.Closed(user), key=key)
-            text = "The table is closed. Every player was cashed out."
+            text = returned + "The table is closed. Every player was cashed out."
             await self._public("closed", text)
             return text
 
         return await self._command(user, key, None, body)
+
+    async def _return_carry(self) -> str:
+        """R-16.13: a pot still carried when the table closes goes back to the players
+        dealt into the hand that carried it, in equal shares, the odd chips one each from
+        the first of them left of the button. Returns what the table says of it."""
+        st = self.state
+        if not st.carried:
+            return ""
+        owed = st.carried_by or tuple(s.user_id for s in st.seats.values())
+        if not owed:
+            return ""
+        share, odd = divmod(st.carried, len(owed))
+        shares = tuple((u, share + (1 if i < odd else 0)) for i, u in enumerate(owed))
+        shares = tuple((u, a) for u, a in shares if a)
+        gone = [(u, a) for u, a in shares if st.seat_of(u) is None]
+        total = st.carried
+        await self._commit(
+            tlog.CarryReturned(shares),
+            ledger=[LedgerRow(u, LedgerKind.CASH_OUT, a) for u, a in gone],
+        )
+        return (
+            f"The carried pot of {plural(total, 'chip')} went back to the "
+            f"{plural(len(owed), 'player')} of the hand that carried it (R-16.13). "
+        )
 
     async def abandon(self, reason: str, *, by: str) -> Abandoned | None:
         """R-16.11: the table lost its place (its channel or thread deleted, the dealer
@@ -560,6 +635,7 @@ class Table:
             if info is not None and not info.ended:
                 await self._commit(info.cancellation(st.pot_state), key=f"end:{info.hand_no}")
                 cancelled = info.hand_no
+            await self._return_carry()
             seats = list(st.seats.values())
             cashed = tuple((s.user_id, s.name, s.stack) for s in seats)
             for seat in seats:
@@ -655,30 +731,48 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def _collect_time(self, order: Sequence[int]) -> bool:
-        """R-14.2: once per period, between deals, each player dealt in pays the time
-        charge (all he has, if less). Logged with the ledger as rake (R-2.5)."""
+    def _time_charges(self, order: Sequence[int]) -> dict[int, int]:
+        """R-14.2: the charge due from each player dealt in (all he has, if less), once
+        per period, between deals; empty when none is due."""
         s, st = self.settings, self.state
         if s.time_charge <= 0:
-            return False
+            return {}
         now = self.time.now()
         if st.time_collected_at is not None and now - st.time_collected_at < s.time_period:
-            return False
-        charges = {
-            str(n): min(s.time_charge, st.seats[n].stack) for n in order if st.seats[n].stack
-        }
+            return {}
+        return {n: min(s.time_charge, st.seats[n].stack) for n in order if st.seats[n].stack}
+
+    @contextlib.contextmanager
+    def _charged(self, charges: Mapping[int, int]) -> Iterator[None]:
+        """The seats as they will be once ``charges`` are paid, to plan and build the
+        deal before any chip moves (R-14.6: all or nothing). Nothing awaits inside."""
+        seats = self.state.seats
+        for n, amount in charges.items():
+            seats[n].stack -= amount
+        try:
+            yield
+        finally:
+            for n, amount in charges.items():
+                seats[n].stack += amount
+
+    async def _collect_time(self, charges: Mapping[int, int]) -> None:
+        """Log the time charge, with the ledger as rake (R-2.5)."""
+        st = self.state
         await self._commit(
-            tlog.TimeCollected(tuple((int(n), a) for n, a in charges.items())),
-            key=f"time:{st.hand_no + 1}",
+            tlog.TimeCollected(tuple(charges.items())),
+            # The log position: a retry of this very collection is the same key, a later
+            # period's is not (the hand number does not move when a deal is refused).
+            key=f"time:{st.seq}",
             ledger=[
-                LedgerRow(st.seats[int(n)].user_id, LedgerKind.RAKE, amount)
+                LedgerRow(st.seats[n].user_id, LedgerKind.RAKE, amount)
                 for n, amount in charges.items()
                 if amount
             ],
         )
         total = sum(charges.values())
-        await self._public("time_collected", f"Time collected: {s.time_charge} each ({total}).")
-        return True
+        await self._public(
+            "time_collected", f"Time collected: {self.settings.time_charge} each ({total})."
+        )
 
     def _plan(self) -> DealPlan | None:
         st = self.state
@@ -780,37 +874,9 @@ class Table:
             seat=chooser.number,
         )
 
-    async def _deal(self, key: str | None) -> str:
+    def _build_hand(self, plan: DealPlan, variant: str, limit: str) -> tuple[Hand, HandStart]:
+        """The next hand as ``plan`` deals it (checked by the engine; nothing logged)."""
         st = self.state
-        if st.in_hand:
-            raise TableError("A hand is already being played.")
-        if st.paused:
-            raise TableError("The table is paused.")
-        if self.hold:
-            raise TableError(self.hold)
-        await self._check_conservation()  # never deal on a wrong count (R-2.5)
-        if st.halted:
-            raise TableHalted(st.halted)
-        plan = self._plan()
-        if plan is None:
-            raise TableError("At least two players with chips must be seated and in to deal.")
-        timed_out = False
-        if self._choice_pending():
-            chooser = st.seats[plan.button]
-            if key != "choice-timeout":
-                raise TableError(
-                    f"{chooser.name} deals next and must choose the game first: "
-                    f"{self._choices_text(len(plan.order))}"
-                )
-            timed_out = True
-        variant, limit = self._next_game()
-        if len(plan.order) > get_variant(variant).max_players:
-            raise TableError(f"Too many players for {get_variant(variant).name}.")
-        if await self._collect_time(plan.order):
-            # A player whom the charge left with nothing is not dealt in.
-            plan = self._plan()
-            if plan is None:
-                raise TableError("At least two players with chips must be seated to deal.")
         live, dead = st.posts_for(plan)
         straddle_pos = self._straddle_position(plan)
         if (
@@ -839,6 +905,49 @@ class Table:
             rules, stacks, deck, carried=st.carried, player_ids=ids, pot_state=pot_state
         )  # secure shuffle (R-16.1), unless a local game was seeded
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
+        return hand, start
+
+    async def _deal(self, key: str | None) -> str:
+        st = self.state
+        if st.in_hand:
+            raise TableError("A hand is already being played.")
+        if st.paused:
+            raise TableError("The table is paused.")
+        if self.hold:
+            raise TableError(self.hold)
+        await self._check_conservation()  # never deal on a wrong count (R-2.5)
+        if st.halted:
+            raise TableHalted(st.halted)
+        plan = self._plan()
+        if plan is None:
+            raise TableError("At least two players with chips must be seated and in to deal.")
+        timed_out = False
+        if self._choice_pending():
+            chooser = st.seats[plan.button]
+            if key != "choice-timeout":
+                raise TableError(
+                    f"{chooser.name} deals next and must choose the game first: "
+                    f"{self._choices_text(len(plan.order))}"
+                )
+            timed_out = True
+        variant, limit = self._next_game()
+        if len(plan.order) > get_variant(variant).max_players:
+            raise TableError(f"Too many players for {get_variant(variant).name}.")
+        charges = self._time_charges(plan.order)
+        with self._charged(charges):
+            # Everything that can refuse the deal happens before any chip moves: the
+            # charge is collected only for a deal that goes ahead (R-14.6).
+            charged_plan = self._plan() if charges else plan
+            if charged_plan is None or len(charged_plan.order) < 2:
+                raise TableError(
+                    f"After the time charge of {self.settings.time_charge} fewer than two "
+                    "players would have chips, so there is no deal and nothing was "
+                    "collected (R-14.6)."
+                )
+            hand, start = self._build_hand(charged_plan, variant, limit)
+        plan = charged_plan
+        if charges:
+            await self._collect_time(charges)
         hand_no = st.hand_no + 1
         if timed_out:
             # R-16.10: said just before the deal it explains.
@@ -1205,7 +1314,31 @@ class Table:
         """Finish what a crash interrupted between two appends of one command: a hand
         whose last action was logged but not its end, players due to be cashed out."""
         async with self.lock:
+            try:
+                await self._settle()
+            except DuplicateKey as exc:
+                await self._halt_on_collision(str(exc))
+            except Exception:
+                # One table that cannot be settled must not keep the bot (or any other
+                # table) from starting: it stops, with the reason, and nothing moves.
+                log.exception("table %s: could not be settled; halting it", self.table_id)
+                self.halt_in_memory(
+                    "The table could not finish what was cut short when the dealer "
+                    "stopped; it is stopped and no chip moves until an operator looks at it."
+                )
+
+    async def _settle_quietly(self) -> None:
+        """:meth:`_settle`, when the store may still be failing (logged, not raised)."""
+        try:
             await self._settle()
+        except Exception:
+            log.exception("table %s: the rest of a command is still not written", self.table_id)
+
+    def halt_in_memory(self, reason: str) -> None:
+        """Stop the table without writing (the store is what failed): the log is
+        untouched, and the next start tries again."""
+        if not self.state.halted:
+            self.state.halted = reason
 
     async def _settle(self) -> None:
         st = self.state
