@@ -25,6 +25,7 @@ from bot.table import log as tlog
 from bot.table.ports import LedgerKind, LoggedEvent, StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
+from bot.table.settings import TableSettings
 from bot.table.state import HandInfo
 from bot.table.table import Table
 from tests.harness import HOST, Harness
@@ -79,7 +80,8 @@ def full_scan_export(info: HandInfo, viewer: str | None) -> str:
 
 async def full_scan_session(store: StorePort, table: Table) -> SessionReport:
     table_id = table.table_id
-    rows = await store.ledger_rows(table_id)
+    opened = table.state.opened_seq  # this table's session, not an earlier table's
+    rows = [r for r in await store.ledger_rows(table_id) if r.seq >= opened]
     seats = list(table.state.seats.values())
     stacks = {s.user_id: s.stack for s in seats}
     names = {
@@ -88,8 +90,10 @@ async def full_scan_session(store: StorePort, table: Table) -> SessionReport:
     }
     names.update({s.user_id: s.name for s in seats})
     results = tuple(r for r in session_results(rows, stacks) if r.user_id != "house")
-    totals = await store.ledger_totals(table_id) if results else {}
-    return SessionReport(results, names, totals)
+    totals = dict.fromkeys(LedgerKind, 0)
+    for r in rows:
+        totals[r.kind] = totals.get(r.kind, 0) + r.amount
+    return SessionReport(results, names, totals if results else {})
 
 
 async def full_scan_stats(store: StorePort, table_id: str) -> list[PlayerStats]:
@@ -101,6 +105,8 @@ async def assert_reads_match_full_scan(service: TableService, table: Table) -> i
     store, table_id = service.store, table.table_id
     summed: dict[tuple[str, LedgerKind], int] = {}
     for row in await store.ledger_rows(table_id):
+        if row.seq < table.state.opened_seq:
+            continue
         summed[(row.player_id, row.kind)] = summed.get((row.player_id, row.kind), 0) + row.amount
     assert await store.ledger_sums(table_id) == summed
     assert await service.stats(table_id) == await full_scan_stats(store, table_id)
@@ -201,6 +207,43 @@ async def test_reads_never_read_the_whole_log(tmp_path: Path, monkeypatch: Any) 
         report = await h.service.session("t")
         assert report.results and report.totals["buy_in"] > 0
         assert whole == []
+    finally:
+        await store.close()
+
+
+async def test_r14_4_reads_of_a_reopened_channel(store_url: str) -> None:
+    """R-14.4 and R-16.11: a channel's table closed and a new one opened there. /ledger
+    and /settle are the new table's session (the sums start again at its ``created``),
+    /stats counts the channel's every hand as the whole log does, and an export of a
+    number both tables dealt is the new table's hand, the one the table itself shows."""
+    store = await open_store(store_url)
+    try:
+        h = Harness(store=store)
+        first = await play_long_table(h, 9, seed=4)
+        assert (await first.close(HOST, key=h.key())).ok
+        out = await h.service.create("t", HOST, TableSettings.of(), key=h.key())
+        assert out.ok, out.message
+        table = h.service.table("t")
+        for name in ("erin", "frank"):
+            assert (await table.sit(name, name.title(), 100, key=h.key())).ok
+        shown: dict[int, str] = {}
+        for _ in range(3):
+            assert (await h.deal(table)).ok
+            await h.play_passively(table)
+            hand_no = table.state.hand_no
+            shown[hand_no] = await table.hand_history(hand_no, "erin")  # from memory
+        h.check(table)
+        report = await h.service.session("t")
+        assert {r.user_id for r in report.results} == {"erin", "frank"}
+        assert report == await full_scan_session(store, table)
+        assert await h.service.stats("t") == await full_scan_stats(store, "t")
+        assert len(await h.service.stats("t")) == 6  # both tables' players
+        table.state.recent.clear()
+        for hand_no, text in shown.items():
+            assert await table.hand_history(hand_no, "erin") == text  # from the store
+        again = TableService(store, h.presenter, h.time)
+        assert await again.recover() == []
+        assert await again.session("t") == report
     finally:
         await store.close()
 

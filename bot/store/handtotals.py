@@ -1,9 +1,11 @@
 """Each table's running totals, for a table's ``/stats``, ``/ledger`` and ``/settle`` in
 one small query each.
 
-``ledger_sums``: per (table, player, ledger kind) the sum of the ledger's amounts, kept by
-the writer with the ledger rows it sums (migration 6 sums the ledger already written),
-so the session's results never read a table's every rake row.
+``ledger_sums``: per (table, player, ledger kind) the sum of the ledger's amounts since
+the table's latest ``created`` (a channel's next table starts a session of its own: the
+``created`` clears the sums), kept by the writer with the ledger rows it sums (migration
+6 sums the ledger already written), so the session's results never read a table's every
+rake row.
 
 The writer keeps ``hand_totals`` (migration 6, ``schema.py``) in the transaction of the
 ``hand_ended`` events they come from: per (table, player) the hands dealt, the hands won
@@ -52,6 +54,7 @@ LEDGER_CONFLICT: Final = (
 LEDGER_UPSERT: Final = (
     f"INSERT INTO ledger_sums ({LEDGER_COLUMNS}) VALUES (?, ?, ?, ?){LEDGER_CONFLICT}"
 )
+LEDGER_RESET: Final = "DELETE FROM ledger_sums WHERE table_id = ?"
 LEDGER_QUERY: Final = (
     "SELECT player_id, kind, amount FROM ledger_sums WHERE table_id = ? ORDER BY player_id, kind"
 )
@@ -59,6 +62,16 @@ LEDGER_QUERY: Final = (
 QUERY: Final = (
     "SELECT player_id, hands, won, net, best FROM hand_totals WHERE table_id = ? ORDER BY player_id"
 )
+LEDGER_BACKFILL: Final = (
+    "INSERT INTO ledger_sums (table_id, player_id, kind, amount)"
+    " SELECT l.table_id, l.player_id, l.kind, SUM(l.amount) FROM ledger AS l"
+    " LEFT JOIN (SELECT table_id, MAX(seq) AS opened FROM events"
+    f" WHERE kind IN {SEATING_KINDS} AND kind = '{TABLE_OPENED}' GROUP BY table_id) AS o"
+    " ON o.table_id = l.table_id"
+    " WHERE l.seq >= COALESCE(o.opened, 0)"
+    " GROUP BY l.table_id, l.player_id, l.kind"
+)
+"""The sums of the ledger already written, each table's since its latest ``created``."""
 BACKFILL_READ: Final = (
     "SELECT table_id, seq, kind, payload FROM events"
     f" WHERE kind IN ('{SAT}', '{HAND_STARTED}', '{HAND_ENDED}') ORDER BY table_id, seq"
@@ -101,12 +114,16 @@ def totals_rows(results: Iterable[tuple[str, str, int]]) -> list[Row]:
 
 def ledger_rows(
     ledger: Iterable[tuple[str, int, str, str, int, int | None]],
+    opened: Mapping[str, int],
 ) -> list[tuple[str, str, str, int]]:
     """One batch's ledger rows (table, seq, player, kind, amount, hand) as one change per
-    (table, player, kind) for :data:`LEDGER_UPSERT`."""
+    (table, player, kind) for :data:`LEDGER_UPSERT`. ``opened``: the seq of the last
+    ``created`` of each table the batch opens; the rows before it belong to the table's
+    earlier session, which that ``created`` clears (:data:`LEDGER_RESET` runs first)."""
     acc: dict[tuple[str, str, str], int] = {}
-    for table, _seq, player, kind, amount, _hand in ledger:
-        acc[(table, player, kind)] = acc.get((table, player, kind), 0) + amount
+    for table, seq, player, kind, amount, _hand in ledger:
+        if seq >= opened.get(table, 0):
+            acc[(table, player, kind)] = acc.get((table, player, kind), 0) + amount
     return [(t, p, k, amount) for (t, p, k), amount in acc.items()]
 
 

@@ -248,6 +248,10 @@ class PostgresWriter(GroupCommitWriter):
                 f" $5::bigint[], $6::bigint[]){handtotals.CONFLICT}",
                 *_columns(plan.totals, 6),
             )
+        if plan.reopened:
+            await conn.execute(
+                "DELETE FROM ledger_sums WHERE table_id = ANY($1::text[])", plan.reopened
+            )
         if plan.sums:
             await conn.execute(
                 f"INSERT INTO ledger_sums ({handtotals.LEDGER_COLUMNS})"

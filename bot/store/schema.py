@@ -260,12 +260,12 @@ _V5_STANDINGS = Migration(
 # Reads that do not grow with a table's age. ``hand_totals``: each player's hands, hands
 # won, net and best hand at each table (bot/store/handtotals.py), kept by the writer, so
 # a table's /stats is one read of a row per player; the logs already written are folded
-# in. ``ledger_sums``: the ledger's sum per table, player and kind, kept by the writer
-# too (and summed here from the ledger already written), so /ledger and /settle read a
-# few rows, not a row per raked hand. ``events_seating``: a partial index of the few
-# rows that say who sat where and under which settings, so a hand's export, /ledger and
-# /settle find the players' names without reading the hands' rows (a partial index costs
-# nothing on the other rows).
+# in. ``ledger_sums``: the ledger's sum per table, player and kind since the table's
+# latest ``created``, kept by the writer too (and summed here from the ledger already
+# written), so /ledger and /settle read a few rows, not a row per raked hand.
+# ``events_seating``: a partial index of the few rows that say who sat where and under
+# which settings, so a hand's export, /ledger and /settle find the players' names without
+# reading the hands' rows (a partial index costs nothing on the other rows).
 _V6_READS = Migration(
     "hand totals, ledger sums and seating index",
     (
@@ -291,11 +291,7 @@ _V6_READS = Migration(
             PRIMARY KEY (table_id, player_id, kind)
         )
         """,
-        """
-        INSERT INTO ledger_sums (table_id, player_id, kind, amount)
-        SELECT table_id, player_id, kind, SUM(amount) FROM ledger
-        GROUP BY table_id, player_id, kind
-        """,
+        handtotals.LEDGER_BACKFILL,
     ),
     Backfill(handtotals.BACKFILL_READ, handtotals.fold_log, handtotals.UPSERT),
 )

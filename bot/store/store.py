@@ -202,9 +202,10 @@ class BaseStore(ABC):
         return await self._reader.ledger_by_player(table_id)
 
     async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
-        """Sum of amounts per (id, ledger kind), only the pairs with rows: the running
-        sums the writer keeps (``handtotals.py``), a few rows however long the table
-        has run."""
+        """Sum of amounts per (id, ledger kind) since the table's latest ``created`` (this
+        table's session, not an earlier table's in the channel), only the pairs with
+        rows: the running sums the writer keeps (``handtotals.py``), a few rows however
+        long the table has run."""
         return await self._reader.ledger_sums(table_id)
 
     async def hand_totals(self, table_id: str) -> list[HandTotal]:

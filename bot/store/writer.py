@@ -124,6 +124,8 @@ class BatchPlan:
     """The batch's change to ``hand_totals``, one row per (table, player)."""
     sums: list[tuple[str, str, str, int]] = field(default_factory=list)
     """The batch's change to ``ledger_sums``, one row per (table, player, kind)."""
+    reopened: list[str] = field(default_factory=list)
+    """Tables the batch opens: their ``ledger_sums`` start again (before ``sums``)."""
 
 
 def fence_names(batch: Iterable[Op]) -> list[str]:
@@ -205,7 +207,9 @@ def plan_batch(
         outcomes.append(seq)
     plan.standings = standings_rows(plan.ledger, plan.results)
     plan.totals = handtotals.totals_rows(plan.nets)
-    plan.sums = handtotals.ledger_rows(plan.ledger)
+    opened = {table: seq for table, is_open, seq in plan.lifecycle if is_open}
+    plan.reopened = sorted(opened)
+    plan.sums = handtotals.ledger_rows(plan.ledger, opened)
     return plan
 
 
@@ -458,6 +462,8 @@ class Writer(GroupCommitWriter):
             conn.executemany(UPSERT, plan.standings)
         if plan.totals:
             conn.executemany(handtotals.UPSERT, plan.totals)
+        if plan.reopened:
+            conn.executemany(handtotals.LEDGER_RESET, [(t,) for t in plan.reopened])
         if plan.sums:
             conn.executemany(handtotals.LEDGER_UPSERT, plan.sums)
         if plan.prefs:

@@ -108,7 +108,8 @@ class StorePort(Protocol):
     # ``/ledger``, ``/settle``): indexed rows and running totals, never the whole log.
 
     async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
-        """Sum of amounts per (id, ledger kind), only the pairs with rows."""
+        """Sum of amounts per (id, ledger kind) since the table's latest ``created``
+        (this table's session), only the pairs with rows."""
         ...
 
     async def hand_totals(self, table_id: str) -> list[HandTotal]:
@@ -370,7 +371,11 @@ class MemoryStore:
 
     async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
         out: dict[tuple[str, LedgerKind], int] = {}
+        created = [e.seq for e in self._events.get(table_id, []) if e.kind == Created.KIND]
+        opened = created[-1] if created else 0
         for entry in self._ledger.get(table_id, []):
+            if entry.seq < opened:
+                continue
             key = (entry.player_id, entry.kind)
             out[key] = out.get(key, 0) + entry.amount
         return out
