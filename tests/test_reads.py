@@ -10,6 +10,7 @@ do not name their players. Chips are conserved throughout (R-2.5)."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -21,6 +22,7 @@ from bot.migrate_store import migrate_store
 from bot.poker import phh
 from bot.poker.hand import Hand
 from bot.store import is_postgres
+from bot.store.handtotals import LogFold
 from bot.table import log as tlog
 from bot.table.ports import LedgerKind, LoggedEvent, StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
@@ -356,3 +358,30 @@ async def test_reads_migrate_store_keeps_the_hand_totals(tmp_path: Path, pg_clus
         assert await assert_reads_match_full_scan(service, service.table("t")) == 15
     finally:
         await store.close()
+
+
+async def test_reads_backfill_fold_is_the_same_in_any_chunks() -> None:
+    """The migration streams the old rows in chunks: a fold fed one row at a time gives
+    the totals of one fed all at once, for two tables' logs one after the other, and
+    those are the whole-log /stats."""
+    h = Harness()
+    await play_long_table(h, 12, seed=2)
+    other = await h.seated(["x", "y"], table_id="u")
+    for _ in range(3):
+        await h.deal(other)
+        await h.play_passively(other)
+    rows = [
+        (e.table_id, e.seq, e.kind, json.dumps(e.payload))
+        for table_id in ("t", "u")
+        for e in await h.store.events(table_id)
+        if e.kind in ("sat", "hand_started", "hand_ended")
+    ]
+    whole, piecemeal = LogFold(), LogFold()
+    whole.feed(rows)
+    for row in rows:
+        piecemeal.feed([row])
+    assert whole.rows() == piecemeal.rows()
+    for table_id in ("t", "u"):
+        expected = await full_scan_stats(h.store, table_id)
+        got = {r[1]: r[2:] for r in whole.rows() if r[0] == table_id}
+        assert got == {s.user_id: (s.hands, s.won, s.net, s.biggest_win) for s in expected}

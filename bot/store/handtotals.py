@@ -12,7 +12,7 @@ The writer keeps ``hand_totals`` (migration 6, ``schema.py``) in the transaction
 (a positive net), the hands' net and the biggest net of one hand (never below 0). The
 player of each position is the ``users`` of the ``hand_ended``; a log written before
 ``hand_ended`` named its players is folded in by the migration the way the table's log
-reader always counted them (:func:`fold_log`): each position's seat from the latest
+reader always counted them (:class:`LogFold`): each position's seat from the latest
 ``hand_started``, the seat's player from its latest ``sat`` (a seat nobody sat in counts
 as ``seat N``). Counts and chips only: no card is kept.
 """
@@ -127,34 +127,47 @@ def ledger_rows(
     return [(t, p, k, amount) for (t, p, k), amount in acc.items()]
 
 
-def fold_log(rows: Iterable[tuple[Any, ...]]) -> list[Row]:
-    """The totals of logs already written: ``rows`` (table, seq, kind, payload JSON) of
-    kinds ``sat``, ``hand_started`` and ``hand_ended``, by table and seq
-    (:data:`BACKFILL_READ`). A row that does not read is skipped."""
-    results: list[tuple[str, str, int]] = []
-    table = None
-    seat_user: dict[int, str] = {}
-    order: list[int] = []
-    for table_id, _seq, kind, text in rows:
-        if table_id != table:
-            table, seat_user, order = table_id, {}, []
-        try:
-            payload = json.loads(text)
-        except ValueError:
-            continue
-        if not isinstance(payload, dict):
-            continue
-        if kind == SAT:
-            seat, user = _int(payload.get("seat")), payload.get("user")
-            if seat is not None and isinstance(user, str):
-                seat_user[seat] = user
-        elif kind == HAND_STARTED:
-            raw = payload.get("order")
-            if isinstance(raw, list) and all(_int(s) is not None for s in raw):
-                order = list(raw)
-        elif kind == HAND_ENDED:
-            net = payload.get("net", [])
-            if isinstance(net, list) and all(_int(n) is not None for n in net):
-                for seat, n in zip(order, net, strict=False):
-                    results.append((table_id, seat_user.get(seat, f"seat {seat}"), n))
-    return totals_rows(results)
+class LogFold:
+    """The totals of logs already written, folded as the rows stream in: rows (table,
+    seq, kind, payload JSON) of kinds ``sat``, ``hand_started`` and ``hand_ended``, by
+    table and seq (:data:`BACKFILL_READ`), given to :meth:`feed` in chunks. A row that
+    does not read is skipped. Memory: one table's seats and a row per player."""
+
+    def __init__(self) -> None:
+        self._acc: dict[tuple[str, str], list[int]] = {}
+        self._table: str | None = None
+        self._seat_user: dict[int, str] = {}
+        self._order: list[int] = []
+
+    def feed(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        for table_id, _seq, kind, text in rows:
+            if table_id != self._table:
+                self._table, self._seat_user, self._order = table_id, {}, []
+            try:
+                payload = json.loads(text)
+            except ValueError:
+                continue
+            if not isinstance(payload, dict):
+                continue
+            if kind == SAT:
+                seat, user = _int(payload.get("seat")), payload.get("user")
+                if seat is not None and isinstance(user, str):
+                    self._seat_user[seat] = user
+            elif kind == HAND_STARTED:
+                raw = payload.get("order")
+                if isinstance(raw, list) and all(_int(s) is not None for s in raw):
+                    self._order = list(raw)
+            elif kind == HAND_ENDED:
+                net = payload.get("net", [])
+                if isinstance(net, list) and all(_int(n) is not None for n in net):
+                    for seat, n in zip(self._order, net, strict=False):
+                        user = self._seat_user.get(seat, f"seat {seat}")
+                        row = self._acc.setdefault((table_id, user), [0, 0, 0, 0])
+                        row[0] += 1
+                        row[1] += 1 if n > 0 else 0
+                        row[2] += n
+                        row[3] = max(row[3], n)
+
+    def rows(self) -> list[Row]:
+        """One row per (table, player), for :data:`UPSERT`."""
+        return [(t, p, r[0], r[1], r[2], r[3]) for (t, p), r in self._acc.items()]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 import aiosqlite
 
@@ -56,15 +56,25 @@ _NAMES: Final = {
 }
 
 
+class Fold(Protocol):
+    def feed(self, rows: Iterable[tuple[Any, ...]]) -> None: ...
+
+    def rows(self) -> list[tuple[Any, ...]]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Backfill:
     """A fold no SQL spells the same on both dialects (reading JSON payloads): ``read``
-    selects the rows, ``fold`` turns them into the rows ``write`` inserts (``?``
-    placeholders, numbered for PostgreSQL)."""
+    selects the rows, streamed in chunks into a new ``fold``, whose rows ``write``
+    inserts (``?`` placeholders, numbered for PostgreSQL)."""
 
     read: str
-    fold: Callable[[Iterable[tuple[Any, ...]]], list[tuple[Any, ...]]]
+    fold: Callable[[], Fold]
     write: str
+
+
+_CHUNK: Final = 5000
+"""Rows a backfill reads at a time (a big log is never all in memory)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +303,7 @@ _V6_READS = Migration(
         """,
         handtotals.LEDGER_BACKFILL,
     ),
-    Backfill(handtotals.BACKFILL_READ, handtotals.fold_log, handtotals.UPSERT),
+    Backfill(handtotals.BACKFILL_READ, handtotals.LogFold, handtotals.UPSERT),
 )
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -370,8 +380,12 @@ async def migrate(conn: aiosqlite.Connection, *, target: int = LATEST) -> int:
             for statement in migration.render("sqlite"):
                 await conn.execute(statement)
             if (fill := migration.backfill) is not None:
-                rows = await conn.execute_fetchall(fill.read)
-                await conn.executemany(fill.write, fill.fold(tuple(r) for r in rows))
+                fold = fill.fold()
+                cursor = await conn.execute(fill.read)
+                while chunk := await cursor.fetchmany(_CHUNK):
+                    fold.feed(tuple(r) for r in chunk)
+                await cursor.close()
+                await conn.executemany(fill.write, fold.rows())
             version += 1
             await conn.execute("UPDATE schema_version SET version = ?", (version,))
             await conn.execute("COMMIT")
@@ -424,9 +438,11 @@ async def pg_migrate(conn: asyncpg.Connection[Any], *, target: int = LATEST) -> 
             for statement in migration.render("postgres"):
                 await conn.execute(statement)
             if (fill := migration.backfill) is not None:
-                rows = await conn.fetch(fill.read)
-                filled = fill.fold(tuple(r) for r in rows)
-                if filled:
+                fold = fill.fold()
+                cursor = await conn.cursor(fill.read)
+                while chunk := await cursor.fetch(_CHUNK):
+                    fold.feed(tuple(r) for r in chunk)
+                if filled := fold.rows():
                     await conn.executemany(_numbered(fill.write), filled)
             version += 1
             await conn.execute("UPDATE schema_version SET version = $1", version)
