@@ -4,11 +4,12 @@ A table with ``--hands`` finished hands (default 10,000), every one of them deal
 played through the table service by the engine: hold'em with a rake (so the ledger
 gets a row most hands, as at a raked table) between three robots that take random legal
 actions (``bench.service.step``: a top-up for a busted robot, then the deal), on a
-SQLite file with ``synchronous=NORMAL``. Building it is the slow
-part (a few minutes at 10,000 hands); ``--db PATH`` keeps the file, and a later run
-with the same ``--db`` reuses it when it already holds the hands.
+SQLite file with ``synchronous=NORMAL``. Building it is the slow part (about a minute at
+10,000 hands); ``--db PATH`` keeps the file, and a later run with the same ``--db``
+reuses it when it already holds the hands. ``--db postgresql://...`` builds (or reuses)
+the table in that PostgreSQL database instead.
 
-Then, on a fresh service recovered from that file (as after a restart), each read is
+Then, on a fresh service recovered from that database (as after a restart), each read is
 timed ``--calls`` times: ``/export`` of hand 1 (``Table.hand_history``), ``/stats``
 (``TableService.stats``), ``/ledger`` (``TableService.session``) and ``/settle`` (the
 session and its payments). A ticker task that sleeps 1 ms at a time runs alongside;
@@ -29,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bench.service import step
+from bot.store import is_postgres
 from bot.table.ports import NullPresenter, open_store
 from bot.table.service import TableService
 from bot.table.settings import TableSettings
@@ -148,7 +150,8 @@ async def measure(path: str, calls: int) -> dict[str, str]:
 async def amain(args: argparse.Namespace) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         path = args.db or str(Path(tmp) / "reads.sqlite3")
-        if not (os.path.exists(path) and await _finished(path) >= args.hands):
+        there = is_postgres(path) or os.path.exists(path)
+        if not (there and await _finished(path) >= args.hands):
             began = time.perf_counter()
             await build(path, args.hands)
             built = time.perf_counter() - began
@@ -163,7 +166,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench reads", description=__doc__)
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--calls", type=int, default=50)
-    parser.add_argument("--db", default="", help="keep (or reuse) the table's SQLite file here")
+    parser.add_argument(
+        "--db",
+        default="",
+        help="keep (or reuse) the table here: a SQLite file or a postgresql:// URL",
+    )
     args = parser.parse_args(argv)
     for name, value in asyncio.run(amain(args)).items():
         print(f"{name}: {value}")
