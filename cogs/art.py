@@ -26,6 +26,7 @@ from cards_art import (
     render_table,
 )
 from cards_art import TableView as ArtTable
+from cogs.names import plain
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def to_art(view: TableView) -> ArtTable:
         seats.append(
             SeatView(
                 seat=number,
-                name=s.name[:24],
+                name=plain(s.name, 24),  # a picture is not markdown: as written
                 stack=s.stack + s.bet,  # the street's picture: chips before this round
                 bet=0,
                 folded=s.state == "folded",
@@ -239,7 +240,7 @@ def showdown_art(
             # a hand plays only for the half it declared; the other half's
             # reading would frame cards that play for nothing.
             readings = tuple(r for r in readings if r.kind == said.value)
-        hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, said))
+        hands.append(ShownHand(seat, plain(name, 24), tuple(cards)[:8], readings, said))
     seen = {h.seat for h in hands}
     title, stakes = title_and_stakes(shown.stakes, shown.variant)
     return ShowdownView(
@@ -252,6 +253,8 @@ def showdown_art(
             for pot, seat, _, amount, half in sorted(shown.awards, key=_main_first)
         ),
         names=tuple(
-            {seat: name[:24] for _, seat, name, _, _ in shown.awards if seat not in seen}.items()
+            {
+                seat: plain(name, 24) for _, seat, name, _, _ in shown.awards if seat not in seen
+            }.items()
         ),
     )

@@ -59,6 +59,7 @@ Player lines, NAME: ... (names ignore case: Alice and alice are one player):
   alice: straddle
   actions: check (x), call, fold, bet 40, raise 100 (or raise by 100), raise to 300,
   min, max, all in, pot, half pot, bring in, complete, show, muck; in Guts: in, out
+  declared hands (R-9.3): show As Ad Ac Kd Kh states the hand you show
   draw games: draw 7c 2d (name the cards you throw away); stand pat, pat or draw 0
   keeps them all. `stand` alone does not leave while you hold draw cards: say leave.
   hi-lo declare: declare high, low or both"""

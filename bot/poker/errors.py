@@ -9,19 +9,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.poker.messages import Msg, english, raw
+
 if TYPE_CHECKING:
     from bot.poker.legal import Legal
 
 
 class PokerError(Exception):
-    """Base class for everything the engine refuses."""
+    """Base class for everything the engine refuses: why, as a message (``msg``), and
+    the legal options where there are some."""
 
     code = "poker_error"
 
-    def __init__(self, message: str, legal: Legal | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Msg | str, legal: Legal | None = None) -> None:
+        self.msg = message if isinstance(message, Msg) else raw(message)
         self.legal = legal
+        super().__init__(self.msg.key)
+
+    @property
+    def message(self) -> str:
+        """The refusal in English (:func:`bot.poker.messages.english`), for the callers
+        not yet given the message itself."""
+        return english(self.msg)
 
     def __str__(self) -> str:
         return self.message

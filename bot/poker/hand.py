@@ -13,6 +13,7 @@ game it is playing. Rule ids in comments refer to shared/RULES.md.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -141,11 +142,18 @@ class Hand:
             raise ConfigError("A carried pot cannot be negative.")
         # §15 pot systems carry their own state between deals; the chips it holds are
         # in the middle when the hand starts.
+        # Chips carried beyond what the system's state counts (the table's antes of a
+        # deal nobody won) are in its pot too: never left out of the middle (R-2.5).
         if rules.pot_system == "two_to_win":
             pot_state = pot_state if isinstance(pot_state, TwoToWinState) else TwoToWinState()
+            if carried > pot_state.pot:
+                pot_state = dataclasses.replace(pot_state, pot=carried)
             carried = pot_state.pot
         elif rules.pot_system == "guts":
             pot_state = pot_state if isinstance(pot_state, GutsState) else GutsState()
+            if carried > pot_state.total:
+                extra = carried - pot_state.total
+                pot_state = dataclasses.replace(pot_state, pot=pot_state.pot + extra)
             carried = pot_state.total
         else:
             pot_state = None
@@ -1545,10 +1553,13 @@ class Hand:
             kitty = tuple(self._deal_card() for _ in range(5))
             self.board.extend(kitty)
             self.events.append(BoardDealt(cards=kitty, street="ghost hand"))
-            ghost = sd.evaluate_hand(self.variant, kitty, ())[0]
+            ghost = sd.evaluate_hand(self.variant, kitty, (), self.rules.wild)[0]
             self._value_cache.clear()
             values = {
-                self.player_ids[i]: sd.evaluate_hand(self.variant, self.hole[i], ())[0] or 0
+                self.player_ids[i]: sd.evaluate_hand(
+                    self.variant, self.hole[i], (), self.rules.wild
+                )[0]
+                or 0
                 for i in positions
             }
         result = settle_guts(
@@ -1880,8 +1891,13 @@ class Hand:
         for by one of his wild cards. The statement is final once made."""
         if not self.rules.declared_hands:
             raise IllegalAction("This table reads hands for you (cards speak, R-9.3).")
-        if len(stated) != 5 or len(set(stated)) != 5:
-            raise IllegalAction("State your hand as five different cards, like As Ad Ac Kd Kh.")
+        if len(stated) != 5 or len(set(stated)) != 5 or not set(stated) <= set(FULL_DECK):
+            # Natural cards only: a wild card is stated as the card it stands for.
+            raise IllegalAction(
+                "State your hand as five different cards, like As Ad Ac Kd Kh (a wild "
+                "card as the card it stands for).",
+                self.legal(),
+            )
         wild = self.rules.wild
         available = [*self.hole[i], *self.board]
         wilds = sum(
@@ -1911,6 +1927,14 @@ class Hand:
                 self.variant, self.hole[i], self.board, self.rules.wild
             )
         return cached
+
+    def could_win(self, position: int) -> bool:
+        """At a showdown: whether the hand at ``position`` could still win or tie a pot
+        against the hands already shown (R-9.2). The clock shows such a hand rather than
+        mucking it (R-18.2)."""
+        if self.phase != "showdown" or self.folded[position] or self.mucked[position]:
+            return False
+        return self._could_win(position)
 
     def _could_win(self, i: int) -> bool:
         """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is

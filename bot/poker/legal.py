@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from bot.poker.messages import Chips, Listing, Msg, Number, msg
+
 Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
 """What the hand is doing: a betting round, a draw, the hi-lo declaration (§13), the Guts
 in/out call (R-15.2), the showdown, or nothing (the hand is over)."""
@@ -76,6 +78,36 @@ class Legal(NamedTuple):
         after_call = self.pot + self.to_call
         size = after_call if fraction == "pot" else after_call // 2
         return max(self.min_to, min(self.max_to, self.current_bet + size))
+
+    def options(self) -> Msg:
+        """What the player may do, as a message: a list of options such as ``call 20,
+        raise to 40–200, or fold`` (the words are the presenter's)."""
+        parts: list[Msg] = []
+        if "check" in self.actions:
+            parts.append(msg("legal.check"))
+        if "call" in self.actions:
+            key = "legal.call_all_in" if self.to_call == self.stack else "legal.call"
+            parts.append(msg(key, amount=Chips(self.to_call)))
+        if "bring_in" in self.actions:
+            parts.append(msg("legal.bring_in", amount=Chips(self.current_bet + self.to_call)))
+        if self.min_to is not None and self.max_to is not None:
+            key = "legal.bet" if self.opening else "legal.raise_to"
+            if "complete" in self.actions:
+                key = "legal.complete_to"  # R-3.5: the first full bet facing a bring-in
+            if self.min_to == self.max_to:
+                amount = msg("legal.amount", amount=Chips(self.min_to))
+            else:
+                amount = msg("legal.range", low=Chips(self.min_to), high=Chips(self.max_to))
+            option = msg(key, range=amount)
+            if self.max_to == self.all_in_to:
+                option = msg("legal.all_in_note", option=option)
+            parts.append(option)
+        if "draw" in self.actions:
+            parts.append(msg("legal.discard", most=Number(self.draw_max)))
+        for name in ("declare", "guts", "show", "muck", "fold"):
+            if name in self.actions:
+                parts.append(msg(f"legal.{name}"))
+        return msg("legal.options", options=Listing(tuple(parts), "or"))
 
     def describe(self) -> str:
         """A one-line summary such as ``call 20, raise to 40–200, or fold``."""
