@@ -94,6 +94,18 @@ def _per_user_channel(interaction: Interaction) -> tuple[int, int | None]:
     return (interaction.user.id, interaction.channel_id)
 
 
+def _per_user(interaction: Interaction) -> int:
+    """Cooldowns on the reads of a table's past: per user, wherever he asks."""
+    return interaction.user.id
+
+
+READS_RATE = 5
+READS_PER = 60.0
+"""``/export``, ``/stats``, ``/ledger``, ``/settle``: each at most this many times per this
+many seconds per user (a burst of a few is normal use; a flood is refused privately with
+the time left, and nothing is read)."""
+
+
 class TableCog(commands.Cog):
     """The table commands (``/table …``) and the seat and play commands."""
 
@@ -445,6 +457,7 @@ class TableCog(commands.Cog):
     # ------------------------------------------------------------------ other
 
     @app_commands.command(name="export", description="A finished hand as PHH (hand history)")
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
     async def export(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         t = self._table(interaction)
         if t is None:
@@ -469,6 +482,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, "\n".join(recent) or "Nothing yet.")
 
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
     async def ledger(self, interaction: Interaction) -> None:
         await ops.defer(interaction)  # ephemeral: rendering takes a moment
         report = await self.bot.tables.session(_tid(interaction))
@@ -485,6 +499,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, text, image=image)
 
     @app_commands.command(name="settle", description="Who pays whom to settle the session")
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
     async def settle(self, interaction: Interaction) -> None:
         report = await self.bot.tables.session(_tid(interaction))
         payments = report.payments()
@@ -507,6 +522,7 @@ class TableCog(commands.Cog):
         scope="This table (default), this server's tables, or every server's",
     )
     @app_commands.choices(scope=standings_cog.STATS_SCOPES)
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
     async def stats(
         self,
         interaction: Interaction,
