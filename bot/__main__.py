@@ -3,7 +3,9 @@
 * ``python -m bot`` — the Discord bot when DISCORD_TOKEN is set. Without a token: the
   terminal table when stdin is a terminal, otherwise one line saying so and exit 2 (a
   service without a token must fail, not play a table on end-of-input and restart).
-* ``python -m bot --local [players...]`` — always the terminal table.
+* ``python -m bot --local [players...]`` — always the terminal table (players are named
+  after ``--local`` only: without it a word is a command, and an unknown one is refused
+  in one line with exit 2).
 * ``python -m bot doctor`` — check the configuration; print the settings (token masked)
   and the invite URL.
 * ``python -m bot backup PATH`` — a consistent copy of the live database (SQLite or
@@ -30,6 +32,11 @@ USAGE = (
     "usage: python -m bot [--local [players...] | doctor | backup PATH | restore BACKUP"
     " | health"
     " | migrate-store SQLITE_FILE POSTGRES_URL | --force-sync]"
+)
+
+COMMANDS_WORDS = (
+    "the commands are --local [players...], doctor, backup PATH, restore BACKUP, health, "
+    "migrate-store SQLITE_FILE POSTGRES_URL and --force-sync (python -m bot --help)"
 )
 
 log = logging.getLogger("bot")
@@ -76,6 +83,13 @@ def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None
     if argv[:1] in (["-h"], ["--help"]):
         print(USAGE, file=err)
         return 0
+    unknown = [] if "--local" in argv else [a for a in argv if a != "--force-sync"]
+    if unknown:
+        # Checked before anything starts: a typo is never a player's name at a terminal
+        # table, nor a bot that starts and ignores it.
+        word = "option" if unknown[0].startswith("-") else "command"
+        print(f"python -m bot: unknown {word} {unknown[0]!r}; {COMMANDS_WORDS}", file=err)
+        return 2
     config = load_config(err)
     if config is None:
         return 2
@@ -101,10 +115,6 @@ def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None
         # CHIPFIST_DB would open a fresh, empty database).
         for line in [*unknown, *([problem] if problem else [])]:
             log.error("refusing to start: %s", line)
-        return 2
-    rest = [a for a in argv if a != "--force-sync"]
-    if rest:
-        print(f"unknown arguments {' '.join(rest)}\n{USAGE}", file=err)
         return 2
     return run_discord(config, force_sync="--force-sync" in argv)
 

@@ -94,9 +94,20 @@ async def migrate_store(sqlite_path: str, postgres_url: str) -> MigrationReport:
         raise StoreError("the target must be a postgresql:// URL")
     if not os.path.isfile(sqlite_path):
         raise StoreError(f"there is no SQLite database at {sqlite_path!r}")
+    try:
+        import asyncpg
+    except ImportError:
+        raise StoreError(
+            "PostgreSQL needs the asyncpg package, which is not installed: "
+            "pip install 'chipfist[postgres]'"
+        ) from None
     # Bring the source's schema up to date (as the bot would), so both have every column.
-    await (await Store.open(sqlite_path)).close()
-    import asyncpg
+    try:
+        await (await Store.open(sqlite_path)).close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(
+            f"{sqlite_path!r} is not a SQLite database this bot can read: {exc}"
+        ) from exc
 
     from bot.store.schema import pg_migrate
 

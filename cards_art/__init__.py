@@ -1,7 +1,9 @@
 """Chipfist's pictures: table, hole cards, showdown, chip-fist reveal, session chart.
 
-Turns the plain view-models of :mod:`cards_art.model` into PNG images with alt text.
-No discord, bot or engine imports. Every render function is a pure function of its
+Turns the plain view-models of :mod:`cards_art.model` into PNG images with alt text, in
+the reader's language (every entry point takes ``locale=``; the words are the ``art``
+catalogue's, :mod:`cards_art.words`). No discord, table or engine imports: only the
+message type and the catalogue (:mod:`bot.words`). Every render function is a pure function of its
 input (same bytes for the same view on the same Pillow) and thread-safe: sprites,
 fonts and the palette are built once under locks, and each call uses its own canvas
 and ImageDraw, so the table service may call these from worker threads.
@@ -19,24 +21,31 @@ from cards_art import encode as _encode
 from cards_art.encode import RenderedImage
 from cards_art.model import (
     NO_WILD,
+    ONLY_POT,
+    RESERVE,
     Award,
     DeckStyle,
     Declaration,
     Fist,
     LedgerLine,
     LedgerView,
+    Pot,
+    PotKind,
     PotView,
     Reading,
     RevealView,
     SeatView,
     ShowdownView,
     ShownHand,
+    Stakes,
+    Structure,
     StudCard,
     TableView,
     Wild,
 )
 from cards_art.panels import render_hole_cards, render_ledger, render_reveal, render_showdown
 from cards_art.table import render_table
+from cards_art.words import Text
 
 
 def _reference_pictures() -> list[Image.Image]:
@@ -97,12 +106,16 @@ _encode.set_reference(_reference_pictures, _theme_colours())
 
 __all__ = [
     "NO_WILD",
+    "ONLY_POT",
+    "RESERVE",
     "Award",
     "DeckStyle",
     "Declaration",
     "Fist",
     "LedgerLine",
     "LedgerView",
+    "Pot",
+    "PotKind",
     "PotView",
     "Reading",
     "RenderedImage",
@@ -110,8 +123,11 @@ __all__ = [
     "SeatView",
     "ShowdownView",
     "ShownHand",
+    "Stakes",
+    "Structure",
     "StudCard",
     "TableView",
+    "Text",
     "Wild",
     "render_hole_cards",
     "render_ledger",

@@ -2,52 +2,67 @@
 
 from __future__ import annotations
 
+import unicodedata
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
+from bot.poker.messages import Number
 from cards_art import fonts, sprites
 from cards_art.model import BACK, JOKER
+from cards_art.words import ENGLISH, Words
 
 SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
-def amount(n: int) -> str:
-    """Chips with thousands separators; millions shortened so plates stay narrow."""
-    if abs(n) >= 10_000_000:
-        if abs(n) >= 10_000_000_000:
-            return f"{n / 1_000_000_000:.1f}B"
-        return f"{n / 1_000_000:.1f}M"
-    return f"{n:,}"
+def amount(n: int, w: Words = ENGLISH) -> str:
+    """Chips with the locale's thousands separators; millions shortened so plates stay
+    narrow."""
+    return w.amount(n)
 
 
-def card_text(card: str) -> str:
-    """A card for alt text: "A♠", "10♥", "Joker", "hidden"."""
+def card_text(card: str, w: Words = ENGLISH) -> str:
+    """A card for alt text: "A♠", "10♥", "Joker", "hidden" (ranks and suits as every
+    card room writes them; the joker and a hidden card in words)."""
     if card == BACK:
-        return "hidden"
+        return w("art.card.hidden")
     if card == JOKER:
-        return "Joker"
+        return w("art.card.joker")
     rank = "10" if card[0] == "T" else card[0]
     return rank + SUIT_SYMBOL[card[1]]
 
 
-def cards_text(cards: tuple[str, ...] | list[str]) -> str:
-    return " ".join(card_text(c) for c in cards)
+def cards_text(cards: tuple[str, ...] | list[str], w: Words = ENGLISH) -> str:
+    return " ".join(card_text(c, w) for c in cards)
 
 
-def display_name(name: str, seat: int) -> str:
-    """The cleaned name, or "Seat N" when nothing drawable is left (all emoji)."""
+def display_name(name: str, seat: int, w: Words = ENGLISH) -> str:
+    """The cleaned name (what the fonts cannot draw dropped, never a tofu box), or
+    "Seat N" when nothing drawable is left (all emoji), or when every letter was in a
+    script the fonts lack ("李小龍🂡" would leave a lone card symbol)."""
     cleaned = fonts.clean(name)
-    return cleaned if cleaned else _fallback(seat)
+    if not cleaned or _lost_its_letters(name, cleaned):
+        return _fallback(seat, w)
+    return cleaned
 
 
-def _fallback(seat: int) -> str:
-    return f"Seat {seat}" if seat > 0 else "Player"
+@lru_cache(maxsize=4096)
+def _lost_its_letters(name: str, cleaned: str) -> bool:
+    def letters(text: str) -> bool:
+        return any(unicodedata.category(ch).startswith("L") for ch in text)
+
+    return letters(name) and not letters(cleaned)
 
 
-def alt_name(name: str, seat: int) -> str:
+def _fallback(seat: int, w: Words) -> str:
+    return w("art.seat", seat=Number(seat)) if seat > 0 else w("art.player")
+
+
+def alt_name(name: str, seat: int, w: Words = ENGLISH) -> str:
     """A name for alt text: as typed (emoji included, screen readers say them), minus
     control characters; "Seat N" if nothing is left."""
     kept = "".join(ch for ch in name if ch.isprintable() or ch == " ").strip()
-    return kept if kept else _fallback(seat)
+    return kept if kept else _fallback(seat, w)
 
 
 def pill(

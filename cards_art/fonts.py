@@ -2,9 +2,12 @@
 
 The project ships DejaVu Sans Condensed (regular and bold, Bitstream Vera / DejaVu
 licence in ``fonts/DejaVu-LICENSE.txt``) so pictures look the same everywhere and never
-depend on system fonts. DejaVu covers Latin, Greek, Cyrillic, Hebrew and Arabic. It has
-no colour emoji: characters the font lacks (emoji, CJK, ...) are dropped from names
-rather than drawn as tofu boxes; a name left empty becomes "Seat N" at the call site.
+depend on system fonts. DejaVu covers Latin (every accent of the six languages the bot
+speaks), Greek, Cyrillic, Hebrew and Arabic, which ``tests/test_cards_art_words.py``
+checks for every word of the ``art`` catalogue. It has no colour emoji and no CJK:
+characters the font lacks are dropped from names rather than drawn as tofu boxes; a name
+left with nothing, or with no letter where it had some, becomes "Seat N" at the call site
+(``cards_art.common.display_name``), in the picture's language.
 
 Right-to-left names are shaped and ordered by Pillow's Raqm layout engine when Pillow was
 built with it (it is on the usual wheels); without Raqm the basic engine draws the
@@ -143,6 +146,16 @@ def _fit(text: str, face: ImageFont.FreeTypeFont, max_width: int) -> str:
     while 0 < lo < len(text) and unicodedata.combining(text[lo]):
         lo -= 1
     return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+def size_to_fit(text: str, size: int, max_width: int, smallest: int = 15) -> int:
+    """The largest size from ``size`` down to ``smallest`` px at which ``text`` fits in
+    ``max_width`` (``smallest`` if none does: `fit` then cuts it). Some languages say a
+    label in more letters; a little smaller reads better than cut short."""
+    for smaller in range(size, smallest - 1, -1):
+        if width(text, smaller) <= max_width:
+            return smaller
+    return smallest
 
 
 @lru_cache(maxsize=8192)

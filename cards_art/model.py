@@ -8,12 +8,21 @@ Cards are 2-character strings: rank from ``23456789TJQKA`` and suit from ``cdhs`
 (``"As"``, ``"Td"``); ``"??"`` is a face-down or unknown card and ``"Xx"`` a joker.
 Amounts are integer chips. Validation happens in ``__post_init__`` so a bad view fails
 where it is built, not deep inside a render call in a worker thread.
+
+Words are given as data, never as sentences to be read back: pots by kind and number
+(:class:`Pot`), stakes by structure and amounts (:class:`Stakes`), declarations and
+halves by value. Words the caller names (a game, a hand, a street, a last action) are a
+:data:`~cards_art.words.Text`: a message the picture says in its language, or a ``str``
+drawn as it is (names).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from bot.poker.messages import Msg
+from cards_art.words import Text
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -36,6 +45,74 @@ class Declaration(StrEnum):
     LOW = "low"
     HIGH = "high"
     BOTH = "both"
+
+
+class PotKind(StrEnum):
+    """Which pot a label or an award names."""
+
+    POT = "pot"  # the only pot
+    MAIN = "main"
+    SIDE = "side"  # side pot ``number`` (1, 2, ...)
+    RESERVE = "reserve"  # Guts maximum pot: chips waiting above the cap (R-15.3)
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A pot by kind and number; the picture names it in its language."""
+
+    kind: PotKind = PotKind.POT
+    number: int = 0
+
+    def __post_init__(self) -> None:
+        if (self.kind is PotKind.SIDE) != (self.number >= 1):
+            raise ValueError(f"only a side pot has a number (from 1): {self.kind} {self.number}")
+
+    @property
+    def order(self) -> tuple[int, int]:
+        """As a reader looks for them: the only or main pot, side pots by number, the
+        reserve (the engine awards the last side pot first, R-8.3)."""
+        return ({PotKind.SIDE: 1, PotKind.RESERVE: 2}.get(self.kind, 0), self.number)
+
+    @classmethod
+    def main(cls) -> Pot:
+        return cls(PotKind.MAIN)
+
+    @classmethod
+    def side(cls, number: int) -> Pot:
+        return cls(PotKind.SIDE, number)
+
+    @classmethod
+    def index(cls, i: int) -> Pot:
+        """The engine's pot index: 0 the main pot, ``i`` side pot ``i``."""
+        return cls.side(i) if i else cls.main()
+
+
+ONLY_POT = Pot()
+RESERVE = Pot(PotKind.RESERVE)
+
+
+class Structure(StrEnum):
+    """The betting structure, as the table settings name it."""
+
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    HALF_POT = "half_pot"
+    FIXED = "fixed"
+    SPREAD = "spread"
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """The stakes as data (the picture writes the line in its language): the structure
+    (None for a game without betting rounds, Guts) and the amounts that apply."""
+
+    structure: Structure | None = None
+    blinds: tuple[int, int] | None = None  # small/big blind
+    bets: tuple[int, int] | None = None  # fixed and spread limit: small/big bet
+    bring_in: int | None = None
+    ante: int | None = None
+    stake: int | None = None  # Guts
+    max_pot: int | None = None  # Guts maximum pot (R-15.3)
 
 
 def is_card(card: str) -> bool:
@@ -115,8 +192,8 @@ class SeatView:
     up_cards: tuple[StudCard, ...] = ()  # stud: cards in front of the seat, in deal order
     hidden_cards: int = 0  # hole cards drawn as backs (hold'em, Omaha, draw)
     drawn: int | None = None  # draw games: cards drawn in the last draw (0 = stood pat)
-    action: str = ""  # last action, e.g. "raise 40", shown small under the stack
-    tags: tuple[str, ...] = ()  # live pot-system marks, e.g. "marker", "legs 1/3" (§15)
+    action: Text = ""  # last action, e.g. "raise 40", shown small under the stack
+    tags: tuple[Text, ...] = ()  # live pot-system marks, e.g. "marker", "legs 1/3" (§15)
 
     def __post_init__(self) -> None:
         if self.seat < 1:
@@ -137,9 +214,9 @@ class SeatView:
 
 @dataclass(frozen=True)
 class PotView:
-    """A pot in the middle: ``label`` such as "Main" or "Side 1"."""
+    """A pot in the middle: which one (main, side 1, ...) and its chips."""
 
-    label: str
+    pot: Pot
     amount: int
 
     def __post_init__(self) -> None:
@@ -151,15 +228,15 @@ class TableView:
     """Everything the table picture shows. ``seats`` lists every seat of the table
     (2-10), empty ones flagged ``empty``; they are placed clockwise from the bottom."""
 
-    variant: str
-    stakes: str
+    variant: Text
+    stakes: Stakes | Text
     seats: tuple[SeatView, ...]
     board: tuple[str, ...] = ()
     pots: tuple[PotView, ...] = ()
     deck: DeckStyle = DeckStyle.TWO_COLOUR
     wild: Wild = NO_WILD
     hand_number: int | None = None
-    street: str = ""  # e.g. "Flop", "Second draw", "Fifth street"
+    street: Text = ""  # e.g. "Flop", "Second draw", "Fifth street"
     declare: bool = False  # a hi-lo declare game (R-13.1): said in the corner
 
     def __post_init__(self) -> None:
@@ -177,12 +254,14 @@ class Reading:
     """How a shown hand plays for one half: ``kind`` "high" or "low" (or "" for a
     plain high game), the hand's name and the five used cards (own or board)."""
 
-    name: str
+    name: Text
     used: tuple[str, ...] = ()
     kind: str = ""
 
     def __post_init__(self) -> None:
         _check_cards(self.used, "used cards")
+        if self.kind not in ("", "high", "low"):
+            raise ValueError(f"kind must be '', 'high' or 'low': {self.kind!r}")
 
 
 @dataclass(frozen=True)
@@ -205,7 +284,7 @@ class ShownHand:
 class Award:
     """Who won what: ``half`` is "", "high" or "low" (split pots, R-11.3)."""
 
-    pot: str
+    pot: Pot
     seat: int
     amount: int
     half: str = ""
@@ -220,8 +299,8 @@ class Award:
 class ShowdownView:
     """The showdown picture: board (if any), every shown hand and the awards."""
 
-    variant: str
-    stakes: str
+    variant: Text
+    stakes: Stakes | Text
     hands: tuple[ShownHand, ...]
     board: tuple[str, ...] = ()
     awards: tuple[Award, ...] = ()
@@ -260,7 +339,7 @@ class RevealView:
     """All fists opening at once."""
 
     fists: tuple[Fist, ...]
-    variant: str = ""
+    variant: Text = ""
     pot: int | None = None
 
     def __post_init__(self) -> None:
@@ -276,14 +355,17 @@ class LedgerLine:
     net: int
 
 
+LEDGER_TITLE = Msg("art.ledger.title")
+
+
 @dataclass(frozen=True)
 class LedgerView:
     """The `/ledger` session chart."""
 
     lines: tuple[LedgerLine, ...]
-    title: str = "Session results"
-    subtitle: str = ""
-    extra: tuple[str, ...] = field(default=())  # footnotes, e.g. "rake 12"
+    title: Text = LEDGER_TITLE
+    subtitle: Text = ""
+    extra: tuple[Text, ...] = field(default=())  # footnotes, e.g. "rake 12"
 
     def __post_init__(self) -> None:
         if len(self.lines) > 20:

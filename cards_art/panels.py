@@ -11,14 +11,19 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.poker.messages import Count, Name, Number
+from bot.words import DEFAULT, Locale
 from cards_art import fonts, sprites
-from cards_art.common import alt_name, amount, cards_text, display_name, pill
+from cards_art.common import alt_name, cards_text, display_name, pill
 from cards_art.encode import RenderedImage, encode
 from cards_art.model import (
     NO_WILD,
+    Award,
     DeckStyle,
     Declaration,
     LedgerView,
+    Pot,
+    PotKind,
     Reading,
     RevealView,
     ShowdownView,
@@ -26,6 +31,8 @@ from cards_art.model import (
     Wild,
     is_card,
 )
+from cards_art.table import stakes_text
+from cards_art.words import Text, Words
 
 PAD = 20
 HOLE_CARD = (110, 154)
@@ -49,8 +56,10 @@ def draw_hole_cards(
     deck: DeckStyle = DeckStyle.TWO_COLOUR,
     wild: Wild = NO_WILD,
     down: Sequence[bool] = (),
-    caption: str = "",
+    caption: Text = "",
+    locale: Locale = DEFAULT,
 ) -> Image.Image:
+    caption = Words(locale).text(caption)
     for c in cards:
         if not is_card(c):
             raise ValueError(f"not a card: {c!r}")
@@ -70,13 +79,21 @@ def draw_hole_cards(
     return img
 
 
-def hole_alt(cards: Sequence[str], down: Sequence[bool], caption: str) -> str:
+def hole_alt(
+    cards: Sequence[str], down: Sequence[bool], caption: Text, *, locale: Locale = DEFAULT
+) -> str:
+    w = Words(locale)
     shown = [
-        cards_text((c,)) + (" (down)" if i < len(down) and down[i] else "")
+        w("art.alt.down", card=Name(cards_text((c,), w)))
+        if i < len(down) and down[i]
+        else cards_text((c,), w)
         for i, c in enumerate(cards)
     ]
-    head = f"{caption}: " if caption else "Your cards: "
-    return head + (" ".join(shown) if shown else "none") + "."
+    listed = Name(" ".join(shown) if shown else w("art.hole.none"))
+    said = w.text(caption)
+    if said:
+        return w("art.hole.alt_caption", caption=Name(said), cards=listed)
+    return w("art.hole.alt", cards=listed)
 
 
 def render_hole_cards(
@@ -85,12 +102,13 @@ def render_hole_cards(
     deck: DeckStyle = DeckStyle.TWO_COLOUR,
     wild: Wild = NO_WILD,
     down: Sequence[bool] = (),
-    caption: str = "",
+    caption: Text = "",
+    locale: Locale = DEFAULT,
 ) -> RenderedImage:
-    """The player's private cards, for a DM or an ephemeral message. ``down`` flags
-    (stud) mark cards the others cannot see."""
-    img = draw_hole_cards(cards, deck=deck, wild=wild, down=down, caption=caption)
-    return encode(img, "hole-cards", hole_alt(cards, down, caption))
+    """The player's private cards, for a DM or an ephemeral message, in ``locale`` (the
+    player's language). ``down`` flags (stud) mark cards the others cannot see."""
+    img = draw_hole_cards(cards, deck=deck, wild=wild, down=down, caption=caption, locale=locale)
+    return encode(img, "hole-cards", hole_alt(cards, down, caption, locale=locale))
 
 
 # --- showdown -----------------------------------------------------------------------
@@ -110,13 +128,32 @@ def _header(img: Image.Image, title: str, stakes: str) -> None:
         fonts.put_text(img, (img.width - PAD, 20), stakes, 20, sprites.GOLD, anchor="ra")
 
 
-def _award_lines(view: ShowdownView, seat: int) -> list[str]:
-    out = []
-    for a in view.awards:
-        if a.seat == seat:
-            half = f", {a.half} half" if a.half else ""
-            out.append(f"Wins {a.pot}{half}: {amount(a.amount)}")
-    return out
+def _awards(view: ShowdownView) -> list[Award]:
+    """Main pot first (the engine awards the last side pot first, R-8.3); the halves of
+    one pot keep their order."""
+    return sorted(view.awards, key=lambda a: a.pot.order)
+
+
+def _pot_phrase(pot: Pot, w: Words) -> str:
+    """A pot as a sentence names it: "main pot", "side pot 2"."""
+    if pot.kind is PotKind.SIDE:
+        return w("art.award.side", n=Number(pot.number))
+    return w(f"art.award.{pot.kind.value}")
+
+
+def _award_line(a: Award, w: Words, who: str | None = None) -> str:
+    """ "Wins 300 (main pot, high)", or with ``who``: "Bob wins 220 (side pot 1)"
+    (the amount first: a long line is cut at its end)."""
+    key = "art.award.wins" if who is None else "art.award.player_wins"
+    key += f"_{a.half}" if a.half else ""
+    params = {"pot": Name(_pot_phrase(a.pot, w)), "amount": Name(w.amount(a.amount))}
+    if who is not None:
+        params["name"] = Name(who)
+    return w(key, **params)
+
+
+def _award_lines(view: ShowdownView, seat: int, w: Words) -> list[str]:
+    return [_award_line(a, w) for a in _awards(view) if a.seat == seat]
 
 
 def _marks(hand: ShownHand, card: str) -> sprites.Mark:
@@ -131,29 +168,32 @@ def _marks(hand: ShownHand, card: str) -> sprites.Mark:
     return sprites.Mark.DIM if hand.readings else sprites.Mark.PLAIN
 
 
-def _row_height(view: ShowdownView, hand: ShownHand) -> int:
-    lines = len(hand.readings) + len(_award_lines(view, hand.seat))
+def _row_height(view: ShowdownView, hand: ShownHand, w: Words) -> int:
+    lines = len(hand.readings) + len(_award_lines(view, hand.seat, w))
     return max(ROW_CARD[1] + 30, 24 + 26 * lines)
 
 
-def draw_showdown(view: ShowdownView) -> Image.Image:
-    rows = [_row_height(view, h) for h in view.hands]
-    orphans = [a for a in view.awards if a.seat not in {h.seat for h in view.hands}]
+def draw_showdown(view: ShowdownView, *, locale: Locale = DEFAULT) -> Image.Image:
+    w = Words(locale)
+    rows = [_row_height(view, h, w) for h in view.hands]
+    orphans = [a for a in _awards(view) if a.seat not in {h.seat for h in view.hands}]
     h = 64 + sum(r + 10 for r in rows) + 30 * len(orphans) + PAD
     img = _canvas(SHOW_W, max(h, 140))
     draw = ImageDraw.Draw(img)
-    same = bool(view.variant) and view.variant.casefold() in view.stakes.casefold()
-    title = "Showdown" if same or not view.variant else f"Showdown · {view.variant}"
-    stakes_w = fonts.width(fonts.fit(view.stakes, 20, 360), 20) if view.stakes else 0
-    if fonts.width(title, 26) > SHOW_W - 2 * PAD - stakes_w - 24 and not same and view.variant:
-        title = view.variant  # a long game name whole rather than cut short
-    _header(img, title, view.stakes)
+    variant = w.text(view.variant)
+    stakes = stakes_text(view.stakes, w)
+    title = w("art.showdown.title_game", game=Name(variant)) if variant else w("art.showdown.title")
+    stakes_w = fonts.width(fonts.fit(stakes, 20, 360), 20) if stakes else 0
+    if fonts.width(title, 26) > SHOW_W - 2 * PAD - stakes_w - 24 and variant:
+        title = variant  # a long game name whole rather than cut short
+    _header(img, title, stakes)
     if any(r.kind == "low" for hand in view.hands for r in hand.readings):
         # The key to the frames: gold plays for high, blue for low (both: gold and blue).
         right = SHOW_W - PAD
-        fonts.put_text(img, (right, 46), "blue frame: low", 16, sprites.LOW_BLUE, anchor="ra")
-        left = right - round(fonts.width("blue frame: low", 16)) - 8
-        fonts.put_text(img, (left, 46), "gold frame: high ·", 16, sprites.GOLD, anchor="ra")
+        key_low, key_high = w("art.showdown.key_low"), w("art.showdown.key_high")
+        fonts.put_text(img, (right, 46), key_low, 16, sprites.LOW_BLUE, anchor="ra")
+        left = right - round(fonts.width(key_low, 16)) - 8
+        fonts.put_text(img, (left, 46), key_high, 16, sprites.GOLD, anchor="ra")
     y = 64
     winners = {a.seat for a in view.awards}
     for hand, rh in zip(view.hands, rows, strict=True):
@@ -162,13 +202,15 @@ def draw_showdown(view: ShowdownView) -> Image.Image:
         edge = (*sprites.GOLD, 255) if won else (*sprites.PLATE_EDGE, 255)
         box = sprites.rounded_box((SHOW_W - 2 * PAD, rh), fill, edge, 2)
         _paste(img, box, (PAD, y))
-        name = fonts.fit(display_name(hand.name, hand.seat), 22, NAME_COL - 24)
+        name = fonts.fit(display_name(hand.name, hand.seat, w), 22, NAME_COL - 24)
         fonts.put_text(img, (PAD + 14, y + 14), name, 22, sprites.WHITE)
-        fonts.put_text(img, (PAD + 14, y + 44), f"Seat {hand.seat}", 17, sprites.MUTED, bold=False)
+        seat = fonts.fit(w("art.seat", seat=Number(hand.seat)), 17, NAME_COL - 24, bold=False)
+        fonts.put_text(img, (PAD + 14, y + 44), seat, 17, sprites.MUTED, bold=False)
         if hand.declared is not None:
             # Its own line: beside the seat it would run under the cards (R-13.2).
             ink = DECL_COLOURS[hand.declared][:3]
-            text = fonts.fit(f"declared {hand.declared.value}", 17, NAME_COL - 24)
+            said = w(f"art.showdown.declared_{hand.declared.value}")
+            text = fonts.fit(said, 17, NAME_COL - 24)
             fonts.put_text(img, (PAD + 14, y + 68), text, 17, ink)
         x = PAD + NAME_COL
         cy = y + (rh - ROW_CARD[1]) // 2
@@ -191,70 +233,70 @@ def draw_showdown(view: ShowdownView) -> Image.Image:
         text_w = SHOW_W - PAD - 12 - tx
         ty = y + 12
         for reading in hand.readings:
-            label = f"{reading.kind.capitalize()}: " if reading.kind else ""
+            line = w.text(reading.name)
+            if reading.kind:
+                line = w(f"art.showdown.{reading.kind}", hand=Name(line))
             ink = sprites.LOW_BLUE if reading.kind == "low" else sprites.GOLD
-            fonts.put_text(img, (tx, ty), fonts.fit(label + reading.name, 19, text_w), 19, ink)
+            size = fonts.size_to_fit(line, 19, text_w)
+            fonts.put_text(img, (tx, ty), fonts.fit(line, size, text_w), size, ink)
             ty += 26
-        for line in _award_lines(view, hand.seat):
-            fonts.put_text(img, (tx, ty), fonts.fit(line, 18, text_w), 18, sprites.GREEN_TEXT)
+        for line in _award_lines(view, hand.seat, w):
+            size = fonts.size_to_fit(line, 18, text_w)
+            said = fonts.fit(line, size, text_w)
+            fonts.put_text(img, (tx, ty), said, size, sprites.GREEN_TEXT)
             ty += 26
         y += rh + 10
     names = dict(view.names)
     for a in orphans:
-        who = display_name(names.get(a.seat, ""), a.seat)
-        half = f" ({a.half} half)" if a.half else ""
-        fonts.put_text(
-            img, (PAD, y + 4), f"{who} wins {a.pot}{half}: {amount(a.amount)}", 18, sprites.WHITE
-        )
+        who = display_name(names.get(a.seat, ""), a.seat, w)
+        fonts.put_text(img, (PAD, y + 4), _award_line(a, w, who), 18, sprites.WHITE)
         y += 30
     return img
 
 
-def _game_line(view: ShowdownView) -> str:
-    """The game once: the stakes text often starts with the game's name already."""
-    if not view.stakes:
-        return view.variant
-    if view.variant and view.variant.casefold() not in view.stakes.casefold():
-        return f"{view.variant}, {view.stakes}"
-    return view.stakes
-
-
-def _reading_alt(reading: Reading) -> str:
+def _reading_alt(reading: Reading, w: Words) -> str:
     """ "high, a flush with A♥ 10♥ 9♥ 7♥ 2♥": never empty brackets or a dangling "with"."""
-    label = f"{reading.kind}, " if reading.kind else ""
-    name = reading.name or "no hand"
-    used = f" with {cards_text(reading.used)}" if reading.used else ""
-    return f"{label}{name}{used}"
+    name = w.text(reading.name) or w("art.showdown.no_hand")
+    if reading.used:
+        name = w("art.alt.reading", hand=Name(name), cards=Name(cards_text(reading.used, w)))
+    return w(f"art.alt.reading_{reading.kind}", reading=Name(name)) if reading.kind else name
 
 
-def showdown_alt(view: ShowdownView) -> str:
-    game = _game_line(view)
-    parts = [f"Showdown: {game}." if game else "Showdown."]
+def showdown_alt(view: ShowdownView, *, locale: Locale = DEFAULT) -> str:
+    w = Words(locale)
+    game = w("art.list.comma").join(
+        t for t in (w.text(view.variant), stakes_text(view.stakes, w)) if t
+    )
+    parts = [w("art.alt.showdown_game", game=Name(game)) if game else w("art.alt.showdown")]
     if view.board:
-        parts.append(f"Board: {cards_text(view.board)}.")
+        parts.append(w("art.alt.board", cards=Name(cards_text(view.board, w))))
     if any(r.kind == "low" for h in view.hands for r in h.readings):
-        parts.append("Cards framed gold play for high, blue for low.")
+        parts.append(w("art.alt.frames"))
     names = dict(view.names)
     for hand in view.hands:
-        name = alt_name(hand.name, hand.seat)
+        name = alt_name(hand.name, hand.seat, w)
         names[hand.seat] = hand.name
-        who = f"{name}, who declared {hand.declared.value}," if hand.declared else name
-        sentence = f"{who} shows {cards_text(hand.cards)}"
-        readings = [_reading_alt(r) for r in hand.readings]
+        if hand.declared:
+            who = w(f"art.alt.declared_{hand.declared.value}", name=Name(name))
+        else:
+            who = name
+        cards = Name(cards_text(hand.cards, w))
+        readings = [_reading_alt(r, w) for r in hand.readings]
         if readings:
-            sentence += ": " + "; ".join(readings)
-        parts.append(sentence + ".")
-    for a in view.awards:
-        half = f" ({a.half} half)" if a.half else ""
-        who = alt_name(names.get(a.seat, ""), a.seat)
-        parts.append(f"{who} wins {a.pot}{half}: {amount(a.amount)}.")
+            listed = Name(w("art.list.semicolon").join(readings))
+            parts.append(w("art.alt.shows_reading", name=Name(who), cards=cards, readings=listed))
+        else:
+            parts.append(w("art.alt.shows", name=Name(who), cards=cards))
+    for a in _awards(view):
+        who = alt_name(names.get(a.seat, ""), a.seat, w)
+        parts.append(_award_line(a, w, who) + ".")
     return " ".join(parts)
 
 
-def render_showdown(view: ShowdownView) -> RenderedImage:
+def render_showdown(view: ShowdownView, *, locale: Locale = DEFAULT) -> RenderedImage:
     """Every shown hand with its used cards framed (gold high, blue low), the hand
-    names and who won which pot (and which half)."""
-    return encode(draw_showdown(view), "showdown", showdown_alt(view))
+    names and who won which pot (and which half), in ``locale`` (the table's language)."""
+    return encode(draw_showdown(view, locale=locale), "showdown", showdown_alt(view, locale=locale))
 
 
 # --- chip-fist reveal ---------------------------------------------------------------
@@ -307,18 +349,19 @@ def open_hand(size: int) -> Image.Image:
     return sprites._cached(("hand", size), build)
 
 
-def draw_reveal(view: RevealView) -> Image.Image:
+def draw_reveal(view: RevealView, *, locale: Locale = DEFAULT) -> Image.Image:
+    w = Words(locale)
     n = len(view.fists)
     per_row = min(n, 5)
     rows = math.ceil(n / per_row)
-    w = max(2 * PAD + per_row * CELL[0], 560)
+    width = max(2 * PAD + per_row * CELL[0], 560)
     h = 70 + rows * (CELL[1] + 10) + PAD
-    img = _canvas(w, h)
-    title = "Declarations"
-    if view.variant:
-        title += f" · {view.variant}"
-    _header(img, title, f"Pot {amount(view.pot)}" if view.pot is not None else "")
-    left0 = (w - per_row * CELL[0]) // 2
+    img = _canvas(width, h)
+    variant = w.text(view.variant)
+    title = w("art.reveal.title_game", game=Name(variant)) if variant else w("art.reveal.title")
+    pot = w("art.reveal.pot", amount=Name(w.amount(view.pot))) if view.pot is not None else ""
+    _header(img, title, pot)
+    left0 = (width - per_row * CELL[0]) // 2
     for i, fist in enumerate(view.fists):
         col, row = i % per_row, i // per_row
         # Centre a short last row.
@@ -335,14 +378,14 @@ def draw_reveal(view: RevealView) -> Image.Image:
         spots = {0: [], 1: [(0, 0)], 2: [(-14, -6), (14, 6)]}[fist.chips]
         for dx, dy in spots:
             _paste(img, chip, (palm[0] + dx - 17, palm[1] + dy - 17))
-        name = fonts.fit(display_name(fist.name, fist.seat), 20, CELL[0] - 24)
+        name = fonts.fit(display_name(fist.name, fist.seat, w), 20, CELL[0] - 24)
         fonts.put_text(img, (left + CELL[0] / 2, top + 150), name, 20, sprites.WHITE, anchor="mm")
         decl = fist.declaration
         pill(
             img,
             ImageDraw.Draw(img),
             (left + CELL[0] // 2, top + 186),
-            decl.value.upper(),
+            fonts.fit(w(f"art.reveal.{decl.value}"), 20, CELL[0] - 44),
             size=20,
             fill=DECL_COLOURS[decl],
             ink=sprites.WHITE,
@@ -351,7 +394,7 @@ def draw_reveal(view: RevealView) -> Image.Image:
             fonts.put_text(
                 img,
                 (left + CELL[0] / 2, top + 214),
-                "timed out",
+                fonts.fit(w("art.reveal.timed_out"), 15, CELL[0] - 24, bold=False),
                 15,
                 sprites.MUTED,
                 bold=False,
@@ -360,19 +403,26 @@ def draw_reveal(view: RevealView) -> Image.Image:
     return img
 
 
-def reveal_alt(view: RevealView) -> str:
+def reveal_alt(view: RevealView, *, locale: Locale = DEFAULT) -> str:
+    w = Words(locale)
     bits = []
     for f in view.fists:
-        chips = {0: "no chips", 1: "1 chip", 2: "2 chips"}[f.chips]
-        late = ", timed out" if f.timed_out else ""
-        bits.append(f"{alt_name(f.name, f.seat)}: {chips}, {f.declaration.value}{late}")
-    pot = f" Pot {amount(view.pot)}." if view.pot is not None else ""
-    return "Declarations revealed." + pot + " " + "; ".join(bits) + "."
+        chips = w("art.alt.no_chips") if not f.chips else w("art.alt.chips", n=Count(f.chips))
+        key = "art.alt.fist_late" if f.timed_out else "art.alt.fist"
+        said = w(f"art.alt.decl_{f.declaration.value}")
+        bits.append(
+            w(key, name=Name(alt_name(f.name, f.seat, w)), chips=Name(chips), declared=Name(said))
+        )
+    parts = [w("art.alt.revealed")]
+    if view.pot is not None:
+        parts.append(w("art.alt.reveal_pot", amount=Name(w.amount(view.pot))))
+    parts.append(w("art.list.semicolon").join(bits) + ".")
+    return " ".join(parts)
 
 
-def render_reveal(view: RevealView) -> RenderedImage:
-    """Every fist opened at once: 0 chips low, 1 high, 2 both (R-13.2)."""
-    return encode(draw_reveal(view), "declarations", reveal_alt(view))
+def render_reveal(view: RevealView, *, locale: Locale = DEFAULT) -> RenderedImage:
+    """Every fist opened at once: 0 chips low, 1 high, 2 both (R-13.2), in ``locale``."""
+    return encode(draw_reveal(view, locale=locale), "declarations", reveal_alt(view, locale=locale))
 
 
 # --- session chart ------------------------------------------------------------------
@@ -381,15 +431,17 @@ LEDGER_W = 900
 BAR_ROW = 44
 
 
-def draw_ledger(view: LedgerView) -> Image.Image:
+def draw_ledger(view: LedgerView, *, locale: Locale = DEFAULT) -> Image.Image:
+    w = Words(locale)
     lines = sorted(view.lines, key=lambda line: (-line.net, line.name))
     head = 84 if view.subtitle else 60
     h = head + max(1, len(lines)) * BAR_ROW + 24 * len(view.extra) + PAD
     img = _canvas(LEDGER_W, h)
     draw = ImageDraw.Draw(img)
-    fonts.put_text(img, (PAD, 14), fonts.fit(view.title, 26, LEDGER_W - 2 * PAD), 26, sprites.WHITE)
+    title = fonts.fit(w.text(view.title), 26, LEDGER_W - 2 * PAD)
+    fonts.put_text(img, (PAD, 14), title, 26, sprites.WHITE)
     if view.subtitle:
-        sub = fonts.fit(view.subtitle, 18, LEDGER_W - 2 * PAD)
+        sub = fonts.fit(w.text(view.subtitle), 18, LEDGER_W - 2 * PAD)
         fonts.put_text(img, (PAD, 50), sub, 18, sprites.MUTED, bold=False)
     name_w = 210
     chart_l, chart_r = PAD + name_w, LEDGER_W - PAD
@@ -408,14 +460,14 @@ def draw_ledger(view: LedgerView) -> Image.Image:
     scale = half / biggest
     y = head
     for line in lines:
-        name = fonts.fit(display_name(line.name, 0), 20, name_w - 16)
+        name = fonts.fit(display_name(line.name, 0, w), 20, name_w - 16)
         fonts.put_text(img, (PAD, y + BAR_ROW / 2), name, 20, sprites.WHITE, anchor="lm")
         length = round(abs(line.net) * scale)
         colour = (46, 170, 96) if line.net >= 0 else (206, 64, 64)
         if length:
             x0, x1 = (zero, zero + length) if line.net > 0 else (zero - length, zero)
             draw.rounded_rectangle((x0, y + 8, x1, y + BAR_ROW - 8), radius=5, fill=colour)
-        text = ("+" if line.net > 0 else "") + amount(line.net)
+        text = ("+" if line.net > 0 else "") + w.amount(line.net)
         ink = (
             sprites.GREEN_TEXT
             if line.net > 0
@@ -428,21 +480,26 @@ def draw_ledger(view: LedgerView) -> Image.Image:
         y += BAR_ROW
     draw.line((zero, head - 4, zero, y + 4), fill=(120, 130, 140), width=2)
     for note in view.extra:
-        fonts.put_text(img, (PAD, y + 8), fonts.fit(note, 17, LEDGER_W - 40), 17, sprites.MUTED)
+        said = fonts.fit(w.text(note), 17, LEDGER_W - 40)
+        fonts.put_text(img, (PAD, y + 8), said, 17, sprites.MUTED)
         y += 24
     return img
 
 
-def ledger_alt(view: LedgerView) -> str:
+def ledger_alt(view: LedgerView, *, locale: Locale = DEFAULT) -> str:
+    w = Words(locale)
     lines = sorted(view.lines, key=lambda line: (-line.net, line.name))
-    body = "; ".join(
-        f"{alt_name(line.name, 0)} {'+' if line.net > 0 else ''}{amount(line.net)}"
+    body = w("art.list.semicolon").join(
+        f"{alt_name(line.name, 0, w)} {'+' if line.net > 0 else ''}{w.amount(line.net)}"
         for line in lines
     )
-    sub = f" ({view.subtitle})" if view.subtitle else ""
-    return f"{view.title}{sub}: {body or 'no results'}."
+    title, sub = Name(w.text(view.title)), w.text(view.subtitle)
+    results = Name(body or w("art.ledger.none"))
+    if sub:
+        return w("art.alt.ledger_sub", title=title, subtitle=Name(sub), results=results)
+    return w("art.alt.ledger", title=title, results=results)
 
 
-def render_ledger(view: LedgerView) -> RenderedImage:
-    """The `/ledger` bar chart of each player's net result."""
-    return encode(draw_ledger(view), "ledger", ledger_alt(view))
+def render_ledger(view: LedgerView, *, locale: Locale = DEFAULT) -> RenderedImage:
+    """The `/ledger` bar chart of each player's net result, in ``locale``."""
+    return encode(draw_ledger(view, locale=locale), "ledger", ledger_alt(view, locale=locale))

@@ -8,22 +8,28 @@ what the golden tests compare.
 from __future__ import annotations
 
 from cards_art.model import (
+    ONLY_POT,
+    RESERVE,
     Award,
     DeckStyle,
     Declaration,
     Fist,
     LedgerLine,
     LedgerView,
+    Pot,
     PotView,
     Reading,
     RevealView,
     SeatView,
     ShowdownView,
     ShownHand,
+    Stakes,
+    Structure,
     StudCard,
     TableView,
     Wild,
 )
+from cards_art.words import Text
 
 LONG_AND_ODD_NAMES = (
     "Bartholomew Fitzgerald-Smythe III",
@@ -78,15 +84,45 @@ def holdem(seats: int) -> TableView:
     if seats >= 6:
         out[4] = SeatView(seat=5, name=names[4], empty=True)
         out[5] = SeatView(seat=6, name=names[5], stack=800, sitting_out=True)
-    pots = (PotView("Main", 660), PotView("Side 1", 180)) if seats > 2 else (PotView("Pot", 40),)
+    pots: tuple[PotView, ...] = (PotView(Pot.main(), 660), PotView(Pot.side(1), 180))
+    if seats <= 2:
+        pots = (PotView(ONLY_POT, 40),)
     return TableView(
         variant="Texas Hold'em",
-        stakes="No limit · 10/20",
+        stakes=Stakes(Structure.NO_LIMIT, blinds=(10, 20)),
         seats=tuple(out),
         board=("Ah", "Kd", "7c"),
         pots=pots,
         hand_number=1024,
         street="Flop",
+    )
+
+
+WORLD_NAMES = ("Jürgen Groß", "Zoë", "Алексей", "李小龍🂡", "François", "Sofía Muñoz")
+"""Accents, Cyrillic and a name in a script the fonts lack (it falls back to its seat)."""
+
+
+def holdem_words(variant: Text, street: Text) -> TableView:
+    """Six seats on the flop with every word as data (stakes, pots, badges), so the
+    picture is drawn wholly in the language asked for; the game's name and the street
+    are the caller's words."""
+    n = WORLD_NAMES
+    seats = (
+        SeatView(seat=1, name=n[0], stack=1480, bet=40, hidden_cards=2, is_button=True),
+        SeatView(seat=2, name=n[1], stack=0, bet=220, all_in=True, hidden_cards=2),
+        SeatView(seat=3, name=n[2], stack=2210, folded=True),
+        SeatView(seat=4, name=n[3], stack=12_500, hidden_cards=2, is_to_act=True, clock=23),
+        SeatView(seat=5, name=n[4], stack=800, sitting_out=True),
+        SeatView(seat=6, empty=True),
+    )
+    return TableView(
+        variant=variant,
+        stakes=Stakes(Structure.NO_LIMIT, blinds=(10, 20), ante=2),
+        seats=seats,
+        board=("Ah", "Kd", "7c"),
+        pots=(PotView(Pot.main(), 12_480), PotView(Pot.side(1), 1_800)),
+        hand_number=1024,
+        street=street,
     )
 
 
@@ -108,10 +144,10 @@ def holdem_odd_names() -> TableView:
     )
     return TableView(
         variant="Texas Hold'em with a very long variant name indeed",
-        stakes="Pot limit · 5,000/10,000",
+        stakes=Stakes(Structure.POT_LIMIT, blinds=(5_000, 10_000)),
         seats=seats,
         board=("Ts", "9h", "2d", "Qc"),
-        pots=(PotView("Main", 2_500_000),),
+        pots=(PotView(Pot.main(), 2_500_000),),
         street="Turn",
     )
 
@@ -147,9 +183,9 @@ def stud7() -> TableView:
     )
     return TableView(
         variant="Seven-card stud",
-        stakes="Fixed limit · 20/40",
+        stakes=Stakes(Structure.FIXED, bets=(20, 40), ante=5, bring_in=5),
         seats=seats,
-        pots=(PotView("Pot", 430),),
+        pots=(PotView(ONLY_POT, 430),),
         hand_number=77,
         street="Fifth street",
     )
@@ -166,9 +202,9 @@ def draw5() -> TableView:
     )
     return TableView(
         variant="Five-card draw",
-        stakes="Pot limit · 5/10",
+        stakes=Stakes(Structure.POT_LIMIT, ante=5),
         seats=seats,
-        pots=(PotView("Main", 175), PotView("Side 1", 20)),
+        pots=(PotView(Pot.main(), 175), PotView(Pot.side(1), 20)),
         deck=DeckStyle.FOUR_COLOUR,
         wild=Wild(ranks=("2",), cards=("Xx",)),
         hand_number=3,
@@ -181,7 +217,7 @@ def showdown_split() -> ShowdownView:
     board = ("Ah", "5d", "8c", "Ks", "4h")
     return ShowdownView(
         variant="Omaha Hi-Lo 8 or better",
-        stakes="Pot limit · 10/20",
+        stakes=Stakes(Structure.POT_LIMIT, blinds=(10, 20)),
         board=board,
         hands=(
             ShownHand(
@@ -210,10 +246,10 @@ def showdown_split() -> ShowdownView:
             ),
         ),
         awards=(
-            Award("Main", 4, 300, "high"),
-            Award("Main", 4, 150, "low"),
-            Award("Main", 6, 150, "low"),
-            Award("Side 1", 4, 220),
+            Award(Pot.side(1), 4, 220),
+            Award(Pot.main(), 4, 300, "high"),
+            Award(Pot.main(), 4, 150, "low"),
+            Award(Pot.main(), 6, 150, "low"),
         ),
     )
 
@@ -222,7 +258,7 @@ def showdown_holdem() -> ShowdownView:
     """Hold'em, a full house beats a flush."""
     return ShowdownView(
         variant="Texas Hold'em",
-        stakes="No limit · 10/20",
+        stakes=Stakes(Structure.NO_LIMIT, blinds=(10, 20)),
         board=("Kc", "7h", "Ks", "2h", "9h"),
         hands=(
             ShownHand(
@@ -238,7 +274,7 @@ def showdown_holdem() -> ShowdownView:
                 readings=(Reading("Ace high flush", ("Ah", "Th", "9h", "7h", "2h")),),
             ),
         ),
-        awards=(Award("Pot", 2, 1_240),),
+        awards=(Award(ONLY_POT, 2, 1_240),),
     )
 
 
@@ -253,9 +289,9 @@ def guts_legs() -> TableView:
     )
     return TableView(
         variant="Three-card guts declare",
-        stakes="stake 5, maximum pot 40",
+        stakes=Stakes(stake=5, max_pot=40),
         seats=seats,
-        pots=(PotView("Main", 40), PotView("Reserve", 15)),
+        pots=(PotView(Pot.main(), 40), PotView(RESERVE, 15)),
         hand_number=12,
         street="In or out",
         declare=True,
@@ -266,7 +302,7 @@ def showdown_declare() -> ShowdownView:
     """Stud hi-lo declare: each hand framed only for the half it declared (R-13.2)."""
     return ShowdownView(
         variant="Seven-card stud hi-lo declare",
-        stakes="Fixed-limit, bets 2/4",
+        stakes=Stakes(Structure.FIXED, bets=(2, 4), bring_in=1, ante=1),
         hands=(
             ShownHand(
                 seat=1,
@@ -295,7 +331,7 @@ def showdown_declare() -> ShowdownView:
                 declared=Declaration.LOW,
             ),
         ),
-        awards=(Award("Main pot", 2, 60, "high"), Award("Main pot", 2, 60, "low")),
+        awards=(Award(Pot.main(), 2, 60, "high"), Award(Pot.main(), 2, 60, "low")),
     )
 
 
@@ -322,7 +358,6 @@ def ledger() -> LedgerView:
             LedgerLine("محمد الفارسي", -1_295),
             LedgerLine("🃏JokerFan🎉", 0),
         ),
-        title="Session results",
         subtitle="Tuesday night · 214 hands",
     )
 

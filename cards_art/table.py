@@ -14,10 +14,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.poker.messages import Name, Number
+from bot.words import DEFAULT, Locale
 from cards_art import fonts, sprites
-from cards_art.common import alt_name, amount, card_text, cards_text, display_name, pill
+from cards_art.common import alt_name, card_text, cards_text, display_name, pill
 from cards_art.encode import RenderedImage, encode
-from cards_art.model import BACK, SeatView, TableView
+from cards_art.model import BACK, Pot, PotKind, SeatView, Stakes, TableView
+from cards_art.words import Text, Words
 
 W, H = 1000, 600
 TABLE_BOX = (60, 62, 940, 538)
@@ -35,6 +38,8 @@ BACK_STEP = 17
 NAME_SIZE = 21
 STACK_SIZE = 20
 SMALL_SIZE = 16
+STAKES_WIDTH = 255  # the stakes and wild cards' lines, top left, where no plate is near
+CORNER_WIDTH = 220  # hand number, street and declare mark, top right
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,12 @@ def _seat_cards(view: TableView, seat: SeatView) -> list[Image.Image]:
 
 
 def _draw_seat(
-    img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, seat: SeatView, spot: _Spot
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: TableView,
+    seat: SeatView,
+    spot: _Spot,
+    w: Words,
 ) -> None:
     px, py = spot.plate
     pw, ph = PLATE
@@ -148,19 +158,19 @@ def _draw_seat(
         fonts.put_text(
             img,
             (px + pw / 2, py + ph / 2),
-            f"Seat {seat.seat} · empty",
+            fonts.fit(w("art.seat.empty", seat=Number(seat.seat)), SMALL_SIZE + 1, pw - 12, False),
             SMALL_SIZE + 1,
             sprites.MUTED,
             bold=False,
             anchor="mm",
         )
         return
-    name = fonts.fit(display_name(seat.name, seat.seat), NAME_SIZE, pw - 16)
+    name = fonts.fit(display_name(seat.name, seat.seat, w), NAME_SIZE, pw - 16)
     name_ink = sprites.MUTED if dim else sprites.WHITE
     fonts.put_text(img, (px + pw / 2, py + 18), name, NAME_SIZE, name_ink, anchor="mm")
 
     stack_ink = sprites.MUTED if dim else sprites.GOLD
-    stack = amount(seat.stack)
+    stack = w.amount(seat.stack)
     if seat.tags:
         # Pot-system marks (two-to-win marker, Guts legs, §15) beside the stack: they
         # matter more than the last action, which the table message also tells.
@@ -168,22 +178,22 @@ def _draw_seat(
         room = pw - 20 - round(fonts.width(stack, STACK_SIZE)) - 8
         x_right = px + pw - 8
         for tag in reversed(seat.tags):
-            text = fonts.fit(tag.upper(), 13, max(room - 16, 10))
-            w = (round(fonts.width(text, 13)) + 13 + 7) // 8 * 8  # the pill's own width
+            text = fonts.fit(w.text(tag).upper(), 13, max(room - 16, 10))
+            pill_w = (round(fonts.width(text, 13)) + 13 + 7) // 8 * 8  # the pill's own width
             pill(
                 img,
                 draw,
-                (x_right - w // 2, py + 44),
+                (x_right - pill_w // 2, py + 44),
                 text,
                 size=13,
                 fill=(*sprites.LOW_BLUE, 255),
                 ink=sprites.WHITE,
             )
-            x_right -= w + 4
-            room -= w + 4
+            x_right -= pill_w + 4
+            room -= pill_w + 4
     elif seat.action and not seat.folded:
         action_w = pw - 20 - round(fonts.width(stack, STACK_SIZE)) - 10
-        action = fonts.fit(seat.action, SMALL_SIZE, max(action_w, 10), bold=False)
+        action = fonts.fit(w.text(seat.action), SMALL_SIZE, max(action_w, 10), bold=False)
         fonts.put_text(img, (px + 10, py + 44), stack, STACK_SIZE, stack_ink, anchor="lm")
         fonts.put_text(
             img,
@@ -205,11 +215,14 @@ def _draw_seat(
         badge_y = py + ph + 2 if spot.lower_half else py - 2
         badge_centre = (px + pw // 2, badge_y)
     if seat.folded:
-        pill(img, draw, badge_centre, "FOLDED", size=15, fill=(70, 76, 86, 255), ink=sprites.WHITE)
+        folded = _badge(w("art.badge.folded"), 15)
+        pill(img, draw, badge_centre, folded, size=15, fill=(70, 76, 86, 255), ink=sprites.WHITE)
     elif seat.sitting_out:
-        pill(img, draw, badge_centre, "AWAY", size=15, fill=(70, 76, 86, 255), ink=sprites.WHITE)
+        away = _badge(w("art.badge.away"), 15)
+        pill(img, draw, badge_centre, away, size=15, fill=(70, 76, 86, 255), ink=sprites.WHITE)
     elif seat.all_in:
-        pill(img, draw, badge_centre, "ALL IN", size=16, fill=(196, 38, 50, 255), ink=sprites.WHITE)
+        all_in = _badge(w("art.badge.all_in"), 16)
+        pill(img, draw, badge_centre, all_in, size=16, fill=(196, 38, 50, 255), ink=sprites.WHITE)
     elif seat.is_to_act and seat.clock is not None:
         urgent = seat.clock <= 10
         ink = sprites.WHITE if urgent else sprites.INK
@@ -217,7 +230,7 @@ def _draw_seat(
             img,
             draw,
             (badge_centre[0] + 9, badge_centre[1]),
-            f"{seat.clock}s",
+            w("art.badge.clock", seconds=Number(seat.clock)),
             size=17,
             fill=(200, 40, 40, 255) if urgent else (*sprites.GOLD, 255),
             ink=ink,
@@ -226,7 +239,7 @@ def _draw_seat(
         _paste(img, icon, (box[0] - 20, (box[1] + box[3]) // 2 - 9))
 
     if seat.drawn is not None and not seat.folded:
-        text = "pat" if seat.drawn == 0 else f"drew {seat.drawn}"
+        text = w("art.draw.pat") if seat.drawn == 0 else w("art.draw.drew", n=Number(seat.drawn))
         if beside:
             cx, cy = card_x + strip_w // 2, card_y + cards[0].height + 14
         elif cards:
@@ -248,7 +261,7 @@ def _draw_seat(
 
     if seat.bet > 0:
         bx, by = spot.bet_side if beside else spot.bet
-        text = amount(seat.bet)
+        text = w.amount(seat.bet)
         chip = sprites.chip(22)
         tw = fonts.width(text, 19)
         left = round(bx - (tw + 26) / 2)
@@ -265,7 +278,46 @@ def _draw_seat(
         )
 
 
-def _draw_middle(img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView) -> None:
+def _badge(text: str, size: int) -> str:
+    """A status badge fits over its plate (a long word in some languages is cut)."""
+    return fonts.fit(text, size, PLATE[0] - size - 8)
+
+
+def pot_name(pot: Pot, w: Words) -> str:
+    """The short label of a pot on the felt: "Main", "Side 1", "Pot", "Reserve"."""
+    if pot.kind is PotKind.SIDE:
+        return w("art.pot.side", n=Number(pot.number))
+    return w(f"art.pot.{pot.kind.value}")
+
+
+def pot_label(pot: Pot, chips: int, w: Words) -> str:
+    return w("art.pot.label", pot=Name(pot_name(pot, w)), amount=Name(w.amount(chips)))
+
+
+def stakes_text(stakes: Stakes | Text, w: Words) -> str:
+    """The stakes line in the picture's language: "No-limit, blinds 10/20, ante 2"."""
+    if not isinstance(stakes, Stakes):
+        return w.text(stakes)
+    parts: list[str] = []
+    if stakes.structure is not None:
+        parts.append(w(f"art.structure.{stakes.structure.value}"))
+    pairs = (("art.stakes.blinds", stakes.blinds), ("art.stakes.bets", stakes.bets))
+    for key, pair in pairs:
+        if pair is not None:
+            parts.append(w(key, small=Name(w.amount(pair[0])), big=Name(w.amount(pair[1]))))
+    singles = (
+        ("art.stakes.bring_in", stakes.bring_in),
+        ("art.stakes.ante", stakes.ante),
+        ("art.stakes.stake", stakes.stake),
+        ("art.stakes.max_pot", stakes.max_pot),
+    )
+    for key, chips in singles:
+        if chips:
+            parts.append(w(key, amount=Name(w.amount(chips))))
+    return w("art.list.comma").join(parts)
+
+
+def _draw_middle(img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, w: Words) -> None:
     cx, cy = CENTRE
     pot_y = cy
     if view.board:
@@ -281,15 +333,15 @@ def _draw_middle(img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView) -
             _paste(img, sprite, (left + i * BOARD_STEP, top))
         pot_y = top + ch + 26
     if view.pots:
-        labels = [f"{p.label} {amount(p.amount)}" for p in view.pots]
+        labels = [pot_label(p.pot, p.amount, w) for p in view.pots]
         widths = [fonts.width(t, 18) + 44 for t in labels]
         total = sum(widths) + 10 * (len(widths) - 1)
         x = cx - total / 2
-        for text, w in zip(labels, widths, strict=True):
+        for text, box_w in zip(labels, widths, strict=True):
             box = pill(
                 img,
                 draw,
-                (round(x + w / 2 + 10), pot_y),
+                (round(x + box_w / 2 + 10), pot_y),
                 text,
                 size=18,
                 fill=(8, 40, 26, 220),
@@ -297,45 +349,72 @@ def _draw_middle(img: Image.Image, draw: ImageDraw.ImageDraw, view: TableView) -
                 outline=(60, 150, 105, 255),
             )
             _paste(img, sprites.chip(20), (box[0] - 14, pot_y - 10))
-            x += w + 10
+            x += box_w + 10
 
 
-def _draw_corner(img: Image.Image, view: TableView) -> None:
-    title = fonts.fit(view.variant, 26, 390)
+def _room(n: int, y0: int, y1: int, most: int, *, right: bool = False) -> int:
+    """How wide a corner line between heights ``y0`` and ``y1`` may be (at most
+    ``most``) without running into a seat's plate (its halo and badge included) of an
+    ``n``-seat table: the words of some languages are longer than others'."""
+    rows = [x for x, y in (s.plate for s in _SPOTS[n]) if y - 8 < y1 and y + PLATE[1] + 8 > y0]
+    if right:
+        return min([most, *(W - 16 - (x + PLATE[0] + 12) for x in rows)])
+    return min([most, *(x - 17 - 12 for x in rows)])
+
+
+def _draw_corner(img: Image.Image, view: TableView, w: Words) -> None:
+    n = len(view.seats)
+    title = fonts.fit(w.text(view.variant), 26, 390)
     fonts.put_text(img, (16, 12), title, 26, sprites.WHITE)
-    # Left of the top seats' plates (x < 270): a long stakes line takes two lines.
+    # Left of the top seats' plates: a long stakes line takes two lines.
     y = 44
-    for line in _wrap(view.stakes, 20, 255, 2):
-        fonts.put_text(img, (17, y), line, 20, sprites.GOLD)
+    widths = [_room(n, y + 24 * i, y + 24 * i + 22, STAKES_WIDTH) for i in range(2)]
+    stakes = stakes_text(view.stakes, w)
+    # A little smaller rather than cut (down to 16 px): some languages need more room.
+    for size in range(20, 15, -1):
+        lines = _wrap(stakes, size, widths)
+        if not lines or not lines[-1].endswith(fonts.ELLIPSIS):
+            break
+    for line in lines:
+        fonts.put_text(img, (17, y), line, size, sprites.GOLD)
         y += 24
-    wild = _wild_text(view)
+    wild = _wild_text(view, w)
     if wild:
-        fonts.put_text(img, (17, y + 2), wild, 18, sprites.GOLD)
-    right: list[str] = []
+        room = _room(n, y, y + 22, STAKES_WIDTH)
+        size = fonts.size_to_fit(wild, 18, room, smallest=14)
+        fonts.put_text(img, (17, y + 2), fonts.fit(wild, size, room), size, sprites.GOLD)
+    # (text, is the declare mark), top to bottom at the right: the first line small.
+    right: list[tuple[str, bool]] = []
     if view.hand_number is not None:
-        right.append(f"Hand #{view.hand_number}")
-    if view.street:
-        right.append(fonts.fit(view.street, 20, 220))
+        right.append((w("art.corner.hand", number=Name(str(view.hand_number))), False))
+    street = w.text(view.street)
+    if street:
+        right.append((street, False))
     if view.declare:
-        right.append("Hi-lo declare")
-    for i, text in enumerate(right):
+        right.append((w("art.corner.declare"), True))
+    for i, (text, declare) in enumerate(right):
+        top = 14 + 26 * i
+        room = _room(n, top, top + 22, CORNER_WIDTH, right=True)
+        size = fonts.size_to_fit(text, 20 if i else 18, room)
         fonts.put_text(
             img,
-            (W - 16, 14 + 26 * i),
-            text,
-            20 if i else 18,
-            sprites.GOLD if text == "Hi-lo declare" else sprites.WHITE if i else sprites.MUTED,
+            (W - 16, top),
+            fonts.fit(text, size, room),
+            size,
+            sprites.GOLD if declare else sprites.WHITE if i else sprites.MUTED,
             bold=i > 0,
             anchor="ra",
         )
 
 
-def _wrap(text: str, size: int, width: int, lines: int) -> list[str]:
-    """``text`` in at most ``lines`` lines of ``width`` px, broken after commas or spaces;
-    the last line is cut with an ellipsis if it is still too long."""
+def _wrap(text: str, size: int, widths: list[int]) -> list[str]:
+    """``text`` in at most ``len(widths)`` lines, line ``i`` at most ``widths[i]`` px,
+    broken after commas or spaces; the last line is cut with an ellipsis if it is still
+    too long."""
     out: list[str] = []
     rest = text
-    while rest and len(out) < lines - 1 and fonts.width(rest, size) > width:
+    while rest and len(out) < len(widths) - 1 and fonts.width(rest, size) > widths[len(out)]:
+        width = widths[len(out)]
         words = rest.split(" ")
         k = len(words) - 1
         while k > 1 and fonts.width(" ".join(words[:k]), size) > width:
@@ -343,82 +422,97 @@ def _wrap(text: str, size: int, width: int, lines: int) -> list[str]:
         out.append(" ".join(words[:k]))
         rest = " ".join(words[k:])
     if rest:
-        out.append(fonts.fit(rest, size, width))
+        out.append(fonts.fit(rest, size, widths[len(out)]))
     return out
 
 
-def _wild_text(view: TableView) -> str:
-    parts = [("10" if r == "T" else r) + "s" for r in view.wild.ranks]
-    parts += [card_text(c) for c in view.wild.cards]
-    return ("Wild: " + ", ".join(parts)) if parts else ""
+def _wild_text(view: TableView, w: Words) -> str:
+    parts = [w("art.wild.rank", rank=Name("10" if r == "T" else r)) for r in view.wild.ranks]
+    parts += [card_text(c, w) for c in view.wild.cards]
+    return w("art.wild", cards=Name(w("art.list.comma").join(parts))) if parts else ""
 
 
-def alt_text(view: TableView) -> str:
+def alt_text(view: TableView, *, locale: Locale = DEFAULT) -> str:
     """A screen-reader summary: game, board, pots, then every seat in order."""
-    head = [f"{view.variant}, {view.stakes}"]
+    w = Words(locale)
+    comma = w("art.list.comma")
+    head = [w.text(view.variant), stakes_text(view.stakes, w)]
     if view.hand_number is not None:
-        head.append(f"hand #{view.hand_number}")
-    if view.street:
-        head.append(view.street)
-    parts = [", ".join(head) + "."]
-    if _wild_text(view):
-        parts.append(_wild_text(view) + ".")
+        head.append(w("art.alt.hand", number=Name(str(view.hand_number))))
+    if w.text(view.street):
+        head.append(w.text(view.street))
+    parts = [comma.join(h for h in head if h) + "."]
+    wild = _wild_text(view, w)
+    if wild:
+        parts.append(wild + ".")
     if view.board:
-        parts.append(f"Board: {cards_text(view.board)}.")
+        parts.append(w("art.alt.board", cards=Name(cards_text(view.board, w))))
     if view.pots:
-        parts.append("Pots: " + ", ".join(f"{p.label} {amount(p.amount)}" for p in view.pots) + ".")
+        pots = comma.join(pot_label(p.pot, p.amount, w) for p in view.pots)
+        parts.append(w("art.alt.pots", pots=Name(pots)))
     to_act = ""
     for seat in view.seats:
         if seat.empty:
             continue
-        name = alt_name(seat.name, seat.seat)
-        bits = [f"stack {amount(seat.stack)}"]
+        name = alt_name(seat.name, seat.seat, w)
+        bits = [w("art.alt.stack", amount=Name(w.amount(seat.stack)))]
         if seat.is_button:
-            bits.insert(0, "button")
+            bits.insert(0, w("art.alt.button"))
         if seat.bet:
-            bits.append(f"bet {amount(seat.bet)}")
+            bits.append(w("art.alt.bet", amount=Name(w.amount(seat.bet))))
         if seat.folded:
-            bits.append("folded")
+            bits.append(w("art.alt.folded"))
         if seat.all_in:
-            bits.append("all in")
+            bits.append(w("art.alt.all_in"))
         if seat.sitting_out:
-            bits.append("sitting out")
+            bits.append(w("art.alt.sitting_out"))
         if seat.up_cards:
             shown = [
-                "face down" if c.card == BACK else card_text(c.card) + (" (down)" if c.down else "")
+                w("art.alt.face_down")
+                if c.card == BACK
+                else w("art.alt.down", card=Name(card_text(c.card, w)))
+                if c.down
+                else card_text(c.card, w)
                 for c in seat.up_cards
             ]
-            bits.append("cards " + ", ".join(shown))
+            bits.append(w("art.alt.cards", cards=Name(comma.join(shown))))
         if seat.drawn is not None:
-            bits.append("stood pat" if seat.drawn == 0 else f"drew {seat.drawn}")
-        if seat.action:
-            bits.append(f"last: {seat.action}")
-        bits += list(seat.tags)
-        parts.append(f"Seat {seat.seat} {name}: " + ", ".join(bits) + ".")
+            bits.append(
+                w("art.alt.pat") if seat.drawn == 0 else w("art.alt.drew", n=Number(seat.drawn))
+            )
+        if w.text(seat.action):
+            bits.append(w("art.alt.last", action=Name(w.text(seat.action))))
+        bits += [w.text(t) for t in seat.tags]
+        parts.append(
+            w("art.alt.seat", seat=Number(seat.seat), name=Name(name), what=Name(comma.join(bits)))
+        )
         if seat.is_to_act:
-            to_act = f"To act: {name}"
             if seat.clock is not None:
-                to_act += f", {seat.clock} s left"
+                to_act = w("art.alt.to_act_clock", name=Name(name), seconds=Number(seat.clock))
+            else:
+                to_act = w("art.alt.to_act", name=Name(name))
     if to_act:
-        parts.insert(1, to_act + ".")
+        parts.insert(1, to_act)
     return " ".join(parts)
 
 
-def draw_table(view: TableView) -> Image.Image:
+def draw_table(view: TableView, *, locale: Locale = DEFAULT) -> Image.Image:
     """The table as an RGB image (not encoded); used by `render_table` and tests."""
+    w = Words(locale)
     img = sprites.felt((W, H), TABLE_BOX).copy()
     draw = ImageDraw.Draw(img)  # one per render: ImageDraw objects are not shared
-    _draw_corner(img, view)
-    _draw_middle(img, draw, view)
+    _draw_corner(img, view, w)
+    _draw_middle(img, draw, view, w)
     spots = _SPOTS[len(view.seats)]
     # Upper seats first: lower seats' cards and badges may overlap them, not the reverse.
     order = sorted(range(len(view.seats)), key=lambda i: spots[i].plate[1])
     for i in order:
-        _draw_seat(img, draw, view, view.seats[i], spots[i])
+        _draw_seat(img, draw, view, view.seats[i], spots[i], w)
     return img
 
 
-def render_table(view: TableView) -> RenderedImage:
-    """The public table picture (PNG) with its alt text."""
-    img = draw_table(view)
-    return encode(img, "table", alt_text(view))
+def render_table(view: TableView, *, locale: Locale = DEFAULT) -> RenderedImage:
+    """The public table picture (PNG) with its alt text, in ``locale`` (the table's
+    language)."""
+    img = draw_table(view, locale=locale)
+    return encode(img, "table", alt_text(view, locale=locale))

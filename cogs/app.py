@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import time
 
 import discord
 
 from bot.config import Config
-from bot.store import is_postgres
+from bot.store import DatabaseInUse, is_postgres
 from cogs import discord_internals
 from cogs.bot import RESTARTING, SYNC_LOG, SYNCED, ChipfistBot, make_bot
 from cogs.metrics import Metrics
@@ -50,6 +51,14 @@ async def serve(config: Config, *, force_sync: bool = False) -> int:
         metrics = _metrics(config)
     except Exception as exc:  # the package is missing, or the port is taken
         log.error("cannot serve metrics on port %s: %s", config.metrics_port, exc)
+        return 2
+    folder = os.path.dirname(config.database) or "."
+    if not is_postgres(config.database) and not os.path.isdir(folder):
+        log.error(
+            "refusing to start: CHIPFIST_DB %s: the folder %s does not exist",
+            config.database,
+            folder,
+        )
         return 2
     if config.shard_count and not is_postgres(config.database) and config.standby:
         log.error("CHIPFIST_STANDBY needs a postgresql:// CHIPFIST_DB (shared with the owners)")
@@ -85,6 +94,9 @@ async def serve(config: Config, *, force_sync: bool = False) -> int:
     if isinstance(failure, discord.PrivilegedIntentsRequired):
         log.error("%s", failure)
         return 3
+    if isinstance(failure, DatabaseInUse):
+        log.error("refusing to start: %s", failure)  # one line: no traceback to read
+        return 2
     if failure is not None:
         log.error("the bot stopped: %s", failure, exc_info=failure)
         return 1

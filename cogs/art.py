@@ -10,12 +10,16 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from bot.poker.messages import Msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import VARIANTS
 from bot.table.view import TableView, seat_notes
 from cards_art import (
+    ONLY_POT,
+    RESERVE,
     Award,
     Declaration,
+    Pot,
     PotView,
     Reading,
     RenderedImage,
@@ -26,11 +30,12 @@ from cards_art import (
     render_table,
 )
 from cards_art import TableView as ArtTable
+from cogs.names import plain
 
 log = logging.getLogger(__name__)
 
-_STREETS = {"betting": "", "draw": "Draw", "declare": "Declare", "showdown": "Showdown"}
 _WHOLE_TABLE = ("declare", "showdown")  # phases named instead of the street
+_NO_LOW = Msg("art.showdown.no_low")
 
 
 _SeatKey = tuple[int, str, int, str, tuple[str, ...], bool, bool, int, tuple[int, ...]]
@@ -69,7 +74,7 @@ def to_art(view: TableView) -> ArtTable:
         seats.append(
             SeatView(
                 seat=number,
-                name=s.name[:24],
+                name=plain(s.name, 24),  # a picture is not markdown: as written
                 stack=s.stack + s.bet,  # the street's picture: chips before this round
                 bet=0,
                 folded=s.state == "folded",
@@ -85,10 +90,12 @@ def to_art(view: TableView) -> ArtTable:
                 drawn=s.drew[-1] if s.drew and s.state != "folded" else None,
             )
         )
-    labels = ["Main", *(f"Side {i}" for i in range(1, len(view.pots)))]
-    pots = tuple(PotView(label, p.amount) for label, p in zip(labels, view.pots, strict=False))
+    several = len(view.pots) > 1
+    pots = tuple(
+        PotView(Pot.index(i) if several else ONLY_POT, p.amount) for i, p in enumerate(view.pots)
+    )
     if view.reserve:
-        pots += (PotView("Reserve", view.reserve),)  # not in play (R-15.3)
+        pots += (PotView(RESERVE, view.reserve),)  # not in play (R-15.3)
     title, stakes = title_and_stakes(view.stakes, view.variant_name)
     return ArtTable(
         variant=title,
@@ -98,7 +105,7 @@ def to_art(view: TableView) -> ArtTable:
         board=tuple(c for c in view.board if c != "??")[:5],
         pots=pots,
         hand_number=view.hand_no or None,
-        street=_STREETS.get(view.phase, "") if view.phase in _WHOLE_TABLE else view.street,
+        street=Msg(f"art.phase.{view.phase}") if view.phase in _WHOLE_TABLE else view.street,
     )
 
 
@@ -171,13 +178,6 @@ def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
     return variant_name or head, stakes if variant_name else rest
 
 
-def _main_first(award: tuple[str, int, str, int, str]) -> int:
-    """Awards main pot first ("Main pot", "Side pot 1", ...): the engine pays the last
-    side pot first (R-8.3)."""
-    label = str(award[0])
-    return int(label.rsplit(" ", 1)[-1]) if label.startswith("Side pot ") else 0
-
-
 def title_and_stakes(stakes: str, variant_name: str) -> tuple[str, str]:
     """A picture's title, the game ("Seven-card stud hi-lo declare"), and beside it the
     structure and stakes ("Fixed-limit, bets 2/4"): long names stay readable."""
@@ -202,8 +202,8 @@ class ShowdownNotes:
     board: list[str] = field(default_factory=list)
     hands: list[tuple[int, str, list[str], tuple[str, ...]]] = field(default_factory=list)
     """(seat, name, cards shown, the engine's names of the hand)."""
-    awards: list[tuple[str, int, str, int, str]] = field(default_factory=list)
-    """(pot label, seat, name, amount, half)."""
+    awards: list[tuple[int, int, str, int, str]] = field(default_factory=list)
+    """(pot index: 0 the main pot, N side pot N; seat, name, amount, half)."""
 
 
 def showdown_art(
@@ -225,7 +225,7 @@ def showdown_art(
         if variant is not None:
             readings = tuple(
                 Reading(
-                    r.name if r.used or r.half != "low" else "no qualifying low",
+                    r.name if r.used or r.half != "low" else _NO_LOW,
                     tuple(r.used),
                     r.half,
                 )
@@ -239,8 +239,9 @@ def showdown_art(
             # R-13.2: a hand plays only for the half it declared; the other half's
             # reading would frame cards that play for nothing.
             readings = tuple(r for r in readings if r.kind == said.value)
-        hands.append(ShownHand(seat, name[:24], tuple(cards)[:8], readings, said))
+        hands.append(ShownHand(seat, plain(name, 24), tuple(cards)[:8], readings, said))
     seen = {h.seat for h in hands}
+    several = any(pot for pot, *_ in shown.awards)
     title, stakes = title_and_stakes(shown.stakes, shown.variant)
     return ShowdownView(
         variant=title,
@@ -248,10 +249,14 @@ def showdown_art(
         hands=tuple(hands),
         board=board,
         awards=tuple(
-            Award(pot, seat, amount, half)
-            for pot, seat, _, amount, half in sorted(shown.awards, key=_main_first)
+            # Main pot first: the engine pays the last side pot first (R-8.3). One pot
+            # alone is "the pot".
+            Award(Pot.index(pot) if several else ONLY_POT, seat, amount, half)
+            for pot, seat, _, amount, half in sorted(shown.awards, key=lambda a: a[0])
         ),
         names=tuple(
-            {seat: name[:24] for _, seat, name, _, _ in shown.awards if seat not in seen}.items()
+            {
+                seat: plain(name, 24) for _, seat, name, _, _ in shown.awards if seat not in seen
+            }.items()
         ),
     )

@@ -109,6 +109,9 @@ class ChipfistBot(commands.Bot):
         # and none cached (the memory stays what it was with the guilds intent alone).
         options.setdefault("chunk_guilds_at_startup", False)
         options.setdefault("member_cache_flags", discord.MemberCacheFlags.none())
+        # Nothing the bot posts pings anyone unless the message names whom (cogs.ops
+        # mentions(): the turn's player); a player's name in the text never does.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # No voice here: skip discord.py's start-up warnings about voice libraries.
         discord_internals.quiet_voice_warnings()
         if metrics is not None:

@@ -59,11 +59,21 @@ def action_buttons(
     *,
     in_turn: bool = False,
     actions: frozenset[ActionName] = frozenset(),
+    declared_hands: bool = False,
 ) -> discord.ui.View:
     """The table message's buttons. ``actions``: the player to act's legal actions, when
     known, so the buttons say what they do (Bring in 1) and an impossible one is left
-    off (no Fold for a bring-in, R-3.5)."""
+    off (no Fold for a bring-in, R-3.5). ``declared_hands``: the showdown's Show may
+    state the hand (R-9.3)."""
     view = discord.ui.View(timeout=None)
+    if phase == "showdown" and in_turn:
+        # R-9.1/R-9.3: the player asked shows (stating his hand, where hands are
+        # declared) or mucks; public, like the showdown itself.
+        view.add_item(button(ButtonId("act", table_id, turn, "show"), "Show", _SHOW))
+        if declared_hands:
+            label = "State my hand"
+            view.add_item(button(ButtonId("act", table_id, turn, "state"), label, _STATE))
+        view.add_item(button(ButtonId("act", table_id, turn, "muck"), "Muck", _MUCK))
     if phase == "declare" and in_turn:
         # R-13.3: declaring in turn is public; the same three fists, on the table.
         for item in _fists(table_id, turn, _DECLARE):
@@ -87,6 +97,9 @@ def action_buttons(
     return sealed(view)
 
 
+_SHOW = discord.ButtonStyle.success
+_STATE = discord.ButtonStyle.primary
+_MUCK = discord.ButtonStyle.danger
 _DECLARE = (("low", "Low (no chip)"), ("high", "High (one chip)"), ("both", "Both (two chips)"))
 _GUTS = (("in", "In (stay)"), ("out", "Out (drop)"))
 
@@ -160,6 +173,25 @@ def raise_modal(
             custom_id="by",
             required=False,
             max_length=20,
+        )
+    )
+    return sealed(modal)
+
+
+def state_modal(table_id: str, turn: int) -> discord.ui.Modal:
+    """R-9.3 declared hands: the five cards the player's hand stands for; his hand is
+    shown with it. Its custom_id (``cfs:<table>:<turn>``) is all the router needs, so a
+    modal opened before a restart still works after it."""
+    modal = discord.ui.Modal(
+        title="State your hand", custom_id=f"cfs:{table_id}:{turn}", timeout=None
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label="Five cards (a wild card as its card)",
+            placeholder="As Ad Ac Kd Kh",
+            custom_id="cards",
+            required=True,
+            max_length=40,
         )
     )
     return sealed(modal)

@@ -15,6 +15,7 @@ from bot.table.view import TableView, cards_words, seat_notes
 from cards_art import RenderedImage
 from cogs.art import split_game
 from cogs.components import action_buttons
+from cogs.names import escape, escape_names
 
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
@@ -41,6 +42,9 @@ def table_embed(
     no_hand = view.phase in ("waiting", "paused", "halted", "closed")
     if view.last_action and view.last_action not in lines and not no_hand:
         lines.append(view.last_action)  # only while a hand is on: never after "is over"
+    # Names an older version kept raw are shown as written too.
+    kept = [s.name for s in view.seats]
+    lines = [escape_names(line, kept) for line in lines]
     embed.description = "\n".join(lines) or "Waiting for players. `/sit` to take a seat."
     if view.board:
         embed.add_field(name="Board", value=cards_words(view.board), inline=False)
@@ -81,7 +85,10 @@ def table_embed(
         # Only public cards are in a spectator snapshot (stud up-cards, shown hands).
         shown = cards_words(tuple(c for c in s.cards if c != "??"))
         cards = f" {shown}" if shown else ""
-        seats.append(f"{marks}`{s.seat}` {s.name} — {s.stack}{bet}{state}{notes}{cards}")
+        # The name as written, never markdown, a mention or a link (escaped again: a name
+        # kept by an older version was not).
+        name = escape(s.name)
+        seats.append(f"{marks}`{s.seat}` {name} — {s.stack}{bet}{state}{notes}{cards}")
     embed.add_field(name="Seats", value="\n".join(seats) or "—", inline=False)
     where = f" · {view.street}" if view.street else ""
     # The version (``cogs.channel``: turn.notices) says which state of the table this is.
@@ -98,7 +105,13 @@ def table_view(
     # Who acts comes from the engine (Hand.actors via TableView.acting), not from phases.
     in_turn = view.acting == "in_turn"
     return action_buttons(
-        view.table_id, view.turn, to_call, view.phase, in_turn=in_turn, actions=actions
+        view.table_id,
+        view.turn,
+        to_call,
+        view.phase,
+        in_turn=in_turn,
+        actions=actions,
+        declared_hands=view.declared_hands,
     )
 
 

@@ -51,8 +51,9 @@ def friendly(exc: BaseException, table: str | None = None) -> str:
 
 
 def table_of(interaction: discord.Interaction[discord.Client]) -> str | None:
-    """The table an interaction is about: a button's custom_id names it; otherwise the
-    channel (a table thread's parent)."""
+    """The table an interaction is about, for the log: a button's custom_id names it;
+    otherwise the channel (a thread's parent: the table's own thread is its channel's,
+    ``cogs.places``; from another thread the command was refused)."""
     data: dict[str, object] = dict(interaction.data or {})
     custom_id = data.get("custom_id")
     bid = decode(custom_id) if isinstance(custom_id, str) else None

@@ -16,7 +16,7 @@ MAX_LEN = 100
 PATTERN = re.compile(
     r"cf:(?P<kind>act|dec|show|bump|draw):(?P<table>\d+):(?P<turn>\d+):(?P<arg>[a-z_]*)"
 )
-ACT_ARGS = ("check_call", "bet_raise", "fold", "all_in")
+ACT_ARGS = ("check_call", "bet_raise", "fold", "all_in", "show", "muck", "state")
 DECLARE_ARGS = ("low", "high", "both")
 
 

@@ -36,6 +36,7 @@ from bot.table.table import Abandoned, Table
 from cogs import ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel
+from cogs.names import escape
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,10 @@ REMOVED = "guild_removed"
 READDED = "guild_readded"
 CLOSED_BY_REMOVAL = "discord:guild-removed"
 CLOSED_BY_DELETE = "discord:channel-deleted"
+CLOSED_BY_PLACE = "discord:not-a-server-channel"
+NOT_A_PLACE = "it was opened in a direct message, where no table can be (R-1.11)"
+"""Why a table found bound to a DM at start (a database of an older version, which let
+commands work in DMs) is closed: its players are cashed out and told."""
 
 
 Place = discord.abc.GuildChannel | discord.Thread
@@ -302,21 +307,32 @@ class Moderation(commands.Cog):
         """At READY: a table whose channel the gateway does not know was perhaps deleted
         while the bot was away (no CHANNEL_DELETE reaches a bot that is not connected).
         Asked by REST, once per such table: 10003 Unknown Channel closes it (R-16.11);
-        anything else (403: hidden from the bot, or the bot removed) closes nothing."""
+        anything else (403: hidden from the bot, or the bot removed) closes nothing. A table
+        whose channel is a direct message (cached or asked for: DMs are rarely in the
+        gateway's cache) is closed the same way, its reason logged (R-1.11: a table lives
+        in a server)."""
         closed = []
         for table_id, table in list(self._tables().items()):
             if _closed(table) or not table_id.isdigit():
                 continue
-            if self.bot.get_channel(int(table_id)) is not None:
-                continue
-            try:
-                await self.bot.fetch_channel(int(table_id))
-            except discord.NotFound:
-                reason = "its channel was deleted"
-                if await self.abandon(table_id, reason, CLOSED_BY_DELETE, f"<#{table_id}>"):
+            channel = self.bot.get_channel(int(table_id))
+            if channel is None:
+                try:
+                    channel = await self.bot.fetch_channel(int(table_id))
+                except discord.NotFound:
+                    reason = "its channel was deleted"
+                    if await self.abandon(table_id, reason, CLOSED_BY_DELETE, f"<#{table_id}>"):
+                        closed.append(table_id)
+                    continue
+                except discord.HTTPException as exc:
+                    log.warning(
+                        "table %s: its channel cannot be read (%s); left open", table_id, exc
+                    )
+                    continue
+            if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+                place = "a direct message"
+                if await self.abandon(table_id, NOT_A_PLACE, CLOSED_BY_PLACE, place):
                     closed.append(table_id)
-            except discord.HTTPException as exc:
-                log.warning("table %s: its channel cannot be read (%s); left open", table_id, exc)
         return closed
 
     @commands.Cog.listener()
@@ -366,7 +382,7 @@ class Moderation(commands.Cog):
                 table_id,
                 "its channel was deleted",
                 CLOSED_BY_DELETE,
-                f"#{channel.name} ({channel.guild.name})",
+                f"#{escape(channel.name)} ({escape(channel.guild.name)})",
             )
 
     @commands.Cog.listener()
@@ -404,7 +420,7 @@ class Moderation(commands.Cog):
         for table_id in list(self._tables()):
             if table_id in ids and self._open(table_id) is not None:
                 name = guild.get_channel(int(table_id))
-                place = f"#{getattr(name, 'name', table_id)} ({guild.name})"
+                place = f"#{escape(getattr(name, 'name', table_id))} ({escape(guild.name)})"
                 reason = "I was removed from the server"
                 if await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place) is not None:
                     closed.append(table_id)

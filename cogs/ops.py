@@ -58,6 +58,14 @@ def _file(image: RenderedImage | None) -> discord.File | None:
     return discord.File(io.BytesIO(image.data), image.filename, description=image.alt_text[:1000])
 
 
+def mentions(user_id: int | None = None) -> discord.AllowedMentions:
+    """Whom a message may ping: ``user_id`` alone, or nobody. Every message the bot
+    creates says so explicitly (the client's default is nobody too, ``cogs.bot``): a
+    player's name in the text (``cogs.names``) never pings anyone."""
+    users = [discord.Object(user_id)] if user_id is not None else False
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
 MAX_CONTENT = 2000
 """Discord refuses a message over 2000 characters (a long /history, a pasted echo)."""
 
@@ -164,7 +172,11 @@ async def reply(
     """Answer an interaction (first response, or a follow-up if already answered)."""
     # Any: discord.py's keyword arguments, each of its own type; one left out is not None
     # (MISSING), so only those given are passed.
-    kwargs: dict[str, Any] = {"content": fit(content), "ephemeral": ephemeral}
+    kwargs: dict[str, Any] = {
+        "content": fit(content),
+        "ephemeral": ephemeral,
+        "allowed_mentions": mentions(),
+    }
     if embed is not None:
         kwargs["embed"] = embed
     if view is not None:
@@ -284,11 +296,16 @@ def _message(
     embed: discord.Embed | None,
     image: RenderedImage | list[RenderedImage] | None,
     view: discord.ui.View | None,
+    mention: int | None = None,
 ) -> dict[str, Any]:  # Any: discord.py's keyword arguments (below)
-    """A new message's arguments (fresh files each time: a sent file is consumed)."""
+    """A new message's arguments (fresh files each time: a sent file is consumed); it
+    pings ``mention`` alone, or nobody."""
     # Any: discord.py's keyword arguments, each of its own type; one left out is not None
     # (MISSING), so only those given are passed.
-    kwargs: dict[str, Any] = {"content": fit(content) or None}
+    kwargs: dict[str, Any] = {
+        "content": fit(content) or None,
+        "allowed_mentions": mentions(mention),
+    }
     if embed is not None:
         kwargs["embed"] = embed
     if view is not None:
@@ -310,8 +327,10 @@ async def send(
     image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
     nonce: int | None = None,
+    mention: int | None = None,
 ) -> discord.Message | None:
-    """Post a message; None when Discord refuses it for good (no permission, the
+    """Post a message that pings ``mention`` alone (nobody when None); None when
+    Discord refuses it for good (no permission, the
     channel or the DM is gone, or still failing after :data:`ATTEMPTS` tries). Every
     try carries the same nonce with ``enforce_nonce``: Discord answers a repeated create
     with the message the first one made, so a retry never posts twice. A caller that
@@ -322,7 +341,7 @@ async def send(
 
     async def attempt() -> discord.Message:
         # The files are made again for each try (a request spends them).
-        kwargs = _message(content, embed, image, view)
+        kwargs = _message(content, embed, image, view, mention)
         return await channel.send(nonce=nonce, **kwargs)
 
     try:
@@ -334,7 +353,9 @@ async def send(
             # Attach Files taken away before the bot heard of it: the words still go
             # (once; if Send Messages is what is missing, this fails the same way).
             log.warning("no permission to upload here: sent without pictures: %s", exc)
-            return await send(channel, content, embed=_no_picture(embed), view=view, nonce=nonce)
+            return await send(
+                channel, content, embed=_no_picture(embed), view=view, nonce=nonce, mention=mention
+            )
         log.warning("no permission to post: %s", exc)
         return None
     except discord.NotFound:
@@ -354,8 +375,10 @@ async def dm(
     image: RenderedImage | list[RenderedImage] | None = None,
     view: discord.ui.View | None = None,
     known: DmChannels | None = None,
+    mention: int | None = None,
 ) -> discord.Message | None:
-    """DM a user; None when their DMs are closed (the caller falls back).
+    """DM a user (pinging ``mention`` alone, or nobody); None when their DMs are closed
+    (the caller falls back).
 
     With ``known`` (the kept DM channel ids, cogs/prefs.py) the DM goes straight to the
     user's channel (one request); the channel is opened, and kept, only the first time.
@@ -373,7 +396,7 @@ async def dm(
             if not transient(exc):
                 raise
             return None
-        return await send(channel, content, image=image, view=view)
+        return await send(channel, content, image=image, view=view, mention=mention)
     # One nonce for every try (enforce_nonce): a DM whose first try landed is not sent
     # twice.
     nonce = new_nonce()
@@ -384,7 +407,7 @@ async def dm(
         where = client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
         async def attempt(where: discord.PartialMessageable = where) -> discord.Message:
-            return await where.send(nonce=nonce, **_message(content, None, image, view))
+            return await where.send(nonce=nonce, **_message(content, None, image, view, mention))
 
         try:
             return await _retrying("DM", attempt)
@@ -443,8 +466,6 @@ async def followup(
     (:func:`_landed`) before the next try; while the channel cannot be read it is
     looked for again, not sent again. Raises ``FollowupInDoubt`` when it may have been
     posted and that could not be told: the caller posts it nowhere else."""
-    users = [discord.Object(mention)] if mention is not None else False
-    mentions = discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
     # Before now by more than clocks drift apart (this machine's and Discord's): what
     # is looked for is this message's text, which names its hand, or a nudge whose
     # predecessor was deleted with its turn; an older copy cannot be mistaken for it.
@@ -453,13 +474,12 @@ async def followup(
     unknown = False  # the last look could not read the channel
     for attempt in range(len(FOLLOWUP_DELAYS) + 1):
         if not unknown:
-            kwargs = _message(content, None, image, None)  # fresh files: a sent one is read
+            # Fresh files (a sent one is read); it pings ``mention`` alone, or nobody.
+            kwargs = _message(content, None, image, None, mention)
             kwargs["content"] = kwargs["content"] or discord.utils.MISSING
             try:
                 with rest_retry.fail_fast():  # tried once: a 5xx may have posted it
-                    return await interaction.followup.send(
-                        wait=True, allowed_mentions=mentions, **kwargs
-                    )
+                    return await interaction.followup.send(wait=True, **kwargs)
             except discord.DiscordServerError as exc:
                 doubt = exc
             except discord.HTTPException as exc:

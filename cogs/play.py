@@ -22,12 +22,13 @@ from bot.table.text_actions import (
     RequestKind,
     declare_choice,
     parse_amount,
+    parse_stated,
 )
 from bot.table.view import cards_words
 from cogs import errors, ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel, window_left
-from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal
+from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal, state_modal
 from cogs.ids import ButtonId
 from cogs.moderation import Moderation
 from cogs.presenter import _render_cards
@@ -113,9 +114,41 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
         req = ActionRequest(word)
     elif bid.arg == "fold":
         req = ActionRequest("fold")
+    elif bid.arg in ("show", "muck"):
+        req = ActionRequest("show" if bid.arg == "show" else "muck")
+    elif bid.arg == "state":
+        if legal is None or "show" not in legal.actions:
+            # Not his to show now: said privately, nothing opened (the table says whose).
+            await ops.reply(interaction, _no_show(view.to_act, legal))
+            return
+        # A modal must be the first response: open it now, act on its submission.
+        await ops.open_modal(interaction, state_modal(bid.table_id, bid.turn))
+        return
     else:
         req = ActionRequest("all_in")
     await act(interaction, bid.table_id, req, turn=bid.turn, edit=True)
+
+
+def _no_show(to_act: int | None, legal: Legal | None) -> str:
+    if legal is not None:
+        return f"You cannot show now. You may: {legal.describe()}."
+    if to_act is not None:
+        return "It is not your turn to show; the table shows whose it is."
+    return "There is no hand to show now."
+
+
+async def on_state_submit(interaction: Interaction, table_id: str, turn: int, text: str) -> None:
+    """The stated hand (R-9.3): shown with the statement; refused privately, with what
+    to type, when it is not five cards or his cards do not hold it."""
+    try:
+        try:
+            cards = parse_stated(text)
+        except ParseError as exc:
+            await ops.reply(interaction, exc.message)
+            return
+        await act(interaction, table_id, ActionRequest("show", cards=cards), turn=turn, edit=True)
+    except Exception as exc:
+        await errors.report(interaction, exc)
 
 
 _CHECK_CALL: tuple[RequestKind, ...] = ("check", "call", "bring_in")

@@ -67,6 +67,7 @@ from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
+from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels
 
 log = logging.getLogger(__name__)
@@ -172,6 +173,12 @@ class DiscordPresenter:
             self.channels[table_id] = ch
         return ch
 
+    def thread_of(self, table_id: str) -> int:
+        """The id of the table's own thread (0: it plays in its channel), without making
+        a channel object (``cogs.places``: only that thread is the table's place)."""
+        ch = self.channels.get(table_id)
+        return ch.thread_id if ch is not None else self.saved_threads.get(table_id, 0)
+
     def lose(self, table_id: str) -> None:
         """The table's channel is gone (cogs/moderation.py): stop its work, keep nothing,
         and post nothing more for it until a table is created there again (unlike
@@ -201,13 +208,15 @@ class DiscordPresenter:
         if notice.kind == "created":
             self._drop_hooks(table_id)  # the last table's clicks edit its own message
             ch.new_table()
-        ch.note(notice.text)
+        # Names an older version kept raw are shown as written too (R-1.12).
+        said = escape_names(notice.text, notice.hand.names if notice.hand is not None else ())
+        ch.note(said)
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
             ch.dm_failed.clear()  # told once per hand: last hand's notes are done with
         elif notice.kind in _SUMMARY:
-            ch.hand.summary.append(notice.text)
+            ch.hand.summary.append(said)
             if notice.kind == "DeclarationsRevealed":
                 ch.hand.fists = self._fists(table_id, notice)
         elif notice.kind == "hand_ended":
@@ -217,7 +226,7 @@ class DiscordPresenter:
             # showdown (R-13.2).
             notes, ch.hand = ch.hand, HandNotes()
             lines = main_pot_first(notes.summary)
-            text = "\n".join([f"**{notice.text}**", *lines])[:1900]
+            text = "\n".join([f"**{said}**", *lines])[:1900]
             ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown))
             ch.enqueue(lambda: self._clear_ping(table_id))
         ch.schedule_refresh()
@@ -316,7 +325,7 @@ class DiscordPresenter:
                 return
         except ops.FollowupInDoubt:
             return  # it may be up already: never posted twice (logged by ops)
-        await ops.send(ch.where(), text, image=images or None)
+        await ops.send(ch.where(), text, image=images or None, mention=mention)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -350,10 +359,9 @@ class DiscordPresenter:
                 if seat == info.seats[event.player]:
                     cards.extend(event.cards)
         elif isinstance(event, PotAwarded):
-            pot = "Main pot" if event.pot_index == 0 else f"Side pot {event.pot_index}"
             half = "" if event.share == "whole" else event.share
             for w, amount in zip(event.winners, event.amounts, strict=True):
-                bag.awards.append((pot, info.seats[w], info.names[w], amount, half))
+                bag.awards.append((event.pot_index, info.seats[w], info.names[w], amount, half))
 
     def _fists(self, table_id: str, notice: Notice) -> list[tuple[int, str, int]]:
         """(seat, name, chips) of each opened fist, from the notice alone."""
@@ -449,7 +457,9 @@ class DiscordPresenter:
                 if by_dm:
                     self._sending.add(table_id)
                     dm = f"<#{table_id}> · {text}"
-                    if await ops.dm(self.client, int(user_id), dm, known=self.dms):
+                    if await ops.dm(
+                        self.client, int(user_id), dm, known=self.dms, mention=int(user_id)
+                    ):
                         self.pings_sent += 1
                         return
                     self._sending.discard(table_id)
@@ -464,7 +474,7 @@ class DiscordPresenter:
                     self.pings_sent += 1
                     return
                 ch = self.channel(table_id)
-                msg = await ops.send(ch.where(), text)
+                msg = await ops.send(ch.where(), text, mention=int(user_id))
                 if msg is not None:
                     ch.ping_id = msg.id
                     self.pings_sent += 1
@@ -635,7 +645,7 @@ async def _render_showdown(
 
 async def _render_reveal(fists: list[tuple[int, str, int]]) -> RenderedImage | None:
     try:
-        view = RevealView(tuple(Fist(seat, name[:24], chips) for seat, name, chips in fists))
+        view = RevealView(tuple(Fist(seat, plain(name, 24), chips) for seat, name, chips in fists))
         return await asyncio.to_thread(render_reveal, view)
     except Exception:
         log.exception("could not draw the fists")

@@ -7,6 +7,7 @@ to every interaction and routes by custom_id:
 * ``cf:act|dec|show|bump:<table>:<turn>:<arg>`` (a button) -> ``play.on_button``;
 * ``cf:draw:<table>:<turn>:`` (the discard select) -> ``play.on_draw`` with the cards;
 * ``cfm:<table>:<turn>`` (the bet/raise modal) -> ``play.on_raise_submit``;
+* ``cfs:<table>:<turn>`` (the stated-hand modal, R-9.3) -> ``play.on_state_submit``;
 * a ``cf:`` component its message no longer carries (a client showing an older table
   message) -> answered as stale, nothing done (R-6.1);
 
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Mapping
 
 import discord
 
-from cogs import ops, play
+from cogs import ops, places, play
 from cogs.bot import ChipfistBot
 from cogs.errors import on_tree_error
 from cogs.ids import decode
@@ -32,6 +33,7 @@ from cogs.table_cog import TableCog
 
 Interaction = discord.Interaction[ChipfistBot]
 _MODAL_ID = re.compile(r"cfm:(\d+):(\d+)")
+_STATE_ID = re.compile(r"cfs:(\d+):(\d+)")
 STALE = (
     "That button is from an earlier turn; nothing was done. Use the buttons on the "
     "current table message."
@@ -71,13 +73,18 @@ async def _component(interaction: Interaction) -> None:
 
 
 async def _modal(interaction: Interaction) -> None:
-    """A bet/raise modal, read from the payload: the table and the turn are in its
+    """A bet/raise or stated-hand modal, read from the payload: the table and the turn are in its
     custom_id, so no in-memory modal is needed (restarts)."""
     data: Mapping[str, object] = dict(interaction.data or {})
-    m = _MODAL_ID.fullmatch(str(data.get("custom_id", "")))
+    custom_id = str(data.get("custom_id", ""))
+    values = _text_inputs(data.get("components"))
+    s = _STATE_ID.fullmatch(custom_id)
+    if s is not None:
+        await play.on_state_submit(interaction, s[1], int(s[2]), values.get("cards", ""))
+        return
+    m = _MODAL_ID.fullmatch(custom_id)
     if m is None:
         return
-    values = _text_inputs(data.get("components"))
     await play.on_raise_submit(
         interaction, m[1], int(m[2]), values.get("to", ""), values.get("by", "")
     )
@@ -121,5 +128,7 @@ async def setup(bot: ChipfistBot) -> None:
     bot.tree.on_error = on_tree_error  # type: ignore[method-assign]  # as discord.py documents
     await bot.add_cog(TableCog(bot))
     await bot.add_cog(StandingsCog(bot))
+    # Every command guild-only, installed to servers only (R-1.11, cogs/places.py).
+    places.restrict(bot.tree)
     # The listeners that follow moderators' actions (permissions, deletions, removals).
     await bot.add_cog(Moderation(bot))

@@ -24,7 +24,7 @@ from bot.table.standings import (
     board_words,
     stats_words,
 )
-from cogs import ops
+from cogs import ops, places
 from cogs.bot import ChipfistBot
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,11 @@ class StandingsCog(commands.Cog):
     def __init__(self, bot: ChipfistBot) -> None:
         self.bot = bot
         self._filled = False
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
+        """In a server only (R-1.11): refused privately in a DM, nothing done."""
+        places.check(interaction, self.bot.presenter.thread_of)
+        return True
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -32,7 +32,7 @@ from bot.table.text_actions import (
 )
 from bot.table.view import TableView
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
-from cogs import ops, permissions, play, standings_cog
+from cogs import names, ops, permissions, places, play, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
 
@@ -84,11 +84,9 @@ def _key(interaction: Interaction) -> str:
 
 
 def _tid(interaction: Interaction) -> str:
-    """The table's id is its channel's; a command from the table's thread counts too."""
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread) and channel.parent_id:
-        return str(channel.parent_id)
-    return str(interaction.channel_id)
+    """The table's id is its channel's; a command from the table's own thread counts
+    too, no other thread does (R-1.11, ``cogs.places``)."""
+    return places.table_id(interaction, interaction.client.presenter.thread_of)
 
 
 def _per_user_channel(interaction: Interaction) -> tuple[int, int | None]:
@@ -103,6 +101,12 @@ class TableCog(commands.Cog):
 
     def __init__(self, bot: ChipfistBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
+        """Every command here: in a server, and a table command only in a channel or its
+        table's own thread (R-1.11); else refused privately, nothing done."""
+        places.check(interaction, self.bot.presenter.thread_of)
+        return True
 
     # ------------------------------------------------------------------ helpers
 
@@ -199,19 +203,21 @@ class TableCog(commands.Cog):
             big_blind=big_blind,
             seats=seats,
             dealers_choice=dealers_choice,
-            # one of the command's choices (validated by the settings)
-            options={"declare": declare},
             small_bet=small_bet,
             big_bet=big_bet,
             ante=ante,
         )
+        if declare != "none":
+            # One of the command's choices, checked as a change is: refused (in words)
+            # for a game that is not high-low, never kept and ignored.
+            settings = settings.changed({"declare": declare})
         tid = _tid(interaction)
         outcome = await self.bot.tables.create(
             tid,
             str(interaction.user.id),
             settings,
             key=_key(interaction),
-            host_name=interaction.user.display_name,
+            host_name=names.display(interaction.user.display_name),  # inert on Discord
             guild=interaction.guild_id,  # the standings' server, and the table's shard
         )
         if outcome.ok:
@@ -231,7 +237,8 @@ class TableCog(commands.Cog):
             await self._no_table(interaction)
             return
         v = t.snapshot(None)
-        seats = ", ".join(f"{s.seat}: {s.name} ({s.stack})" for s in v.seats) or "none"
+        seats = ", ".join(f"{s.seat}: {names.escape(s.name)} ({s.stack})" for s in v.seats)
+        seats = seats or "none"
         low, high = t.settings.buy_in_range
         await ops.reply(
             interaction,
@@ -301,7 +308,8 @@ class TableCog(commands.Cog):
         try:
             outcome = await t.sit(
                 str(interaction.user.id),
-                interaction.user.display_name,
+                # Kept and shown as written: no markdown, mention or link (cogs.names).
+                names.display(interaction.user.display_name),
                 buy_in,
                 seat,
                 key=_key(interaction),
@@ -473,7 +481,7 @@ class TableCog(commands.Cog):
         if not report.results:
             await ops.reply(interaction, "No chips moved at this table yet.")
             return
-        lines = [f"{report.name(r.user_id)}: {r.net:+d}" for r in report.results]
+        lines = [f"{names.escape(report.name(r.user_id))}: {r.net:+d}" for r in report.results]
         image = await _render_ledger([(report.name(r.user_id), r.net) for r in report.results])
         text = (
             "\n".join(lines)
@@ -490,7 +498,9 @@ class TableCog(commands.Cog):
             await ops.reply(interaction, "Nothing to settle: nobody is up or down.")
             return
         text = "\n".join(
-            f"{report.name(p.payer)} pays {report.name(p.payee)} {p.amount}" for p in payments
+            f"{names.escape(report.name(p.payer))} pays {names.escape(report.name(p.payee))} "
+            f"{p.amount}"
+            for p in payments
         )
         await ops.reply(interaction, text)
 
@@ -592,7 +602,8 @@ def _bot_missing(interaction: Interaction, *, thread: bool = False) -> list[str]
 async def _render_ledger(lines: list[tuple[str, int]]) -> RenderedImage | None:
     """The session chart (cards_art), drawn off the event loop."""
     try:
-        view = LedgerView(tuple(LedgerLine(name[:24], net) for name, net in lines))
+        # A picture is not markdown: the names as written.
+        view = LedgerView(tuple(LedgerLine(names.plain(name, 24), net) for name, net in lines))
         return await asyncio.to_thread(render_ledger, view)
     except Exception:
         log.exception("could not draw the ledger")

@@ -37,9 +37,16 @@ CASES: dict[str, Callable[[], RenderedImage]] = {
     "holdem_6": lambda: render_table(samples.holdem(6)),
     "holdem_10": lambda: render_table(samples.holdem(10)),
     "holdem_10_odd_names": lambda: render_table(samples.holdem_odd_names()),
+    # The table's language: every word from the catalogue; the game and the street as a
+    # presenter would pass them.
+    "holdem_6_de": lambda: render_table(samples.holdem_words("Texas Hold'em", "Flop"), locale="de"),
+    "holdem_6_ru": lambda: render_table(
+        samples.holdem_words("Техасский холдем", "Флоп"), locale="ru"
+    ),
     "stud_7": lambda: render_table(samples.stud7()),
     "draw_5": lambda: render_table(samples.draw5()),
     "showdown_split": lambda: render_showdown(samples.showdown_split()),
+    "showdown_split_ru": lambda: render_showdown(samples.showdown_split(), locale="ru"),
     "showdown_holdem": lambda: render_showdown(samples.showdown_holdem()),
     "showdown_declare": lambda: render_showdown(samples.showdown_declare()),
     "guts_legs": lambda: render_table(samples.guts_legs()),

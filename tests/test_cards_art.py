@@ -18,6 +18,7 @@ from cards_art import (
     Fist,
     LedgerLine,
     LedgerView,
+    Pot,
     PotView,
     Reading,
     RevealView,
@@ -133,7 +134,7 @@ def test_emoji_only_name_falls_back_to_seat_number() -> None:
 
 def test_showdown_alt_text_and_awards() -> None:
     out = render_showdown(samples.showdown_split())
-    assert "Dmitri wins Main (high half): 300." in out.alt_text
+    assert "Dmitri wins 300 (main pot, high half)." in out.alt_text
     assert "5-4-3-2-A low" in out.alt_text
     assert out.filename == "showdown.png"
 
@@ -214,7 +215,9 @@ def tables(draw: st.DrawFn) -> TableView:
         stakes=draw(names),
         seats=tuple(seat_list),
         board=tuple(draw(st.lists(cards, max_size=5))),
-        pots=tuple(PotView(draw(names), a) for a in draw(st.lists(amounts, max_size=6))),
+        pots=tuple(
+            PotView(Pot.index(i), a) for i, a in enumerate(draw(st.lists(amounts, max_size=6)))
+        ),
         deck=draw(st.sampled_from(DeckStyle)),
         wild=Wild(ranks=tuple(draw(st.sets(st.sampled_from(RANKS), max_size=2)))),
         hand_number=draw(st.none() | st.integers(0, 10**9)),
@@ -253,7 +256,7 @@ def test_any_showdown_renders(
             ShownHand(i + 1, n, tuple(c), (Reading(r, tuple(u), "high"),))
             for i, (n, c, u, r) in enumerate(hands)
         ),
-        awards=tuple(Award("Main", s, a, h) for s, a, h in awards),
+        awards=tuple(Award(Pot.main(), s, a, h) for s, a, h in awards),
     )
     out = render_showdown(view)
     assert _decode(out.data).size == (out.width, out.height)
@@ -278,13 +281,18 @@ def test_public_api() -> None:
         assert callable(getattr(cards_art, name))
 
 
-def test_does_not_import_discord_bot_or_engine() -> None:
+def test_does_not_import_discord_the_table_or_the_engine() -> None:
+    """The pictures take words from the catalogue (bot.words, the message type) and
+    nothing else of the bot: no discord, no presenter, no table service, no engine rules
+    (bot.poker's package init brings only its message and legal-options types)."""
     import subprocess
     import sys
 
+    allowed = "('bot', 'bot.poker', 'bot.poker.messages', 'bot.poker.legal')"
     code = (
         "import sys, cards_art, cards_art.samples as s; cards_art.render_table(s.holdem(3)); "
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('discord', 'bot', 'cogs')]; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('discord', 'bot', 'cogs') "
+        f"and m not in {allowed} and not m.startswith('bot.words')]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -787,3 +787,38 @@ async def test_notify_choice_survives_a_restart(fake_discord: FakeDiscord, tmp_p
         assert any("your turn" in text for text in dms), dms
         pings = [m.content for m in fake_discord.channel_messages() if "your turn" in m.content]
         assert not any(alice.mention in p for p in pings), pings
+
+
+async def test_r13_1_table_create_with_declare_for_a_game_that_is_not_high_low_is_refused(
+    h: Harness,
+) -> None:
+    """`/table create variant:stud declare:simultaneous` made a plain stud table that
+    never declared: refused in words, naming the games declare is for; no table."""
+    users = players(h.fake)
+    await h.slash(users[0], "table create", variant="stud", declare="simultaneous")
+    reply = h.last_ephemeral(users[0])
+    assert "Declare is played in high-low games (R-13.1)" in reply, reply
+    assert h.bot.service.get(h.tid) is None
+    await h.slash(users[1], "table create", variant="stud8", declare="simultaneous")
+    table = h.table()
+    assert table is not None, h.last_ephemeral(users[1])
+    assert table.settings.declare == "simultaneous" and table.settings.variant == "stud8"
+
+
+async def test_r16_2_table_settings_turns_a_rotation_off_and_a_game_ends_it(h: Harness) -> None:
+    """`/table settings rotation none` turns HORSE off (it was refused), and a game named
+    under a rotation is the game dealt (it said so and dealt the rotation's)."""
+    users = players(h.fake)
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="rotation", value="horse")
+    assert len(h.table().settings.rotation) == 5, h.last_ephemeral(users[0])
+    await h.slash(users[0], "table settings", name="rotation", value="none")
+    assert h.table().settings.rotation == (), h.last_ephemeral(users[0])
+    await h.slash(users[0], "table settings", name="rotation", value="horse")
+    await h.slash(users[0], "table settings", name="game", value="plo")
+    settings = h.table().settings
+    assert settings.rotation == () and settings.games() == (("omaha", "pot_limit"),)
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    assert h.table().snapshot(None).variant_name == "Omaha", h.table().snapshot(None)

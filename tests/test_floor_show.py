@@ -14,10 +14,11 @@ from typing import Any
 
 import bot.poker.hand as hand_module
 from bot.poker.cards import stacked_deck
+from bot.poker.messages import Msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
-from cards_art import render_showdown
+from cards_art import ONLY_POT, RESERVE, Pot, render_showdown
 from cards_art.panels import _marks
 from cards_art.sprites import Mark
 from cogs.art import showdown_art
@@ -111,7 +112,7 @@ async def test_r11_5_omaha_hi_lo_readings_keep_their_high_and_low_labels() -> No
     wheel = by_cards[("2s", "3c", "9d", "9h")]
     assert [(r.kind, r.name) for r in kings.readings] == [
         ("high", "Three kings"),
-        ("low", "no qualifying low"),
+        ("low", Msg("art.showdown.no_low")),
     ]
     assert [(r.kind, r.name) for r in wheel.readings] == [
         ("high", "Five-high straight"),
@@ -251,7 +252,7 @@ async def test_r15_3_guts_legs_and_reserve_show_on_the_table() -> None:
     assert f"{stayer} — " in next(
         line for line in fields["Seats"].splitlines() if "legs 1/3" in line
     )
-    assert [(p.label, p.amount) for p in art.pots] == [("Main", 10), ("Reserve", 5)]
+    assert [(p.pot, p.amount) for p in art.pots] == [(ONLY_POT, 10), (RESERVE, 5)]
     assert "legs 1/3" in alt
 
 
@@ -422,7 +423,7 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
     for table_id, notice in h.presenter.public_notices:
         presenter._note_showdown(table_id, notice)
     view = showdown_art(presenter.channel("t").hand.showdown)
-    assert [a.pot for a in view.awards][:2] == ["Main pot", "Side pot 1"]
+    assert [a.pot for a in view.awards][:2] == [Pot.main(), Pot.side(1)]
 
 
 async def test_r12_2_jacks_to_open_options_never_show_who_holds_openers() -> None:

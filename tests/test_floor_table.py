@@ -434,7 +434,13 @@ def test_r16_9_the_tables_own_structure_for_its_own_game() -> None:
 _CONTEXT: dict[str, dict[str, Any]] = {
     # Other settings a bound needs so that only the setting under test is at issue.
     "small_blind": {"big_blind": 1_000_000_000},
-    "bring_in": {"big_blind": 1_000_000_000},
+    "bring_in": {"variant": "stud", "big_blind": 1_000_000_000},
+    # Options of some games only: set where they apply (elsewhere they are refused).
+    "raise_cap": {"limit": "fixed"},
+    "guts_stake": {"variant": "guts"},
+    "guts_max_pot": {"variant": "guts"},
+    "guts_worst_pays_ante": {"variant": "guts"},
+    "guts_legs": {"variant": "guts"},
     "big_blind": {"small_blind": 0},
     "min_buy_in": {"max_buy_in": 1_000_000_000_000},
     "min_players": {"seats": 10},

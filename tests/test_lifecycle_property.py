@@ -118,6 +118,11 @@ class World:
         return f"k{next(self.keys)}"
 
     async def start(self) -> None:
+        # A new process: the one before it is gone, its files closed by the kernel, and
+        # with them the SQLite file's one-process lock (bot/store/inuse.py). Nothing of
+        # it is left to commit: every append it made was awaited, or killed.
+        while self.stores:
+            await self.stores.pop().close()
         inner = await self.open_inner()
         self.stores.append(inner)
         self.store = KillableStore(inner)

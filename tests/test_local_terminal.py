@@ -175,3 +175,112 @@ async def test_r13_2_r15_2_robots_play_sealed_declarations_and_guts_through_view
             assert "Nobody may act" not in text and "CONSERVATION" not in text
         finally:
             await local.close()
+
+
+async def test_new_opens_a_fresh_table_whose_history_1_is_its_own_and_the_file_restarts(
+    tmp_path: Path,
+) -> None:
+    """`new` closes the table and opens another on its own log: its hands count from 1
+    without colliding with the closed table's (`end:1`, `deal:1`), `history 1` tells the
+    new table's first hand, and the file starts again afterwards (R-2.5 at each start)."""
+    folds = [f"{p}: fold" for p in "abab"]  # any button: one of them folds
+    await _script(tmp_path, ["deal", *folds, "new plo", "deal", *folds], "a", "b")
+    text = await _script(tmp_path, ["history 1", "table"])
+    assert text.startswith("resumed: ") and "conservation: ok" in text, text
+    assert "Traceback" not in text and "DuplicateKey" not in text
+    story = text.split("Hand #1:", 1)[1]
+    assert story.lstrip().startswith("Pot-limit Omaha"), story  # the new table's hand 1
+    assert "hand #1 | waiting" in text
+    # Closed and new tables' chips: every chip bought is on a table or cashed out.
+    text = await _script(tmp_path, ["new", "history 1", "ledger"])
+    assert "conservation: ok" in text and "No hand has finished" not in text
+    assert "no finished hand #1" in text and "No chips moved at this table yet." in text
+
+
+def _terminal(
+    tmp_path: Path, *args: str, stdin: str = "quit\n"
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+
+
+async def test_a_second_terminal_on_the_same_database_says_it_is_in_use(tmp_path: Path) -> None:
+    """Two terminal tables on one file clashed with a traceback: the second says in one
+    line that the database is in use and exits non-zero, writing nothing; once the first
+    has stopped, the file opens again."""
+    from bot.local.terminal import LocalTable, parse_args
+
+    db = tmp_path / "l.sqlite3"
+    first = LocalTable(parse_args(["--db", str(db), "a", "b"]), io.StringIO())
+    assert await first.open_store() == ""
+    await first.start()
+    try:
+        proc = _terminal(tmp_path, "--local", "--db", str(db), "c", stdin="c: sit\ndeal\nquit\n")
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "is in use by another terminal table or bot" in lines[0], lines
+        assert "Traceback" not in proc.stderr and proc.stdout == ""
+    finally:
+        await first.close()
+    text = await _script(tmp_path, ["table"])
+    assert text.startswith("resumed: ") and " c " not in text  # c never sat
+
+
+def test_cli_mistakes_are_one_line_and_exit_non_zero(tmp_path: Path) -> None:
+    """`python -m bot frobnicate`, `--local --db` in a folder that does not exist, and
+    `migrate-store` without asyncpg (or from a file that is no database) printed
+    tracebacks or did something else: each is one line on stderr and a non-zero exit."""
+    shim = tmp_path / "shim" / "asyncpg"
+    shim.mkdir(parents=True)
+    (shim / "__init__.py").write_text("raise ImportError(\"No module named 'asyncpg'\")\n")
+    made = _terminal(tmp_path, "--local", "--db", str(tmp_path / "m.sqlite3"), "a", "b")
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "junk.sqlite3").write_text("not a database\n")
+    pg = "postgresql://u@127.0.0.1:1/db"
+    cases: list[tuple[list[str], dict[str, str], str]] = [
+        (["frobnicate"], {}, "unknown command 'frobnicate'"),
+        (["--frobnicate"], {}, "unknown option '--frobnicate'"),
+        (["--force-sync", "now"], {}, "unknown command 'now'"),
+        (["--local", "--db", "/no/such/dir/x.sqlite3"], {}, "the folder /no/such/dir does not"),
+        (["--local", "--db", str(tmp_path)], {}, "is a folder; name a database file in it"),
+        (
+            ["migrate-store", "m.sqlite3", pg],
+            {"PYTHONPATH": f"{tmp_path / 'shim'}{os.pathsep}{ROOT}"},
+            "needs the asyncpg package",
+        ),
+        (["migrate-store", "junk.sqlite3", pg], {}, "is not a SQLite database"),
+        (["migrate-store", "nothing.sqlite3", pg], {}, "there is no SQLite database"),
+    ]
+    for args, env, words in cases:
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", *args],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT), **env},
+            timeout=60,
+            check=False,
+        )
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode != 0, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert len(lines) == 1 and words in lines[0], (args, lines)
+    assert not (tmp_path / "frobnicate").exists() and not list(tmp_path.glob("chipfist*"))
+
+
+async def test_r2_2_sit_with_one_number_above_the_seats_is_the_buy_in(tmp_path: Path) -> None:
+    """R-2.2: `alice: sit 100` at an eight-seat table means a buy-in of 100 (there is no
+    seat 100), as does `sit with 80`; `sit 3` is still seat 3."""
+    text = await _script(tmp_path, ["alice: sit 100", "bob: sit with 80", "carol: sit 3"])
+    assert "alice sits in seat 1 with 100." in text
+    assert "bob sits in seat 2 with 80." in text
+    assert "carol sits in seat 3 with" in text

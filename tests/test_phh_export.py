@@ -112,3 +112,43 @@ def test_phh_export_replays_home_game_systems(system: str, tmp_path: Path) -> No
         assert sum(stacks) + hand.middle == 1600
         if min(stacks) == 0:
             break
+
+
+@pytest.mark.parametrize("code", ["stud", "stud8", "razz"])
+def test_R_16_3_eight_handed_stud_with_a_shared_last_card_exports_and_replays(
+    code: str, tmp_path: Path
+) -> None:
+    """R-16.3: eight players to seventh street leave four cards for eight: the last card
+    is one shared card on the board. Every copy of the export (the dealer's, a player's,
+    a spectator's) replays to the same stacks with ``python -m bot.poker replay --check``."""
+    from bot.poker.__main__ import main as replay_main
+    from bot.poker.actions import BringIn, Call, Check
+    from bot.poker.events import BoardDealt
+    from bot.poker.rules import Limit, Rules
+
+    for seed in range(3):
+        deck = list(FULL_DECK)
+        random.Random(f"shared-{code}-{seed}").shuffle(deck)
+        rules = Rules(
+            variant=code, limit=Limit.FIXED, small_bet=2, big_bet=4, bring_in=1, antes=(1,) * 8
+        )
+        hand = Hand(rules, [100 + 7 * i for i in range(8)], tuple(deck))
+        while not hand.over:
+            legal = hand.legal()
+            acts = legal.actions
+            p = legal.player
+            hand.apply(
+                BringIn(p) if "bring_in" in acts else Check(p) if "check" in acts else Call(p)
+            )
+        shared = [e for e in hand.events if isinstance(e, BoardDealt)]
+        assert len(shared) == 1 and shared[0].street == "seventh street"
+        assert sum(hand.stacks) == sum(100 + 7 * i for i in range(8))  # R-2.5
+        paths = []
+        for viewer in (DEALER, None, 0, 5):
+            path = tmp_path / f"{code}-{seed}-{viewer}.phh"
+            path.write_text(export_hand(hand, viewer=viewer))
+            result = replay_file(path)
+            assert result["ok"] and result["match"], result
+            assert result["finishing_stacks"] == list(hand.stacks)
+            paths.append(str(path))
+        assert replay_main(["replay", *paths, "--check"]) == 0

@@ -87,11 +87,13 @@ def test_no_token_and_no_terminal_exits_2_with_one_line(tmp_path: Path) -> None:
 
 
 def test_no_token_on_a_terminal_opens_the_local_table(tmp_path: Path) -> None:
-    """On a TTY the old convenience stays: no token opens the terminal table."""
+    """On a TTY the old convenience stays: no token opens the terminal table. Players
+    are named after ``--local`` only (a bare word is a command: ``python -m bot
+    frobnicate`` is refused, never a player), so here they sit by typing."""
     master, slave = pty.openpty()
     try:
         proc = subprocess.Popen(
-            bot_cmd("alice", "bob"),
+            bot_cmd(),
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -99,7 +101,7 @@ def test_no_token_on_a_terminal_opens_the_local_table(tmp_path: Path) -> None:
             cwd=tmp_path,
             env=clean_env(CHIPFIST_DB=str(tmp_path / "t.sqlite3")),
         )
-        os.write(master, b"deal\ntable\nquit\n")
+        os.write(master, b"alice: sit\nbob: sit\ndeal\ntable\nquit\n")
         out, err = proc.communicate(timeout=60)
     finally:
         os.close(master)
@@ -983,3 +985,27 @@ async def test_doctor_reports_pending_and_too_new_schema(tmp_path: Path) -> None
         await conn.execute("UPDATE schema_version SET version = ?", (LATEST + 1,))
     ok, line = check_database(str(db))
     assert not ok and "newer than this code" in line
+
+
+async def test_a_database_in_use_by_a_terminal_table_refuses_the_bot_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """One process per SQLite file: the bot started on the file a terminal table (or
+    another bot) has open exits 2 with one line saying so, no traceback, nothing written."""
+    from bot.store import open_store as open_backend
+
+    async with FakeDiscord() as fake:
+        fake.token = make_token(fake.application_id)
+        bot = BotProcess(fake, tmp_path)
+        holder = await open_backend(bot.env["CHIPFIST_DB"])
+        try:
+            with bot.log.open("wb") as log:
+                proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "tests.fakediscord.launch", cwd=ROOT, env=bot.env,
+                    stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+                )  # fmt: skip
+            assert await asyncio.wait_for(proc.wait(), timeout=60) == 2
+        finally:
+            await holder.close()
+    text = bot.text()
+    assert "is in use by another terminal table or bot" in text and "Traceback" not in text

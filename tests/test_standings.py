@@ -291,7 +291,8 @@ async def test_r14_4_terminal_words_for_stats_ledger_leaderboard_privacy(tmp_pat
     nets = [int(ln.split(": ")[1].split(" ")[0]) for ln in rows]
     assert [ln.split(". ")[1].split(":")[0] for ln in rows] == ["bob", "carol", "alice"]
     assert sum(nets) == -2  # the rake: 10% of the 26 in the pot, rounded down
-    assert "alice at every table in this file: 1 table, 1 hand played, 0 won." in text
+    # `new` opened a second table, where the players named at the start sit again.
+    assert "alice at every table in this file: 2 tables, 1 hand played, 0 won." in text
     assert "Net -12 (cashed out 188 of 200 brought in" in text
     after = text.split("bob is hidden from the global leaderboard.")[1]
     assert "1. carol: -2 in 1 hand" in after and "bob:" not in after.split("!")[0]

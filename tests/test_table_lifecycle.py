@@ -294,3 +294,43 @@ async def test_r2_5_a_command_whose_later_write_failed_says_it_was_recorded() ->
     assert (await table.sit("carol", "carol", 100, key=h.key())).ok
     assert table.state.current is not None and table.state.current.ended
     await ledger_ok(h)
+
+
+async def test_r16_14_a_stopped_table_with_every_chip_counted_can_be_closed() -> None:
+    """R-16.14: a table halted mid-hand (its log held a key it derived) is closed by
+    the host: the hand is cancelled, each player has back what he put in and is cashed
+    out, and the channel's next table deals."""
+    h = Harness()
+    table = await h.seated(["alice", "bob"])
+    assert (await h.deal(table)).ok
+    info = table.state.current
+    assert info is not None
+    dealt = dict(zip(info.users, info.start.stacks, strict=True))
+    store = h.store
+    assert isinstance(store, MemoryStore)
+    store._keys.add(("t", "end:1"))
+    while not table.state.halted:
+        await table.act(h.to_act(table), "fold", key=h.key())
+    refused = await table.deal(HOST, key=h.key())
+    assert not refused.ok
+    store._keys.discard(("t", "end:1"))  # the operator cleared what stopped it
+    out = await table.close(HOST, key=h.key())
+    assert out.ok and "R-16.14" in out.message, out.message
+    cashed = {r.player_id: r.amount for r in await h.store.ledger_rows("t") if r.kind == "cash_out"}
+    assert cashed == dealt
+    await ledger_ok(h)
+    table = await reopen(h, ["carol", "dave"])
+    assert not table.state.halted
+    await play_hands(h, table, 1)
+
+
+async def test_r16_14_a_wrong_count_keeps_a_stopped_table_as_it_is() -> None:
+    """R-16.14 with R-2.5: on a wrong count nothing moves, the close included."""
+    h = Harness()
+    table = await h.seated(["alice", "bob"])
+    table.state.seats[1].stack += 5  # a count the log does not back
+    await table._check_conservation()
+    assert table.state.halted
+    seq = table.state.seq
+    out = await table.close(HOST, key=h.key())
+    assert not out.ok and table.state.seq == seq and not table.state.closed

@@ -117,3 +117,20 @@ async def test_r14_2_time_collection_once_per_period_between_deals() -> None:
     assert (await h.deal(table)).ok
     assert table.state.rake_total == 18
     h.check(table)  # the charge is rake in the ledger: chips are conserved (R-2.5)
+
+
+async def test_r2_5_guts_with_a_table_ante_carries_every_chip() -> None:
+    """R-2.5 with R-15.2: a Guts table with an ante; nobody stays in three deals running.
+    The antes are in the pot that carries (the next deal plays for them too), and not a
+    chip goes missing from one deal to the next."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], buy_in=200, variant="guts", guts_stake=5, ante=1)
+    for deal in range(1, 4):
+        assert (await h.deal(table)).ok
+        hand, info = table.state.hand, table.state.current
+        assert hand is not None and info is not None
+        assert hand.middle == 18 + 3 * (deal - 1)  # the stakes once, then antes only
+        for pos in hand.guts_pending():
+            assert (await h.do(table, info.users[pos], "out")).ok
+        assert table.state.carried == hand.middle
+        h.check(table)

@@ -88,3 +88,16 @@ def test_r13_1_declaration_words_read_as_one_of_the_three_choices() -> None:
         assert declare_choice(word) == choice
         assert parse_action(f"declare {word}") == ActionRequest("declare", choice=choice)
     assert declare_choice("medium") is None and declare_choice("") is None
+
+
+def test_r9_3_show_with_five_cards_states_the_hand() -> None:
+    """R-9.3 declared hands: ``show As Ad Ac Kd Kh`` shows and states the hand (either
+    case, commas allowed); not five cards is refused with what to type."""
+    stated = ("As", "Ad", "Ac", "Kd", "Kh")
+    assert parse_action("show As Ad Ac Kd Kh") == ActionRequest("show", cards=stated)
+    assert parse_action("state as, ad, ac, kd, kh") == ActionRequest("show", cards=stated)
+    assert parse_action("show") == ActionRequest("show")
+    with pytest.raises(ParseError, match="five cards"):
+        parse_action("show As Ad")
+    with pytest.raises(ParseError, match="not a card"):
+        parse_action("show As Ad Ac Kd Zz")

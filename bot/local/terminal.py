@@ -16,12 +16,14 @@ import contextlib
 import os
 import random
 import re
+import sqlite3
 import sys
 import threading
 from typing import TextIO
 
 from bot.local.presenter import TerminalPresenter
 from bot.local.robot import pick
+from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
 from bot.table.games import split_game, split_rotation
@@ -42,6 +44,9 @@ from bot.table.text_actions import (
 from bot.table.view import TableView, cards_words, render_text
 
 TABLE_ID = "local"
+"""The first table of a file; each `new` opens the next one, ``local-2``, ``local-3``...
+A table's log is its own: a new table never continues a closed one's hand numbers, its
+idempotency keys or its history."""
 HOST = "host"
 MAX_LINE = 500
 """The longest line read as a command; a longer one is refused without being echoed."""
@@ -50,7 +55,7 @@ HELP = """Table commands (no name in front):
   stats: this table's hands and chips; stats NAME: a player's over every table in the file
   ledger: who is up and down here; leaderboard [TOP] [min HANDS]: best net, sessions over
   privacy NAME hidden|shown: left off (or on) the global leaderboard
-  set game=plo, set action_clock=45, set rotation=horse: settings between hands
+  set game=plo, set action_clock=45, set rotation=horse (rotation=none ends it)
   new: close this table (everyone cashed out) and open a fresh one with this run's options
 Player lines, NAME: ... (names ignore case: Alice and alice are one player):
   alice: sit [SEAT] [BUYIN]     alice: sit out | back     alice: top up 50
@@ -59,6 +64,7 @@ Player lines, NAME: ... (names ignore case: Alice and alice are one player):
   alice: straddle
   actions: check (x), call, fold, bet 40, raise 100 (or raise by 100), raise to 300,
   min, max, all in, pot, half pot, bring in, complete, show, muck; in Guts: in, out
+  declared hands (R-9.3): show As Ad Ac Kd Kh states the hand you show
   draw games: draw 7c 2d (name the cards you throw away); stand pat, pat or draw 0
   keeps them all. `stand` alone does not leave while you hold draw cards: say leave.
   hi-lo declare: declare high, low or both"""
@@ -126,25 +132,43 @@ class LocalTable:
         self.store: StorePort | None = None
         self.service: TableService | None = None
         self.n = 0
+        self.table_id = TABLE_ID
 
     def key(self, label: str) -> str:
         # One idempotency key per typed line, unique across restarts of the same file.
         self.n += 1
         assert self.service is not None
-        existing = self.service.get(TABLE_ID)
+        existing = self.service.get(self.table_id)
         turn = existing.snapshot(None).turn if existing is not None else 0
         return f"local:{label}:{turn}:{self.n}:{random.getrandbits(32)}"
 
     @property
     def table(self) -> Table:
         assert self.service is not None
-        return self.service.table(TABLE_ID)
+        return self.service.table(self.table_id)
 
     def emit(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    async def open_store(self) -> str:
+        """Open the database; what is wrong with it in one line ("" when it opened)."""
+        db = self.args.db
+        folder = os.path.dirname(db) or "."
+        if not is_postgres(db) and not os.path.isdir(folder):
+            return f"--db {db}: the folder {folder} does not exist; create it or choose another"
+        if not is_postgres(db) and os.path.isdir(db):
+            return f"--db {db} is a folder; name a database file in it, like {db}/chipfist.sqlite3"
+        try:
+            self.store = await open_store(db)
+        except DatabaseInUse as exc:
+            return str(exc)
+        except (OSError, StoreError, sqlite3.Error) as exc:
+            return f"cannot open the database {describe(db)}: {exc}"
+        return ""
+
     async def start(self) -> None:
-        self.store = await open_store(self.args.db)
+        if self.store is None:
+            self.store = await open_store(self.args.db)
         self.service = TableService(
             self.store,
             self.presenter,
@@ -153,7 +177,8 @@ class LocalTable:
             seed=self.args.seed,
         )
         halted = await self.service.recover(settle=False)
-        existing = self.service.get(TABLE_ID)
+        self.table_id = await self.current_table_id()
+        existing = self.service.get(self.table_id)
         if existing is None or existing.snapshot(None).phase == "closed":
             await self.open_table(self.args.game)
         else:
@@ -176,10 +201,26 @@ class LocalTable:
         await self.service.settle_all()
         await self.seat_players()
 
+    async def current_table_id(self) -> str:
+        """The file's open table (the newest, ``local-N`` with the highest N), or, when
+        none is open, the first id no table of this file has used."""
+        assert self.store is not None
+        numbered = [(table_number(t), t) for t in await self.store.open_tables() if table_number(t)]
+        if numbered:
+            return max(numbered)[1]
+        return await self.unused_table_id(1)
+
+    async def unused_table_id(self, number: int) -> str:
+        """``local-N`` for the first N from ``number`` on whose log is empty."""
+        assert self.store is not None
+        while await self.store.events(table_name(number)):
+            number += 1
+        return table_name(number)
+
     async def open_table(self, game: str | None) -> bool:
         assert self.service is not None
         settings = settings_from_args(self.args, game)
-        outcome = await self.service.create(TABLE_ID, HOST, settings, key=self.key("create"))
+        outcome = await self.service.create(self.table_id, HOST, settings, key=self.key("create"))
         if not outcome.ok:
             self.emit(f"! {outcome.message}")
         return outcome.ok
@@ -196,7 +237,7 @@ class LocalTable:
 
     def seated(self, user: str) -> bool:
         assert self.service is not None
-        return self.service.is_seated(TABLE_ID, user)
+        return self.service.is_seated(self.table_id, user)
 
     def user_id(self, name: str) -> str:
         """The player's id: a seated player whose name matches without case, else the
@@ -222,6 +263,14 @@ class LocalTable:
         seat = int(numbers[0]) if numbers and numbers[0] != "any" else None
         default = _buy_in(self.args) or high
         buy_in = int(numbers[1]) if len(numbers) > 1 else default
+        said_with = any(w in ("with", "for") for w in rest)
+        if (
+            len(numbers) == 1
+            and seat is not None
+            and (said_with or seat > self.table.settings.seats)
+        ):
+            # "sit 200", "sit with 200": one number that is no seat here is the buy-in.
+            seat, buy_in = None, int(numbers[0])
         # A refusal is printed by the presenter (to the player who asked).
         await self.table.sit(self.user_id(name), name, buy_in, seat, key=self.key("sit"))
 
@@ -311,7 +360,7 @@ class LocalTable:
         service = self.service
         assert service is not None
         if cmd == "ledger":
-            report = await service.session(TABLE_ID)
+            report = await service.session(self.table_id)
             if not report.results:
                 return "No chips moved at this table yet."
             return "\n".join(
@@ -321,7 +370,8 @@ class LocalTable:
             )
         if cmd == "stats":
             if not words:
-                return stats_text(await service.stats(TABLE_ID)) or "No hands finished here yet."
+                told = stats_text(await service.stats(self.table_id))
+                return told or "No hands finished here yet."
             if len(words) > 1:
                 raise TableError("stats NAME: one player's name, like `stats alice`.")
             name = check_name(words[0])
@@ -367,8 +417,14 @@ class LocalTable:
             out = await table.close(HOST, key=self.key("close"))
             if not out.ok:
                 return
+        # A fresh table on its own log: the closed one keeps its hands (and its
+        # idempotency keys), and `history 1` is the new table's first hand.
+        closed = self.table_id
+        self.table_id = await self.unused_table_id(table_number(closed) + 1)
         if await self.open_table(game or None):
             await self.seat_players()
+        else:
+            self.table_id = closed  # the closed table stays the one shown
 
     async def player(self, name: str, action: str) -> None:
         table = self.table
@@ -541,6 +597,18 @@ COMMANDS = frozenset(
 )
 
 
+def table_number(table_id: str) -> int:
+    """1 for ``local``, N for ``local-N``; 0 for any other log in the file."""
+    if table_id == TABLE_ID:
+        return 1
+    match = re.fullmatch(re.escape(TABLE_ID) + r"-([1-9][0-9]{0,8})", table_id)
+    return int(match.group(1)) if match else 0
+
+
+def table_name(number: int) -> str:
+    return TABLE_ID if number == 1 else f"{TABLE_ID}-{number}"
+
+
 def _options(args: argparse.Namespace) -> list[object]:
     return [getattr(args, name) for name in NEW_TABLE_OPTIONS]
 
@@ -564,7 +632,7 @@ def parse_settings(text: str) -> dict[str, object] | str:
         return usage
     changes: dict[str, object] = {}
     for key, value in pairs:
-        if not value.strip():
+        if not value.strip() and key.lower() != "rotation":  # "rotation=": none
             return f"Give {clip(key)} a value, like `set {clip(key)[1:-1]}=...`."
         changes[key.lower().replace("-", "_")] = parse_value(value.strip())
     return changes
@@ -581,6 +649,10 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         return 2
     local = LocalTable(args, out)
     try:
+        problem = await local.open_store()
+        if problem:
+            print(f"chipfist: {problem}", file=sys.stderr)
+            return 2
         await local.start()
         if args.robots:
             await local.robots(args.robots, args.seed)

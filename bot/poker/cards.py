@@ -11,6 +11,8 @@ import re
 import secrets
 from collections.abc import Iterable, Sequence
 
+from bot.poker.messages import Cards, Msg, Name, english, msg
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # clubs < diamonds < hearts < spades, the suit order of R-10.8
 UNKNOWN = "??"
@@ -26,7 +28,14 @@ _CARD_RE = re.compile(r"[2-9TJQKA][cdhs]|\?\?|Xx")
 
 
 class CardError(ValueError):
-    """A card or card list that cannot be parsed."""
+    """A card or card list that cannot be parsed: why, as a message (``msg``)."""
+
+    def __init__(self, message: Msg) -> None:
+        self.msg = message
+        super().__init__(message.key)
+
+    def __str__(self) -> str:
+        return english(self.msg)
 
 
 def parse_card(text: str) -> Card:
@@ -35,14 +44,14 @@ def parse_card(text: str) -> Card:
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2:
-        raise CardError(f"{text!r} is not a card; write rank then suit, like As, Td or 9c.")
+        raise CardError(msg("card.not_a_card", text=Name(repr(text))))
     if t == UNKNOWN:
         return UNKNOWN
     if t.lower() == "xx":
         return JOKER
     card = t[0].upper() + t[1].lower()
     if card not in _VALID:
-        raise CardError(f"{text!r} is not a card; write rank then suit, like As, Td or 9c.")
+        raise CardError(msg("card.not_a_card", text=Name(repr(text))))
     return card
 
 
@@ -55,7 +64,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         chunk = compact[i : i + 2]
         norm = chunk if chunk in (UNKNOWN, JOKER) else chunk[:1].upper() + chunk[1:].lower()
         if not _CARD_RE.fullmatch(norm):
-            raise CardError(f"{text!r} is not a list of cards (stuck at {chunk!r}).")
+            raise CardError(msg("card.not_cards", text=Name(repr(text)), at=Name(repr(chunk))))
         out.append(norm)
         i += 2
     return tuple(out)
@@ -91,9 +100,9 @@ def validate_deck(deck: Sequence[Card]) -> None:
     seen: set[Card] = set()
     for card in deck:
         if card not in _VALID:
-            raise CardError(f"{card!r} is not a card.")
+            raise CardError(msg("card.deck_not_a_card", card=Name(repr(card))))
         if card in seen and card != JOKER:
-            raise CardError(f"The deck holds {card} twice.")
+            raise CardError(msg("card.deck_twice", card=Cards((card,))))
         seen.add(card)
 
 

@@ -32,7 +32,20 @@ from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar, get_args
 
 from bot.poker.errors import IllegalAction
-from bot.poker.events import Pot, Share
+from bot.poker.events import Pot, Share, name_players
+from bot.poker.messages import (
+    Chips,
+    Msg,
+    Name,
+    Number,
+    Player,
+    Rule,
+    Term,
+    english,
+    joined,
+    msg,
+    names,
+)
 from bot.poker.pots import halve, split
 
 Choice = Literal["low", "high", "both"]
@@ -92,12 +105,12 @@ class SealedChoices(Generic[P, C]):
     def commit(self, player: P, choice: C) -> None:
         """Close ``player``'s fist on ``choice``. Final: a second commit is refused."""
         if player not in self._players:
-            raise NotDeclaring("You have no hand to declare with.")
+            raise NotDeclaring(msg("refuse.no_hand_to_declare"))
         if player in self.__choices:
-            raise AlreadyCommitted("You have already chosen; your choice is final (R-13.2).")
+            raise AlreadyCommitted(msg("refuse.chosen_final", rule=Rule("R-13.2")))
         if choice not in self._allowed:
-            words = ", ".join(str(a) for a in self._allowed)
-            raise IllegalAction(f"Choose one of: {words}.")
+            allowed = Name(", ".join(str(a) for a in self._allowed))
+            raise IllegalAction(msg("refuse.choose_one", choices=allowed))
         self.__choices[player] = choice
 
     def withdraw(self, player: P) -> None:
@@ -106,9 +119,9 @@ class SealedChoices(Generic[P, C]):
         Only a pending player can withdraw: a closed fist is final.
         """
         if player not in self._players:
-            raise NotDeclaring("You have no hand to declare with.")
+            raise NotDeclaring(msg("refuse.no_hand_to_declare"))
         if player in self.__choices:
-            raise AlreadyCommitted("You have already chosen; your choice is final (R-13.2).")
+            raise AlreadyCommitted(msg("refuse.chosen_final", rule=Rule("R-13.2")))
         self._players.remove(player)
 
     def count(self) -> int:
@@ -127,8 +140,11 @@ class SealedChoices(Generic[P, C]):
         """Every choice at once; refused until everyone has committed."""
         if not self.complete:
             raise StillSecret(
-                f"The fists open when everyone has chosen ({self.count()} of "
-                f"{len(self._players)} so far)."
+                msg(
+                    "refuse.still_secret",
+                    chosen=Number(self.count()),
+                    total=Number(len(self._players)),
+                )
             )
         return {p: self.__choices[p] for p in self._players}
 
@@ -188,6 +204,8 @@ class Award:
 class Elimination:
     player: int
     reason: str
+    """``why`` in English, players named as the resolution was asked to name them."""
+    why: Msg | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -202,6 +220,8 @@ class PotResolution:
     carried: int
     shown: frozenset[int]
     steps: tuple[str, ...]
+    messages: tuple[Msg, ...] = ()
+    """The steps as messages (players by position); ``steps`` is their English."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -216,6 +236,11 @@ class DeclareResult:
         """Every pot's steps in order, as sentences for the table channel."""
         return tuple(s for p in self.pots for s in p.steps)
 
+    @property
+    def messages(self) -> tuple[Msg, ...]:
+        """Every pot's steps in order, as messages (players by position)."""
+        return tuple(m for p in self.pots for m in p.messages)
+
     def awards_for(self, index: int) -> tuple[Award, ...]:
         return self.pots[index].awards
 
@@ -223,10 +248,13 @@ class DeclareResult:
 Side = Literal["high", "low"]
 
 
-def _join(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _who(players: Sequence[int]) -> Msg:
+    """Players said as a list (``Ann, Bob and Cy``)."""
+    return msg("engine.list", items=names([Player(p) for p in players]))
+
+
+def _side(side: str) -> Term:
+    return Term(f"declare.side.{side}")
 
 
 class _PotResolver:
@@ -249,13 +277,15 @@ class _PotResolver:
         self.order = order
         self.options = options
         self.name = name
-        self.steps: list[str] = []
+        self.steps: list[Msg] = []
         self.awards: list[Award] = []
-        self.eliminated: dict[int, str] = {}
+        self.eliminated: dict[int, Msg] = {}
         self.shown: set[int] = set()
         self.carried = 0
-        label = "Main pot" if index == 0 else f"Side pot {index}"
-        self.label = f"{label} ({pot.amount})"
+        if index == 0:
+            self.label = msg("declare.main_pot", amount=Chips(pot.amount))
+        else:
+            self.label = msg("declare.side_pot", number=Number(index), amount=Chips(pot.amount))
 
     def value(self, p: int, side: Side) -> int | None:
         v = self.values.get(p, (None, None))
@@ -284,25 +314,35 @@ class _PotResolver:
                 walked=walked,
             )
         )
-        what = "the pot" if share == "whole" else f"the {share} half"
         if len(winners) == 1:
-            how = " without showing" if walked and winners[0] not in self.shown else ""
-            self.steps.append(f"{self.name(winners[0])} wins {what} ({amount}){how}.")
+            walk = walked and winners[0] not in self.shown
+            key = f"declare.wins_{share}" + ("_walked" if walk else "")
+            self.steps.append(msg(key, player=Player(winners[0]), amount=Chips(amount)))
         else:
-            parts = ", ".join(f"{self.name(p)} {a}" for p, a in zip(winners, amounts, strict=True))
-            self.steps.append(f"{what[0].upper()}{what[1:]} ({amount}) is split: {parts}.")
+            parts = joined(
+                [
+                    msg("engine.player_chips", player=Player(p), amount=Chips(a))
+                    for p, a in zip(winners, amounts, strict=True)
+                ]
+            )
+            self.steps.append(msg(f"declare.split_{share}", amount=Chips(amount), parts=parts))
 
     def run(self) -> PotResolution:
         pot = self.pot
         if self.decl:
-            said = ", ".join(f"{self.name(p)} {c}" for p, c in self.decl.items())
-            self.steps.append(f"{self.label}: {said}.")
+            said = joined(
+                [
+                    msg("declare.said", player=Player(p), choice=Term(f"declare.choice.{c}"))
+                    for p, c in self.decl.items()
+                ]
+            )
+            self.steps.append(msg("declare.pot_said", pot=self.label, said=said))
         if pot.amount == 0:
             pass
         elif not self.decl:
             # Nobody eligible declared (cannot happen after a normal declaration): like
             # R-13.6 nobody wins, so the chips stay in play for the next deal.
-            self.steps.append(f"{self.label}: nobody eligible declared.")
+            self.steps.append(msg("declare.pot_nobody", pot=self.label))
             self.carried = pot.amount
         elif len(self.decl) == 1:
             # R-8.3: a pot with one eligible player goes to him without a showdown.
@@ -311,35 +351,40 @@ class _PotResolver:
         else:
             self.contest()
         if self.carried:
-            self.steps.append(f"Nobody wins: {self.carried} carries to the next deal (R-13.6).")
+            self.steps.append(
+                msg("declare.carried", rule=Rule("R-13.6"), amount=Chips(self.carried))
+            )
         return PotResolution(
             index=self.index,
             amount=pot.amount,
             declarations=tuple(self.decl.items()),
-            eliminated=tuple(Elimination(player=p, reason=r) for p, r in self.eliminated.items()),
+            eliminated=tuple(
+                Elimination(player=p, reason=self.words(r), why=r)
+                for p, r in self.eliminated.items()
+            ),
             awards=tuple(self.awards),
             carried=self.carried,
             shown=frozenset(self.shown),
-            steps=tuple(self.steps),
+            steps=tuple(self.words(m) for m in self.steps),
+            messages=tuple(self.steps),
         )
 
-    def check_both(self, b: int, side: Side) -> str | None:
+    def words(self, m: Msg) -> str:
+        """``m`` in English with the players named by ``self.name``."""
+        return name_players(english(m), self.name)
+
+    def check_both(self, b: int, side: Side) -> Msg | None:
         """Why both-declarer ``b`` fails on ``side`` (R-13.4), or None if he holds up."""
         mine = self.value(b, side)
         if mine is None:
-            what = "qualifying low" if side == "low" else "playable high hand"
-            return f"{self.name(b)} declared both but has no {what}"
+            return msg(f"declare.both_no_{side}", player=Player(b))
         others = [p for p in self.claimants(side) if p != b]
         better = [p for p in others if (v := self.value(p, side)) is not None and v > mine]
         if better:
-            return f"{self.name(b)} declared both but lost {side} to " + _join(
-                [self.name(p) for p in better]
-            )
+            return msg("declare.both_lost", player=Player(b), side=_side(side), others=_who(better))
         tied = [p for p in others if self.value(p, side) == mine]
         if tied and not self.options.both_may_split:
-            return f"{self.name(b)} declared both but tied for {side} with " + _join(
-                [self.name(p) for p in tied]
-            )
+            return msg("declare.both_tied", player=Player(b), side=_side(side), others=_who(tied))
         return None
 
     def contest(self) -> None:
@@ -355,7 +400,7 @@ class _PotResolver:
                 self.eliminated[b] = reason
                 # Say the consequence, not only the cause: a failed "both" wins nothing
                 # of this pot, not even the half he would have won alone (R-13.4).
-                self.steps.append(f"{reason}, and wins nothing from this pot (R-13.4).")
+                self.steps.append(msg("declare.both_out", rule=Rule("R-13.4"), reason=reason))
         survivors = [b for b in boths if b not in self.eliminated]
         amount = self.pot.amount
         if survivors:
@@ -384,9 +429,8 @@ class _PotResolver:
             elif hw or lw:
                 # Decision: a half nobody can win goes to the other half's winner.
                 winners, walked = (hw, h_walk) if hw else (lw, l_walk)
-                side = "high" if hw else "low"
                 other = "low" if hw else "high"
-                self.steps.append(f"Nobody wins the {other} half, so it goes with the {side}.")
+                self.steps.append(msg(f"declare.half_unwon_{other}"))
                 self.award("whole", amount, winners, walked=walked)
             else:
                 self.carried = amount
@@ -410,9 +454,7 @@ class _PotResolver:
         walked = len(self.claimants(side)) == 1
         winners = self.best(players, side)
         if not winners:
-            who = _join([self.name(p) for p in players])
-            what = "a qualifying low" if side == "low" else "a playable high hand"
-            self.steps.append(f"{who} declared {side} but cannot win it without {what}.")
+            self.steps.append(msg(f"declare.cannot_win_{side}", players=_who(players)))
             return [], walked
         if self.options.no_second_best:
             # R-13.7: the winner must beat every eliminated both-declarer too.
@@ -421,8 +463,12 @@ class _PotResolver:
             blockers = [b for b in boths if (v := self.value(b, side)) is not None and v >= mine]
             if blockers:
                 self.steps.append(
-                    f"No second best: {_join([self.name(p) for p in winners])} "
-                    f"did not beat {_join([self.name(p) for p in blockers])} for {side}."
+                    msg(
+                        "declare.no_second_best",
+                        winners=_who(winners),
+                        blockers=_who(blockers),
+                        side=_side(side),
+                    )
                 )
                 return [], walked
         if walked and self.options.qualifier:
@@ -452,7 +498,7 @@ def resolve_declare(
     def name(p: int) -> str:
         if names is not None and p in names:
             return names[p]
-        return f"Seat {p + 1}"
+        return english(msg("declare.seat", seat=Number(p + 1)))
 
     resolved: list[PotResolution] = []
     for k, pot in enumerate(pots):

@@ -21,6 +21,8 @@ from typing import Literal, cast
 
 import phevaluator.evaluator as _ph_evaluator
 
+from bot.poker.messages import Msg, Name, Number, Term, english, msg
+
 try:  # The C entry points take ints directly; the public wrappers convert every card
     # through Card.to_id first, which costs 4x (measured: 0.5 M vs 2 M 7-card/s).
     import phevaluator._pheval as _native
@@ -584,21 +586,12 @@ def omaha_low_value_wild(
 
 # --- Words -----------------------------------------------------------------------------
 
-_NAMES = (
-    ("deuce", "deuces"),
-    ("three", "threes"),
-    ("four", "fours"),
-    ("five", "fives"),
-    ("six", "sixes"),
-    ("seven", "sevens"),
-    ("eight", "eights"),
-    ("nine", "nines"),
-    ("ten", "tens"),
-    ("jack", "jacks"),
-    ("queen", "queens"),
-    ("king", "kings"),
-    ("ace", "aces"),
-)
+
+def _rank(family: str, rank: int) -> Term:
+    """A rank (0 deuce … 12 ace) as the catalogue word a hand name needs: ``top`` (the
+    card of "Ace high"), ``high`` (of "Ace-high flush"), ``pl`` (of "Pair of aces") or
+    ``Pl`` (the plural that starts a name, "Kings full of sevens")."""
+    return Term(f"rank.{family}.{RANKS[rank]}")
 
 
 @dataclass(frozen=True)
@@ -607,7 +600,10 @@ class HandDescription:
 
     value: int | None
     name: str
+    """``words`` in English."""
     used: tuple[str, ...]
+    words: Msg | None = None
+    """The name as a message (ranks as catalogue terms), for the reader's language."""
 
 
 def _groups(ranks: Iterable[int]) -> list[tuple[int, int]]:
@@ -619,31 +615,38 @@ def _groups(ranks: Iterable[int]) -> list[tuple[int, int]]:
 
 @cache  # a pure function of at most ~7,500 values; every showdown asks for names
 def high_name(value: int) -> str:
-    """ "Kings full of sevens", "Ace-high flush", "Five aces"…"""
+    """ "Kings full of sevens", "Ace-high flush", "Five aces"… (:func:`high_words` in
+    English)."""
+    return english(high_words(value))
+
+
+@cache
+def high_words(value: int) -> Msg:
+    """The name of a high hand as a message: its kind and its ranks."""
     cat = _category(value)
     if cat == "five_of_a_kind":
-        return f"Five {_NAMES[value - FIVE_OF_A_KIND_BASE][1]}"
+        return msg("hand.five_kind", rank=_rank("pl", value - FIVE_OF_A_KIND_BASE))
     ranks = _VALUE_RANKS[value]
     g = _groups(ranks)
     top = ranks[1] if ranks == _WHEEL_SORTED else ranks[0]
-    high = _NAMES[top][0].capitalize()
+    high = _rank("high", top)
     if cat == "straight_flush":
-        return "Royal flush" if top == 12 else f"{high}-high straight flush"
+        return msg("hand.royal_flush") if top == 12 else msg("hand.straight_flush", rank=high)
     if cat == "four_of_a_kind":
-        return f"Four {_NAMES[g[0][0]][1]}"
+        return msg("hand.four_kind", rank=_rank("pl", g[0][0]))
     if cat == "full_house":
-        return f"{_NAMES[g[0][0]][1].capitalize()} full of {_NAMES[g[1][0]][1]}"
+        return msg("hand.full_house", trips=_rank("Pl", g[0][0]), pair=_rank("pl", g[1][0]))
     if cat == "flush":
-        return f"{high}-high flush"
+        return msg("hand.flush", rank=high)
     if cat == "straight":
-        return f"{high}-high straight"
+        return msg("hand.straight", rank=high)
     if cat == "three_of_a_kind":
-        return f"Three {_NAMES[g[0][0]][1]}"
+        return msg("hand.three_kind", rank=_rank("pl", g[0][0]))
     if cat == "two_pair":
-        return f"Two pair, {_NAMES[g[0][0]][1]} and {_NAMES[g[1][0]][1]}"
+        return msg("hand.two_pair", top=_rank("pl", g[0][0]), bottom=_rank("pl", g[1][0]))
     if cat == "one_pair":
-        return f"Pair of {_NAMES[g[0][0]][1]}"
-    return f"{high} high"
+        return msg("hand.pair", rank=_rank("pl", g[0][0]))
+    return msg("hand.high_card", rank=_rank("top", top))
 
 
 _WHEEL_SORTED = (12, 3, 2, 1, 0)
@@ -719,7 +722,16 @@ def a5_ranks(value: int) -> tuple[int, ...]:
 
 
 def _a5_name(value: int) -> str:
-    return f"{_low_text(a5_ranks(value))} low"
+    return english(_a5_words(value))
+
+
+@cache
+def _a5_words(value: int) -> Msg:
+    return msg("hand.low", cards=Name(_low_text(a5_ranks(value))))
+
+
+NO_LOW: Msg = msg("hand.no_low")
+"""R-10.5: the low half of a hand that has no qualifying low."""
 
 
 # --- Short-deck (six-plus) high hands ---------------------------------------------------
@@ -750,8 +762,8 @@ _SHORT_ORDER_TRIPS: dict[Category, int] = {
 }
 _SHORT_STEP = 10_000  # above every standard value: category first, then the usual order
 _SHORT_LOW_STRAIGHTS = {
-    _PLAIN5[_WHEEL]: "Nine-high straight",
-    _FLUSH5[_WHEEL]: "Nine-high straight flush",
+    _PLAIN5[_WHEEL]: msg("hand.straight", rank=_rank("high", 7)),
+    _FLUSH5[_WHEEL]: msg("hand.straight_flush", rank=_rank("high", 7)),
 }
 
 
@@ -779,8 +791,13 @@ def short_deck_value(cards: Sequence[str], *, trips_beat_straight: bool = False)
 
 def short_deck_name(value: int) -> str:
     """ "Nine-high straight" for A-9-8-7-6, otherwise the usual names."""
+    return english(short_deck_words(value))
+
+
+def short_deck_words(value: int) -> Msg:
+    """:func:`short_deck_name` as a message."""
     standard = value % _SHORT_STEP
-    return _SHORT_LOW_STRAIGHTS.get(standard) or high_name(standard)
+    return _SHORT_LOW_STRAIGHTS.get(standard) or high_words(standard)
 
 
 def _display_short(five: Sequence[str]) -> tuple[str, ...]:
@@ -816,7 +833,8 @@ def describe(
 
         value, used = _best_subset(fives, score_short)
         assert value is not None
-        return HandDescription(value, short_deck_name(value), _display_short(used))
+        words = short_deck_words(value)
+        return HandDescription(value, english(words), _display_short(used), words)
     if kind in ("high", "omaha_high"):
 
         def score_high(f: tuple[str, ...]) -> int:
@@ -824,7 +842,9 @@ def describe(
 
         value, used = _best_subset(fives, score_high)
         assert value is not None
-        return HandDescription(value, high_name(value), _display_high(used, wild))
+        return HandDescription(
+            value, high_name(value), _display_high(used, wild), high_words(value)
+        )
     if kind in ("low_a5", "low_a5_8", "omaha_low_8"):
         eight = kind != "low_a5"
 
@@ -835,25 +855,26 @@ def describe(
 
         lv, used = _best_subset(fives, score_low)
         if lv is None:
-            return HandDescription(None, "No low", ())
-        return HandDescription(lv, _a5_name(lv), _display_low(used, wild))
+            return HandDescription(None, english(NO_LOW), (), NO_LOW)
+        return HandDescription(lv, _a5_name(lv), _display_low(used, wild), _a5_words(lv))
     if kind == "low_27":
         lv, used = _best_subset(fives, low_27_value)
         assert lv is not None and used
         ranks = tuple(sorted((_RANK[c] for c in used), reverse=True))
         flush = len({c[1] for c in used}) == 1
         if ranks == _WHEEL and not flush:
-            name = "A-5-4-3-2 low (ace high)"
+            words = msg("hand.low_27_wheel")
         elif ranks == _WHEEL:
-            name = "Ace-high flush"
+            words = msg("hand.flush", rank=_rank("high", 12))
         else:
             hv = (_FLUSH5 if flush else _PLAIN5)[ranks]
-            name = high_name(hv)
+            words = high_words(hv)
             if _category(hv) == "high_card":
                 text = "-".join(RANKS[r] for r in ranks)
-                name = "Number one (7-5-4-3-2)" if ranks == (5, 3, 2, 1, 0) else f"{text} low"
+                number_one = ranks == (5, 3, 2, 1, 0)
+                words = msg("hand.number_one") if number_one else msg("hand.low", cards=Name(text))
         order = sorted(used, key=lambda c: -_RANK[c])
-        return HandDescription(lv, name, _display_high(order, ace_low_wheel=False))
+        return HandDescription(lv, english(words), _display_high(order, ace_low_wheel=False), words)
     if kind == "badugi":
         bv = badugi_value(allc)
         size = bv // _B**4
@@ -867,5 +888,6 @@ def describe(
                 best = tuple(sorted(sub, key=lambda c: -_LOW_RANK[_RANK[c]]))
                 break
         text = _low_text([_LOW_RANK[_RANK[c]] for c in best])
-        return HandDescription(bv, f"{size}-card badugi {text}", best)
+        words = msg("hand.badugi", size=Number(size), cards=Name(text))
+        return HandDescription(bv, english(words), best, words)
     raise ValueError(f"unknown hand kind {kind!r}")

@@ -13,6 +13,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Literal
 
 from bot.poker.cards import Card
+from bot.poker.messages import Msg
 
 Share = Literal["whole", "high", "low"]
 
@@ -131,6 +132,9 @@ class HandShown(Event):
     player: int
     cards: tuple[Card, ...]
     descriptions: tuple[str, ...] = ()
+    """``hands`` in English ("" where a half cannot be read)."""
+    hands: tuple[Msg | None, ...] = ()
+    """The hand's name for each half of the pot, as messages."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,6 +157,9 @@ class PotAwarded(Event):
     winners: tuple[int, ...]
     amounts: tuple[int, ...]
     hand: str = ""
+    """``hand_words`` in English ("" when the winner did not show)."""
+    hand_words: Msg | None = None
+    """The winning hand's name, as a message (None when the winner did not show)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -198,11 +205,13 @@ class DeclarationsRevealed(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareResolved(Event):
-    """R-13.4–R-13.9: every step of the resolution, in words (players as
-    :func:`player_token`)."""
+    """R-13.4–R-13.9: every step of the resolution as a message (``messages``, players
+    by position); ``steps`` is the same in English with players as :func:`player_token`,
+    for the readers that still want words."""
 
     steps: tuple[str, ...]
     carried: int
+    messages: tuple[Msg, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -230,11 +239,13 @@ class GutsCallsRevealed(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PotSystemSettled(Event):
-    """Two to win or Guts: what moved, in words (players as :func:`player_token`), and
-    what waits for the next deal."""
+    """Two to win or Guts: what moved and what waits for the next deal, as messages
+    (``messages``, players by position); ``log`` is the same in English with players as
+    :func:`player_token`, for the readers that still want words."""
 
     log: tuple[str, ...]
     carried: int
+    messages: tuple[Msg, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

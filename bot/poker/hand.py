@@ -13,6 +13,7 @@ game it is playing. Rule ids in comments refer to shared/RULES.md.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -70,6 +71,19 @@ from bot.poker.events import (
     player_token,
 )
 from bot.poker.legal import ActionName, Actor, Legal, Phase
+from bot.poker.messages import (
+    Cards,
+    Chips,
+    Count,
+    Msg,
+    Name,
+    Number,
+    Player,
+    Rule,
+    Term,
+    english,
+    msg,
+)
 from bot.poker.pots import build_pots, halve, split
 from bot.poker.potsystems import GutsState, TwoToWinState, guts_stakes
 from bot.poker.rules import Limit, Rules, guts_options
@@ -133,19 +147,28 @@ class Hand:
         variant = get_variant(rules.variant)
         n = len(stacks)
         if not 2 <= n <= variant.max_players:
-            raise ConfigError(f"{variant.name} is dealt to 2–{variant.max_players} players.")
+            raise ConfigError(
+                msg("config.players", game=variant.title, most=Number(variant.max_players))
+            )
         for s in stacks:
             if type(s) is not int or s <= 0 or s > MAX_CHIPS:
-                raise ConfigError("Every player dealt in needs a positive whole stack.")
+                raise ConfigError(msg("config.stack"))
         if carried < 0:
-            raise ConfigError("A carried pot cannot be negative.")
+            raise ConfigError(msg("config.carried"))
         # §15 pot systems carry their own state between deals; the chips it holds are
         # in the middle when the hand starts.
+        # Chips carried beyond what the system's state counts (the table's antes of a
+        # deal nobody won) are in its pot too: never left out of the middle (R-2.5).
         if rules.pot_system == "two_to_win":
             pot_state = pot_state if isinstance(pot_state, TwoToWinState) else TwoToWinState()
+            if carried > pot_state.pot:
+                pot_state = dataclasses.replace(pot_state, pot=carried)
             carried = pot_state.pot
         elif rules.pot_system == "guts":
             pot_state = pot_state if isinstance(pot_state, GutsState) else GutsState()
+            if carried > pot_state.total:
+                extra = carried - pot_state.total
+                pot_state = dataclasses.replace(pot_state, pot=pot_state.pot + extra)
             carried = pot_state.total
         else:
             pot_state = None
@@ -157,14 +180,14 @@ class Hand:
             tuple(player_ids) if player_ids is not None else _DEFAULT_IDS[n]
         )
         if len(self.player_ids) != n or len(set(self.player_ids)) != n:
-            raise ConfigError("Every player needs a distinct id.")
+            raise ConfigError(msg("config.ids"))
         full = SHORT_DECK if variant.deck == "short" else FULL_DECK
         if deck is None:
             deck = shuffled_deck((*full, JOKER) if rules.uses_joker else full)
         else:
             validate_deck(deck)
             if variant.deck == "short" and any(c[0] in "2345" for c in deck):
-                raise ConfigError("A short deck holds sixes to aces only.")
+                raise ConfigError(msg("config.short_deck"))
         self.rules = rules
         self.variant: Variant = variant
         self._streets = variant.streets
@@ -294,11 +317,9 @@ class Hand:
         players act at once (sealed declarations or Guts calls) nobody is to act in
         turn: :meth:`actors` says what each of them may do."""
         if self.phase == "over":
-            raise HandOver("The hand is over.")
+            raise HandOver(msg("refuse.hand_over"))
         if self.to_act is None:
-            raise NotYourTurn(
-                "Nobody acts in turn now: everyone still to declare or call does so at once."
-            )
+            raise NotYourTurn(msg("refuse.all_at_once"))
         if self._legal is None:
             self._legal = self._compute_legal(self.to_act)
         return self._legal
@@ -372,7 +393,7 @@ class Hand:
             self._apply_betting(action)
             return self.events[mark:]
         if self.phase == "over":
-            raise HandOver("The hand is over; wait for the next deal.")
+            raise HandOver(msg("refuse.hand_over_wait"))
         i = action.player
         if isinstance(action, AddChips):
             return self._add_chips(action)
@@ -394,8 +415,8 @@ class Hand:
             return self.events[mark:]
         if i != self.to_act:
             if self.to_act is None:
-                raise NotYourTurn("Nobody is to act right now.")
-            raise NotYourTurn(f"It is not your turn; player {self.to_act} is to act.")
+                raise NotYourTurn(msg("refuse.nobody_to_act"))
+            raise NotYourTurn(msg("refuse.not_your_turn", player=Player(self.to_act)))
         mark = len(self.events)
         if self.phase == "betting":
             self._apply_betting(action)
@@ -413,11 +434,11 @@ class Hand:
         """R-2.4 open stakes: chips bought in the middle of a hand join the stack at once."""
         i = action.player
         if not self.rules.open_stakes:
-            raise IllegalAction("Chips are bought only between deals at this table (R-2.1).")
+            raise IllegalAction(msg("refuse.buy_between_deals", rule=Rule("R-2.1")))
         if not 0 <= i < self.n or self.folded[i]:
-            raise IllegalAction("Only a player still in the hand can add chips to it.")
+            raise IllegalAction(msg("refuse.add_not_in_hand"))
         if type(action.amount) is not int or not 0 < action.amount <= MAX_CHIPS:
-            raise BadAmount("Add a whole, positive number of chips.")
+            raise BadAmount(msg("refuse.add_whole"))
         self.stacks[i] += action.amount
         self.added += action.amount
         self._added_by[i] += action.amount
@@ -538,7 +559,7 @@ class Hand:
         if self._script is not None:
             queue = self._script.get(recipient)
             if not queue:
-                raise ConfigError("The recorded hand does not say which card was dealt here.")
+                raise ConfigError(msg("config.script_short"))
             card = queue.pop(0)
         elif self.deck_pos < len(self.deck):
             card = self.deck[self.deck_pos]
@@ -546,7 +567,7 @@ class Hand:
         elif self._reshuffled:
             card = self._reshuffled.pop(0)
         else:
-            raise ConfigError("The deck ran out of cards.")
+            raise ConfigError(msg("config.deck_out"))
         self.dealt.append(card)
         return card
 
@@ -597,6 +618,14 @@ class Hand:
             for i in range(self.n)
         )
 
+    def _shared_last_card(self, players: list[int]) -> bool:
+        """R-16.3: whether the last street is one shared card: the deck has fewer cards
+        left than players; a replayed record says so with a board card where the
+        players' own cards have run out."""
+        if self._script is None:
+            return self._cards_left() < len(players)
+        return bool(self._script.get(-1)) and not any(self._script.get(i) for i in players)
+
     def _deal_street(self, street: Street) -> None:
         if self.rules.burn and self.street_index > 0 and self._script is None:
             self._deal_card()
@@ -605,9 +634,8 @@ class Hand:
         players = [i for i in range(self.n) if not self.folded[i]] if per_player else []
         if (
             per_player == 1
-            and self._script is None
-            and self._cards_left() < len(players)
             and self.street_index == len(self.variant.streets) - 1
+            and self._shared_last_card(players)
         ):
             # R-16.3: not enough cards for everyone: one shared card, face up, in the centre.
             card = self._deal_card()
@@ -906,17 +934,19 @@ class Hand:
             and not has_openers(self.hole[i], self.rules.wild)
         )
 
-    def _jacks_refusal(self) -> str:
+    def _jacks_refusal(self) -> Msg:
         blinds = self.variant.forced == "blinds" and any(self.rules.blinds_or_straddles)
-        what = "raise the blinds" if blinds else "bet"
-        return (
-            f"You need a pair of jacks or better to open: nobody has opened yet, so you "
-            f"may not {what} (R-4.9)."
-        )
+        key = "refuse.jacks_raise_blinds" if blinds else "refuse.jacks_bet"
+        return msg(key, rule=Rule("R-4.9"))
 
     def no_raise_reason(self) -> str | None:
-        """Why the player to act may not bet or raise now, in a player's words with the
-        rule id; None when he may. Computed on demand (refusals and prompts only), in the
+        """:meth:`no_raise_why` in English, for the callers that still want words."""
+        why = self.no_raise_why()
+        return None if why is None else english(why)
+
+    def no_raise_why(self) -> Msg | None:
+        """Why the player to act may not bet or raise now, as a message with the rule
+        id; None when he may. Computed on demand (refusals and prompts only), in the
         order a floor person would give the reasons; the betting core's ``can_raise``
         tests the same conditions (``test_floor_engine`` checks they agree)."""
         if self.phase != "betting" or self.to_act is None:
@@ -926,35 +956,29 @@ class Hand:
             return None
         if self.bring_in_due:
             # Only a bring-in of the full small bet has no completion (R-3.9).
-            return "The bring-in is a full bet here: there is nothing to complete (R-3.9)."
+            return msg("refuse.nothing_to_complete", rule=Rule("R-3.9"))
         i = self.to_act
         cb = self.current_bet
         if self.bets[i] + self.effective_stack(i) <= cb:
-            return "You do not have the chips to raise: you can only call all in (R-7.1)."
+            return msg("refuse.short_to_raise", rule=Rule("R-7.1"))
         if not any(
             j != i and self.bets[j] + self.effective_stack(j) > cb for j in self._actor_list
         ):
-            return (
-                "Nobody left could call a raise: every other player is all in or can "
-                "only call (R-4.8)."
-            )
+            return msg("refuse.nobody_to_raise", rule=Rule("R-4.8"))
         if self._jacks_block(i):
             return self._jacks_refusal()
         if not self._check_raise and self.passive[i]:
-            return (
-                "This table does not allow check-raising: having checked or called this "
-                "round, you may only call or fold (R-5.9)."
-            )
+            return msg("refuse.no_check_raise", rule=Rule("R-5.9"))
         if not (
             self.acted_level[i] is None
             or self.full_seq > self.acted_seq[i]
             or self._raise_reopened(i)
         ):
             if self.rules.incomplete_rule == "half_bet" and self.rules.limited:
-                return "An all-in short of half a bet does not reopen the betting for you (R-7.4)."
-            return "An all-in short of a full raise does not reopen the betting for you (R-7.3)."
+                return msg("refuse.not_reopened_half", rule=Rule("R-7.4"))
+            return msg("refuse.not_reopened", rule=Rule("R-7.3"))
         if self._limited and self._cap_reached():
-            return "The betting is capped (R-5.7)."
+            return msg("refuse.capped", rule=Rule("R-5.7"))
         return None
 
     def _special_legal(self, i: int) -> Legal:
@@ -1037,11 +1061,7 @@ class Hand:
             return
         if isinstance(action, Fold):
             if "fold" not in legal.actions:
-                raise IllegalAction(
-                    "Checking is free, and this table does not allow folding when you can "
-                    "check (R-4.4). Check instead.",
-                    legal,
-                )
+                raise IllegalAction(msg("refuse.no_fold_check", rule=Rule("R-4.4")), legal)
             self._fold(i)
             self.events.append(
                 ActionTaken(player=i, kind="fold", added=0, total=self.bets[i], all_in=False)
@@ -1049,9 +1069,7 @@ class Hand:
         elif isinstance(action, (Check, Call)):  # a tuple: faster than a union here
             if isinstance(action, Check) and legal.to_call > 0:
                 raise IllegalAction(
-                    f"You cannot check: there is {legal.to_call} to call. You may "
-                    + legal.describe()
-                    + ".",
+                    msg("refuse.no_check", amount=Chips(legal.to_call), options=legal.options()),
                     legal,
                 )
             self._call(i, legal)
@@ -1073,16 +1091,14 @@ class Hand:
                         self.opener_cards = tuple(self.hole[i])  # R-12.2: his openers
                 self._raise_to(i, total)
         else:
-            raise IllegalAction(
-                "That is not a betting action. You may " + legal.describe() + ".", legal
-            )
+            raise IllegalAction(msg("refuse.not_betting", options=legal.options()), legal)
         self._after_action(i)
 
     def _wager_total(self, action: Bet | RaiseTo | RaiseBy | AllIn, legal: Legal) -> int:
         """The raise-to total a wager declares, checked against the legal range (R-6.4)."""
         if isinstance(action, AllIn):
             if legal.stack <= 0:
-                raise IllegalAction("You have no chips left to put in.", legal)
+                raise IllegalAction(msg("refuse.no_chips"), legal)
             total = legal.all_in_to
             if total > legal.current_bet and (legal.max_to is None or total > legal.max_to):
                 if legal.max_to is not None and self.rules.clamp_to_max:
@@ -1090,27 +1106,32 @@ class Hand:
                 if legal.max_to is None:
                     raise IllegalAction(self._cannot_raise(legal), legal)
                 raise BadAmount(
-                    f"All in would be {total}, above the maximum of {legal.max_to}. You may "
-                    + legal.describe()
-                    + ".",
+                    msg(
+                        "refuse.all_in_above_max",
+                        total=Chips(total),
+                        most=Chips(legal.max_to),
+                        options=legal.options(),
+                    ),
                     legal,
                 )
             return total
         raw = action.total if isinstance(action, RaiseTo) else action.amount
         if type(raw) is not int:
             raise BadAmount(
-                f"{raw!r} is not a whole number of chips. You may " + legal.describe() + ".",
-                legal,
+                msg("refuse.not_whole", said=Name(repr(raw)), options=legal.options()), legal
             )
         if raw <= 0 or raw > MAX_CHIPS:
             raise BadAmount(
-                f"{raw} is not a possible amount. You may " + legal.describe() + ".", legal
+                msg("refuse.impossible_amount", said=Name(str(raw)), options=legal.options()),
+                legal,
             )
         if isinstance(action, Bet) and not legal.opening:
             raise IllegalAction(
-                f"There is already a bet of {legal.current_bet}; you cannot bet, but you may "
-                + legal.describe()
-                + ".",
+                msg(
+                    "refuse.already_a_bet",
+                    amount=Chips(legal.current_bet),
+                    options=legal.options(),
+                ),
                 legal,
             )
         total = legal.current_bet + raw if isinstance(action, RaiseBy) else raw
@@ -1119,29 +1140,33 @@ class Hand:
         if total > legal.max_to and self.rules.clamp_to_max:
             total = legal.max_to
         if total < legal.min_to or total > legal.max_to:
-            word = "bet" if legal.opening else "raise to"
-            said = f"{word} {total}"
+            word = "refuse.word_bet" if legal.opening else "refuse.word_raise_to"
+            said = msg("refuse.said", word=Term(word), amount=Chips(total))
             if isinstance(action, RaiseBy):
-                said = f"raise by {raw} (to {total})"
+                said = msg("refuse.said_raise_by", amount=Chips(raw), total=Chips(total))
             if legal.min_to == legal.max_to:
-                allowed = f"the only legal amount is {word} {legal.min_to}"
+                allowed = msg("refuse.only_amount", word=Term(word), amount=Chips(legal.min_to))
             else:
-                allowed = f"the legal range is {word} {legal.min_to}–{legal.max_to}"
+                allowed = msg(
+                    "refuse.legal_range",
+                    word=Term(word),
+                    low=Chips(legal.min_to),
+                    high=Chips(legal.max_to),
+                )
             raise BadAmount(
-                f"You cannot {said}: {allowed}. You may " + legal.describe() + ".",
+                msg("refuse.out_of_range", said=said, allowed=allowed, options=legal.options()),
                 legal,
             )
         if total != legal.all_in_to and (total - legal.current_bet) % self.rules.unit:
             raise BadAmount(
-                f"Bets here are in units of {self.rules.unit}. You may " + legal.describe() + ".",
-                legal,
+                msg("refuse.units", unit=Chips(self.rules.unit), options=legal.options()), legal
             )
         return total
 
-    def _cannot_raise(self, legal: Legal) -> str:
+    def _cannot_raise(self, legal: Legal) -> Msg:
         """The refusal of a bet or raise that is not allowed: why, then what is (R-6.6)."""
-        reason = self.no_raise_reason() or "You cannot bet or raise now."
-        return f"{reason} You may {legal.describe()}."
+        reason = self.no_raise_why() or msg("refuse.cannot_raise_now")
+        return msg("refuse.why_then_options", reason=reason, options=legal.options())
 
     def _call(self, i: int, legal: Legal) -> None:
         added = legal.to_call
@@ -1298,23 +1323,32 @@ class Hand:
             )
             if legal.min_to is None:
                 raise BadAmount(
-                    f"The bring-in is a full bet here: bring it in for {legal.to_call} "
-                    "(R-3.9); the others may raise it.",
+                    msg("refuse.full_bring_in", rule=Rule("R-3.9"), amount=Chips(legal.to_call)),
                     legal,
                 )
             if total != legal.min_to:
                 raise BadAmount(
-                    f"You may bring in for {legal.to_call} or complete to {legal.min_to}.", legal
+                    msg(
+                        "refuse.bring_in_or_complete",
+                        amount=Chips(legal.to_call),
+                        complete=Chips(legal.min_to),
+                    ),
+                    legal,
                 )
             self.bring_in_due = False
             self.completion_pending = True  # completing the bring-in, R-3.5
             self._raise_to(i, total)
             return
-        card = "highest" if self.variant.showing == "low" else "lowest"  # razz: highest
-        options = f"bring in for {legal.to_call}"
-        if legal.min_to is not None:
-            options += f" or complete to {legal.min_to}"
-        raise IllegalAction(f"You have the {card} card showing: {options} (R-3.5).", legal)
+        key = "refuse.bring_in_highest" if self.variant.showing == "low" else "refuse.bring_in"
+        if legal.min_to is None:
+            options = msg("refuse.bring_in_for", amount=Chips(legal.to_call))
+        else:
+            options = msg(
+                "refuse.bring_in_or_complete_to",
+                amount=Chips(legal.to_call),
+                complete=Chips(legal.min_to),
+            )
+        raise IllegalAction(msg(key, options=options, rule=Rule("R-3.5")), legal)
 
     def _close_round(self) -> None:
         self._set_to_act(None)
@@ -1374,19 +1408,13 @@ class Hand:
             self._next_drawer(i)
             return
         if not isinstance(action, Draw):
-            raise IllegalAction(
-                f"It is the draw: discard 0–{legal.draw_max} cards (or stand pat), or fold.",
-                legal,
-            )
+            raise IllegalAction(msg("refuse.draw_time", most=Number(legal.draw_max)), legal)
         discards = tuple(action.discards)
         hand = self.hole[i]
         if len(discards) > legal.draw_max:
-            raise IllegalAction(f"You may discard at most {legal.draw_max} cards.", legal)
+            raise IllegalAction(msg("refuse.discard_most", most=Count(legal.draw_max)), legal)
         if len(set(discards)) != len(discards) or any(c not in hand for c in discards):
-            raise IllegalAction(
-                "You can only discard cards you hold, each once: " + " ".join(hand) + ".",
-                legal,
-            )
+            raise IllegalAction(msg("refuse.discard_own", cards=Cards(tuple(hand))), legal)
         needed = len(discards)
         if self._script is None and self._cards_left() < needed:
             # R-16.4: the deck ran short: shuffle the earlier discards (never the
@@ -1497,14 +1525,14 @@ class Hand:
         assert calls is not None
         i = action.player
         if not isinstance(action, GutsCall | DeclareTimeout):
-            raise IllegalAction("It is time to call: in or out (R-15.2).")
+            raise IllegalAction(msg("refuse.guts_time", rule=Rule("R-15.2")))
         if not 0 <= i < self.n or self.player_ids[i] not in calls.pending():
             if 0 <= i < self.n and i in self.guts_calls:
-                raise IllegalAction("You have made your call; it is final (R-15.2).")
-            raise NotYourTurn("You have no call to make in this deal.")
+                raise IllegalAction(msg("refuse.guts_final", rule=Rule("R-15.2")))
+            raise NotYourTurn(msg("refuse.guts_none"))
         stay = action.stay if isinstance(action, GutsCall) else False  # the clock: out
         if self.rules.guts_mode == "sequential" and calls.to_call() != self.player_ids[i]:
-            raise NotYourTurn("It is not your turn to call in or out.")
+            raise NotYourTurn(msg("refuse.guts_not_your_turn"))
         calls.commit(self.player_ids[i], stay)
         self.guts_calls[i] = stay
         if self.rules.guts_mode == "sequential":
@@ -1545,10 +1573,13 @@ class Hand:
             kitty = tuple(self._deal_card() for _ in range(5))
             self.board.extend(kitty)
             self.events.append(BoardDealt(cards=kitty, street="ghost hand"))
-            ghost = sd.evaluate_hand(self.variant, kitty, ())[0]
+            ghost = sd.evaluate_hand(self.variant, kitty, (), self.rules.wild)[0]
             self._value_cache.clear()
             values = {
-                self.player_ids[i]: sd.evaluate_hand(self.variant, self.hole[i], ())[0] or 0
+                self.player_ids[i]: sd.evaluate_hand(
+                    self.variant, self.hole[i], (), self.rules.wild
+                )[0]
+                or 0
                 for i in positions
             }
         result = settle_guts(
@@ -1558,7 +1589,7 @@ class Hand:
             ghost,
             self.player_ids,
             guts_options(self.rules),
-            label=self._id_token,
+            label=self._id_player,
             stacks=dict(zip(self.player_ids, self.stacks, strict=True)),  # table stakes
         )
         for pid, amount in result.pays.items():
@@ -1570,7 +1601,13 @@ class Hand:
             self.stacks[i] += amount
             self.middle -= amount
         self.pot_state_out = result.state
-        self.events.append(PotSystemSettled(log=result.log, carried=self.middle))
+        self.events.append(
+            PotSystemSettled(
+                log=tuple(english(m) for m in result.log),
+                carried=self.middle,
+                messages=result.log,
+            )
+        )
         self._finish("guts")
 
     def _end_of_streets(self) -> None:
@@ -1641,8 +1678,8 @@ class Hand:
         i = action.player
         if i not in self.declarations.pending():
             if 0 <= i < self.n and not self.folded[i] and self.rules.declare == "simultaneous":
-                raise IllegalAction("You have already declared; a declaration is final (R-13.2).")
-            raise NotYourTurn("You have nothing to declare in this hand.")
+                raise IllegalAction(msg("refuse.declared_final", rule=Rule("R-13.2")))
+            raise NotYourTurn(msg("refuse.nothing_to_declare"))
         if isinstance(action, DeclareTimeout):
             # R-13.2: the chip-fist clock is shared, so when it runs out every open fist
             # times out together (folded one by one, the last would win a pot he never
@@ -1666,12 +1703,10 @@ class Hand:
                 return
         elif isinstance(action, Declare):
             if action.choice not in ("low", "high", "both"):
-                raise IllegalAction("Declare low, high or both.", self.declare_legal(i))
+                raise IllegalAction(msg("refuse.declare_choice"), self.declare_legal(i))
             self._commit(i, action.choice)
         else:
-            raise IllegalAction(
-                "It is the declaration: declare low, high or both.", self.declare_legal(i)
-            )
+            raise IllegalAction(msg("refuse.declare_time"), self.declare_legal(i))
         if self._live_count() == 1:
             self._award_uncontested()
             return
@@ -1725,8 +1760,12 @@ class Hand:
                 self._show(i)
         for k in range(len(pots)):
             for award in result.awards_for(k):
-                self._pay(k, award.share, award.amount, award.winners, award.amounts, "")
-        self.events.append(DeclareResolved(steps=tuple(result.steps), carried=result.carried))
+                self._pay(k, award.share, award.amount, award.winners, award.amounts, None)
+        self.events.append(
+            DeclareResolved(
+                steps=tuple(result.steps), carried=result.carried, messages=result.messages
+            )
+        )
         self._finish("showdown")
 
     # ------------------------------------------------------------------ showdown
@@ -1742,13 +1781,15 @@ class Hand:
     def _show(self, i: int) -> None:
         self.shown[i] = True
         self._shown_len[i] = len(self.hole[i])
+        hands = sd.describe_hand_words(
+            self.variant, self.hole[i], self.board, self.rules.wild, self._values(i)
+        )
         self.events.append(
             HandShown(
                 player=i,
                 cards=tuple(self.hole[i]),
-                descriptions=sd.describe_hand(
-                    self.variant, self.hole[i], self.board, self.rules.wild, self._values(i)
-                ),
+                descriptions=tuple("" if h is None else english(h) for h in hands),
+                hands=hands,
             )
         )
 
@@ -1827,7 +1868,7 @@ class Hand:
         for k, pot in enumerate(pots):
             if pot.amount <= 0:
                 continue
-            self._pay(k, "whole", pot.amount, (survivor,), (pot.amount,), "")
+            self._pay(k, "whole", pot.amount, (survivor,), (pot.amount,), None)
         self._finish("uncontested")
 
     def _showdown(self) -> None:
@@ -1870,7 +1911,7 @@ class Hand:
             self.mucked[i] = True
             self.events.append(HandMucked(player=i))
         else:
-            raise IllegalAction("It is the showdown: show your hand or muck it.", self.legal())
+            raise IllegalAction(msg("refuse.showdown_time"), self.legal())
         self._set_to_act(None)
         self._next_shower()
 
@@ -1879,9 +1920,10 @@ class Hand:
         least that: every stated card is one he holds (or on the board), or is stood in
         for by one of his wild cards. The statement is final once made."""
         if not self.rules.declared_hands:
-            raise IllegalAction("This table reads hands for you (cards speak, R-9.3).")
-        if len(stated) != 5 or len(set(stated)) != 5:
-            raise IllegalAction("State your hand as five different cards, like As Ad Ac Kd Kh.")
+            raise IllegalAction(msg("refuse.cards_speak", rule=Rule("R-9.3")))
+        if len(stated) != 5 or len(set(stated)) != 5 or not set(stated) <= set(FULL_DECK):
+            # Natural cards only: a wild card is stated as the card it stands for.
+            raise IllegalAction(msg("refuse.state_five"), self.legal())
         wild = self.rules.wild
         available = [*self.hole[i], *self.board]
         wilds = sum(
@@ -1892,10 +1934,7 @@ class Hand:
         naturals = {c for c in available if c != JOKER}
         missing = [c for c in stated if c not in naturals]
         if len(missing) > wilds:
-            raise IllegalAction(
-                "Your cards do not hold that hand; state what your cards make (R-9.3).",
-                self.legal(),
-            )
+            raise IllegalAction(msg("refuse.state_not_held", rule=Rule("R-9.3")), self.legal())
         value = sd.evaluate_stated(self.variant, stated)
         actual = self._values(i)
         # Never more than the cards make; a statement below them binds (R-9.3).
@@ -1911,6 +1950,14 @@ class Hand:
                 self.variant, self.hole[i], self.board, self.rules.wild
             )
         return cached
+
+    def could_win(self, position: int) -> bool:
+        """At a showdown: whether the hand at ``position`` could still win or tie a pot
+        against the hands already shown (R-9.2). The clock shows such a hand rather than
+        mucking it (R-18.2)."""
+        if self.phase != "showdown" or self.folded[position] or self.mucked[position]:
+            return False
+        return self._could_win(position)
 
     def _could_win(self, i: int) -> bool:
         """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is
@@ -2021,16 +2068,16 @@ class Hand:
         self._pay(k, "high", hi_amt, tuple(high), hi_split, self._won_with(high, 0))
         self._pay(k, "low", lo_amt, tuple(low), lo_split, self._won_with(low, 1))
 
-    def _won_with(self, winners: Sequence[int], idx: int) -> str:
-        """The name of the winning hand for one half of a pot ("Pair of kings"), or ""
+    def _won_with(self, winners: Sequence[int], idx: int) -> Msg | None:
+        """The name of the winning hand for one half of a pot ("Pair of kings"), or None
         when the winner never showed: a hand that was not shown is never described."""
         w = winners[0]
         if not self.shown[w]:
-            return ""
-        names = sd.describe_hand(
+            return None
+        names = sd.describe_hand_words(
             self.variant, self.hole[w], self.board, self.rules.wild, self._values(w)
         )
-        return names[idx] if idx < len(names) else ""
+        return names[idx] if idx < len(names) else None
 
     def _pay(
         self,
@@ -2039,7 +2086,7 @@ class Hand:
         amount: int,
         winners: tuple[int, ...],
         amounts: tuple[int, ...],
-        hand: str,
+        hand: Msg | None,
     ) -> None:
         if k == 0 and isinstance(self.pot_state, TwoToWinState):
             # R-15.1: the main pot goes to the two-to-win system, not to the winner.
@@ -2051,12 +2098,18 @@ class Hand:
         self.middle -= amount
         self.events.append(
             PotAwarded(
-                pot_index=k, share=share, amount=amount, winners=winners, amounts=amounts, hand=hand
+                pot_index=k,
+                share=share,
+                amount=amount,
+                winners=winners,
+                amounts=amounts,
+                hand="" if hand is None else english(hand),
+                hand_words=hand,
             )
         )
 
-    def _id_token(self, player_id: str) -> str:
-        return player_token(self.player_ids.index(player_id))
+    def _id_player(self, player_id: str) -> Player:
+        return Player(self.player_ids.index(player_id))
 
     def _settle_two_to_win(self, uncontested: bool) -> None:
         from bot.poker.potsystems import settle_two_to_win
@@ -2073,14 +2126,18 @@ class Hand:
             winners,
             self.player_ids,
             uncontested=uncontested,
-            label=self._id_token,
+            label=self._id_player,
         )
         for pid, amount in payouts.items():
             i = self.player_ids.index(pid)
             self.stacks[i] += amount
             self.middle -= amount
         self.pot_state_out = new
-        self.events.append(PotSystemSettled(log=tuple(log), carried=new.pot))
+        self.events.append(
+            PotSystemSettled(
+                log=tuple(english(m) for m in log), carried=new.pot, messages=tuple(log)
+            )
+        )
 
     def _finish(self, reason: str) -> None:
         self._set_to_act(None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from bot.poker.messages import Chips, Listing, Msg, Number, msg
+from bot.poker.messages import Chips, Listing, Msg, Number, english, joined, msg
 
 Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
 """What the hand is doing: a betting round, a draw, the hi-lo declaration (§13), the Guts
@@ -79,9 +79,7 @@ class Legal(NamedTuple):
         size = after_call if fraction == "pot" else after_call // 2
         return max(self.min_to, min(self.max_to, self.current_bet + size))
 
-    def options(self) -> Msg:
-        """What the player may do, as a message: a list of options such as ``call 20,
-        raise to 40–200, or fold`` (the words are the presenter's)."""
+    def _parts(self) -> list[Msg]:
         parts: list[Msg] = []
         if "check" in self.actions:
             parts.append(msg("legal.check"))
@@ -93,7 +91,9 @@ class Legal(NamedTuple):
         if self.min_to is not None and self.max_to is not None:
             key = "legal.bet" if self.opening else "legal.raise_to"
             if "complete" in self.actions:
-                key = "legal.complete_to"  # R-3.5: the first full bet facing a bring-in
+                # R-3.5: facing the bring-in (or making it) the first full bet is a
+                # completion, the word the table uses for it too.
+                key = "legal.complete_to"
             if self.min_to == self.max_to:
                 amount = msg("legal.amount", amount=Chips(self.min_to))
             else:
@@ -107,44 +107,21 @@ class Legal(NamedTuple):
         for name in ("declare", "guts", "show", "muck", "fold"):
             if name in self.actions:
                 parts.append(msg(f"legal.{name}"))
-        return msg("legal.options", options=Listing(tuple(parts), "or"))
+        return parts
+
+    def options(self) -> Msg:
+        """What the player may do, as a message: a list of options such as ``call 20,
+        raise to 40–200, or fold`` (the words are the presenter's)."""
+        return msg("legal.options", options=Listing(tuple(self._parts()), "or"))
 
     def describe(self) -> str:
-        """A one-line summary such as ``call 20, raise to 40–200, or fold``."""
-        parts: list[str] = []
-        if "check" in self.actions:
-            parts.append("check")
-        if "call" in self.actions:
-            parts.append(
-                f"call {self.to_call}" + (" (all in)" if self.to_call == self.stack else "")
-            )
-        if "bring_in" in self.actions:
-            parts.append(f"bring in for {self.current_bet + self.to_call}")
-        if self.min_to is not None and self.max_to is not None:
-            word = "bet" if self.opening else "raise to"
-            if "complete" in self.actions:
-                # R-3.5: facing the bring-in (or making it) the first full bet is a
-                # completion, the word the table uses for it too.
-                word = "complete to"
-            same = self.min_to == self.max_to
-            rng = f"{self.min_to}" if same else f"{self.min_to}–{self.max_to}"
-            note = " (all in)" if self.max_to == self.all_in_to else ""
-            parts.append(f"{word} {rng}{note}")
-        if "draw" in self.actions:
-            parts.append(f"discard 0–{self.draw_max} cards")
-        if "declare" in self.actions:
-            parts.append("declare low, high or both")
-        if "guts" in self.actions:
-            parts.append("say in or out")
-        if "show" in self.actions:
-            parts.append("show")
-        if "muck" in self.actions:
-            parts.append("muck")
-        if "fold" in self.actions:
-            parts.append("fold")
+        """The options in English on one line, such as ``call 20, raise to 40–200, or
+        fold`` (a comma before the "or" even between two), for the callers that still
+        want words; presenters render :meth:`options`."""
+        parts = self._parts()
         if len(parts) <= 1:
-            return "".join(parts)
-        return ", ".join(parts[:-1]) + ", or " + parts[-1]
+            return "".join(english(p) for p in parts)
+        return english(msg("legal.serial_or", head=joined(parts[:-1]), last=parts[-1]))
 
 
 @dataclass(frozen=True, slots=True)

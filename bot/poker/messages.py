@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, TypeAlias
 
 
@@ -129,6 +130,22 @@ def msg(key: str, **params: Param) -> Msg:
     return Msg(key, tuple(params.items()))
 
 
+def joined(items: tuple[Msg, ...] | list[Msg], separator: str = "engine.comma") -> Msg:
+    """Several messages said one after another with a separator between them and no
+    conjunction (``a, b, c``; with ``engine.semicolon``: ``a; b; c``), as one message."""
+    if not items:
+        raise ValueError("nothing to join")
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = msg(separator, head=item, tail=out)
+    return out
+
+
+def names(players: tuple[Param, ...] | list[Param]) -> Listing:
+    """Players (or names) said as a list with "and" (``Ann, Bob and Cy``)."""
+    return Listing(tuple(msg("engine.who", who=p) for p in players), "and")
+
+
 RAW = "engine.raw"
 """The key of a sentence not yet moved to the catalogue (its text is its only parameter)."""
 
@@ -148,15 +165,18 @@ def _plain(m: Msg) -> str:
 _ENGLISH: list[Callable[[Msg], str]] = [_plain]
 
 
+@lru_cache(maxsize=8192)
 def english(m: Msg) -> str:
     """``m`` in English, by the renderer the catalogue registered (:mod:`bot.words`);
-    before it is loaded, a raw sentence's text or the key."""
+    before it is loaded, a raw sentence's text or the key. Remembered: the engine asks
+    for the same hand names at every showdown."""
     return _ENGLISH[0](m)
 
 
 def speak_english_with(render: Callable[[Msg], str]) -> None:
     """Set how :func:`english` renders (the catalogue does, when it is imported)."""
     _ENGLISH[0] = render
+    english.cache_clear()
 
 
 __all__ = [
@@ -173,7 +193,9 @@ __all__ = [
     "Rule",
     "Term",
     "english",
+    "joined",
     "msg",
+    "names",
     "raw",
     "speak_english_with",
 ]

@@ -38,7 +38,12 @@ from typing import Literal
 
 from bot.poker.declare import SealedChoices
 from bot.poker.errors import ConfigError, NotYourTurn
+from bot.poker.messages import Chips, Msg, Name, Number, Param, joined, msg, names
 from bot.poker.pots import split
+
+Label = Callable[[str], Param]
+"""How a pot system's log names a player id: a :class:`Player` by position at a table,
+his id as a :class:`Name` by default."""
 
 
 def split_by_id(amount: int, winners: Sequence[str], order: Sequence[str]) -> dict[str, int]:
@@ -70,8 +75,8 @@ def settle_two_to_win(
     order: Sequence[str],
     *,
     uncontested: bool = False,
-    label: Callable[[str], str] = str,
-) -> tuple[TwoToWinState, dict[str, int], list[str]]:
+    label: Label = Name,
+) -> tuple[TwoToWinState, dict[str, int], list[Msg]]:
     """R-15.1: the hand's winner(s) get a marker, or collect the accumulated pot.
 
     ``pot_this_hand`` joins the accumulated pot first. ``winners`` are the tied best
@@ -80,8 +85,8 @@ def settle_two_to_win(
     (decision: otherwise a marker holder could never collect without a showdown). An
     empty ``winners`` (nobody could win) leaves the pot where it is.
 
-    Returns the new state, the chips paid to each player, and the log lines, which
-    name players through ``label`` (the id itself by default).
+    Returns the new state, the chips paid to each player, and the log as messages,
+    which name players through ``label`` (the id itself by default).
     """
     if pot_this_hand < 0:
         raise ValueError("pot_this_hand must not be negative")
@@ -90,42 +95,40 @@ def settle_two_to_win(
     if any(w not in order for w in winners):
         raise ValueError("every winner must be in the seating order")
     pot = state.pot + pot_this_hand
-    log: list[str] = []
-    how = " uncontested" if uncontested else ""
+    log: list[Msg] = []
+    how = "_uncontested" if uncontested else ""
     payouts: dict[str, int] = {}
     holders = [w for w in winners if w in state.markers]
     if not winners:
         new = TwoToWinState(pot, state.markers)
-        log.append(f"Nobody wins; the pot of {pot} stays.")
+        log.append(msg("two.nobody", pot=Chips(pot)))
     elif holders:
         # A second win collects; among tied winners only the marker holders share it.
         payouts = split_by_id(pot, holders, order)
         new = TwoToWinState(0, frozenset())
         if len(holders) == 1:
-            log.append(f"{label(holders[0])} wins{how} a second time and takes the pot of {pot}.")
+            log.append(msg(f"two.second_win{how}", player=label(holders[0]), pot=Chips(pot)))
         else:
-            parts = ", ".join(f"{label(p)} {a}" for p, a in payouts.items())
-            log.append(
-                f"{_join(holders, label)} each win a second time and split the pot: {parts}."
+            parts = joined(
+                [
+                    msg("engine.player_chips", player=label(p), amount=Chips(a))
+                    for p, a in payouts.items()
+                ]
             )
-        log.append("All markers are cleared.")
+            log.append(msg("two.second_win_split", players=_join(holders, label), parts=parts))
+        log.append(msg("two.markers_cleared"))
     else:
         new = TwoToWinState(pot, state.markers | frozenset(winners))
-        one = len(winners) == 1
-        log.append(
-            f"{_join(winners, label)} win{'s' if one else ''}{how} and "
-            f"{'gets a marker' if one else 'each get a marker'}; the pot of {pot} stays."
-        )
+        key = "two.marker" if len(winners) == 1 else "two.markers"
+        log.append(msg(key + how, players=_join(winners, label), pot=Chips(pot)))
     # Conservation: what was in the pot plus this hand's chips is paid out or stays.
     assert sum(payouts.values()) + new.pot == state.pot + pot_this_hand
     return new, payouts, log
 
 
-def _join(players: Sequence[str], label: Callable[[str], str] = str) -> str:
-    names = [label(p) for p in players]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _join(players: Sequence[str], label: Label = Name) -> Msg:
+    """Players said as a list (``Ann, Bob and Cy``)."""
+    return msg("engine.list", items=names([label(p) for p in players]))
 
 
 # ---------------------------------------------------------------- Guts (R-15.2, R-15.3)
@@ -150,13 +153,13 @@ class GutsOptions:
 
     def __post_init__(self) -> None:
         if self.stake <= 0:
-            raise ConfigError("The Guts stake must be at least one chip.")
+            raise ConfigError(msg("config.guts_stake"))
         if self.max_pot is not None and self.max_pot <= 0:
-            raise ConfigError("The maximum pot must be at least one chip.")
+            raise ConfigError(msg("config.guts_max_pot"))
         if self.worst_pays_ante < 0:
-            raise ConfigError("The ante cannot be negative.")
+            raise ConfigError(msg("config.guts_ante"))
         if self.legs is not None and self.legs < 1:
-            raise ConfigError("Legs to win must be at least one.")
+            raise ConfigError(msg("config.guts_legs"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -215,7 +218,7 @@ class GutsResult:
     pays: dict[str, int]
     wins: dict[str, int]
     state: GutsState
-    log: tuple[str, ...]
+    log: tuple[Msg, ...]
 
     @property
     def net(self) -> dict[str, int]:
@@ -236,7 +239,7 @@ def settle_guts(
     order: Sequence[str],
     options: GutsOptions,
     *,
-    label: Callable[[str], str] = str,
+    label: Label = Name,
     stacks: Mapping[str, int] | None = None,
 ) -> GutsResult:
     """R-15.2/R-15.3: settle one deal of a match-pot game.
@@ -263,10 +266,10 @@ def settle_guts(
     legs = dict(state.legs)
     pays: dict[str, int] = {}
     wins: dict[str, int] = {}
-    log: list[str] = []
+    log: list[Msg] = []
     new_pot = pot  # the pot for the next deal, before the cap
     if not stayers:
-        log.append(f"Nobody stays in: the pot of {pot} carries over.")
+        log.append(msg("guts.nobody_stays", pot=Chips(pot)))
     else:
         best = max(values[s] for s in stayers)
         top = [s for s in stayers if values[s] == best]
@@ -275,9 +278,7 @@ def settle_guts(
             # R-15.3: the kitty must be beaten (a tie does not beat it); everyone in pays.
             for s in stayers:
                 pays[s] = owed(s, pot)
-            log.append(
-                "The ghost hand beats every stayer: " + _paying(list(stayers), pays, pot, label)
-            )
+            log.append(msg("guts.ghost_wins", paying=_paying(list(stayers), pays, pot, label)))
             new_pot = pot + sum(pays.values())
             new_pot += _antes(pays, order, options, log, label, owed)
         elif len(top) == len(stayers):
@@ -289,15 +290,21 @@ def settle_guts(
             else:
                 for s in top:
                     legs[s] = legs.get(s, 0) + 1
-                log.append(
-                    "; ".join(f"{label(s)} gets a leg ({legs[s]} of {options.legs})" for s in top)
-                    + "."
-                )
+                leg_msgs = [
+                    msg(
+                        "guts.leg",
+                        player=label(s),
+                        legs=Number(legs[s]),
+                        needed=Number(options.legs),
+                    )
+                    for s in top
+                ]
+                log.append(msg("engine.sentence", text=joined(leg_msgs, "engine.semicolon")))
                 done = [s for s in top if legs[s] >= options.legs]
                 if done:
                     wins = split_by_id(pot, done, order)
                     log.append(_took(done, wins, pot, label))
-                    log.append("All legs are cleared.")
+                    log.append(msg("guts.legs_cleared"))
                     legs = {}
                     new_pot = 0
         else:
@@ -315,48 +322,57 @@ def settle_guts(
     reserve = state.reserve
     pot_after, reserve_after = _cap(new_pot, reserve, options)
     if reserve_after > reserve:
-        log.append(f"The pot is capped at {pot_after}; {reserve_after - reserve} goes to reserve.")
+        log.append(
+            msg(
+                "guts.capped",
+                pot=Chips(pot_after),
+                reserve=Chips(reserve_after - reserve),
+            )
+        )
     new = GutsState(pot=pot_after, reserve=reserve_after, legs=legs)
     if new.pot:
-        log.append(f"Next pot {new.pot}" + (f", reserve {new.reserve}." if new.reserve else "."))
+        if new.reserve:
+            log.append(msg("guts.next_pot_reserve", pot=Chips(new.pot), reserve=Chips(new.reserve)))
+        else:
+            log.append(msg("guts.next_pot", pot=Chips(new.pot)))
     elif new.reserve:
-        log.append(f"The next pot comes out of the reserve ({new.reserve}).")
+        log.append(msg("guts.next_from_reserve", reserve=Chips(new.reserve)))
     # Chip conservation: before + paid in == taken out + after.
     assert state.total + sum(pays.values()) == sum(wins.values()) + new.total
     return GutsResult(pays=pays, wins=wins, state=new, log=tuple(log))
 
 
-def _took(
-    winners: Sequence[str], wins: Mapping[str, int], pot: int, label: Callable[[str], str]
-) -> str:
+def _took(winners: Sequence[str], wins: Mapping[str, int], pot: int, label: Label) -> Msg:
     if len(winners) == 1:
-        return f"{label(winners[0])} takes the pot of {pot}."
-    return (
-        f"{_join(winners, label)} split the pot of {pot}: "
-        + ", ".join(f"{label(p)} {wins[p]}" for p in winners)
-        + "."
+        return msg("guts.takes", player=label(winners[0]), pot=Chips(pot))
+    parts = joined(
+        [msg("engine.player_chips", player=label(p), amount=Chips(wins[p])) for p in winners]
     )
+    return msg("guts.split", players=_join(winners, label), pot=Chips(pot), parts=parts)
 
 
-def _paying(
-    payers: Sequence[str], pays: Mapping[str, int], pot: int, label: Callable[[str], str]
-) -> str:
+def _paying(payers: Sequence[str], pays: Mapping[str, int], pot: int, label: Label) -> Msg:
     """ "b and c pay 60 each." — or, under table stakes, what each really paid."""
     if all(pays[p] == pot for p in payers):
-        one = len(payers) == 1
-        return f"{_join(payers, label)} pay{'s' if one else ''} {pot}{'' if one else ' each'}."
+        key = "guts.pays" if len(payers) == 1 else "guts.pay_each"
+        return msg(key, players=_join(payers, label), amount=Chips(pot))
     parts = [
-        f"{label(p)} pays {pays[p]}" + ("" if pays[p] == pot else " (all he has)") for p in payers
+        msg(
+            "guts.pays_one" if pays[p] == pot else "guts.pays_all_he_has",
+            player=label(p),
+            amount=Chips(pays[p]),
+        )
+        for p in payers
     ]
-    return "; ".join(parts) + "."
+    return msg("engine.sentence", text=joined(parts, "engine.semicolon"))
 
 
 def _antes(
     pays: dict[str, int],
     order: Sequence[str],
     options: GutsOptions,
-    log: list[str],
-    label: Callable[[str], str],
+    log: list[Msg],
+    label: Label,
     owed: Callable[[str, int], int],
 ) -> int:
     """R-15.3 "only the worst pays": everyone else antes into the next pot. Mutates
@@ -367,7 +383,13 @@ def _antes(
     for p in others:
         pays[p] = owed(p, options.worst_pays_ante)
     if others:
-        log.append(f"{_join(others, label)} ante {options.worst_pays_ante} each.")
+        log.append(
+            msg(
+                "guts.ante_each",
+                players=_join(others, label),
+                amount=Chips(options.worst_pays_ante),
+            )
+        )
     return sum(pays[p] for p in others)
 
 
@@ -414,7 +436,7 @@ class GutsCalls(SealedChoices[str, bool]):
 
     def commit(self, player: str, choice: bool) -> None:
         if self._mode == "sequential" and player in self.pending() and player != self.to_call():
-            raise NotYourTurn(f"It is {self.to_call()}'s turn to call in or out.")
+            raise NotYourTurn(msg("refuse.guts_whose_turn", player=Name(str(self.to_call()))))
         super().commit(player, choice)
         if self._mode == "sequential":
             # Sequential calls are made aloud, so they are public as soon as made.

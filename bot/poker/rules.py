@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
+from bot.poker.messages import Chips, Name, Rule, msg
 from bot.poker.potsystems import GutsOptions
 from bot.poker.variants import VARIANTS, get_variant
 
@@ -42,9 +43,9 @@ class Rake:
 
     def __post_init__(self) -> None:
         if self.step_mode not in ("full", "begun"):
-            raise ConfigError("A step rake counts full steps or steps begun (R-14.3).")
+            raise ConfigError(msg("config.step_mode", rule=Rule("R-14.3")))
         if min(self.percent_bp, self.cap, self.step_chips, self.step_per) < 0:
-            raise ConfigError("Rake amounts cannot be negative (R-14.1).")
+            raise ConfigError(msg("config.rake_negative", rule=Rule("R-14.1")))
 
     def amount(self, pot: int) -> int:
         if self.step_per > 0:
@@ -130,50 +131,54 @@ class Rules:
     def __post_init__(self) -> None:
         try:
             variant = get_variant(self.variant)
-        except KeyError as exc:
-            raise ConfigError(str(exc.args[0])) from None
+        except KeyError:
+            known = Name(", ".join(sorted(VARIANTS)))
+            raise ConfigError(
+                msg("config.unknown_game", game=Name(repr(self.variant)), known=known)
+            ) from None
         if self.unit < 1:
-            raise ConfigError("The betting unit must be at least one chip.")
+            raise ConfigError(msg("config.unit"))
         if any(x < 0 for x in (*self.blinds_or_straddles, *self.antes, *self.dead_posts)):
-            raise ConfigError("Blinds and antes cannot be negative.")
+            raise ConfigError(msg("config.blinds_negative"))
         if self.small_bet < 1:
-            raise ConfigError("The minimum bet must be at least one chip.")
+            raise ConfigError(msg("config.min_bet"))
         if self.limit is Limit.FIXED and self.big_bet < self.small_bet:
-            raise ConfigError("In fixed limit the big bet cannot be below the small bet.")
+            raise ConfigError(msg("config.fixed_big_bet"))
         if self.limit is Limit.SPREAD and self.big_bet < self.small_bet:
-            raise ConfigError("In spread limit the maximum cannot be below the minimum.")
+            raise ConfigError(msg("config.spread_max"))
         if variant.forced == "bring_in" and self.bring_in < 1:
-            raise ConfigError(f"{variant.name} needs a bring-in of at least one chip.")
+            raise ConfigError(msg("config.bring_in_needed", game=variant.title))
         if variant.forced == "bring_in" and self.bring_in > self.small_bet:
             # the bring-in may be completed to the small bet; one above it would
             # make "completing" a cut. At the small bet it is itself a full bet.
             raise ConfigError(
-                f"The bring-in ({self.bring_in}) cannot be more than the small bet "
-                f"({self.small_bet}) (R-3.5)."
+                msg(
+                    "config.bring_in_above",
+                    rule=Rule("R-3.5"),
+                    bring_in=Chips(self.bring_in),
+                    small_bet=Chips(self.small_bet),
+                )
             )
         if self.declare != "none" and not variant.hi_lo:
-            raise ConfigError(f"{variant.name} is not a high-low game, so nobody can declare.")
+            raise ConfigError(msg("config.not_hi_lo", game=variant.title))
         if self.open_stakes and self.limit not in (Limit.FIXED, Limit.SPREAD):
-            raise ConfigError("Open stakes are for fixed and spread limit games only (R-2.4).")
+            raise ConfigError(msg("config.open_stakes", rule=Rule("R-2.4")))
         if self.pot_system == "two_to_win" and self.limit is not Limit.FIXED:
-            raise ConfigError("Two to win is played in fixed limit (R-15.1).")
+            raise ConfigError(msg("config.two_to_win", rule=Rule("R-15.1")))
         if (self.pot_system == "guts") != (variant.code == "guts"):
-            raise ConfigError("Guts is played with the Guts pot system, and only Guts is.")
+            raise ConfigError(msg("config.guts_system"))
         if self.pot_system == "guts" and self.guts_stake < 1:
-            raise ConfigError("Guts needs a stake of at least one chip.")
+            raise ConfigError(msg("config.guts_needs_stake"))
         if self.wild != "none" and not wild_apply(variant.code):
             # Deuces are not in a short deck, and its ranking, deuce-to-seven and badugi
             # have no wild-card rules: refused, not dealt with a joker nobody can read.
-            raise ConfigError(f"{variant.name} is played without wild cards.")
+            raise ConfigError(msg("config.no_wild", game=variant.title))
         if self.jacks_to_open and not jacks_apply(variant.code):
             # openers are a high hand dealt whole before a draw; in other games the
             # option could never apply, so it is refused rather than silently ignored.
-            raise ConfigError(
-                f"Jacks or better to open is played in high draw games (five-card draw), "
-                f"not in {variant.name}."
-            )
+            raise ConfigError(msg("config.jacks_game", game=variant.title))
         if self.raise_cap is not None and self.raise_cap < 1:
-            raise ConfigError("The raise cap must allow at least the opening bet.")
+            raise ConfigError(msg("config.raise_cap"))
 
     @property
     def limited(self) -> bool:

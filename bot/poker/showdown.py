@@ -14,6 +14,7 @@ from typing import Literal
 
 from bot.poker import evaluate as ev
 from bot.poker.cards import Card
+from bot.poker.messages import Msg, english
 from bot.poker.variants import Evaluator, Variant
 
 Scorer = Callable[[Sequence[Card], Sequence[Card]], int | None]
@@ -88,26 +89,39 @@ def describe_hand(
     wild: Wild = "none",
     values: Sequence[int | None] | None = None,
 ) -> tuple[str, ...]:
-    """The names of a shown hand, one per half ("No low" where a low does not qualify).
+    """:func:`describe_hand_words` in English ("" for a hand that cannot be read)."""
+    words = describe_hand_words(variant, hole, board, wild, values)
+    return tuple("" if w is None else english(w) for w in words)
+
+
+def describe_hand_words(
+    variant: Variant,
+    hole: Sequence[Card],
+    board: Sequence[Card],
+    wild: Wild = "none",
+    values: Sequence[int | None] | None = None,
+) -> tuple[Msg | None, ...]:
+    """The names of a shown hand as messages, one per half ("No low" where a low does
+    not qualify; None where the cards make no hand of the kind yet).
 
     With the hand's ``values`` already known, high and ace-to-five names come straight
     from the values (no search for the five cards used), which keeps the showdown cheap.
     """
-    out: list[str] = []
+    out: list[Msg | None] = []
     for k, kind in enumerate(variant.showdown):
         value = values[k] if values is not None and k < len(values) else None
         if values is not None and kind in ("high", "omaha_high") and value is not None:
-            out.append(ev.high_name(value))
+            out.append(ev.high_words(value))
             continue
         if values is not None and kind in ("low_a5", "low_a5_8", "omaha_low_8"):
-            out.append(ev._a5_name(value) if value is not None else "No low")
+            out.append(ev._a5_words(value) if value is not None else ev.NO_LOW)
             continue
         try:
             desc = ev.describe(kind, list(hole), list(board))
         except (ValueError, KeyError):
-            out.append("")
+            out.append(None)
             continue
-        out.append(desc.name if desc.value is not None else "No low")
+        out.append(desc.words if desc.value is not None else ev.NO_LOW)
     return tuple(out)
 
 
@@ -121,6 +135,8 @@ class HandReading:
     half: Literal["", "high", "low"]
     name: str
     used: tuple[Card, ...]
+    words: Msg | None = None
+    """``name`` as a message (None when the hand cannot be read)."""
 
 
 def read_hand(
@@ -142,9 +158,9 @@ def read_hand(
             out.append(HandReading(half, "", ()))  # too few cards: no hand to read
             continue
         if desc.value is None:
-            out.append(HandReading(half, "No low", ()))
+            out.append(HandReading(half, english(ev.NO_LOW), (), ev.NO_LOW))
         else:
-            out.append(HandReading(half, desc.name, tuple(desc.used)))
+            out.append(HandReading(half, desc.name, tuple(desc.used), desc.words))
     return tuple(out)
 
 

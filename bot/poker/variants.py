@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.poker.evaluate import HandKind
+from bot.poker.messages import Msg, english, msg
 
 Opener = Literal["blinds", "left_of_button", "bring_in", "best_showing", "opener"]
 Evaluator = HandKind
@@ -34,11 +35,23 @@ class Street:
     opener: Opener = "left_of_button"
     betting: bool = True
 
+    @property
+    def title(self) -> Msg:
+        """The street's name as a catalogue term (``street.third_street``); ``name`` is
+        its code, kept in records."""
+        return street_title(self.name)
+
+
+def street_title(code: str) -> Msg:
+    """The name of the street (or dealing step) whose code is ``code``, as a message."""
+    return msg("street." + code.replace(" ", "_"))
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
+    """A game; its name is the catalogue's (``game.<code>``), never written here."""
+
     code: str
-    name: str
     streets: tuple[Street, ...]
     showdown: tuple[Evaluator, ...]
     """One evaluator wins the whole pot; two (high, low) split it (R-11.3, R-11.5)."""
@@ -49,6 +62,19 @@ class Variant:
     """Stud: which up-cards bring in and open later rounds (R-3.5, R-16.3)."""
     deck: Literal["full", "short"] = "full"
     """``short``: the 36-card six-plus deck (short-deck hold'em)."""
+
+    @property
+    def title(self) -> Msg:
+        """The game's name, as a message."""
+        return msg(f"game.{self.code}")
+
+    @property
+    def name(self) -> str:
+        """The game's name in English (its code for a game the catalogue lacks)."""
+        try:
+            return english(self.title)
+        except KeyError:
+            return self.code
 
     @property
     def hole_count(self) -> int:
@@ -65,7 +91,6 @@ class Variant:
 
 def _flop_game(
     code: str,
-    name: str,
     hole: int,
     showdown: tuple[Evaluator, ...],
     deck: Literal["full", "short"] = "full",
@@ -73,7 +98,6 @@ def _flop_game(
     return Variant(
         deck=deck,
         code=code,
-        name=name,
         streets=(
             Street("preflop", hole=hole, opener="blinds"),
             Street("flop", board=3),
@@ -84,28 +108,24 @@ def _flop_game(
     )
 
 
-HOLDEM = _flop_game("holdem", "Texas hold'em", 2, ("high",))
-OMAHA = _flop_game("omaha", "Omaha", 4, ("omaha_high",))
-OMAHA8 = _flop_game("omaha8", "Omaha hi-lo eight-or-better", 4, ("omaha_high", "omaha_low_8"))
+HOLDEM = _flop_game("holdem", 2, ("high",))
+OMAHA = _flop_game("omaha", 4, ("omaha_high",))
+OMAHA8 = _flop_game("omaha8", 4, ("omaha_high", "omaha_low_8"))
 # Six-plus: sixes to aces; a flush beats a full house and A-9-8-7-6 is a straight.
-SHORTDECK = _flop_game("shortdeck", "Short-deck hold'em", 2, ("short_high",), deck="short")
+SHORTDECK = _flop_game("shortdeck", 2, ("short_high",), deck="short")
 # The same with three of a kind ranked above a straight, as many rooms play it.
 SHORTDECK_TRIPS = _flop_game(
     "shortdeck_trips",
-    "Short-deck hold'em (trips beat straights)",
     2,
     ("short_high_trips",),
     deck="short",
 )
 
 
-def _stud(
-    code: str, name: str, showdown: tuple[Evaluator, ...], showing: Literal["high", "low"]
-) -> Variant:
+def _stud(code: str, showdown: tuple[Evaluator, ...], showing: Literal["high", "low"]) -> Variant:
     # R-16.3: third street brings in; later streets open with the best hand showing.
     return Variant(
         code=code,
-        name=name,
         streets=(
             Street("third street", hole=2, up=1, opener="bring_in"),
             Street("fourth street", up=1, opener="best_showing"),
@@ -121,12 +141,11 @@ def _stud(
     )
 
 
-STUD = _stud("stud", "Seven-card stud", ("high",), "high")
-STUD8 = _stud("stud8", "Seven-card stud hi-lo eight-or-better", ("high", "low_a5_8"), "high")
-RAZZ = _stud("razz", "Razz", ("low_a5",), "low")
+STUD = _stud("stud", ("high",), "high")
+STUD8 = _stud("stud8", ("high", "low_a5_8"), "high")
+RAZZ = _stud("razz", ("low_a5",), "low")
 STUD5 = Variant(
     code="stud5",
-    name="Five-card stud",
     streets=(
         Street("second street", hole=1, up=1, opener="bring_in"),
         Street("third street", up=1, opener="best_showing"),
@@ -140,7 +159,7 @@ STUD5 = Variant(
 )
 
 
-def _draw(code: str, name: str, cards: int, draws: int, showdown: tuple[Evaluator, ...]) -> Variant:
+def _draw(code: str, cards: int, draws: int, showdown: tuple[Evaluator, ...]) -> Variant:
     # R-16.4: each draw is followed by a betting round. Triple draws use the big bet
     # from the second draw on; single-draw games after the draw.
     streets = [Street("predraw", hole=cards, opener="blinds")]
@@ -149,24 +168,22 @@ def _draw(code: str, name: str, cards: int, draws: int, showdown: tuple[Evaluato
         streets.append(Street(f"draw {k}" if draws > 1 else "draw", draw=cards, big_bet=big))
     return Variant(
         code=code,
-        name=name,
         streets=tuple(streets),
         showdown=showdown,
         max_players=6,
     )
 
 
-DRAW5 = _draw("draw5", "Five-card draw", 5, 1, ("high",))
-DRAW5_HILO = _draw("draw5hl", "Five-card draw high-low", 5, 1, ("high", "low_a5"))
-DEUCE7_SINGLE = _draw("27single", "Deuce-to-seven single draw", 5, 1, ("low_27",))
-DEUCE7_TRIPLE = _draw("27triple", "Deuce-to-seven triple draw", 5, 3, ("low_27",))
-A5_TRIPLE = _draw("a5triple", "Ace-to-five triple draw", 5, 3, ("low_a5",))
-A5_SINGLE = _draw("a5single", "Ace-to-five lowball draw", 5, 1, ("low_a5",))
-BADUGI = _draw("badugi", "Badugi", 4, 3, ("badugi",))
+DRAW5 = _draw("draw5", 5, 1, ("high",))
+DRAW5_HILO = _draw("draw5hl", 5, 1, ("high", "low_a5"))
+DEUCE7_SINGLE = _draw("27single", 5, 1, ("low_27",))
+DEUCE7_TRIPLE = _draw("27triple", 5, 3, ("low_27",))
+A5_TRIPLE = _draw("a5triple", 5, 3, ("low_a5",))
+A5_SINGLE = _draw("a5single", 5, 1, ("low_a5",))
+BADUGI = _draw("badugi", 4, 3, ("badugi",))
 
 GUTS = Variant(
     code="guts",
-    name="Guts (match pot)",
     streets=(Street("deal", hole=5, betting=False),),
     showdown=("high",),
     forced="antes",
@@ -204,5 +221,4 @@ def get_variant(code: str) -> Variant:
     try:
         return VARIANTS[code]
     except KeyError:
-        known = ", ".join(sorted(VARIANTS))
-        raise KeyError(f"Unknown game {code!r}; known games: {known}.") from None
+        raise KeyError(code) from None

@@ -12,6 +12,7 @@ database). :func:`open_store` picks one from a file path or a ``postgresql://`` 
 
 from bot.store.backends import database_from_env, describe, is_postgres, open_store
 from bot.store.errors import DuplicateCommand, StaleFence, StoreClosed, StoreError
+from bot.store.inuse import DatabaseInUse
 from bot.store.records import (
     BOUGHT,
     LEDGER_KINDS,
@@ -31,6 +32,7 @@ __all__ = [
     "BOUGHT",
     "LEDGER_KINDS",
     "BaseStore",
+    "DatabaseInUse",
     "DuplicateCommand",
     "HandRecord",
     "LedgerEntry",

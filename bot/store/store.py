@@ -29,6 +29,7 @@ import aiosqlite
 from bot.store.checkpoint import Checkpointer, daemon_connect
 from bot.store.errors import StoreClosed
 from bot.store.files import create_private
+from bot.store.inuse import FileLock
 from bot.store.reader import Reader
 from bot.store.records import (
     HandRecord,
@@ -269,6 +270,7 @@ class Store(BaseStore):
     ) -> None:
         super().__init__(path, Reader(reader_conn), writer)
         self.path = path
+        self._lock: FileLock | None = None
         self._reader_conn = reader_conn
         self._checkpointer = checkpointer
 
@@ -284,6 +286,18 @@ class Store(BaseStore):
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be 'NORMAL' or 'FULL'")
         path = os.fspath(path)
+        lock = FileLock(path)
+        lock.take()  # DatabaseInUse when another process has the file open
+        try:
+            return await cls._open(path, lock, synchronous=synchronous, max_batch=max_batch)
+        except BaseException:
+            lock.release()
+            raise
+
+    @classmethod
+    async def _open(
+        cls, path: str, lock: FileLock, *, synchronous: Synchronous, max_batch: int
+    ) -> Store:
         create_private(path)  # 0600, and so its -wal and -shm (bot/store/files.py)
         # The read connection migrates first (before any writer exists), then becomes
         # read-only. isolation_level=None: migrations manage their own transactions.
@@ -303,7 +317,9 @@ class Store(BaseStore):
             await writer.close()
             await reader.close()
             raise
-        return cls(path, reader, writer, checkpointer)
+        store = cls(path, reader, writer, checkpointer)
+        store._lock = lock
+        return store
 
     async def close(self) -> None:
         """Commit everything already appended, then close both connections. Idempotent."""
@@ -313,8 +329,12 @@ class Store(BaseStore):
         try:
             await self._writer.close()
         finally:
-            await self._checkpointer.close()
-            await self._reader_conn.close()
+            try:
+                await self._checkpointer.close()
+                await self._reader_conn.close()
+            finally:
+                if self._lock is not None:
+                    self._lock.release()
 
 
 # ---------------------------------------------------------------------- checks

@@ -139,6 +139,10 @@ def split_rotation(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+OFF = frozenset({"", "none", "off", "no"})
+"""The words that turn a rotation off."""
+
+
 def normalize_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     """Settings changes with game names resolved: ``game`` (or ``variant``) ``=plo`` sets
     the variant and, where the name says one, the structure; ``limit=pl`` is
@@ -158,8 +162,12 @@ def normalize_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
         out["variant"] = variant
         if limit and "limit" not in out:
             out["limit"] = limit
-    if isinstance(out.get("rotation"), str | tuple | list):
-        out["rotation"] = split_rotation(out["rotation"])
+    if "rotation" in out:
+        rotation = out["rotation"]
+        if rotation is None or rotation is False or str(rotation).strip().lower() in OFF:
+            out["rotation"] = ()  # "rotation=none", "rotation=off" or empty: no rotation
+        elif isinstance(rotation, str | tuple | list):
+            out["rotation"] = split_rotation(rotation)
     return out
 
 

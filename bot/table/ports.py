@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from bot.poker.legal import Legal
+from bot.poker.messages import Msg
 from bot.store import (
     BOUGHT,
     LEDGER_KINDS,
@@ -218,6 +219,10 @@ class Notice:
     hand: HandFacts | None = None
     """The hand on, or the last one played, when the notice was made (None before the
     table's first hand)."""
+    msg: Msg | None = None
+    """What happened as a message (bot/words renders it in the reader's language);
+    ``text`` is its English, for a presenter that does not render yet. None: not yet
+    given a message (the presenter shows ``text``)."""
 
 
 class Presenter(Protocol):

@@ -405,8 +405,14 @@ class TableService:
         """Run every clock that is due now; returns how many fired (tests call this)."""
         now = self.time.now()
         due = [t for t in self.tables.values() if (d := t.due_at()) is not None and d <= now]
-        fired = await asyncio.gather(*(t.on_clock() for t in due))
-        return sum(1 for f in fired if f)
+        fired = await asyncio.gather(*(t.on_clock() for t in due), return_exceptions=True)
+        for table, result in zip(due, fired, strict=True):
+            if isinstance(result, BaseException):
+                # One table's failure never stops the clocks of the others (R-18.3).
+                if not isinstance(result, Exception):
+                    raise result  # cancelled: the clock loop is being stopped
+                log.error("table %s: clock failed", table.table_id, exc_info=result)
+        return sum(1 for f in fired if f is True)
 
     def next_due(self) -> float | None:
         dues = [d for t in self.tables.values() if (d := t.due_at()) is not None]

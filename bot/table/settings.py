@@ -106,6 +106,23 @@ def _wild(variant: str, limit: Limit) -> bool:
     return wild_apply(variant)
 
 
+def _guts(variant: str, limit: Limit) -> bool:
+    return variant == "guts"
+
+
+def _blinds(variant: str, limit: Limit) -> bool:
+    return get_variant(variant).forced == "blinds"
+
+
+def _bring_in(variant: str, limit: Limit) -> bool:
+    return get_variant(variant).forced == "bring_in"
+
+
+ADDED_LATER: dict[str, Any] = {"language": ""}
+"""Table settings newer than the logs' full set of names, with their defaults: stored
+only when set, so that every row written before them reads and writes back the same."""
+
+
 @dataclass(frozen=True, slots=True)
 class Meta:
     """How people see one setting, and where it applies."""
@@ -130,7 +147,9 @@ META: dict[str, Meta] = {
     "small_blind": Meta(unit="chips", range=(0, MAX_STAKE)),
     "big_blind": Meta(unit="chips", range=(0, MAX_STAKE)),
     "ante": Meta(unit="chips", range=(0, MAX_STAKE)),
-    "bring_in": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "bring_in": Meta(
+        unit="chips", range=(0, MAX_STAKE), applies=_bring_in, games="stud games (R-3.5)"
+    ),
     "small_bet": Meta(unit="chips", range=(0, MAX_STAKE)),
     "big_bet": Meta(unit="chips", range=(0, MAX_STAKE)),
     "min_buy_in": Meta(unit="chips", range=(0, MAX_CHIPS)),
@@ -141,15 +160,22 @@ META: dict[str, Meta] = {
     "hand_pause": Meta(unit="seconds", range=(0, 600)),
     "action_clock": Meta(unit="seconds", range=(1, 3600)),
     "time_bank": Meta(unit="seconds", range=(0, 3600)),
+    "straddle": Meta(applies=_blinds, games="games with blinds (R-3.4)"),
+    "missed_blinds": Meta(applies=_blinds, games="games with blinds (R-1.6)"),
+    "post_to_enter": Meta(applies=_blinds, games="games with blinds (R-1.7)"),
     "timeouts_to_sit_out": Meta(
         label="timeouts before sitting out", unit="timeouts", range=(1, 100)
     ),
     "declare_clock": Meta(unit="seconds", range=(1, 3600)),
     "time_charge": Meta(unit="chips", range=(0, MAX_STAKE)),
     "time_period": Meta(unit="seconds", range=(60, 86400)),
+    "language": Meta(label="language of the table (empty: the server's)"),
     # Engine options (Rules fields).
     "raise_cap": Meta(
-        unit="bets and raises (or none)", range=(1, 100), games="fixed and spread limit"
+        unit="bets and raises (or none)",
+        range=(1, 100),
+        applies=_limited,
+        games="fixed and spread limit",
     ),
     "deal_cap": Meta(unit="chips", range=(0, MAX_CHIPS)),
     "rake_percent_bp": Meta(label="rake", unit="hundredths of a percent", range=(0, MAX_RAKE_BP)),
@@ -158,13 +184,19 @@ META: dict[str, Meta] = {
     "rake_step_per": Meta(unit="chips", range=(0, MAX_CHIPS)),
     "jacks_to_open": Meta(applies=_jacks, games="high draw games (R-4.9)"),
     "declare": Meta(applies=_hi_lo, games="high-low games (R-13.1)"),
+    "declare_default": Meta(applies=_hi_lo, games="high-low games (R-13.2)"),
+    "no_second_best": Meta(applies=_hi_lo, games="high-low games (R-13.5)"),
+    "both_may_split": Meta(applies=_hi_lo, games="high-low games (R-13.5)"),
     "wild": Meta(applies=_wild, games="games read for high or ace-to-five low (R-10.7)"),
     "open_stakes": Meta(applies=_limited, games="fixed and spread limit"),
     "pot_system": Meta(games="two to win: fixed limit; guts: the Guts game"),
-    "guts_stake": Meta(unit="chips", range=(0, MAX_STAKE), games="Guts"),
-    "guts_max_pot": Meta(unit="chips", range=(0, MAX_CHIPS), games="Guts"),
-    "guts_worst_pays_ante": Meta(unit="chips", range=(0, MAX_STAKE), games="Guts"),
-    "guts_legs": Meta(unit="legs", range=(0, 100), games="Guts"),
+    "guts_stake": Meta(unit="chips", range=(0, MAX_STAKE), applies=_guts, games="Guts"),
+    "guts_mode": Meta(applies=_guts, games="Guts"),
+    "guts_max_pot": Meta(unit="chips", range=(0, MAX_CHIPS), applies=_guts, games="Guts"),
+    "guts_only_worst_pays": Meta(applies=_guts, games="Guts"),
+    "guts_worst_pays_ante": Meta(unit="chips", range=(0, MAX_STAKE), applies=_guts, games="Guts"),
+    "guts_ghost": Meta(applies=_guts, games="Guts"),
+    "guts_legs": Meta(unit="legs", range=(0, 100), applies=_guts, games="Guts"),
 }
 
 
@@ -360,6 +392,9 @@ class TableSettings:
     time_charge: int = 0
     """R-14.2 time collection: chips charged to each player dealt in, once per period."""
     time_period: float = 1800.0
+    # Words (bot/words): the language of the table's public messages and pictures;
+    # empty: the server's.
+    language: Literal["", "en", "de", "fr", "es", "pt_BR", "ru"] = ""
     # The engine's options (raise cap, rake, declare, wild cards, Guts, ...): not
     # restated here but read from the engine's Rules (see the declaration above). Each
     # is read as an attribute (``settings.raise_cap``) and stored flat in to_dict, as
@@ -550,8 +585,8 @@ class TableSettings:
             # R-4.9: refused rather than accepted and never applied. In a rotation or
             # under dealer's choice it applies to the draw games only.
             raise SettingsError(
-                "Jacks or better to open is played in high draw games (five-card "
-                f"draw); this table plays {get_variant(games[0][0]).name}."
+                "Jacks or better to open is played in high draw games (R-4.9): five-card "
+                f"draw; this table plays {get_variant(games[0][0]).name}."
             )
         if (
             self.wild != "none"
@@ -559,7 +594,10 @@ class TableSettings:
             and not any(wild_apply(v) for v, _ in games)
         ):
             # R-10.7: refused where no game of the table has a wild-card ranking.
-            raise SettingsError(f"{get_variant(games[0][0]).name} is played without wild cards.")
+            raise SettingsError(
+                f"{get_variant(games[0][0]).name} is played without wild cards: they are "
+                f"for {META['wild'].games}."
+            )
         for variant, limit in games:
             try:
                 self.rules_for(variant, limit, 2, (0, 1))
@@ -663,11 +701,21 @@ class TableSettings:
             parts.append(f"ante {ante}")
         return ", ".join(parts)
 
+    def now_text(self) -> str:
+        """What the table deals, for a change's "Now: ...": its game, or each game of
+        its rotation in turn (R-16.2)."""
+        if not self.rotation:
+            return self.stakes_text()
+        return "rotation of " + "; ".join(self.stakes_text(v, lim) for v, lim in self.games())
+
     # ------------------------------------------------------------------ storage
 
     def to_dict(self) -> dict[str, Any]:
         # Flat, as the log has always held them: {"raise_cap": 4, "rotation": [...]}.
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
+        for name, default in ADDED_LATER.items():
+            if out[name] == default:
+                del out[name]  # as a log written before the setting existed holds it
         out.update(self.options)
         out["rotation"] = list(self.rotation)
         out["extra"] = dict(self.extra)
@@ -739,7 +787,27 @@ class TableSettings:
         if "rotation" in kw:
             rot = kw["rotation"]
             kw["rotation"] = tuple(rot.split(",")) if isinstance(rot, str) else tuple(rot)
+        if "variant" in kw and self.rotation:
+            # A game named while a rotation is on is the game the table is to play: the
+            # rotation ends (and the change says "rotation none"). Naming both at once
+            # is refused: which one would the next deal be? (docs/rules-notes.md)
+            if kw.get("rotation"):
+                raise SettingsError(
+                    "Name a game or a rotation, not both: `set game=nlhe` plays one game "
+                    "(and ends the rotation), `set rotation=horse` deals its games in turn."
+                )
+            kw["rotation"] = ()
+        rotation = kw.get("rotation", self.rotation)
+        if "limit" in kw and "variant" not in kw and rotation:
+            # A rotation's games carry their own structures: the table's would be kept
+            # and never dealt.
+            raise SettingsError(
+                "In a rotation each game has its own structure, like "
+                "`set rotation=holdem:no_limit,omaha:pot_limit`; or name one game "
+                "with it, like `set game=holdem limit=pot_limit`, which ends the rotation."
+            )
         new = self._with(kw)
+        _refuse_unplayed(self, new, set(kw))
         if "seats" in kw:
             # R-1.1: a game may seat fewer than ten (an asked-for number above it would
             # be quietly lowered at every sit): refuse it with the range.
@@ -751,6 +819,53 @@ class TableSettings:
                     f"{_number(new.seats)} is outside that."
                 )
         return new
+
+
+def _played(settings: TableSettings, applies: Callable[[str, Limit], bool]) -> bool:
+    """Whether a game the table deals plays a setting (under dealer's choice any game
+    may be named)."""
+    if settings.dealers_choice:
+        return True
+    return any(applies(variant, Limit(limit)) for variant, limit in settings.games())
+
+
+def _refuse_unplayed(old: TableSettings, new: TableSettings, changed: set[str]) -> None:
+    """A setting is played or refused with the reason, never kept and ignored: each
+    setting with the games it applies to (``Meta.applies``) that is off its default must
+    apply to a game the table deals. An option set for a game it does not apply to
+    (``declare`` in plain stud) is refused; so is a change of game that would leave one
+    it played unplayed, saying what to set. A value an older version accepted where it
+    never applied does not block other changes."""
+    games = new.games()
+    names = "; ".join(dict.fromkeys(new.stakes_text(v, lim).split(",")[0] for v, lim in games))
+    for name, setting in declared().items():
+        applies = setting.meta.applies
+        value = new.value(name)
+        if applies is None or value == setting.default or _played(new, applies):
+            continue
+        if name not in changed and not _played(old, applies):
+            continue
+        label = setting.label[0].upper() + setting.label[1:]
+        default = _value_word(setting.default)
+        said = f"{label} is played in {setting.meta.games}; this table would deal {names}"
+        if name in changed:
+            raise SettingsError(
+                f"{said}, where it never applies. Nothing was changed: choose such a game "
+                f"with it, or leave {name}={default}."
+            )
+        raise SettingsError(
+            f"{said}, and {name} is {_value_word(value)}. Nothing was changed: set "
+            f"{name}={default} with the game."
+        )
+    if new.pot_system == "guts" and all(v != "guts" for v, _ in games):
+        raise SettingsError("The Guts pot system comes with the game Guts (R-15.2): set game=guts.")
+
+
+def _value_word(value: Any) -> str:
+    """A value as typed after ``set NAME=``."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "none" if value is None else str(value)
 
 
 # ---------------------------------------------------------------------- value checks

@@ -58,6 +58,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
+from bot.poker.messages import Msg
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
@@ -83,9 +84,13 @@ from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
+from bot.table.timeouts import timeout_actions
 from bot.table.view import TableView, build_view
 
 log = logging.getLogger(__name__)
+
+CLOCK_FAILURES_TO_STOP = 5
+"""Failures in a row (the store, or a bug) after which a due clock stops trying (R-18.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,10 @@ class Outcome:
     turn: int
     code: str = "ok"
     duplicate: bool = False
+    msg: Msg | None = None
+    """The answer as a message (rendered in the actor's language by the presenter);
+    ``message`` is its English. None: not yet given one (the presenter shows
+    ``message``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +142,12 @@ class Table:
         """Why the platform holds the table between deals (it cannot post in the channel):
         no new deal while set; a hand in progress plays on. In memory only: the platform
         sets it again from what it sees at start."""
+        self._deal_parked: int | None = None
+        """The log position at which an automatic deal was refused (R-18.3): no new try
+        until the table changes."""
+        self._clock_failures = 0
+        self._clock_retry_at: float | None = None
+        """After the store failed under the clock: not before this moment."""
         self.seed: str | None = None
         """A local game's ``--seed``: each deal's deck and the first button follow from it
         (reproducible games). None, always on Discord: the secure shuffle (R-16.1)."""
@@ -155,6 +170,7 @@ class Table:
         body: Callable[[], Awaitable[str]],
         *,
         reopen: bool = False,
+        halted_ok: bool = False,
     ) -> Outcome:
         async with self.lock:
             st = self.state
@@ -169,7 +185,7 @@ class Table:
                 )
             before = st.seq
             try:
-                if st.halted:
+                if st.halted and not halted_ok:
                     raise TableHalted(st.halted)
                 if st.closed and not reopen:
                     raise TableError("This table is closed.")
@@ -347,7 +363,8 @@ class Table:
             await self._public("created", text)
             return text
 
-        return await self._command(host, key, None, body, reopen=True)
+        # A closed table's channel opens a new one even if the last was stopped (R-16.14).
+        return await self._command(host, key, None, body, reopen=True, halted_ok=True)
 
     # ================================================================== seats and chips
 
@@ -556,7 +573,7 @@ class Table:
                 if k != "extra" and now[k] != old.get(k)
             ]
             names = ", ".join(shown) or "nothing (the values were already set)"
-            text = f"Settings changed: {names}. Now: {new.stakes_text()}."
+            text = f"Settings changed: {names}. Now: {new.now_text()}."
             await self._public("settings", text)
             return text
 
@@ -583,17 +600,31 @@ class Table:
 
         async def body() -> str:
             self._require_manager(who)
-            if self.state.in_hand:
+            st = self.state
+            cancelled = ""
+            if st.halted:
+                # R-16.14: a stopped table whose chips are all accounted for can be
+                # closed; on a wrong count (R-2.5) nothing moves.
+                if st.conservation_error() is not None:
+                    raise TableHalted(st.halted)
+                info = st.current
+                if info is not None and not info.ended:
+                    await self._commit(info.cancellation(st.pot_state), key=f"end:{info.hand_no}")
+                    cancelled = (
+                        f"Hand #{info.hand_no} is cancelled: every player has back the "
+                        "chips he put in (R-16.14). "
+                    )
+            elif st.in_hand:
                 raise TableError("Finish or wait for the hand before closing the table.")
             returned = await self._return_carry()
-            for seat in list(self.state.seats.values()):
+            for seat in list(st.seats.values()):
                 await self._stand(seat, None)
             await self._commit(tlog.Closed(user), key=key)
-            text = returned + "The table is closed. Every player was cashed out."
+            text = cancelled + returned + "The table is closed. Every player was cashed out."
             await self._public("closed", text)
             return text
 
-        return await self._command(user, key, None, body)
+        return await self._command(user, key, None, body, halted_ok=True)
 
     async def _return_carry(self) -> str:
         """R-16.13: a pot still carried when the table closes goes back to the players
@@ -1219,14 +1250,27 @@ class Table:
 
     def due_at(self) -> float | None:
         """The next moment the clock has something to do at this table."""
+        due = self._due_at()
+        if due is not None and self._clock_retry_at is not None:
+            due = max(due, self._clock_retry_at)  # after a store failure: not at once
+        return due
+
+    def _due_at(self) -> float | None:
         st = self.state
         if st.halted or st.closed:
             return None
         if st.in_hand:
+            hand = st.hand
+            if hand is not None and hand.over:
+                # Played out, its end not recorded (the store failed just then): the
+                # clock ends it now rather than wait for someone's command.
+                return st.last_change_at
             return self.deadline()
         s = self.settings
         if not s.auto_deal or st.paused or self.hold:
             return None
+        if self._deal_parked == st.seq:
+            return None  # refused at this state, said once (R-18.3): wait for a change
         ready = [seat for seat in st.seats.values() if seat.ready]
         if len(ready) < s.min_players:
             return None
@@ -1236,7 +1280,10 @@ class Table:
         return due
 
     async def on_clock(self) -> bool:
-        """Do what is due: a timeout (check if free, else fold) or an automatic deal."""
+        """Do what is due: a timeout (R-18.1) or an automatic deal. Returns whether the
+        table moved. A due clock never fires twice at the same moment: when nothing it
+        may do is accepted, an automatic deal waits for the next change at the table and
+        a hand stops the table (R-18.3), each said once."""
         now = self.time.now()
         due = self.due_at()
         if due is None or due > now:
@@ -1246,69 +1293,131 @@ class Table:
             if due is None or due > now:
                 return False
             st = self.state
+            mark = st.seq
+            dealing = not st.in_hand
+            why = "nothing the clock may do was accepted"
             try:
-                if not st.in_hand:
+                if dealing:
                     key = "choice-timeout" if self._choice_pending() else None
                     await self._deal(key)
-                    return True
-                info, hand = self._hand_or_refuse()
-                ckey = f"clock:{info.hand_no}:{st.turn}"
-                sealed = [a for a in hand.actors() if a.turn == "sealed"]
-                if sealed and "guts" in sealed[0].legal.actions:
-                    # R-15.2: a player who has not called by the clock is out.
-                    late = [a.position for a in sealed]
-                    names = ", ".join(info.names[p] for p in late)
-                    are = "is" if len(late) == 1 else "are"
-                    await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
-                    for pos in late:
-                        if st.hand is not hand or not hand.can_act(pos):
-                            break
-                        await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
-                    return True
-                if sealed:
-                    # R-13.2: the clock is shared: every fist still open times out at once
-                    # (the engine takes them together; said first, then done).
-                    late = [a.position for a in sealed]
-                    names = ", ".join(info.names[p] for p in late)
-                    one = len(late) == 1  # "carol folds", "alice, carol fold"
-                    if self.settings.declare_default == "fold":
-                        how = "folds" if one else "fold"
-                    else:
-                        how = "declares high" if one else "declare high"
-                    await self._public(
-                        "timeout", f"The declaration clock ran out: {names} {how} (R-13.2)."
-                    )
-                    await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
-                    return True
-                assert hand.to_act is not None
-                pos = hand.to_act
-                legal = hand.legal()
-                action = _timeout_action(pos, legal)
-                seat = st.seats.get(info.order[pos])
-                if seat is not None:
-                    # Said before what it causes, so the log reads in order.
-                    await self._public(
-                        "timeout",
-                        f"{seat.name}'s time ran out.",
-                        seat=seat.number,
-                    )
-                was = seat.timeouts if seat is not None else 0
-                await self._apply(action, ckey, timeout=True)
-                limit = self.settings.timeouts_to_sit_out
-                if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
-                    # Sat out by the clock: said, like every other thing the clock does.
-                    await self._public(
-                        "sat_out",
-                        f"{seat.name} sits out from the next deal after "
-                        + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
-                        + "; sitting in brings him back (R-1.6).",
-                        seat=seat.number,
-                    )
+                elif (hand := st.hand) is not None and hand.over:
+                    await self._settle()
+                else:
+                    why = await self._timeout()
             except DuplicateKey:
+                # Another writer may have done it: the log says what is true.
+                await self._reload()
+                why = "what the clock did was already in the table's log"
+            except (TableError, PokerError) as exc:
+                why = self._words(exc)
+            except Exception:
+                # The store failed (or a bug): rebuild from the log and try again later,
+                # not at once; failing every time, the clock stops the table (R-18.3).
+                log.exception("table %s: clock failed; reloading from the log", self.table_id)
+                await self._reload()
+                self._clock_failures += 1
+                self._clock_retry_at = now + min(60.0, 2.0**self._clock_failures)
+                if self._clock_failures < CLOCK_FAILURES_TO_STOP:
+                    return False
+                why = f"it failed {self._clock_failures} times in a row"
+                self._clock_failures, self._clock_retry_at = 0, None
+                if self.state.seq == mark and not self.state.halted:
+                    await self._clock_stuck(not self.state.in_hand, why)
                 return False
-            except (TableError, PokerError):
-                return False
-            return True
+            self._clock_failures, self._clock_retry_at = 0, None
+            if self.state.seq != mark or self.state.halted or self.state.closed:
+                return True
+            await self._clock_stuck(dealing, why)
+            return False
+
+    async def _timeout(self) -> str:
+        """The clock acts for whoever is late (R-18.1); returns why it could not, if it
+        could not (then nothing changed)."""
+        st = self.state
+        info, hand = self._hand_or_refuse()
+        ckey = f"clock:{info.hand_no}:{st.turn}"
+        sealed = [a for a in hand.actors() if a.turn == "sealed"]
+        if sealed and "guts" in sealed[0].legal.actions:
+            # R-15.2: a player who has not called by the clock is out.
+            late = [a.position for a in sealed]
+            names = ", ".join(info.names[p] for p in late)
+            are = "is" if len(late) == 1 else "are"
+            await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
+            for pos in late:
+                if st.hand is not hand or not hand.can_act(pos):
+                    break
+                await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
+            return ""
+        if sealed:
+            # R-13.2: the clock is shared: every fist still open times out at once
+            # (the engine takes them together; said first, then done).
+            late = [a.position for a in sealed]
+            names = ", ".join(info.names[p] for p in late)
+            one = len(late) == 1  # "carol folds", "alice, carol fold"
+            if self.settings.declare_default == "fold":
+                how = "folds" if one else "fold"
+            else:
+                how = "declares high" if one else "declare high"
+            await self._public("timeout", f"The declaration clock ran out: {names} {how} (R-13.2).")
+            await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
+            return ""
+        if hand.to_act is None:
+            return "nobody is to act, yet the hand is not over"
+        pos = hand.to_act
+        choices = timeout_actions(hand, pos)
+        seat = st.seats.get(info.order[pos])
+        if seat is not None:
+            # Said before what it causes, so the log reads in order.
+            await self._public("timeout", f"{seat.name}'s time ran out.", seat=seat.number)
+        was = seat.timeouts if seat is not None else 0
+        refusal = f"the rules allow {info.names[pos]} none of the clock's actions"
+        for action in choices:
+            try:
+                await self._apply(action, ckey, timeout=True)
+            except PokerError as exc:  # refused: nothing changed; the next choice
+                refusal = exc.message
+                continue
+            break
+        else:
+            return refusal
+        limit = self.settings.timeouts_to_sit_out
+        if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
+            # Sat out by the clock: said, like every other thing the clock does.
+            await self._public(
+                "sat_out",
+                f"{seat.name} sits out from the next deal after "
+                + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
+                + "; sitting in brings him back (R-1.6).",
+                seat=seat.number,
+            )
+        return ""
+
+    async def _clock_stuck(self, dealing: bool, why: str) -> None:
+        """R-18.3: the clock was due and nothing moved. Said once, and never again at
+        the same moment: the automatic deal waits until the table changes; a hand the
+        clock cannot move stops the table, with the reason (its chips stay where they
+        are, counted, R-2.5)."""
+        why = why.strip().rstrip(".")
+        why = why[:1].upper() + why[1:] + "."  # its own sentence, whoever worded it
+        if dealing:
+            self._deal_parked = self.state.seq
+            await self._public(
+                "timeout",
+                f"The automatic deal could not start. {why} It tries again when something "
+                "changes at the table, or the host deals (R-18.3).",
+            )
+            return
+        reason = (
+            f"The clock could not act in hand #{self.state.hand_no}. {why} The table is "
+            "stopped with the hand as it stands, and every chip counted (R-18.3)."
+        )
+        try:
+            await self._commit(tlog.Halted(reason))
+        except Exception:  # not recorded: stopped in memory all the same
+            log.exception("table %s: could not record the halt", self.table_id)
+            self.state.halted = reason
+        log.error("table %s halted: %s", self.table_id, reason)
+        await self._public("halted", reason)
 
     async def settle(self) -> None:
         """Finish what a crash interrupted between two appends of one command: a hand
@@ -1515,7 +1624,7 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     if kind == "bring_in":
         return BringIn(pos)
     if kind == "show":
-        return Show(pos)
+        return Show(pos, req.cards)  # R-9.3: the hand he states, if any
     if kind == "muck":
         return Muck(pos)
     if kind == "draw":
@@ -1570,17 +1679,6 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
 def _no_raise(hand: Hand, legal: Legal) -> str:
     reason = hand.no_raise_reason() or "You cannot bet or raise now."
     return f"{reason} You may: {legal.describe()}."
-
-
-def _timeout_action(pos: int, legal: Legal) -> Action:
-    """On expiry: check if checking is free, else fold (draw: stand pat; showdown: muck)."""
-    if "draw" in legal.actions:
-        return Draw(pos, ())
-    if "show" in legal.actions:
-        return Muck(pos) if "muck" in legal.actions else Show(pos)
-    if "check" in legal.actions:
-        return Check(pos)
-    return Fold(pos)
 
 
 def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:

@@ -42,7 +42,7 @@ DeclareChoice = Literal["low", "high", "both"]
 ACCEPTED = (
     "check, call, fold, bet 40, raise 100 (by), raise to 300, min, max, all in, pot, half pot, "
     "bring in, complete, draw <cards> (or stand pat), declare low/high/both, in, out (Guts), "
-    "show, muck"
+    "show, show <five cards> (declared hands), muck"
 )
 MAX_AMOUNT = 10**15
 MAX_NAME = 24
@@ -217,6 +217,10 @@ def parse_action(text: str) -> ActionRequest:
     m = re.fullmatch(r"(draw|discard|throw|change)\s*(.*)", t)
     if m:
         return _draw(m.group(1), m.group(2).replace(",", " ").split())
+    m = re.fullmatch(r"(?:show|state)\s+(.+)", t)
+    if m:
+        # R-9.3 declared hands: "show As Ad Ac Kd Kh" states the hand it shows.
+        return ActionRequest("show", cards=parse_stated(m.group(1)))
     if t in ("in", "stay", "stay in", "i'm in"):
         return ActionRequest("guts_in")
     if t in ("out", "drop", "i'm out"):
@@ -287,6 +291,18 @@ def _draw(verb: str, rest: list[str]) -> ActionRequest:
         else:
             raise DrawCountError(verb, count)
     return ActionRequest("draw", cards=tuple(_card(c) for c in rest))
+
+
+def parse_stated(text: str) -> tuple[str, ...]:
+    """A stated hand (R-9.3): five cards, like ``As Ad Ac Kd Kh`` (commas allowed). The
+    engine checks that the player's cards hold it."""
+    cards = tuple(_card(c) for c in text.replace(",", " ").split())
+    if len(cards) != 5:
+        raise ParseError(
+            "State your hand as five cards, like `show As Ad Ac Kd Kh` (a wild card as the "
+            "card it stands for)."
+        )
+    return cards
 
 
 def _card(text: str) -> str:

@@ -120,6 +120,9 @@ class TableView:
     draw_game: bool = False
     """The game on (or dealt next) has a draw (R-16.4), where "stand" may mean "stand
     pat"."""
+    declared_hands: bool = False
+    """The hand on is shown by statement (R-9.3 declared hands): the showdown asks each
+    player to show (and may state his hand) or muck."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -248,6 +251,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         no_raise=no_raise,
         in_hand=hand is not None,
         draw_game=any(street.draw for street in game.streets),
+        declared_hands=hand is not None and hand.rules.declared_hands,
     )
 
 

@@ -38,6 +38,7 @@ from .state import (
     FakeUser,
     audience_includes,
     iter_components,
+    pings,
     private,
     shard_of,
     snowflake,
@@ -52,6 +53,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 API_PREFIX = "/api/v10"
 ALL_PERMISSIONS = str(discord.Permissions.all().value)
+_POSTS = frozenset({"channel_message", "callback", "followup", "followup_after_defer"})
+"""Delivery routes that post a message (its mentions notify); the others edit one."""
 #: The bot's guild permissions: everything but Administrator, which would override any
 #: channel overwrite (as on Discord), so that :meth:`FakeDiscord.revoke` can bite.
 BOT_PERMISSIONS = str(discord.Permissions.all().value & ~discord.Permissions.administrator.flag)
@@ -1032,6 +1035,8 @@ class FakeDiscord:
         if not channel.is_dm and (not self.bot_in_guild or user not in self.members):
             # Discord offers no bot commands or components where the bot or user isn't.
             raise PermissionError(f"{user.name} cannot use the bot in {channel.name}")
+        if itype in (2, 4):
+            self._offered(user, channel, data)
         loop = asyncio.get_running_loop()
         created = loop.time()
         if late or self.faults.late_interaction():
@@ -1089,6 +1094,30 @@ class FakeDiscord:
                 lambda: record.acknowledged or record.response_error is not None, limit
             )
         return record
+
+    def _offered(self, user: FakeUser, channel: FakeChannel, data: JSON) -> None:
+        """Discord offers a command only where its synced payload allows it: a guild
+        command only in its guild, a global one in a DM only if its ``contexts`` include
+        BOT_DM (1; no ``contexts``: every context, unless ``dm_permission`` is false);
+        and only to a member holding its ``default_member_permissions`` (or
+        Administrator). Anywhere else the client shows no such command: a test asking
+        for one is refused here (PermissionError), and the bot never hears of it."""
+        cmd = next((c for c in self.commands if c["id"] == data.get("id")), None)
+        if cmd is None:
+            return
+        name = cmd["name"]
+        if channel.is_dm:
+            contexts = cmd.get("contexts")
+            if cmd.get("guild_id") or (
+                1 not in contexts if contexts is not None else cmd.get("dm_permission") is False
+            ):
+                raise PermissionError(f"/{name} is not offered in direct messages")
+            return
+        needed = cmd.get("default_member_permissions")
+        if needed is not None and user.permissions is not None:
+            have = int(user.permissions)
+            if not have & discord.Permissions.administrator.flag and int(needed) & ~have:
+                raise PermissionError(f"/{name} needs permissions {needed} that {user.name} lacks")
 
     # ---------------------------------------------------------------- gateway
 
@@ -1509,6 +1538,13 @@ class FakeDiscord:
 
     @staticmethod
     def _validate(data: JSON) -> None:
+        allowed = data.get("allowed_mentions") or {}
+        for kind in ("users", "roles"):
+            if kind in (allowed.get("parse") or ()) and allowed.get(kind):
+                # Discord: a type both parsed and listed is mutually exclusive.
+                raise FakeDiscordError(
+                    400, 50035, f"Invalid Form Body: allowed_mentions parse {kind} and {kind}"
+                )
         errors = limits.message_errors(data)
         if errors:
             raise FakeDiscordError(
@@ -1561,6 +1597,10 @@ class FakeDiscord:
     def _record(
         self, msg: FakeMessage, payload: JSON, files: list[tuple[str, bytes]], route: str
     ) -> None:
+        if "allowed_mentions" in payload:
+            msg.allowed_mentions = payload["allowed_mentions"]
+        if route in _POSTS:
+            msg.pinged = pings(payload)  # as Discord: the mentions of a new message only
         self.deliveries.append(Delivery(msg.audience, payload, files, msg.id, route))
         for watch in self.watchers:
             watch(msg, route)
@@ -1668,6 +1708,9 @@ class FakeDiscord:
                 "options": [],
                 "default_member_permissions": None,
                 "nsfw": False,
+                # Discord's defaults: every context, installed to guilds.
+                "contexts": None,
+                "integration_types": [0],
                 **cmd,
             }
             if guild_id:

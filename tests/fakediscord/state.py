@@ -259,6 +259,10 @@ class FakeMessage:
     edits: int = 0
     webhook_id: int | None = None
     created: str = field(default_factory=iso_now)
+    allowed_mentions: JSON | None = None
+    """The ``allowed_mentions`` of the payload that last set it (None: never sent)."""
+    pinged: frozenset[str] = frozenset()
+    """Whom it notified when it was posted (:func:`pings`); an edit notifies nobody."""
 
     @property
     def ephemeral(self) -> bool:
@@ -274,6 +278,11 @@ class FakeMessage:
             if att.filename == filename:
                 return att.data
         raise LookupError(filename)
+
+    def mention_of_pinged(self) -> str:
+        """``<@id>`` of the one user it pinged ("" if not exactly one user)."""
+        users = [p.removeprefix("user:") for p in self.pinged if p.startswith("user:")]
+        return f"<@{users[0]}>" if len(users) == 1 == len(self.pinged) else ""
 
     def custom_ids(self) -> list[str]:
         """Every custom_id in the message's components, depth first."""
@@ -352,6 +361,80 @@ class Delivery:
             parts.append(filename)
             parts.append(attachment_text(blob))
         return "\n".join(parts)
+
+    def pings(self) -> frozenset[str]:
+        """Whom this message notifies, as Discord decides (:func:`pings`)."""
+        return pings(self.payload)
+
+    def links(self) -> list[str]:
+        """The links a reader could click in it (:func:`links`)."""
+        return links(self.payload)
+
+    def shown(self) -> str:
+        """Its content and embeds' text as a reader sees them (:func:`shown`)."""
+        return shown(self.payload)
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+_EVERYONE = re.compile(r"@(?:everyone|here)\b")
+
+
+def pings(payload: JSON) -> frozenset[str]:
+    """Whom a message with this payload notifies, as Discord decides: the mentions parsed
+    from its content (``<@id>`` / ``<@!id>`` as ``user:ID``, ``<@&id>`` as ``role:ID``,
+    ``@everyone`` / ``@here`` as ``everyone``; embeds never ping), filtered by its
+    ``allowed_mentions``. Without ``allowed_mentions`` every mention parsed pings (the bot
+    may mention everyone here). Stricter than Discord in two ways: an escaped ``\\@everyone``
+    counts, and so does an edit's content (on Discord an edit notifies nobody)."""
+    content = str(payload.get("content") or "")
+    users = set(_USER_MENTION.findall(content))
+    roles = set(_ROLE_MENTION.findall(content))
+    everyone = bool(_EVERYONE.search(content))
+    allowed = payload.get("allowed_mentions")
+    if allowed is not None:
+        parse = set(allowed.get("parse") or ())
+        if "users" not in parse:
+            users &= {str(u) for u in allowed.get("users") or ()}
+        if "roles" not in parse:
+            roles &= {str(r) for r in allowed.get("roles") or ()}
+        everyone = everyone and "everyone" in parse
+    out = {f"user:{u}" for u in users} | {f"role:{r}" for r in roles}
+    return frozenset(out | ({"everyone"} if everyone else set()))
+
+
+def texts(payload: JSON) -> list[str]:
+    """The markdown-rendered texts of a payload: content, and each embed's title,
+    description and field values."""
+    out = [str(payload.get("content") or "")]
+    for embed in payload.get("embeds") or ():
+        out += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        out += [str(f.get("value") or "") for f in embed.get("fields") or ()]
+    return out
+
+
+_MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(<?(\w+://[^)\s>]*)>?\)?")
+_AUTO_LINK = re.compile(r"(?<![\w\\])(?:https?|steam)://[^\s<]+")
+
+
+def links(payload: JSON) -> list[str]:
+    """The links Discord would render in a payload's content and embeds: masked links
+    (``[text](url)``, brackets not escaped) and auto-linked URLs (``https://`` written
+    whole; an escaped colon breaks it)."""
+    found: list[str] = []
+    for text in texts(payload):
+        found += _MASKED_LINK.findall(text)
+        found += _AUTO_LINK.findall(_MASKED_LINK.sub(" ", text))
+    return found
+
+
+_ESCAPE = re.compile(r"\\([^\w\s])")
+
+
+def shown(payload: JSON) -> str:
+    """The payload's texts as a reader sees them: markdown escapes (``\\*``) shown as the
+    character they escape (the rest of the markdown is left as written)."""
+    return "\n".join(_ESCAPE.sub(r"\1", t) for t in texts(payload) if t)
 
 
 _CARD_RUN = re.compile(r"(?<![A-Za-z0-9?])((?:[2-9TJQKA][cdhs]|\?\?){2,})(?![A-Za-z0-9?])")
