@@ -19,6 +19,7 @@ from discord.app_commands import TranslationContext, locale_str
 from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
+from bot.config import Config
 from bot.words import SUPPORTED, Locale
 from bot.words.catalog import read_catalog
 from bot.words.locales import DISCORD_CODES
@@ -219,6 +220,28 @@ async def test_synced_payload_carries_every_language(
             assert not item.get("name_localizations"), base  # names are never localized
     assert seen_options >= 30 and seen_choices >= 20
     assert any(c["name"] == "table" for c in fake_discord.global_commands)
+
+
+async def test_dev_guild_sync_carries_the_languages_too(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """CHIPFIST_DEV_GUILD syncs the same commands to one server: translated alike."""
+    settings = Config.load(env={"CHIPFIST_DEV_GUILD": str(fake_discord.guild_id)}, dotenv=None)
+    bot = ChipfistBot(
+        str(tmp_path / "g.sqlite3"),
+        clocks=False,
+        sync=True,
+        settings=settings,
+        **FakeDiscord.client_options(),
+    )
+    async with run_bot(fake_discord, bot):
+        assert bot.synced is True
+    assert not fake_discord.global_commands
+    sit = next(c for c in fake_discord.guild_commands[fake_discord.guild_id] if c["name"] == "sit")
+    assert set(sit["description_localizations"]) == set(CODES)
+    assert sit["description_localizations"]["pt-BR"] == _catalogue("pt_BR")["cmd.sit.description"]
+    buy_in = next(o for o in sit["options"] if o["name"] == "buy_in")
+    assert buy_in["description_localizations"]["es-419"] == "Fichas que traes (buy-in)"
 
 
 async def test_a_changed_translation_is_synced_again(
