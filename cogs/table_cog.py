@@ -170,6 +170,7 @@ class TableCog(commands.Cog):
         small_bet="Fixed/spread limit: the small bet (0: derived)",
         big_bet="Fixed/spread limit: the big bet (0: derived)",
         ante="Ante per player",
+        thread="Play in a thread of its own",
     )
     @app_commands.choices(
         structure=[app_commands.Choice(name=n, value=k) for k, n in LIMIT_NAMES.items()],
@@ -267,6 +268,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, "The table is at the bottom again.")
 
     @table.command(name="pause", description="Pause or resume the table (host or moderator)")
+    @app_commands.describe(paused="True pauses (default), False resumes")
     async def pause(self, interaction: Interaction, paused: bool = True) -> None:
         t = self._table(interaction)
         if t is None:
@@ -329,6 +331,7 @@ class TableCog(commands.Cog):
         await self._answer(interaction, outcome)
 
     @app_commands.command(name="topup", description="Add chips between hands")
+    @app_commands.describe(amount="Chips to add")
     async def topup(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         await self._run(interaction, lambda t, a, k: t.top_up(a.user_id, amount, key=k))
 
@@ -388,6 +391,7 @@ class TableCog(commands.Cog):
         await self._act(interaction, ActionRequest("all_in"))
 
     @app_commands.command(name="bet", description="Bet an amount")
+    @app_commands.describe(amount="Chips")
     async def bet(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         await self._act(interaction, ActionRequest("bet", amount))
 
@@ -409,6 +413,7 @@ class TableCog(commands.Cog):
         )
 
     @app_commands.command(name="declare", description="Declare low, high or both (fallback)")
+    @app_commands.describe(choice="Low, high or both")
     @app_commands.choices(
         choice=[app_commands.Choice(name=c, value=c) for c in ("low", "high", "both")]
     )
@@ -458,6 +463,7 @@ class TableCog(commands.Cog):
 
     @app_commands.command(name="export", description="A finished hand as PHH (hand history)")
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
+    @app_commands.describe(hand="The hand's number")
     async def export(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         t = self._table(interaction)
         if t is None:
@@ -564,6 +570,7 @@ class TableCog(commands.Cog):
         )
 
     @app_commands.command(name="notify", description="How to be told it is your turn")
+    @app_commands.describe(mode="A mention in the channel, or a direct message")
     @app_commands.choices(
         mode=[
             app_commands.Choice(name="a mention in the channel", value="channel"),
