@@ -189,3 +189,18 @@ def test_every_key_the_terminal_says_is_in_the_catalogue() -> None:
     named |= {f"terminal.phase.{p}" for p in codes(typing.get_type_hints(TableView)["phase"])}
     named |= {f"terminal.state.{s}" for s in codes(typing.get_type_hints(SeatView)["state"])}
     assert named <= known, sorted(named - known)
+
+
+async def test_stats_and_leaderboard_count_in_the_language_s_plural_forms(
+    tmp_path: Path,
+) -> None:
+    # --seed 7: bob has the button and acts first; a fold ends each hand.
+    hands = ["deal", "bob: фолд", "deal", "alice: фолд", "deal", "bob: фолд"]
+    lines = [*hands, "stats", "stats alice", "leaderboard", "alice: leave", "bob: leave"]
+    text = await _script(tmp_path, "ru", [*lines, "leaderboard 5 min 1"], "alice", "bob")
+    assert "alice: 3 раздачи; выиграно: 2; итог +1" in text  # few: раздачи
+    assert "alice за всеми столами этого файла: 1 стол, 3 раздачи" in text  # one: стол
+    assert "(не меньше: 10 раздач)" in text  # many: раздач
+    assert "(не меньше: 1 раздача)" in text
+    assert "1. alice: +1 (3 раздачи)" in text and "2. bob: -1 (3 раздачи)" in text
+    assert not [f for f in _english_fragments() if f in text]

@@ -23,6 +23,7 @@ from typing import TextIO
 
 from bot.local.drawing import cards_text, draw
 from bot.local.presenter import TerminalPresenter
+from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
 from bot.local.words import Words, choose
 from bot.poker.messages import Chips, Param
@@ -32,9 +33,8 @@ from bot.table.errors import SettingsError, TableError
 from bot.table.games import split_game, split_rotation
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
-from bot.table.session import stats_text
 from bot.table.settings import TableSettings, parse_game
-from bot.table.standings import DEFAULT_MIN_HANDS, DEFAULT_TOP, board_words, stats_words
+from bot.table.standings import DEFAULT_MIN_HANDS, DEFAULT_TOP
 from bot.table.table import Outcome, Table
 from bot.table.text_actions import (
     ParseError,
@@ -391,14 +391,13 @@ class LocalTable:
             )
         if cmd == "stats":
             if not words:
-                told = stats_text(await service.stats(self.table_id))
+                told = stats_lines(self.words, await service.stats(self.table_id))
                 return told or self.words("stats.none")
             if len(words) > 1:
                 raise TableError(self.words("stats.usage"))
             name = check_name(words[0])
             standing = await service.player_standing(self.user_id(name))
-            scope = self.words("stats.scope")
-            return stats_words(standing, name, scope).replace("**", "")
+            return player_lines(self.words, standing, name)
         if cmd == "privacy":
             if len(words) != 2 or words[1].lower() not in ("hidden", "shown"):
                 raise TableError(self.words("privacy.usage"))
@@ -417,9 +416,7 @@ class LocalTable:
             raise TableError(self.words("leaderboard.usage"))
         board = await service.leaderboard(scope="everywhere", top=top, min_hands=min_hands)
         names = {s.user_id: s.name for s in self.table.snapshot(None).seats}
-        scope = self.words("leaderboard.scope")
-        named = board_words(board, lambda user: names.get(user, user), scope)
-        return named.replace("**", "")
+        return board_lines(self.words, board, lambda user: names.get(user, user))
 
     async def new_table(self, game: str) -> None:
         """Close this table (everyone is cashed out) and open a fresh one with this run's
