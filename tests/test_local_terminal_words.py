@@ -204,3 +204,13 @@ async def test_stats_and_leaderboard_count_in_the_language_s_plural_forms(
     assert "(не меньше: 1 раздача)" in text
     assert "1. alice: +1 (3 раздачи)" in text and "2. bob: -1 (3 раздачи)" in text
     assert not [f for f in _english_fragments() if f in text]
+
+
+async def test_a_refusal_at_start_is_answered_once(tmp_path: Path) -> None:
+    # The players named at the start are seated before any line is read: a refused
+    # buy-in is answered by the terminal (in its language), not twice.
+    out = io.StringIO()
+    argv = ["--db", str(tmp_path / "b.sqlite3"), "--buy-in", "5", "alice", "bob"]
+    assert await run(argv, inp=io.StringIO(""), out=out) == 0
+    refused = [ln for ln in out.getvalue().splitlines() if ln.startswith("! ")]
+    assert len(refused) == 2 and refused[0].startswith("! alice: "), refused

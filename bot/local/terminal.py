@@ -19,6 +19,7 @@ import re
 import sqlite3
 import sys
 import threading
+from collections.abc import Iterator
 from typing import TextIO
 
 from bot.local.drawing import cards_text, draw
@@ -148,6 +149,16 @@ class LocalTable:
         """A line that changes nothing, answered with what to write instead."""
         self.emit("! " + self.words(key, **params))
 
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """While the terminal prints a command's refusal itself (:meth:`answer`, in its
+        language), the presenter does not print it too."""
+        self.presenter.answering = True
+        try:
+            yield
+        finally:
+            self.presenter.answering = False
+
     def answer(self, user: str, out: Outcome) -> Outcome:
         """A refused command's answer, in the terminal's language (the table's message
         where it gives one, else its English)."""
@@ -195,7 +206,8 @@ class LocalTable:
         self.table_id = await self.current_table_id()
         existing = self.service.get(self.table_id)
         if existing is None or existing.snapshot(None).phase == "closed":
-            await self.open_table(self.args.game)
+            with self.answering():
+                await self.open_table(self.args.game)
         else:
             self.emit(f"resumed: {self.table.digest()} turn {existing.snapshot(None).turn}")
             ignored = [f"--{o.replace('_', '-')}" for o in NEW_TABLE_OPTIONS]
@@ -212,7 +224,8 @@ class LocalTable:
         conservation = self.table.conservation_error()
         self.emit(f"conservation: {'ok' if conservation is None else conservation}")
         await self.service.settle_all()
-        await self.seat_players()
+        with self.answering():
+            await self.seat_players()
 
     async def current_table_id(self) -> str:
         """The file's open table (the newest, ``local-N`` with the highest N), or, when
@@ -297,11 +310,8 @@ class LocalTable:
         # setting, not a player called "set rotation=holdem" (a player line's name ends
         # at its colon, so "set: call" is still the player "set").
         if first.lower() in COMMANDS:
-            self.presenter.answering = True
-            try:
+            with self.answering():
                 return await self.command(first.lower(), rest.strip())
-            finally:
-                self.presenter.answering = False
         if ":" not in text:
             if self.seated(self.user_id(first)) and rest:
                 example = f"{clip(first)[1:-1]}: {clip(rest)[1:-1]}"
@@ -315,11 +325,8 @@ class LocalTable:
         except ParseError as exc:
             self.emit(f"! {self.words.refusal(exc)}")
             return True
-        self.presenter.answering = True
-        try:
+        with self.answering():
             await self.player(name, action.strip())
-        finally:
-            self.presenter.answering = False
         return True
 
     async def command(self, cmd: str, rest: str) -> bool:
