@@ -214,3 +214,23 @@ async def test_a_refusal_at_start_is_answered_once(tmp_path: Path) -> None:
     assert await run(argv, inp=io.StringIO(""), out=out) == 0
     refused = [ln for ln in out.getvalue().splitlines() if ln.startswith("! ")]
     assert len(refused) == 2 and refused[0].startswith("! alice: "), refused
+
+
+async def test_the_terminal_s_player_words_in_every_language(tmp_path: Path) -> None:
+    from bot.local.words import PLAYER_WORDS, player_phrase
+
+    lines = ["alice: hinsetzen 1 100", "bob: сесть", "deal", "alice: meine karten", "bob: карты"]
+    text = await _script(tmp_path, "de", [*lines, "bob: фолд", "alice: aufstehen"])
+    first = text.split("== local")[1]  # the table drawn after bob folded
+    assert re.search(r" 1 alice +101 ", first), first  # seat 1 with 100, won the blind
+    assert " 2 bob" in first
+    own = [ln for ln in text.splitlines() if ln.startswith(("alice: ", "bob: "))]
+    assert len(own) == 2 and all(len(ln.split("|")[0].split()) == 3 for ln in own), own
+    last = text.split("== local")[-1]  # the table drawn after alice's last line
+    assert "alice" not in last and "bob" in last, last  # she stood up
+    for said, meant in PLAYER_WORDS.items():
+        assert player_phrase(said) == meant
+        # none of them is an action word: the table's vocabulary stays the table's
+        from bot.table.amounts import in_english
+
+        assert in_english(said) == said, said

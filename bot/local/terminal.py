@@ -26,7 +26,7 @@ from bot.local.drawing import cards_text, draw
 from bot.local.presenter import TerminalPresenter
 from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
-from bot.local.words import Words, choose
+from bot.local.words import Words, choose, player_phrase
 from bot.poker.messages import Chips, Param
 from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
@@ -457,6 +457,8 @@ class LocalTable:
         # "sit-out", "top-up", "cash-out": a hyphen between letters is a space; never
         # one before a digit ("top up -5" is a negative amount, refused as such).
         words = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", " ", action.lower()).split()
+        # "hinsetzen 3", "mes cartes", "уйти": the terminal's words in every language.
+        words = player_phrase(" ".join(words)).split()
         phrase = " ".join(words)
         verb = words[0] if words else ""
         key = self.key(verb or "empty")

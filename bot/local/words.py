@@ -4,6 +4,7 @@ catalogue (bot/words/locales/*/LC_MESSAGES/terminal.po), said in the language ch
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -58,4 +59,77 @@ def _typed(value: Param | str | int) -> Param:
     return value
 
 
-__all__ = ["Names", "Words", "choose"]
+# The terminal's own player words (sitting, leaving, cards...) as players of each
+# language say them, read as the English phrase the terminal knows. Actions (check,
+# mitgehen, рейз до 40...) are the table's one vocabulary, bot/table/amounts.py.
+PLAYER_WORDS: dict[str, str] = {
+    # German
+    "hinsetzen": "sit",
+    "platz nehmen": "sit",
+    "karten": "cards",
+    "meine karten": "cards",
+    "aufstehen": "leave",
+    "tisch verlassen": "leave",
+    "pause": "sit out",
+    "bin zurück": "back",
+    "zurück": "back",
+    "nachkaufen": "top up",
+    # French
+    "s'asseoir": "sit",
+    "m'asseoir": "sit",
+    "cartes": "cards",
+    "mes cartes": "cards",
+    "partir": "leave",
+    "quitter la table": "leave",
+    "absent": "sit out",
+    "de retour": "back",
+    "recaver": "top up",
+    "recave": "top up",
+    # Spanish
+    "sentarse": "sit",
+    "me siento": "sit",
+    "cartas": "cards",
+    "mis cartas": "cards",
+    "levantarse": "leave",
+    "me voy": "leave",
+    "ausente": "sit out",
+    "vuelvo": "back",
+    "recargar": "top up",
+    "recompra": "top up",
+    # Brazilian Portuguese
+    "sentar": "sit",
+    "minhas cartas": "cards",
+    "sair": "leave",
+    "levantar": "leave",
+    "pausa": "sit out",
+    "voltei": "back",
+    "recarregar": "top up",
+    "recompra de": "top up",
+    # Russian
+    "сесть": "sit",
+    "сажусь": "sit",
+    "карты": "cards",
+    "мои карты": "cards",
+    "уйти": "leave",
+    "встать": "leave",
+    "отойти": "sit out",
+    "отошёл": "sit out",
+    "вернулся": "back",
+    "докупить": "top up",
+    "докупка": "top up",
+}
+_LEADING = re.compile(
+    r"^(?:"
+    + "|".join(re.escape(w) for w in sorted(PLAYER_WORDS, key=len, reverse=True))
+    + r")(?=$|\s)"
+)
+
+
+def player_phrase(phrase: str) -> str:
+    """``phrase`` (lower case) with a leading player word of another language said in
+    English (``hinsetzen 3 200`` is ``sit 3 200``); anything else unchanged."""
+    m = _LEADING.match(phrase)
+    return phrase if m is None else PLAYER_WORDS[m.group(0)] + phrase[m.end() :]
+
+
+__all__ = ["PLAYER_WORDS", "Names", "Words", "choose", "player_phrase"]
