@@ -158,6 +158,7 @@ def test_the_scan_finds_table_prose(tmp_path: Path) -> None:
 INPUT_AND_OPERATOR = {
     "games.py": "the input vocabulary of game names (what players type), not output",
     "fields.py": "a malformed log field, for the operator who reads the error log",
+    "amounts.py": "the input vocabulary of amount words in every language (what players type)",
 }
 
 PROSE_LEFT = {
