@@ -162,7 +162,7 @@ INPUT_AND_OPERATOR = {
 }
 
 PROSE_LEFT = {
-    "table.py": 55,
+    "table.py": 53,
     "settings.py": 115,
     "text_actions.py": 32,
     "view.py": 31,
@@ -298,3 +298,19 @@ async def test_the_street_message_says_what_the_street_text_says(variant: str) -
             action = "stand pat"
         if not (await h.do(table, h.to_act(table), action)).ok:
             break
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("limit", ["no_limit", "pot_limit", "half_pot", "fixed", "spread"])
+def test_the_stakes_message_says_what_the_stakes_text_says(variant: str, limit: str) -> None:
+    """The stakes as data render in English as the settings' stakes line, for every game
+    and structure (with an ante, and declare where the game is hi-lo)."""
+    from bot.table.settings import TableSettings
+    from bot.table.view import stakes_of, stakes_said
+
+    settings = TableSettings.of(ante=1, declare="simultaneous")
+    declare = settings.declare != "none" and VARIANTS[variant].hi_lo
+    data = stakes_of(settings, variant, limit, declare)
+    assert english(stakes_said(data)) == settings.stakes_text(variant, limit)
+    for locale in SUPPORTED:
+        assert render(stakes_said(data), locale)

@@ -88,7 +88,7 @@ from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.timeouts import timeout_actions
-from bot.table.view import TableView, build_view
+from bot.table.view import TableView, build_view, stakes_of, stakes_said
 
 log = logging.getLogger(__name__)
 
@@ -355,9 +355,9 @@ class Table:
             # What the last table of this channel kept in memory is not this one's.
             self._declare_told = -1
             self.away.clear()
-            text = f"Table open: {settings.stakes_text()}. Host: {host_name or host}."
-            await self._public("created", text)
-            return text
+            told = msg("table.created", stakes=_stakes(settings), host=Name(host_name or host))
+            await self._public("created", told)
+            return told
 
         # A closed table's channel opens a new one even if the last was stopped (R-16.14).
         return await self._command(host, key, None, body, reopen=True, halted_ok=True)
@@ -1508,7 +1508,7 @@ class Table:
         info = await self._finished_info(hand_no)
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
-        stakes = raw(dealt_under.stakes_text(info.variant, info.limit))
+        stakes = _stakes(dealt_under, info.variant, info.limit)
         lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
@@ -1710,6 +1710,14 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
 
 def _no_raise(hand: Hand, legal: Legal) -> Msg:
     return refusal(hand.no_raise_why() or msg("table.no_raise"), legal)
+
+
+def _stakes(settings: TableSettings, variant: str | None = None, limit: str | None = None) -> Msg:
+    """The stakes line as a message (what ``settings.stakes_text`` says in English)."""
+    variant = variant or settings.variant
+    limit = limit or settings.limit_for(variant)
+    declare = settings.declare != "none" and get_variant(variant).hi_lo  # R-13.1
+    return stakes_said(stakes_of(settings, variant, limit, declare))
 
 
 def _summary(events: Sequence[Event]) -> Msg | None:

@@ -14,7 +14,7 @@ from typing import Literal
 from bot.poker.cards import JOKER
 from bot.poker.hand import Hand
 from bot.poker.legal import ActionName, Legal, Phase, Turn
-from bot.poker.messages import Count, Msg, Number, english, msg
+from bot.poker.messages import Chips, Count, Msg, Number, english, joined, msg
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant, street_title
@@ -104,6 +104,31 @@ def stakes_of(settings: TableSettings, variant: str, limit: str, declare: bool) 
         bring_in=settings.bring_in_amount if info.forced == "bring_in" else None,
         ante=settings.ante_for(variant) or None,
     )
+
+
+def stakes_said(stakes: StakesView) -> Msg:
+    """The stakes as a message: what :meth:`TableSettings.stakes_text` writes in English
+    ("No-limit Hold'em, blinds 1/2, ante 1"), in the reader's language."""
+    game: Msg = get_variant(stakes.variant).title
+    if stakes.structure is None:
+        parts = [game]
+        if stakes.stake:
+            parts.append(msg("table.stakes.stake", amount=Chips(stakes.stake)))
+        return joined(parts)
+    if stakes.declare:
+        game = msg("table.stakes.declare", game=game)  # R-13.1
+    parts = [msg("table.stakes.game." + stakes.structure, game=game)]
+    if stakes.blinds is not None:
+        small, big = stakes.blinds
+        parts.append(msg("table.stakes.blinds", small=Chips(small), big=Chips(big)))
+    if stakes.bets is not None:
+        small, big = stakes.bets
+        parts.append(msg("table.stakes.bets", small=Chips(small), big=Chips(big)))
+    if stakes.bring_in is not None:
+        parts.append(msg("table.stakes.bring_in", amount=Chips(stakes.bring_in)))
+    if stakes.ante:
+        parts.append(msg("table.stakes.ante", amount=Chips(stakes.ante)))
+    return joined(parts)
 
 
 @dataclass(frozen=True, slots=True)
