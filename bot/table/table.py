@@ -348,7 +348,7 @@ class Table:
     ) -> Outcome:
         async def body() -> str | Msg:
             if self.state.settings is not None and self.state.host and not self.state.closed:
-                raise TableError("This channel already has a table.")
+                raise TableError(msg("table.channel_has_table"))
             settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
             await self._commit(tlog.Created(settings, host, first, guild), key=key)
@@ -730,7 +730,7 @@ class Table:
                 raise TableError(msg("table.choose.too_few"))
             dealer = self.state.seats[plan.button]
             if dealer.user_id != user:
-                raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
+                raise NotAllowed(msg("table.choose.not_yours", who=Name(dealer.name)))
             # A bare game is dealt in its conventional structure.
             variant, limit = s.game(game)
             if self._guts_waiting() and variant != "guts":
@@ -742,18 +742,18 @@ class Table:
                     "host deals it with `deal` (R-16.10)."
                 )
             if len(plan.order) > get_variant(variant).max_players:
+                most = Number(get_variant(variant).max_players)
                 raise TableError(
-                    f"{get_variant(variant).name} is dealt to at most "
-                    f"{get_variant(variant).max_players} players."
+                    msg("table.choose.too_many", game=get_variant(variant).title, most=most)
                 )
             try:
                 s.rules_for(variant, limit, 2, (0, 1))
             except PokerError as exc:
-                raise SettingsError(exc.message) from None
+                raise SettingsError(exc.msg) from None
             await self._commit(tlog.Chosen(variant, limit), key=key)
-            text = f"{dealer.name} chooses {s.stakes_text(variant, limit)}."
-            await self._public("chosen", text)
-            return text
+            told = msg("table.chosen", who=Name(dealer.name), stakes=_stakes(s, variant, limit))
+            await self._public("chosen", told)
+            return told
 
         return await self._command(user, key, None, body)
 
@@ -856,15 +856,14 @@ class Table:
                 raise TableError(msg("table.straddle.three"))
             if plan.order[pos] != seat.number:
                 who = self.state.seats[plan.order[pos]].name
-                raise TableError(
-                    f"Only the player left of the big blind may straddle: {who}, this deal."
-                )
+                raise TableError(msg("table.straddle.left_of_big_blind", who=Name(who)))
             if self.state.straddler == seat.number:
                 raise TableError(msg("table.straddle.already"))
             await self._commit(tlog.Straddled(seat.number), key=key)
-            text = f"{seat.name} straddles {2 * s.big_blind} for the next deal (R-3.4)."
-            await self._public("straddled", text, seat=seat.number)
-            return text
+            amount = Chips(2 * s.big_blind)
+            told = msg("table.straddled", who=Name(seat.name), amount=amount)
+            await self._public("straddled", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, None, body)
 
