@@ -945,7 +945,7 @@ class Table:
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         return hand, start
 
-    async def _deal(self, key: str | None) -> str:
+    async def _deal(self, key: str | None) -> Msg:
         st = self.state
         if st.in_hand:
             raise TableError(msg("table.deal.in_hand"))
@@ -1010,18 +1010,20 @@ class Table:
             key=key if key not in (None, "choice-timeout") else f"deal:{hand_no}",
             live=hand,
         )
-        names = ", ".join(st.seats[s].name for s in plan.order)
+        players = joined([msg("engine.who", who=Name(st.seats[s].name)) for s in plan.order])
         # Stud has no button (R-16.3: the cards decide who acts); the seat is only the
         # nominal dealer the deal starts from.
-        marker = "Button" if hand.variant.button else "Dealer"
-        text = (
-            f"Hand #{hand_no}: {self.settings.stakes_text(variant, limit)}. "
-            f"{marker}: seat {plan.button}. Dealt in: {names}."
+        told = msg(
+            "table.hand_started" if hand.variant.button else "table.hand_started_dealer",
+            hand=Number(hand_no),
+            stakes=_stakes(self.settings, variant, limit),
+            seat=Number(plan.button),
+            players=players,
         )
-        await self._public("hand_started", text, hand_no=hand_no, button=plan.button)
+        await self._public("hand_started", told, hand_no=hand_no, button=plan.button)
         await self._tell(hand.events)
         await self._after_change()
-        return text
+        return told
 
     async def act(
         self,
