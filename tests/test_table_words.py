@@ -313,3 +313,15 @@ def test_the_stakes_message_says_what_the_stakes_text_says(variant: str, limit: 
     assert english(stakes_said(data)) == settings.stakes_text(variant, limit)
     for locale in SUPPORTED:
         assert render(stakes_said(data), locale)
+
+
+def test_the_joker_is_named_in_every_language_never_shown_as_its_code() -> None:
+    from bot.poker.cards import JOKER
+    from bot.poker.events import CardsDealt
+    from bot.table.notices import said as event_said
+
+    m = event_said(CardsDealt(player=0, cards=("As", JOKER), face_up=(True, True)))
+    assert m is not None
+    assert render(m, "en", names=lambda p: "Ann") == "Ann: As Joker"
+    assert render(m, "es", names=lambda p: "Ann") == "Ann: As Comodín"
+    assert all(JOKER not in render(m, loc, names=lambda p: "Ann") for loc in SUPPORTED)

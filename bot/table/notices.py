@@ -52,7 +52,7 @@ from bot.poker.messages import (
     msg,
     raw,
 )
-from bot.table.view import HEADINGS, cards_words  # the joker reads "Joker", never "Xx"
+from bot.table.view import HEADINGS  # the joker reads "Joker", never "Xx"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -127,11 +127,12 @@ _FORCED = frozenset(
 
 def _cards(cards: tuple[str, ...] | list[str]) -> Msg:
     """Cards for people: the joker is named ("Joker"), never shown as its code."""
-    return (
-        Msg("notice.cards", (("cards", Cards(tuple(cards))),))
-        if JOKER not in cards
-        else raw(cards_words(cards))
-    )
+    if JOKER not in cards:
+        return msg("notice.cards", cards=Cards(tuple(cards)))
+    parts = [
+        msg("notice.joker") if c == JOKER else msg("notice.cards", cards=Cards((c,))) for c in cards
+    ]
+    return joined(parts, "notice.space")
 
 
 def _heading(street: str) -> Msg:
