@@ -92,6 +92,9 @@ class FakeUser:
     dms_closed: bool = False
     permissions: str | None = None
     """The member's channel permissions as Discord's decimal string; None: all."""
+    locale: str = "en-US"
+    """The language his client is set to: Discord sends it as every interaction's
+    ``locale``."""
 
     @property
     def mention(self) -> str:
