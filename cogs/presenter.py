@@ -54,7 +54,7 @@ from bot.poker.events import (
 )
 from bot.table.ports import Notice, NoticeKind
 from bot.table.service import TableService
-from bot.table.view import TableView
+from bot.table.view import TableView, cards_words
 from bot.words import Locale
 from cards_art import (
     Fist,
@@ -406,6 +406,10 @@ class DiscordPresenter:
             cards = tuple(event.received)
         lang = self.user_locale(user_id)
         said = notice_text(notice, lang)
+        if notice.msg is None and cards:
+            # His own cards, said from the event itself in his language.
+            key = "dm.drew" if isinstance(event, Drew) else "dm.cards"
+            said = say(key, lang, cards=cards_words(cards))
         if notice.kind in _CARDS and cards:
             image = await _render_cards(cards, said, lang)
         text = f"<#{table_id}> · {said}"

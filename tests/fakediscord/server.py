@@ -1590,7 +1590,9 @@ class FakeDiscord:
                 elif key.isdigit() and int(key) in files:
                     used.add(int(key))
                     filename = entry.get("filename") or files[int(key)][0]
-                    kept.append(self._attachment_for(msg, filename, files[int(key)][1]))
+                    made = self._attachment_for(msg, filename, files[int(key)][1])
+                    made.description = str(entry.get("description") or "")
+                    kept.append(made)
                     new.append((filename, files[int(key)][1]))
             for index in sorted(set(files) - used):  # files sent without metadata
                 filename, blob = files[index]

@@ -227,6 +227,8 @@ class FakeAttachment:
     filename: str
     data: bytes = field(repr=False)  # card images would flood failure output
     url: str = field(repr=False)
+    description: str = ""
+    """Its alt text, as the upload's metadata gave it (screen readers read it)."""
 
     def payload(self) -> JSON:
         return {
@@ -235,6 +237,7 @@ class FakeAttachment:
             "size": len(self.data),
             "url": self.url,
             "proxy_url": self.url,
+            **({"description": self.description} if self.description else {}),
         }
 
 
