@@ -5,6 +5,7 @@ restart in the player's language, kept from his earlier interactions."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from babel.messages.catalog import Catalog
 
 from bot.table.ports import Notice
 from bot.words.catalog import read_catalog
+from cogs.errors import friendly
+from cogs.table_cog import rules_answer
 from cogs.words import say
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
@@ -173,3 +176,49 @@ async def test_words_each_reader_in_his_language_table_in_its_own(
         )
         english_nudge = say("ping.turn", "en", user=alice.mention)
         assert not any(english_nudge in m.content for m in fake.dm_messages(alice))
+
+
+def test_rules_in_another_language_say_the_rulebook_is_english() -> None:
+    """/rules quotes the English rulebook; a reader of another language is told so first,
+    in his language, and an English reader gets the rule alone."""
+    for lang in ("de", "fr", "es", "pt_BR", "ru"):
+        answer = rules_answer("R-6.2", None, lang)  # type: ignore[arg-type]  # a Locale
+        note = say("rules.english", lang)  # type: ignore[arg-type]
+        assert answer.startswith(note + "\n") and "R-6.2" in answer, lang
+        assert note != say("rules.english", "en")
+    english = rules_answer("R-6.2", None, "en")
+    assert not english.startswith(say("rules.english", "en"))
+    unknown = say(
+        "rules.unknown", "ru", shown="R-99.1", r_first="", r_last="", e_first="", e_last=""
+    )
+    assert unknown.split("R-99.1")[0] in rules_answer("R-99.1", None, "ru")
+
+
+def test_errors_and_help_in_the_askers_language() -> None:
+    """The tree's error handler and /help speak the asker's language (a bug's apology
+    keeps its error id)."""
+    said = friendly(RuntimeError("boom"), None, "fr")
+    error_id = re.search(r"`([0-9a-f]{8})`", said)
+    assert error_id and said == say("error.bug", "fr", error_id=error_id.group(1))
+    assert say("help.text", "de") != say("help.text", "en")
+    assert "/table create" in say("help.text", "ru")
+
+
+def test_every_discord_key_the_cogs_name_is_in_the_catalogue() -> None:
+    """Each literal key the cogs pass to ``say`` is an English catalogue key (so the
+    catalogue test holds every language to it)."""
+    known = _texts(read_catalog("en", "discord"))
+    used: set[str] = set()
+    for path in Path("cogs").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "say"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                used.add(node.args[0].value)
+    assert len(used) > 40
+    assert not used - set(known), sorted(used - set(known))
