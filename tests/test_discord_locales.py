@@ -12,9 +12,12 @@ from typing import Any
 
 from babel.messages.catalog import Catalog
 
+from bot.poker.messages import Rule
 from bot.table.ports import Notice
+from bot.table.table import Abandoned
 from bot.words.catalog import read_catalog
 from cogs.errors import friendly
+from cogs.moderation import closed_text
 from cogs.table_cog import rules_answer
 from cogs.words import say
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -222,3 +225,18 @@ def test_every_discord_key_the_cogs_name_is_in_the_catalogue() -> None:
                 used.add(node.args[0].value)
     assert len(used) > 40
     assert not used - set(known), sorted(used - set(known))
+
+
+def test_R_16_11_closed_table_dm_in_the_players_language() -> None:
+    """The DM a player gets when his table is closed (R-16.11) is in his language,
+    with the cancelled hand, the rule and his chips."""
+    done = Abandoned(cancelled=7, cashed=(("1", "ann", 150),), reason="x")
+    for lang in ("de", "ru"):
+        text = closed_text(done, "<#5>", 150, lang)  # type: ignore[arg-type]  # a Locale
+        assert text.splitlines() == [
+            say("closed.head", lang, place="<#5>", reason="x"),  # type: ignore[arg-type]
+            say("closed.cancelled", lang, hand=7, rule=Rule("R-16.11")),  # type: ignore[arg-type]
+            say("closed.cashed", lang, chips=150),  # type: ignore[arg-type]
+        ]
+        assert "R-16.11" in text and "150" in text
+        assert say("closed.cashed", "en", chips=150) not in text
