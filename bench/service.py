@@ -26,6 +26,7 @@ from typing import Any
 from bot.local.robot import pick
 from bot.store import describe, is_postgres
 from bot.table.ports import (
+    HandTotal,
     LedgerEntry,
     LedgerKind,
     LedgerRow,
@@ -73,6 +74,18 @@ class CountingStore:
 
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
         return await self.inner.ledger_rows(table_id)
+
+    async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
+        return await self.inner.ledger_sums(table_id)
+
+    async def hand_totals(self, table_id: str) -> list[HandTotal]:
+        return await self.inner.hand_totals(table_id)
+
+    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
+        return await self.inner.hand_events(table_id, hand_no)
+
+    async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
+        return await self.inner.seating(table_id, before_seq=before_seq)
 
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         await self.inner.save_snapshot(table_id, seq, payload)

@@ -5,10 +5,11 @@ Stop the bot first (what it writes after the copy began would stay behind), run 
 start the bot with ``CHIPFIST_DB=postgresql://...``. It copies everything the store holds,
 in one PostgreSQL transaction: every log (tables, hands in progress, the player
 preferences and table-message logs, which are logs too), the ledger, snapshots, the
-open-table and hand indexes, and fences. Then it checks the copy before reporting success:
+open-table and hand indexes, the standings, hand totals and ledger sums, and fences.
+Then it checks the copy before reporting success:
 
 * the two stores read back the same, log by log (events, ledger rows in order, ledger
-  totals, newest snapshot, hand records) and the same open tables;
+  totals and sums, newest snapshot, hand records, hand totals) and the same open tables;
 * every open table recovers identically from both (the whole rebuilt state, hand in
   progress included, from the snapshot plus tail and from the whole log), and chips are
   conserved in it: the rebuilt state and the ledger agree (R-2.5).
@@ -70,6 +71,12 @@ _TABLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
         "table_id, player_id",
     ),
     ("player_prefs", ("player_id", "hidden"), "player_id"),
+    (
+        "hand_totals",
+        ("table_id", "player_id", "hands", "won", "net", "best"),
+        "table_id, player_id",
+    ),
+    ("ledger_sums", ("table_id", "player_id", "kind", "amount"), "table_id, player_id, kind"),
 )
 
 
@@ -183,6 +190,8 @@ async def _same_log(old: BaseStore, new: BaseStore, log: str) -> None:
         ("ledger totals", await old.ledger_totals(log), await new.ledger_totals(log)),
         ("snapshot", await old.latest_snapshot(log), await new.latest_snapshot(log)),
         ("hands", await old.hands(log, limit=500), await new.hands(log, limit=500)),
+        ("hand totals", await old.hand_totals(log), await new.hand_totals(log)),
+        ("ledger sums", await old.ledger_sums(log), await new.ledger_sums(log)),
     ]
     last = await old.last_seq(log)
     checks.append(("last seq", last, await new.last_seq(log)))

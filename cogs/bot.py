@@ -62,6 +62,7 @@ from cogs.prefs import (
     migrate_table_threads,
 )
 from cogs.presenter import DiscordPresenter
+from cogs.translator import CommandTranslator
 
 log = logging.getLogger("cogs.app")  # the service's log name (operators filter on it)
 
@@ -191,6 +192,8 @@ class ChipfistBot(commands.Bot):
         # Every inbound path to the play functions, in one place (cogs.router): the
         # clicks, the modal, stale buttons, the slash commands and their errors.
         await self.load_extension(ROUTER)
+        # Descriptions and choices in every player's language (names stay English).
+        await self.tree.set_translator(CommandTranslator(self.tree))
         if self._sync:
             self.synced = await self.sync_commands(force=self._force_sync)
         if self.metrics is not None:
@@ -350,9 +353,15 @@ class ChipfistBot(commands.Bot):
         scope = f"guild:{guild}" if guild else "global"
         return f"{self.application_id}:{scope}", discord.Object(guild) if guild else None
 
-    def tree_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
-        """A hash of exactly what ``tree.sync`` would send for this scope."""
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+    async def tree_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A hash of exactly what ``tree.sync`` would send for this scope, translations
+        included (a new or changed translation is synced)."""
+        commands = self.tree.get_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is None:
+            payload = [c.to_dict(self.tree) for c in commands]
+        else:
+            payload = [await c.get_translated_payload(self.tree, translator) for c in commands]
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -363,7 +372,7 @@ class ChipfistBot(commands.Bot):
         scope, guild = self._sync_scope()
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        digest = self.tree_hash(guild)
+        digest = await self.tree_hash(guild)
         store = self.service.store
         last = None
         try:

@@ -18,7 +18,10 @@ internals here and nowhere else:
   ``DiscordWebSocket.DEFAULT_GATEWAY``, and ``ConnectionState.shard_ids``: connecting
   one more gateway shard taken over from another process;
 * ``VoiceClient.warn_nacl`` / ``warn_dave``: silencing voice warnings the bot has no
-  use for.
+  use for;
+* ``Command`` / ``Group`` / ``ContextMenu.get_translated_payload(tree, translator)``
+  (undocumented: what ``CommandTree.sync`` sends, translations included): the hash of
+  the synced commands (``cogs/bot.py``), so a changed translation is synced.
 
 :func:`problems` checks that each exists with the shape the code relies on (names,
 parameters) in the installed discord.py; the bot refuses to start with one line per
@@ -191,6 +194,13 @@ def problems() -> list[str]:
         bool(getattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", None)),
         "DiscordWebSocket.DEFAULT_GATEWAY is gone",
     )
+    app = discord.app_commands
+    for kind in (app.Command, app.Group, app.ContextMenu):
+        payload = getattr(kind, "get_translated_payload", None)
+        need(
+            payload is not None and _params(payload)[:2] == ["tree", "translator"],
+            f"{kind.__name__}.get_translated_payload(tree, translator) is gone or changed",
+        )
     need(
         getattr(getattr(discord.ui, "view", None), "BaseView", None) is not None,
         "discord.ui.view.BaseView is missing (discord.py 2.6 or newer is needed)",

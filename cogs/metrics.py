@@ -32,7 +32,14 @@ from wsgiref.simple_server import WSGIServer
 
 import aiohttp
 
-from bot.table.ports import LedgerEntry, LedgerKind, LedgerRow, LoggedEvent, StorePort
+from bot.table.ports import (
+    HandTotal,
+    LedgerEntry,
+    LedgerKind,
+    LedgerRow,
+    LoggedEvent,
+    StorePort,
+)
 
 _SNOWFLAKE = re.compile(r"/\d{15,21}(?=/|$)")
 _TOKEN_AFTER = re.compile(r"/(interactions/\{id\}|webhooks/\{id\})/[^/]+")
@@ -205,6 +212,18 @@ class TimedStore:
 
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
         return await self._inner.ledger_rows(table_id)
+
+    async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
+        return await self._inner.ledger_sums(table_id)
+
+    async def hand_totals(self, table_id: str) -> list[HandTotal]:
+        return await self._inner.hand_totals(table_id)
+
+    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
+        return await self._inner.hand_events(table_id, hand_no)
+
+    async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
+        return await self._inner.seating(table_id, before_seq=before_seq)
 
     async def save_snapshot(
         self,

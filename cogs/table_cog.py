@@ -101,6 +101,18 @@ def _per_user_channel(interaction: Interaction) -> tuple[int, int | None]:
     return (interaction.user.id, interaction.channel_id)
 
 
+def _per_user(interaction: Interaction) -> int:
+    """Cooldowns on the reads of a table's past: per user, wherever he asks."""
+    return interaction.user.id
+
+
+READS_RATE = 5
+READS_PER = 60.0
+"""``/export``, ``/stats``, ``/ledger``, ``/settle``: each at most this many times per this
+many seconds per user (a burst of a few is normal use; a flood is refused privately with
+the time left, and nothing is read)."""
+
+
 class TableCog(commands.Cog):
     """The table commands (``/table …``) and the seat and play commands."""
 
@@ -163,6 +175,7 @@ class TableCog(commands.Cog):
         small_bet="Fixed/spread limit: the small bet (0: derived)",
         big_bet="Fixed/spread limit: the big bet (0: derived)",
         ante="Ante per player",
+        thread="Play in a thread of its own",
     )
     @app_commands.choices(
         structure=[app_commands.Choice(name=n, value=k) for k, n in LIMIT_NAMES.items()],
@@ -262,6 +275,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, say("play.bumped", of(interaction)))
 
     @table.command(name="pause", description="Pause or resume the table (host or moderator)")
+    @app_commands.describe(paused="True pauses (default), False resumes")
     async def pause(self, interaction: Interaction, paused: bool = True) -> None:
         t = self._table(interaction)
         if t is None:
@@ -324,6 +338,7 @@ class TableCog(commands.Cog):
         await self._answer(interaction, outcome)
 
     @app_commands.command(name="topup", description="Add chips between hands")
+    @app_commands.describe(amount="Chips to add")
     async def topup(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         await self._run(interaction, lambda t, a, k: t.top_up(a.user_id, amount, key=k))
 
@@ -383,6 +398,7 @@ class TableCog(commands.Cog):
         await self._act(interaction, ActionRequest("all_in"))
 
     @app_commands.command(name="bet", description="Bet an amount")
+    @app_commands.describe(amount="Chips")
     async def bet(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         await self._act(interaction, ActionRequest("bet", amount))
 
@@ -404,6 +420,7 @@ class TableCog(commands.Cog):
         )
 
     @app_commands.command(name="declare", description="Declare low, high or both (fallback)")
+    @app_commands.describe(choice="Low, high or both")
     @app_commands.choices(
         choice=[app_commands.Choice(name=c, value=c) for c in ("low", "high", "both")]
     )
@@ -453,6 +470,8 @@ class TableCog(commands.Cog):
     # ------------------------------------------------------------------ other
 
     @app_commands.command(name="export", description="A finished hand as PHH (hand history)")
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
+    @app_commands.describe(hand="The hand's number")
     async def export(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         t = self._table(interaction)
         if t is None:
@@ -477,6 +496,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, "\n".join(recent) or say("history.nothing", of(interaction)))
 
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
     async def ledger(self, interaction: Interaction) -> None:
         await ops.defer(interaction)  # ephemeral: rendering takes a moment
         report = await self.bot.tables.session(_tid(interaction))
@@ -493,6 +513,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, text, image=image)
 
     @app_commands.command(name="settle", description="Who pays whom to settle the session")
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
     async def settle(self, interaction: Interaction) -> None:
         report = await self.bot.tables.session(_tid(interaction))
         payments = report.payments()
@@ -515,6 +536,7 @@ class TableCog(commands.Cog):
         scope="This table (default), this server's tables, or every server's",
     )
     @app_commands.choices(scope=standings_cog.STATS_SCOPES)
+    @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
     async def stats(
         self,
         interaction: Interaction,
@@ -555,6 +577,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, rules_answer(rule, repo, of(interaction)))
 
     @app_commands.command(name="notify", description="How to be told it is your turn")
+    @app_commands.describe(mode="A mention in the channel, or a direct message")
     @app_commands.choices(
         mode=[
             app_commands.Choice(name="a mention in the channel", value="channel"),

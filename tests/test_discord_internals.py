@@ -41,6 +41,7 @@ def test_discord_internals_check_names_a_changed_signature(monkeypatch: pytest.M
         (discord.state.ConnectionState, "parse_interaction_create", "INTERACTION_CREATE"),
         (discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", "DEFAULT_GATEWAY"),
         (webhook_async, "async_context", "async_context"),
+        (discord.app_commands.Group, "get_translated_payload", "Group.get_translated_payload"),
     ],
 )
 def test_discord_internals_check_names_a_missing_part(

@@ -82,10 +82,10 @@ async def test_r16_11_bot_removed_and_added_back_twice_deals_to_the_end(h: Harne
     table = h.table()
     for round_ in (2, 3):
         await fake.remove_bot()
-        await fake.wait_for(lambda: table.state.closed, timeout=5)
+        await fake.wait_for(lambda: table.state.closed, timeout=20)
         await h.settle()
         await fake.readd_bot()
-        await fake.wait_for(lambda: not table.state.closed, timeout=5)
+        await fake.wait_for(lambda: not table.state.closed, timeout=20)
         await h.settle()
         assert table.state.incarnation == round_
         for u in users:

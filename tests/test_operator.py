@@ -25,6 +25,7 @@ from bot.backup import BackupError, backup, restore
 from bot.config import Config, env_names, make_token
 from bot.logs import HANDLER_NAME, WIRE_LOGGERS, configure, redact
 from bot.store import open_store
+from bot.store.schema import LATEST
 from bot.table.ports import open_store as open_port
 from bot.table.state import state_digest
 from cogs.app import ChipfistBot
@@ -249,7 +250,7 @@ async def test_doctor_on_postgres_connects_reads_the_schema_and_masks_the_passwo
     assert code == 0, text
     assert (
         "connected (PostgreSQL 1" in text
-        and "schema v0, migrated to v5 at the next start (an empty database" in text
+        and f"schema v0, migrated to v{LATEST} at the next start (an empty database" in text
     ), text
     store = await open_store(url)  # the bot's first start: migrated
     await store.close()

@@ -21,6 +21,7 @@ import contextlib
 import re
 from typing import Any
 
+from bot.store import handtotals
 from bot.store.errors import StoreError
 from bot.store.reader import Reader
 from bot.store.records import StoredEvent
@@ -238,6 +239,25 @@ class PostgresWriter(GroupCommitWriter):
                 " $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],"
                 f" $10::bigint[]){UPSERT_CONFLICT}",
                 *_columns(plan.standings, 10),
+            )
+        if plan.totals:
+            # One row per (table, player) already: one INSERT touches each row once.
+            await conn.execute(
+                f"INSERT INTO hand_totals ({handtotals.COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[],"
+                f" $5::bigint[], $6::bigint[]){handtotals.CONFLICT}",
+                *_columns(plan.totals, 6),
+            )
+        if plan.reopened:
+            await conn.execute(
+                "DELETE FROM ledger_sums WHERE table_id = ANY($1::text[])", plan.reopened
+            )
+        if plan.sums:
+            await conn.execute(
+                f"INSERT INTO ledger_sums ({handtotals.LEDGER_COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])"
+                f"{handtotals.LEDGER_CONFLICT}",
+                *_columns(plan.sums, 4),
             )
         if plan.prefs:
             prefs = dict(plan.prefs)

@@ -13,9 +13,11 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store import handtotals
 from bot.store.records import (
     LEDGER_KINDS,
     HandRecord,
+    HandTotal,
     LedgerEntry,
     LedgerKind,
     PlayerTotals,
@@ -102,6 +104,23 @@ class Reader:
         for player, kind, total in rows:
             net[str(player)] = net.get(str(player), 0) + LedgerKind.read(kind).sign * int(total)
         return net
+
+    async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
+        rows = await self._rows(handtotals.LEDGER_QUERY, (table_id,))
+        return {(str(p), LedgerKind.read(k)): int(total) for p, k, total in rows}
+
+    async def hand_totals(self, table_id: str) -> list[HandTotal]:
+        rows = await self._rows(handtotals.QUERY, (table_id,))
+        return [HandTotal(str(p), int(h), int(w), int(n), int(b)) for p, h, w, n, b in rows]
+
+    async def seating(self, table_id: str, before_seq: int | None) -> list[StoredEvent]:
+        # The predicate repeats the partial index's word for word (events_seating).
+        rows = await self._rows(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE table_id = ?"
+            f" AND kind IN {handtotals.SEATING_KINDS} AND seq < ? ORDER BY seq",
+            (table_id, 2**63 - 1 if before_seq is None else before_seq),
+        )
+        return [_event(r) for r in rows]
 
     async def ledger(self, table_id: str) -> list[LedgerEntry]:
         rows = await self._rows(

@@ -75,6 +75,18 @@ class StoredEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class HandTotal:
+    """One player's hands at one table (``handtotals.py``): hands dealt, hands won (a
+    positive net), their net and the best net of one hand (0 if none was positive)."""
+
+    player_id: str
+    hands: int
+    won: int
+    net: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerRow:
     """One chip movement across the table's edge (R-2.5), caused by one event.
 

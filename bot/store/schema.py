@@ -10,17 +10,22 @@ Each migration is written once, as SQL with a few ``{placeholders}`` for the onl
 two dialects spell differently (:data:`DIALECTS`): the row-id column, the integer and float
 types, and SQLite's check that an amount really is an integer (PostgreSQL's BIGINT column
 already refuses anything else). Everything else (tables, columns, constraints, indexes,
-backfills) is the same text on SQLite and PostgreSQL, so both mean the same schema.
+backfills) is the same text on SQLite and PostgreSQL, so both mean the same schema. A
+backfill that must read the payloads' JSON (which the dialects spell differently) is a
+:class:`Backfill`: a Python fold over rows one query selects, inserted by one statement,
+in the migration's transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 import aiosqlite
 
+from bot.store import handtotals
 from bot.store.errors import StoreError
 from bot.store.records import HAND_ENDED, HAND_STARTED, TABLE_CLOSED, TABLE_OPENED
 
@@ -51,12 +56,35 @@ _NAMES: Final = {
 }
 
 
+class Fold(Protocol):
+    def feed(self, rows: Iterable[tuple[Any, ...]]) -> None: ...
+
+    def rows(self) -> list[tuple[Any, ...]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Backfill:
+    """A fold no SQL spells the same on both dialects (reading JSON payloads): ``read``
+    selects the rows, streamed in chunks into a new ``fold``, whose rows ``write``
+    inserts (``?`` placeholders, numbered for PostgreSQL)."""
+
+    read: str
+    fold: Callable[[], Fold]
+    write: str
+
+
+_CHUNK: Final = 5000
+"""Rows a backfill reads at a time (a big log is never all in memory)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One schema version: its statements, written once for both dialects."""
 
     name: str
     statements: tuple[str, ...]
+    backfill: Backfill | None = None
+    """Rows worked out in Python from rows already there, after the statements."""
 
     def render(self, dialect: Dialect) -> list[str]:
         """The statements as this dialect spells them."""
@@ -239,12 +267,52 @@ _V5_STANDINGS = Migration(
     ),
 )
 
+# Reads that do not grow with a table's age. ``hand_totals``: each player's hands, hands
+# won, net and best hand at each table (bot/store/handtotals.py), kept by the writer, so
+# a table's /stats is one read of a row per player; the logs already written are folded
+# in. ``ledger_sums``: the ledger's sum per table, player and kind since the table's
+# latest ``created``, kept by the writer too (and summed here from the ledger already
+# written), so /ledger and /settle read a few rows, not a row per raked hand.
+# ``events_seating``: a partial index of the few rows that say who sat where and under
+# which settings, so a hand's export, /ledger and /settle find the players' names without
+# reading the hands' rows (a partial index costs nothing on the other rows).
+_V6_READS = Migration(
+    "hand totals, ledger sums and seating index",
+    (
+        """
+        CREATE TABLE hand_totals (
+            table_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            hands {int} NOT NULL,
+            won {int} NOT NULL,
+            net {int} NOT NULL,
+            best {int} NOT NULL,
+            PRIMARY KEY (table_id, player_id)
+        )
+        """,
+        "CREATE INDEX events_seating ON events (table_id, seq)"
+        f" WHERE kind IN {handtotals.SEATING_KINDS}",
+        """
+        CREATE TABLE ledger_sums (
+            table_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            amount {int} NOT NULL,
+            PRIMARY KEY (table_id, player_id, kind)
+        )
+        """,
+        handtotals.LEDGER_BACKFILL,
+    ),
+    Backfill(handtotals.BACKFILL_READ, handtotals.LogFold, handtotals.UPSERT),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _V1_LOG_AND_LEDGER,
     _V2_SNAPSHOTS,
     _V3_TABLES_AND_HANDS,
     _V4_FENCES,
     _V5_STANDINGS,
+    _V6_READS,
 )
 LATEST = len(MIGRATIONS)
 
@@ -308,8 +376,16 @@ async def migrate(conn: aiosqlite.Connection, *, target: int = LATEST) -> int:
             if version >= target:
                 await conn.execute("COMMIT")
                 break
-            for statement in MIGRATIONS[version].render("sqlite"):
+            migration = MIGRATIONS[version]
+            for statement in migration.render("sqlite"):
                 await conn.execute(statement)
+            if (fill := migration.backfill) is not None:
+                fold = fill.fold()
+                cursor = await conn.execute(fill.read)
+                while chunk := await cursor.fetchmany(_CHUNK):
+                    fold.feed(tuple(r) for r in chunk)
+                await cursor.close()
+                await conn.executemany(fill.write, fold.rows())
             version += 1
             await conn.execute("UPDATE schema_version SET version = ?", (version,))
             await conn.execute("COMMIT")
@@ -358,8 +434,22 @@ async def pg_migrate(conn: asyncpg.Connection[Any], *, target: int = LATEST) -> 
             version = await pg_schema_version(conn)
             if version >= target:
                 break
-            for statement in MIGRATIONS[version].render("postgres"):
+            migration = MIGRATIONS[version]
+            for statement in migration.render("postgres"):
                 await conn.execute(statement)
+            if (fill := migration.backfill) is not None:
+                fold = fill.fold()
+                cursor = await conn.cursor(fill.read)
+                while chunk := await cursor.fetch(_CHUNK):
+                    fold.feed(tuple(r) for r in chunk)
+                if filled := fold.rows():
+                    await conn.executemany(_numbered(fill.write), filled)
             version += 1
             await conn.execute("UPDATE schema_version SET version = $1", version)
     return version
+
+
+def _numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL numbers them."""
+    count = iter(range(1, 1_000_000))
+    return re.sub(r"\?", lambda _: f"${next(count)}", sql)

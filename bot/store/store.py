@@ -29,10 +29,12 @@ import aiosqlite
 from bot.store.checkpoint import Checkpointer, daemon_connect
 from bot.store.errors import StoreClosed
 from bot.store.files import create_private
+from bot.store.handtotals import hand_nets
 from bot.store.inuse import FileLock
 from bot.store.reader import Reader
 from bot.store.records import (
     HandRecord,
+    HandTotal,
     LedgerEntry,
     LedgerKind,
     LedgerRow,
@@ -133,6 +135,7 @@ class BaseStore(ABC):
             fence=fence,
             future=future,
             index=index_rows(table_id, kind, payload),
+            nets=hand_nets(kind, payload),
         )
         self._submit(op)
         return await future
@@ -198,6 +201,23 @@ class BaseStore(ABC):
         +, cash-outs and rake -. The rake's id is whoever took it (the house), so the sum
         over all ids is the chips that should be on the table now."""
         return await self._reader.ledger_by_player(table_id)
+
+    async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
+        """Sum of amounts per (id, ledger kind) since the table's latest ``created`` (this
+        table's session, not an earlier table's in the channel), only the pairs with
+        rows: the running sums the writer keeps (``handtotals.py``), a few rows however
+        long the table has run."""
+        return await self._reader.ledger_sums(table_id)
+
+    async def hand_totals(self, table_id: str) -> list[HandTotal]:
+        """Each player's hands at this table (``handtotals.py``), by player id: one row
+        per player, kept as the hands end."""
+        return await self._reader.hand_totals(table_id)
+
+    async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[StoredEvent]:
+        """The table's ``created``, ``sat`` and ``settings`` events (with seq below
+        ``before_seq`` if given), in order, through their own small index."""
+        return await self._reader.seating(table_id, before_seq)
 
     async def ledger(self, table_id: str) -> list[LedgerEntry]:
         """Every ledger row of the table, in the order written."""

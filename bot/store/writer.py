@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from bot.store import handtotals
 from bot.store.checkpoint import WRITER_AUTOCHECKPOINT_PAGES
 from bot.store.errors import DuplicateCommand, StaleFence, StoreClosed, StoreError
 from bot.store.records import (
@@ -59,6 +60,8 @@ class AppendOp:
     future: asyncio.Future[int] = field(repr=False)
     index: IndexRows = NO_ROWS
     """The standings' rows this event adds (``standings.index_rows``)."""
+    nets: tuple[tuple[str, int], ...] = ()
+    """(player, net) per position of a hand end, for ``hand_totals`` (``handtotals``)."""
 
 
 @dataclass(slots=True)
@@ -115,6 +118,14 @@ class BatchPlan:
     (``standings.standings_rows``)."""
     prefs: list[tuple[str, int]] = field(default_factory=list)
     """(player, hidden), in order: a player's last one wins."""
+    nets: list[tuple[str, str, int]] = field(default_factory=list)
+    """(table, player, net) per position of each hand end, in order."""
+    totals: list[handtotals.Row] = field(default_factory=list)
+    """The batch's change to ``hand_totals``, one row per (table, player)."""
+    sums: list[tuple[str, str, str, int]] = field(default_factory=list)
+    """The batch's change to ``ledger_sums``, one row per (table, player, kind)."""
+    reopened: list[str] = field(default_factory=list)
+    """Tables the batch opens: their ``ledger_sums`` start again (before ``sums``)."""
 
 
 def fence_names(batch: Iterable[Op]) -> list[str]:
@@ -192,8 +203,13 @@ def plan_batch(
             plan.results.extend((table, seq, op.hand_no, *row) for row in index.results)
         if index.privacy is not None:
             plan.prefs.append((index.privacy[0], int(index.privacy[1])))
+        plan.nets.extend((table, player, net) for player, net in op.nets)
         outcomes.append(seq)
     plan.standings = standings_rows(plan.ledger, plan.results)
+    plan.totals = handtotals.totals_rows(plan.nets)
+    opened = {table: seq for table, is_open, seq in plan.lifecycle if is_open}
+    plan.reopened = sorted(opened)
+    plan.sums = handtotals.ledger_rows(plan.ledger, opened)
     return plan
 
 
@@ -444,6 +460,12 @@ class Writer(GroupCommitWriter):
             )
         if plan.standings:
             conn.executemany(UPSERT, plan.standings)
+        if plan.totals:
+            conn.executemany(handtotals.UPSERT, plan.totals)
+        if plan.reopened:
+            conn.executemany(handtotals.LEDGER_RESET, [(t,) for t in plan.reopened])
+        if plan.sums:
+            conn.executemany(handtotals.LEDGER_UPSERT, plan.sums)
         if plan.prefs:
             conn.executemany(
                 "INSERT INTO player_prefs (player_id, hidden) VALUES (?, ?)"

@@ -31,6 +31,7 @@ from bot.store import (
     LEDGER_KINDS,
     BaseStore,
     DuplicateCommand,
+    HandTotal,
     LedgerEntry,
     LedgerKind,
     LedgerRow,
@@ -40,6 +41,8 @@ from bot.store import (
     StoredEvent,
 )
 from bot.store import open_store as open_backend
+from bot.store.handtotals import SEATING, hand_nets, totals_rows
+from bot.store.records import HAND_ENDED, HAND_STARTED
 from bot.store.store import Synchronous
 from bot.table.log import Closed, Created
 
@@ -47,8 +50,10 @@ _log = logging.getLogger(__name__)
 
 __all__ = [
     "BOUGHT",
+    "LEDGER_KINDS",
     "DuplicateKey",
     "EventNoticeKind",
+    "HandTotal",
     "LedgerEntry",
     "LedgerKind",
     "LedgerRow",
@@ -97,7 +102,28 @@ class StorePort(Protocol):
         ...
 
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
-        """Every ledger row of one table, in order (for session results, /settle)."""
+        """Every ledger row of one table, in order."""
+        ...
+
+    # Reads that cost the same however long the table has run (``/export``, ``/stats``,
+    # ``/ledger``, ``/settle``): indexed rows and running totals, never the whole log.
+
+    async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
+        """Sum of amounts per (id, ledger kind) since the table's latest ``created``
+        (this table's session), only the pairs with rows."""
+        ...
+
+    async def hand_totals(self, table_id: str) -> list[HandTotal]:
+        """Each player's hands at this table, by player id (``bot.store.handtotals``)."""
+        ...
+
+    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
+        """The latest hand numbered ``hand_no``: its ``hand_started``, the events of the
+        hand, and its ``hand_ended`` if it ended; empty if no such hand started."""
+        ...
+
+    async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
+        """The ``created``, ``sat`` and ``settings`` events (seq below ``before_seq``)."""
         ...
 
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
@@ -348,6 +374,49 @@ class MemoryStore:
     async def ledger_rows(self, table_id: str) -> list[LedgerEntry]:
         return list(self._ledger.get(table_id, []))
 
+    async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
+        out: dict[tuple[str, LedgerKind], int] = {}
+        created = [e.seq for e in self._events.get(table_id, []) if e.kind == Created.KIND]
+        opened = created[-1] if created else 0
+        for entry in self._ledger.get(table_id, []):
+            if entry.seq < opened:
+                continue
+            key = (entry.player_id, entry.kind)
+            out[key] = out.get(key, 0) + entry.amount
+        return out
+
+    async def hand_totals(self, table_id: str) -> list[HandTotal]:
+        # As the real store's writer keeps them: from each hand end's players.
+        nets = (
+            (table_id, player, net)
+            for e in self._events.get(table_id, [])
+            for player, net in hand_nets(e.kind, e.payload)
+        )
+        rows = sorted(totals_rows(nets), key=lambda r: r[1])
+        return [HandTotal(p, h, w, n, b) for _, p, h, w, n, b in rows]
+
+    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
+        # As the real store's hands index: the last start of that number wins, and its
+        # first end after it closes it.
+        log = self._events.get(table_id, [])
+        starts = [i for i, e in enumerate(log) if e.kind == HAND_STARTED and e.hand_no == hand_no]
+        if not starts:
+            return []
+        out: list[LoggedEvent] = []
+        for e in log[starts[-1] :]:
+            if e.hand_no == hand_no:
+                out.append(e)
+                if e.kind == HAND_ENDED:
+                    break
+        return out
+
+    async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
+        return [
+            e
+            for e in self._events.get(table_id, [])
+            if e.kind in SEATING and (before_seq is None or e.seq < before_seq)
+        ]
+
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         self._snapshots[table_id] = (seq, json.loads(json.dumps(payload)))
 
@@ -415,6 +484,22 @@ class StoreAdapter:
 
     async def ledger_totals(self, table_id: str) -> dict[LedgerKind, int]:
         return await self.store.ledger_totals(table_id)
+
+    async def ledger_sums(self, table_id: str) -> dict[tuple[str, LedgerKind], int]:
+        return await self.store.ledger_sums(table_id)
+
+    async def hand_totals(self, table_id: str) -> list[HandTotal]:
+        return await self.store.hand_totals(table_id)
+
+    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
+        record = await self.store.hand_record(table_id, hand_no)
+        if record is None:
+            return []
+        ended = () if record.end is None else (record.end,)
+        return [record.start, *record.actions, *ended]
+
+    async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
+        return await self.store.seating(table_id, before_seq=before_seq)
 
     # The standings' queries (bot.table.standings.StandingsSource), one each.
 

@@ -17,9 +17,9 @@ from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
 from bot.table.ownership import NotOwned, Ownership
-from bot.table.ports import LedgerKind, Presenter, StorePort
+from bot.table.ports import LedgerKind, LedgerRow, Presenter, StorePort
 from bot.table.recovery import ledger_error, load
-from bot.table.session import PlayerStats, SessionReport, hand_stats, session_results
+from bot.table.session import PlayerStats, SessionReport, session_results
 from bot.table.settings import TableSettings
 from bot.table.standings import (
     DEFAULT_MIN_HANDS,
@@ -157,31 +157,41 @@ class TableService:
 
     async def session(self, table_id: str) -> SessionReport:
         """Who is up and who is down at this table (``/ledger``, ``/settle``): the
-        ledger, the stacks still on the table, and the names from the log."""
+        store's ledger sums per player and kind, the stacks still on the table, and the
+        names from the log's seating rows (two small reads, however long the table has
+        run)."""
         table = self.get(table_id)
         if table is None:
             return SessionReport((), {}, {})
-        # This table's session only: an earlier table of the channel settled its own.
-        opened = table.state.opened_seq
-        rows = [r for r in await self.store.ledger_rows(table_id) if r.seq >= opened]
+        # This table's session only (the sums since its Created): an earlier table of
+        # the channel settled its own.
+        sums = await self.store.ledger_sums(table_id)
+        rows = [LedgerRow(player, kind, amount) for (player, kind), amount in sums.items()]
         seats = list(table.state.seats.values())
         stacks = {s.user_id: s.stack for s in seats}
         # Players who stood up are in the results too: their names come from the log.
-        names = {
-            sat.user: sat.name
-            for sat in read_rows(await self.store.events(table_id), Sat, table_id=table_id)
-        }
+        seating = await self.store.seating(table_id)
+        names = {sat.user: sat.name for sat in read_rows(seating, Sat, table_id=table_id)}
         names.update({s.user_id: s.name for s in seats})
         results = tuple(r for r in session_results(rows, stacks) if r.user_id != "house")
         totals = dict.fromkeys(LedgerKind, 0)
         for r in rows:
-            totals[r.kind] = totals.get(r.kind, 0) + r.amount
+            totals[r.kind] += r.amount
         return SessionReport(results, names, totals if results else {})
 
     async def stats(self, table_id: str) -> list[PlayerStats]:
-        """Hands played and won, net and biggest win per player (``/stats``)."""
-        events = await self.store.events(table_id)
-        return hand_stats((e.kind, e.payload) for e in events)
+        """Hands played and won, net and biggest win per player (``/stats``): the
+        store's running totals, one row per player, and the names from the seating."""
+        totals = await self.store.hand_totals(table_id)
+        seating = await self.store.seating(table_id)
+        names = {sat.user: sat.name for sat in read_rows(seating, Sat, table_id=table_id)}
+        out = [
+            PlayerStats(
+                t.player_id, names.get(t.player_id, t.player_id), t.hands, t.won, t.net, t.best
+            )
+            for t in totals
+        ]
+        return sorted(out, key=lambda s: (-s.net, s.user_id))
 
     # ------------------------------------------------------------------ standings
 

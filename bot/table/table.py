@@ -1483,65 +1483,71 @@ class Table:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
         ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
         was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
-        info, hand = await self._finished_hand(hand_no)
+        info = await self._finished_info(hand_no)
         position = info.users.index(viewer) if viewer in info.users else None
-        return phh.export_hand(hand, players=list(info.names), viewer=position)
+
+        def export() -> str:
+            hand = _replay(hand_no, info)
+            return phh.export_hand(hand, players=list(info.names), viewer=position)
+
+        return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 
     async def hand_story(self, hand_no: int) -> str:
         """A finished hand as the table told it: its public lines, with names. Nothing
         private: hole cards appear only where they were shown."""
-        info, _ = await self._finished_hand(hand_no)
+        info = await self._finished_info(hand_no)
         name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
         lines = [f"Hand #{hand_no}: {dealt_under.stakes_text(info.variant, info.limit)}."]
-        hand = info.start.new_hand()  # replays: _finished_hand above replayed it whole
 
         def tell(events: Sequence[Event]) -> None:
             for event in events:
                 if event.audience is None and (text := describe(event, name)) is not None:
                     lines.append(text)
 
-        tell(hand.events)
-        for index, action in enumerate(info.actions):
-            if index in timed_out:
-                # As the table said it: the clock, then what the clock did (R-13.2).
-                if isinstance(action, DeclareTimeout):
-                    if lines[-1] != "The clock ran out.":  # sealed calls: one clock
-                        lines.append("The clock ran out.")
-                else:
-                    lines.append(f"{name(action.player)}'s time ran out.")
-            tell(hand.apply(action))
+        def replay() -> None:
+            _replay(hand_no, info)  # whole first: rules this engine refuses raise here
+            hand = info.start.new_hand()
+            tell(hand.events)
+            for index, action in enumerate(info.actions):
+                if index in timed_out:
+                    # As the table said it: the clock, then what the clock did (R-13.2).
+                    if isinstance(action, DeclareTimeout):
+                        if lines[-1] != "The clock ran out.":  # sealed calls: one clock
+                            lines.append("The clock ran out.")
+                    else:
+                        lines.append(f"{name(action.player)}'s time ran out.")
+                tell(hand.apply(action))
+
+        await asyncio.to_thread(replay)  # the engine's CPU work, off the loop
         return "\n".join(lines)
 
     async def _dealt_under(self, hand_no: int) -> TableSettings:
         """The settings in force when hand ``hand_no`` was dealt (R-16.8: a hand is told
         by the stakes it was played at, not by a later settings change)."""
-        settings, found = self.settings, self.settings
-        for rec in self._read(await self.store.events(self.table_id)):
+        events = await self.store.hand_events(self.table_id, hand_no)
+        if not events:
+            return self.settings
+        settings = self.settings
+        before = await self.store.seating(self.table_id, before_seq=events[0].seq)
+        for rec in self._read(before):
             if isinstance(rec, tlog.Created | tlog.SettingsChanged):
                 settings = rec.settings
-            elif isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
-                found = settings  # the last table in this channel with that number wins
-        return found
+        return settings
 
     async def _timed_out(self, hand_no: int) -> set[int]:
         """Which of a hand's actions the clock took (their index in the hand's actions),
         read from the log: the engine's record does not say who acted by timeout."""
-        out: set[int] = set()
-        index = -1
-        for rec in self._read(await self.store.events(self.table_id)):
-            if isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
-                out, index = set(), 0  # a later table in this channel counts afresh
-            elif index >= 0 and isinstance(rec, tlog.ActionTaken) and rec.hand_no == hand_no:
-                if rec.timeout:
-                    out.add(index)
-                index += 1
-            elif isinstance(rec, tlog.HandEnded) and rec.hand_no == hand_no:
-                index = -1
-        return out
+        events = await self.store.hand_events(self.table_id, hand_no)
+        actions = [ev for ev in events if ev.kind == tlog.ActionTaken.KIND]
+        return {
+            index
+            for index, rec in enumerate(self._read(actions))
+            if isinstance(rec, tlog.ActionTaken) and rec.timeout
+        }
 
-    async def _finished_hand(self, hand_no: int) -> tuple[HandInfo, Hand]:
+    async def _finished_info(self, hand_no: int) -> HandInfo:
         info = self.state.recent.get(hand_no)
         if info is None:
             info = await self._load_hand(hand_no)
@@ -1549,13 +1555,7 @@ class Table:
             raise TableError(f"There is no finished hand #{hand_no} at this table.")
         if info.replay_error is not None:  # rules this engine refuses (R-16.8)
             raise UnreplayableHand(hand_no, info.replay_error)
-        try:
-            hand = info.start.new_hand()
-            for action in info.actions:
-                hand.apply(action)
-        except PokerError as exc:  # recorded under earlier rules (R-16.8)
-            raise UnreplayableHand(hand_no, exc.message) from None
-        return info, hand
+        return info
 
     def _read(self, events: Sequence[LoggedEvent]) -> Iterator[tlog.LogRecord]:
         """This table's logged rows as records (:class:`tlog.LogError` on a bad row)."""
@@ -1563,16 +1563,21 @@ class Table:
             yield tlog.read_event(ev.kind, ev.payload, table_id=self.table_id, seq=ev.seq)
 
     async def _load_hand(self, hand_no: int) -> HandInfo | None:
+        """A hand from the store's index of hands (its own rows, not the whole log) and
+        the names of its seats from the seating index: the latest ``sat`` of each seat
+        before it started."""
+        events = await self.store.hand_events(self.table_id, hand_no)
+        if not events:
+            return None
+        seating = await self.store.seating(self.table_id, before_seq=events[0].seq)
         names: dict[int, str] = {}
         users: dict[int, str] = {}
+        for sat in tlog.read_rows(seating, tlog.Sat, table_id=self.table_id):
+            names[sat.seat] = sat.name
+            users[sat.seat] = sat.user
         found: HandInfo | None = None
-        for rec in self._read(await self.store.events(self.table_id)):
-            if isinstance(rec, tlog.Created):
-                found = None  # a new table in this channel numbers its hands afresh
-            elif isinstance(rec, tlog.Sat):
-                names[rec.seat] = rec.name
-                users[rec.seat] = rec.user
-            elif isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
+        for rec in self._read(events):
+            if isinstance(rec, tlog.HandStarted):
                 order = rec.order
                 found = HandInfo(
                     hand_no=hand_no,
@@ -1587,15 +1592,25 @@ class Table:
                     variant=rec.variant,
                     limit=rec.limit,
                 )
-            elif found is not None and isinstance(rec, tlog.ActionTaken) and rec.hand_no == hand_no:
+            elif found is not None and isinstance(rec, tlog.ActionTaken):
                 found.actions.append(rec.action)
-            elif found is not None and isinstance(rec, tlog.HandEnded) and rec.hand_no == hand_no:
+            elif found is not None and isinstance(rec, tlog.HandEnded):
                 found.ended = True
-                break
         return found
 
 
 # ====================================================================== helpers
+
+
+def _replay(hand_no: int, info: HandInfo) -> Hand:
+    """The finished hand replayed in the engine (run in a worker thread)."""
+    try:
+        hand = info.start.new_hand()
+        for action in info.actions:
+            hand.apply(action)
+    except PokerError as exc:  # recorded under earlier rules (R-16.8)
+        raise UnreplayableHand(hand_no, exc.message) from None
+    return hand
 
 
 def seeded_deck(rules: Rules, rng: random.Random) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ import discord
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from . import commands as command_limits
 from . import limits
 from .conditions import FakeConfig, Faults, RateLimiter
 from .state import (
@@ -1701,6 +1702,11 @@ class FakeDiscord:
             raise FakeDiscordError(403, 50001, "Missing Access")
         body, _ = await self._read_body(request)
         guild_id = request.match_info.get("guild_id")
+        errors = command_limits.command_errors(body.get("_list", []))
+        if errors:  # as Discord: the whole overwrite refused, the old commands kept
+            raise FakeDiscordError(
+                400, 50035, "Invalid Form Body", command_limits.invalid_form_body(errors)
+            )
         old = self.guild_commands.get(int(guild_id), []) if guild_id else self.global_commands
         old_ids = {c["name"]: c["id"] for c in old}
         synced: list[JSON] = []
