@@ -33,7 +33,7 @@ def friendly(exc: BaseException, table: str | None = None, locale: Locale = "en"
     if isinstance(exc, app_commands.MissingPermissions):
         return say("error.manage_channels", locale)
     if isinstance(exc, app_commands.CheckFailure):
-        return str(exc) or say("error.not_here", locale)
+        return error_text(exc, locale) or say("error.not_here", locale)
     if isinstance(exc, PokerError):
         legal = getattr(exc, "legal", None)
         may = say("play.you_may", locale, may=render(legal.options(), locale)) if legal else ""

@@ -240,3 +240,21 @@ def test_R_16_11_closed_table_dm_in_the_players_language() -> None:
         ]
         assert "R-16.11" in text and "150" in text
         assert say("closed.cashed", "en", chips=150) not in text
+
+
+def test_R_1_11_place_refusals_in_the_askers_language_english_unchanged() -> None:
+    """A command from a DM or a stray thread is refused in the asker's language; the
+    English reads as it always did."""
+    from discord import app_commands
+
+    from cogs import places
+
+    thread = places._said(
+        app_commands.CheckFailure(places.NOT_THIS_THREAD), "place.not_this_thread"
+    )
+    dms = places._said(app_commands.NoPrivateMessage(places.NOT_IN_DMS), "place.not_in_dms")
+    assert friendly(thread, None, "en") == places.NOT_THIS_THREAD
+    assert friendly(dms, None, "en") == places.NOT_IN_DMS
+    german = friendly(thread, None, "de")
+    assert german == say("place.not_this_thread", "de", rule=Rule("R-1.11")) and "R-1.11" in german
+    assert friendly(dms, None, "pt_BR") == say("place.not_in_dms", "pt_BR")
