@@ -257,12 +257,12 @@ class TableCog(commands.Cog):
             return
         v = t.snapshot(None)
         seats = ", ".join(f"{s.seat}: {names.escape(s.name)} ({s.stack})" for s in v.seats)
-        seats = seats or "none"
+        lang = of(interaction)
+        seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
-        await ops.reply(
-            interaction,
-            f"{v.variant_name}, {v.stakes}. Buy-in {low}–{high}. Host <@{v.host}>. Seats: {seats}.",
-        )
+        head = f"{v.variant_name}, {v.stakes}. "
+        said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
+        await ops.reply(interaction, head + said)
 
     @table.command(name="show", description="Move the table to the bottom of the chat")
     @app_commands.checks.cooldown(1, 5.0, key=_per_user_channel)
@@ -484,8 +484,7 @@ class TableCog(commands.Cog):
         text = await t.hand_history(hand, user)
         file = discord.File(io.BytesIO(text.encode()), f"hand-{hand}.phh")
         await interaction.followup.send(
-            f"Hand #{hand} as you saw it: what the table showed, and your own cards if you"
-            " played it. Cards never shown to you are written ??.",
+            say("export.caption", of(interaction), hand=hand),
             file=file,
             ephemeral=True,
         )
@@ -520,9 +519,15 @@ class TableCog(commands.Cog):
         if not payments:
             await ops.reply(interaction, say("settle.nothing", of(interaction)))
             return
+        lang = of(interaction)
         text = "\n".join(
-            f"{names.escape(report.name(p.payer))} pays {names.escape(report.name(p.payee))} "
-            f"{p.amount}"
+            say(
+                "settle.pays",
+                lang,
+                payer=names.escape(report.name(p.payer)),
+                payee=names.escape(report.name(p.payee)),
+                amount=p.amount,
+            )
             for p in payments
         )
         await ops.reply(interaction, text)
@@ -563,7 +568,8 @@ class TableCog(commands.Cog):
         channel = interaction.channel
         created = None
         if wanted and isinstance(channel, discord.TextChannel):
-            created = await ops.create_thread(channel, "Chipfist table")
+            name = say("thread.name", self.bot.presenter.table_locale(tid))
+            created = await ops.create_thread(channel, name)
         thread_id = created.id if created is not None else 0
         ch = self.bot.presenter.channel(tid)
         if ch.thread_id != thread_id:

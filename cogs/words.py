@@ -11,6 +11,7 @@ the interactions in its channel; a DM has none), else English.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 
@@ -30,7 +31,13 @@ LOCALE_KIND = "locale"
 def say(key: str, locale: Locale, **params: Param | str | int) -> str:
     """The ``discord`` catalogue's ``key`` in ``locale``; a plain ``str`` or ``int``
     parameter is shown as it is (a name, a seat, an amount the table shows as digits)."""
-    return render(message(key, **params), locale)
+    return _said(key, locale, tuple(params.items()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _said(key: str, locale: Locale, params: tuple[tuple[str, Param | str | int], ...]) -> str:
+    # The table message says the same words at every click: each said once.
+    return render(message(key, **dict(params)), locale)
 
 
 def message(key: str, **params: Param | str | int) -> Msg:

@@ -258,3 +258,19 @@ def test_R_1_11_place_refusals_in_the_askers_language_english_unchanged() -> Non
     german = friendly(thread, None, "de")
     assert german == say("place.not_this_thread", "de", rule=Rule("R-1.11")) and "R-1.11" in german
     assert friendly(dms, None, "pt_BR") == say("place.not_in_dms", "pt_BR")
+
+
+def test_messages_at_the_seams_rendered_for_their_reader() -> None:
+    """An outcome or a notice that carries a message is said in the reader's language,
+    players named by the notice's hand; one without is its English text, as before."""
+    from bot.poker.messages import Chips, Player, msg
+    from bot.table.ports import HandFacts
+    from cogs.words import notice_text, outcome_text
+
+    call = msg("legal.call", amount=Chips(1500))
+    assert outcome_text("call 1,500", call, "de") == "1.500 mitgehen"
+    assert outcome_text("as it was", None, "de") == "as it was"
+    facts = HandFacts(hand_no=1, variant="holdem", wild="none", seats=(1, 2), names=("ann", "bo"))
+    who = Notice("sat", "bo", 1, hand=facts, msg=msg("engine.who", who=Player(1)))
+    assert notice_text(who, "ru") == "bo"
+    assert notice_text(Notice("sat", "English text", 1), "ru") == "English text"
