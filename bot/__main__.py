@@ -104,6 +104,8 @@ def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None
 
         if "--db" not in argv and config.database:
             argv = [*argv, "--db", config.database]
+        if "--lang" not in argv and config.lang:
+            argv = [*argv, "--lang", config.lang]
         if not local:
             print("No DISCORD_TOKEN set: starting the local terminal table.", file=err)
         return local_main([a for a in argv if a != "--force-sync"])

@@ -74,6 +74,12 @@ class Config(BaseSettings):
         default="",
         description="The project's repository URL; /rules links into its docs/RULES.md.",
     )
+    lang: str = Field(
+        default="",
+        description="The terminal table's language: en, de, fr, es, pt_BR or ru "
+        "(`python -m bot --local --lang` wins). Unset: English. On Discord each player "
+        "reads his own language and each table its server's.",
+    )
     log_level: LogLevel = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
     log_format: LogFormat = Field(
         default="plain", description="plain: one readable line per record; json: JSON lines."
@@ -179,6 +185,15 @@ class Config(BaseSettings):
         if isinstance(value, str):
             value = value.strip().strip("'\"").strip() or None
         return value
+
+    @field_validator("lang")
+    @classmethod
+    def _lang(cls, value: str) -> str:
+        from bot.words.locales import SUPPORTED, parse
+
+        if value.strip() and parse(value) is None:
+            raise ValueError(f"must be one of {', '.join(SUPPORTED)}")
+        return value.strip()
 
     @field_validator("repo_url")
     @classmethod

@@ -17,6 +17,7 @@ import discord
 from bot.poker.legal import Legal
 from bot.poker.messages import Rule
 from bot.table.actor import Actor
+from bot.table.amounts import amount_word
 from bot.table.text_actions import (
     ActionRequest,
     ParseError,
@@ -164,21 +165,6 @@ async def on_state_submit(interaction: Interaction, table_id: str, turn: int, te
 _CHECK_CALL: tuple[RequestKind, ...] = ("check", "call", "bring_in")
 """What the Check/Call button means, in the order the engine's actions are read."""
 
-_WORDS: dict[str, RequestKind] = {
-    "min": "min",
-    "minimum": "min",
-    "half": "half_pot",
-    "½": "half_pot",
-    "half pot": "half_pot",
-    "½ pot": "half_pot",
-    "pot": "pot",
-    "all": "all_in",
-    "all in": "all_in",
-    "allin": "all_in",
-    "max": "max",
-    "maximum": "max",
-}
-
 
 def parse_raise(
     to_text: str,
@@ -194,7 +180,7 @@ def parse_raise(
     text, by = (by_text, True) if by_text and not to_text else (to_text, False)
     if not text:
         return say("play.type_amount", locale)
-    word = _WORDS.get(text)
+    word = amount_word(text)
     if word in ("min", "max"):
         # The table's own limits (R-5): "max" is the most this structure allows, which
         # is all in only in no limit or for a short stack.

@@ -95,7 +95,10 @@ async def test_r16_4_bare_stand_in_a_draw_asks_which_and_leave_is_unambiguous(
 
 
 def test_help_says_how_to_stand_pat_and_how_to_leave() -> None:
-    from bot.local.terminal import HELP
+    from bot.local.terminal import HELP_KEY
+    from bot.local.words import Words
+
+    HELP = Words()(HELP_KEY)  # the English help
 
     assert "stand pat" in HELP and "leave" in HELP and "stand up" in HELP
     assert "`stand` alone does not leave" in HELP
@@ -597,7 +600,7 @@ async def test_long_lines_are_not_echoed_back(tmp_path: Path) -> None:
     assert len(text) < 10_000, len(text)
     for run_ in ("q" * 60, "9z" * 30, "y" * 60, "zz" * 30, "Q" * 60):
         assert run_ not in text, run_
-    assert "is 1000000 characters long" in text
+    assert "is 1,000,000 characters long" in text  # grouped as the language groups numbers
 
 
 def test_discord_messages_fit_discord() -> None:

@@ -19,19 +19,23 @@ import re
 import sqlite3
 import sys
 import threading
+from collections.abc import Iterator
 from typing import TextIO
 
+from bot.local.drawing import cards_text, draw
 from bot.local.presenter import TerminalPresenter
+from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
+from bot.local.words import Words, choose, player_phrase
+from bot.poker.messages import Chips, Param
 from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
 from bot.table.games import split_game, split_rotation
 from bot.table.ports import StorePort, open_store
 from bot.table.service import TableService
-from bot.table.session import stats_text
 from bot.table.settings import TableSettings, parse_game
-from bot.table.standings import DEFAULT_MIN_HANDS, DEFAULT_TOP, board_words, stats_words
+from bot.table.standings import DEFAULT_MIN_HANDS, DEFAULT_TOP
 from bot.table.table import Outcome, Table
 from bot.table.text_actions import (
     ParseError,
@@ -41,7 +45,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
-from bot.table.view import TableView, cards_words, render_text
+from bot.table.view import TableView
 
 TABLE_ID = "local"
 """The first table of a file; each `new` opens the next one, ``local-2``, ``local-3``...
@@ -50,24 +54,9 @@ idempotency keys or its history."""
 HOST = "host"
 MAX_LINE = 500
 """The longest line read as a command; a longer one is refused without being echoed."""
-HELP = """Table commands (no name in front):
-  deal | table | history [N] | phh [N] | set KEY=VALUE ... | new [GAME] | help | quit
-  stats: this table's hands and chips; stats NAME: a player's over every table in the file
-  ledger: who is up and down here; leaderboard [TOP] [min HANDS]: best net, sessions over
-  privacy NAME hidden|shown: left off (or on) the global leaderboard
-  set game=plo, set action_clock=45, set rotation=horse (rotation=none ends it)
-  new: close this table (everyone cashed out) and open a fresh one with this run's options
-Player lines, NAME: ... (names ignore case: Alice and alice are one player):
-  alice: sit [SEAT] [BUYIN]     alice: sit out | back     alice: top up 50
-  alice: leave (or stand up, cash out)                    alice: cards
-  alice: choose GAME (dealer's choice: plo, nlhe, 7stud, stud8, razz, 2-7, badugi ...)
-  alice: straddle
-  actions: check (x), call, fold, bet 40, raise 100 (or raise by 100), raise to 300,
-  min, max, all in, pot, half pot, bring in, complete, show, muck; in Guts: in, out
-  declared hands (R-9.3): show As Ad Ac Kd Kh states the hand you show
-  draw games: draw 7c 2d (name the cards you throw away); stand pat, pat or draw 0
-  keeps them all. `stand` alone does not leave while you hold draw cards: say leave.
-  hi-lo declare: declare high, low or both"""
+HELP_KEY = "help"
+"""The key of the help text (``terminal.help``): the commands stay English words, the
+actions are shown in the reader's language's words (bot/table/amounts.py reads them)."""
 
 # Player words for what is not an action (the rest go to the action parser).
 _SIT_OUT = {"sitout", "sit out", "sit out next hand", "sitting out", "take a break", "away"}
@@ -121,6 +110,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     ap.add_argument("--snapshot-every", type=int, default=50, help="hands between snapshots")
     ap.add_argument("--quiet", action="store_true", help="print only state lines (robots)")
+    ap.add_argument(
+        "--lang",
+        default=None,
+        help="the table's language: en, de, fr, es, pt_BR or ru (default: CHIPFIST_LANG, else en)",
+    )
     return ap.parse_args(argv)
 
 
@@ -128,7 +122,8 @@ class LocalTable:
     def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
         self.args = args
         self.out = out
-        self.presenter = TerminalPresenter(out, quiet=args.quiet)
+        self.words = Words(choose(args.lang))
+        self.presenter = TerminalPresenter(out, quiet=args.quiet, words=self.words)
         self.store: StorePort | None = None
         self.service: TableService | None = None
         self.n = 0
@@ -150,20 +145,51 @@ class LocalTable:
     def emit(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    def refuse(self, key: str, **params: Param | str | int) -> None:
+        """A line that changes nothing, answered with what to write instead."""
+        self.emit("! " + self.words(key, **params))
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """While the terminal prints a command's refusal itself (:meth:`answer`, in its
+        language), the presenter does not print it too."""
+        self.presenter.answering = True
+        try:
+            yield
+        finally:
+            self.presenter.answering = False
+
+    def answer(self, user: str, out: Outcome) -> Outcome:
+        """A refused command's answer, in the terminal's language (the table's message
+        where it gives one, else its English)."""
+        if not out.ok and out.message:
+            who = "" if user == HOST else f"{user}: "
+            self.emit(f"! {who}{self.words.said(out.msg, out.message)}")
+        return out
+
+    def drawing(self) -> str:
+        """The table as everyone sees it, in the terminal's language."""
+        view = self.table.snapshot(None)
+        legal = None
+        if view.options:
+            mover = next((s for s in view.seats if s.seat == view.to_act), None)
+            legal = self.table.snapshot(mover.user_id).legal if mover else None
+        return draw(self.words, view, self.table.time.now(), legal)
+
     async def open_store(self) -> str:
         """Open the database; what is wrong with it in one line ("" when it opened)."""
         db = self.args.db
         folder = os.path.dirname(db) or "."
         if not is_postgres(db) and not os.path.isdir(folder):
-            return f"--db {db}: the folder {folder} does not exist; create it or choose another"
+            return self.words("db.no_folder", db=db, folder=folder)
         if not is_postgres(db) and os.path.isdir(db):
-            return f"--db {db} is a folder; name a database file in it, like {db}/chipfist.sqlite3"
+            return self.words("db.is_folder", db=db, example=f"{db}/chipfist.sqlite3")
         try:
             self.store = await open_store(db)
         except DatabaseInUse as exc:
             return str(exc)
         except (OSError, StoreError, sqlite3.Error) as exc:
-            return f"cannot open the database {describe(db)}: {exc}"
+            return self.words("db.cannot_open", db=describe(db), error=str(exc))
         return ""
 
     async def start(self) -> None:
@@ -180,7 +206,8 @@ class LocalTable:
         self.table_id = await self.current_table_id()
         existing = self.service.get(self.table_id)
         if existing is None or existing.snapshot(None).phase == "closed":
-            await self.open_table(self.args.game)
+            with self.answering():
+                await self.open_table(self.args.game)
         else:
             self.emit(f"resumed: {self.table.digest()} turn {existing.snapshot(None).turn}")
             ignored = [f"--{o.replace('_', '-')}" for o in NEW_TABLE_OPTIONS]
@@ -188,18 +215,17 @@ class LocalTable:
             if ignored:
                 # A second start in the same folder: the options would make a new table,
                 # and this file already holds one (R-16.2: the game is the table's).
-                self.emit(
-                    f"resuming the table in {self.args.db} "
-                    f"({self.table.settings.stakes_text()}); {', '.join(ignored)} ignored; "
-                    "use --db for another file, or `new` to close this table and open one "
-                    "with these options."
-                )
+                stakes = self.table.settings.stakes_text()
+                told = ", ".join(ignored)
+                db = self.args.db
+                self.emit(self.words("resume.ignored", db=db, stakes=stakes, options=told))
         if halted:
-            self.emit(f"HALTED: {self.table.snapshot(None).halted}")
+            self.emit(self.words("halted", reason=self.table.snapshot(None).halted or ""))
         conservation = self.table.conservation_error()
         self.emit(f"conservation: {'ok' if conservation is None else conservation}")
         await self.service.settle_all()
-        await self.seat_players()
+        with self.answering():
+            await self.seat_players()
 
     async def current_table_id(self) -> str:
         """The file's open table (the newest, ``local-N`` with the highest N), or, when
@@ -219,18 +245,16 @@ class LocalTable:
 
     async def open_table(self, game: str | None) -> bool:
         assert self.service is not None
-        settings = settings_from_args(self.args, game)
+        settings = settings_from_args(self.args, game, self.words)
         outcome = await self.service.create(self.table_id, HOST, settings, key=self.key("create"))
-        if not outcome.ok:
-            self.emit(f"! {outcome.message}")
-        return outcome.ok
+        return self.answer(HOST, outcome).ok
 
     async def seat_players(self) -> None:
         for name in self.args.players:
             try:
                 clean = check_name(name)
             except ParseError as exc:
-                self.emit(f"! {exc.message}")
+                self.emit(f"! {self.words.refusal(exc)}")
                 continue
             if not self.seated(self.user_id(clean)):
                 await self.sit(clean, [])
@@ -255,10 +279,7 @@ class LocalTable:
         numbers = [w for w in rest if w not in ("down", "in", "seat", "at", "with", "for")]
         ok = len(numbers) <= 2 and all(re.fullmatch(r"[0-9]{1,9}", w) for w in numbers[1:])
         if not ok or (numbers and not re.fullmatch(r"[0-9]{1,9}|any", numbers[0])):
-            self.emit(
-                f"! {name}: sit [SEAT] [BUYIN]: the seat and the buy-in are whole numbers, "
-                "like `sit 3 200`."
-            )
+            self.refuse("sit.usage", name=name)
             return
         seat = int(numbers[0]) if numbers and numbers[0] != "any" else None
         default = _buy_in(self.args) or high
@@ -272,7 +293,8 @@ class LocalTable:
             # "sit 200", "sit with 200": one number that is no seat here is the buy-in.
             seat, buy_in = None, int(numbers[0])
         # A refusal is printed by the presenter (to the player who asked).
-        await self.table.sit(self.user_id(name), name, buy_in, seat, key=self.key("sit"))
+        user = self.user_id(name)
+        self.answer(user, await self.table.sit(user, name, buy_in, seat, key=self.key("sit")))
 
     async def line(self, raw: str) -> bool:
         """Handle one input line; False to stop. Nothing a line holds raises: a line that
@@ -281,31 +303,30 @@ class LocalTable:
         if not text or text.startswith("#"):
             return True
         if len(text) > MAX_LINE:
-            self.emit(
-                f"! That line is {len(text)} characters long; a command is at most "
-                f"{MAX_LINE}. Nothing was done."
-            )
+            self.refuse("line.too_long", length=len(text), most=MAX_LINE)
             return True
         first, _, rest = text.partition(" ")
         # Table commands first: "set rotation=holdem:fixed" holds a colon, but it is a
         # setting, not a player called "set rotation=holdem" (a player line's name ends
         # at its colon, so "set: call" is still the player "set").
         if first.lower() in COMMANDS:
-            return await self.command(first.lower(), rest.strip())
+            with self.answering():
+                return await self.command(first.lower(), rest.strip())
         if ":" not in text:
             if self.seated(self.user_id(first)) and rest:
                 example = f"{clip(first)[1:-1]}: {clip(rest)[1:-1]}"
-                self.emit(f"! Write NAME: ACTION with a colon, like `{example}`.")
+                self.refuse("line.colon", example=example)
             else:
-                self.emit(f"! Unknown command {clip(first)}. Type `help`.")
+                self.refuse("line.unknown", command=clip(first))
             return True
         name, _, action = text.partition(":")
         try:
             name = check_name(name)
         except ParseError as exc:
-            self.emit(f"! {exc.message}")
+            self.emit(f"! {self.words.refusal(exc)}")
             return True
-        await self.player(name, action.strip())
+        with self.answering():
+            await self.player(name, action.strip())
         return True
 
     async def command(self, cmd: str, rest: str) -> bool:
@@ -313,21 +334,21 @@ class LocalTable:
         if cmd in ("quit", "exit"):
             return False
         if cmd in ("help", "?"):
-            self.emit(HELP)
+            self.emit(self.words(HELP_KEY))
         elif cmd == "deal":
-            await table.deal(HOST, key=self.key("deal"))  # refusals: the presenter
+            self.answer(HOST, await table.deal(HOST, key=self.key("deal")))
         elif cmd in ("table", "show"):
-            self.emit(render_text(table.snapshot(None), table.time.now()))
+            self.emit(self.drawing())
         elif cmd in ("history", "phh"):
             words = rest.split()
             if len(words) > 1 or (words and not re.fullmatch(r"[0-9]{1,9}", words[0])):
-                self.emit(f"! {cmd} [N]: N is a hand number, like {cmd} 3.")
+                self.refuse("history.usage", command=cmd)
                 return True
             # No number: the last finished hand (not the one being played).
             view = table.snapshot(None)
             number = int(words[0]) if words else view.hand_no - view.in_hand
             if number < 1:
-                self.emit("! No hand has finished yet.")
+                self.refuse("history.none")
                 return True
             try:
                 # history: the hand as it was told; phh: its PHH record (docs/phh.md).
@@ -336,21 +357,21 @@ class LocalTable:
                 else:
                     self.emit(await table.hand_story(number))
             except TableError as exc:
-                self.emit(f"! {exc}")
+                self.emit(f"! {self.words.refusal(exc)}")
         elif cmd == "set":
-            changes = parse_settings(rest)
+            changes = parse_settings(rest, self.words)
             if isinstance(changes, str):
                 self.emit(f"! {changes}")
                 return True
-            # The change (or the refusal) is announced by the presenter.
-            await table.change_settings(HOST, changes, key=self.key("set"))
+            # The change is announced by the presenter; a refusal is answered here.
+            self.answer(HOST, await table.change_settings(HOST, changes, key=self.key("set")))
         elif cmd == "new":
             await self.new_table(rest)
         elif cmd in ("stats", "ledger", "leaderboard", "privacy"):
             try:
                 self.emit(await self.standings(cmd, rest.split()))
             except (ParseError, TableError) as exc:
-                self.emit(f"! {exc.message}")
+                self.emit(f"! {self.words.refusal(exc)}")
         return True
 
     async def standings(self, cmd: str, words: list[str]) -> str:
@@ -362,28 +383,35 @@ class LocalTable:
         if cmd == "ledger":
             report = await service.session(self.table_id)
             if not report.results:
-                return "No chips moved at this table yet."
+                return self.words("ledger.none")
             return "\n".join(
-                f"{report.name(r.user_id)}: {r.net:+d} (bought {r.bought}, cashed {r.cashed}, "
-                f"on the table {r.on_table})"
+                self.words(
+                    "ledger.line",
+                    name=report.name(r.user_id),
+                    sign="+" if r.net >= 0 else "-",
+                    net=Chips(abs(r.net)),
+                    bought=Chips(r.bought),
+                    cashed=Chips(r.cashed),
+                    on_table=Chips(r.on_table),
+                )
                 for r in report.results
             )
         if cmd == "stats":
             if not words:
-                told = stats_text(await service.stats(self.table_id))
-                return told or "No hands finished here yet."
+                told = stats_lines(self.words, await service.stats(self.table_id))
+                return told or self.words("stats.none")
             if len(words) > 1:
-                raise TableError("stats NAME: one player's name, like `stats alice`.")
+                raise TableError(self.words("stats.usage"))
             name = check_name(words[0])
             standing = await service.player_standing(self.user_id(name))
-            return stats_words(standing, name, "at every table in this file").replace("**", "")
+            return player_lines(self.words, standing, name)
         if cmd == "privacy":
             if len(words) != 2 or words[1].lower() not in ("hidden", "shown"):
-                raise TableError("privacy NAME hidden|shown, like `privacy alice hidden`.")
+                raise TableError(self.words("privacy.usage"))
             name = check_name(words[0])
             hidden = words[1].lower() == "hidden"
             await service.set_hidden(self.user_id(name), hidden)
-            return f"{name} is {'hidden from' if hidden else 'shown on'} the global leaderboard."
+            return self.words("privacy.hidden" if hidden else "privacy.shown", name=name)
         top, min_hands = DEFAULT_TOP, DEFAULT_MIN_HANDS
         rest = list(words)
         if rest and rest[0].isdigit():
@@ -392,13 +420,10 @@ class LocalTable:
             min_hands = int(rest[1][:9])
             rest = []
         if rest:
-            raise TableError(
-                "leaderboard [TOP] [min HANDS]: whole numbers, like `leaderboard 5 min 20`."
-            )
+            raise TableError(self.words("leaderboard.usage"))
         board = await service.leaderboard(scope="everywhere", top=top, min_hands=min_hands)
         names = {s.user_id: s.name for s in self.table.snapshot(None).seats}
-        named = board_words(board, lambda user: names.get(user, user), "every table in this file")
-        return named.replace("**", "")
+        return board_lines(self.words, board, lambda user: names.get(user, user))
 
     async def new_table(self, game: str) -> None:
         """Close this table (everyone is cashed out) and open a fresh one with this run's
@@ -406,15 +431,15 @@ class LocalTable:
         table = self.table
         view = table.snapshot(None)
         if view.in_hand:
-            self.emit("! Finish this hand first: `new` closes the table between hands.")
+            self.refuse("new.in_hand")
             return
         try:
-            settings_from_args(self.args, game or None)
+            settings_from_args(self.args, game or None, self.words)
         except SettingsError as exc:
-            self.emit(f"! {exc.message}")
+            self.emit(f"! {self.words.refusal(exc)}")
             return
         if view.phase != "closed":
-            out = await table.close(HOST, key=self.key("close"))
+            out = self.answer(HOST, await table.close(HOST, key=self.key("close")))
             if not out.ok:
                 return
         # A fresh table on its own log: the closed one keeps its hands (and its
@@ -432,12 +457,14 @@ class LocalTable:
         # "sit-out", "top-up", "cash-out": a hyphen between letters is a space; never
         # one before a digit ("top up -5" is a negative amount, refused as such).
         words = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", " ", action.lower()).split()
+        # "hinsetzen 3", "mes cartes", "уйти": the terminal's words in every language.
+        words = player_phrase(" ".join(words)).split()
         phrase = " ".join(words)
         verb = words[0] if words else ""
         key = self.key(verb or "empty")
         out: Outcome | None = None
         if not words:
-            self.emit(f"! {name}: say what you do, like `{name}: call`. Type `help` for more.")
+            self.refuse("player.empty", name=name)
             return
         if phrase in _CARDS:
             self.show_cards(name, user)
@@ -452,10 +479,7 @@ class LocalTable:
             out = await table.stand(user, key=key)
         elif phrase == "stand":
             if self.holds_draw_cards(user):
-                self.emit(
-                    f"! {name}: `stand` is two things in a draw game: `stand pat` keeps your "
-                    "cards; `leave` (or `stand up`) leaves the table after this hand."
-                )
+                self.refuse("player.stand", name=name)
                 return
             out = await table.stand(user, key=key)
         elif verb == "sit" or phrase.startswith("sit down"):
@@ -467,19 +491,19 @@ class LocalTable:
             await self.sit(name, ["any", *given])
             return
         elif phrase in COMMANDS and phrase not in ("show",):
-            self.emit(f"! {name}: `{phrase}` is a table command: type it alone, without a name.")
+            self.refuse("player.command", name=name, command=phrase)
             return
         elif top_up := next(
             (t for t in _TOP_UP if phrase == t or phrase.startswith(t + " ")), None
         ):
             amount_text = phrase[len(top_up) :].strip()
             if not amount_text:
-                self.emit(f"! {name}: say how many chips, like `{name}: top up 50`.")
+                self.refuse("top_up.usage", name=name)
                 return
             try:
                 amount = parse_amount(amount_text)
             except ParseError as exc:
-                self.emit(f"! {name}: {exc.message}")
+                self.emit(f"! {name}: {self.words.refusal(exc)}")
                 return
             out = await table.top_up(user, amount, key=key)
         elif verb == "straddle" and len(words) == 1:
@@ -488,19 +512,24 @@ class LocalTable:
             out = await table.choose(user, action.split(None, 1)[1], key=key)
         else:
             out = await table.act(user, action, key=key)
-            if out.ok:
-                note = _string_raise_note(action)
-                if note:
-                    self.emit(f"  {name}: {note}")  # R-6.2: the player is told why
+            if out.ok and _string_raise_note(action):
+                # R-6.2: the player is told why his raise was a call.
+                self.emit(f"  {name}: {self.words('string_raise')}")
+        if out is not None:
+            self.answer(user, out)
         if out is not None and out.ok:
-            self.emit(render_text(table.snapshot(None), table.time.now()))
+            self.emit(self.drawing())
 
     def show_cards(self, name: str, user: str) -> None:
         view = self.table.snapshot(user)
         mine = next((s for s in view.seats if s.user_id == user), None)
-        cards = cards_words(mine.cards) if mine and mine.cards else "no cards"
-        legal = f" | you may: {view.legal.describe()}" if view.legal else ""
-        self.emit(f"{name}: {cards}{legal}")
+        cards = cards_text(self.words, mine.cards) if mine and mine.cards else ""
+        cards = cards or self.words("cards.none")
+        if view.legal is None:
+            self.emit(f"{name}: {cards}")
+        else:
+            options = self.words.render(view.legal.options())
+            self.emit(f"{name}: {cards} | {self.words('cards.options', options=options)}")
 
     def holds_draw_cards(self, user: str) -> bool:
         """Whether ``user`` holds cards in a hand of a game with a draw (where "stand"
@@ -521,7 +550,7 @@ class LocalTable:
         while True:
             view = table.snapshot(None)
             if view.halted:
-                self.emit(f"HALTED: {view.halted}")
+                self.emit(self.words("halted", reason=view.halted))
                 return
             if not view.in_hand:
                 if view.hand_no >= target:
@@ -533,12 +562,12 @@ class LocalTable:
                         await table.sit_in(seat.user_id)
                 out = await table.deal(HOST, key=f"robot-deal:{view.hand_no + 1}")
                 if not out.ok and not out.duplicate:
-                    self.emit(f"! {out.message}")
+                    self.answer(HOST, out)
                     return
             else:
                 mover = self._robot_to_move(view)
                 if mover is None:
-                    self.emit("! Nobody may act, and the hand is not over.")
+                    self.refuse("robots.stuck")
                     return
                 user, own = mover
                 assert own.legal is not None
@@ -618,10 +647,11 @@ def _buy_in(args: argparse.Namespace) -> int:
     return int(args.buy_in) if args.buy_in else 0
 
 
-def parse_settings(text: str) -> dict[str, object] | str:
+def parse_settings(text: str, say: Words | None = None) -> dict[str, object] | str:
     """``set`` lines: ``KEY=VALUE`` pairs (a value may hold spaces: ``game=omaha pot
     limit``), or ``KEY VALUE``. Returns the changes, or what to write instead."""
-    usage = "Write set KEY=VALUE, like `set action_clock=45` or `set game=plo`."
+    say = say or Words()
+    usage = say("set.usage")
     pairs = re.findall(r"([A-Za-z][\w-]*)\s*=\s*(.*?)(?=\s+[A-Za-z][\w-]*\s*=|\s*$)", text)
     if not pairs:
         words = text.split()
@@ -633,7 +663,7 @@ def parse_settings(text: str) -> dict[str, object] | str:
     changes: dict[str, object] = {}
     for key, value in pairs:
         if not value.strip() and key.lower() != "rotation":  # "rotation=": none
-            return f"Give {clip(key)} a value, like `set {clip(key)[1:-1]}=...`."
+            return say("set.value", setting=clip(key), example=clip(key)[1:-1])
         changes[key.lower().replace("-", "_")] = parse_value(value.strip())
     return changes
 
@@ -643,9 +673,14 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
     inp = inp or sys.stdin
     out = out or sys.stdout
     try:
-        settings_from_args(args)
+        words = Words(choose(args.lang))
+    except ValueError as exc:
+        print(f"chipfist: {exc}", file=sys.stderr)
+        return 2
+    try:
+        settings_from_args(args, words=words)
     except SettingsError as exc:
-        print(f"chipfist: {exc.message}", file=sys.stderr)
+        print(f"chipfist: {words.refusal(exc)}", file=sys.stderr)
         return 2
     local = LocalTable(args, out)
     try:
@@ -661,7 +696,7 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         local.service.start_clocks()
         interactive = inp.isatty()
         if interactive:
-            local.emit(HELP)
+            local.emit(words(HELP_KEY))
         reader = LineReader(inp)
         while True:
             if interactive:
@@ -755,18 +790,21 @@ def _string_raise_note(action: str) -> str:
         return ""
 
 
-def settings_from_args(args: argparse.Namespace, game: str | None = None) -> TableSettings:
+def settings_from_args(
+    args: argparse.Namespace, game: str | None = None, words: Words | None = None
+) -> TableSettings:
     """The new table's settings from ``--game`` (or ``game``) and ``--blinds``; a clear
     SettingsError for a typo (checked before anything is opened)."""
+    words = words or Words()
     blinds = str(args.blinds or "1/2")
     small, _, big = blinds.partition("/")
     if not re.fullmatch(r"[0-9]{1,15}", small.strip()) or not re.fullmatch(
         r"[0-9]{0,15}", big.strip()
     ):
-        raise SettingsError(f"--blinds {clip(blinds)}: give the blinds as whole numbers, like 1/2.")
+        raise SettingsError(words("args.blinds", blinds=clip(blinds)))
     small_blind, big_blind = int(small), int(big.strip() or small)
     if args.buy_in is not None and not re.fullmatch(r"[0-9]{1,15}", str(args.buy_in)):
-        raise SettingsError(f"--buy-in {clip(str(args.buy_in))}: a whole number of chips.")
+        raise SettingsError(words("args.buy_in", buy_in=clip(str(args.buy_in))))
     games = split_rotation(str(game or args.game or "holdem")) or ("holdem",)
     # No default structure: a bare game gets its conventional one (R-16.9); the limit
     # parse_game fills in is kept only when the name or a ":structure" said one.
@@ -789,5 +827,9 @@ def main(argv: list[str]) -> int:
         return asyncio.run(run(argv))
     except KeyboardInterrupt:
         # Ctrl-C: stop at once, quietly. Everything accepted is in the log already.
-        print("\nStopped. The table is saved; start again to carry on.", file=sys.stderr)
+        try:
+            words = Words(choose(parse_args(argv).lang))
+        except (ValueError, SystemExit):
+            words = Words()
+        print("\n" + words("stopped"), file=sys.stderr)
         return 130

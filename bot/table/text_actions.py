@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.table.amounts import AMOUNT_WORDS, in_english
 from bot.table.errors import TableError
 
 RequestKind = Literal[
@@ -138,6 +139,9 @@ _WORDS: dict[str, RequestKind] = {
     "keep all": "draw",
     "show": "show",
     "muck": "muck",
+    # The amount words the raise modal takes ("half", "½", "all", "minimum"...): one
+    # vocabulary for every way in.
+    **AMOUNT_WORDS,
 }
 
 
@@ -189,6 +193,8 @@ def parse_action(text: str) -> ActionRequest:
     t = " ".join(text.strip().lower().split())
     if not t:
         raise ParseError(f"Type an action. Accepted: {ACCEPTED}.")
+    # "mitgehen", "relancer à 40", "рейз до 40": every language's words, read as English.
+    t = in_english(t)
     # "I fold", "I'll call": the action is the same with the pronoun said aloud.
     t = re.sub(r"^(i|i'll|ill|i will)\s+(?=\S)", "", t) if t not in ("i'm in", "i'm out") else t
     # anything that starts as a call is a call, whatever follows.

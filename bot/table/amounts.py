@@ -1,0 +1,257 @@
+"""The words players type for amounts and actions, in every language Chipfist speaks.
+
+One vocabulary for every way in: typed actions (:mod:`bot.table.text_actions`, the
+terminal and Discord's text actions) and the raise modal's amount field (``half``,
+``½``, ``all``, ``minimum``...). A German player types ``erhöhen auf 40``, a French one
+``relancer à 40``, a Russian one ``рейз до 40``: each is read as the English phrase it
+stands for (``raise to 40``) and parsed once, by the same rules (R-6.2 string raises,
+R-6.3 "raise" means "by"). Every language's words are accepted at every table: a word
+means one thing in all of them (``test_no_word_means_two_things``).
+
+>>> in_english("erhöhen auf 40"), in_english("se coucher"), in_english("рейз на 20")
+('raise to 40', 'fold', 'raise by 20')
+>>> amount_word("Hälfte"), amount_word("½"), amount_word("tapis"), amount_word("40")
+('half_pot', 'half_pot', 'all_in', None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, Literal, TypeAlias
+
+AmountKind: TypeAlias = Literal["min", "max", "half_pot", "pot", "all_in"]
+"""The requests an amount word names (each one of ``text_actions.RequestKind``)."""
+
+AMOUNT_WORDS: Final[Mapping[str, AmountKind]] = MappingProxyType(
+    {
+        "min": "min",
+        "minimum": "min",
+        "max": "max",
+        "maximum": "max",
+        "half": "half_pot",
+        "½": "half_pot",
+        "half pot": "half_pot",
+        "half-pot": "half_pot",
+        "½ pot": "half_pot",
+        "pot": "pot",
+        "all": "all_in",
+        "all in": "all_in",
+        "all-in": "all_in",
+        "allin": "all_in",
+    }
+)
+"""The amount words in English (the raise modal's field, and typed actions): the other
+languages' words are read as these."""
+
+# Per language: what a player types -> the English phrase it means. A phrase is matched
+# at the start of the line, as whole words (so "mitgehen und erhöhen auf 80" starts as a
+# call: R-6.2), and the rest of the line (an amount, cards) follows it unchanged.
+SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
+    {
+        "de": {
+            "checken": "check",
+            "checke": "check",
+            "schieben": "check",
+            "schiebe": "check",
+            "klopfen": "check",
+            "mitgehen": "call",
+            "gehe mit": "call",
+            "ich gehe mit": "call",
+            "callen": "call",
+            "aussteigen": "fold",
+            "steige aus": "fold",
+            "ich steige aus": "fold",
+            "folden": "fold",
+            "passen": "fold",
+            "setzen": "bet",
+            "setze": "bet",
+            "erhöhen auf": "raise to",
+            "erhöhe auf": "raise to",
+            "erhöhen um": "raise by",
+            "erhöhe um": "raise by",
+            "erhöhen": "raise",
+            "erhöhe": "raise",
+            "alles": "all in",
+            "halber pot": "half pot",
+            "hälfte": "half",
+            "die hälfte": "half",
+            "ziehen": "draw",
+            "tauschen": "draw",
+            "bringen": "bring in",
+            "zeigen": "show",
+            "verdecken": "muck",
+        },
+        "fr": {
+            "parole": "check",
+            "checker": "check",
+            "je passe": "check",
+            "suivre": "call",
+            "je suis": "call",
+            "suis": "call",
+            "payer": "call",
+            "se coucher": "fold",
+            "je me couche": "fold",
+            "coucher": "fold",
+            "miser": "bet",
+            "mise": "bet",
+            "je mise": "bet",
+            "relancer à": "raise to",
+            "relance à": "raise to",
+            "relancer de": "raise by",
+            "relance de": "raise by",
+            "relancer": "raise",
+            "relance": "raise",
+            "tapis": "all in",
+            "faire tapis": "all in",
+            "je fais tapis": "all in",
+            "demi-pot": "half pot",
+            "demi pot": "half pot",
+            "moitié": "half",
+            "la moitié": "half",
+            "tirer": "draw",
+            "changer": "draw",
+            "montrer": "show",
+            "jeter": "muck",
+        },
+        "es": {
+            "pasar": "check",
+            "paso": "check",
+            "igualar": "call",
+            "igualo": "call",
+            "ver": "call",
+            "veo": "call",
+            "retirarse": "fold",
+            "me retiro": "fold",
+            "retirar": "fold",
+            "tirar": "fold",
+            "apostar": "bet",
+            "apuesto": "bet",
+            "subir a": "raise to",
+            "subo a": "raise to",
+            "subir en": "raise by",
+            "subo en": "raise by",
+            "subir": "raise",
+            "subo": "raise",
+            "resto": "all in",
+            "voy all in": "all in",
+            "medio bote": "half pot",
+            "medio pote": "half pot",
+            "mitad": "half",
+            "la mitad": "half",
+            "bote": "pot",
+            "pote": "pot",
+            "descartar": "draw",
+            "mostrar": "show",
+        },
+        "pt_BR": {
+            "passar": "check",
+            "passo": "check",
+            "mesa": "check",
+            "pagar": "call",
+            "pago": "call",
+            "desistir": "fold",
+            "desisto": "fold",
+            "correr": "fold",
+            "corro": "fold",
+            "apostar": "bet",
+            "aposto": "bet",
+            "aumentar para": "raise to",
+            "aumento para": "raise to",
+            "aumentar em": "raise by",
+            "aumento em": "raise by",
+            "aumentar": "raise",
+            "aumento": "raise",
+            "tudo": "all in",
+            "meio pote": "half pot",
+            "metade": "half",
+            "pote": "pot",
+            "trocar": "draw",
+            "descartar": "draw",
+            "mostrar": "show",
+        },
+        "ru": {
+            "чек": "check",
+            "чекаю": "check",
+            "колл": "call",
+            "коллирую": "call",
+            "уравнять": "call",
+            "уравниваю": "call",
+            "фолд": "fold",
+            "пас": "fold",
+            "сбросить": "fold",
+            "сбрасываю": "fold",
+            "бет": "bet",
+            "ставка": "bet",
+            "ставлю": "bet",
+            "рейз до": "raise to",
+            "рейз на": "raise by",
+            "рейз": "raise",
+            "повысить до": "raise to",
+            "повышаю до": "raise to",
+            "повысить на": "raise by",
+            "повышаю на": "raise by",
+            "олл-ин": "all in",
+            "олл ин": "all in",
+            "олин": "all in",
+            "ва-банк": "all in",
+            "ва банк": "all in",
+            "пол банка": "half pot",
+            "полбанка": "half pot",
+            "пол пота": "half pot",
+            "полпота": "half pot",
+            "половина": "half",
+            "банк": "pot",
+            "пот": "pot",
+            "минимум": "min",
+            "мин": "min",
+            "максимум": "max",
+            "макс": "max",
+            "обмен": "draw",
+            "поменять": "draw",
+            "показать": "show",
+        },
+    }
+)
+
+
+def _merged() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for words in SPOKEN.values():
+        for said, meant in words.items():
+            if out.get(said, meant) != meant:  # pragma: no cover - the test holds it
+                raise ValueError(f"{said!r} means both {out[said]!r} and {meant!r}")
+            out[said] = meant
+    return out
+
+
+_ENGLISH: Final[dict[str, str]] = _merged()
+_LEADING: Final = re.compile(
+    r"^(?:"
+    + "|".join(re.escape(w) for w in sorted(_ENGLISH, key=len, reverse=True))
+    + r")(?=$|[\s,.…;!?])"
+)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+def in_english(text: str) -> str:
+    """``text`` (lower case, spaces squeezed) with the phrase it starts with in another
+    language said in English; text in English, or not understood, is left as it is."""
+    t = _normal(text)
+    m = _LEADING.match(t)
+    if m is None:
+        return t
+    return _ENGLISH[m.group(0)] + t[m.end() :]
+
+
+def amount_word(text: str) -> AmountKind | None:
+    """The request an amount word names (``half``, ``½``, ``all``, ``minimum``, and
+    their equivalents in every language), or None for anything else."""
+    return AMOUNT_WORDS.get(in_english(text).rstrip(".!"))
+
+
+__all__ = ["AMOUNT_WORDS", "SPOKEN", "AmountKind", "amount_word", "in_english"]
