@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.poker.messages import Msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import VARIANTS
 from bot.table.view import TableView, seat_notes
+from bot.words import Locale
 from cards_art import (
     ONLY_POT,
     RESERVE,
@@ -41,6 +43,7 @@ _NO_LOW = Msg("art.showdown.no_low")
 _SeatKey = tuple[int, str, int, str, tuple[str, ...], bool, bool, int, tuple[int, ...]]
 PictureKey = tuple[int, str, str, tuple[str, ...], tuple[_SeatKey, ...], tuple[int, ...], int]
 """What a table picture shows (:func:`picture_key`): a new key, a new picture."""
+_Key = tuple[Locale, PictureKey]
 
 
 def picture_key(view: TableView) -> PictureKey:
@@ -113,15 +116,17 @@ class PictureCache:
     """The last picture of each table and what it showed, and the one being drawn."""
 
     def __init__(self) -> None:
-        self._last: dict[str, tuple[PictureKey, RenderedImage]] = {}
+        self.locale: Callable[[], Locale] = lambda: "en"
+        """The table's language now (its channel sets it): a new language, a new picture."""
+        self._last: dict[str, tuple[_Key, RenderedImage]] = {}
         # One drawing per table at a time: a click's answer and the refresh that both
         # want the new street's picture wait for the same render (cogs/channel.py).
-        self._drawing: dict[str, tuple[PictureKey, asyncio.Task[RenderedImage | None]]] = {}
+        self._drawing: dict[str, tuple[_Key, asyncio.Task[RenderedImage | None]]] = {}
 
     async def get(self, view: TableView) -> tuple[RenderedImage | None, bool]:
         """(image, is_new). A new image must be uploaded; an old one is already on the
         table message and is kept by an edit that sends no attachments."""
-        key = picture_key(view)
+        key = (self.locale(), picture_key(view))
         last = self._last.get(view.table_id)
         if last is not None and last[0] == key:
             return last[1], False
@@ -133,9 +138,9 @@ class PictureCache:
         # to the others.
         return await asyncio.shield(drawing[1]), True
 
-    async def _draw(self, view: TableView, key: PictureKey) -> RenderedImage | None:
+    async def _draw(self, view: TableView, key: _Key) -> RenderedImage | None:
         try:
-            image = await render(view)
+            image = await render(view, key[0])
         finally:
             drawing = self._drawing.get(view.table_id)
             latest = drawing is not None and drawing[0] == key
@@ -150,7 +155,7 @@ class PictureCache:
         last = self._last.get(view.table_id)
         if last is None:
             return None, False
-        return last[1], last[0] == picture_key(view)
+        return last[1], last[0] == (self.locale(), picture_key(view))
 
     def forget(self, table_id: str) -> None:
         self._last.pop(table_id, None)
@@ -159,11 +164,11 @@ class PictureCache:
             drawing[1].cancel()
 
 
-async def render(view: TableView) -> RenderedImage | None:
-    """The table image (``RenderedImage``), or None if the art failed (the embed still
-    carries everything)."""
+async def render(view: TableView, locale: Locale = "en") -> RenderedImage | None:
+    """The table image (``RenderedImage``) in the table's language, or None if the art
+    failed (the embed still carries everything)."""
     try:
-        return await asyncio.to_thread(render_table, to_art(view))
+        return await asyncio.to_thread(lambda: render_table(to_art(view), locale=locale))
     except Exception:
         log.exception("could not draw table %s", view.table_id)
         return None

@@ -184,6 +184,7 @@ class ChipfistBot(commands.Bot):
             log.warning("tables halted at start: %s", halted)
         self.presenter.ping_mode.update(await load_notify_modes(store))
         await self.presenter.dms.load(store)  # DM channels opened by earlier runs
+        await self.presenter.locales.load(store)  # the players' and servers' languages
         # Edit the table messages players already have rather than post new ones.
         self.presenter.saved_messages.update(await load_table_messages(store))
         extras = {tid: t.settings.extra for tid, t in self.service.tables.items()}

@@ -50,6 +50,7 @@ import discord
 
 from bot.table.ports import StorePort
 from bot.table.view import TableView
+from bot.words import Locale
 from cogs import budget, ops
 from cogs.art import PictureCache, PictureKey, ShowdownNotes, picture_key
 from cogs.embeds import table_message
@@ -91,6 +92,10 @@ class _Unshown(Exception):
 
 def _no_hook(message_id: int) -> discord.Interaction[discord.Client] | None:
     return None
+
+
+def _english() -> Locale:
+    return "en"
 
 
 def _no_op(interaction: discord.Interaction[discord.Client]) -> None:
@@ -135,7 +140,11 @@ class TableChannel:
         self.notices = 0
         self.recent: deque[str] = deque(maxlen=RECENT)
         self.hand = HandNotes()
+        self.locale: Callable[[], Locale] = _english
+        """The table's language now (set by the presenter: the setting, else the
+        server's): its message and its picture are in it."""
         self.pictures = PictureCache()
+        self.pictures.locale = lambda: self.locale()
         self.hook_for: Callable[[int], discord.Interaction[discord.Client] | None] = _no_hook
         """A live interaction answered on this message id, whose webhook can edit it
         (set by the presenter, which keeps the interactions)."""
@@ -344,7 +353,9 @@ class TableChannel:
         pic = None if self.no_attach else picture_key(view)
         drawn = image is not None
         full = (version[0], version[1], 1)
-        embed, buttons = table_message(view, recent, image, version_text(full))
+        embed, buttons = table_message(
+            view, recent, image, version_text(full), locale=self.locale()
+        )
         where = self.where()
         old = self.message_id
         repost = self._repost
@@ -419,7 +430,9 @@ class TableChannel:
             # The street's new picture, drawn in time (_draw_for): this answer uploads it.
             upload = image if current and self._picture != pic else None
             version = (version[0], version[1], int(current))
-            embed, buttons = table_message(view, recent, image, version_text(version))
+            embed, buttons = table_message(
+                view, recent, image, version_text(version), locale=self.locale()
+            )
             if not await ops.update(
                 via, embed=embed, view=buttons, image=upload, clear=self.no_attach
             ):

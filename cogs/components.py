@@ -16,7 +16,9 @@ import discord
 
 from bot.poker.legal import ActionName
 from bot.table.view import ViewPhase, cards_words
+from bot.words import Locale
 from cogs.ids import ButtonId
+from cogs.words import say
 
 V = TypeVar("V", bound=discord.ui.view.BaseView)
 
@@ -42,7 +44,6 @@ def button(
     )
 
 
-_LABELS = {"bet_raise": "Bet / Raise", "fold": "Fold", "all_in": "All in"}
 _STYLES = {
     "check_call": discord.ButtonStyle.success,
     "bet_raise": discord.ButtonStyle.primary,
@@ -60,85 +61,96 @@ def action_buttons(
     in_turn: bool = False,
     actions: frozenset[ActionName] = frozenset(),
     declared_hands: bool = False,
+    locale: Locale = "en",
 ) -> discord.ui.View:
     """The table message's buttons. ``actions``: the player to act's legal actions, when
     known, so the buttons say what they do (Bring in 1) and an impossible one is left
     off (no Fold for a bring-in, R-3.5). ``declared_hands``: the showdown's Show may
     state the hand (R-9.3)."""
     view = discord.ui.View(timeout=None)
+
+    def w(key: str, **params: str | int) -> str:
+        return say(key, locale, **params)
+
     if phase == "showdown" and in_turn:
         # R-9.1/R-9.3: the player asked shows (stating his hand, where hands are
         # declared) or mucks; public, like the showdown itself.
-        view.add_item(button(ButtonId("act", table_id, turn, "show"), "Show", _SHOW))
+        view.add_item(button(ButtonId("act", table_id, turn, "show"), w("button.show"), _SHOW))
         if declared_hands:
-            label = "State my hand"
+            label = w("button.state")
             view.add_item(button(ButtonId("act", table_id, turn, "state"), label, _STATE))
-        view.add_item(button(ButtonId("act", table_id, turn, "muck"), "Muck", _MUCK))
+        view.add_item(button(ButtonId("act", table_id, turn, "muck"), w("button.muck"), _MUCK))
     if phase == "declare" and in_turn:
         # R-13.3: declaring in turn is public; the same three fists, on the table.
-        for item in _fists(table_id, turn, _DECLARE):
+        for item in _fists(table_id, turn, _DECLARE, locale):
             view.add_item(item)
     if phase == "guts" and in_turn:
         # R-15.2 sequential calls are public: the in/out buttons sit on the table.
-        for item in _fists(table_id, turn, _GUTS):
+        for item in _fists(table_id, turn, _GUTS, locale):
             view.add_item(item)
     if phase == "betting":
-        label = f"Call {to_call}" if to_call else "Check"
+        label = w("button.call", n=to_call) if to_call else w("button.check")
         if "bring_in" in actions:
-            label = f"Bring in {to_call}"
+            label = w("button.bring_in", n=to_call)
         for arg in ("check_call", "bet_raise", "fold", "all_in"):
             if actions and arg in ("fold", "all_in") and arg not in actions:
                 continue
-            text = label if arg == "check_call" else _LABELS[arg]
+            text = label if arg == "check_call" else w("button." + arg)
             view.add_item(button(ButtonId("act", table_id, turn, arg), text, _STYLES[arg]))
-    view.add_item(button(ButtonId("show", table_id, 0, "cards"), "Show my cards", None, "🂠"))
+    cards = w("button.my_cards")
+    view.add_item(button(ButtonId("show", table_id, 0, "cards"), cards, None, "🂠"))
     # When chat has scrolled the table away: re-post it at the bottom.
-    view.add_item(button(ButtonId("bump", table_id, 0, "bump"), "Bump", None, "⏬"))
+    view.add_item(button(ButtonId("bump", table_id, 0, "bump"), w("button.bump"), None, "⏬"))
     return sealed(view)
 
 
 _SHOW = discord.ButtonStyle.success
 _STATE = discord.ButtonStyle.primary
 _MUCK = discord.ButtonStyle.danger
-_DECLARE = (("low", "Low (no chip)"), ("high", "High (one chip)"), ("both", "Both (two chips)"))
-_GUTS = (("in", "In (stay)"), ("out", "Out (drop)"))
+_DECLARE = ("low", "high", "both")
+_GUTS = ("in", "out")
 
 
 def _fists(
-    table_id: str, turn: int, choices: tuple[tuple[str, str], ...]
+    table_id: str, turn: int, choices: tuple[str, ...], locale: Locale
 ) -> list[discord.ui.Button[discord.ui.View]]:
     style = discord.ButtonStyle.primary
-    return [button(ButtonId("dec", table_id, turn, a), label, style, "✊") for a, label in choices]
+    return [
+        button(ButtonId("dec", table_id, turn, a), say("button.fist." + a, locale), style, "✊")
+        for a in choices
+    ]
 
 
-def declare_buttons(table_id: str, turn: int) -> discord.ui.View:
+def declare_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.View:
     """R-13.2: three closed fists. The turn dates the prompt: it stays good while others
     commit, and is refused in a later deal (see play.on_button)."""
     view = discord.ui.View(timeout=None)
-    for item in _fists(table_id, turn, _DECLARE):
+    for item in _fists(table_id, turn, _DECLARE, locale):
         view.add_item(item)
     return sealed(view)
 
 
-def guts_buttons(table_id: str, turn: int) -> discord.ui.View:
+def guts_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.View:
     """R-15.2: in or out, the same sealed components as the chip-fist declaration."""
     view = discord.ui.View(timeout=None)
-    for item in _fists(table_id, turn, _GUTS):
+    for item in _fists(table_id, turn, _GUTS, locale):
         view.add_item(item)
     return sealed(view)
 
 
-def draw_menu(table_id: str, turn: int, cards: tuple[str, ...], draw_max: int) -> discord.ui.View:
+def draw_menu(
+    table_id: str, turn: int, cards: tuple[str, ...], draw_max: int, locale: Locale = "en"
+) -> discord.ui.View:
     """R-16.4: pick the cards to discard (none: stand pat). Only ever sent ephemerally
     or by DM, because its options are the player's own cards."""
     options = [discord.SelectOption(label=cards_words((c,)), value=c) for c in cards] or [
-        discord.SelectOption(label="(no cards)", value="none")
+        discord.SelectOption(label=say("draw.no_cards", locale), value="none")
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(
         discord.ui.Select(
             custom_id=ButtonId("draw", table_id, turn, "").encode(),
-            placeholder="Cards to discard (pick none to stand pat)",
+            placeholder=say("draw.placeholder", locale),
             min_values=0,
             max_values=max(1, min(draw_max, len(options))),
             options=options,
@@ -148,19 +160,24 @@ def draw_menu(table_id: str, turn: int, cards: tuple[str, ...], draw_max: int) -
 
 
 def raise_modal(
-    table_id: str, turn: int, range_text: str, opening: bool, completing: bool = False
+    table_id: str,
+    turn: int,
+    range_text: str,
+    opening: bool,
+    completing: bool = False,
+    locale: Locale = "en",
 ) -> discord.ui.Modal:
     """R-6.3: "raise to" or "raise by", with the legal range shown; quick words too. Its
     custom_id (``cfm:<table>:<turn>``) is all the router needs to read a submission, so a
     modal opened before a restart still works after it."""
     # A stud bring-in is completed, not raised (R-3.5): the modal says which.
-    title = "Complete" if completing else "Bet" if opening else "Raise"
+    kind = "complete" if completing else "bet" if opening else "raise"
+    title = say(f"modal.{kind}.title", locale)
     modal = discord.ui.Modal(title=title, custom_id=f"cfm:{table_id}:{turn}", timeout=None)
-    word = "Complete to" if completing else "Bet" if opening else "Raise to"
     modal.add_item(
         discord.ui.TextInput(
-            label=f"{word} (legal: {range_text})"[:45],
-            placeholder="a total, or: min, max, half, pot, all in",
+            label=say(f"modal.{kind}.to", locale, range=range_text)[:45],
+            placeholder=say("modal.to.placeholder", locale),
             custom_id="to",
             required=False,
             max_length=20,
@@ -168,8 +185,8 @@ def raise_modal(
     )
     modal.add_item(
         discord.ui.TextInput(
-            label="…or raise BY (on top of the call)",
-            placeholder="leave empty to use the total above",
+            label=say("modal.by.label", locale)[:45],
+            placeholder=say("modal.by.placeholder", locale),
             custom_id="by",
             required=False,
             max_length=20,
@@ -178,16 +195,16 @@ def raise_modal(
     return sealed(modal)
 
 
-def state_modal(table_id: str, turn: int) -> discord.ui.Modal:
+def state_modal(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.Modal:
     """R-9.3 declared hands: the five cards the player's hand stands for; his hand is
     shown with it. Its custom_id (``cfs:<table>:<turn>``) is all the router needs, so a
     modal opened before a restart still works after it."""
     modal = discord.ui.Modal(
-        title="State your hand", custom_id=f"cfs:{table_id}:{turn}", timeout=None
+        title=say("modal.state.title", locale), custom_id=f"cfs:{table_id}:{turn}", timeout=None
     )
     modal.add_item(
         discord.ui.TextInput(
-            label="Five cards (a wild card as its card)",
+            label=say("modal.state.label", locale)[:45],
             placeholder="As Ad Ac Kd Kh",
             custom_id="cards",
             required=True,

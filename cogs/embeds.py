@@ -12,10 +12,12 @@ import discord
 
 from bot.poker.legal import ActionName
 from bot.table.view import TableView, cards_words, seat_notes
+from bot.words import Locale
 from cards_art import RenderedImage
 from cogs.art import split_game
 from cogs.components import action_buttons
 from cogs.names import escape, escape_names
+from cogs.words import say
 
 PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
 
@@ -31,8 +33,17 @@ def to_call_of(table: object, view: TableView) -> tuple[int, frozenset[ActionNam
 
 
 def table_embed(
-    view: TableView, recent: Sequence[str] = (), to_call: int = 0, version: str = ""
+    view: TableView,
+    recent: Sequence[str] = (),
+    to_call: int = 0,
+    version: str = "",
+    locale: Locale = "en",
 ) -> discord.Embed:
+    """The table in its language (``locale``)."""
+
+    def w(key: str, **params: str | int) -> str:
+        return say(key, locale, **params)
+
     game, rest = split_game(view.stakes, view.variant_name)
     embed = discord.Embed(
         title=f"{game} — {rest}" if rest else game,  # the game named once
@@ -45,43 +56,44 @@ def table_embed(
     # Names an older version kept raw are shown as written too (R-1.12).
     kept = [s.name for s in view.seats]
     lines = [escape_names(line, kept) for line in lines]
-    embed.description = "\n".join(lines) or "Waiting for players. `/sit` to take a seat."
+    embed.description = "\n".join(lines) or w("embed.waiting")
     if view.board:
-        embed.add_field(name="Board", value=cards_words(view.board), inline=False)
+        embed.add_field(name=w("embed.board"), value=cards_words(view.board), inline=False)
     in_play = view.pot_total - view.reserve
     if view.pots or in_play:
-        labels = ["main", *(f"side {i}" for i in range(1, len(view.pots)))][: len(view.pots)]
+        labels = [
+            w("embed.pot.main"),
+            *(w("embed.pot.side", n=i) for i in range(1, len(view.pots))),
+        ][: len(view.pots)]
         pots = ", ".join(f"{k} {p.amount}" for k, p in zip(labels, view.pots, strict=True))
         embed.add_field(
-            name="Pot", value=f"{in_play} ({pots})" if len(view.pots) > 1 else str(in_play)
+            name=w("embed.pot"), value=f"{in_play} ({pots})" if len(view.pots) > 1 else str(in_play)
         )
     if view.reserve:
-        embed.add_field(name="Reserve", value=f"{view.reserve} (waits above the maximum pot)")
+        embed.add_field(name=w("embed.reserve"), value=w("embed.reserve.value", n=view.reserve))
     if view.pot_system == "two_to_win":
-        embed.add_field(
-            name="Two to win",
-            value="A win earns a marker 🎯; a marker holder's win collects the pot.",
-            inline=False,
-        )
+        embed.add_field(name=w("embed.two_to_win"), value=w("embed.two_to_win.value"), inline=False)
     who = next((s for s in view.seats if s.seat == view.to_act), None)
     if who is not None:
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
         may = f"\n{view.options}" if view.options else ""
-        embed.add_field(name="To act", value=f"<@{who.user_id}> (seat {who.seat}){clock}{may}")
+        seat = w("embed.seat", seat=who.seat)
+        embed.add_field(name=w("embed.to_act"), value=f"<@{who.user_id}> ({seat}){clock}{may}")
         if view.phase == "betting":  # a draw or a declaration has nothing to call
-            embed.add_field(name="To call", value=str(to_call or view.to_call))
+            embed.add_field(name=w("embed.to_call"), value=str(to_call or view.to_call))
     if view.acting == "sealed":  # declarations or Guts calls, made at once
         active = sum(1 for s in view.seats if s.state in ("active", "all_in"))
         closed = active - view.declare_pending
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
-        title = "Declare" if view.phase == "declare" else "In or out"
-        embed.add_field(name=title, value=f"{closed} of {active} fists closed{clock}")
+        title = w("embed.declare") if view.phase == "declare" else w("embed.in_or_out")
+        fists = w("embed.fists_closed", closed=closed, active=active)
+        embed.add_field(name=title, value=f"{fists}{clock}")
     seats = []
     for s in view.seats:
         marks = ("🔘 " if s.is_button else "") + ("▶ " if s.is_turn else "")
-        bet = f" · bet {s.bet}" if s.bet else ""
-        state = "" if s.state in ("active", "waiting") else f" · {s.state.replace('_', ' ')}"
-        notes = "".join(f" · {n}" for n in seat_notes(view, s)).replace("marker", "🎯 marker")
+        bet = f" · {w('embed.bet', n=s.bet)}" if s.bet else ""
+        state = "" if s.state in ("active", "waiting") else f" · {w('embed.state.' + s.state)}"
+        notes = "".join(f" · {_note(n, locale)}" for n in seat_notes(view, s))
         # Only public cards are in a spectator snapshot (stud up-cards, shown hands).
         shown = cards_words(tuple(c for c in s.cards if c != "??"))
         cards = f" {shown}" if shown else ""
@@ -89,16 +101,34 @@ def table_embed(
         # kept by an older version was not).
         name = escape(s.name)
         seats.append(f"{marks}`{s.seat}` {name} — {s.stack}{bet}{state}{notes}{cards}")
-    embed.add_field(name="Seats", value="\n".join(seats) or "—", inline=False)
+    embed.add_field(name=w("embed.seats"), value="\n".join(seats) or "—", inline=False)
     where = f" · {view.street}" if view.street else ""
     # The version (``cogs.channel``: turn.notices) says which state of the table this is.
     stamp = f" · v{version}" if version else ""
-    embed.set_footer(text=f"Hand #{view.hand_no}{where} · {view.phase} · turn {view.turn}{stamp}")
+    hand, phase = w("embed.hand", n=view.hand_no), w("embed.phase." + view.phase)
+    embed.set_footer(text=f"{hand}{where} · {phase} · {w('embed.turn', n=view.turn)}{stamp}")
     return embed
 
 
+def _note(note: str, locale: Locale) -> str:
+    """A seat's note (``seat_notes``: stood pat, drew 2, marker, legs 1/3) in ``locale``."""
+    if note == "marker":
+        return "🎯 " + say("embed.note.marker", locale)
+    if note == "stood pat":
+        return say("embed.note.stood_pat", locale)
+    head, _, rest = note.partition(" ")
+    if head == "drew":
+        return say("embed.note.drew", locale, n=rest.replace("pat", say("embed.note.pat", locale)))
+    if head == "legs":
+        return say("embed.note.legs", locale, n=rest)
+    return note
+
+
 def table_view(
-    view: TableView, to_call: int = 0, actions: frozenset[ActionName] = frozenset()
+    view: TableView,
+    to_call: int = 0,
+    actions: frozenset[ActionName] = frozenset(),
+    locale: Locale = "en",
 ) -> discord.ui.View | None:
     if view.phase not in PLAY_PHASES or view.hand_no == 0:
         return None
@@ -112,6 +142,7 @@ def table_view(
         in_turn=in_turn,
         actions=actions,
         declared_hands=view.declared_hands,
+        locale=locale,
     )
 
 
@@ -123,10 +154,15 @@ def with_image(embed: discord.Embed, image: RenderedImage | None) -> discord.Emb
 
 
 def table_message(
-    view: TableView, recent: Sequence[str], image: RenderedImage | None, version: str = ""
+    view: TableView,
+    recent: Sequence[str],
+    image: RenderedImage | None,
+    version: str = "",
+    *,
+    locale: Locale = "en",
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The table message's embed and buttons for the spectator ``view`` (``version``:
     the state's version, shown small in the footer)."""
     to_call, actions = to_call_of(None, view)
-    embed = with_image(table_embed(view, recent, to_call, version), image)
-    return embed, table_view(view, to_call, actions)
+    embed = with_image(table_embed(view, recent, to_call, version, locale), image)
+    return embed, table_view(view, to_call, actions, locale)

@@ -15,29 +15,31 @@ from discord import app_commands
 
 from bot.poker.errors import PokerError
 from bot.table.errors import TableError
+from bot.words import Locale, render
 from cogs import ops
 from cogs.ids import decode
+from cogs.words import error_text, of, say
 
 log = logging.getLogger(__name__)
 
 
-def friendly(exc: BaseException, table: str | None = None) -> str:
-    """What to tell the player about ``exc`` (and log it when it is a bug: the error id
-    the player sees, the table and the traceback, in one record)."""
+def friendly(exc: BaseException, table: str | None = None, locale: Locale = "en") -> str:
+    """What to tell the player about ``exc``, in his language (and log it when it is a
+    bug: the error id the player sees, the table and the traceback, in one record)."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
     if isinstance(exc, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {exc.retry_after:.0f} s."
+        return say("error.cooldown", locale, n=f"{exc.retry_after:.0f}")
     if isinstance(exc, app_commands.MissingPermissions):
-        return "You need Manage Channels (or to be the host) for that."
+        return say("error.manage_channels", locale)
     if isinstance(exc, app_commands.CheckFailure):
-        return str(exc) or "You cannot use that here."
+        return error_text(exc, locale) or say("error.not_here", locale)
     if isinstance(exc, PokerError):
         legal = getattr(exc, "legal", None)
-        more = f" You may: {legal.describe()}." if legal is not None else ""
-        return exc.message + more
+        may = say("play.you_may", locale, may=render(legal.options(), locale)) if legal else ""
+        return error_text(exc, locale) + (" " + may if may else "")
     if isinstance(exc, TableError):
-        return exc.message
+        return error_text(exc, locale)
     error_id = secrets.token_hex(4)
     log.error(
         "error %s at table %s: %s",
@@ -47,7 +49,7 @@ def friendly(exc: BaseException, table: str | None = None) -> str:
         exc_info=(type(exc), exc, exc.__traceback__),
         extra={"error_id": error_id, "table": table or ""},
     )
-    return f"Sorry, something went wrong on my side (error id `{error_id}`). Nothing was changed."
+    return say("error.bug", locale, error_id=error_id)
 
 
 def table_of(interaction: discord.Interaction[discord.Client]) -> str | None:
@@ -67,7 +69,7 @@ def table_of(interaction: discord.Interaction[discord.Client]) -> str | None:
 
 async def report(interaction: discord.Interaction[discord.Client], exc: BaseException) -> None:
     try:
-        await ops.reply(interaction, friendly(exc, table_of(interaction)))
+        await ops.reply(interaction, friendly(exc, table_of(interaction), of(interaction)))
     except discord.HTTPException:
         log.warning("could not report an error to interaction %s", interaction.id)
 

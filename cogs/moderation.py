@@ -32,11 +32,14 @@ from dataclasses import dataclass
 import discord
 from discord.ext import commands
 
+from bot.poker.messages import Rule
 from bot.table.table import Abandoned, Table
+from bot.words import Locale
 from cogs import ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel
 from cogs.names import escape
+from cogs.words import of, say
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +85,8 @@ def rights_from(perms: discord.Permissions, thread: bool) -> Rights:
     return Rights(send=bool(send), attach=bool(send and perms.attach_files))
 
 
-def hold_text(where: str) -> str:
-    return (
-        f"The table is on hold: I cannot post in {where} (Send Messages is missing). The "
-        "hand being played goes on; no new hand is dealt until a moderator gives the "
-        "permission back, and then the table deals again by itself."
-    )
+def hold_text(where: str, locale: Locale = "en") -> str:
+    return say("hold.ephemeral", locale, where=where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +128,14 @@ class Moderation(commands.Cog):
     def _open(self, table_id: str) -> Table | None:
         table = self.bot.table(table_id)
         return table if table is not None and not _closed(table) else None
+
+    def _lang(self, table_id: str) -> Locale:
+        """The table's language (its public lines)."""
+        return self.bot.presenter.table_locale(table_id)
+
+    def _user_lang(self, user_id: str) -> Locale:
+        """One player's language (his DMs)."""
+        return self.bot.presenter.user_locale(user_id)
 
     def _where(self, table_id: str) -> tuple[TableChannel, Place | None, bool]:
         """The table's channel object, where it lives (its thread or its channel, from
@@ -186,21 +193,17 @@ class Moderation(commands.Cog):
             log.info("table %s: Send Messages back; the table runs again", table_id)
             if self.bot.service is not None:
                 self.bot.service.wake()
-            await ops.send(ch.where(), "I can post here again: the table runs again.")
+            await ops.send(ch.where(), say("hold.lifted", self._lang(table_id)))
         if lost_attach:
             log.warning("table %s: Attach Files lost; the table shows as text", table_id)
         if rights.send and not rights.attach and (lost_attach or back_send):
             # Said once, when it can be said: now, or when sending comes back without it.
-            await ops.send(
-                ch.where(),
-                "I am missing **Attach Files** in this channel: the table is shown as "
-                "text (cards written out) until a moderator gives it back.",
-            )
+            await ops.send(ch.where(), say("attach.lost", self._lang(table_id)))
         if back_attach:
             # Upload the picture afresh on the next refresh: the text table dropped it.
             ch.pictures.forget(table_id)
             if rights.send and not back_send:  # one line when both come back
-                await ops.send(ch.where(), "Attach Files is back: the table has its picture again.")
+                await ops.send(ch.where(), say("attach.back", self._lang(table_id)))
         if lost_attach or back_attach or back_send:
             ch.shown = None
             ch.schedule_refresh()
@@ -209,17 +212,15 @@ class Moderation(commands.Cog):
         host = table.snapshot(None).host
         # The cause only: without sending, Discord denies uploading too (implicitly).
         missing = f"**{rights.missing(thread)[0]}**"
-        text = (
-            f"Your table in {where} is on hold: I am missing {missing} there. The hand "
-            "being played goes on (the players' clicks still work); no new hand is dealt "
-            "until the permission is given back to me in that channel, and then the table "
-            "deals again by itself."
-        )
-        if host.isdigit() and await ops.dm(self.bot, int(host), text) is not None:
+
+        def text(user: str) -> str:
+            return say("hold.host", self._user_lang(user), where=where, missing=missing)
+
+        if host.isdigit() and await ops.dm(self.bot, int(host), text(host)) is not None:
             return
         # The host cannot be told (DMs closed, or gone): the seated players who may manage
         # the channel (Manage Channels there) are, as the ones who can fix it.
-        told = [u for u in await self._managers(table) if await ops.dm(self.bot, int(u), text)]
+        told = [u for u in await self._managers(table) if await ops.dm(self.bot, int(u), text(u))]
         log.warning(
             "table %s: could not DM the host %s about the hold; told %s",
             table.table_id,
@@ -260,7 +261,8 @@ class Moderation(commands.Cog):
         if table is None or table.hold is None:
             return
         self.told[table_id].add(user)
-        await ops.reply(interaction, table.hold)
+        ch, _, _ = self._where(table_id)
+        await ops.reply(interaction, hold_text(f"<#{ch.thread_id or table_id}>", of(interaction)))
 
     # ------------------------------------------------------------ closing
 
@@ -286,10 +288,10 @@ class Moderation(commands.Cog):
         )
         self.told.pop(table_id, None)
         for user, _, chips in done.cashed:
-            await self._dm(user, closed_text(done, place, chips))
+            await self._dm(user, closed_text(done, place, chips, self._user_lang(user)))
         host = table.snapshot(None).host
         if host and host not in {u for u, _, _ in done.cashed}:
-            await self._dm(host, closed_text(done, place, None))
+            await self._dm(host, closed_text(done, place, None, self._user_lang(host)))
         return done
 
     async def _dm(self, user: str, text: str) -> None:
@@ -460,8 +462,7 @@ class Moderation(commands.Cog):
                     reopened.append(table_id)
                     await ops.send(
                         self.bot.presenter.channel(table_id).where(),
-                        "I am back: the table is open again with its settings; take a "
-                        "seat with `/sit` (everyone was cashed out when I was removed).",
+                        say("readded", self._lang(table_id)),
                     )
         else:
             log.info("guild %s re-added after the keep time: no table reopened", guild.id)
@@ -490,18 +491,16 @@ def _closed(table: Table) -> bool:
     return table.snapshot(None).phase == "closed"
 
 
-def closed_text(done: Abandoned, place: str, chips: int | None) -> str:
-    """The DM each player (and the host) gets when a table is closed under R-16.11."""
-    lines = [f"**The table in {place} is closed**: {done.reason}."]
+def closed_text(done: Abandoned, place: str, chips: int | None, locale: Locale = "en") -> str:
+    """The DM each player (and the host) gets when a table is closed under R-16.11, in
+    his language."""
+    lines = [say("closed.head", locale, place=place, reason=done.reason)]
     if done.cancelled is not None:
-        lines.append(
-            f"Hand #{done.cancelled} was cancelled: every player has back the chips he put "
-            "in (R-16.11)."
-        )
+        lines.append(say("closed.cancelled", locale, hand=done.cancelled, rule=Rule("R-16.11")))
     if chips is not None:
-        lines.append(f"You were cashed out with {chips} chips.")
+        lines.append(say("closed.cashed", locale, chips=chips))
     else:
-        lines.append("Every player was cashed out.")
+        lines.append(say("closed.all_cashed", locale))
     return "\n".join(lines)
 
 

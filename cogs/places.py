@@ -26,6 +26,9 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
+from bot.poker.messages import Rule
+from cogs.words import message
+
 NOT_IN_DMS = (
     "Chipfist deals in a server's text channels, not in direct messages: use this "
     "command in the channel of a table (or where you want one). Nothing was changed."
@@ -82,7 +85,7 @@ def check(
     """Refuse (``CheckFailure``, answered privately by ``cogs.errors``) a command made
     outside a server, or a table command made in a thread that is not a table's own."""
     if interaction.guild_id is None:
-        raise app_commands.NoPrivateMessage(NOT_IN_DMS)
+        raise _said(app_commands.NoPrivateMessage(NOT_IN_DMS), "place.not_in_dms")
     command = interaction.command
     if isinstance(command, app_commands.Command) and (
         (command.root_parent or command).name in ANYWHERE
@@ -91,7 +94,14 @@ def check(
     if is_thread(interaction.channel) and table_id(interaction, thread_of) == str(
         interaction.channel_id
     ):
-        raise app_commands.CheckFailure(NOT_THIS_THREAD)
+        raise _said(app_commands.CheckFailure(NOT_THIS_THREAD), "place.not_this_thread")
+
+
+def _said(exc: app_commands.CheckFailure, key: str) -> app_commands.CheckFailure:
+    """The refusal with its message (``cogs.errors`` says it in the asker's language;
+    its text is the English)."""
+    exc.msg = message(key, rule=Rule("R-1.11"))  # type: ignore[attr-defined]  # read by cogs.words.error_text
+    return exc
 
 
 __all__ = [

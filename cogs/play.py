@@ -15,6 +15,7 @@ import time
 import discord
 
 from bot.poker.legal import Legal
+from bot.poker.messages import Rule
 from bot.table.actor import Actor
 from bot.table.amounts import amount_word
 from bot.table.text_actions import (
@@ -26,6 +27,7 @@ from bot.table.text_actions import (
     parse_stated,
 )
 from bot.table.view import cards_words
+from bot.words import Locale, render
 from cogs import errors, ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel, window_left
@@ -33,8 +35,10 @@ from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_moda
 from cogs.ids import ButtonId
 from cogs.moderation import Moderation
 from cogs.presenter import _render_cards
+from cogs.words import error_text, of, outcome_text, say
 
-SIT_HINT = "You are not seated at this table. Take a seat with `/sit` (seat, buy-in)."
+SIT_HINT = "play.sit_hint"
+"""Said to a user who is not seated at the table he acts on."""
 
 
 Interaction = discord.Interaction[ChipfistBot]
@@ -58,7 +62,7 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
             # a "dec" button's arg is low, high or both (cogs.components.declare_buttons)
             choice = declare_choice(bid.arg)
             if choice is None:
-                await ops.reply(interaction, "That button is not a declaration; use /declare.")
+                await ops.reply(interaction, say("play.not_declaration", of(interaction)))
                 return
             req = ActionRequest("declare", choice=choice)
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
@@ -67,10 +71,10 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
             wait = presenter.bump_wait(bid.table_id)
             if wait > 0:
                 # A cooldown per table: anyone may bump, but not flood the channel.
-                await ops.reply(interaction, f"The table was just moved; try again in {wait} s.")
+                await ops.reply(interaction, say("play.bump_wait", of(interaction), n=wait))
                 return
             # Answer first (ephemerally), then re-post: the clicked message goes away.
-            await ops.reply(interaction, "The table is at the bottom again.")
+            await ops.reply(interaction, say("play.bumped", of(interaction)))
             await presenter.refresh(bid.table_id, repost=True)
         else:
             await _act_button(interaction, bid)
@@ -79,13 +83,14 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
 
 
 async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
+    lang = of(interaction)
     table = interaction.client.table(bid.table_id)
     if table is None:
-        await ops.reply(interaction, "This table is gone.")
+        await ops.reply(interaction, say("play.table_gone", lang))
         return
     user = str(interaction.user.id)
     if not interaction.client.tables.is_seated(table.table_id, user):
-        await ops.reply(interaction, SIT_HINT)
+        await ops.reply(interaction, say(SIT_HINT, lang))
         return
     view = table.snapshot(user)
     legal = view.legal
@@ -98,14 +103,14 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
             )
             # A modal must be the first response: open it now, work after submit.
             modal = raise_modal(
-                bid.table_id, bid.turn, rng, legal.opening, "complete" in legal.actions
+                bid.table_id, bid.turn, rng, legal.opening, "complete" in legal.actions, lang
             )
             await ops.open_modal(interaction, modal)
             return
         if legal is not None:
             # Say why not (capped, not reopened, no openers...), then what is allowed.
-            why = view.no_raise or "You cannot bet or raise now."
-            await ops.reply(interaction, f"{why} You may: {legal.describe()}.")
+            why = view.no_raise or say("play.no_raise", lang)
+            await ops.reply(interaction, say("play.why_may", lang, why=why, may=may(legal, lang)))
             return
         req = ActionRequest("raise_to", 0)  # the service answers "not your turn"/stale
     elif bid.arg == "check_call":
@@ -120,22 +125,27 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
     elif bid.arg == "state":
         if legal is None or "show" not in legal.actions:
             # Not his to show now: said privately, nothing opened (the table says whose).
-            await ops.reply(interaction, _no_show(view.to_act, legal))
+            await ops.reply(interaction, _no_show(view.to_act, legal, lang))
             return
         # A modal must be the first response: open it now, act on its submission.
-        await ops.open_modal(interaction, state_modal(bid.table_id, bid.turn))
+        await ops.open_modal(interaction, state_modal(bid.table_id, bid.turn, lang))
         return
     else:
         req = ActionRequest("all_in")
     await act(interaction, bid.table_id, req, turn=bid.turn, edit=True)
 
 
-def _no_show(to_act: int | None, legal: Legal | None) -> str:
+def may(legal: Legal, locale: Locale) -> str:
+    """The player's options in his language (``Legal.options``)."""
+    return render(legal.options(), locale)
+
+
+def _no_show(to_act: int | None, legal: Legal | None, locale: Locale) -> str:
     if legal is not None:
-        return f"You cannot show now. You may: {legal.describe()}."
+        return say("play.cannot_show", locale, may=may(legal, locale))
     if to_act is not None:
-        return "It is not your turn to show; the table shows whose it is."
-    return "There is no hand to show now."
+        return say("play.not_your_show", locale)
+    return say("play.no_hand_to_show", locale)
 
 
 async def on_state_submit(interaction: Interaction, table_id: str, turn: int, text: str) -> None:
@@ -145,7 +155,7 @@ async def on_state_submit(interaction: Interaction, table_id: str, turn: int, te
         try:
             cards = parse_stated(text)
         except ParseError as exc:
-            await ops.reply(interaction, exc.message)
+            await ops.reply(interaction, error_text(exc, of(interaction)))
             return
         await act(interaction, table_id, ActionRequest("show", cards=cards), turn=turn, edit=True)
     except Exception as exc:
@@ -157,7 +167,11 @@ _CHECK_CALL: tuple[RequestKind, ...] = ("check", "call", "bring_in")
 
 
 def parse_raise(
-    to_text: str, by_text: str, legal: Legal | None, no_raise: str | None = None
+    to_text: str,
+    by_text: str,
+    legal: Legal | None,
+    no_raise: str | None = None,
+    locale: Locale = "en",
 ) -> ActionRequest | str:
     """The modal's fields as a request, or a sentence saying what to type. Never adjusts
     an amount: the engine refuses an out-of-range one with the range (R-6.4)."""
@@ -165,7 +179,7 @@ def parse_raise(
     opening = legal is not None and legal.opening
     text, by = (by_text, True) if by_text and not to_text else (to_text, False)
     if not text:
-        return "Type an amount (or min, max, half, pot, all in)."
+        return say("play.type_amount", locale)
     word = amount_word(text)
     if word in ("min", "max"):
         # The table's own limits (R-5): "max" is the most this structure allows, which
@@ -174,8 +188,8 @@ def parse_raise(
             # Not his turn (or an old modal): the table says which, with its own words.
             return ActionRequest("raise_to", 0)
         if legal.min_to is None or legal.max_to is None:
-            why = no_raise or "You cannot bet or raise now."  # capped, not reopened...
-            return f"{why} You may: {legal.describe()}."
+            why = no_raise or say("play.no_raise", locale)  # capped, not reopened...
+            return say("play.why_may", locale, why=why, may=may(legal, locale))
         amount = legal.min_to if word == "min" else legal.max_to
         return ActionRequest("bet" if opening else "raise_to", amount)
     if word is not None:
@@ -183,7 +197,7 @@ def parse_raise(
     try:
         amount = parse_amount(text)  # the same rules as typed actions: never a guess
     except ParseError as exc:
-        return f"{exc.message} Or type min, max, half, pot or all in."
+        return say("play.or_words", locale, why=error_text(exc, locale))
     if opening:
         return ActionRequest("bet", amount)
     return ActionRequest("raise_by" if by else "raise_to", amount)
@@ -193,15 +207,16 @@ async def on_raise_submit(
     interaction: Interaction, table_id: str, turn: int, to_text: str, by_text: str
 ) -> None:
     try:
+        lang = of(interaction)
         table = interaction.client.table(table_id)
         if table is None:
-            await ops.reply(interaction, "This table is gone.")
+            await ops.reply(interaction, say("play.table_gone", lang))
             return
         view = table.snapshot(str(interaction.user.id))
         legal = view.legal
-        req = parse_raise(to_text, by_text, legal, view.no_raise)
+        req = parse_raise(to_text, by_text, legal, view.no_raise, lang)
         if isinstance(req, str):
-            extra = f" Legal: {legal.describe()}." if legal is not None else ""
+            extra = say("play.legal", lang, may=may(legal, lang)) if legal is not None else ""
             await ops.reply(interaction, req + extra)
             return
         await act(interaction, table_id, req, turn=turn, edit=True)
@@ -220,15 +235,14 @@ async def act(
     prompt: int | None = None,
 ) -> None:
     bot = interaction.client
+    lang = of(interaction)
     table = bot.table(table_id)
     if table is None:
-        await ops.reply(
-            interaction, "There is no table in this channel; create one with `/table create`."
-        )
+        await ops.reply(interaction, say("play.no_table", lang))
         return
     user = str(interaction.user.id)
     if not interaction.client.tables.is_seated(table.table_id, user):
-        await ops.reply(interaction, SIT_HINT)
+        await ops.reply(interaction, say(SIT_HINT, lang))
         return
     channel = bot.presenter.channel(table_id)
     started = time.perf_counter()
@@ -243,7 +257,7 @@ async def act(
             finally:
                 acknowledged = await watch.stop()
             if not outcome.ok:
-                await ops.reply(interaction, outcome.message)
+                await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
                 return
             bot.presenter.acted(table_id, user)  # watching the table: nudged later
             if acknowledged and edit:
@@ -252,10 +266,11 @@ async def act(
             if declare:
                 # Confirmed privately; final (R-13.2). The DM's buttons go away.
                 if req.kind in ("guts_in", "guts_out"):
-                    said = "in" if req.kind == "guts_in" else "out"
-                    text = f"✊ You are **{said}**. Your call is final (R-15.2)."
+                    said = say("play.guts." + req.kind, lang)
+                    text = "✊ " + say("play.guts_final", lang, said=said, rule=Rule("R-15.2"))
                 else:
-                    text = f"✊ Your fist is closed: **{req.choice}**. This is final."
+                    choice = say(f"play.choice.{req.choice}", lang)
+                    text = "✊ " + say("play.fist_final", lang, choice=choice)
                 if (
                     interaction.message is not None
                     and interaction.guild_id is None
@@ -273,7 +288,7 @@ async def act(
                     if isinstance(moderation, Moderation):
                         await moderation.ephemeral_word(interaction)
                 return
-            await ops.reply(interaction, outcome.message)
+            await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
     finally:
         bot.observe_action(time.perf_counter() - started)  # the metrics' action latency
 
@@ -312,34 +327,37 @@ class Watch:
 
 async def show_cards(interaction: Interaction, table_id: str) -> None:
     """A fresh ephemeral every press (an ephemeral can be edited only for 15 minutes)."""
+    lang = of(interaction)
     table = interaction.client.table(table_id)
     if table is None:
-        await ops.reply(interaction, "There is no table here.")
+        await ops.reply(interaction, say("play.no_table_here", lang))
         return
     user = str(interaction.user.id)
     view = table.snapshot(user)
     seat = next((s for s in view.seats if s.user_id == user), None)
     if seat is None:
-        await ops.reply(interaction, SIT_HINT)
+        await ops.reply(interaction, say(SIT_HINT, lang))
         return
     cards = tuple(c for c in seat.cards if c != "??")
     if not cards:
-        await ops.reply(interaction, "You hold no cards right now.")
+        await ops.reply(interaction, say("play.no_cards", lang))
         return
     image = None
     try:
-        image = await asyncio.wait_for(_render_cards(cards, "Your cards"), 1.5)
+        caption = say("play.your_cards.caption", lang)
+        image = await asyncio.wait_for(_render_cards(cards, caption, lang), 1.5)
     except TimeoutError:
         image = None
     buttons = None
     if view.legal is not None and "declare" in view.legal.actions:
-        buttons = declare_buttons(table_id, view.turn)
+        buttons = declare_buttons(table_id, view.turn, lang)
     elif view.legal is not None and "guts" in view.legal.actions:
-        buttons = guts_buttons(table_id, view.turn)
+        buttons = guts_buttons(table_id, view.turn, lang)
     elif view.legal is not None and "draw" in view.legal.actions:
-        buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max)
-    extra = f"\nYou may: {view.legal.describe()}." if view.legal is not None else ""
-    text = f"Your cards: {cards_words(cards)}{extra}"  # the joker reads Joker
+        buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max, lang)
+    extra = "\n" + say("play.you_may", lang, may=may(view.legal, lang)) if view.legal else ""
+    # the joker reads Joker
+    text = say("play.your_cards", lang, cards=cards_words(cards)) + extra
     await ops.reply(interaction, text, image=image, view=buttons)
 
 

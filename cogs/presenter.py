@@ -54,7 +54,8 @@ from bot.poker.events import (
 )
 from bot.table.ports import Notice, NoticeKind
 from bot.table.service import TableService
-from bot.table.view import TableView
+from bot.table.view import TableView, cards_words
+from bot.words import Locale
 from cards_art import (
     Fist,
     RenderedImage,
@@ -69,6 +70,7 @@ from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
 from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels
+from cogs.words import Locales, notice_text, say
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +137,9 @@ class DiscordPresenter:
         after ``ping_delay_active`` (see :meth:`ping_wait`)."""
         self.dms = DmChannels()
         """Each player's DM channel, kept in the store (loaded at start by the bot)."""
+        self.locales = Locales()
+        """Each player's language and each table's server's (cogs/words.py)."""
+        """Each player's DM channel, kept in the store (loaded at start by the bot)."""
         self._seen: dict[tuple[str, str], float] = {}
         """(table, user) -> when he last acted at the table."""
         self._live: dict[str, deque[tuple[discord.Interaction[discord.Client], float]]] = {}
@@ -170,8 +175,19 @@ class DiscordPresenter:
             ch.thread_id = self.saved_threads.pop(table_id, 0)
             ch.hook_for = lambda message_id: self._hook_for(table_id, message_id)
             ch.hook_refused = self._refuse
+            ch.locale = lambda: self.table_locale(table_id)
             self.channels[table_id] = ch
         return ch
+
+    def table_locale(self, table_id: str) -> Locale:
+        """The language of the table's public words: its setting, else its server's."""
+        table = self.service.get(table_id) if self.service is not None else None
+        setting = table.settings.language if table is not None else ""
+        return self.locales.table(table_id, setting)
+
+    def user_locale(self, user_id: str) -> Locale:
+        """The language of one player's DMs (his client's, as last seen)."""
+        return self.locales.user(user_id)
 
     def thread_of(self, table_id: str) -> int:
         """The id of the table's own thread (0: it plays in its channel), without making
@@ -209,7 +225,8 @@ class DiscordPresenter:
             self._drop_hooks(table_id)  # the last table's clicks edit its own message
             ch.new_table()
         # Names an older version kept raw are shown as written too (R-1.12).
-        said = escape_names(notice.text, notice.hand.names if notice.hand is not None else ())
+        text = notice_text(notice, self.table_locale(table_id))
+        said = escape_names(text, notice.hand.names if notice.hand is not None else ())
         ch.note(said)
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
@@ -312,8 +329,9 @@ class DiscordPresenter:
             return  # cannot post there (cogs/moderation.py): the table message says it
         if ch.no_attach:
             fists, shown = None, None  # Attach Files lost: the words alone, nothing drawn
-        reveal = await _render_reveal(fists) if fists else None
-        showdown = await _render_showdown(shown, fists) if shown and shown.hands else None
+        lang = self.table_locale(table_id)
+        reveal = await _render_reveal(fists, lang) if fists else None
+        showdown = await _render_showdown(shown, fists, lang) if shown and shown.hands else None
         images = [i for i in (reveal, showdown) if i is not None]
         # A follow-up of the table's latest click when there is one: exempt from the
         # global limit (see "Turn notifications" above); else a channel message.
@@ -386,23 +404,31 @@ class DiscordPresenter:
             cards = tuple(event.cards)
         elif isinstance(event, Drew):
             cards = tuple(event.received)
+        lang = self.user_locale(user_id)
+        said = notice_text(notice, lang)
+        if notice.msg is None and cards:
+            # His own cards, said from the event itself in his language.
+            key = "dm.drew" if isinstance(event, Drew) else "dm.cards"
+            said = say(key, lang, cards=cards_words(cards))
         if notice.kind in _CARDS and cards:
-            image = await _render_cards(cards, notice.text)
-        text = f"<#{table_id}> · {notice.text}"
+            image = await _render_cards(cards, said, lang)
+        text = f"<#{table_id}> · {said}"
         if await ops.dm(self.client, int(user_id), text, image=image, known=self.dms) is None:
-            await self._dm_fallback(table_id, user_id, notice, "your cards")
+            await self._dm_fallback(table_id, user_id, notice, "cards")
 
     async def _declare_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
-        text = f"<#{table_id}> · {notice.text}"
-        view = declare_buttons(table_id, notice.turn)
+        lang = self.user_locale(user_id)
+        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        view = declare_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
-            await self._dm_fallback(table_id, user_id, notice, "the declaration buttons")
+            await self._dm_fallback(table_id, user_id, notice, "declare")
 
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
-        text = f"<#{table_id}> · {notice.text}"
-        view = guts_buttons(table_id, notice.turn)
+        lang = self.user_locale(user_id)
+        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        view = guts_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
-            await self._dm_fallback(table_id, user_id, notice, "the in/out buttons")
+            await self._dm_fallback(table_id, user_id, notice, "guts")
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)
@@ -411,12 +437,11 @@ class DiscordPresenter:
         if (user_id, hand_no, what) in ch.dm_failed:
             return
         ch.dm_failed.add((user_id, hand_no, what))
-        # Never any card here: only where to look.
-        await self._post(
-            table_id,
-            f"<@{user_id}>, I cannot DM you {what}: press **Show my cards** on the table.",
-            mention=int(user_id),
-        )
+        # Never any card here: only where to look. In the table's language: the
+        # channel reads it.
+        lang = self.table_locale(table_id)
+        said = say("dm.cannot", lang, user=f"<@{user_id}>", what=say("dm.what." + what, lang))
+        await self._post(table_id, said, mention=int(user_id))
 
     async def _ping(self, table_id: str, user_id: str, notice: Notice) -> None:
         """Edits notify nobody, so the player to act is nudged (module docstring, "Turn
@@ -449,14 +474,16 @@ class DiscordPresenter:
         await asyncio.sleep(self.ping_wait(table_id, user_id, deadline))
         if not self._turn_is(table_id, turn):
             return
-        text = f"<@{user_id}>, your turn."
+        in_channel = say("ping.turn", self.table_locale(table_id), user=f"<@{user_id}>")
+        by_dm_text = say("ping.turn", self.user_locale(user_id), user=f"<@{user_id}>")
+        text = in_channel
         with budget.priority(budget.LOW):
             try:
                 # Send Messages lost (cogs/moderation.py): a DM is the only way left.
                 by_dm = self.ping_mode.get(user_id) == "dm" or self.channel(table_id).no_send
                 if by_dm:
                     self._sending.add(table_id)
-                    dm = f"<#{table_id}> · {text}"
+                    dm = f"<#{table_id}> · {by_dm_text}"
                     if await ops.dm(
                         self.client, int(user_id), dm, known=self.dms, mention=int(user_id)
                     ):
@@ -489,6 +516,8 @@ class DiscordPresenter:
         """Every interaction passes here on arrival (cogs/router.py): one in a table's
         channel is kept (its webhook can carry the next turn's mention for free)."""
         table_id = self._table_at(interaction.channel_id)
+        at = table_id or (str(interaction.channel_id) if interaction.channel_id else None)
+        self.locales.saw(interaction, at)
         if table_id is None:
             return
         live = self._live.setdefault(table_id, deque(maxlen=LIVE_KEPT))
@@ -620,33 +649,42 @@ def main_pot_first(lines: list[str]) -> list[str]:
     return out
 
 
-async def _render_cards(cards: tuple[str, ...], caption: str) -> RenderedImage | None:
-    """The hole-card picture (blocking Pillow work in a thread); None if art fails."""
+async def _render_cards(
+    cards: tuple[str, ...], caption: str, locale: Locale = "en"
+) -> RenderedImage | None:
+    """The hole-card picture in the player's language (blocking Pillow work in a
+    thread); None if art fails."""
     try:
         shown = tuple(c for c in cards if c != "??")
         if not shown:
             return None
-        return await asyncio.to_thread(render_hole_cards, shown, caption=caption[:60])
+        return await asyncio.to_thread(
+            lambda: render_hole_cards(shown, caption=caption[:60], locale=locale)
+        )
     except Exception:
         log.exception("could not render cards")
         return None
 
 
 async def _render_showdown(
-    shown: ShowdownNotes, fists: list[tuple[int, str, int]] | None = None
+    shown: ShowdownNotes, fists: list[tuple[int, str, int]] | None = None, locale: Locale = "en"
 ) -> RenderedImage | None:
     try:
         # Reading the hands (the engine's evaluator) and drawing: both in the thread.
-        return await asyncio.to_thread(lambda: render_showdown(showdown_art(shown, fists)))
+        return await asyncio.to_thread(
+            lambda: render_showdown(showdown_art(shown, fists), locale=locale)
+        )
     except Exception:
         log.exception("could not draw the showdown")
         return None
 
 
-async def _render_reveal(fists: list[tuple[int, str, int]]) -> RenderedImage | None:
+async def _render_reveal(
+    fists: list[tuple[int, str, int]], locale: Locale = "en"
+) -> RenderedImage | None:
     try:
         view = RevealView(tuple(Fist(seat, plain(name, 24), chips) for seat, name, chips in fists))
-        return await asyncio.to_thread(render_reveal, view)
+        return await asyncio.to_thread(lambda: render_reveal(view, locale=locale))
     except Exception:
         log.exception("could not draw the fists")
         return None

@@ -30,14 +30,13 @@ from cogs.ids import decode
 from cogs.moderation import Moderation
 from cogs.standings_cog import StandingsCog
 from cogs.table_cog import TableCog
+from cogs.words import of, say
 
 Interaction = discord.Interaction[ChipfistBot]
 _MODAL_ID = re.compile(r"cfm:(\d+):(\d+)")
 _STATE_ID = re.compile(r"cfs:(\d+):(\d+)")
-STALE = (
-    "That button is from an earlier turn; nothing was done. Use the buttons on the "
-    "current table message."
-)
+STALE = "router.stale"
+"""Said for a click on a component the message no longer carries."""
 
 
 async def route(interaction: Interaction) -> None:
@@ -61,7 +60,7 @@ async def _component(interaction: Interaction) -> None:
         [c.to_dict() for c in message.components]
     ):
         # discord.py would drop it silently; the player is told nothing changed.
-        await ops.reply(interaction, STALE)
+        await ops.reply(interaction, say(STALE, of(interaction)))
         return
     if bid.kind == "draw":
         values = data.get("values")

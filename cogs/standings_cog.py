@@ -26,6 +26,7 @@ from bot.table.standings import (
 )
 from cogs import ops, places
 from cogs.bot import ChipfistBot
+from cogs.words import of, say
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[ChipfistBot]
@@ -114,10 +115,5 @@ class StandingsCog(commands.Cog):
     async def privacy(self, interaction: Interaction, everywhere: str) -> None:
         hidden = everywhere == "hidden"
         await self.bot.tables.set_hidden(str(interaction.user.id), hidden)
-        text = (
-            "You are hidden from the global leaderboard, and your results across servers "
-            "are yours to see. This server's leaderboard still shows you."
-            if hidden
-            else "You are shown on the global leaderboard."
-        )
-        await ops.reply(interaction, text)
+        key = "privacy.hidden" if hidden else "privacy.shown"
+        await ops.reply(interaction, say(key, of(interaction)))

@@ -31,35 +31,38 @@ from bot.table.text_actions import (
     parse_value,
 )
 from bot.table.view import TableView
+from bot.words import Locale, render
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import names, ops, permissions, places, play, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
+from cogs.words import of, outcome_text, say
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[ChipfistBot]
 
-HELP = (
-    "**Chipfist** deals poker in this channel.\n"
-    "`/table create` opens a table · `/sit` takes a seat · `/deal` deals a hand.\n"
-    "Act with the buttons under the table, or `/check` `/call` `/fold` `/bet` `/raise` "
-    "`/allin`. `/cards` and `/pot` answer privately. `/table show` moves the table to the "
-    "bottom of the chat. `/straddle` (where the table allows it) posts a straddle for the "
-    "next deal. `/rules R-6.2` quotes a rule. `/stats` and `/leaderboard` show results "
-    "on this server or every server; `/privacy` keeps you off the global board."
-)
+HELP = "help.text"
+"""``/help``, a key of the discord catalogue (said in the asker's language)."""
 
 
-def rules_answer(asked: str, repo_url: str | None) -> str:
+def rules_answer(asked: str, repo_url: str | None, locale: Locale = "en") -> str:
+    """``/rules`` in the asker's language: the rulebook itself is English, which a
+    reader of another language is told first."""
+    said = _rules_answer(asked, repo_url, locale)
+    if locale == "en":
+        return said
+    note = say("rules.english", locale) + "\n"
+    return note + said[: 2000 - len(note)]
+
+
+def _rules_answer(asked: str, repo_url: str | None, locale: Locale) -> str:
     """``/rules``: the rule's own text from the rulebook shipped with the bot, and a link
     that lands on it when the operator declared the repository (CHIPFIST_REPO_URL)."""
     book = rulebook.text()
     if not asked.strip():
         titles = " · ".join(rulebook.sections(book))
         where = rulebook.link(None, repo_url)
-        return f"The rulebook: {titles}.\nAsk for a rule by its id, e.g. `/rules R-6.2`" + (
-            f"\n<{where}>" if where else ""
-        )
+        return say("rules.book", locale, titles=titles) + (f"\n<{where}>" if where else "")
     rule_id = rulebook.normalize(asked)
     every = rulebook.parse(book)
     found = every.get(rule_id or "")
@@ -67,10 +70,14 @@ def rules_answer(asked: str, repo_url: str | None) -> str:
         shown = discord.utils.escape_markdown(asked.strip()[:20])
         r_ids = sorted((i for i in every if i.startswith("R-")), key=rulebook.sort_key)
         e_ids = sorted((i for i in every if i.startswith("E-")), key=rulebook.sort_key)
-        return (
-            f"There is no rule {shown} in the rulebook. Ask for a rule id such as R-6.2 "
-            f"(rules {r_ids[0]} to {r_ids[-1]}) or E-4 (worked examples {e_ids[0]} to "
-            f"{e_ids[-1]})."
+        return say(
+            "rules.unknown",
+            locale,
+            shown=shown,
+            r_first=r_ids[0],
+            r_last=r_ids[-1],
+            e_first=e_ids[0],
+            e_last=e_ids[-1],
         )
     where = rulebook.link(rule_id, repo_url)
     suffix = f"\n<{where}>" if where else ""
@@ -126,12 +133,10 @@ class TableCog(commands.Cog):
         return self.bot.table(_tid(interaction))
 
     async def _no_table(self, interaction: Interaction) -> None:
-        await ops.reply(
-            interaction, "There is no table in this channel; open one with `/table create`."
-        )
+        await ops.reply(interaction, say("table.none", of(interaction)))
 
     async def _answer(self, interaction: Interaction, outcome: Outcome) -> None:
-        await ops.reply(interaction, outcome.message)
+        await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, of(interaction)))
 
     async def _run(
         self,
@@ -200,9 +205,11 @@ class TableCog(commands.Cog):
         if missing:
             await ops.reply(
                 interaction,
-                "I am missing permissions here: "
-                + ", ".join(permissions.label(m) for m in missing)
-                + ". A server admin can grant them to my role in this channel.",
+                say(
+                    "table.missing_permissions",
+                    of(interaction),
+                    missing=", ".join(permissions.label(m) for m in missing),
+                ),
             )
             return
         # One alias table (bot/table/games.py): "plo" is pot-limit Omaha, "stud/8" is
@@ -250,12 +257,12 @@ class TableCog(commands.Cog):
             return
         v = t.snapshot(None)
         seats = ", ".join(f"{s.seat}: {names.escape(s.name)} ({s.stack})" for s in v.seats)
-        seats = seats or "none"
+        lang = of(interaction)
+        seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
-        await ops.reply(
-            interaction,
-            f"{v.variant_name}, {v.stakes}. Buy-in {low}–{high}. Host <@{v.host}>. Seats: {seats}.",
-        )
+        head = f"{v.variant_name}, {v.stakes}. "
+        said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
+        await ops.reply(interaction, head + said)
 
     @table.command(name="show", description="Move the table to the bottom of the chat")
     @app_commands.checks.cooldown(1, 5.0, key=_per_user_channel)
@@ -265,7 +272,7 @@ class TableCog(commands.Cog):
             return
         await ops.defer(interaction)
         await self.bot.presenter.refresh(_tid(interaction), repost=True)
-        await ops.reply(interaction, "The table is at the bottom again.")
+        await ops.reply(interaction, say("play.bumped", of(interaction)))
 
     @table.command(name="pause", description="Pause or resume the table (host or moderator)")
     @app_commands.describe(paused="True pauses (default), False resumes")
@@ -420,7 +427,7 @@ class TableCog(commands.Cog):
     async def declare(self, interaction: Interaction, choice: str) -> None:
         said = declare_choice(choice)
         if said is None:  # the command's choices are the three; an old client may differ
-            await ops.reply(interaction, "Declare low, high or both.")
+            await ops.reply(interaction, say("declare.which", of(interaction)))
             return
         req = ActionRequest("declare", choice=said)
         await play.act(interaction, _tid(interaction), req, turn=None, declare=True)
@@ -457,7 +464,8 @@ class TableCog(commands.Cog):
         if t is None:
             await self._no_table(interaction)
             return
-        await ops.reply(interaction, pot_text(t.snapshot(str(interaction.user.id))))
+        view = t.snapshot(str(interaction.user.id))
+        await ops.reply(interaction, pot_text(view, of(interaction)))
 
     # ------------------------------------------------------------------ other
 
@@ -476,8 +484,7 @@ class TableCog(commands.Cog):
         text = await t.hand_history(hand, user)
         file = discord.File(io.BytesIO(text.encode()), f"hand-{hand}.phh")
         await interaction.followup.send(
-            f"Hand #{hand} as you saw it: what the table showed, and your own cards if you"
-            " played it. Cards never shown to you are written ??.",
+            say("export.caption", of(interaction), hand=hand),
             file=file,
             ephemeral=True,
         )
@@ -485,7 +492,7 @@ class TableCog(commands.Cog):
     @app_commands.command(name="history", description="Recent table events (privately)")
     async def history(self, interaction: Interaction) -> None:
         recent = list(self.bot.presenter.channel(_tid(interaction)).recent)
-        await ops.reply(interaction, "\n".join(recent) or "Nothing yet.")
+        await ops.reply(interaction, "\n".join(recent) or say("history.nothing", of(interaction)))
 
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
@@ -493,7 +500,7 @@ class TableCog(commands.Cog):
         await ops.defer(interaction)  # ephemeral: rendering takes a moment
         report = await self.bot.tables.session(_tid(interaction))
         if not report.results:
-            await ops.reply(interaction, "No chips moved at this table yet.")
+            await ops.reply(interaction, say("ledger.nothing", of(interaction)))
             return
         lines = [f"{names.escape(report.name(r.user_id))}: {r.net:+d}" for r in report.results]
         image = await _render_ledger([(report.name(r.user_id), r.net) for r in report.results])
@@ -510,11 +517,17 @@ class TableCog(commands.Cog):
         report = await self.bot.tables.session(_tid(interaction))
         payments = report.payments()
         if not payments:
-            await ops.reply(interaction, "Nothing to settle: nobody is up or down.")
+            await ops.reply(interaction, say("settle.nothing", of(interaction)))
             return
+        lang = of(interaction)
         text = "\n".join(
-            f"{names.escape(report.name(p.payer))} pays {names.escape(report.name(p.payee))} "
-            f"{p.amount}"
+            say(
+                "settle.pays",
+                lang,
+                payer=names.escape(report.name(p.payer)),
+                payee=names.escape(report.name(p.payee)),
+                amount=p.amount,
+            )
             for p in payments
         )
         await ops.reply(interaction, text)
@@ -543,7 +556,7 @@ class TableCog(commands.Cog):
         if player is not None:
             stats = [s for s in stats if s.user_id == str(player.id)]
         if not stats:
-            await ops.reply(interaction, "No hands finished here yet.")
+            await ops.reply(interaction, say("stats.nothing", of(interaction)))
             return
         await ops.reply(interaction, stats_text(stats))
 
@@ -555,7 +568,8 @@ class TableCog(commands.Cog):
         channel = interaction.channel
         created = None
         if wanted and isinstance(channel, discord.TextChannel):
-            created = await ops.create_thread(channel, "Chipfist table")
+            name = say("thread.name", self.bot.presenter.table_locale(tid))
+            created = await ops.create_thread(channel, name)
         thread_id = created.id if created is not None else 0
         ch = self.bot.presenter.channel(tid)
         if ch.thread_id != thread_id:
@@ -565,9 +579,8 @@ class TableCog(commands.Cog):
     @app_commands.command(name="rules", description="A rule of the rulebook, by its id")
     @app_commands.describe(rule="A rule id such as R-6.2 (or E-4 for a worked example)")
     async def rules(self, interaction: Interaction, rule: str = "") -> None:
-        await ops.reply(
-            interaction, rules_answer(rule, self.bot.settings.repo_url or rulebook.repository_url())
-        )
+        repo = self.bot.settings.repo_url or rulebook.repository_url()
+        await ops.reply(interaction, rules_answer(rule, repo, of(interaction)))
 
     @app_commands.command(name="notify", description="How to be told it is your turn")
     @app_commands.describe(mode="A mention in the channel, or a direct message")
@@ -582,12 +595,11 @@ class TableCog(commands.Cog):
         # Stored first: the choice is confirmed only once it will survive a restart.
         await save_notify_mode(self.bot.tables.store, user_id, mode)
         self.bot.presenter.ping_mode[user_id] = mode
-        where = "by DM" if mode == "dm" else "with a mention in the channel"
-        await ops.reply(interaction, f"You will be told it is your turn {where}.")
+        await ops.reply(interaction, say(f"notify.{mode}", of(interaction)))
 
     @app_commands.command(name="help", description="How to play here")
     async def help(self, interaction: Interaction) -> None:
-        await ops.reply(interaction, HELP)
+        await ops.reply(interaction, say(HELP, of(interaction)))
 
 
 def _game_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -598,15 +610,15 @@ def _game_choices(current: str) -> list[app_commands.Choice[str]]:
     ]
 
 
-def pot_text(v: TableView) -> str:
+def pot_text(v: TableView, locale: Locale = "en") -> str:
     """``/pot``: the pot, and for the player to act what he may do. "To call" only where
     calling is one of his choices (not while declaring, drawing or calling Guts)."""
-    text = f"Pot {v.pot_total}."
+    text = say("pot.total", locale, n=v.pot_total)
     if v.legal is None:
-        return text + " It is not your turn."
+        return text + " " + say("pot.not_your_turn", locale)
     if "call" in v.legal.actions:
-        text += f" To call: {v.legal.to_call}."
-    return text + f" You may: {v.legal.describe()}."
+        text += " " + say("pot.to_call", locale, n=v.legal.to_call)
+    return text + " " + say("play.you_may", locale, may=render(v.legal.options(), locale))
 
 
 def _bot_missing(interaction: Interaction, *, thread: bool = False) -> list[str]:

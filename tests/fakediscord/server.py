@@ -234,6 +234,8 @@ class FakeDiscord:
         self.bot_user = FakeUser(self.application_id, bot_name, bot=True)
         self.owner = FakeUser(snowflake(), "owner")
         self.guild_id = snowflake_on_shard(0, shards)
+        #: Each server's language where a test set one (``set_guild_locale``).
+        self.guild_locales: dict[int, str] = {}
         self.guild_name = guild_name
         #: Every guild the bot is in; the first is ``guild_id`` (see :meth:`add_guild`).
         self.guilds: dict[int, FakeGuild] = {self.guild_id: FakeGuild(self.guild_id, guild_name)}
@@ -421,6 +423,14 @@ class FakeDiscord:
         if self.sessions:
             await self.dispatch("GUILD_CREATE", self._guild_payload(gid))
         return guild
+
+    def guild_locale(self, guild_id: int | None) -> str:
+        """The server's language (its community locale): every interaction in it
+        carries it as ``guild_locale``; a DM carries none."""
+        return self.guild_locales.get(guild_id or self.guild_id, "en-US")
+
+    def set_guild_locale(self, code: str, guild_id: int | None = None) -> None:
+        self.guild_locales[guild_id or self.guild_id] = code
 
     def guild_channels(self, guild: FakeGuild | int) -> list[FakeChannel]:
         """The guild's text channels (no threads), in creation order."""
@@ -1065,7 +1075,7 @@ class FakeDiscord:
             "channel_id": str(channel.id),
             "channel": {**channel.payload(), "permissions": ALL_PERMISSIONS},
             "app_permissions": str(self.bot_permissions(channel)),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -1077,8 +1087,9 @@ class FakeDiscord:
         else:
             gid = str(channel.guild_id)
             payload["guild_id"] = gid
-            payload["guild"] = {"id": gid, "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            glocale = self.guild_locale(channel.guild_id)
+            payload["guild"] = {"id": gid, "locale": glocale, "features": []}
+            payload["guild_locale"] = glocale
             payload["member"] = user.member_payload(permissions=user.permissions or ALL_PERMISSIONS)
             payload["context"] = 0  # GUILD
             payload["authorizing_integration_owners"] = {"0": gid}
@@ -1212,7 +1223,7 @@ class FakeDiscord:
             "nsfw_level": 0,
             "premium_tier": 0,
             "system_channel_flags": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale(gid),
         }
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
@@ -1580,7 +1591,9 @@ class FakeDiscord:
                 elif key.isdigit() and int(key) in files:
                     used.add(int(key))
                     filename = entry.get("filename") or files[int(key)][0]
-                    kept.append(self._attachment_for(msg, filename, files[int(key)][1]))
+                    made = self._attachment_for(msg, filename, files[int(key)][1])
+                    made.description = str(entry.get("description") or "")
+                    kept.append(made)
                     new.append((filename, files[int(key)][1]))
             for index in sorted(set(files) - used):  # files sent without metadata
                 filename, blob = files[index]

@@ -92,6 +92,9 @@ class FakeUser:
     dms_closed: bool = False
     permissions: str | None = None
     """The member's channel permissions as Discord's decimal string; None: all."""
+    locale: str = "en-US"
+    """The language his client is set to: Discord sends it as every interaction's
+    ``locale``."""
 
     @property
     def mention(self) -> str:
@@ -224,6 +227,8 @@ class FakeAttachment:
     filename: str
     data: bytes = field(repr=False)  # card images would flood failure output
     url: str = field(repr=False)
+    description: str = ""
+    """Its alt text, as the upload's metadata gave it (screen readers read it)."""
 
     def payload(self) -> JSON:
         return {
@@ -232,6 +237,7 @@ class FakeAttachment:
             "size": len(self.data),
             "url": self.url,
             "proxy_url": self.url,
+            **({"description": self.description} if self.description else {}),
         }
 
 
