@@ -406,7 +406,7 @@ class DiscordPresenter:
             cards = tuple(event.received)
         lang = self.user_locale(user_id)
         said = notice_text(notice, lang)
-        if notice.msg is None and cards:
+        if cards:
             # His own cards, said from the event itself in his language.
             key = "dm.drew" if isinstance(event, Drew) else "dm.cards"
             said = say(key, lang, cards=cards_words(cards))

@@ -1,10 +1,13 @@
-"""Why the table refused a command, in a sentence the player can read.
+"""Why the table refused a command, as a message the presenter puts in words.
 
 Every refusal from the table service is a :class:`TableError`; the presenter shows its
-``message`` to the actor only. ``code`` lets a presenter pick an icon or a retry policy.
+``msg`` to the actor only, in his language. ``message`` is its English (for callers not
+yet given the message). ``code`` lets a presenter pick an icon or a retry policy.
 """
 
 from __future__ import annotations
+
+from bot.poker.messages import Msg, english, raw
 
 
 class TableError(Exception):
@@ -12,9 +15,14 @@ class TableError(Exception):
 
     code = "refused"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Msg | str) -> None:
+        self.msg = message if isinstance(message, Msg) else raw(message)
+        super().__init__(self.msg.key)
+
+    @property
+    def message(self) -> str:
+        """The refusal in English (:func:`bot.poker.messages.english`)."""
+        return english(self.msg)
 
     def __str__(self) -> str:
         return self.message

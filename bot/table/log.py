@@ -19,7 +19,9 @@ from typing import Any, ClassVar, TypeVar
 
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import ConfigError, PokerError
+from bot.poker.messages import RAW, Msg, english, raw
 from bot.poker.record import HandStart
+from bot.table import said
 from bot.table.errors import TableError
 from bot.table.fields import Malformed as _Malformed
 from bot.table.fields import as_dict as _dict
@@ -361,13 +363,30 @@ class Halted(LogRecord):
     """R-2.5: the table stopped on a conservation failure."""
 
     KIND: ClassVar[str] = "halted"
-    reason: str
+    why: Msg | str
+    """Why, as a message (words: an older record's, read back as raw text)."""
+
+    @property
+    def told(self) -> Msg:
+        return self.why if isinstance(self.why, Msg) else raw(self.why)
+
+    @property
+    def reason(self) -> str:
+        """Why, in English (for the operator's log and the callers that want words)."""
+        return english(self.told)
 
     def to_payload(self) -> dict[str, Any]:
-        return _put_at({"reason": self.reason}, self.at)
+        if self.told.key == RAW:  # words written before messages: kept as they were
+            return _put_at({"reason": self.reason}, self.at)
+        return _put_at({"said": said.dump(self.told)}, self.at)
 
     @classmethod
     def from_payload(cls, p: Mapping[str, Any]) -> Halted:
+        if p.get("said") is not None:
+            try:
+                return cls(said.load(p["said"]), at=_at(p))
+            except (TypeError, ValueError, KeyError, IndexError) as exc:
+                raise _Malformed(f"said not readable ({exc})") from None
         return cls(_str(_get(p, "reason"), "reason"), at=_at(p))
 
 
@@ -441,15 +460,29 @@ class ActionTaken(LogRecord):
     seat: int
     action: Action
     text: str = ""
+    """What the table said of it, in English: only in records written before ``said``."""
     timeout: bool = False
+    said: Msg | None = None
+    """What the table said of it, as a message with the players' names (the log keeps
+    no prose: a history is told in its reader's language)."""
+
+    @property
+    def told(self) -> Msg | None:
+        """What the table said of it: the message, or an older record's words."""
+        if self.said is not None:
+            return self.said
+        return raw(self.text) if self.text else None
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "hand_no": self.hand_no,
             "seat": self.seat,
             "action": action_to_dict(self.action),
-            "text": self.text,
         }
+        if self.said is not None:
+            out["said"] = said.dump(self.said)
+        else:
+            out["text"] = self.text
         if self.timeout:
             out["timeout"] = True
         return _put_at(out, self.at)
@@ -462,12 +495,17 @@ class ActionTaken(LogRecord):
         except (PokerError, TypeError, ValueError, KeyError) as exc:
             raise _Malformed(f"action not readable ({exc})") from None
         text = p.get("text")
+        try:
+            told = said.load(p["said"]) if p.get("said") is not None else None
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            raise _Malformed(f"said not readable ({exc})") from None
         return cls(
             _int(_get(p, "hand_no"), "hand_no"),
             _int(p.get("seat", -1), "seat"),
             action,
             str(text) if text else "",
             bool(p.get("timeout", False)),
+            told,
             at=_at(p),
         )
 

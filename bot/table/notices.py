@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.poker.cards import JOKER
 from bot.poker.events import (
     ActionTaken,
     BetReturned,
@@ -37,7 +38,21 @@ from bot.poker.events import (
     StreetStarted,
     name_players,
 )
-from bot.table.view import cards_words  # the joker reads "Joker", never "Xx"
+from bot.poker.messages import (
+    Cards,
+    Chips,
+    Count,
+    Msg,
+    Name,
+    Number,
+    Player,
+    Rule,
+    english,
+    joined,
+    msg,
+    raw,
+)
+from bot.table.view import HEADINGS  # the joker reads "Joker", never "Xx"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -95,116 +110,182 @@ def _game_words(entry: str) -> str:
     return game
 
 
-# How a hand ended (HandEnded.reason), in words.
+# How a hand ended (HandEnded.reason): its message key.
 _ENDINGS = {
-    "showdown": "Hand over at the showdown.",
-    "uncontested": "Hand over: everyone else folded.",
-    "guts": "Hand over.",
-    "passed out": "Hand over: nobody opened (R-4.6).",
-    "not opened": "Hand over: nobody opened with jacks or better (R-4.9).",
-    "nobody declared": "Hand over: nobody declared in time (R-13.2).",
+    "showdown": "notice.end.showdown",
+    "uncontested": "notice.end.uncontested",
+    "guts": "notice.end.other",
+    "passed out": "notice.end.passed_out",
+    "not opened": "notice.end.not_opened",
+    "nobody declared": "notice.end.nobody_declared",
 }
 
-_FORCED = {
-    "ante": "antes",
-    "small_blind": "posts the small blind",
-    "big_blind": "posts the big blind",
-    "straddle": "straddles",
-    "blind": "posts a blind",
-    "bring_in": "brings it in",
-    "dead_blind": "posts dead",
-}
+_FORCED = frozenset(
+    {"ante", "small_blind", "big_blind", "straddle", "blind", "bring_in", "dead_blind"}
+)
 
 
-def describe(event: Event, name: Callable[[int], str]) -> str | None:
-    """One line for an event, or None for events nobody needs to read."""
+def _cards(cards: tuple[str, ...] | list[str]) -> Msg:
+    """Cards for people: the joker is named ("Joker"), never shown as its code."""
+    if JOKER not in cards:
+        return msg("notice.cards", cards=Cards(tuple(cards)))
+    parts = [
+        msg("notice.joker") if c == JOKER else msg("notice.cards", cards=Cards((c,))) for c in cards
+    ]
+    return joined(parts, "notice.space")
+
+
+def _heading(street: str) -> Msg:
+    code = street.replace(" ", "_")
+    return msg("notice.heading." + code) if code in HEADINGS else raw(street.capitalize())
+
+
+def _all_in(said: Msg, all_in: bool) -> Msg:
+    return msg("notice.all_in", action=said) if all_in else said
+
+
+def _choice(choice: str) -> Msg:
+    return msg("declare.choice." + choice) if choice in ("low", "high", "both") else raw(choice)
+
+
+def _carried(said: Msg, carried: int) -> Msg:
+    return msg("notice.carried", said=said, amount=Chips(carried)) if carried else said
+
+
+def _joined(parts: list[Msg]) -> Msg:
+    return joined(parts) if parts else raw("")
+
+
+def said(event: Event) -> Msg | None:
+    """What an event says, as a message (players by position), or None for events
+    nobody needs to read."""
     if isinstance(event, ForcedBet):
-        note = " (all in)" if event.all_in else ""
-        return f"{name(event.player)} {_FORCED.get(event.kind, event.kind)} {event.amount}{note}"
+        who = Player(event.player)
+        if event.kind in _FORCED:
+            m = msg("notice.forced." + event.kind, who=who, amount=Chips(event.amount))
+        else:
+            m = msg(
+                "notice.forced.other", who=who, kind=Name(event.kind), amount=Chips(event.amount)
+            )
+        return _all_in(m, event.all_in)
     if isinstance(event, CardsDealt):
-        return f"{name(event.player)}: {cards_words(event.cards)}"
+        return msg("notice.dealt", who=Player(event.player), cards=_cards(event.cards))
     if isinstance(event, BoardDealt):
-        return f"{event.street.capitalize()}: {cards_words(event.cards)}"
+        return msg("notice.board", street=_heading(event.street), cards=_cards(event.cards))
     if isinstance(event, ActionTaken):
-        note = " (all in)" if event.all_in else ""
-        who = name(event.player)
+        who = Player(event.player)
         if event.kind in ("fold", "check"):
-            return f"{who} {event.kind}s{note}"
-        if event.kind == "call":
-            return f"{who} calls {event.added}{note}"
-        if event.kind == "bet":
-            return f"{who} bets {event.total}{note}"
-        if event.kind == "bring_in":
-            return f"{who} brings it in for {event.total}{note}"
-        return f"{who} {event.kind}s to {event.total}{note}"
+            m = msg("notice.action." + event.kind, who=who)
+        elif event.kind == "call":
+            m = msg("notice.action.call", who=who, amount=Chips(event.added))
+        else:  # bet, bring_in, raise, complete: to a total
+            m = msg("notice.action." + event.kind, who=who, amount=Chips(event.total))
+        return _all_in(m, event.all_in)
     if isinstance(event, Drew):
+        who = Player(event.player)
         if event.received:
-            return f"{name(event.player)} draws {cards_words(event.received)}"
-        return (
-            f"{name(event.player)} draws {event.count}"
-            if event.count
-            else (f"{name(event.player)} stands pat")
-        )
+            return msg("notice.draws_cards", who=who, cards=_cards(event.received))
+        if event.count:
+            return msg("notice.draws", who=who, count=Number(event.count))
+        return msg("notice.stands_pat", who=who)
     if isinstance(event, DeckReshuffled):
-        return f"The discards are shuffled to continue ({plural(event.cards, 'card')})."
+        return msg("notice.reshuffled", count=Count(event.cards))
     if isinstance(event, BetReturned):
-        return f"{event.amount} uncalled returned to {name(event.player)}"
+        return msg("notice.returned", who=Player(event.player), amount=Chips(event.amount))
     if isinstance(event, PotsFormed):
         if len(event.pots) <= 1:
             return None
-        labels = ["main", *(f"side {k}" for k in range(1, len(event.pots)))]
-        return "Pots: " + ", ".join(
-            f"{k} {p.amount}" for k, p in zip(labels, event.pots, strict=True)
-        )
+        parts = [
+            msg("notice.pot.main", amount=Chips(p.amount))
+            if k == 0
+            else msg("notice.pot.side", number=Number(k), amount=Chips(p.amount))
+            for k, p in enumerate(event.pots)
+        ]
+        return msg("notice.pots", pots=joined(parts))
     if isinstance(event, HandShown):
         # Hands shown before the board is out (an all-in run-out) have no name yet.
-        names = [d for d in event.descriptions if d]
-        desc = f" ({', '.join(names)})" if names else ""
-        return f"{name(event.player)} shows {cards_words(event.cards)}{desc}"
+        hands = [h for h in event.hands if h is not None]
+        if not hands and any(event.descriptions):
+            hands = [raw(d) for d in event.descriptions if d]
+        shown = msg("notice.shows", who=Player(event.player), cards=_cards(event.cards))
+        return msg("notice.shows_hand", shown=shown, hand=joined(hands)) if hands else shown
     if isinstance(event, HandMucked):
-        return f"{name(event.player)} mucks"
+        return msg("notice.mucks", who=Player(event.player))
     if isinstance(event, OpenersShown):
-        return f"{name(event.player)} shows openers {cards_words(event.cards)}"
+        return msg("notice.openers", who=Player(event.player), cards=_cards(event.cards))
     if isinstance(event, RakeTaken):
-        return f"Rake {event.amount}"
+        return msg("notice.rake", amount=Chips(event.amount))
     if isinstance(event, PotAwarded):
-        who = ", ".join(f"{name(w)} {a}" for w, a in zip(event.winners, event.amounts, strict=True))
-        share = "" if event.share == "whole" else f" ({event.share} half)"
-        hand = f" with {event.hand}" if event.hand else ""
-        pot = "main pot" if event.pot_index == 0 else f"side pot {event.pot_index}"
-        return f"{pot}{share}: {who}{hand}"
+        winners = joined(
+            [
+                msg("engine.player_chips", player=Player(w), amount=Chips(a))
+                for w, a in zip(event.winners, event.amounts, strict=True)
+            ]
+        )
+        pot = (
+            msg("notice.award.main")
+            if event.pot_index == 0
+            else msg("notice.award.side", number=Number(event.pot_index))
+        )
+        if event.share != "whole":
+            pot = msg("notice.award.half", pot=pot, half=msg("declare.choice." + event.share))
+        hand = event.hand_words or (raw(event.hand) if event.hand else None)
+        if hand is not None:
+            return msg("notice.award_with", pot=pot, winners=winners, hand=hand)
+        return msg("notice.award", pot=pot, winners=winners)
     if isinstance(event, DeclarationCommitted):
-        return f"You declared {event.choice}. That is final (R-13.2)."
+        return msg("notice.you_declared", choice=_choice(event.choice), rule=Rule("R-13.2"))
     if isinstance(event, DeclarationCount):
-        if event.what == "guts":
-            return f"Calls made: {event.committed} of {event.total} (sealed until all have called)."
-        return f"Declarations: {event.committed} of {event.total} fists closed."
+        key = "notice.calls_count" if event.what == "guts" else "notice.declared_count"
+        return msg(key, done=Number(event.committed), count=Count(event.total))
     if isinstance(event, DeclarationMade):
-        return f"{name(event.player)} declares {event.choice}"
+        return msg("notice.declares", who=Player(event.player), choice=_choice(event.choice))
     if isinstance(event, DeclarationsRevealed):
-        return "Fists open: " + ", ".join(f"{name(p)} {c}" for p, c in event.choices)
+        parts = [
+            msg("notice.declares_short", who=Player(p), choice=_choice(c)) for p, c in event.choices
+        ]
+        return msg("notice.fists_open", choices=_joined(parts))
     if isinstance(event, DeclareResolved):
-        carried = f" {event.carried} carries to the next deal." if event.carried else ""
-        return name_players(" ".join(event.steps), name) + carried
+        steps = list(event.messages) or [raw(s) for s in event.steps]
+        return _carried(_joined_space(steps), event.carried)
     if isinstance(event, ChipsAdded):
-        return f"{name(event.player)} adds {plural(event.amount, 'chip')} (open stakes, R-2.4)"
+        return msg(
+            "notice.adds", who=Player(event.player), count=Count(event.amount), rule=Rule("R-2.4")
+        )
     if isinstance(event, GutsCallCommitted):
-        return f"You are {'in' if event.stay else 'out'}. That is final (R-15.2)."
+        key = "notice.you_are_in" if event.stay else "notice.you_are_out"
+        return msg(key, rule=Rule("R-15.2"))
     if isinstance(event, GutsCallMade):
-        return f"{name(event.player)} is {'in' if event.stay else 'out'}"
+        key = "notice.is_in" if event.stay else "notice.is_out"
+        return msg(key, who=Player(event.player))
     if isinstance(event, GutsCallsRevealed):
-        return "Calls: " + ", ".join(f"{name(p)} {'in' if v else 'out'}" for p, v in event.calls)
+        parts = [
+            msg("notice.is_in_short" if v else "notice.is_out_short", who=Player(p))
+            for p, v in event.calls
+        ]
+        return msg("notice.calls", calls=_joined(parts))
     if isinstance(event, PotSystemSettled):
         # The log itself says what stays for the next deal (next pot, reserve, markers).
-        return name_players(" ".join(event.log), name)
+        return _joined_space(list(event.messages) or [raw(s) for s in event.log])
     if isinstance(event, HandEnded):
-        carried = f" {event.carried} carries to the next deal." if event.carried else ""
-        return _ENDINGS.get(event.reason, "Hand over.") + carried
+        return _carried(msg(_ENDINGS.get(event.reason, "notice.end.other")), event.carried)
     if isinstance(event, StreetStarted):
         # Stud streets after the first get a header: seventh street is dealt face down,
         # so without it the log would show two betting rounds with nothing between them.
         # Board and draw streets are announced by their own cards or draw counts.
         if event.index > 0 and event.street.endswith(" street"):
-            return event.street.capitalize()
+            return _heading(event.street)
         return None
     return None
+
+
+def _joined_space(parts: list[Msg]) -> Msg:
+    """Sentences one after another (``a b c``)."""
+    return joined(parts, "notice.space") if parts else raw("")
+
+
+def describe(event: Event, name: Callable[[int], str]) -> str | None:
+    """One line for an event in English, players named by ``name``, or None for events
+    nobody needs to read (presenters that render render :func:`said`)."""
+    m = said(event)
+    return None if m is None else name_players(english(m), name)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot.poker.messages import msg
 from bot.store.lease import Lease, shard_of
 from bot.table.errors import TableError
 
@@ -50,10 +51,7 @@ class NotOwned(TableError):
     code = "not_owned"
 
     def __init__(self, table_id: str) -> None:
-        super().__init__(
-            "This table is being moved to another dealer process; try again in a few "
-            "seconds. Nothing was changed."
-        )
+        super().__init__(msg("table.not_owned"))
         self.table_id = table_id
 
 

@@ -12,6 +12,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
+from bot.poker.messages import Msg, english, msg
 from bot.store.lease import shard_of
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
@@ -75,7 +76,7 @@ class TableService:
             known = ownership is not None and table_id in ownership.guilds
             if known and ownership is not None and not ownership.owns(table_id):
                 raise NotOwned(table_id) from None  # its shard moved to another process
-            raise TableError("There is no table in this channel; create one first.") from None
+            raise TableError(msg("table.no_table")) from None
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
@@ -100,7 +101,7 @@ class TableService:
             if self.ownership is not None and existing is None:
                 await self.ownership.record(table_id, guild)
                 if not self.ownership.owns(table_id):
-                    return Outcome(False, NotOwned(table_id).message, 0)
+                    return _refused(NotOwned(table_id).msg, 0)
                 # The shard may have just moved here, its tables still being recovered:
                 # a table another process created is taken from the log, never shadowed
                 # by a blank one (whose create would be a duplicate of the first).
@@ -117,7 +118,7 @@ class TableService:
                 if state.seq:
                     existing = self.tables[table_id] = self._table(state)
             if existing is not None and not existing.state.closed:
-                return Outcome(False, "This channel already has a table.", existing.state.turn)
+                return _refused(msg("table.channel_has_table"), existing.state.turn)
             # A closed table's channel opens a new one on the same log.
             table = existing if existing is not None else self._table(TableState(table_id))
             outcome = await table.create(
@@ -134,7 +135,7 @@ class TableService:
         table = self.tables.get(table_id)
         state = table.state if table is not None else await load(self.store, table_id)
         if not state.closed or not state.host:
-            return Outcome(False, "There is no closed table to reopen here.", state.turn)
+            return _refused(msg("table.nothing_to_reopen"), state.turn)
         return await self.create(table_id, state.host, state.settings, key=key)
 
     def _table(self, state: TableState) -> Table:
@@ -457,3 +458,8 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._clock_task
             self._clock_task = None
+
+
+def _refused(said: Msg, turn: int) -> Outcome:
+    """A refusal given as a message, with its English for presenters that want text."""
+    return Outcome(False, english(said), turn, msg=said)

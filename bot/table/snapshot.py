@@ -23,7 +23,9 @@ from typing import Any, ClassVar
 
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import PokerError
+from bot.poker.messages import RAW, Msg, english, raw
 from bot.poker.record import HandStart
+from bot.table import said
 from bot.table.fields import Malformed as _Malformed
 from bot.table.fields import as_bool as _bool
 from bot.table.fields import as_dict as _dict
@@ -213,6 +215,7 @@ class SnapshotBody:
     closed: bool
     halted: str | None
     last_action: str
+    last_said: Msg | None
     seq: int
     seats: tuple[SeatRecord, ...]
     idem: Mapping[str, int]
@@ -253,6 +256,7 @@ class SnapshotBody:
             closed=state.closed,
             halted=state.halted,
             last_action=state.last_action,
+            last_said=state.last_said,
             seq=state.seq,
             seats=tuple(SeatRecord.of(s) for s in state.seats.values()),
             idem=dict(state.idem),
@@ -270,6 +274,9 @@ class SnapshotBody:
         state = TableState(table_id, settings=self.settings)
         for name in _SCALARS:
             setattr(state, name, getattr(self, name))
+        state.last_said = self.last_said
+        if self.last_said is not None:
+            state.last_action = english(self.last_said)
         state.pot_state = dict(self.pot_state) if self.pot_state is not None else None
         state.bank_granted = self.bank_granted
         state.carried_by = self.carried_by
@@ -285,6 +292,10 @@ class SnapshotBody:
         out: dict[str, Any] = {"version": VERSION, "settings": self.settings.to_dict()}
         for name in _SCALARS:
             out[name] = getattr(self, name)
+        if self.last_said is not None and self.last_said.key != RAW:
+            # No prose kept: the message, read in its reader's language.
+            out["last_action"] = ""
+            out["last_said"] = said.dump(self.last_said)
         out["pot_state"] = dict(self.pot_state) if self.pot_state is not None else None
         out["bank_granted"] = self.bank_granted
         out["carried_by"] = list(self.carried_by)
@@ -331,6 +342,7 @@ class SnapshotBody:
             closed=_bool(_get(p, "closed"), "closed"),
             halted=_opt_str(_get(p, "halted"), "halted"),
             last_action=_str(_get(p, "last_action"), "last_action"),
+            last_said=_last_said(p),
             seq=_int(_get(p, "seq"), "seq"),
             seats=tuple(SeatRecord.from_payload(s) for s in _list(_get(p, "seats"), "seats")),
             idem={str(k): _int(v, "idem") for k, v in _dict(_get(p, "idem"), "idem").items()},
@@ -351,6 +363,14 @@ class SnapshotBody:
                 _str(u, "carried_by") for u in _list(p.get("carried_by", []), "carried_by")
             ),
         )
+
+
+def _last_said(p: Mapping[str, Any]) -> Msg | None:
+    """The last action as a message; an older snapshot's words read as raw text."""
+    if p.get("last_said") is not None:
+        return said.load(p["last_said"])
+    text = _str(_get(p, "last_action"), "last_action")
+    return raw(text) if text else None
 
 
 _SCALARS = (

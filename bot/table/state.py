@@ -17,6 +17,7 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
+from bot.poker.messages import Msg, english
 from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
@@ -147,6 +148,9 @@ class TableState:
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
     last_action: str = ""
+    """``last_said`` in English (for callers that want words)."""
+    last_said: Msg | None = None
+    """What the table said of the last action of the hand, as a message with names."""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
     bank_granted: float | None = None
     """The time bank setting the seated players' banks were last filled from; a change
@@ -410,7 +414,7 @@ class TableState:
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed
-        self.last_action = ""
+        self.last_action, self.last_said = "", None
         dead = start.rules.dead_posts
         live = start.rules.blinds_or_straddles
         for pos, s in enumerate(order):
@@ -493,8 +497,9 @@ class TableState:
             used = max(0.0, at - self.clock_start - self.settings.action_clock)
             seat.bank = max(0.0, seat.bank - used)
             seat.timeouts = 0
-        if p.text:
-            self.last_action = p.text
+        told = p.told
+        if told is not None:
+            self.last_said, self.last_action = told, english(told)
 
     def _on_hand_ended(self, p: log.HandEnded, live: Any) -> None:
         info = self.current
@@ -510,7 +515,7 @@ class TableState:
         self.rake_total += p.rake
         info.ended = True
         if p.reason == "cancelled":
-            self.last_action = ""  # R-16.8: nothing of a cancelled hand stands
+            self.last_action, self.last_said = "", None  # R-16.8: nothing of it stands
         info.hand = None  # finished hands are kept as records only
         self.recent[info.hand_no] = info
         for old in [k for k in self.recent if k <= info.hand_no - RECENT_HANDS]:

@@ -58,16 +58,18 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
-from bot.poker.messages import Msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, english, joined, msg, raw
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
+from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan, plan_deal
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.notices import describe, plural, setting_words
+from bot.table.notices import plural, setting_words
+from bot.table.notices import said as event_said
 from bot.table.ports import (
     DuplicateKey,
     HandFacts,
@@ -80,12 +82,13 @@ from bot.table.ports import (
     StorePort,
     event_kind,
 )
+from bot.table.said import named
 from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.timeouts import timeout_actions
-from bot.table.view import TableView, build_view
+from bot.table.view import TableView, build_view, stakes_of, stakes_said
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +109,13 @@ class Outcome:
     """The answer as a message (rendered in the actor's language by the presenter);
     ``message`` is its English. None: not yet given one (the presenter shows
     ``message``)."""
+
+
+def _outcome(
+    ok: bool, said: Msg, turn: int, code: str = "ok", *, duplicate: bool = False
+) -> Outcome:
+    """An answer given as a message, with its English for presenters that want text."""
+    return Outcome(ok, english(said), turn, code, duplicate, msg=said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +177,7 @@ class Table:
         user: str | None,
         key: str | None,
         turn: int | None,
-        body: Callable[[], Awaitable[str]],
+        body: Callable[[], Awaitable[str | Msg]],
         *,
         reopen: bool = False,
         halted_ok: bool = False,
@@ -176,9 +186,9 @@ class Table:
             st = self.state
             own = None if key is None else st.scoped(key)
             if own is not None and own in st.idem:
-                return Outcome(
+                return _outcome(
                     True,
-                    f"Already done: that command was applied once, at turn {st.idem[own]}.",
+                    msg("table.already_done_at", turn=Number(st.idem[own])),
                     st.turn,
                     "duplicate",
                     duplicate=True,
@@ -188,46 +198,36 @@ class Table:
                 if st.halted and not halted_ok:
                     raise TableHalted(st.halted)
                 if st.closed and not reopen:
-                    raise TableError("This table is closed.")
+                    raise TableError(msg("table.closed"))
                 if turn is not None and turn != st.turn:
-                    raise StaleCommand(
-                        f"That was for turn {turn}, which has passed (the table is at turn "
-                        f"{st.turn}); nothing was done. Look at the table and act again."
-                    )
+                    raise StaleCommand(msg("table.stale", turn=Number(turn), now=Number(st.turn)))
                 await self._settle()  # a previous command cut short by a store error
                 before = st.seq
-                message = await body()
+                answer = await body()
             except DuplicateKey as exc:
                 if own is not None and str(exc) == own:
-                    return Outcome(
-                        True,
-                        "Already done: that command was applied once.",
-                        st.turn,
-                        "duplicate",
-                        True,
+                    return _outcome(
+                        True, msg("table.already_done"), st.turn, "duplicate", duplicate=True
                     )
                 # A key the table derived itself (a hand's end, a clock's action) is
                 # already in the log: the log holds something this table does not
                 # know. Never "already done": stop the table, with the reason.
-                text = await self._halt_on_collision(str(exc))
+                said = await self._halt_on_collision(str(exc))
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, text)
-                return Outcome(False, text, self.state.turn, "halted")
+                    await self.presenter.error(self.table_id, user, english(said))
+                return _outcome(False, said, self.state.turn, "halted")
             except (TableError, PokerError) as exc:
                 if self.state.seq != before:
                     # A command is all or nothing: a refusal after one of its own writes
                     # is a bug in that command (the write stands; the log is the truth).
                     log.error("table %s: refused after a write: %s", self.table_id, exc)
-                text = self._words(exc)
+                said = self._words(exc)
                 legal = exc.legal if isinstance(exc, PokerError) else None
-                said = text.lower()
-                # Not twice: "It is the declaration: declare low, high or both." already
-                # says what he may do.
-                if legal is not None and "you may" not in said and legal.describe() not in said:
-                    text += f" You may: {legal.describe()}."
+                if legal is not None and not says_options(said):
+                    said = refusal(said, legal)
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, text)
-                return Outcome(False, text, st.turn, getattr(exc, "code", "refused"))
+                    await self.presenter.error(self.table_id, user, english(said))
+                return _outcome(False, said, st.turn, getattr(exc, "code", "refused"))
             except Exception:
                 # The store failed (disk full, I/O error) or a bug: memory may now be
                 # ahead of the log, so rebuild the table from the log (invariant 4).
@@ -237,16 +237,13 @@ class Table:
                     # Its first write landed, a later one did not: the command took
                     # effect, and what follows it is finished now or at the next command.
                     await self._settle_quietly()
-                    text = (
-                        "That was recorded, but the table could not write all that follows "
-                        "from it; it finishes at the next command."
-                    )
-                    return Outcome(True, text, self.state.turn, "partly_recorded")
-                text = "The table could not record that; nothing was done. Please try again."
+                    said = msg("table.partly_recorded")
+                    return _outcome(True, said, self.state.turn, "partly_recorded")
+                said = msg("table.store_error")
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, text)
-                return Outcome(False, text, self.state.turn, "store_error")
-            return Outcome(True, message, st.turn)
+                    await self.presenter.error(self.table_id, user, english(said))
+                return _outcome(False, said, self.state.turn, "store_error")
+            return _outcome(True, answer if isinstance(answer, Msg) else raw(answer), st.turn)
 
     async def _reload(self) -> None:
         from bot.table.recovery import load
@@ -255,24 +252,22 @@ class Table:
             self.state = await load(self.store, self.table_id)
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
-            self.state.halted = "The table could not be read back from its log; it is stopped."
+            self.state.halted = english(msg("table.unreadable"))
 
-    async def _halt_on_collision(self, key: str) -> str:
+    async def _halt_on_collision(self, key: str) -> Msg:
         """Halt the table: its log already holds ``key``, which it derived itself."""
         log.error("table %s: derived key %r is already in the log; halting", self.table_id, key)
         await self._reload()
-        text = (
-            f"The table's log already holds an entry it was about to write ({key}); "
-            "the table is stopped so that no chip moves on a count it cannot trust."
-        )
+        said = msg("table.key_collision", entry=Name(key))
+        text = english(said)
         if not self.state.halted:
             try:
-                await self._commit(tlog.Halted(text))
+                await self._commit(tlog.Halted(said))
             except Exception:
                 log.exception("table %s: could not log the halt", self.table_id)
                 self.state.halted = text
-            await self._public("halted", text)
-        return text
+            await self._public("halted", said)
+        return said
 
     def _random(self, label: str) -> random.Random:
         """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game."""
@@ -280,16 +275,16 @@ class Table:
             return secrets.SystemRandom()
         return random.Random(f"{self.seed}:{label}")
 
-    def _words(self, exc: TableError | PokerError) -> str:
-        """The refusal in words; the engine's positions become names (R-6.5: privately)."""
+    def _words(self, exc: TableError | PokerError) -> Msg:
+        """The refusal as a message; who is to act is named (R-6.5: privately)."""
         info = self.state.current
         hand = self.state.hand
         if isinstance(exc, NotYourTurn) and info is not None and hand is not None:
             if hand.to_act is None:
-                # Sealed calls and declarations: the engine's words name nobody.
-                return exc.message
-            return f"It is not your turn; {info.names[hand.to_act]} is to act."
-        return exc.message
+                # Sealed calls and declarations: the engine's message names nobody.
+                return exc.msg
+            return msg("table.not_your_turn", who=Name(info.names[hand.to_act]))
+        return exc.msg
 
     async def _commit(
         self,
@@ -309,8 +304,9 @@ class Table:
         self.state.apply(record, idem_key=key, live=live, seq=seq)
         return record
 
-    async def _public(self, kind: NoticeKind, text: str, **data: Any) -> None:
-        notice = Notice(kind, text, self.state.turn, data, hand=self._hand_facts())
+    async def _public(self, kind: NoticeKind, said: str | Msg, **data: Any) -> None:
+        m = said if isinstance(said, Msg) else raw(said)
+        notice = Notice(kind, english(m), self.state.turn, data, hand=self._hand_facts(), msg=m)
         await self.presenter.public(self.table_id, notice)
 
     async def _private(self, user: str, notice: Notice) -> None:
@@ -331,12 +327,12 @@ class Table:
         else:
             manager = self.presenter.is_moderator(self.table_id, user)
         if user != self.state.host and not manager:
-            raise NotAllowed("Only the host or a moderator can do that.")
+            raise NotAllowed(msg("table.managers_only"))
 
     def _seated(self, user: str) -> Any:
         seat = self.state.seat_of(user)
         if seat is None:
-            raise NotAllowed("You are not seated at this table; sit down first.")
+            raise NotAllowed(msg("table.not_seated"))
         return seat
 
     # ================================================================== creation
@@ -350,18 +346,18 @@ class Table:
         host_name: str | None = None,
         guild: int | None = None,
     ) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             if self.state.settings is not None and self.state.host and not self.state.closed:
-                raise TableError("This channel already has a table.")
+                raise TableError(msg("table.channel_has_table"))
             settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
             await self._commit(tlog.Created(settings, host, first, guild), key=key)
             # What the last table of this channel kept in memory is not this one's.
             self._declare_told = -1
             self.away.clear()
-            text = f"Table open: {settings.stakes_text()}. Host: {host_name or host}."
-            await self._public("created", text)
-            return text
+            told = msg("table.created", stakes=_stakes(settings), host=Name(host_name or host))
+            await self._public("created", told)
+            return told
 
         # A closed table's channel opens a new one even if the last was stopped (R-16.14).
         return await self._command(host, key, None, body, reopen=True, halted_ok=True)
@@ -378,31 +374,36 @@ class Table:
         key: str | None = None,
         turn: int | None = None,
     ) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             st = self.state
             s = self.settings
             if st.seat_of(user) is not None:
-                raise TableError("You already have a seat here.")
+                raise TableError(msg("table.sit.has_seat"))
             low, high = s.buy_in_range
             _check_chips(buy_in)
             if not low <= buy_in <= high:
-                raise TableError(f"The buy-in is {low} to {high} chips (R-2.2).")
+                raise TableError(msg("table.sit.buy_in", low=Chips(low), high=Chips(high)))
             left = st.departures.get(user)
             recent = left is not None and self.time.now() - left[1] < s.return_minutes * 60
             if left and s.return_minutes and buy_in < left[0] and recent:
                 raise TableError(
-                    f"You left {plural(left[0], 'chip')} less than "
-                    f"{plural(s.return_minutes, 'minute')} ago; "
-                    f"come back with at least {left[0]} (R-2.3)."
+                    msg(
+                        "table.sit.come_back_with",
+                        left=msg("table.chips", count=Count(left[0])),
+                        minutes=msg("table.minutes", count=Count(s.return_minutes)),
+                        least=Chips(left[0]),
+                    )
                 )
             limit = min(s.max_seats_for(v) for v, _ in s.games())
             number = find_free_seat(set(st.seats), limit, seat)
             if number is None:
                 if seat is not None and not 1 <= seat <= limit:
-                    raise TableError(f"There is no seat {seat}: seats are 1 to {limit}.")
+                    raise TableError(
+                        msg("table.sit.no_seat", seat=Number(seat), last=Number(limit))
+                    )
                 if seat is not None:
-                    raise TableError(f"Seat {seat} is taken (seats are 1 to {limit}).")
-                raise TableError("The table is full.")
+                    raise TableError(msg("table.sit.taken", seat=Number(seat), last=Number(limit)))
+                raise TableError(msg("table.sit.full"))
             owes = s.big_blind if s.post_to_enter and st.hand_no > 0 else 0
             await self._commit(
                 tlog.Sat(user, name, number, buy_in, owes),
@@ -410,16 +411,16 @@ class Table:
                 ledger=[LedgerRow(user, LedgerKind.BUY_IN, buy_in)],
             )
             self.away.discard(user)  # back on the server: he acts for himself (R-16.12)
-            text = f"{name} sits in seat {number} with {buy_in}."
-            await self._public("sat", text, seat=number, user=user)
-            return text
+            told = msg("table.sat", who=Name(name), seat=Number(number), amount=Chips(buy_in))
+            await self._public("sat", told, seat=number, user=user)
+            return told
 
         return await self._command(user, key, turn, body)
 
     async def top_up(
         self, user: str, amount: int, *, key: str | None = None, turn: int | None = None
     ) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self._seated(user)
             _check_chips(amount)
             _, high = self.settings.buy_in_range
@@ -428,16 +429,16 @@ class Table:
                 # R-2.2 holds during a hand too: open stakes only change *when* (R-2.4).
                 if stack + amount > high:
                     room = high - stack
-                    may = f"you may add up to {room}" if room > 0 else "you are at the maximum"
                     raise TableError(
-                        f"A top-up may not take your stack above the maximum buy-in {high}; "
-                        f"{may} (R-2.2)."
+                        msg("table.top_up.above_max", most=Chips(high), room=Chips(room))
+                        if room > 0
+                        else msg("table.top_up.at_max", most=Chips(high))
                     )
 
             if self.state.dealt_in(seat.number):
                 info, hand = self._hand_or_refuse()
                 if not hand.rules.open_stakes:
-                    raise TableError("Chips are bought only between deals (R-2.1).")
+                    raise TableError(msg("table.top_up.between_deals"))
                 # R-2.4 open stakes: the buy goes through the engine so a replay of the
                 # hand sees it at the same point, and into the ledger with the action.
                 pos = info.position_of(seat.number)
@@ -460,24 +461,29 @@ class Table:
                 key=key,
                 ledger=[LedgerRow(user, LedgerKind.TOP_UP, amount)],
             )
-            text = f"{seat.name} adds {amount} (stack {seat.stack})."
-            await self._public("topped_up", text, seat=seat.number)
-            return text
+            told = msg(
+                "table.topped_up",
+                who=Name(seat.name),
+                amount=Chips(amount),
+                stack=Chips(seat.stack),
+            )
+            await self._public("topped_up", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, turn, body)
 
     async def sit_out(self, user: str, *, key: str | None = None) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self._seated(user)
             if seat.leaving:
-                raise TableError("You are leaving the table after this hand.")
+                raise TableError(msg("table.sit_out.leaving"))
             if seat.state == "sitting_out" or seat.sit_out_next:
-                raise TableError("You are already sitting out.")
+                raise TableError(msg("table.sit_out.already"))
             await self._commit(tlog.SatOut(seat.number), key=key)
-            later = " after this hand" if seat.sit_out_next else ""
-            text = f"{seat.name} sits out{later} (R-1.6)."
-            await self._public("sat_out", text, seat=seat.number)
-            return text
+            key_ = "table.sat_out_after_hand" if seat.sit_out_next else "table.sat_out"
+            told = msg(key_, who=Name(seat.name))
+            await self._public("sat_out", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, None, body)
 
@@ -485,23 +491,20 @@ class Table:
         """Come back from sitting out (R-1.6): wait for the big blind, or post what is owed
         when the table's option says so (or ``post`` asks to post now)."""
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self._seated(user)
             if seat.leaving:
-                raise TableError(
-                    "You are leaving the table after this hand; sit down again after it "
-                    "to keep playing."
-                )
+                raise TableError(msg("table.sit_in.leaving"))
             if seat.state != "sitting_out" and not seat.sit_out_next:
-                raise TableError("You are not sitting out.")
+                raise TableError(msg("table.sit_in.not_out"))
             if seat.state != "sitting_out":
                 # Still in this hand: only the pending sit-out is cancelled.
                 await self._commit(tlog.Returned(seat.number, seat.state, 0), key=key)
-                text = f"{seat.name} will keep playing."
-                await self._public("returned", text, seat=seat.number)
-                return text
+                told = msg("table.keeps_playing", who=Name(seat.name))
+                await self._public("returned", told, seat=seat.number)
+                return told
             if seat.stack == 0:
-                raise TableError("You have no chips; top up first.")
+                raise TableError(msg("table.sit_in.no_chips"))
             s = self.settings
             owes = seat.owes if s.missed_blinds == "post" else 0
             if post and not owes and seat.missed:
@@ -516,28 +519,33 @@ class Table:
                 # out for a moment does not wipe it.
                 owes, state = seat.owes, "active"
             await self._commit(tlog.Returned(seat.number, state, owes), key=key)
-            how = f", posting {owes}" if owes else ", waiting for the big blind"
-            text = f"{seat.name} is back{how if state == 'waiting' else ''}."
-            await self._public("returned", text, seat=seat.number)
-            return text
+            who = Name(seat.name)
+            if state != "waiting":
+                told = msg("table.back", who=who)
+            elif owes:
+                told = msg("table.back_posting", who=who, amount=Chips(owes))
+            else:
+                told = msg("table.back_waiting", who=who)
+            await self._public("returned", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, None, body)
 
     async def stand(self, user: str, *, key: str | None = None) -> Outcome:
-        async def body() -> str:
+        async def body() -> str | Msg:
             return await self._stand(self._seated(user), key)
 
         return await self._command(user, key, None, body)
 
-    async def _stand(self, seat: Any, key: str | None) -> str:
+    async def _stand(self, seat: Any, key: str | None) -> Msg:
         if self.state.dealt_in(seat.number):
             # R-2.3: his chips are in play; he is cashed out when the deal ends.
             if seat.leaving:
-                raise TableError("You are already leaving after this hand.")
+                raise TableError(msg("table.stand.already"))
             await self._commit(tlog.Leaving(seat.number), key=key)
-            text = f"{seat.name} stands up after this hand."
-            await self._public("leaving", text, seat=seat.number)
-            return text
+            told = msg("table.stands_after_hand", who=Name(seat.name))
+            await self._public("leaving", told, seat=seat.number)
+            return told
         amount = seat.stack
         await self._commit(
             tlog.Stood(seat.number, amount),
@@ -545,9 +553,9 @@ class Table:
             ledger=[LedgerRow(seat.user_id, LedgerKind.CASH_OUT, amount)],
         )
         self.away.discard(seat.user_id)
-        text = f"{seat.name} stands up and cashes out {amount}."
-        await self._public("stood", text, seat=seat.number)
-        return text
+        told = msg("table.stood", who=Name(seat.name), amount=Chips(amount))
+        await self._public("stood", told, seat=seat.number)
+        return told
 
     # ================================================================== management
 
@@ -556,14 +564,14 @@ class Table:
     ) -> Outcome:
         user = user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             self._require_manager(who)
             if self.state.in_hand:
-                raise SettingsError("Settings change between hands only; wait for this one.")
+                raise SettingsError(msg("table.settings.between_hands"))
             new = self.settings.changed(dict(changes))
             limit = min(new.max_seats_for(v) for v, _ in new.games())
             if any(n > limit for n in self.state.seats):
-                raise SettingsError(f"Someone sits above seat {limit}; that game seats {limit}.")
+                raise SettingsError(msg("table.settings.seat_above", last=Number(limit)))
             # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
             old, now = self.settings.to_dict(), new.to_dict()
             await self._commit(tlog.SettingsChanged(new, user), key=key)
@@ -584,21 +592,21 @@ class Table:
     ) -> Outcome:
         user = user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             self._require_manager(who)
             if self.state.paused == paused:
-                raise TableError("The table is already " + ("paused." if paused else "running."))
+                raise TableError(msg("table.already_paused" if paused else "table.already_running"))
             await self._commit(tlog.Paused(paused), key=key)
-            text = "The table is paused." if paused else "The table is running again."
-            await self._public("paused", text)
-            return text
+            told = msg("table.paused" if paused else "table.running")
+            await self._public("paused", told)
+            return told
 
         return await self._command(user, key, None, body)
 
     async def close(self, who: str | Actor, *, key: str | None = None) -> Outcome:
         user = user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             self._require_manager(who)
             st = self.state
             cancelled = ""
@@ -615,7 +623,7 @@ class Table:
                         "chips he put in (R-16.14). "
                     )
             elif st.in_hand:
-                raise TableError("Finish or wait for the hand before closing the table.")
+                raise TableError(msg("table.close.in_hand"))
             returned = await self._return_carry()
             for seat in list(st.seats.values()):
                 await self._stand(seat, None)
@@ -659,7 +667,7 @@ class Table:
         the table was already closed (a second event for the same loss)."""
         done: list[Abandoned] = []
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             st = self.state
             cancelled = None
             info = st.current
@@ -686,7 +694,7 @@ class Table:
         cashed out when the hand ends. Returns what the table said (None: not seated)."""
         said: list[str] = []
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             seat = self.state.seat_of(user)
             if seat is None:
                 return ""
@@ -701,7 +709,7 @@ class Table:
             elif self.state.dealt_in(seat.number):
                 text = f"{seat.name} left the server: the clock acts for him (R-16.12)."
             else:
-                text = await self._stand(seat, None)
+                text = english(await self._stand(seat, None))
             said.append(text)
             return text
 
@@ -711,18 +719,18 @@ class Table:
     async def choose(self, user: str, game: str, *, key: str | None = None) -> Outcome:
         """R-16.2 dealer's choice: the next dealer names the game for his deal."""
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             s = self.settings
             if not s.dealers_choice:
-                raise TableError("This table is not dealer's choice.")
+                raise TableError(msg("table.choose.not_choice"))
             if self.state.in_hand:
-                raise TableError("Choose between hands, for your own deal.")
+                raise TableError(msg("table.choose.between_hands"))
             plan = self._plan()
             if plan is None:
-                raise TableError("There are not enough players to deal.")
+                raise TableError(msg("table.choose.too_few"))
             dealer = self.state.seats[plan.button]
             if dealer.user_id != user:
-                raise NotAllowed(f"{dealer.name} deals next and chooses the game.")
+                raise NotAllowed(msg("table.choose.not_yours", who=Name(dealer.name)))
             # A bare game is dealt in its conventional structure (R-16.9).
             variant, limit = s.game(game)
             if self._guts_waiting() and variant != "guts":
@@ -734,18 +742,18 @@ class Table:
                     "host deals it with `deal` (R-16.10)."
                 )
             if len(plan.order) > get_variant(variant).max_players:
+                most = Number(get_variant(variant).max_players)
                 raise TableError(
-                    f"{get_variant(variant).name} is dealt to at most "
-                    f"{get_variant(variant).max_players} players."
+                    msg("table.choose.too_many", game=get_variant(variant).title, most=most)
                 )
             try:
                 s.rules_for(variant, limit, 2, (0, 1))
             except PokerError as exc:
-                raise SettingsError(exc.message) from None
+                raise SettingsError(exc.msg) from None
             await self._commit(tlog.Chosen(variant, limit), key=key)
-            text = f"{dealer.name} chooses {s.stakes_text(variant, limit)}."
-            await self._public("chosen", text)
-            return text
+            told = msg("table.chosen", who=Name(dealer.name), stakes=_stakes(s, variant, limit))
+            await self._public("chosen", told)
+            return told
 
         return await self._command(user, key, None, body)
 
@@ -755,7 +763,7 @@ class Table:
         """Start the next hand (the host or a moderator; the clock when auto-deal is on)."""
         user = None if who is None else user_of(who)
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             if who is not None:
                 self._require_manager(who)
             return await self._deal(key)
@@ -833,30 +841,29 @@ class Table:
         """R-3.4: the player who will sit left of the big blind posts a live straddle of
         twice the big blind for the next deal (said between deals)."""
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             s = self.settings
             seat = self._seated(user)
             if not s.straddle:
-                raise TableError("Straddles are not played at this table (R-3.4 option).")
+                raise TableError(msg("table.straddle.off"))
             if self.state.in_hand:
-                raise TableError("A straddle is posted before the deal: ask between hands.")
+                raise TableError(msg("table.straddle.between_hands"))
             if get_variant(self._next_game()[0]).forced != "blinds" or not s.big_blind:
-                raise TableError("Only a game with blinds can be straddled.")
+                raise TableError(msg("table.straddle.blinds_only"))
             plan = self._plan()
             pos = self._straddle_position(plan) if plan is not None else None
             if plan is None or pos is None:
-                raise TableError("There is no straddle with fewer than three players.")
+                raise TableError(msg("table.straddle.three"))
             if plan.order[pos] != seat.number:
                 who = self.state.seats[plan.order[pos]].name
-                raise TableError(
-                    f"Only the player left of the big blind may straddle: {who}, this deal."
-                )
+                raise TableError(msg("table.straddle.left_of_big_blind", who=Name(who)))
             if self.state.straddler == seat.number:
-                raise TableError("You already straddle the next deal.")
+                raise TableError(msg("table.straddle.already"))
             await self._commit(tlog.Straddled(seat.number), key=key)
-            text = f"{seat.name} straddles {2 * s.big_blind} for the next deal (R-3.4)."
-            await self._public("straddled", text, seat=seat.number)
-            return text
+            amount = Chips(2 * s.big_blind)
+            told = msg("table.straddled", who=Name(seat.name), amount=amount)
+            await self._public("straddled", told, seat=seat.number)
+            return told
 
         return await self._command(user, key, None, body)
 
@@ -938,12 +945,12 @@ class Table:
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         return hand, start
 
-    async def _deal(self, key: str | None) -> str:
+    async def _deal(self, key: str | None) -> Msg:
         st = self.state
         if st.in_hand:
-            raise TableError("A hand is already being played.")
+            raise TableError(msg("table.deal.in_hand"))
         if st.paused:
-            raise TableError("The table is paused.")
+            raise TableError(msg("table.paused"))
         if self.hold:
             raise TableError(self.hold)
         await self._check_conservation()  # never deal on a wrong count (R-2.5)
@@ -951,7 +958,7 @@ class Table:
             raise TableHalted(st.halted)
         plan = self._plan()
         if plan is None:
-            raise TableError("At least two players with chips must be seated and in to deal.")
+            raise TableError(msg("table.deal.too_few"))
         timed_out = False
         if self._choice_pending():
             chooser = st.seats[plan.button]
@@ -1003,18 +1010,20 @@ class Table:
             key=key if key not in (None, "choice-timeout") else f"deal:{hand_no}",
             live=hand,
         )
-        names = ", ".join(st.seats[s].name for s in plan.order)
+        players = joined([msg("engine.who", who=Name(st.seats[s].name)) for s in plan.order])
         # Stud has no button (R-16.3: the cards decide who acts); the seat is only the
         # nominal dealer the deal starts from.
-        marker = "Button" if hand.variant.button else "Dealer"
-        text = (
-            f"Hand #{hand_no}: {self.settings.stakes_text(variant, limit)}. "
-            f"{marker}: seat {plan.button}. Dealt in: {names}."
+        told = msg(
+            "table.hand_started" if hand.variant.button else "table.hand_started_dealer",
+            hand=Number(hand_no),
+            stakes=_stakes(self.settings, variant, limit),
+            seat=Number(plan.button),
+            players=players,
         )
-        await self._public("hand_started", text, hand_no=hand_no, button=plan.button)
+        await self._public("hand_started", told, hand_no=hand_no, button=plan.button)
         await self._tell(hand.events)
         await self._after_change()
-        return text
+        return told
 
     async def act(
         self,
@@ -1032,18 +1041,15 @@ class Table:
         commit but never carries over to a later deal (R-13.2, R-15.2).
         """
 
-        async def body() -> str:
+        async def body() -> str | Msg:
             req = parse_action(request) if isinstance(request, str) else request
             seat = self._seated(user)
             info, hand = self._hand_or_refuse()
             if prompt_turn is not None and prompt_turn < info.start_turn:
-                raise StaleCommand(
-                    "That prompt was for an earlier hand; nothing was done. Use the newest "
-                    "prompt, or Show my cards on the table."
-                )
+                raise StaleCommand(msg("table.act.old_prompt"))
             pos = info.position_of(seat.number)
             if pos is None:
-                raise TableError("You are not dealt in this hand.")
+                raise TableError(msg("table.act.not_dealt"))
             action = _to_action(req, pos, hand)
             return await self._apply(action, key, note=req.note)
 
@@ -1053,7 +1059,7 @@ class Table:
         st = self.state
         hand = st.hand
         if hand is None or st.current is None:
-            raise TableError("No hand is being played; wait for the deal.")
+            raise TableError(msg("table.act.no_hand"))
         return st.current, hand
 
     async def _apply(
@@ -1067,15 +1073,17 @@ class Table:
     ) -> str:
         info, hand = self._hand_or_refuse()
         events = hand.apply(action)  # a refusal raises here and changes nothing
-        text = _summary(events, lambda p: info.names[p])
+        summary = _summary(events)
+        told = None if summary is None else named(summary, info.names)
+        text = "" if told is None else english(told)
         try:
             await self._commit(
                 tlog.ActionTaken(
                     info.hand_no,
                     info.order[action.player],
                     action,
-                    text,
                     timeout=timeout,
+                    said=told,
                 ),
                 key=key,
                 ledger=ledger,
@@ -1094,17 +1102,18 @@ class Table:
     async def _tell(self, events: Sequence[Event]) -> None:
         info = self.state.current
         assert info is not None
-        name = info.names.__getitem__
         for event in events:
-            text = describe(event, name)
-            if text is None:
+            m = event_said(event)
+            if m is None:
                 continue
+            text = english(named(m, info.names))
+            notice = Notice(event_kind(event), text, self.state.turn, {"event": event}, msg=m)
             if event.audience is None:
-                await self._public(event_kind(event), text, event=event)
+                await self.presenter.public(
+                    self.table_id, dataclasses.replace(notice, hand=self._hand_facts())
+                )
             else:
-                user = info.users[event.audience]
-                notice = Notice(event_kind(event), text, self.state.turn, {"event": event})
-                await self._private(user, notice)
+                await self._private(info.users[event.audience], notice)
 
     async def _after_change(self) -> None:
         """After an accepted event: end the hand, or tell whoever must act next."""
@@ -1126,35 +1135,34 @@ class Table:
             if self._declare_told != info.hand_no:
                 for a in sealed:
                     if "guts" in a.legal.actions:
-                        notice = Notice(
-                            "guts",
-                            "In or out? Your call stays secret until everyone has called (R-15.2).",
-                            st.turn,
-                            deadline=deadline,
-                        )
+                        told = msg("table.prompt.guts")
+                        notice = Notice("guts", english(told), st.turn, deadline=deadline, msg=told)
                     else:
+                        told = msg("table.prompt.declare")
                         notice = Notice(
                             "declare",
-                            "Declare low, high or both: your fist is closed until everyone "
-                            "has declared (R-13.2).",
+                            english(told),
                             st.turn,
                             legal=a.legal,
                             deadline=deadline,
+                            msg=told,
                         )
                     await self._private(info.users[a.position], notice)
                 self._declare_told = info.hand_no
             return
         if hand.to_act is not None:
             legal = hand.legal()
+            told = msg("table.your_turn", options=options_said(legal), pot=Chips(legal.pot))
             await self._private(
                 info.users[hand.to_act],
                 Notice(
                     "your_turn",
-                    f"Your turn: {legal.describe()}. Pot {legal.pot}.",
+                    english(told),
                     st.turn,
                     {"seat": info.order[hand.to_act]},
                     legal=legal,
                     deadline=deadline,
+                    msg=told,
                 ),
             )
 
@@ -1180,7 +1188,8 @@ class Table:
             key=f"end:{info.hand_no}",
             ledger=[LedgerRow("house", LedgerKind.RAKE, result.rake)] if result.rake else (),
         )
-        await self._public("hand_ended", f"Hand #{info.hand_no} is over.", result=result)
+        over = msg("table.hand_over", hand=Number(info.hand_no))
+        await self._public("hand_ended", over, result=result)
         for number in info.order:
             seat = self.state.seats.get(number)
             if seat is not None and seat.stack == 0 and not seat.leaving:
@@ -1309,7 +1318,7 @@ class Table:
                 await self._reload()
                 why = "what the clock did was already in the table's log"
             except (TableError, PokerError) as exc:
-                why = self._words(exc)
+                why = english(self._words(exc))
             except Exception:
                 # The store failed (or a bug): rebuild from the log and try again later,
                 # not at once; failing every time, the clock stops the table (R-18.3).
@@ -1340,9 +1349,9 @@ class Table:
         if sealed and "guts" in sealed[0].legal.actions:
             # R-15.2: a player who has not called by the clock is out.
             late = [a.position for a in sealed]
-            names = ", ".join(info.names[p] for p in late)
-            are = "is" if len(late) == 1 else "are"
-            await self._public("timeout", f"Time ran out: {names} {are} out (R-15.2).")
+            who = joined([msg("engine.who", who=Name(info.names[p])) for p in late])
+            told = msg("table.clock.guts_out", who=who, count=Count(len(late)))
+            await self._public("timeout", told)
             for pos in late:
                 if st.hand is not hand or not hand.can_act(pos):
                     break
@@ -1352,13 +1361,11 @@ class Table:
             # R-13.2: the clock is shared: every fist still open times out at once
             # (the engine takes them together; said first, then done).
             late = [a.position for a in sealed]
-            names = ", ".join(info.names[p] for p in late)
-            one = len(late) == 1  # "carol folds", "alice, carol fold"
-            if self.settings.declare_default == "fold":
-                how = "folds" if one else "fold"
-            else:
-                how = "declares high" if one else "declare high"
-            await self._public("timeout", f"The declaration clock ran out: {names} {how} (R-13.2).")
+            who = joined([msg("engine.who", who=Name(info.names[p])) for p in late])
+            key_ = "table.clock.declare_fold"
+            if self.settings.declare_default != "fold":
+                key_ = "table.clock.declare_high"
+            await self._public("timeout", msg(key_, who=who, count=Count(len(late))))
             await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
             return ""
         if hand.to_act is None:
@@ -1368,7 +1375,8 @@ class Table:
         seat = st.seats.get(info.order[pos])
         if seat is not None:
             # Said before what it causes, so the log reads in order.
-            await self._public("timeout", f"{seat.name}'s time ran out.", seat=seat.number)
+            told = msg("table.story.time_ran_out", who=Name(seat.name))
+            await self._public("timeout", told, seat=seat.number)
         was = seat.timeouts if seat is not None else 0
         refusal = f"the rules allow {info.names[pos]} none of the clock's actions"
         for action in choices:
@@ -1383,13 +1391,11 @@ class Table:
         limit = self.settings.timeouts_to_sit_out
         if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
             # Sat out by the clock: said, like every other thing the clock does.
-            await self._public(
-                "sat_out",
-                f"{seat.name} sits out from the next deal after "
-                + ("a timeout" if limit == 1 else f"{limit} timeouts in a row")
-                + "; sitting in brings him back (R-1.6).",
-                seat=seat.number,
-            )
+            if limit == 1:
+                told = msg("table.clock.sat_out_once", who=Name(seat.name))
+            else:
+                told = msg("table.clock.sat_out", who=Name(seat.name), count=Count(limit))
+            await self._public("sat_out", told, seat=seat.number)
         return ""
 
     async def _clock_stuck(self, dealing: bool, why: str) -> None:
@@ -1493,20 +1499,29 @@ class Table:
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 
     async def hand_story(self, hand_no: int) -> str:
-        """A finished hand as the table told it: its public lines, with names. Nothing
-        private: hole cards appear only where they were shown."""
+        """A finished hand as the table told it, in English (:meth:`hand_told`)."""
+        return "\n".join(english(m) for m in await self.hand_told(hand_no))
+
+    async def hand_told(self, hand_no: int) -> list[Msg]:
+        """A finished hand as the table told it: its public lines as messages, players
+        named, for a presenter to render in its reader's language. Nothing private:
+        hole cards appear only where they were shown."""
         info = await self._finished_info(hand_no)
-        name = info.names.__getitem__
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
-        lines = [f"Hand #{hand_no}: {dealt_under.stakes_text(info.variant, info.limit)}."]
+        stakes = _stakes(dealt_under, info.variant, info.limit)
+        lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
+        clock_told = False  # sealed calls run out on one clock: told once
 
         def tell(events: Sequence[Event]) -> None:
+            nonlocal clock_told
             for event in events:
-                if event.audience is None and (text := describe(event, name)) is not None:
-                    lines.append(text)
+                if event.audience is None and (m := event_said(event)) is not None:
+                    lines.append(named(m, info.names))
+                    clock_told = False
 
         def replay() -> None:
+            nonlocal clock_told
             _replay(hand_no, info)  # whole first: rules this engine refuses raise here
             hand = info.start.new_hand()
             tell(hand.events)
@@ -1514,14 +1529,17 @@ class Table:
                 if index in timed_out:
                     # As the table said it: the clock, then what the clock did (R-13.2).
                     if isinstance(action, DeclareTimeout):
-                        if lines[-1] != "The clock ran out.":  # sealed calls: one clock
-                            lines.append("The clock ran out.")
+                        if not clock_told:
+                            lines.append(msg("table.story.clock"))
+                            clock_told = True
                     else:
-                        lines.append(f"{name(action.player)}'s time ran out.")
+                        who = Name(info.names[action.player])
+                        lines.append(msg("table.story.time_ran_out", who=who))
+                        clock_told = False
                 tell(hand.apply(action))
 
         await asyncio.to_thread(replay)  # the engine's CPU work, off the loop
-        return "\n".join(lines)
+        return lines
 
     async def _dealt_under(self, hand_no: int) -> TableSettings:
         """The settings in force when hand ``hand_no`` was dealt (R-16.8: a hand is told
@@ -1552,7 +1570,7 @@ class Table:
         if info is None:
             info = await self._load_hand(hand_no)
         if info is None or not info.ended:
-            raise TableError(f"There is no finished hand #{hand_no} at this table.")
+            raise TableError(msg("table.story.no_hand", hand=Number(hand_no)))
         if info.replay_error is not None:  # rules this engine refuses (R-16.8)
             raise UnreplayableHand(hand_no, info.replay_error)
         return info
@@ -1623,7 +1641,7 @@ def seeded_deck(rules: Rules, rng: random.Random) -> tuple[str, ...]:
 
 def _check_chips(amount: int) -> None:
     if type(amount) is not int or amount <= 0:
-        raise TableError("An amount of chips is a positive whole number.")
+        raise TableError(msg("table.amount_whole"))
 
 
 def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
@@ -1659,7 +1677,7 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
             # Capped, not reopened, no openers...: say why not, not "how much" (R-5.7).
             raise TableError(_no_raise(hand, legal))
         if legal is not None:
-            raise TableError(f"Say how much. You may: {legal.describe()}.")
+            raise TableError(refusal(msg("table.say_how_much"), legal))
         return Check(pos)  # not his turn: the engine answers with its own words
     assert_amount = req.amount or 0
     if kind == "bet":
@@ -1684,31 +1702,39 @@ def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
         # Only a bring-in (R-3.5) or an incomplete bet under the half-bet rule (R-7.4)
         # can be completed; elsewhere the word must not turn into a raise.
         if "complete" not in legal.actions:
-            raise TableError(f"There is nothing to complete now. You may: {legal.describe()}.")
+            raise TableError(refusal(msg("table.nothing_to_complete"), legal))
         return RaiseTo(pos, legal.min_to)
     total = legal.pot_raise_to("pot" if kind == "pot" else "half_pot")
     assert total is not None
     return RaiseTo(pos, total)
 
 
-def _no_raise(hand: Hand, legal: Legal) -> str:
-    reason = hand.no_raise_reason() or "You cannot bet or raise now."
-    return f"{reason} You may: {legal.describe()}."
+def _no_raise(hand: Hand, legal: Legal) -> Msg:
+    return refusal(hand.no_raise_why() or msg("table.no_raise"), legal)
 
 
-def _summary(events: Sequence[Event], name: Callable[[int], str]) -> str:
-    """The public line for the action itself (never a private event)."""
+def _stakes(settings: TableSettings, variant: str | None = None, limit: str | None = None) -> Msg:
+    """The stakes line as a message (what ``settings.stakes_text`` says in English)."""
+    variant = variant or settings.variant
+    limit = limit or settings.limit_for(variant)
+    declare = settings.declare != "none" and get_variant(variant).hi_lo  # R-13.1
+    return stakes_said(stakes_of(settings, variant, limit, declare))
+
+
+def _summary(events: Sequence[Event]) -> Msg | None:
+    """The public message for the action itself (never a private event), players by
+    position."""
     for event in events:
         if event.audience is not None:
             continue
         if isinstance(
             event, ActionTaken | Drew | DeclarationMade | DeclarationCount | GutsCallMade
         ):
-            return describe(event, name) or ""
+            return event_said(event)
     for event in events:
         if isinstance(event, HandEnded):
-            return describe(event, name) or ""
-    return ""
+            return event_said(event)
+    return None
 
 
 def _awarded(hand: Hand, players: int) -> tuple[int, ...]:

@@ -14,10 +14,12 @@ from typing import Literal
 from bot.poker.cards import JOKER
 from bot.poker.hand import Hand
 from bot.poker.legal import ActionName, Legal, Phase, Turn
+from bot.poker.messages import Chips, Count, Msg, Number, english, joined, msg
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
-from bot.poker.variants import get_variant
+from bot.poker.variants import get_variant, street_title
 from bot.table.seating import SeatState
+from bot.table.settings import TableSettings
 from bot.table.state import TableState
 
 ViewPhase = Phase | Literal["waiting", "paused", "halted", "closed"]
@@ -59,6 +61,74 @@ class SeatView:
 class PotView:
     amount: int
     eligible_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StakesView:
+    """The stakes as data: the presenter writes the line in its reader's language (the
+    picture maps it to its own ``Stakes``)."""
+
+    variant: str
+    """The game's code (its name is the catalogue's ``game.<code>``)."""
+    structure: str | None
+    """The betting structure's code (``no_limit``...); None for a game without betting
+    rounds (Guts)."""
+    declare: bool = False
+    """A hi-lo declare game (R-13.1)."""
+    blinds: tuple[int, int] | None = None
+    bets: tuple[int, int] | None = None
+    """Fixed and spread limit: the small and big bet."""
+    bring_in: int | None = None
+    ante: int | None = None
+    stake: int | None = None
+    """Guts: the stake."""
+    max_pot: int | None = None
+    """Guts: the maximum pot (R-15.3)."""
+
+
+def stakes_of(settings: TableSettings, variant: str, limit: str, declare: bool) -> StakesView:
+    """What :meth:`TableSettings.stakes_text` says, as data."""
+    info = get_variant(variant)
+    if not any(s.betting for s in info.streets):
+        stake = int(settings.value("guts_stake") or 0) or None
+        max_pot = int(settings.value("guts_max_pot") or 0) or None
+        return StakesView(variant, None, stake=stake, max_pot=max_pot)
+    return StakesView(
+        variant,
+        limit,
+        declare=declare,
+        blinds=(settings.small_blind, settings.big_blind)
+        if info.forced == "blinds" and settings.big_blind
+        else None,
+        bets=(settings.min_bet, settings.big_bet_size) if limit in ("fixed", "spread") else None,
+        bring_in=settings.bring_in_amount if info.forced == "bring_in" else None,
+        ante=settings.ante_for(variant) or None,
+    )
+
+
+def stakes_said(stakes: StakesView) -> Msg:
+    """The stakes as a message: what :meth:`TableSettings.stakes_text` writes in English
+    ("No-limit Hold'em, blinds 1/2, ante 1"), in the reader's language."""
+    game: Msg = get_variant(stakes.variant).title
+    if stakes.structure is None:
+        parts = [game]
+        if stakes.stake:
+            parts.append(msg("table.stakes.stake", amount=Chips(stakes.stake)))
+        return joined(parts)
+    if stakes.declare:
+        game = msg("table.stakes.declare", game=game)  # R-13.1
+    parts = [msg("table.stakes.game." + stakes.structure, game=game)]
+    if stakes.blinds is not None:
+        small, big = stakes.blinds
+        parts.append(msg("table.stakes.blinds", small=Chips(small), big=Chips(big)))
+    if stakes.bets is not None:
+        small, big = stakes.bets
+        parts.append(msg("table.stakes.bets", small=Chips(small), big=Chips(big)))
+    if stakes.bring_in is not None:
+        parts.append(msg("table.stakes.bring_in", amount=Chips(stakes.bring_in)))
+    if stakes.ante:
+        parts.append(msg("table.stakes.ante", amount=Chips(stakes.ante)))
+    return joined(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +193,16 @@ class TableView:
     declared_hands: bool = False
     """The hand on is shown by statement (R-9.3 declared hands): the showdown asks each
     player to show (and may state his hand) or muck."""
+    stakes_data: StakesView | None = None
+    """``stakes`` as data."""
+    street_said: Msg | None = None
+    """``street`` as a message (None between hands)."""
+    last_said: Msg | None = None
+    """``last_action`` as a message (names in it; None: nothing yet this hand)."""
+    options_said: Msg | None = None
+    """``options`` as a message (:meth:`Legal.options`), under the same condition."""
+    no_raise_said: Msg | None = None
+    """``no_raise`` as a message."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -176,20 +256,24 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             )
         )
     to_call, options, actions = 0, "", frozenset[ActionName]()
+    options_said: Msg | None = None
     if hand is not None and hand.to_act is not None:
         public = hand.legal()
         to_call = public.to_call
         if not _options_private(hand):
             options, actions = public.describe(), public.actions
+            options_said = public.options()
     legal = None
     no_raise: str | None = None
+    no_raise_said: Msg | None = None
     if hand is not None and viewer_pos is not None:
         actor = hand.actor(viewer_pos)
         # A player who may only wait (R-8.4) is not prompted: the table asks in turn.
         if actor is not None and actor.turn != "waiting":
             legal = actor.legal
             if actor.turn == "in_turn":
-                no_raise = hand.no_raise_reason()
+                no_raise_said = hand.no_raise_why()
+                no_raise = None if no_raise_said is None else english(no_raise_said)
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
         phase: ViewPhase = hand.phase
@@ -245,6 +329,11 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         legs_needed=state.settings.value("guts_legs") if system == "guts" else 0,
         declare=declare,
         street=_street_text(hand) if hand is not None else "",
+        street_said=street_said(hand) if hand is not None else None,
+        stakes_data=stakes_of(state.settings, variant, limit, declare),
+        last_said=state.last_said,
+        options_said=options_said,
+        no_raise_said=no_raise_said,
         to_call=to_call,
         options=options,
         actions=actions,
@@ -278,6 +367,49 @@ def _street_text(hand: Hand) -> str:
     if hand.phase == "draw":
         return label.capitalize()
     return f"After {label}"  # "of 3" says how many are to come
+
+
+HEADINGS = frozenset(
+    {
+        "preflop",
+        "flop",
+        "turn",
+        "river",
+        "second_street",
+        "third_street",
+        "fourth_street",
+        "fifth_street",
+        "sixth_street",
+        "seventh_street",
+    }
+)
+"""Streets with a heading of their own (``notice.heading.<code>``: "Flop", "Third
+street"); the others are named by the engine's term."""
+
+
+def street_said(hand: Hand) -> Msg | None:
+    """Where the hand is, as a message (what :func:`_street_text` says in English)."""
+    streets = hand.variant.streets
+    i = min(max(hand.street_index, 0), len(streets) - 1)
+    draws = [k for k, s in enumerate(streets) if s.draw]
+    if not draws:
+        if not any(s.betting for s in streets):
+            return None
+        code = streets[i].name.replace(" ", "_")
+        if code in HEADINGS:
+            return msg("notice.heading." + code)
+        return street_title(streets[i].name)
+    total = len(draws)
+    if i not in draws:
+        if total > 1:
+            return msg("table.street.before_draws", count=Count(total))
+        return msg("table.street.before_draw")
+    n = draws.index(i) + 1
+    now = hand.phase == "draw"
+    if total > 1:
+        key = "table.street.draw_n" if now else "table.street.after_draw_n"
+        return msg(key, number=Number(n), total=Number(total))
+    return msg("table.street.draw" if now else "table.street.after_draw")
 
 
 def _declare(state: TableState, variant: str) -> bool:
