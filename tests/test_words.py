@@ -115,6 +115,13 @@ def test_legal_options_in_english(legal: Legal, english: str) -> None:
     assert render(legal.options(), "en") == english
 
 
+def test_a_number_is_a_label_and_never_grouped() -> None:
+    """Hand and seat numbers and seconds read as labels ("Hand #1024"), chips grouped."""
+    assert render(msg("legal.amount", amount=Number(1024)), "en") == "1024"
+    assert render(msg("legal.amount", amount=Number(1.5)), "de") == "1,5"
+    assert render(msg("legal.amount", amount=Chips(1024)), "en") == "1,024"
+
+
 def test_every_parameter_kind_renders() -> None:
     names = {0: "Ann"}
     assert render(Msg("legal.amount", (("amount", Chips(5)),)), "en") == "5"

@@ -76,13 +76,17 @@ class _Params(Mapping[str, str]):
         return len(self._m.params)
 
 
-def _number(n: int | float, locale: Locale) -> str:
-    return str(format_decimal(n, locale=locale))
+def _number(n: int | float, locale: Locale, *, grouped: bool = True) -> str:
+    return str(format_decimal(n, locale=locale, group_separator=grouped))
 
 
 def _param(value: Param, locale: Locale, names: Namer | None) -> str:
-    if isinstance(value, (Chips, Count, Number)):
+    if isinstance(value, (Chips, Count)):
         return _number(value.n, locale)
+    if isinstance(value, Number):
+        # A seat, a hand or turn number, seconds: a label, never grouped ("Hand #1024"),
+        # with the language's decimal mark.
+        return _number(value.n, locale, grouped=False)
     if isinstance(value, Player):
         return names(value.position) if names is not None else f"{{p{value.position}}}"
     if isinstance(value, Name):
