@@ -27,7 +27,7 @@ from bot.local.presenter import TerminalPresenter
 from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
 from bot.local.words import Words, choose, player_phrase
-from bot.poker.messages import Chips, Param
+from bot.poker.messages import Chips, Count, Param
 from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
@@ -303,7 +303,7 @@ class LocalTable:
         if not text or text.startswith("#"):
             return True
         if len(text) > MAX_LINE:
-            self.refuse("line.too_long", length=len(text), most=MAX_LINE)
+            self.refuse("line.too_long", length=Count(len(text)), most=Count(MAX_LINE))
             return True
         first, _, rest = text.partition(" ")
         # Table commands first: "set rotation=holdem:fixed" holds a colon, but it is a
