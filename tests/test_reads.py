@@ -51,18 +51,10 @@ def full_scan_hand(events: list[LoggedEvent], table_id: str, hand_no: int) -> Ha
             users[rec.seat] = rec.user
         elif isinstance(rec, tlog.HandStarted) and rec.hand_no == hand_no:
             order = rec.order
-            found = HandInfo(
-                hand_no=hand_no,
-                start=rec.start,
-                replay_error=rec.refused,
-                order=order,
-                names=tuple(names.get(s, f"seat {s}") for s in order),
-                users=tuple(users.get(s, "") for s in order),
-                button=rec.button,
-                sb_seat=rec.sb_seat,
-                bb_seat=rec.bb_seat,
-                variant=rec.variant,
-                limit=rec.limit,
+            found = HandInfo.started(
+                rec,
+                tuple(names.get(s, f"seat {s}") for s in order),
+                tuple(users.get(s, "") for s in order),
             )
         elif found is not None and isinstance(rec, tlog.ActionTaken) and rec.hand_no == hand_no:
             found.actions.append(rec.action)

@@ -71,6 +71,27 @@ class HandInfo:
     """Why this engine could not replay the record (R-16.8): the hand is then cancelled
     at recovery and never replayed again."""
 
+    @classmethod
+    def started(
+        cls, p: log.HandStarted, names: tuple[str, ...], users: tuple[str, ...], **more: Any
+    ) -> HandInfo:
+        """The deal a ``hand_started`` record begins, its seats named ``names``/``users``
+        in the record's order."""
+        return cls(
+            hand_no=p.hand_no,
+            start=p.start,
+            order=p.order,
+            names=names,
+            users=users,
+            button=p.button,
+            sb_seat=p.sb_seat,
+            bb_seat=p.bb_seat,
+            variant=p.variant,
+            limit=p.limit,
+            replay_error=p.refused,
+            **more,
+        )
+
     def cancellation(self, pot_state: dict[str, Any] | None) -> log.HandEnded:
         """The ``hand_ended`` payload that cancels this hand (R-16.8): every player gets
         back what he put in (his stack at the deal, plus chips bought during the hand,
@@ -383,26 +404,17 @@ class TableState:
         self.halted = p.reason
 
     def _on_hand_started(self, p: log.HandStarted, live: Any) -> None:
-        start, refused = p.start, p.refused
-        order = p.order
-        info = HandInfo(
-            hand_no=p.hand_no,
-            start=start,
-            order=order,
-            names=tuple(self.seats[s].name for s in order),
-            users=tuple(self.seats[s].user_id for s in order),
-            button=p.button,
-            sb_seat=p.sb_seat,
-            bb_seat=p.bb_seat,
-            variant=p.variant,
-            limit=p.limit,
+        start, order = p.start, p.order
+        info = HandInfo.started(
+            p,
+            tuple(self.seats[s].name for s in order),
+            tuple(self.seats[s].user_id for s in order),
             started_at=p.at or 0.0,
             start_turn=self.turn + 1,  # the turn counter moves past this event just after
         )
         if isinstance(live, Hand):
             info.hand = live
             info.events = list(live.events)
-        info.replay_error = refused
         self.current = info
         self.hand_no = info.hand_no
         if self.bank_granted != self.settings.time_bank:

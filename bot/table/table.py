@@ -1597,18 +1597,10 @@ class Table:
         for rec in self._read(events):
             if isinstance(rec, tlog.HandStarted):
                 order = rec.order
-                found = HandInfo(
-                    hand_no=hand_no,
-                    start=rec.start,
-                    replay_error=rec.refused,
-                    order=order,
-                    names=tuple(names.get(s, f"seat {s}") for s in order),
-                    users=tuple(users.get(s, "") for s in order),
-                    button=rec.button,
-                    sb_seat=rec.sb_seat,
-                    bb_seat=rec.bb_seat,
-                    variant=rec.variant,
-                    limit=rec.limit,
+                found = HandInfo.started(
+                    rec,
+                    tuple(names.get(s, f"seat {s}") for s in order),
+                    tuple(users.get(s, "") for s in order),
                 )
             elif found is not None and isinstance(rec, tlog.ActionTaken):
                 found.actions.append(rec.action)
