@@ -59,6 +59,7 @@ from bot.poker.events import (
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
 from bot.poker.messages import Chips, Count, Msg, Name, Number, english, joined, msg, raw
+from bot.poker.potsystems import split_by_id
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import VARIANTS, get_variant
@@ -644,9 +645,9 @@ class Table:
         owed = st.carried_by or tuple(s.user_id for s in st.seats.values())
         if not owed:
             return ""
-        share, odd = divmod(st.carried, len(owed))
-        shares = tuple((u, share + (1 if i < odd else 0)) for i, u in enumerate(owed))
-        shares = tuple((u, a) for u, a in shares if a)
+        # The engine's split: equal shares, odd chips from the button's left.
+        split = split_by_id(st.carried, owed, owed)
+        shares = tuple((u, split[u]) for u in owed if split[u])
         gone = [(u, a) for u, a in shares if st.seat_of(u) is None]
         total = st.carried
         await self._commit(
