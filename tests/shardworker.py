@@ -9,8 +9,9 @@ action with the idempotency key and turn a button click carries. Tables are
 on stdout (``gained``, ``lost``, ``refused``, ``acted``) with the wall-clock time, for the
 test to read.
 
-SIGCONT (after a SIGSTOP) is noted, so the test can check that a paused owner's first
-write after it woke was refused by the store and not applied.
+SIGCONT (after a SIGSTOP) is noted, so the test can check that a paused owner wrote
+nothing under the leases it held when it fell asleep (``acted_after_wake``): they ran out
+by its own clock while it slept. It acts again only on a shard it took again.
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ async def main(argv: list[str]) -> None:
     )
     adapter.fencing = ownership
     service = TableService(adapter, NullPresenter(), ownership=ownership)
-    woke = {"at": 0.0, "refused": 0, "acted": 0}
+    woke = {"at": 0.0, "settled": 0.0, "refused": 0, "acted": 0}
+    # Each shard's lease generation when the process woke: an action after waking may
+    # only go through under a lease taken after it (nobody else had taken the shard).
+    before_sleep: dict[int, int] = {}
     refusals: dict[str, int] = {}
     loop = asyncio.get_running_loop()
     pending: set[asyncio.Task[None]] = set()
@@ -61,6 +65,7 @@ async def main(argv: list[str]) -> None:
     def on_wake() -> None:
         # The first thing a paused owner does on waking: drive its tables as it was.
         woke["at"] = time.time()
+        before_sleep.update({s: lease.generation for s, lease in ownership.held.items()})
         for tid in list(service.tables):
             task = asyncio.ensure_future(step(tid))
             pending.add(task)
@@ -81,6 +86,9 @@ async def main(argv: list[str]) -> None:
                 await service.lease_step()
             except Exception as exc:  # the test wants to see it, not a dead loop
                 say(ev="lease_error", error=repr(exc))
+            if woke["at"] and started > woke["at"] and not woke["settled"]:
+                woke["settled"] = time.time()
+                say(ev="settled", held=sorted(ownership.held))  # for a failure's report
             now = set(ownership.held)
             if now - held:
                 say(
@@ -121,7 +129,9 @@ async def main(argv: list[str]) -> None:
             turn = st.turn
             out = await table.act(user, word, key=f"act-{tid}-{turn}", turn=turn)
         if out.ok and not out.duplicate:
-            if woke["at"]:
+            lease = ownership.held.get(ownership.shard(tid))
+            stale = lease is None or before_sleep.get(lease.shard) == lease.generation
+            if woke["at"] and stale:
                 woke["acted"] += 1
                 say(ev="acted_after_wake", table=tid)
         elif out.message == NotOwned(tid).message:

@@ -147,9 +147,16 @@ async def test_standby_takes_over_and_stale_owner_drops(pg_url: str) -> None:
         assert set(b.ownership.held) == {0, 1}
         moved = b.table("c1")
         assert moved.state.hand is not None and moved.state.seq == table.state.seq
-        # A wakes up and acts on its stale copy: refused by the store, nothing changed.
+        # A wakes up and acts on its stale copy: its lease ran out by its own clock, so
+        # the command is refused before it reaches the store; nothing changed.
         user, word = _to_act(table)
         out = await table.act(user, word, key="a-late")
+        assert not out.ok and out.message == NotOwned("c1").message
+        assert not a.ownership.owns("c1")
+        # Had A's clock told it the lease still ran (a clock that jumped), the store's
+        # fence refuses the append, and A drops the shard and its table at once.
+        a.ownership.valid_until[1] = time.monotonic() + 60
+        out = await table.act(user, word, key="a-later")
         assert not out.ok and out.message == NotOwned("c1").message
         assert "c1" not in a.tables and 1 not in a.ownership.held
         with pytest.raises(NotOwned):  # the next command is told why, not "no table"
@@ -161,7 +168,7 @@ async def test_standby_takes_over_and_stale_owner_drops(pg_url: str) -> None:
             assert moved.conservation_error() is None
         events = await b.store.events("c1")
         keys = [e.idem_key for e in events if e.idem_key]
-        assert len(keys) == len(set(keys)) and "a-late" not in keys
+        assert len(keys) == len(set(keys)) and not {"a-late", "a-later"} & set(keys)
         assert sum(s.stack for s in moved.state.seats.values()) == 300
         # A's next step does not take the shard back while B holds it.
         await a.lease_step()

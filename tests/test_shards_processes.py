@@ -25,9 +25,10 @@ from SIGSTOP). In CI: 2 shards, 2 processes (A on shard 0; B on shard 1, also
 configured to take over lapsed shards), 6 tables; with ``CHIPFIST_SHARDS_FULL=1``: 4
 shards, A (0-1), B (2-3), a standby S, 40 tables.
 
-In both, the woken owner's lease renewal has so far come back before its first late
-command reached the store, so the late commands were refused by its own lease check
-(each printed line says how many by the store's fence). The fence itself refusing a
+In both, the woken owner's leases ran out by its own clock while it slept
+(``Ownership.valid_until``), so its late commands are refused before they reach the
+store; it acts again only under a lease it took again, if nobody else had (each printed
+line says how many were refused by the store's fence). The fence itself refusing a
 stale owner's append is shown in one process, deterministically, by tests/test_shards.py
 (``test_stale_owner_append_refused``, ``test_standby_takes_over_and_stale_owner_drops``).
 """

@@ -71,6 +71,10 @@ def _require_asyncpg() -> Any:
     return asyncpg
 
 
+class _Unsent(Exception):
+    """A batch failed on a broken connection before its COMMIT was sent."""
+
+
 class PostgresWriter(GroupCommitWriter):
     def __init__(self, conn: Any, url: str, max_batch: int) -> None:
         super().__init__(max_batch)
@@ -87,27 +91,39 @@ class PostgresWriter(GroupCommitWriter):
         await self._conn.close()
 
     async def _transact(self, batch: list[Op]) -> list[_Outcome]:
+        try:
+            return await self._attempt(batch)
+        except _Unsent:
+            # The connection was dead before COMMIT went out (the server ended a paused
+            # process's session, or the link dropped while idle): nothing of this batch
+            # was committed, so it is written once more on a new connection.
+            return await self._attempt(batch, retry=False)
+
+    async def _attempt(self, batch: list[Op], *, retry: bool = True) -> list[_Outcome]:
         if self._conn.is_closed():
-            # The server restarted or the network dropped: the batch that saw it failed
-            # (its callers were told); this one gets a new connection. If that fails too,
-            # this batch fails the same way and the next one tries again.
+            # The server restarted or the network dropped: this batch gets a new
+            # connection. If that fails too, the batch fails and the next one tries again.
             self._conn = await _require_asyncpg().connect(
                 self._url, server_settings=WRITER_SETTINGS
             )
         conn = self._conn
+        committing = False
         transaction = conn.transaction()
-        await transaction.start()
         try:
+            await transaction.start()
             outcomes = await self._write(conn, batch)
+            committing = True
             await transaction.commit()
         except BaseException as exc:
             with contextlib.suppress(Exception):
                 await transaction.rollback()
             if isinstance(exc, _BROKEN):
-                # The server ended the session (a paused process's transaction: see
-                # WRITER_SETTINGS) or the link broke mid-batch: the connection cannot
-                # be trusted any more. The next batch opens a new one.
+                # The connection cannot be trusted any more; the next attempt opens a
+                # new one. A break during COMMIT leaves the outcome unknown: that batch
+                # fails (its callers are told) and is not written again.
                 conn.terminate()
+                if retry and not committing:
+                    raise _Unsent from exc
             raise
         return outcomes
 

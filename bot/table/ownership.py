@@ -23,6 +23,7 @@ presenter's lookup of a channel's guild).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -123,6 +124,13 @@ class Ownership:
         self.standby = standby
         self.guild_of = guild_of
         self.held: dict[int, Lease] = {}
+        self.valid_until: dict[int, float] = {}
+        """Per held shard, the monotonic time its lease surely still runs until: the
+        moment the renew (or acquire) was sent, plus the lease's length. The server
+        counts the length from when it ran the statement, which is later, so this end
+        comes first. A process that was paused past it (SIGSTOP, a hung host) refuses its
+        tables' commands at once on waking, before its next lease step has told it
+        whether the shard is still its own."""
         self.guilds: dict[str, int] = {}
         self.on_lost: Callable[[int], None] | None = None
         """Called when a stale append shows a shard was lost (the service drops it)."""
@@ -134,14 +142,24 @@ class Ownership:
         return FALLBACK_SHARD if guild is None else shard_of(guild, self.shard_count)
 
     def owns(self, table_id: str) -> bool:
-        return self.shard(table_id) in self.held
+        return self._current(self.shard(table_id)) is not None
+
+    def _current(self, shard: int) -> Lease | None:
+        """The shard's lease, if held and not run out by this process's own clock."""
+        lease = self.held.get(shard)
+        if lease is None:
+            return None
+        until = self.valid_until.get(shard)
+        if until is not None and time.monotonic() >= until:
+            return None
+        return lease
 
     def fence_for(self, table_id: str) -> tuple[str, int] | None:
         """The fence every append of ``table_id`` carries (None for a reserved log, which
         no shard owns); :class:`NotOwned` if this process does not hold its shard."""
         if not is_table_log(table_id):
             return None
-        lease = self.held.get(self.shard(table_id))
+        lease = self._current(self.shard(table_id))
         if lease is None:
             raise NotOwned(table_id)
         return lease.fence
@@ -153,6 +171,7 @@ class Ownership:
         """The store refused an append of ``table_id``: its shard went to another
         process. Drop the shard (once) and let the service stop its tables."""
         shard = self.shard(table_id)
+        self.valid_until.pop(shard, None)
         if self.held.pop(shard, None) is not None:
             log.warning(
                 "shard %d was taken over by another process (a write was refused): "
@@ -186,22 +205,27 @@ class Ownership:
         """Renew what is held, take what is wanted (and, as a standby, what lapsed)."""
         change = Change()
         for shard, lease in list(self.held.items()):
+            sent = time.monotonic()
             renewed = await self.leases.renew(lease)
             if self.held.get(shard) is not lease:
                 continue  # dropped meanwhile (a stale append)
             if renewed is None:
                 del self.held[shard]
+                self.valid_until.pop(shard, None)
                 change.lost.append(shard)
                 log.warning("lease of shard %d lost: no longer driving its tables", shard)
             else:
                 self.held[shard] = renewed
+                self.valid_until[shard] = sent + self.leases.ttl
         candidates = range(self.shard_count) if self.standby else sorted(self.wanted)
         for shard in candidates:
             if shard in self.held:
                 continue
+            sent = time.monotonic()
             taken = await self.leases.acquire(shard, self.owner)
             if taken is not None:
                 self.held[shard] = taken
+                self.valid_until[shard] = sent + self.leases.ttl
                 change.gained.append(shard)
                 log.info("took shard %d (generation %d)", shard, taken.generation)
         return change
@@ -210,3 +234,4 @@ class Ownership:
         for lease in list(self.held.values()):
             await self.leases.release(lease)
         self.held.clear()
+        self.valid_until.clear()

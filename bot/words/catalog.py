@@ -21,7 +21,19 @@ from babel.support import Translations
 from bot.words.locales import SUPPORTED, Locale
 
 ROOT: Final = Path(__file__).resolve().parent / "locales"
-DOMAINS: Final[tuple[str, ...]] = ("engine", "table", "discord", "commands", "terminal", "art")
+DOMAINS: Final[tuple[str, ...]] = (
+    "engine",
+    "table",
+    "discord",
+    "commands",
+    "terminal",
+    "art",
+    "settings",
+    "tournament",
+    "home",
+    "input",
+    "record",
+)
 """Every domain; a key lives in exactly one of them."""
 
 
