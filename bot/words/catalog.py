@@ -33,6 +33,7 @@ DOMAINS: Final[tuple[str, ...]] = (
     "home",
     "input",
     "record",
+    "deal",
 )
 """Every domain; a key lives in exactly one of them."""
 
