@@ -82,7 +82,7 @@ RIT_DECK = stacked_deck(["2h3h", "AsAd", "KsKd"], "2c7d9h4s5c" + "Kh8c3sJdTc")
 """Run one: aces hold (2c 7d 9h 4s 5c); run two: the kings make a set (Kh 8c 3s Jd Tc)."""
 
 
-def test_R_20_1_run_it_twice_each_run_wins_half_odd_chip_to_the_first() -> None:
+def test_r20_1_run_it_twice_each_run_wins_half_odd_chip_to_the_first() -> None:
     rules = Rules(run_it_twice=True)
     stacks = [100, 100, 100]
     hand = three_way_all_in(rules, stacks, RIT_DECK)
@@ -104,7 +104,7 @@ def test_R_20_1_run_it_twice_each_run_wins_half_odd_chip_to_the_first() -> None:
     conserved(hand, stacks)
 
 
-def test_R_20_2_the_second_run_never_deals_a_card_already_dealt() -> None:
+def test_r20_2_the_second_run_never_deals_a_card_already_dealt() -> None:
     rules = Rules(run_it_twice=True, burn=True)
     deck = tuple(random.Random(7).sample(FULL_DECK, 52))
     stacks = [100, 100, 100]
@@ -123,7 +123,7 @@ def test_R_20_2_the_second_run_never_deals_a_card_already_dealt() -> None:
     conserved(hand, stacks)
 
 
-def test_R_20_1_answers_are_private_until_all_are_in() -> None:
+def test_r20_1_answers_are_private_until_all_are_in() -> None:
     hand = three_way_all_in(Rules(run_it_twice=True), [100, 100, 100], RIT_DECK)
     first = hand.apply(RunItTwice(2, False))
     public = [e for e in first if e.audience is None]
@@ -146,7 +146,7 @@ def test_R_20_1_answers_are_private_until_all_are_in() -> None:
     conserved(hand, [100, 100, 100])
 
 
-def test_R_20_1_no_answer_means_once() -> None:
+def test_r20_1_no_answer_means_once() -> None:
     hand = three_way_all_in(Rules(run_it_twice=True), [100, 100, 100], RIT_DECK)
     hand.apply(RunItTwice(1, True))
     hand.apply(RunItTwiceTimeout(1))
@@ -156,7 +156,7 @@ def test_R_20_1_no_answer_means_once() -> None:
     conserved(hand, [100, 100, 100])
 
 
-def test_R_20_1_refusals_change_nothing() -> None:
+def test_r20_1_refusals_change_nothing() -> None:
     hand = three_way_all_in(Rules(run_it_twice=True), [100, 100, 100], RIT_DECK)
     before = (list(hand.events), list(hand.stacks), hand.phase)
     with pytest.raises(NotYourTurn) as none:
@@ -168,7 +168,7 @@ def test_R_20_1_refusals_change_nothing() -> None:
     assert (hand.events, hand.stacks, hand.phase) == before
 
 
-def test_R_20_1_not_offered_when_off_or_after_the_river() -> None:
+def test_r20_1_not_offered_when_off_or_after_the_river() -> None:
     off = three_way_all_in(Rules(), [100, 100, 100], RIT_DECK)
     assert off.over and not any(isinstance(e, RunItTwiceOffered) for e in off.events)
     # All in on the river: no card is left to come, so nothing to run twice.
@@ -186,7 +186,7 @@ def test_R_20_1_not_offered_when_off_or_after_the_river() -> None:
     assert not any(isinstance(e, RunItTwiceOffered) for e in hand.events)
 
 
-def test_R_20_1_a_player_who_matched_with_chips_behind_is_asked_too() -> None:
+def test_r20_1_a_player_who_matched_with_chips_behind_is_asked_too() -> None:
     # The big blind covers the button's all-in and keeps chips: the two are asked.
     hand = three_way_all_in(Rules(run_it_twice=True), [100, 300, 100], RIT_DECK)
     assert hand.phase == "run_twice"
@@ -194,7 +194,7 @@ def test_R_20_1_a_player_who_matched_with_chips_behind_is_asked_too() -> None:
     assert hand.stacks[1] == 200
 
 
-def test_R_20_3_run_it_twice_side_pots_and_hi_lo_each_run_split_on_its_own() -> None:
+def test_r20_3_run_it_twice_side_pots_and_hi_lo_each_run_split_on_its_own() -> None:
     """Omaha hi-lo, three players all in for different amounts (a main pot and a side
     pot). Each run's half of each pot is split high/low exactly as the same pot would be
     split with that run as the only board (checked against hands dealt once)."""
@@ -238,7 +238,7 @@ def test_R_20_3_run_it_twice_side_pots_and_hi_lo_each_run_split_on_its_own() -> 
 # ---------------------------------------------------------------- bomb pots
 
 
-def test_R_20_4_bomb_pot_everyone_antes_and_betting_starts_on_the_flop() -> None:
+def test_r20_4_bomb_pot_everyone_antes_and_betting_starts_on_the_flop() -> None:
     rules = Rules(bomb_pot_ante=5, blinds_or_straddles=(1, 2), antes=(1, 1, 1))
     stacks = [100, 3, 100]
     hand = Hand(rules, stacks, stacked_deck(["AsAd", "KsKd", "QsQd"], "2c7d9h4s5c"))
@@ -266,7 +266,7 @@ def test_R_20_4_bomb_pot_everyone_antes_and_betting_starts_on_the_flop() -> None
     conserved(hand, stacks)
 
 
-def test_R_20_4_bomb_pot_checked_down_pays_the_antes_to_the_best_hand() -> None:
+def test_r20_4_bomb_pot_checked_down_pays_the_antes_to_the_best_hand() -> None:
     rules = Rules(bomb_pot_ante=4)
     stacks = [50, 50, 50, 50]
     hand = Hand(rules, stacks, stacked_deck(["AsAd", "KsKd", "QsQd", "JsJd"], "2c7d9h4s5c"))
@@ -280,7 +280,7 @@ def test_R_20_4_bomb_pot_checked_down_pays_the_antes_to_the_best_hand() -> None:
     conserved(hand, stacks)
 
 
-def test_R_20_5_double_board_each_board_wins_half_odd_chip_to_the_first() -> None:
+def test_r20_5_double_board_each_board_wins_half_odd_chip_to_the_first() -> None:
     rules = Rules(bomb_pot_ante=5, double_board=True)
     stacks = [50, 50, 50]
     # Deal order: flop one, flop two, turn one, turn two, river one, river two.
@@ -303,7 +303,7 @@ def test_R_20_5_double_board_each_board_wins_half_odd_chip_to_the_first() -> Non
     assert second.hand_words is not None
 
 
-def test_R_20_5_double_board_hi_lo_splits_each_board_on_its_own() -> None:
+def test_r20_5_double_board_hi_lo_splits_each_board_on_its_own() -> None:
     rules = Rules(variant="omaha8", bomb_pot_ante=7, double_board=True, small_bet=2)
     stacks = [40, 40]
     holes = ["As2s9c9d", "KhKcQdJd"]
@@ -320,7 +320,7 @@ def test_R_20_5_double_board_hi_lo_splits_each_board_on_its_own() -> None:
     conserved(hand, stacks)
 
 
-def test_R_20_4_bomb_pot_options_refused_outside_community_games() -> None:
+def test_r20_4_bomb_pot_options_refused_outside_community_games() -> None:
     for option in ({"bomb_pot_ante": 5}, {"double_board": True}, {"run_it_twice": True}):
         with pytest.raises(ConfigError) as info:
             Rules(variant="stud", bring_in=1, **option)  # type: ignore[arg-type]  # test kwargs
@@ -344,7 +344,7 @@ def seven_deuce_hand(p0: str = "7h2c") -> Hand:
     return hand
 
 
-def test_R_20_7_seven_deuce_an_all_in_payer_pays_what_he_has_left() -> None:
+def test_r20_7_seven_deuce_an_all_in_payer_pays_what_he_has_left() -> None:
     hand = seven_deuce_hand()
     assert hand.stacks == [60, 70, 20]  # main 60 to p0, side 20 to the button
     bounty = seven_deuce(hand, SevenDeuce(bounty=25))
@@ -358,7 +358,7 @@ def test_R_20_7_seven_deuce_an_all_in_payer_pays_what_he_has_left() -> None:
     assert hand.stacks == [60, 70, 20]  # the hand itself is not changed
 
 
-def test_R_20_6_suited_seven_deuce_counts_only_when_set() -> None:
+def test_r20_6_suited_seven_deuce_counts_only_when_set() -> None:
     hand = seven_deuce_hand("7h2h")
     assert seven_deuce(hand, SevenDeuce(bounty=5)) is None
     paid = seven_deuce(hand, SevenDeuce(bounty=5, suited=True))
@@ -367,7 +367,7 @@ def test_R_20_6_suited_seven_deuce_counts_only_when_set() -> None:
     assert not is_seven_deuce(("7c", "7d"), suited=True)
 
 
-def test_R_20_6_seven_deuce_must_be_shown_an_uncontested_winner_shows_by_choice() -> None:
+def test_r20_6_seven_deuce_must_be_shown_an_uncontested_winner_shows_by_choice() -> None:
     deck = stacked_deck(["Ah3s", "QsJd", "7h2c"], "7d2s9cKd4h")
     hand = Hand(Rules(), [50, 50, 50], deck)
     hand.apply(RaiseTo(2, 6))
@@ -384,7 +384,7 @@ def test_R_20_6_seven_deuce_must_be_shown_an_uncontested_winner_shows_by_choice(
     assert sum(bounty.stacks) == 150
 
 
-def test_R_20_6_seven_deuce_refused_before_the_hand_is_over() -> None:
+def test_r20_6_seven_deuce_refused_before_the_hand_is_over() -> None:
     hand = Hand(Rules(), [50, 50], stacked_deck(["7h2c", "AsAd"], ""))
     with pytest.raises(OptionRefused) as info:
         seven_deuce(hand, SevenDeuce(bounty=5))
@@ -394,7 +394,7 @@ def test_R_20_6_seven_deuce_refused_before_the_hand_is_over() -> None:
 # ---------------------------------------------------------------- rabbit hunt
 
 
-def test_R_20_9_rabbit_hunt_shows_the_next_board_cards_never_a_dealt_one() -> None:
+def test_r20_9_rabbit_hunt_shows_the_next_board_cards_never_a_dealt_one() -> None:
     for seed in range(200):
         rng = random.Random(seed)
         burn = rng.random() < 0.5
@@ -425,7 +425,7 @@ def test_R_20_9_rabbit_hunt_shows_the_next_board_cards_never_a_dealt_one() -> No
         conserved(hand, [100] * n)
 
 
-def test_R_20_9_rabbit_hunt_with_burns_follows_the_deal() -> None:
+def test_r20_9_rabbit_hunt_with_burns_follows_the_deal() -> None:
     deck = tuple(random.Random(3).sample(FULL_DECK, 52))
     hand = Hand(Rules(burn=True), [50, 50], deck)
     hand.apply(Fold(1))  # heads-up the button (position 1) acts first pre-flop
@@ -435,7 +435,7 @@ def test_R_20_9_rabbit_hunt_with_burns_follows_the_deal() -> None:
     assert hunted.streets == ("flop", "turn", "river")
 
 
-def test_R_20_9_no_rabbit_hunt_after_a_showdown() -> None:
+def test_r20_9_no_rabbit_hunt_after_a_showdown() -> None:
     hand = three_way_all_in(Rules(), [100, 100, 100], RIT_DECK)
     with pytest.raises(OptionRefused) as info:
         rabbit_hunt(hand)
@@ -445,7 +445,7 @@ def test_R_20_9_no_rabbit_hunt_after_a_showdown() -> None:
 # ---------------------------------------------------------------- showing by choice
 
 
-def test_R_20_8_show_by_choice_winner_one_card_loser_instead_of_muck() -> None:
+def test_r20_8_show_by_choice_winner_one_card_loser_instead_of_muck() -> None:
     deck = stacked_deck(["AsAd", "KsKd", "2c3d"], "Qh8c4sJdTc")
     hand = Hand(Rules(), [50, 50, 50], deck)
     hand.apply(Call(2))
@@ -483,7 +483,7 @@ def test_R_20_8_show_by_choice_winner_one_card_loser_instead_of_muck() -> None:
 # ---------------------------------------------------------------- words
 
 
-def test_R_20_every_home_event_speaks_in_every_language() -> None:
+def test_r20_every_home_event_speaks_in_every_language() -> None:
     hand = three_way_all_in(Rules(run_it_twice=True), [100, 100, 100], RIT_DECK)
     hand.apply(RunItTwice(1, True))
     hand.apply(RunItTwice(2, True))
@@ -515,7 +515,7 @@ def test_R_20_every_home_event_speaks_in_every_language() -> None:
             assert "home." not in text and "{" not in text, (locale, m.key, text)
 
 
-def test_R_20_answers_count_message_never_says_who_said_what() -> None:
+def test_r20_answers_count_message_never_says_who_said_what() -> None:
     m = said(RunItTwiceCount(answered=1, total=2))
     assert isinstance(m, Msg)
     assert render(m, "en") == "1 of 2 has answered."
