@@ -198,6 +198,14 @@ def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
             spot = next((j for j in first if q[j] == UNKNOWN), None)
             if card not in q and spot is not None:
                 q[spot] = card
+    for item in phh.data.get("_shown_by_choice", []):
+        # cards shown after the hand were among the player's cards.
+        who, _, text = str(item).partition("=")
+        q = queue.get(_player(who), [])
+        for card in parse_cards(text.strip()):
+            spot = next((j for j in range(len(q)) if q[j] == UNKNOWN), None)
+            if card not in q and spot is not None:
+                q[spot] = card
     # Walk the draws: which of his cards each draw line threw away (queue indices).
     slots: dict[int, list[int]] = {}
     taken: dict[int, int] = {}
