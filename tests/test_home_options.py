@@ -166,6 +166,7 @@ def test_r20_1_refusals_change_nothing() -> None:
         hand.apply(Check(1))
     assert wrong.value.msg.key == "home.refuse.run_twice_time"
     assert (hand.events, hand.stacks, hand.phase) == before
+    conserved(hand, [100, 100, 100])
 
 
 def test_r20_1_not_offered_when_off_or_after_the_river() -> None:
@@ -184,6 +185,8 @@ def test_r20_1_not_offered_when_off_or_after_the_river() -> None:
     hand.apply(Call(1))
     assert hand.over
     assert not any(isinstance(e, RunItTwiceOffered) for e in hand.events)
+    conserved(hand, [100, 100])
+    conserved(off, [100, 100, 100])
 
 
 def test_r20_1_a_player_who_matched_with_chips_behind_is_asked_too() -> None:
@@ -192,6 +195,7 @@ def test_r20_1_a_player_who_matched_with_chips_behind_is_asked_too() -> None:
     assert hand.phase == "run_twice"
     assert set(hand.run_twice_pending()) == {1, 2}
     assert hand.stacks[1] == 200
+    conserved(hand, [100, 300, 100])
 
 
 def test_r20_3_run_it_twice_side_pots_and_hi_lo_each_run_split_on_its_own() -> None:
@@ -433,6 +437,7 @@ def test_r20_9_rabbit_hunt_with_burns_follows_the_deal() -> None:
     # 4 hole cards dealt; flop after a burn (5-7), turn after a burn (9), river (11).
     assert hunted.cards == (deck[5], deck[6], deck[7], deck[9], deck[11])
     assert hunted.streets == ("flop", "turn", "river")
+    conserved(hand, [50, 50])
 
 
 def test_r20_9_no_rabbit_hunt_after_a_showdown() -> None:
@@ -478,6 +483,7 @@ def test_r20_8_show_by_choice_winner_one_card_loser_instead_of_muck() -> None:
         folded.apply(ShowCards(1, ("Ks",)))  # already shown
     folded.apply(ShowCards(1, ("Ks", "Kd")))
     assert folded.shown_by_choice[1] == ("Ks", "Kd")
+    conserved(folded, [50, 50, 50])  # showing changes no award
 
 
 # ---------------------------------------------------------------- words
@@ -519,3 +525,37 @@ def test_r20_answers_count_message_never_says_who_said_what() -> None:
     m = said(RunItTwiceCount(answered=1, total=2))
     assert isinstance(m, Msg)
     assert render(m, "en") == "1 of 2 has answered."
+
+
+def test_r20_1_the_answer_is_a_legal_option_in_words() -> None:
+    hand = three_way_all_in(Rules(run_it_twice=True), [100, 100, 100], RIT_DECK)
+    actor = hand.actor(1)
+    assert actor is not None and actor.turn == "sealed"
+    assert hand.can_act(1) and hand.can_act(2) and not hand.can_act(0)
+    for locale in ("en", "de", "fr", "es", "pt_BR", "ru"):
+        text = render(actor.legal.options(), locale)
+        assert text and "home." not in text
+    assert render(actor.legal.options(), "en") == "answer yes or no to running it twice"
+
+
+def test_r20_1_new_actions_survive_the_event_log() -> None:
+    """R-20.1, R-20.8: the answers and the shows after the hand are stored as actions,
+    and a hand replayed from its start and its actions ends the same (invariant 4)."""
+    from bot.poker.actions import action_from_dict, action_to_dict
+
+    actions = [
+        RunItTwice(1, True),
+        RunItTwice(2, False),
+        RunItTwiceTimeout(0),
+        ShowCards(1, ("Ks", "Kd")),
+    ]
+    for action in actions:
+        assert action_from_dict(action_to_dict(action)) == action
+    played = three_way_all_in(Rules(run_it_twice=True), [100, 100, 100], RIT_DECK)
+    log = [AllIn(2), Fold(0), AllIn(1), RunItTwice(2, True), RunItTwice(1, True)]
+    again = Hand(Rules(run_it_twice=True), [100, 100, 100], RIT_DECK)
+    for action in log:
+        again.apply(action_from_dict(action_to_dict(action)))
+    played.apply(RunItTwice(2, True))
+    played.apply(RunItTwice(1, True))
+    assert again.events == played.events and again.stacks == played.stacks
