@@ -27,7 +27,7 @@ from bot.poker.events import (
     SevenDeuceBounty,
 )
 from bot.poker.hand import Hand
-from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Player, Rule, msg, names
+from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Number, Player, Rule, msg, names
 from bot.poker.pots import split
 from bot.poker.rules import community_game
 from bot.poker.variants import street_title
@@ -161,7 +161,7 @@ def said(event: Event) -> Msg | None:
     if isinstance(event, RunItTwiceAnswered):
         return msg("home.rit.you_agree" if event.agree else "home.rit.you_decline")
     if isinstance(event, RunItTwiceCount):
-        return msg("home.rit.count", answered=Count(event.answered), total=Chips(event.total))
+        return msg("home.rit.count", answered=Count(event.answered), total=Number(event.total))
     if isinstance(event, RunItTwiceDecided):
         return msg("home.rit.twice" if event.twice else "home.rit.once", rule=Rule("R-20.1"))
     if isinstance(event, CardsShownByChoice):
