@@ -34,7 +34,15 @@ from bot.poker.actions import (
 )
 from bot.poker.cards import FULL_DECK
 from bot.poker.errors import IllegalAction
-from bot.poker.events import ActionTaken, BetReturned, ForcedBet, PotAwarded, PotsFormed
+from bot.poker.events import (
+    ActionTaken,
+    BetReturned,
+    ForcedBet,
+    PotAwarded,
+    PotsFormed,
+    RunItTwiceAnswered,
+    RunItTwiceDecided,
+)
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rake, Rules
 
@@ -180,6 +188,13 @@ def test_r2_5_chips_conserved_and_stacks_never_negative(
     rules, stacks, deck, carried = setup
     hand, _ = play(data, rules, stacks, deck, carried)
     assert sum(hand.stacks) + hand.rake + hand.middle == sum(stacks) + carried
+    # an answer travels only to its owner until the reveal, which has them all.
+    answered = [e for e in hand.events if isinstance(e, RunItTwiceAnswered)]
+    assert all(e.audience == e.player for e in answered)
+    decided = [e for e in hand.events if isinstance(e, RunItTwiceDecided)]
+    if decided:
+        assert dict(decided[0].answers) == {e.player: e.agree for e in answered}
+        assert decided[0].twice == hand.ran_twice
 
 
 @SETTINGS
