@@ -559,3 +559,26 @@ def test_r20_1_new_actions_survive_the_event_log() -> None:
     played.apply(RunItTwice(2, True))
     played.apply(RunItTwice(1, True))
     assert again.events == played.events and again.stacks == played.stacks
+
+
+def test_r20_3_not_offered_on_a_double_board_or_when_the_deck_is_short() -> None:
+    both = three_way_all_in(Rules(run_it_twice=True, double_board=True), [100] * 3, RIT_DECK)
+    assert both.over and not any(isinstance(e, RunItTwiceOffered) for e in both.events)
+    conserved(both, [100] * 3)
+    # Ten Omaha hands use 40 cards: two runs of flop, turn and river with burns need 16
+    # of the 12 left, so the flop is dealt once; two runs of the turn and river (8 with
+    # their burns) fit, and are offered then. Without burns two whole runs (10) fit.
+    for burn, board_when_asked in ((True, 3), (False, 0)):
+        rules = Rules(variant="omaha", run_it_twice=True, burn=burn)
+        hand = Hand(rules, [50] * 10, tuple(random.Random(5).sample(FULL_DECK, 52)))
+        while hand.phase == "betting" and hand.to_act is not None:
+            legal = hand.legal()
+            hand.apply(AllIn(legal.player) if "all_in" in legal.actions else Call(legal.player))
+        assert hand.phase == "run_twice"
+        assert len(hand.board) == board_when_asked
+        for p in hand.run_twice_pending():
+            hand.apply(RunItTwice(p, True))
+        assert hand.over and hand.board2 is not None
+        assert hand.board2[:board_when_asked] == hand.board[:board_when_asked]
+        assert len(hand.dealt) == len(set(hand.dealt)) <= 52
+        conserved(hand, [50] * 10)

@@ -765,7 +765,8 @@ class Hand:
         """R-20.1: before dealing the rest of a community board to players all in (all
         but one at most, who has matched), ask them whether to run it twice. True when
         the hand now waits for their answers. ``street_index`` is the street not yet
-        dealt."""
+        dealt. A deck too short for two runs of every street left deals this street
+        once; the question comes before the next street if two runs fit then (R-20.3)."""
         if (
             not self.rules.run_it_twice
             or self.rules.double_board
