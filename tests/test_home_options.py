@@ -501,6 +501,7 @@ def test_r20_every_home_event_speaks_in_every_language() -> None:
     assert seven is not None
     events = [*hand.events, *bomb.events, seven, rabbit_hunt(bomb)]
     messages = [m for e in events if (m := said(e)) is not None]
+    messages += [m for e in hand.events if (m := said(e, ran_twice=True)) is not None]
     keys = {m.key for m in messages}
     assert {
         "home.rit.offered",
@@ -514,6 +515,7 @@ def test_r20_every_home_event_speaks_in_every_language() -> None:
         "home.seven_deuce.won",
         "home.rabbit.two",
         "home.award.second",
+        "home.award.second_run",
     } <= keys
     for locale in ("en", "de", "fr", "es", "pt_BR", "ru"):
         for m in messages:

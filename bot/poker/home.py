@@ -142,10 +142,11 @@ def rabbit_hunt(hand: Hand) -> RabbitHunted:
     )
 
 
-def said(event: Event) -> Msg | None:
+def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
     """The home-game event in words, as a message (``home.*`` keys); None for events
     that are not the home game's. The private answer goes to its owner only (its
-    ``audience``); the count says nothing of the answers (R-20.1)."""
+    ``audience``); the count says nothing of the answers (R-20.1). ``ran_twice`` names
+    an award on the second board as the second run's (``Hand.ran_twice``)."""
     if isinstance(event, BombPotStarted):
         key = "home.bomb.double" if event.double_board else "home.bomb.started"
         return msg(key, ante=Chips(event.ante), rule=Rule("R-20.4"))
@@ -178,6 +179,7 @@ def said(event: Event) -> Msg | None:
         ]
         return msg(
             "home.seven_deuce.won",
+            count=Count(len(event.winners)),
             winners=names([Player(w) for w in event.winners]),
             bounty=Chips(event.bounty),
             payments=Listing(tuple(parts), "and") if parts else msg("home.seven_deuce.nobody_pays"),
@@ -194,7 +196,7 @@ def said(event: Event) -> Msg | None:
         return msg("home.rabbit.cards", cards=Cards(tuple(event.cards)), rule=Rule("R-20.9"))
     if isinstance(event, PotAwarded) and event.board == 1:
         return msg(
-            "home.award.second",
+            "home.award.second_run" if ran_twice else "home.award.second",
             who=names([Player(w) for w in event.winners]),
             amount=Chips(event.amount),
         )
