@@ -584,3 +584,24 @@ def test_r20_3_not_offered_on_a_double_board_or_when_the_deck_is_short() -> None
         assert hand.board2[:board_when_asked] == hand.board[:board_when_asked]
         assert len(hand.dealt) == len(set(hand.dealt)) <= 52
         conserved(hand, [50] * 10)
+
+
+def test_r20_6_two_seven_deuce_winners_collect_from_the_others_not_each_other() -> None:
+    """R-20.6, R-20.7: two players chop with 7-2; the third pays each of them, and when
+    he cannot pay both in full he splits what he has between them (R-11.2)."""
+    deck = stacked_deck(["7h2c", "7d2s", "AhKh"], "7c2h9sJd4c")
+    hand = Hand(Rules(), [50, 50, 50], deck)
+    hand.apply(Call(2))
+    hand.apply(Call(0))
+    hand.apply(Check(1))
+    while not hand.over:
+        hand.apply(Check(hand.legal().player))
+    assert hand.stacks == [51, 51, 48]
+    full = seven_deuce(hand, SevenDeuce(bounty=10))
+    assert full is not None and full.winners == (0, 1)
+    assert [(p.payer, p.winner, p.amount) for p in full.payments] == [(2, 0, 10), (2, 1, 10)]
+    assert full.stacks == (61, 61, 28)
+    short = seven_deuce(hand, SevenDeuce(bounty=30))
+    assert short is not None
+    assert short.stacks == (75, 75, 0)
+    assert sum(short.stacks) == sum(full.stacks) == sum(hand.stacks) == 150
