@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.poker.messages import Msg
 from bot.tournament import balance, director
 from bot.tournament.director import Decision, State
 from bot.tournament.log import Moved, Record, Seated, Started, from_payload, to_payload
@@ -102,7 +103,7 @@ class Sim:
     came_by_break: set[str] = field(default_factory=set)
     hfh_rounds: list[set[int]] = field(default_factory=list)
     hfh_seen: bool = False
-    notices: list[str] = field(default_factory=list)
+    notices: list[Msg] = field(default_factory=list)
     halted: frozenset[int] = frozenset()
     balance_moves: int = 0
     break_moves: int = 0
@@ -131,7 +132,7 @@ class Sim:
                 t.newcomers.add(record.seat)
                 self.stacks[record.entry] = record.chips
         for m in decision.notices:
-            self.notices.append(m.key)
+            self.notices.append(m)
         director.check(self.state)
 
     def _moved(self, m: Moved) -> None:
@@ -159,7 +160,7 @@ class Sim:
         else:
             self.break_moves += 1
             self.came_by_break.add(m.entry)
-            if dst.sb is not None and dst.bb is not None:
+            if dst.sb is not None and dst.bb is not None and len(dst.occ) >= 2:
                 # TDA 9: a seat between the small blind and the button only when no
                 # other is free (he waits there for the button to pass).
                 button, sb, _ = dst.next_positions()

@@ -19,7 +19,8 @@ Pairs: TypeAlias = tuple[tuple[str, int], ...]
 
 
 class LogError(ValueError):
-    """A payload that is no record of the tournament log."""
+    """A payload that is no record of the tournament log (for the operator: ``unknown``
+    or ``malformed``, the kind, and what was wrong)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +266,7 @@ def from_payload(data: Mapping[str, Any]) -> Record:
     """The record a payload holds; :class:`LogError` for anything else."""
     cls = KINDS.get(str(data.get("kind")))
     if cls is None:
-        raise LogError(f"unknown tournament record {data.get('kind')!r}")
+        raise LogError("unknown", data.get("kind"))
     try:
         values = {
             f.name: (
@@ -276,7 +277,7 @@ def from_payload(data: Mapping[str, Any]) -> Record:
         }
         return cls(**values)  # type: ignore[arg-type]  # fields checked by the fold's use
     except (KeyError, TypeError, ValueError) as exc:
-        raise LogError(f"malformed {cls.kind} record: {exc}") from exc
+        raise LogError("malformed", cls.kind, str(exc)) from exc
 
 
 __all__ = [
