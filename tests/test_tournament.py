@@ -37,6 +37,7 @@ from bot.tournament.structure import Break, Config, Entries, Level, Schedule, pr
 from bot.words import SUPPORTED, render
 from bot.words.catalog import keys
 from tests.test_engine_words import _prose
+from tests.test_layering import imports_of, module_files
 from tests.tournament_sim import Sim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -449,6 +450,16 @@ def test_R_19_36_hand_for_hand_shares_a_synchronized_hand() -> None:
     assert isinstance(d.log[-1], HandForHandChanged | Placed)
 
 
+def test_R_19_36_hand_for_hand_at_a_chosen_pay_jump() -> None:
+    """R-19.36: with a pay jump at 8 players, hand-for-hand starts when 9 are left."""
+    d = _started(12, stack=1000, seats=4, pay_jumps=(8,))
+    for table, left in ((1, 11), (2, 10), (3, 9)):
+        a, b, *_ = d.seated(table)
+        d.hand(table, {a: 0, b: 2000})
+        assert len(d.state.seats) == left
+        assert d.state.hfh.on == (left == 9)
+
+
 def test_R_19_37_heads_up_is_announced_and_the_big_blind_keeps_moving() -> None:
     """R-19.37, R-1.5: down to two, heads-up is announced (citing R-1.5); the next big
     blind is the player after the last big blind."""
@@ -636,6 +647,25 @@ def test_R_19_31_the_port_gives_the_planner_its_view_of_a_table() -> None:
     port: TablePort = FakeTable()
     view = shape(port, 6, (2,))
     assert view == TableShape(2, 6, ((1, "a"), (4, "b")), 4, 4, 1, True, "blinds", (2,))
+
+
+# ------------------------------------------------------------------ layering
+
+
+def test_the_tournament_package_is_pure() -> None:
+    """No Discord, store, table service, presenter, asyncio or I/O library: of the
+    project it imports only itself and the engine's messages."""
+    files = module_files()
+    for module, path in files.items():
+        if not module.startswith("bot.tournament"):
+            continue
+        found = {i for i in imports_of(module, path) if i.startswith("bot.") or "." not in i}
+        project = {i for i in found if i.startswith("bot.") and i in files}
+        assert project <= {m for m in files if m.startswith("bot.tournament")} | {
+            "bot.poker.messages"
+        }, (module, project)
+        for banned in ("discord", "PIL", "aiosqlite", "sqlite3", "asyncio", "asyncpg"):
+            assert not any(i == banned or i.startswith(banned + ".") for i in found), module
 
 
 # ------------------------------------------------------------------ words
