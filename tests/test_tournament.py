@@ -317,6 +317,10 @@ def test_R_19_31_players_move_only_between_hands_at_both_tables() -> None:
     big = _table(1, range(1, 10), big_blind=4)
     assert plan([big, _table(2, range(1, 7), between_hands=False)]).moves == ()
     assert len(plan([big, _table(2, range(1, 7))]).moves) == 1  # 9 and 6 become 8 and 7
+    # The largest table is in a hand: the next largest does not give in its place.
+    busy = _table(1, range(1, 10), big_blind=4, between_hands=False)
+    waiting = plan([busy, _table(2, range(1, 9), big_blind=2), _table(3, range(1, 7))])
+    assert waiting.moves == () and waiting.halted == (3,)
 
 
 def test_R_19_32_a_player_just_moved_is_not_moved_again() -> None:

@@ -126,6 +126,7 @@ def worst_seat(t: TableShape) -> int:
     anchor = _anchor(t)
     if anchor is None:
         return min(empty)
+    # The last big blind's seat, if empty, is the next (dead) small blind: last choice.
     return next(s for s in _after(anchor, t.seats) if s in empty)
 
 
@@ -256,10 +257,13 @@ def plan(
     # the smallest, while they differ by more than ``tight``.
     if not pending:
         while True:
+            # The giver is a largest table of all (if it is in a hand, wait for it,
+            # ); the taker the smallest of those between hands.
             ready = [t for t in live.values() if t.between_hands]
-            if len(ready) < 2:
+            big = max(t.size for t in live.values())
+            givers = [t for t in ready if t.size == big]
+            if not givers or len(ready) < 2:
                 break
-            big = max(t.size for t in ready)
             small = min(t.size for t in ready)
             if big - small <= tight:
                 break
