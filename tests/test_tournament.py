@@ -10,6 +10,7 @@ import json
 import random
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -364,30 +365,43 @@ tables = st.lists(
 
 
 @settings(max_examples=300, deadline=None)
-@given(tables, st.integers(0, 2**32))
-def test_R_19_26_balancer_property(spec: list[tuple[set[int], int, bool, bool]], seed: int) -> None:
-    """R-19.26, R-19.29, R-19.31: for any tables, a plan's moves take players from their
-    seats to empty seats of tables between hands, lose and duplicate nobody, and, when
-    every table is between hands, leave as few tables as hold everyone, their sizes
-    differing by at most one; a balancing move goes to the worst seat."""
+@given(tables, st.integers(0, 2**32), st.sampled_from(["blinds", "stud", "mixed_stud"]))
+def test_R_19_26_balancer_property(
+    spec: list[tuple[set[int], int, bool, bool]], seed: int, kind: balance.Kind
+) -> None:
+    """R-19.26 to R-19.32: for any tables, a plan's moves take players from their seats
+    to empty seats of tables between hands, lose and duplicate nobody, pass over the
+    protected while another may go, and, when every table is between hands, leave as
+    few tables as hold everyone, their sizes differing by at most one; a balancing move
+    in a flop or mixed game goes to the worst seat."""
     shapes = []
     for n, (occupied, bb, played, resting) in enumerate(spec, start=1):
-        last_bb = bb if played else None
-        shapes.append(_table(n, sorted(occupied), big_blind=last_bb,
-                             small_blind=(bb - 2) % 9 + 1 if played else None,
-                             between_hands=resting))  # fmt: skip
+        shapes.append(
+            _table(
+                n,
+                sorted(occupied),
+                big_blind=bb if played else None,
+                small_blind=(bb - 2) % 9 + 1 if played else None,
+                button=(bb - 3) % 9 + 1 if played or kind == "mixed_stud" else None,
+                between_hands=resting,
+                kind=kind,
+            )
+        )
     before = {p: (t.table, s) for t in shapes for s, p in t.players}
-    result = plan(shapes, rng=random.Random(seed))
+    rng = random.Random(seed)
+    protected = frozenset(p for p in sorted(before) if rng.random() < 0.3)
+    result = plan(shapes, rng=rng, protected=protected)
     seats = {t.table: dict(t.players) for t in shapes}
     idle = {t.table for t in shapes if t.between_hands}
     for m in result.moves:
         assert m.from_table in idle and m.to_table in idle
+        if m.reason == "balance" and m.player in protected:
+            assert set(seats[m.from_table].values()) <= protected
         assert seats[m.from_table].pop(m.from_seat) == m.player
         assert m.to_seat not in seats[m.to_table] and 1 <= m.to_seat <= 9
-        if m.reason == "balance":
+        if m.reason == "balance" and kind != "stud":
             dst = next(t for t in shapes if t.table == m.to_table)
-            now = TableShape(dst.table, 9, tuple(sorted(seats[m.to_table].items())),
-                             big_blind=dst.big_blind, small_blind=dst.small_blind)  # fmt: skip
+            now = replace(dst, players=tuple(sorted(seats[m.to_table].items())))
             assert m.to_seat == balance.worst_seat(now)
         seats[m.to_table][m.to_seat] = m.player
     after = {p: (t, s) for t, ss in seats.items() for s, p in ss.items()}
