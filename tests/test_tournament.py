@@ -173,6 +173,30 @@ def test_R_19_20_levels_and_breaks_by_the_clock() -> None:
     assert d.state.level == 2 and director.may_deal(d.state, 1, 4)
 
 
+def test_R_19_20_the_status_board() -> None:
+    """R-19.20, R-19.22: the level, the time to the next, entries left and the average
+    stack, places paid and first prize, then the bubble and the money."""
+    sched = Schedule((Level(5, 10, 0, 0, 10), Level(10, 20, 0, 0, 10)))
+    d = _started(4, stack=1000, schedule=sched, payouts=(6000, 4000))
+    board = director.status(d.state, now=60)
+    assert [m.key for m in board] == [
+        "tournament.level",
+        "tournament.status.next_minutes",
+        "tournament.status.players",
+        "tournament.status.paid",
+    ]
+    assert board[1].get("count") == Count(9)
+    assert board[2].named == {"count": Count(4), "entries": Number(4), "average": Chips(1000)}
+    assert board[3].named == {"count": Count(2), "first": Chips(240)}
+    a, b, c, _ = d.seated(1)
+    d.hand(1, {a: 0, b: 2000})
+    assert director.status(d.state)[-1].key == "tournament.status.bubble"
+    d.hand(1, {b: 0, c: 3000})
+    assert director.status(d.state)[-1].key == "tournament.status.in_money"
+    for m in director.status(d.state):
+        assert all(render(m, locale) for locale in SUPPORTED)
+
+
 # ------------------------------------------------------------------ payouts
 
 

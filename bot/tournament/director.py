@@ -646,6 +646,48 @@ def moves(state: State, plan: Plan) -> Decision:
     return Decision(tuple(records), notices=plan.notices)
 
 
+# ---------------------------------------------------------------- status
+
+
+def status(state: State, now: float = 0.0) -> tuple[Msg, ...]:
+    """The status board, line by line: the level (or break), when the next comes, the
+    entries left and the average stack, the places paid and first prize, the bubble
+    or the money, hand-for-hand."""
+    lines = [state.level_words()]
+    sched = state.config.schedule
+    item = sched.item(state.level)
+    if state.level + 1 < len(sched.items):
+        if isinstance(item, Break) or sched.unit == "minutes":
+            length = item.minutes if isinstance(item, Break) else item.length
+            left = max(0, int(state.level_at + length * 60 - now + 59) // 60)
+            lines.append(msg("tournament.status.next_minutes", count=Count(left)))
+        else:
+            left = max(0, item.length * state.tables_at_level - state.hands_in_level)
+            lines.append(msg("tournament.status.next_hands", count=Count(left)))
+    alive = len(state.seats)
+    if alive:
+        lines.append(
+            msg(
+                "tournament.status.players",
+                count=Count(alive),
+                entries=Number(len(state.entries)),
+                average=Chips(sum(state.stacks.values()) // alive),
+            )
+        )
+    prizes = state.prizes()
+    if prizes:
+        lines.append(
+            msg("tournament.status.paid", count=Count(len(prizes)), first=Chips(prizes[0]))
+        )
+        if not state.registration_open and alive == len(prizes) + 1:
+            lines.append(msg("tournament.status.bubble"))
+        elif not state.registration_open and 0 < alive <= len(prizes):
+            lines.append(msg("tournament.status.in_money"))
+    if state.hfh.on:
+        lines.append(msg("tournament.hand_for_hand"))
+    return tuple(lines)
+
+
 # ---------------------------------------------------------------- buying chips
 
 
@@ -784,6 +826,7 @@ __all__ = [
     "register",
     "replay",
     "start",
+    "status",
     "tick",
     "unregister",
 ]
