@@ -12,7 +12,7 @@ import pytest
 
 from bot.tournament import director
 from bot.tournament.director import State
-from bot.tournament.log import Created, Placed, TableBroken
+from bot.tournament.log import Created, Out, Placed, TableBroken
 from bot.tournament.structure import Config, Entries, Level, Schedule
 from tests.tournament_sim import Sim
 
@@ -61,6 +61,23 @@ def _finished(sim: Sim, entrants: int) -> None:
     assert "tournament.hand_for_hand" in keys
     assert sim.balance_moves > 0 and sim.break_moves > 0
     assert sum(sim.stacks.values()) == state.chips
+    # entries out together (one hand, or one hand-for-hand round)
+    # finish by the chips they started it with; equal starts share one range.
+    places = {r.entry: (r.first, r.last) for r in sim.log if isinstance(r, Placed)}
+    groups: dict[str, list[Out]] = {}
+    for r in sim.log:
+        if isinstance(r, Out):
+            groups.setdefault(r.group, []).append(r)
+    assert any(g.startswith("hfh") for g in groups)
+    for outs in groups.values():
+        for a in outs:
+            for b in outs:
+                if a.started_with > b.started_with:
+                    assert places[a.entry][1] < places[b.entry][0]
+                elif a.started_with == b.started_with:
+                    assert places[a.entry] == places[b.entry]
+        held = sorted({p for o in outs for p in range(places[o.entry][0], places[o.entry][1] + 1)})
+        assert held == list(range(held[0], held[0] + len(outs)))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
