@@ -263,6 +263,26 @@ def test_R_19_25_chip_race_one_chip_at_most_and_nobody_raced_out(seed: int) -> N
     assert result.delta == sum(after.values()) - sum(before.values())
 
 
+def test_R_19_25_a_scheduled_color_up_is_raced_once_and_counted() -> None:
+    """R-19.25, R-19.40: the color-up the host scheduled at level 2 is due there, once;
+    the chips it adds or removes are counted in the chips in play."""
+    sched = Schedule((Level(5, 10, 0, 0, 10), Level(10, 20, 0, 0, 10), Level(20, 40)))
+    d = _started(4, stack=1000, schedule=sched, chip_races=((2, 5, 100),))
+    a, b, c, e = d.seated(1)
+    d.hand(1, {a: 1040, b: 960, c: 975, e: 1025})
+    assert director.color_up_due(d.state) is None
+    d.do(director.level_up(d.state))
+    assert director.color_up_due(d.state) == 100
+    d.do(director.hand_started(d.state, 1, 0))
+    assert director.color_up(d.state, 100, random.Random(1)).refusal is not None  # in a hand
+    d.hand(1, {})
+    d.do(director.color_up(d.state, 100, random.Random(1)))
+    assert all(c % 100 == 0 for c in d.state.stacks.values())
+    assert sum(d.state.stacks.values()) == d.state.chips  # check() holds it too
+    assert director.color_up_due(d.state) is None and d.state.unit == 100
+    assert d.said_keys()[-1] in {"tournament.race_won", "tournament.color_up"}
+
+
 # ------------------------------------------------------------------ balancing
 
 

@@ -97,6 +97,8 @@ class State:
     hfh: HandForHand = field(default_factory=HandForHand)
     refunds: tuple[tuple[str, int], ...] = ()
     winner: str | None = None
+    unit: int = 1
+    """The smallest chip in play (raised by each color-up, R-19.25)."""
 
     # ------------------------------------------------------------ reading
 
@@ -292,7 +294,10 @@ def fold(state: State, record: Record) -> State:
         return replace(state, hfh=state.hfh.start() if record.on else state.hfh.stop())
     if isinstance(record, ChipRaced):
         return replace(
-            state, stacks={**state.stacks, **dict(record.stacks)}, chips=state.chips + record.delta
+            state,
+            stacks={**state.stacks, **dict(record.stacks)},
+            chips=state.chips + record.delta,
+            unit=max(state.unit, record.unit),
         )
     if isinstance(record, Cancelled):
         return replace(state, status="cancelled", refunds=record.refunds)
@@ -719,15 +724,24 @@ def rebuy(state: State, entry: str, *, addon: bool = False) -> Decision:
     return Decision((Rebought(entry, state.config.stack, state.config.prize_part),))
 
 
+def color_up_due(state: State) -> int | None:
+    """The new smallest chip of a color-up the configuration schedules at the current
+    level (or earlier) and not yet raced, if any (``Config.chip_races``)."""
+    level = state.config.schedule.level_number(state.level)
+    due = [unit for at, _, unit in state.config.chip_races if at <= level and unit > state.unit]
+    return max(due) if due else None
+
+
 def color_up(state: State, new_unit: int, rng: random.Random) -> Decision:
-    """A chip race to multiples of ``new_unit`` with every table between hands."""
+    """A chip race to multiples of ``new_unit`` with every table between hands
+    (R-19.25); the caller runs it when :func:`color_up_due` says so, at a break."""
     if state.playing:
         return refuse("in_hand")
     order = sorted(state.seats.items(), key=lambda kv: kv[1])
     result = chip_race([(e, state.stacks[e]) for e, _ in order], new_unit, rng)
     names = state.names()
     return Decision(
-        (ChipRaced(result.stacks, result.delta),),
+        (ChipRaced(result.stacks, result.delta, new_unit),),
         notices=(
             msg("tournament.color_up", unit=Chips(new_unit)),
             *(
@@ -814,6 +828,7 @@ __all__ = [
     "cancel",
     "check",
     "color_up",
+    "color_up_due",
     "fold",
     "folded",
     "hand_finished",

@@ -176,6 +176,8 @@ class ChipRaced:
     kind: ClassVar[str] = "chip_raced"
     stacks: Pairs
     delta: int
+    unit: int = 0
+    """The new smallest chip (stakes and stacks are its multiples from now on)."""
 
 
 @dataclass(frozen=True, slots=True)
