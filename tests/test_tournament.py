@@ -348,6 +348,15 @@ def test_R_19_29_tables_break_in_order_into_seats_outside_sb_and_button(seed: in
     assert first.breaking == (1,)
 
 
+def test_R_19_29_the_only_free_seat_between_sb_and_button_is_taken_to_wait() -> None:
+    """R-19.29: seats 2 and 8 free, 2 between the small blind (1) and the big blind (3):
+    a newcomer gets 8; with 8 taken, seat 2 is all there is (he waits there)."""
+    t = _table(1, (1, 3, 4, 5, 6, 7, 9), button=9, small_blind=1, big_blind=3)
+    assert balance.dealable_seats(t) == [8]
+    full = _table(1, (1, 3, 4, 5, 6, 7, 8, 9), button=9, small_blind=1, big_blind=3)
+    assert balance.dealable_seats(full) == [2]
+
+
 def test_R_19_30_a_table_three_short_waits_until_balanced() -> None:
     """R-19.30 (TDA 10D) and R-19.31: the long table is in a hand, so nobody moves yet;
     the table three short may not deal; two short deals on."""
