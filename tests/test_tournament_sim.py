@@ -13,13 +13,11 @@ import pytest
 from bot.tournament import director
 from bot.tournament.director import State
 from bot.tournament.log import Created, Out, Placed, TableBroken
-from bot.tournament.structure import Config, Entries, Level, Schedule
+from bot.tournament.structure import Config, Entries, preset
 from tests.tournament_sim import Sim
 
-HANDS = Schedule(
-    tuple(Level(10 * 2**i, 20 * 2**i, 20 * 2**i if i >= 2 else 0, 0, 3) for i in range(12)),
-    unit="hands",
-)
+HANDS = preset("regular", 1000, unit="hands")
+"""Blinds rising by hands: 10 hands a level per table, the big blind from 10."""
 
 
 PAYS_TEN = (2800, 1800, 1300, 1000, 800, 700, 500, 400, 350, 350)
@@ -39,7 +37,7 @@ def _sim(seed: int, entries: Entries = FREEZEOUT, players: int = 27) -> Sim:
         entries=entries,
         payouts=PAYS_TEN,
     )
-    sim = Sim(State(config), random.Random(seed))
+    sim = Sim(State(config), random.Random(seed), all_in=0.1)
     sim.apply(director.Decision((Created(config),)))
     for n in range(players):
         sim.apply(director.register(sim.state, f"p{n}", f"Player {n}"))

@@ -108,6 +108,8 @@ class Sim:
     balance_moves: int = 0
     break_moves: int = 0
     reenter: Callable[[str], bool] = lambda _: False
+    all_in: float = 0.25
+    """How often a hand is played for a whole stack (lower: longer tournaments)."""
 
     def apply(self, decision: Decision) -> None:
         assert decision.ok, decision.refusal
@@ -235,7 +237,7 @@ class Sim:
         if len(involved) < 2:
             involved = [e for _, e in players]
         level_to = max(put[e] for e in involved)
-        if self.rng.random() < 0.25:
+        if self.rng.random() < self.all_in:
             level_to = max(level_to, min(stacks[e] for e in involved))  # someone all in
         else:
             level_to = max(level_to, self.rng.randint(0, min(stacks[e] for e in involved)))
