@@ -218,8 +218,14 @@ class Rules:
         return self.limit in (Limit.FIXED, Limit.SPREAD)
 
     def to_dict(self) -> dict[str, Any]:
+        """The rules as a record holds them. The home-game options (§20) are written
+        only when set, so a hand dealt without them is recorded exactly as before they
+        existed, and older records read and write back the same."""
         out = asdict(self)
         out["limit"] = self.limit.value
+        for name, default in WRITTEN_WHEN_SET.items():
+            if out.get(name) == default:
+                del out[name]
         return out
 
     @classmethod
@@ -256,6 +262,15 @@ class Rules:
                 return unchecked
         return cls(**kw)
 
+
+
+WRITTEN_WHEN_SET: dict[str, object] = {
+    "run_it_twice": False,
+    "bomb_pot_ante": 0,
+    "double_board": False,
+}
+"""Rules fields added after records were first written, with their defaults: a record
+holds them only when they differ (see :meth:`Rules.to_dict`)."""
 
 def community_game(variant: Variant) -> bool:
     """Hold'em and Omaha shapes: hole cards first, then only board cards, no draw."""

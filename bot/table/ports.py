@@ -208,6 +208,15 @@ EventNoticeKind = Literal[
     "GutsCallsRevealed",
     "PotSystemSettled",
     "ChipsAdded",
+    "BombPotStarted",
+    "SecondBoardDealt",
+    "RunItTwiceOffered",
+    "RunItTwiceAnswered",
+    "RunItTwiceCount",
+    "RunItTwiceDecided",
+    "CardsShownByChoice",
+    "SevenDeuceBounty",
+    "RabbitHunted",
     "HandEnded",
 ]
 """An engine event told as it is (the class name of a :mod:`bot.poker.events` event;
