@@ -263,7 +263,6 @@ class Rules:
         return cls(**kw)
 
 
-
 WRITTEN_WHEN_SET: dict[str, object] = {
     "run_it_twice": False,
     "bomb_pot_ante": 0,
@@ -271,6 +270,7 @@ WRITTEN_WHEN_SET: dict[str, object] = {
 }
 """Rules fields added after records were first written, with their defaults: a record
 holds them only when they differ (see :meth:`Rules.to_dict`)."""
+
 
 def community_game(variant: Variant) -> bool:
     """Hold'em and Omaha shapes: hole cards first, then only board cards, no draw."""
