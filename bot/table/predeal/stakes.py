@@ -1,0 +1,71 @@
+"""The stakes of the next deal: the table's settings at a cash table, the level in
+force at a tournament's table (blinds, ante and bring-in), read at each deal so a new
+level takes effect at the next deal and never during a hand.
+
+A hand's start records the rules it was dealt under (blinds and antes included), so a
+deal replays from the table's log whatever the level is later; the level itself is the
+tournament's record, not the table's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.table.predeal.plan import DealContext, NextDeal
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """Forced bets of one tournament level (chips)."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    bring_in: int = 0
+
+
+class StakesSource(Protocol):
+    """Where a table's next deal takes its stakes from: None keeps the table's settings."""
+
+    def level(self, table_id: str) -> Level | None: ...
+
+
+class _Cash:
+    def level(self, table_id: str) -> Level | None:
+        return None
+
+
+CASH: StakesSource = _Cash()
+"""A cash table: the stakes are the table's settings."""
+
+
+@dataclass(slots=True)
+class FixedLevel:
+    """A source holding one level; whoever runs the levels sets ``current``."""
+
+    current: Level | None = None
+
+    def level(self, table_id: str) -> Level | None:
+        return self.current
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """The contributor: the level in force replaces the settings' forced bets."""
+
+    source: StakesSource
+
+    def contribute(self, deal: NextDeal, ctx: DealContext) -> NextDeal:
+        level = self.source.level(ctx.state.table_id)
+        if level is None:
+            return deal
+        settings = dataclasses.replace(
+            deal.settings,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            bring_in=level.bring_in,
+        )
+        return dataclasses.replace(deal, settings=settings)
