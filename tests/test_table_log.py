@@ -169,6 +169,11 @@ def _samples() -> list[log.LogRecord]:
         log.GuildRecorded("t1", 111 << 22, at=9.0),
         log.PrivacyChosen("u1", True),
         log.Created(TableSettings(), "host", 3, 111 << 22),
+        log.Sat("u3", "Cy", 4, 1500, 0, "active", "m1", at=10.0),
+        log.Stood(4, 1500, "m1"),
+        log.MoveRecorded("m1", "u3", "Cy", 1500, "tn:x:1", "tn:x:2", None, at=11.0),
+        log.MoveRecorded("m2", "u3", "Cy", 1500, "tn:x:2", "tn:x:1", 7),
+        log.MoveFinished("m1", 4),
     ]
 
 

@@ -229,6 +229,9 @@ class SnapshotBody:
     carried_by: tuple[str, ...] = ()
     """Added after version 1's first snapshots: an older one lacks it, and the seated
     banks were filled from the setting in force (``settings.time_bank``)."""
+    moves: tuple[tuple[str, int], ...] = ()
+    """R-19.2: the chips each move between tables brought in or took out (none before
+    moves existed)."""
 
     @classmethod
     def of(cls, state: TableState) -> SnapshotBody:
@@ -268,6 +271,7 @@ class SnapshotBody:
             incarnation=state.incarnation,
             opened_seq=state.opened_seq,
             carried_by=state.carried_by,
+            moves=tuple(state.moves.items()),
         )
 
     def to_state(self, table_id: str) -> TableState:
@@ -280,6 +284,7 @@ class SnapshotBody:
         state.pot_state = dict(self.pot_state) if self.pot_state is not None else None
         state.bank_granted = self.bank_granted
         state.carried_by = self.carried_by
+        state.moves = dict(self.moves)
         state.seats = {s.number: s.to_seat() for s in self.seats}
         state.idem = dict(self.idem)
         state.chosen = self.chosen
@@ -299,6 +304,8 @@ class SnapshotBody:
         out["pot_state"] = dict(self.pot_state) if self.pot_state is not None else None
         out["bank_granted"] = self.bank_granted
         out["carried_by"] = list(self.carried_by)
+        if self.moves:
+            out["moves"] = dict(self.moves)
         out["seats"] = [s.to_payload() for s in self.seats]
         out["idem"] = dict(self.idem)
         out["chosen"] = list(self.chosen) if self.chosen else None
@@ -361,6 +368,10 @@ class SnapshotBody:
             opened_seq=_int(p.get("opened_seq", 0), "opened_seq"),
             carried_by=tuple(
                 _str(u, "carried_by") for u in _list(p.get("carried_by", []), "carried_by")
+            ),
+            moves=tuple(
+                (_str(k, "moves"), _int(v, "moves"))
+                for k, v in _dict(p.get("moves", {}), "moves").items()
             ),
         )
 

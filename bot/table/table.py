@@ -63,6 +63,7 @@ from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import get_variant
 from bot.table import log as tlog
+from bot.table import moves
 from bot.table.actor import Actor, user_of
 from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
@@ -576,6 +577,83 @@ class Table:
         told = msg("table.stood", who=Name(seat.name), amount=Chips(amount))
         await self._public("stood", told, seat=seat.number)
         return told
+
+    # ================================================================== moves (R-19.2)
+
+    async def move_out(
+        self,
+        user: str,
+        *,
+        key: str | None,
+        chips: int | None = None,
+        transfer: str | None = None,
+    ) -> Outcome:
+        """R-19.2: stand ``user`` up without a cash-out, his stack leaving as the move
+        ``transfer`` (default ``key``); between hands only. See bot/table/moves.py."""
+        move = transfer or key
+        if move is None:
+            raise TypeError("a move needs its transfer id (or its key)")
+
+        async def body() -> str | Msg:
+            st = self.state
+            if st.moves.get(move, 0) < 0 and key is not None:
+                raise DuplicateKey(st.scoped(key))  # done under another key: not again
+            seat = self._seated(user)
+            amount = moves.check_out(st, seat, chips)
+            await self._commit(tlog.Stood(seat.number, amount, move), key=key)
+            self.away.discard(user)
+            told = msg("deal.moved_out", who=Name(seat.name), amount=Chips(amount))
+            await self._public("stood", told, seat=seat.number)
+            return told
+
+        return await self._command(user, key, None, body)
+
+    async def move_in(
+        self,
+        user: str,
+        name: str,
+        chips: int,
+        seat: int | None = None,
+        *,
+        key: str | None,
+        transfer: str | None = None,
+    ) -> Outcome:
+        """R-19.2: sit ``user`` with the ``chips`` he brings from another table (no
+        buy-in), in ``seat`` or a free one drawn at random. See bot/table/moves.py."""
+        move = transfer or key
+        if move is None:
+            raise TypeError("a move needs its transfer id (or its key)")
+
+        async def body() -> str | Msg:
+            st = self.state
+            if st.moves.get(move, 0) > 0 and key is not None:
+                raise DuplicateKey(st.scoped(key))  # done under another key: not again
+            if st.seat_of(user) is not None:
+                raise TableError(msg("table.sit.has_seat"))
+            moves.check_in_chips(chips)
+            s = self.settings
+            limit = min(s.max_seats_for(v) for v, _ in s.games())
+            if seat is None:
+                free = [n for n in range(1, limit + 1) if n not in st.seats]
+                number = self._random(f"seat:{move}").choice(free) if free else None
+            else:
+                number = find_free_seat(set(st.seats), limit, seat)
+            if number is None:
+                if seat is not None and not 1 <= seat <= limit:
+                    raise TableError(
+                        msg("table.sit.no_seat", seat=Number(seat), last=Number(limit))
+                    )
+                if seat is not None:
+                    raise TableError(msg("table.sit.taken", seat=Number(seat), last=Number(limit)))
+                raise TableError(msg("table.sit.full"))
+            record = tlog.Sat(user, name, number, chips, 0, "active", move)
+            await self._commit(record, key=key)
+            self.away.discard(user)
+            told = msg("deal.moved_in", who=Name(name), seat=Number(number), amount=Chips(chips))
+            await self._public("sat", told, seat=number, user=user)
+            return told
+
+        return await self._command(user, key, None, body)
 
     # ================================================================== management
 
