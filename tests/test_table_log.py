@@ -174,6 +174,8 @@ def _samples() -> list[log.LogRecord]:
         log.MoveRecorded("m1", "u3", "Cy", 1500, "tn:x:1", "tn:x:2", None, at=11.0),
         log.MoveRecorded("m2", "u3", "Cy", 1500, "tn:x:2", "tn:x:1", 7),
         log.MoveFinished("m1", 4),
+        log.TablePlace("tn:x:1", 4242, 4343, at=12.0),
+        log.TablePlace("tn:x:2", 4244),
     ]
 
 

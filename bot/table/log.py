@@ -626,6 +626,30 @@ class TableThread(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class TablePlace(LogRecord):
+    """Where a table not named after its channel lives (R-19.3): the channel, and the
+    thread in it (0: the channel itself); a Discord detail, kept with the table message."""
+
+    KIND: ClassVar[str] = "table_place"
+    table: str
+    channel: int
+    thread: int = 0
+
+    def to_payload(self) -> dict[str, Any]:
+        out = {"table": self.table, "channel": self.channel, "thread": self.thread}
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> TablePlace:
+        return cls(
+            _str(_get(p, "table"), "table"),
+            _int(_get(p, "channel"), "channel"),
+            _int(p.get("thread", 0), "thread"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class CommandsSynced(LogRecord):
     KIND: ClassVar[str] = "synced"
     scope: str
@@ -758,6 +782,7 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         NotifyChosen,
         TableMessage,
         TableThread,
+        TablePlace,
         CommandsSynced,
         GuildRecorded,
         PrivacyChosen,

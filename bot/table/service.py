@@ -17,7 +17,7 @@ from bot.store.lease import shard_of
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
-from bot.table.ownership import NotOwned, Ownership
+from bot.table.ownership import NotOwned, Ownership, is_table_log
 from bot.table.ports import LedgerKind, LedgerRow, Presenter, StorePort
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, session_results
@@ -95,6 +95,8 @@ class TableService:
         public line names him; his id otherwise). ``guild``: the server the channel is in
         (the platform's), recorded with the table for the standings and, when several
         processes share the store, for its shard."""
+        if not is_table_log(table_id):
+            raise ValueError(f"{table_id!r} is a reserved log id, not a table's")
         lock = self._creating.setdefault(table_id, asyncio.Lock())
         async with lock:
             existing = self.tables.get(table_id)
