@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.poker.messages import english
+from bot.table import snapshot
 from bot.table.errors import TableError
 from bot.table.predeal import DealContext, FixedLevel, Level, NextDeal, run
 from bot.table.predeal.choice import Choice
@@ -29,6 +30,10 @@ async def test_R_19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() -
     assert first is not None
     rules = first.start.rules
     assert max(rules.blinds_or_straddles) == 10 and sum(rules.antes) == 3
+    # The table shows the hand at its level, and a snapshot taken now keeps it.
+    assert "blinds 5/10, ante 1" in table.snapshot(None).stakes
+    snap = snapshot.from_payload(table.table_id, snapshot.to_payload(table.state))
+    assert snap is not None and snap.current is not None and snap.current.level == first.level
     level.current = Level(small_blind=50, big_blind=100, ante=10)
     hand = table.state.hand
     assert hand is not None and hand.rules.blinds_or_straddles == rules.blinds_or_straddles
@@ -39,6 +44,9 @@ async def test_R_19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() -
     second = table.state.current
     assert second is not None and max(second.start.rules.blinds_or_straddles) == 100
     assert sum(second.start.rules.antes) == 30
+    # The first hand is told at the stakes it was dealt at, not the level of now.
+    head = (await table.hand_told(1))[0]
+    assert "blinds 5/10, ante 1" in english(head)
     # The table's own settings are untouched: the level is the tournament's.
     assert table.settings.big_blind == 2
     again = await load(h.store, table.table_id)

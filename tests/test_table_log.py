@@ -157,6 +157,7 @@ def _samples() -> list[log.LogRecord]:
         log.CarryReturned((("u1", 8), ("u2", 7)), at=6.5),
         log.Halted("Chip conservation failed (R-2.5)"),
         log.HandStarted(4, start, (1, 2), 1, 1, 2, None, "holdem", "no"),
+        log.HandStarted(5, start, (1, 2), 1, 1, 2, None, "holdem", "no", level=(("big_blind", 2),)),
         log.ActionTaken(4, 2, Fold(1), "Bob folds", timeout=True, at=8.0),
         log.ActionTaken(4, 1, Call(0), "Ann calls"),
         log.HandEnded(4, (101, 99), (1, -1), rake=0, carried=0, reason=None),

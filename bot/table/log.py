@@ -429,9 +429,12 @@ class HandStarted(LogRecord):
     limit: str
     refused: str | None = field(default=None, compare=False)
     """Why this engine refuses the recorded rules (R-16.8); never written."""
+    level: tuple[tuple[str, int], ...] = ()
+    """A tournament level the hand was dealt at (R-19.1): the settings it set, by name;
+    none at a cash table (not written)."""
 
     def to_payload(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "hand_no": self.hand_no,
             "start": self.start.to_dict(),
             "order": list(self.order),
@@ -442,6 +445,8 @@ class HandStarted(LogRecord):
             "variant": self.variant,
             "limit": self.limit,
         }
+        if self.level:
+            out["level"] = dict(self.level)
         return _put_at(out, self.at)
 
     @classmethod
@@ -462,6 +467,10 @@ class HandStarted(LogRecord):
             _str(_get(p, "variant"), "variant"),
             _str(_get(p, "limit"), "limit"),
             refused,
+            tuple(
+                (_str(k, "level"), _int(v, "level"))
+                for k, v in _dict(p.get("level", {}), "level").items()
+            ),
             at=_at(p),
         )
 

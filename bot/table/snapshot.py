@@ -113,6 +113,8 @@ class OpenHand:
     replay_error: str | None = None
     """Not stored: why this engine refuses the start record's rules (R-16.8), found on
     reading; the hand is then cancelled at recovery."""
+    level: tuple[tuple[str, int], ...] = ()
+    """The tournament level the hand was dealt at (R-19.1); none at a cash table."""
 
     @classmethod
     def of(cls, info: HandInfo) -> OpenHand:
@@ -129,6 +131,7 @@ class OpenHand:
             limit=info.limit,
             actions=tuple(info.actions),
             started_at=info.started_at,
+            level=info.level,
         )
 
     def to_info(self) -> HandInfo:
@@ -146,10 +149,11 @@ class OpenHand:
             limit=self.limit,
             actions=list(self.actions),
             started_at=self.started_at,
+            level=self.level,
         )
 
     def to_payload(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hand_no": self.hand_no,
             "start": self.start.to_dict(),
             "order": list(self.order),
@@ -163,6 +167,9 @@ class OpenHand:
             "actions": [action_to_dict(a) for a in self.actions],
             "started_at": self.started_at,
         }
+        if self.level:
+            out["level"] = dict(self.level)
+        return out
 
     @classmethod
     def from_payload(cls, raw: Any) -> OpenHand:
@@ -184,6 +191,10 @@ class OpenHand:
             ),
             started_at=_float(_get(p, "started_at"), "started_at"),
             replay_error=refused,
+            level=tuple(
+                (_str(k, "level"), _int(v, "level"))
+                for k, v in _dict(p.get("level", {}), "level").items()
+            ),
         )
 
 

@@ -70,6 +70,8 @@ class HandInfo:
     replay_error: str | None = None
     """Why this engine could not replay the record (R-16.8): the hand is then cancelled
     at recovery and never replayed again."""
+    level: tuple[tuple[str, int], ...] = ()
+    """The tournament level it was dealt at (R-19.1); none at a cash table."""
 
     @classmethod
     def started(
@@ -89,6 +91,7 @@ class HandInfo:
             variant=p.variant,
             limit=p.limit,
             replay_error=p.refused,
+            level=p.level,
             **more,
         )
 

@@ -69,6 +69,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
+from bot.table.levels import Level, at_level
 from bot.table.notices import plural, setting_words
 from bot.table.notices import said as event_said
 from bot.table.ports import (
@@ -957,6 +958,7 @@ class Table:
                 plan.dead_sb,
                 deal.variant,
                 deal.limit,
+                level=deal.level.pairs() if deal.level is not None else (),
             ),
             key=key if key not in (None, choice.TIMED_OUT) else f"deal:{hand_no}",
             live=hand,
@@ -1503,6 +1505,9 @@ class Table:
         for rec in self._read(before):
             if isinstance(rec, tlog.Created | tlog.SettingsChanged):
                 settings = rec.settings
+        for rec in self._read(events[:1]):
+            if isinstance(rec, tlog.HandStarted) and rec.level:
+                settings = at_level(settings, Level.of(rec.level))
         return settings
 
     async def _timed_out(self, hand_no: int) -> set[int]:

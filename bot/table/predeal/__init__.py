@@ -17,8 +17,9 @@ Each contributor's module also holds the checks of the command it owns between d
 (``straddle``, ``choose``): the table runs them under its lock and writes their record.
 """
 
+from bot.table.levels import Level
 from bot.table.predeal.plan import Contributor, DealContext, NextDeal, run
-from bot.table.predeal.stakes import CASH, FixedLevel, Level, Stakes, StakesSource
+from bot.table.predeal.stakes import CASH, FixedLevel, Stakes, StakesSource
 
 __all__ = [
     "CASH",

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from bot.poker.variants import get_variant
 from bot.table.button import DealPlan, plan_deal
+from bot.table.levels import Level
 from bot.table.settings import TableSettings
 from bot.table.state import TableState
 
@@ -38,6 +39,8 @@ class NextDeal:
     """Live forced bets by PHH position beyond the blinds (a straddle, R-3.4)."""
     chooser_late: int | None = None
     """The seat of a dealer who did not name the game in time (R-16.10)."""
+    level: Level | None = None
+    """The tournament level the deal is dealt at (R-19.1), recorded with the hand."""
 
 
 class Contributor(Protocol):

@@ -13,17 +13,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.table.levels import Level, at_level
 from bot.table.predeal.plan import DealContext, NextDeal
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """Forced bets of one tournament level (chips)."""
-
-    small_blind: int
-    big_blind: int
-    ante: int = 0
-    bring_in: int = 0
 
 
 class StakesSource(Protocol):
@@ -61,11 +52,4 @@ class Stakes:
         level = self.source.level(ctx.state.table_id)
         if level is None:
             return deal
-        settings = dataclasses.replace(
-            deal.settings,
-            small_blind=level.small_blind,
-            big_blind=level.big_blind,
-            ante=level.ante,
-            bring_in=level.bring_in,
-        )
-        return dataclasses.replace(deal, settings=settings)
+        return dataclasses.replace(deal, settings=at_level(deal.settings, level), level=level)
