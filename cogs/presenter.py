@@ -225,6 +225,8 @@ class DiscordPresenter:
         assert self.service is not None, "the presenter is attached to a service"
         await save_table_place(self.service.store, table_id, channel, thread)
         self.learn_places({table_id: (channel, thread)})
+        if self.service.get(table_id) is not None:
+            self.schedule_refresh(table_id)  # its table message, where it now lives
 
     def table_at(self, place_id: int) -> str | None:
         """The table whose recorded place is this channel or thread, if any."""
@@ -257,7 +259,14 @@ class DiscordPresenter:
 
     # ------------------------------------------------------------ the port
 
+    def placed(self, table_id: str) -> bool:
+        """Whether the table has a place to post in: its id is its channel's, or its
+        place is recorded (R-19.3); until then nothing is posted for it."""
+        return table_id.isdigit() or table_id in self.places
+
     async def public(self, table_id: str, notice: Notice) -> None:
+        if not self.placed(table_id):
+            return
         if notice.kind == "created":
             self.gone.discard(table_id)  # a new table where one was lost (a thread's)
         if table_id in self.gone:
@@ -291,7 +300,7 @@ class DiscordPresenter:
         ch.schedule_refresh()
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
-        if table_id in self.gone:
+        if table_id in self.gone or not self.placed(table_id):
             return
         ch = self.channel(table_id)
         if notice.kind == "your_turn":
@@ -314,7 +323,8 @@ class DiscordPresenter:
     # ------------------------------------------------------------ the table message
 
     def schedule_refresh(self, table_id: str) -> None:
-        self.channel(table_id).schedule_refresh()
+        if self.placed(table_id):
+            self.channel(table_id).schedule_refresh()
 
     async def refresh(self, table_id: str, *, repost: bool = False) -> None:
         """Show the table's latest state on its message (``repost``: a new message at

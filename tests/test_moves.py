@@ -33,7 +33,7 @@ def _mover(h: Harness) -> Mover:
     return Mover(h.store, "cup", h.service.table)
 
 
-async def test_R_19_2_a_move_takes_the_whole_stack_and_touches_no_ledger() -> None:
+async def test_r19_2_a_move_takes_the_whole_stack_and_touches_no_ledger() -> None:
     h = Harness()
     a, b = await _two_tables(h)
     mover = _mover(h)
@@ -59,7 +59,7 @@ async def test_R_19_2_a_move_takes_the_whole_stack_and_touches_no_ledger() -> No
     assert info is not None and "a1" in info.users
 
 
-async def test_R_19_2_move_out_is_refused_during_his_hand() -> None:
+async def test_r19_2_move_out_is_refused_during_his_hand() -> None:
     h = Harness()
     a, _ = await _two_tables(h)
     assert (await h.deal(a)).ok
@@ -71,7 +71,7 @@ async def test_R_19_2_move_out_is_refused_during_his_hand() -> None:
     assert (await a.move_out("a1", key="m1:out")).ok
 
 
-async def test_R_19_2_move_in_refuses_a_taken_seat_and_draws_a_free_one() -> None:
+async def test_r19_2_move_in_refuses_a_taken_seat_and_draws_a_free_one() -> None:
     h = Harness()
     a, b = await _two_tables(h)
     taken = b.state.seats[min(b.state.seats)].number
@@ -86,7 +86,7 @@ async def test_R_19_2_move_in_refuses_a_taken_seat_and_draws_a_free_one() -> Non
     assert balance({A: a.state, B: b.state}, [tlog.MoveRecorded("m1", "a1", "a1", 100, A, B)]).ok
 
 
-async def test_R_19_2_each_command_is_done_once_whatever_the_retries() -> None:
+async def test_r19_2_each_command_is_done_once_whatever_the_retries() -> None:
     """A repeated key, or the same transfer under a new key, is "already done"."""
     h = Harness()
     a, b = await _two_tables(h)
@@ -104,7 +104,7 @@ async def test_R_19_2_each_command_is_done_once_whatever_the_retries() -> None:
     assert out3.ok and out3.duplicate
 
 
-async def test_R_2_5_balance_finds_chips_moved_twice_or_landing_early() -> None:
+async def test_r2_5_balance_finds_chips_moved_twice_or_landing_early() -> None:
     """The check is not blind: chips in without chips out, or other chips than
     recorded, are reported."""
     h = Harness()
@@ -148,7 +148,7 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 
 
 @pytest.mark.parametrize("point", ["recorded", "out", "in"])
-async def test_R_19_2_a_move_killed_between_its_steps_resumes_once(
+async def test_r19_2_a_move_killed_between_its_steps_resumes_once(
     tmp_path: Path, point: str
 ) -> None:
     """SIGKILL after the move is recorded, after the first table stood him up, or after

@@ -18,7 +18,7 @@ from bot.table.state import state_digest
 from tests.harness import Harness
 
 
-async def test_R_19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() -> None:
+async def test_r19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() -> None:
     """A level set during a hand changes nothing in it; the next deal is dealt at it,
     and the hand's record keeps the stakes it was dealt at (recovery reads them)."""
     h = Harness()
@@ -53,7 +53,7 @@ async def test_R_19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() -
     assert state_digest(again) == state_digest(table.state)
 
 
-async def test_R_19_1_a_cash_table_deals_at_its_settings() -> None:
+async def test_r19_1_a_cash_table_deals_at_its_settings() -> None:
     h = Harness()
     table = await h.seated(["a", "b"], buy_in=200, small_blind=3, big_blind=6)
     assert (await h.deal(table)).ok
@@ -61,7 +61,7 @@ async def test_R_19_1_a_cash_table_deals_at_its_settings() -> None:
     assert info is not None and max(info.start.rules.blinds_or_straddles) == 6
 
 
-async def test_R_14_6_a_contributor_that_refuses_leaves_the_table_as_it_was() -> None:
+async def test_r14_6_a_contributor_that_refuses_leaves_the_table_as_it_was() -> None:
     """The time charge would leave one player with chips: the pipeline refuses, the
     seats are as they were (the charge was applied in memory only) and nothing is
     written: all or nothing."""
@@ -79,7 +79,7 @@ async def test_R_14_6_a_contributor_that_refuses_leaves_the_table_as_it_was() ->
     b.stack = 40
 
 
-async def test_R_3_4_a_straddle_is_twice_the_big_blind_of_the_level_in_force() -> None:
+async def test_r3_4_a_straddle_is_twice_the_big_blind_of_the_level_in_force() -> None:
     """The contributors compose in order: the level sets the big blind, the straddle
     doubles it."""
     h = Harness()

@@ -26,7 +26,7 @@ async def _thread(fake: FakeDiscord) -> FakeChannel:
     return thread
 
 
-def test_R_19_3_a_button_names_a_table_that_is_not_a_channel() -> None:
+def test_r19_3_a_button_names_a_table_that_is_not_a_channel() -> None:
     """The custom id carries the table's id whatever it is; its colons do not confuse
     the turn and the argument."""
     for table in (TID, "1234567890", "tn:weekly-7:12"):
@@ -35,7 +35,7 @@ def test_R_19_3_a_button_names_a_table_that_is_not_a_channel() -> None:
     assert ids.decode("cf:act:tn:cup:1:42:fo:ld") is None
 
 
-async def test_R_19_3_a_tables_recorded_place_is_its_place(h: Harness) -> None:
+async def test_r19_3_a_tables_recorded_place_is_its_place(h: Harness) -> None:
     fake = h.fake
     alice, bob, carol = players(fake)
     thread = await _thread(fake)
