@@ -149,12 +149,13 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 
 @pytest.mark.parametrize("point", ["recorded", "out", "in"])
 async def test_r19_2_a_move_killed_between_its_steps_resumes_once(
-    tmp_path: Path, point: str
+    store_url: str, point: str
 ) -> None:
     """SIGKILL after the move is recorded, after the first table stood him up, or after
-    the second sat him: recovered from the SQLite file, the move is finished once (the
-    step already done answers "already done"), nothing lost or doubled (R-2.5)."""
-    path = str(tmp_path / "moves.sqlite3")
+    the second sat him: recovered from the store (the SQLite file, or PostgreSQL), the
+    move is finished once (the step already done answers "already done"), nothing lost
+    or doubled (R-2.5)."""
+    path = store_url
     proc = subprocess.run(
         [sys.executable, "-c", _CRASH, path, point],
         cwd=ROOT,
