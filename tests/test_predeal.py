@@ -98,3 +98,33 @@ async def test_r3_4_a_straddle_is_twice_the_big_blind_of_the_level_in_force() ->
     assert (await h.deal(table)).ok
     info = table.state.current
     assert info is not None and info.start.rules.blinds_or_straddles[pos] == 8
+
+
+class _Cup:
+    """A tournament's levels: its tables only."""
+
+    def __init__(self, level: Level) -> None:
+        self.current = level
+
+    def level(self, table_id: str) -> Level | None:
+        return self.current if table_id.startswith("tn:cup:") else None
+
+
+async def test_r19_1_the_services_source_sets_its_tables_stakes_after_a_restart_too() -> None:
+    """One source on the service answers for a tournament's tables; a cash table beside
+    them deals at its settings; tables recovered from the log follow the source."""
+    h = Harness()
+    await h.seated(["a", "b"], buy_in=100, table_id="tn:cup:1")
+    await h.seated(["c", "d"], buy_in=100, table_id="cash")
+    h2 = Harness(store=h.store)
+    await h2.service.recover()
+    h2.service.stakes = _Cup(Level(small_blind=10, big_blind=20))
+    cup, cash = h2.service.table("tn:cup:1"), h2.service.table("cash")
+    for table in (cup, cash):
+        out = await table.deal("host", key="after-restart")
+        assert out.ok and not out.duplicate
+    assert cup.state.current is not None and cash.state.current is not None
+    assert max(cup.state.current.start.rules.blinds_or_straddles) == 20
+    assert max(cash.state.current.start.rules.blinds_or_straddles) == 2
+    h2.check(cup)
+    h2.check(cash)

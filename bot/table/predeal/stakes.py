@@ -2,6 +2,9 @@
 force at a tournament's table (blinds, ante and bring-in), read at each deal so a new
 level takes effect at the next deal and never during a hand.
 
+The source is the service's (``TableService.stakes``): a tournament sets one that
+answers for its tables, and every table the service makes or recovers asks it.
+
 A hand's start records the rules it was dealt under (blinds and antes included), so a
 deal replays from the table's log whatever the level is later; the level itself is the
 tournament's record, not the table's.
