@@ -819,9 +819,11 @@ class Table:
         """R-16.2 dealer's choice: the next dealer names the game for his deal."""
 
         async def body() -> str | Msg:
-            record = choice.check_choose(self.state, user, game, self._plan())
+            plan = self._plan()
+            record = choice.check_choose(self.state, user, game, plan)
+            assert plan is not None  # checked: a choice needs a deal to choose for
+            dealer = self.state.seats[plan.button]
             await self._commit(record, key=key)
-            dealer = self.state.seats[self._require_plan().button]
             stakes = _stakes(self.settings, record.variant, record.limit)
             told = msg("table.chosen", who=Name(dealer.name), stakes=stakes)
             await self._public("chosen", told)
@@ -834,11 +836,6 @@ class Table:
     def _plan(self) -> DealPlan | None:
         """Who the next deal would deal in, as the seats are now (R-1.3 to R-1.5)."""
         return plan_for(self.state, self.state.next_game()[0])
-
-    def _require_plan(self) -> DealPlan:
-        plan = self._plan()
-        assert plan is not None
-        return plan
 
     async def straddle(self, user: str, *, key: str | None = None) -> Outcome:
         """R-3.4: the player who will sit left of the big blind posts a live straddle of
