@@ -64,7 +64,7 @@ class StandingsCog(commands.Cog):
 
     async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
         """In a server only (R-1.11): refused privately in a DM, nothing done."""
-        places.check(interaction, self.bot.presenter.thread_of)
+        places.check(interaction, self.bot.presenter.thread_of, self.bot.presenter.table_at)
         return True
 
     @commands.Cog.listener()

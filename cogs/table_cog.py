@@ -93,7 +93,8 @@ def _key(interaction: Interaction) -> str:
 def _tid(interaction: Interaction) -> str:
     """The table's id is its channel's; a command from the table's own thread counts
     too, no other thread does (R-1.11, ``cogs.places``)."""
-    return places.table_id(interaction, interaction.client.presenter.thread_of)
+    presenter = interaction.client.presenter
+    return places.table_id(interaction, presenter.thread_of, presenter.table_at)
 
 
 def _per_user_channel(interaction: Interaction) -> tuple[int, int | None]:
@@ -124,7 +125,7 @@ class TableCog(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
         """Every command here: in a server, and a table command only in a channel or its
         table's own thread (R-1.11); else refused privately, nothing done."""
-        places.check(interaction, self.bot.presenter.thread_of)
+        places.check(interaction, self.bot.presenter.thread_of, self.bot.presenter.table_at)
         return True
 
     # ------------------------------------------------------------------ helpers

@@ -162,7 +162,7 @@ INPUT_AND_OPERATOR = {
 }
 
 PROSE_LEFT = {
-    "table.py": 41,
+    "table.py": 27,
     "settings.py": 115,
     "text_actions.py": 32,
     "view.py": 31,

@@ -18,6 +18,7 @@ from bot.poker.messages import Chips, Count, Msg, Number, english, joined, msg
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant, street_title
+from bot.table.levels import Level, at_level
 from bot.table.seating import SeatState
 from bot.table.settings import TableSettings
 from bot.table.state import TableState
@@ -296,7 +297,11 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     declare = _declare(state, variant)
     game = get_variant(variant)
     name = game.name
-    stakes = state.settings.stakes_text(variant, limit)
+    # A hand is shown at the stakes it was dealt at (R-19.1: a tournament's level).
+    dealt = state.settings
+    if state.current is not None and not state.current.ended and state.current.level:
+        dealt = at_level(dealt, Level.of(state.current.level))
+    stakes = dealt.stakes_text(variant, limit)
     if declare:
         # a declare game says so wherever the game is named.
         if f"{name} declare" not in stakes:
@@ -330,7 +335,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         declare=declare,
         street=_street_text(hand) if hand is not None else "",
         street_said=street_said(hand) if hand is not None else None,
-        stakes_data=stakes_of(state.settings, variant, limit, declare),
+        stakes_data=stakes_of(dealt, variant, limit, declare),
         last_said=state.last_said,
         options_said=options_said,
         no_raise_said=no_raise_said,
