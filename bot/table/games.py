@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from bot.poker.messages import msg
 from bot.table.errors import SettingsError
 
 HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixed")
@@ -150,7 +151,7 @@ def normalize_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     same change wins over the one a game name implies."""
     out = dict(changes)
     if "game" in out and "variant" in out:
-        raise SettingsError("Name the game once: game and variant are the same setting.")
+        raise SettingsError(msg("settings.game_twice"))
     if "game" in out:
         out["variant"] = out.pop("game")
     if "structure" in out and "limit" not in out:
