@@ -17,7 +17,8 @@ async def test_r16_2_aliases_in_table_create_and_settings(h: Harness) -> None:
     assert (table.settings.variant, table.settings.limit) == ("omaha", "pot_limit")
     await h.slash(alice, "table settings", name="game", value="stud/8")
     assert h.table().settings.variant == "stud8", h.last_ephemeral(alice)
-    assert "Settings changed: game Seven-card stud hi-lo" in h.last_ephemeral(alice)
+    assert "Settings changed: game from Omaha" in h.last_ephemeral(alice)
+    assert "to Seven-card stud hi-lo" in h.last_ephemeral(alice)
 
 
 async def test_r6_4_settings_values_in_other_digits_are_refused(h: Harness) -> None:
@@ -26,7 +27,7 @@ async def test_r6_4_settings_values_in_other_digits_are_refused(h: Harness) -> N
     await h.slash(alice, "table create")
     await h.slash(alice, "table settings", name="big_blind", value="١٠")
     answer = h.last_ephemeral(alice)
-    assert "big blind is a whole number" in answer, answer
+    assert "not a value for big blind: it is a whole number" in answer, answer
     assert h.table().settings.big_blind == 2
 
 
