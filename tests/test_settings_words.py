@@ -72,7 +72,7 @@ def test_issue22_a_change_names_the_setting_and_its_old_and_new_value() -> None:
     assert said.get("setting") == msg("settings.label.action_clock")
     assert said.get("new") == value_said("action_clock", 45.0)
     assert english(said) == "action clock from 60 s to 45 s"
-    assert render(said, "de") == "Zeit pro Zug von 60 s auf 45 s"
+    assert render(said, "de") == "Zeit pro Zug: 60 s → 45 s"
     told = changed_said(TableSettings(), TableSettings().changed({"straddle": True}))
     assert told.key == "settings.changed"
     assert told.get("now") == TableSettings().stakes_said()
@@ -161,10 +161,10 @@ async def test_issue22_a_german_table_says_a_settings_change_in_german_end_to_en
     text = out.getvalue()
     said = [ln for ln in text.splitlines() if "Einstellungen geändert" in ln]
     assert len(said) == 3, text
-    assert "Zeit pro Zug von 60 s auf 45 s" in said[0], said[0]
-    assert "Zeitbank von 30 s auf 10 s" in said[0], said[0]
+    assert "Zeit pro Zug: 60 s → 45 s" in said[0], said[0]
+    assert "Zeitbank: 30 s → 10 s" in said[0], said[0]
     assert "Jetzt: No-Limit Texas Hold'em, Blinds 1/2" in said[0], said[0]
-    assert "Spiel von Texas Hold'em auf Razz" in said[1], said[1]
+    assert "Spiel: Texas Hold'em → Razz" in said[1], said[1]
     assert "Fixed-Limit Razz" in said[1], said[1]
     assert "Jetzt: Rotation aus Fixed-Limit Texas Hold'em" in said[2], said[2]
     refusals = [ln for ln in text.splitlines() if ln.startswith("! ")]

@@ -30,7 +30,7 @@ async def test_issue22_a_settings_change_on_a_german_table_is_public_in_german(
         start = len(fake.channel_messages())
         await h.slash(alice, "table settings", name="action_clock", value="45")
         answer = h.last_ephemeral(alice)
-        assert answer.startswith("Réglages modifiés : temps de parole de 60 s à 45 s"), answer
+        assert answer.startswith("Réglages modifiés : temps de parole : 60 s → 45 s"), answer
         await h.slash(alice, "table settings", name="seats", value="11")
         refused = h.last_ephemeral(alice)
         assert refused.startswith("Une table a de 2 à 10 places"), refused
@@ -43,6 +43,6 @@ async def test_issue22_a_settings_change_on_a_german_table_is_public_in_german(
             r"Einstellungen geändert: [^\n]*?\. Jetzt: [^\n]*?, Blinds 1/2\.", shown
         )
         assert notices, shown
-        assert "Zeit pro Zug von 60 s auf 45 s" in notices[-1], notices
+        assert "Zeit pro Zug: 60 s → 45 s" in notices[-1], notices
         assert not any(ENGLISH_WORDS.search(n) for n in notices), notices
         assert "Réglages" not in shown and "Settings changed" not in shown
