@@ -247,7 +247,7 @@ class TableCog(commands.Cog):
     async def _variant_ac(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return _game_choices(current)
+        return _game_choices(current, of(interaction))
 
     @table.command(name="info", description="The table's game, stakes and seats (privately)")
     async def info(self, interaction: Interaction) -> None:
@@ -368,7 +368,7 @@ class TableCog(commands.Cog):
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         # The same alias table as /table create (bot/table/games.py).
-        return _game_choices(current)
+        return _game_choices(current, of(interaction))
 
     @app_commands.command(
         name="straddle", description="Post a straddle for the next deal (left of the big blind)"
@@ -602,10 +602,11 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, say(HELP, of(interaction)))
 
 
-def _game_choices(current: str) -> list[app_commands.Choice[str]]:
-    """Discord's game options: the games, and the one an alias ("plo", "stud/8") names."""
+def _game_choices(current: str, locale: Locale = "en") -> list[app_commands.Choice[str]]:
+    """Discord's game options in the asker's language: the games, and the one an alias
+    ("plo", "stud/8") names."""
     return [
-        app_commands.Choice(name=label[:100], value=value)
+        app_commands.Choice(name=render(label, locale)[:100], value=value)
         for label, value in game_suggestions(current)
     ]
 

@@ -37,6 +37,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
+from bot.words import render
 from tests.harness import Harness
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -273,8 +274,10 @@ def test_r16_2_discord_game_option_suggests_aliases() -> None:
     """R-16.2: Discord's game option offers the game an alias names."""
     from bot.table.games import game_suggestions
 
-    assert game_suggestions("plo")[0] == ("Omaha (pot limit)", "omaha:pot_limit")
-    assert ("Razz", "razz") in game_suggestions("raz")
+    plo = (msg("table.stakes.game.pot_limit", game=msg("game.omaha")), "omaha:pot_limit")
+    assert game_suggestions("plo")[0] == plo
+    assert render(plo[0], "de") == "Pot-Limit Omaha"
+    assert (msg("game.razz"), "razz") in game_suggestions("raz")
     assert len(game_suggestions("")) <= 25
 
 
