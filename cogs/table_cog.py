@@ -30,7 +30,7 @@ from bot.table.text_actions import (
     parse_action,
     parse_value,
 )
-from bot.table.view import TableView
+from bot.table.view import TableView, stakes_said
 from bot.words import Locale, render
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import names, ops, permissions, places, play, standings_cog
@@ -260,7 +260,9 @@ class TableCog(commands.Cog):
         lang = of(interaction)
         seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
-        head = f"{v.variant_name}, {v.stakes}. "
+        # The game and its stakes in the asker's language (the view's data, not its English).
+        stakes = render(stakes_said(v.stakes_data), lang) if v.stakes_data else v.stakes
+        head = f"{stakes}. "
         said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
         await ops.reply(interaction, head + said)
 

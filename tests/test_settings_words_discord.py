@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.table.view import stakes_said
+from bot.words import render
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
@@ -34,6 +36,13 @@ async def test_issue22_a_settings_change_on_a_german_table_is_public_in_german(
         await h.slash(alice, "table settings", name="seats", value="11")
         refused = h.last_ephemeral(alice)
         assert refused.startswith("Une table a de 2 à 10 places"), refused
+        # Her private /table info says the stakes in French too (the view's data).
+        await h.slash(alice, "table info")
+        stakes = h.table().snapshot(None).stakes_data
+        assert stakes is not None
+        french = render(stakes_said(stakes), "fr")
+        assert french != render(stakes_said(stakes), "en")
+        assert h.last_ephemeral(alice).startswith(french + ". "), h.last_ephemeral(alice)
         await h.settle()
         public = [public_text(m) for m in fake.channel_messages()[start:]]
         public.append(public_text(h.table_message()))
