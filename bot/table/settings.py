@@ -73,9 +73,9 @@ count the table keeps, stay far inside the store's signed 64-bit integers."""
 # they are the fields of the engine's ``Rules`` (and of its nested ``Rake``), less the
 # ones the table fills in per deal (ENGINE_INTERNAL). A new ``Rules`` field is therefore
 # a table setting at once: parsed, type-checked, range-checked, shown in words, passed
-# to each deal's rules and listed in docs/settings.md. META only adds words (a label, a
-# unit, a range, the games it applies to); without an entry a setting gets its name in
-# words and, for a number, the stake range.
+# to each deal's rules and listed in docs/settings.md. META describes it (a unit, a
+# range, the games it applies to; its label is the settings catalogue's); without an
+# entry a setting is named by its name and, for a number, gets the stake range.
 
 EngineValue = int | float | bool | str | None
 """What one setting holds (tuples only for ``rotation``, a table-only setting)."""
