@@ -82,8 +82,8 @@ def stakes_of(settings: StakesSource, variant: str, limit: str, declare: bool) -
 
 
 def stakes_said(stakes: StakesView) -> Msg:
-    """The stakes as a message: what :meth:`TableSettings.stakes_text` writes in English
-    ("No-limit Hold'em, blinds 1/2, ante 1"), in the reader's language."""
+    """The stakes as a message ("No-limit Hold'em, blinds 1/2, ante 1" in English), for
+    the presenter to say in its reader's language."""
     game: Msg = get_variant(stakes.variant).title
     if stakes.structure is None:
         parts = [game]
