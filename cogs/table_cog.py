@@ -30,7 +30,7 @@ from bot.table.text_actions import (
     parse_action,
     parse_value,
 )
-from bot.table.view import TableView
+from bot.table.view import TableView, stakes_said
 from bot.words import Locale, render
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import names, ops, permissions, places, play, standings_cog
@@ -248,7 +248,7 @@ class TableCog(commands.Cog):
     async def _variant_ac(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return _game_choices(current)
+        return _game_choices(current, of(interaction))
 
     @table.command(name="info", description="The table's game, stakes and seats (privately)")
     async def info(self, interaction: Interaction) -> None:
@@ -261,7 +261,9 @@ class TableCog(commands.Cog):
         lang = of(interaction)
         seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
-        head = f"{v.variant_name}, {v.stakes}. "
+        # The game and its stakes in the asker's language (the view's data, not its English).
+        stakes = render(stakes_said(v.stakes_data), lang) if v.stakes_data else v.stakes
+        head = f"{stakes}. "
         said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
         await ops.reply(interaction, head + said)
 
@@ -369,7 +371,7 @@ class TableCog(commands.Cog):
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         # The same alias table as /table create (bot/table/games.py).
-        return _game_choices(current)
+        return _game_choices(current, of(interaction))
 
     @app_commands.command(
         name="straddle", description="Post a straddle for the next deal (left of the big blind)"
@@ -603,10 +605,11 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, say(HELP, of(interaction)))
 
 
-def _game_choices(current: str) -> list[app_commands.Choice[str]]:
-    """Discord's game options: the games, and the one an alias ("plo", "stud/8") names."""
+def _game_choices(current: str, locale: Locale = "en") -> list[app_commands.Choice[str]]:
+    """Discord's game options in the asker's language: the games, and the one an alias
+    ("plo", "stud/8") names."""
     return [
-        app_commands.Choice(name=label[:100], value=value)
+        app_commands.Choice(name=render(label, locale)[:100], value=value)
         for label, value in game_suggestions(current)
     ]
 

@@ -215,7 +215,7 @@ class LocalTable:
             if ignored:
                 # A second start in the same folder: the options would make a new table,
                 # and this file already holds one (R-16.2: the game is the table's).
-                stakes = self.table.settings.stakes_text()
+                stakes = self.words.render(self.table.settings.stakes_said())
                 told = ", ".join(ignored)
                 db = self.args.db
                 self.emit(self.words("resume.ignored", db=db, stakes=stakes, options=told))

@@ -70,7 +70,7 @@ from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
 from bot.table.levels import Level, at_level
-from bot.table.notices import plural, setting_words
+from bot.table.notices import plural
 from bot.table.notices import said as event_said
 from bot.table.ports import (
     DuplicateKey,
@@ -104,6 +104,7 @@ from bot.table.predeal.timecharge import TimeCharge
 from bot.table.said import named
 from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
+from bot.table.settings_said import changed_said
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.timeouts import timeout_actions
@@ -671,18 +672,11 @@ class Table:
             limit = min(new.max_seats_for(v) for v, _ in new.games())
             if any(n > limit for n in self.state.seats):
                 raise SettingsError(msg("table.settings.seat_above", last=Number(limit)))
-            # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
-            old, now = self.settings.to_dict(), new.to_dict()
+            # Each change from what to what, as stored (aliases resolved), and the game.
+            told = changed_said(self.settings, new)
             await self._commit(tlog.SettingsChanged(new, user), key=key)
-            shown = [
-                setting_words(k, getattr(new, k))
-                for k in now
-                if k != "extra" and now[k] != old.get(k)
-            ]
-            names = ", ".join(shown) or "nothing (the values were already set)"
-            text = f"Settings changed: {names}. Now: {new.now_text()}."
-            await self._public("settings", text)
-            return text
+            await self._public("settings", told)
+            return told
 
         return await self._command(user, key, None, body)
 
