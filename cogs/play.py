@@ -17,15 +17,14 @@ import discord
 from bot.poker.legal import Legal
 from bot.poker.messages import Rule
 from bot.table.actor import Actor
-from bot.table.amounts import amount_word
 from bot.table.text_actions import (
     ActionRequest,
     ParseError,
     RequestKind,
     declare_choice,
-    parse_amount,
     parse_stated,
 )
+from bot.table.text_actions import parse_raise as read_raise
 from bot.table.view import cards_words
 from bot.words import Locale, render
 from cogs import errors, ops
@@ -173,34 +172,24 @@ def parse_raise(
     no_raise: str | None = None,
     locale: Locale = "en",
 ) -> ActionRequest | str:
-    """The modal's fields as a request, or a sentence saying what to type. Never adjusts
-    an amount: the engine refuses an out-of-range one with the range (R-6.4)."""
-    to_text, by_text = to_text.strip().lower(), by_text.strip().lower()
-    opening = legal is not None and legal.opening
-    text, by = (by_text, True) if by_text and not to_text else (to_text, False)
-    if not text:
-        return say("play.type_amount", locale)
-    word = amount_word(text)
-    if word in ("min", "max"):
-        # The table's own limits (R-5): "max" is the most this structure allows, which
-        # is all in only in no limit or for a short stack.
+    """The modal's fields as a request (read by :func:`text_actions.parse_raise`, the
+    words and rules of typed actions), or a sentence saying what to type. ``min`` and
+    ``max`` are the ends of the player's legal range (R-5: ``max`` is all in only in no
+    limit or for a short stack); a number is never adjusted (R-6.4)."""
+    try:
+        req = read_raise(to_text, by_text, legal is not None and legal.opening)
+    except ParseError as exc:
+        return error_text(exc, locale)
+    if req.kind in ("min", "max"):
         if legal is None:
             # Not his turn (or an old modal): the table says which, with its own words.
             return ActionRequest("raise_to", 0)
         if legal.min_to is None or legal.max_to is None:
             why = no_raise or say("play.no_raise", locale)  # capped, not reopened...
             return say("play.why_may", locale, why=why, may=may(legal, locale))
-        amount = legal.min_to if word == "min" else legal.max_to
-        return ActionRequest("bet" if opening else "raise_to", amount)
-    if word is not None:
-        return ActionRequest(word)
-    try:
-        amount = parse_amount(text)  # the same rules as typed actions: never a guess
-    except ParseError as exc:
-        return say("play.or_words", locale, why=error_text(exc, locale))
-    if opening:
-        return ActionRequest("bet", amount)
-    return ActionRequest("raise_by" if by else "raise_to", amount)
+        amount = legal.min_to if req.kind == "min" else legal.max_to
+        return ActionRequest("bet" if legal.opening else "raise_to", amount)
+    return req
 
 
 async def on_raise_submit(

@@ -142,6 +142,8 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "la mitad": "half",
             "bote": "pot",
             "pote": "pot",
+            "mínimo": "min",
+            "máximo": "max",
             "descartar": "draw",
             "mostrar": "show",
         },
@@ -167,6 +169,8 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "meio pote": "half pot",
             "metade": "half",
             "pote": "pot",
+            "mínimo": "min",
+            "máximo": "max",
             "trocar": "draw",
             "descartar": "draw",
             "mostrar": "show",
@@ -216,6 +220,49 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
 )
 
 
+AMOUNT_KINDS: Final[tuple[AmountKind, ...]] = ("min", "max", "half_pot", "pot", "all_in")
+"""The amount words in the order the raise modal lists them; each language says them
+with its ``input.word.<kind>`` catalogue entry, a word :func:`amount_word` reads."""
+
+# The English phrases typed actions are read as (every language's words arrive here
+# through :func:`in_english`), besides the action and amount words of ``text_actions``.
+PRONOUN: Final = re.compile(r"^(i|i'll|ill|i will)\s+(?=\S)")
+"""A pronoun before the action ("I fold", "I'll call") changes nothing."""
+BARE_RAISE: Final = frozenset({"raise", "r", "raise to"})
+"""A raise with no amount (the table asks how much, or takes the one fixed amount)."""
+GUTS: Final[Mapping[str, Literal["guts_in", "guts_out"]]] = MappingProxyType(
+    {
+        "in": "guts_in",
+        "stay": "guts_in",
+        "stay in": "guts_in",
+        "i'm in": "guts_in",
+        "out": "guts_out",
+        "drop": "guts_out",
+        "i'm out": "guts_out",
+    }
+)
+"""Guts (R-15.2): in or out."""
+DECLARE: Final[Mapping[str, Literal["low", "high", "both"]]] = MappingProxyType(
+    {
+        "low": "low",
+        "high": "high",
+        "both": "both",
+        "hi": "high",
+        "lo": "low",
+        "pig": "both",
+        "swing": "both",
+        "hi-lo": "both",
+        "high low": "both",
+    }
+)
+"""Hi-lo declarations (R-13.1), with or without ``declare`` / ``go`` before them."""
+DECLARE_LINE: Final = re.compile(
+    r"(?:declare\s+|go\s+)?("
+    + "|".join(re.escape(w) for w in sorted(DECLARE, key=len, reverse=True))
+    + ")"
+)
+
+
 def _merged() -> dict[str, str]:
     out: dict[str, str] = {}
     for words in SPOKEN.values():
@@ -254,4 +301,16 @@ def amount_word(text: str) -> AmountKind | None:
     return AMOUNT_WORDS.get(in_english(text).rstrip(".!"))
 
 
-__all__ = ["AMOUNT_WORDS", "SPOKEN", "AmountKind", "amount_word", "in_english"]
+__all__ = [
+    "AMOUNT_KINDS",
+    "AMOUNT_WORDS",
+    "BARE_RAISE",
+    "DECLARE",
+    "DECLARE_LINE",
+    "GUTS",
+    "PRONOUN",
+    "SPOKEN",
+    "AmountKind",
+    "amount_word",
+    "in_english",
+]
