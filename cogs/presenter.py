@@ -355,7 +355,7 @@ class DiscordPresenter:
             view = table.snapshot(None) if table is not None else None
             ch.hand.showdown = ShowdownNotes(
                 variant=view.variant_name if view is not None else "",
-                stakes=view.stakes if view is not None else "",
+                stakes=view.stakes_data if view is not None else None,
             )
         info = notice.hand  # seats and names by position: the notice carries them
         if event is None or info is None:

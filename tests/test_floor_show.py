@@ -14,7 +14,7 @@ from typing import Any
 
 import bot.poker.hand as hand_module
 from bot.poker.cards import stacked_deck
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Number, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
@@ -165,7 +165,8 @@ async def test_r13_2_declare_showdown_shows_each_declaration() -> None:
     assert kinds == {"alice": ["high"], "bob": ["high", "low"]}, kinds
     alt = render_showdown(view).alt_text
     assert "alice, who declared high, shows" in alt
-    assert "declare" in view.variant  # the game's name says so
+    # The game's name says so, in the picture's language.
+    assert view.variant == msg("art.game.declare", game=msg("game.stud8"))
 
 
 def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
@@ -220,7 +221,7 @@ async def test_r15_1_two_to_win_markers_show_on_the_table_while_live() -> None:
     for line in seats_field.splitlines():
         name = line.split("` ", 1)[1].split(" — ")[0]
         assert ("marker" in line) == (name in holders), line
-    assert {s.name for s in art.seats if "marker" in s.tags} == holders
+    assert {s.name for s in art.seats if Msg("art.tag.marker") in s.tags} == holders
     assert "marker" in alt
     assert "Two to win" in text and "Two to win" in embed_text(embed)
 
@@ -273,7 +274,8 @@ async def test_r13_1_declare_game_is_named_in_every_header() -> None:
     assert view.declare and view.variant_name.endswith("hi-lo eight-or-better declare")
     assert "declare" in text.splitlines()[0]
     assert "declare" in (embed.title or "")
-    assert art.declare and "declare" in art.variant and "declare" in alt
+    assert art.declare and "declare" in alt
+    assert art.variant == msg("art.game.declare", game=msg("game.stud8"))
     started = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
     assert started and "hi-lo eight-or-better declare" in started[-1], started
     assert view.variant_name.count("declare") == 1 and view.stakes.count("declare") == 1
@@ -314,7 +316,8 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     while table.state.hand is not None and table.state.hand.phase == "draw":
         assert (await h.do(table, h.to_act(table), "draw 0")).ok
     view, text, embed, (art, alt) = every_view(table, h.time.now())
-    assert view.street == "After draw 1 of 3" and art.street == "After draw 1 of 3"
+    assert view.street == "After draw 1 of 3" and art.street == view.street_said
+    assert art.street == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     # Each player's draw is public: how many cards (or pat), in every view.
     counts = {s.name: s.drew for s in view.seats}
     assert sorted(counts.values()) == [(0,), (0,), (0,)]

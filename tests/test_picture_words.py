@@ -1,0 +1,76 @@
+"""The Discord presenter's pictures get the table's words as data: the stakes as
+``cards_art.Stakes`` (never the English stakes sentence), the game and the street as
+messages, pot-system marks as ``art.tag.*`` messages; the picture says them in the
+table's language."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from bot.poker.messages import Msg, Number, msg
+from bot.table.view import StakesView, TableView
+from cards_art import Stakes, Structure, render_table
+from cogs.art import ShowdownNotes, art_stakes, showdown_art, to_art
+from tests.harness import Harness
+from tests.test_cards_art_words import _drawn_words
+
+SHOW = os.environ.get("CHIPFIST_SHOW_PICTURES")
+"""A directory to write the pictures to, to look at them."""
+
+
+async def _table_view() -> TableView:
+    h = Harness()
+    table = await h.seated(["ann", "bob", "cy"], buy_in=500, small_blind=5, big_blind=10, ante=1)
+    await h.deal(table)
+    return table.snapshot(None)
+
+
+async def test_a_german_table_picture_takes_its_stakes_as_data() -> None:
+    art = to_art(await _table_view())
+    assert art.stakes == Stakes(Structure.NO_LIMIT, blinds=(5, 10), ante=1)
+    assert art.variant == msg("game.holdem")
+    assert isinstance(art.street, Msg)  # the street as a message, not English text
+    with _drawn_words() as drawn:
+        image = render_table(art, locale="de")
+    if SHOW:
+        Path(SHOW, "table_de_from_view.png").write_bytes(image.data)
+    assert "No-Limit, Blinds 5/10, Ante 1" in " ".join(drawn), drawn  # two lines
+    assert not any("blinds" in t or "No-limit" in t for t in drawn), drawn
+    assert "Blinds 5/10" in image.alt_text and "blinds" not in image.alt_text
+    with _drawn_words() as drawn:
+        russian = render_table(art, locale="ru")
+    if SHOW:
+        Path(SHOW, "table_ru_from_view.png").write_bytes(russian.data)
+    assert not any("blinds" in t.lower() for t in drawn), drawn
+
+
+def test_stakes_data_maps_field_by_field_and_guts_has_no_structure() -> None:
+    fixed = StakesView("stud8", "fixed", True, bets=(2, 4), bring_in=1, ante=1)
+    title, stakes = art_stakes(fixed, "Seven-card stud hi-lo")
+    assert title == msg("art.game.declare", game=msg("game.stud8"))  # R-13.1
+    assert stakes == Stakes(Structure.FIXED, bets=(2, 4), bring_in=1, ante=1)
+    guts = StakesView("guts", None, stake=5, max_pot=40)
+    assert art_stakes(guts, "x")[1] == Stakes(None, stake=5, max_pot=40)
+    # A view without data: the game's name, and no stakes sentence read back.
+    assert art_stakes(None, "Razz") == ("Razz", Stakes())
+
+
+def test_the_showdown_picture_takes_its_stakes_as_data() -> None:
+    notes = ShowdownNotes(variant="Texas hold'em")
+    notes.stakes = StakesView("holdem", "pot_limit", blinds=(1, 2))
+    shown = showdown_art(notes)
+    assert shown.stakes == Stakes(Structure.POT_LIMIT, blinds=(1, 2))
+    assert shown.variant == msg("game.holdem")
+
+
+async def test_R_15_3_guts_legs_and_markers_are_tags_as_messages() -> None:
+    h = Harness()
+    table = await h.seated(["ann", "bob"], variant="guts", guts_legs=3)
+    view = table.snapshot(None)
+    seat = view.seats[0]
+    marked = replace(view, seats=(replace(seat, legs=2, marker=True), *view.seats[1:]))
+    art = to_art(marked)
+    tags = next(s.tags for s in art.seats if s.seat == seat.seat)
+    assert tags == (Msg("art.tag.marker"), msg("art.tag.legs_of", legs=Number(2), need=Number(3)))
