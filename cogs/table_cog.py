@@ -236,7 +236,7 @@ class TableCog(commands.Cog):
             str(interaction.user.id),
             settings,
             key=_key(interaction),
-            host_name=names.display(interaction.user.display_name),  # inert on Discord
+            host_name=names.kept(interaction.user.display_name),  # escaped where shown
             guild=interaction.guild_id,  # the standings' server, and the table's shard
         )
         if outcome.ok:
@@ -328,7 +328,7 @@ class TableCog(commands.Cog):
             outcome = await t.sit(
                 str(interaction.user.id),
                 # Kept and shown as written: no markdown, mention or link (cogs.names).
-                names.display(interaction.user.display_name),
+                names.kept(interaction.user.display_name),  # escaped where shown
                 buy_in,
                 seat,
                 key=_key(interaction),
