@@ -250,8 +250,8 @@ class ShowdownNotes:
     """The game's code, to read each hand with the engine."""
     wild: str = "none"
     board: list[str] = field(default_factory=list)
-    hands: list[tuple[int, str, list[str], tuple[str, ...]]] = field(default_factory=list)
-    """(seat, name, cards shown, the engine's names of the hand)."""
+    hands: list[tuple[int, str, list[str], tuple[Msg, ...]]] = field(default_factory=list)
+    """(seat, name, cards shown, the engine's names of the hand, as messages)."""
     awards: list[tuple[int, int, str, int, str]] = field(default_factory=list)
     """(pot index: 0 the main pot, N side pot N; seat, name, amount, half)."""
 
@@ -275,7 +275,8 @@ def showdown_art(
         if variant is not None:
             readings = tuple(
                 Reading(
-                    r.name if r.used or r.half != "low" else _NO_LOW,
+                    # The hand's name as a message (the picture says it in its language).
+                    (r.words or r.name) if r.used or r.half != "low" else _NO_LOW,
                     tuple(r.used),
                     r.half,
                 )
@@ -283,7 +284,7 @@ def showdown_art(
                 if r.name
             )
         else:  # an unknown game: the engine's names, no frames
-            readings = tuple(Reading(n) for n in names if n)
+            readings = tuple(Reading(n) for n in names)
         said = declared.get(seat)
         if said is not None and said is not Declaration.BOTH:
             # R-13.2: a hand plays only for the half it declared; the other half's

@@ -366,7 +366,7 @@ class DiscordPresenter:
         if isinstance(event, BoardDealt):
             bag.board.extend(event.cards)
         elif isinstance(event, HandShown):
-            names = tuple(d for d in event.descriptions if d)
+            names = tuple(h for h in event.hands if h is not None)  # said in the picture's language
             bag.hands.append(
                 (info.seats[event.player], info.names[event.player], list(event.cards), names)
             )

@@ -14,7 +14,7 @@ from typing import Any
 
 import bot.poker.hand as hand_module
 from bot.poker.cards import stacked_deck
-from bot.poker.messages import Msg, Number, msg
+from bot.poker.messages import Msg, Number, english, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
@@ -24,6 +24,11 @@ from cards_art.sprites import Mark
 from cogs.art import showdown_art
 from cogs.presenter import DiscordPresenter
 from tests.harness import Harness
+
+
+def _en(name: object) -> str:
+    """A picture's word in English (a hand's name is a message the picture says)."""
+    return english(name) if isinstance(name, Msg) else str(name)
 
 
 @contextmanager
@@ -88,7 +93,8 @@ async def test_r10_3_holdem_showdown_frames_the_five_cards_played() -> None:
     view, _ = await showdown_of("holdem", ["Kh7s", "AhTh"], "Kc7hKs2h9h", ["alice", "bob"])
     (hand,) = view.hands  # the loser mucked (R-9.2)
     (reading,) = hand.readings
-    assert reading.name == "Kings full of sevens" and reading.kind == ""
+    assert isinstance(reading.name, Msg) and reading.name.key == "hand.full_house"
+    assert _en(reading.name) == "Kings full of sevens" and reading.kind == ""
     assert sorted(reading.used) == sorted(["Kh", "7s", "Kc", "7h", "Ks"])
     assert _marks(hand, "Kc") is Mark.HIGH and _marks(hand, "9h") is Mark.DIM
     alt = render_showdown(view).alt_text
@@ -110,11 +116,11 @@ async def test_r11_5_omaha_hi_lo_readings_keep_their_high_and_low_labels() -> No
     by_cards = {h.cards: h for h in view.hands}
     kings = by_cards[("Kd", "Kh", "Qs", "Jc")]
     wheel = by_cards[("2s", "3c", "9d", "9h")]
-    assert [(r.kind, r.name) for r in kings.readings] == [
+    assert [(r.kind, _en(r.name)) for r in kings.readings] == [
         ("high", "Three kings"),
-        ("low", Msg("art.showdown.no_low")),
+        ("low", _en(Msg("art.showdown.no_low"))),
     ]
-    assert [(r.kind, r.name) for r in wheel.readings] == [
+    assert [(r.kind, _en(r.name)) for r in wheel.readings] == [
         ("high", "Five-high straight"),
         ("low", "5-4-3-2-A low"),
     ]
@@ -142,7 +148,7 @@ async def test_r9_3_stud_showdown_reads_all_seven_cards() -> None:
         assert len(hand.cards) == 7
         (reading,) = hand.readings
         assert len(reading.used) == 5 and set(reading.used) <= set(hand.cards)
-    names = {r.name for h in view.hands for r in h.readings}
+    names = {_en(r.name) for h in view.hands for r in h.readings}
     assert names == {"King high", "Pair of fours"}
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from bot.poker.messages import Msg, Number, msg
 from bot.table.view import StakesView, TableView
-from cards_art import Stakes, Structure, render_table
+from bot.words import render
+from cards_art import Stakes, Structure, render_showdown, render_table
 from cogs.art import ShowdownNotes, art_stakes, showdown_art, to_art
 from tests.harness import Harness
 from tests.test_cards_art_words import _drawn_words
@@ -74,3 +75,25 @@ async def test_R_15_3_guts_legs_and_markers_are_tags_as_messages() -> None:
     art = to_art(marked)
     tags = next(s.tags for s in art.seats if s.seat == seat.seat)
     assert tags == (Msg("art.tag.marker"), msg("art.tag.legs_of", legs=Number(2), need=Number(3)))
+
+
+def test_showdown_hand_names_are_messages_said_in_the_pictures_language() -> None:
+    """The showdown picture's hand names are the engine's messages (``hand.*``), drawn in
+    the table's language, never its English description."""
+    notes = ShowdownNotes(variant="Texas hold'em", code="holdem")
+    notes.stakes = StakesView("holdem", "no_limit", blinds=(1, 2))
+    notes.board = ["Kc", "7h", "Ks", "2h", "9h"]
+    notes.hands = [(1, "ann", ["Kh", "Kd"], ()), (2, "bob", ["Ah", "3h"], ())]
+    notes.awards = [(0, 1, "ann", 40, "")]
+    view = showdown_art(notes)
+    said = [r.name for h in view.hands for r in h.readings]
+    assert said and all(isinstance(n, Msg) and n.key.startswith("hand.") for n in said), said
+    with _drawn_words() as drawn:
+        image = render_showdown(view, locale="de")
+    if SHOW:
+        Path(SHOW, "showdown_de_from_notes.png").write_bytes(image.data)
+    text = " ".join(drawn)
+    for name in said:
+        assert isinstance(name, Msg)
+        assert render(name, "de") in text, (render(name, "de"), drawn)
+        assert render(name, "en") not in text
