@@ -97,3 +97,25 @@ def test_showdown_hand_names_are_messages_said_in_the_pictures_language() -> Non
         assert isinstance(name, Msg)
         assert render(name, "de") in text, (render(name, "de"), drawn)
         assert render(name, "en") not in text
+
+
+async def test_a_russian_table_picture_draws_cyrillic_and_accents_and_falls_back_cleanly() -> None:
+    """Names come to the picture as written: Cyrillic and accents are drawn; a name in a
+    script the fonts lack (CJK) or of emoji alone is drawn as its seat, in the picture's
+    language, never as tofu boxes; the alt text keeps every name as typed."""
+    h = Harness()
+    typed = ["Ёжик", "Zoë Ünal", "李小龍", "🔥🔥", "**big**"]
+    table = await h.seated(typed, buy_in=500, small_blind=5, big_blind=10)
+    await h.deal(table)
+    view = table.snapshot(None)
+    art = to_art(view)
+    assert {s.name for s in art.seats if not s.empty} == set(typed)  # as written
+    seat_of = {s.name: s.seat for s in view.seats}
+    with _drawn_words() as drawn:
+        image = render_table(art, locale="ru")
+    if SHOW:
+        Path(SHOW, "table_ru_names.png").write_bytes(image.data)
+    assert {"Ёжик", "Zoë Ünal", "**big**"} <= set(drawn), drawn
+    assert f"Место {seat_of['李小龍']}" in drawn and f"Место {seat_of['🔥🔥']}" in drawn
+    assert not any("李" in t or "🔥" in t for t in drawn)
+    assert "李小龍" in image.alt_text and "Ёжик" in image.alt_text
