@@ -166,30 +166,17 @@ _CHECK_CALL: tuple[RequestKind, ...] = ("check", "call", "bring_in")
 
 
 def parse_raise(
-    to_text: str,
-    by_text: str,
-    legal: Legal | None,
-    no_raise: str | None = None,
-    locale: Locale = "en",
+    to_text: str, by_text: str, opening: bool, locale: Locale = "en"
 ) -> ActionRequest | str:
     """The modal's fields as a request (read by :func:`text_actions.parse_raise`, the
-    words and rules of typed actions), or a sentence saying what to type. ``min`` and
-    ``max`` are the ends of the player's legal range (R-5: ``max`` is all in only in no
-    limit or for a short stack); a number is never adjusted (R-6.4)."""
+    words and rules of typed actions), or a sentence in ``locale`` saying what to type.
+    ``min``, ``max``, ``pot``... stay named: the table sizes them from the player's legal
+    range, as for typed actions (R-5: ``max`` is all in only in no limit or for a short
+    stack; capped, it says why not); a number is never adjusted (R-6.4)."""
     try:
-        req = read_raise(to_text, by_text, legal is not None and legal.opening)
+        return read_raise(to_text, by_text, opening)
     except ParseError as exc:
         return error_text(exc, locale)
-    if req.kind in ("min", "max"):
-        if legal is None:
-            # Not his turn (or an old modal): the table says which, with its own words.
-            return ActionRequest("raise_to", 0)
-        if legal.min_to is None or legal.max_to is None:
-            why = no_raise or say("play.no_raise", locale)  # capped, not reopened...
-            return say("play.why_may", locale, why=why, may=may(legal, locale))
-        amount = legal.min_to if req.kind == "min" else legal.max_to
-        return ActionRequest("bet" if legal.opening else "raise_to", amount)
-    return req
 
 
 async def on_raise_submit(
@@ -203,7 +190,7 @@ async def on_raise_submit(
             return
         view = table.snapshot(str(interaction.user.id))
         legal = view.legal
-        req = parse_raise(to_text, by_text, legal, view.no_raise, lang)
+        req = parse_raise(to_text, by_text, legal is not None and legal.opening, lang)
         if isinstance(req, str):
             extra = say("play.legal", lang, may=may(legal, lang)) if legal is not None else ""
             await ops.reply(interaction, req + extra)
