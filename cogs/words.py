@@ -74,10 +74,10 @@ def outcome_text(message_en: str, m: Msg | None, locale: Locale) -> str:
 
 def error_text(exc: Exception, locale: Locale) -> str:
     """A refusal in ``locale``: its message where it carries one (``PokerError.msg``,
-    a table error given one), else its English."""
+    a table error given one), else its English; names and echoed text escaped (R-1.12)."""
     m = getattr(exc, "msg", None)
     if isinstance(m, Msg):
-        return render(m, locale)
+        return render(escaped(m), locale)
     return str(getattr(exc, "message", exc))
 
 

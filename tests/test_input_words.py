@@ -24,6 +24,7 @@ from bot.table.text_actions import (
 )
 from bot.words import SUPPORTED, render
 from cogs.components import PLACEHOLDER_MAX, amount_placeholder
+from cogs.words import error_text
 
 
 @pytest.mark.parametrize(
@@ -169,3 +170,13 @@ def test_the_german_placeholder_is_german() -> None:
     assert all(w in de for w in ("Hälfte", "Pot", "Minimum", "alles")), de
     assert "half" not in de and "all in" not in de
     assert "половина" in amount_placeholder("ru")
+
+
+def test_R_1_12_an_echo_of_what_was_typed_is_inert_on_discord() -> None:
+    """A refusal that quotes the player's text shows it as typed on Discord: no
+    formatting, link or mention (it is escaped where rendered), and unescaped elsewhere."""
+    with pytest.raises(ParseError) as info:
+        parse_amount("**[x](https://e.vil)**")
+    on_discord = error_text(info.value, "en")
+    assert "\\*\\*\\[x\\]\\(https\\://e.vil\\)\\*\\*" in on_discord, on_discord
+    assert "**[x](https://e.vil)**" in render(info.value.msg, "en")  # the terminal's
