@@ -4,8 +4,12 @@ words of the reader's language, each one a word the parser reads."""
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
 
+from bot.local.terminal import run
 from bot.poker.messages import Cards, Chips, Count, Listing, Name, Number, Rule, msg
 from bot.table.amounts import AMOUNT_KINDS, amount_word
 from bot.table.text_actions import (
@@ -180,3 +184,19 @@ def test_R_1_12_an_echo_of_what_was_typed_is_inert_on_discord() -> None:
     on_discord = error_text(info.value, "en")
     assert "\\*\\*\\[x\\]\\(https\\://e.vil\\)\\*\\*" in on_discord, on_discord
     assert "**[x](https://e.vil)**" in render(info.value.msg, "en")  # the terminal's
+
+
+async def test_R_6_4_the_terminal_refuses_bad_input_in_its_language(tmp_path: Path) -> None:
+    """The terminal renders the parser's refusals in ``--lang``: a German player's
+    ``setzen -5`` and ``tanzen`` are answered in German, with what he may type, and
+    change nothing."""
+    out = io.StringIO()
+    lines = ["deal", "bob: setzen -5", "bob: tanzen", "bob: erhöhen auf 1,5", "quit"]
+    inp = io.StringIO("\n".join(lines) + "\n")
+    argv = ["--db", str(tmp_path / "t.sqlite3"), "--lang", "de", "--seed", "7", "alice", "bob"]
+    assert await run(argv, inp=inp, out=out) == 0
+    said = out.getvalue()
+    assert "'-5' ist negativ" in said, said
+    assert "'tanzen' habe ich nicht verstanden. Möglich: checken, mitgehen" in said, said
+    assert "'1,5' ist kein Betrag" in said, said
+    assert "is not an amount" not in said and "did not understand" not in said
