@@ -9,13 +9,16 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bot.poker.messages import Msg, Number, msg
+from bot.poker.messages import english as english_of
 from bot.table.view import StakesView, TableView
-from bot.words import render
+from bot.words import SUPPORTED, Locale, render
 from cards_art import Stakes, Structure, render_showdown, render_table
 from cogs.art import ShowdownNotes, art_stakes, showdown_art, to_art
 from tests.harness import Harness
-from tests.test_cards_art_words import _drawn_words
+from tests.test_cards_art_words import _drawn_words, _english_fragments
 
 SHOW = os.environ.get("CHIPFIST_SHOW_PICTURES")
 """A directory to write the pictures to, to look at them."""
@@ -119,3 +122,32 @@ async def test_a_russian_table_picture_draws_cyrillic_and_accents_and_falls_back
     assert f"Место {seat_of['李小龍']}" in drawn and f"Место {seat_of['🔥🔥']}" in drawn
     assert not any("李" in t or "🔥" in t for t in drawn)
     assert "李小龍" in image.alt_text and "Ёжик" in image.alt_text
+
+
+@pytest.mark.parametrize("locale", [loc for loc in SUPPORTED if loc != "en"])
+async def test_a_played_hand_s_pictures_show_no_english(locale: Locale) -> None:
+    """A hand played at the table (a fold, an all in, a showdown), drawn through the
+    presenter's path in ``locale``: no English word of the art, engine or table
+    catalogues is drawn or in the alt text, nor the English game, street or hand names."""
+    h = Harness()
+    table = await h.seated(["ann", "bob", "cy"], buy_in=500, small_blind=5, big_blind=10)
+    await h.deal(table)
+    await h.do(table, h.to_act(table), "fold")
+    await h.do(table, h.to_act(table), "all in")
+    view = table.snapshot(None)
+    art = to_art(view)
+    english = {
+        *_english_fragments(locale),
+        *(
+            english_of(m)
+            for m in (art.variant, art.street)
+            if isinstance(m, Msg) and render(m, locale) != english_of(m)  # "Preflop" is shared
+        ),
+    }
+    with _drawn_words() as drawn:
+        image = render_table(art, locale=locale)
+    folded = next(s for s in art.seats if s.folded)
+    assert folded and any(s.all_in for s in art.seats)
+    for fragment in english:
+        assert not any(fragment in t for t in drawn), (locale, fragment, drawn)
+        assert fragment not in image.alt_text, (locale, fragment, image.alt_text)
