@@ -16,8 +16,8 @@ from typing import Literal
 
 from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Name, Number, Rule, english, msg
 from bot.table.amounts import (
+    ACTION_WORDS,
     AMOUNT_KINDS,
-    AMOUNT_WORDS,
     BARE_RAISE,
     DECLARE,
     DECLARE_LINE,
@@ -26,29 +26,9 @@ from bot.table.amounts import (
     amount_word,
     in_english,
 )
+from bot.table.amounts import RequestKind as RequestKind
 from bot.table.errors import TableError
 
-RequestKind = Literal[
-    "check",
-    "call",
-    "fold",
-    "bet",
-    "raise_by",
-    "raise_to",
-    "all_in",
-    "pot",
-    "half_pot",
-    "min",
-    "max",
-    "bring_in",
-    "complete",
-    "draw",
-    "declare",
-    "guts_in",
-    "guts_out",
-    "show",
-    "muck",
-]
 DeclareChoice = Literal["low", "high", "both"]
 """A hi-lo declaration (R-13.1): the half (or both) a player plays for."""
 
@@ -118,57 +98,6 @@ class ActionRequest:
         return "" if self.why is None else english(self.why)
 
 
-_WORDS: dict[str, RequestKind] = {
-    "check": "check",
-    "x": "check",
-    "pass": "check",
-    "call": "call",
-    "c": "call",
-    "fold": "fold",
-    "f": "fold",
-    "all in": "all_in",
-    "allin": "all_in",
-    "all-in": "all_in",
-    "shove": "all_in",
-    "pot": "pot",
-    "half pot": "half_pot",
-    "half-pot": "half_pot",
-    "bring in": "bring_in",
-    "bring-in": "bring_in",
-    "bringin": "bring_in",
-    "complete": "complete",
-    "jam": "all_in",
-    "push": "all_in",
-    "bet pot": "pot",
-    "raise pot": "pot",
-    "pot bet": "pot",
-    "bet half pot": "half_pot",
-    "raise half pot": "half_pot",
-    "min": "min",
-    "min raise": "min",
-    "minraise": "min",
-    "min bet": "min",
-    "raise min": "min",
-    "bet min": "min",
-    "max": "max",
-    "max raise": "max",
-    "max bet": "max",
-    "raise max": "max",
-    "bet max": "max",
-    "stand pat": "draw",
-    "standpat": "draw",
-    "stand-pat": "draw",
-    "pat": "draw",
-    "stay pat": "draw",
-    "keep all": "draw",
-    "show": "show",
-    "muck": "muck",
-    # The amount words the raise modal takes ("half", "½", "all", "minimum"...): one
-    # vocabulary for every way in.
-    **AMOUNT_WORDS,
-}
-
-
 def parse_amount(text: str) -> int:
     """A whole, positive number of chips; everything else is refused with a reason."""
     # ASCII digits only: int() also reads other scripts' digits ("١٠" is 10), which a
@@ -229,8 +158,8 @@ def parse_action(text: str) -> ActionRequest:
     if first in ("call", "c") and t not in ("call", "c"):
         return ActionRequest("call", why=msg("input.string_raise", rule=Rule("R-6.2")))
     t = t.rstrip(".!")  # "check." is a check
-    if t in _WORDS:
-        return ActionRequest(_WORDS[t])
+    if t in ACTION_WORDS:
+        return ActionRequest(ACTION_WORDS[t])
     if t in ("bet", "b"):
         return ActionRequest("bet")  # no amount: the only one allowed (fixed limit), if so
     if t in BARE_RAISE:
