@@ -108,7 +108,9 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
             return
         if legal is not None:
             # Say why not (capped, not reopened, no openers...), then what is allowed.
-            why = view.no_raise or say("play.no_raise", lang)
+            # Why not (R-5.7 capped...) in the clicker's language, from the view's message.
+            said = view.no_raise_said
+            why = render(said, lang) if said is not None else say("play.no_raise", lang)
             await ops.reply(interaction, say("play.why_may", lang, why=why, may=may(legal, lang)))
             return
         req = ActionRequest("raise_to", 0)  # the service answers "not your turn"/stale

@@ -32,6 +32,16 @@ async def test_r5_7_capped_raise_button_says_the_betting_is_capped(h: Harness) -
     assert h.table().state.turn == turn
 
 
+async def test_r5_7_capped_raise_button_says_why_in_the_clickers_language(h: Harness) -> None:
+    actor = await _capped(h)
+    actor.locale = "de"  # type: ignore[attr-defined]
+    turn = h.table().state.turn
+    await h.click(actor, "bet_raise")  # type: ignore[arg-type]
+    text = h.last_ephemeral(actor)  # type: ignore[arg-type]
+    assert "Die Erhöhungen sind ausgeschöpft (R-5.7)" in text, text
+    assert "capped" not in text and h.table().state.turn == turn
+
+
 async def test_r5_7_capped_raise_by_slash_command_says_why(h: Harness) -> None:
     actor = await _capped(h)
     await h.slash(actor, "raise", amount=2)  # type: ignore[arg-type]
