@@ -407,7 +407,7 @@ class DiscordPresenter:
             view = table.snapshot(None) if table is not None else None
             ch.hand.showdown = ShowdownNotes(
                 variant=view.variant_name if view is not None else "",
-                stakes=view.stakes if view is not None else "",
+                stakes=view.stakes_data if view is not None else None,
             )
         info = notice.hand  # seats and names by position: the notice carries them
         if event is None or info is None:
@@ -418,7 +418,7 @@ class DiscordPresenter:
         if isinstance(event, BoardDealt):
             bag.board.extend(event.cards)
         elif isinstance(event, HandShown):
-            names = tuple(d for d in event.descriptions if d)
+            names = tuple(h for h in event.hands if h is not None)  # said in the picture's language
             bag.hands.append(
                 (info.seats[event.player], info.names[event.player], list(event.cards), names)
             )

@@ -36,7 +36,7 @@ from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import names, ops, permissions, places, play, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
-from cogs.words import of, outcome_text, say
+from cogs.words import error_text, of, outcome_text, say
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[ChipfistBot]
@@ -237,7 +237,7 @@ class TableCog(commands.Cog):
             str(interaction.user.id),
             settings,
             key=_key(interaction),
-            host_name=names.display(interaction.user.display_name),  # inert on Discord
+            host_name=names.kept(interaction.user.display_name),  # escaped where shown
             guild=interaction.guild_id,  # the standings' server, and the table's shard
         )
         if outcome.ok:
@@ -331,7 +331,7 @@ class TableCog(commands.Cog):
             outcome = await t.sit(
                 str(interaction.user.id),
                 # Kept and shown as written: no markdown, mention or link (cogs.names).
-                names.display(interaction.user.display_name),
+                names.kept(interaction.user.display_name),  # escaped where shown
                 buy_in,
                 seat,
                 key=_key(interaction),
@@ -448,10 +448,11 @@ class TableCog(commands.Cog):
             me = str(interaction.user.id)
             mine = next((s for s in t.snapshot(me).seats if s.user_id == me), None) if t else None
             own = tuple(c for c in (mine.cards if mine else ()) if c != "??")
-            await ops.reply(interaction, draw_count_message("draw", exc.count, own))
+            lang = of(interaction)
+            await ops.reply(interaction, render(draw_count_message("draw", exc.count, own), lang))
             return
         except ParseError as exc:
-            await ops.reply(interaction, exc.message)
+            await ops.reply(interaction, error_text(exc, of(interaction)))
             return
         await self._act(interaction, req)
 

@@ -341,7 +341,7 @@ def test_r6_4_the_raise_modal_and_settings_read_ascii_digits_only() -> None:
     from cogs.play import parse_raise
 
     legal = Legal(0, frozenset({"fold", "call", "raise"}), 2, 2, 0, 200, 3, 4, 200, 1, False)
-    answer = parse_raise("١٠", "", legal)
+    answer = parse_raise("١٠", "", legal.opening)
     assert isinstance(answer, str) and "not an amount" in answer
     assert parse_value("١٠") == "١٠"  # text, so the setting refuses it by type
     assert parse_value("45") == 45 and parse_value("2.5") == 2.5 and parse_value("on") is True

@@ -163,7 +163,6 @@ INPUT_AND_OPERATOR = {
 
 PROSE_LEFT = {
     "table.py": 27,
-    "text_actions.py": 32,
     "view.py": 31,
     "standings.py": 26,
     "state.py": 8,
