@@ -19,6 +19,7 @@ from bot.table.errors import TableError
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
 from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import LedgerKind, LedgerRow, Presenter, StorePort
+from bot.table.records import Records
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, session_results
 from bot.table.settings import TableSettings
@@ -193,6 +194,12 @@ class TableService:
             for t in totals
         ]
         return sorted(out, key=lambda s: (-s.net, s.user_id))
+
+    @property
+    def records(self) -> Records:
+        """The night's record: ledgers, settle-up, stats, boards, the story
+        (bot/table/records.py)."""
+        return Records(self.store)
 
     # ------------------------------------------------------------------ standings
 
