@@ -410,7 +410,7 @@ def ledger_said(ledger: Ledger, names: Mapping[str, str] | None = None) -> list[
             msg(
                 "record.ledger.line",
                 name=Name(names.get(line.player_id, line.name)),
-                net=Number(line.net),
+                net=signed(line.net),
                 bought=Chips(line.buy_ins),
                 cashed=Chips(line.cash_outs),
                 adjusted=Number(line.adjustments),
@@ -461,7 +461,7 @@ def stats_said(record: PlayerRecord, name: str, period: Period | None) -> list[M
             showdowns=Count(r.showdowns),
         ),
         msg("record.stats.won_without", n=Count(r.won_without)),
-        msg("record.stats.chips", net=Number(r.net), pot=Chips(r.biggest_pot)),
+        msg("record.stats.chips", net=signed(r.net), pot=Chips(r.biggest_pot)),
     ]
 
 
@@ -476,12 +476,17 @@ def board_said(board: PeriodBoard, name: Mapping[str, str] | None = None) -> lis
             f"record.board.line.{board.by}",
             rank=Number(r.rank),
             name=Name(name.get(r.player_id, r.player_id)),
-            net=Number(r.net),
+            net=signed(r.net),
             hands=Count(r.hands),
             pot=Chips(r.biggest_pot),
         )
         for r in board.rows
     ]
+
+
+def signed(n: int) -> Name:
+    """A net with its sign (``+12``, ``-80``, ``0``): a result reads up or down."""
+    return Name(f"{n:+d}" if n else "0")
 
 
 def now_utc() -> float:

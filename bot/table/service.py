@@ -19,6 +19,7 @@ from bot.table.errors import TableError
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
 from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import LedgerKind, LedgerRow, Presenter, StorePort
+from bot.table.record import Ledger
 from bot.table.records import Records
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, session_results
@@ -194,6 +195,10 @@ class TableService:
             for t in totals
         ]
         return sorted(out, key=lambda s: (-s.net, s.user_id))
+
+    async def session_ledger(self, table_id: str) -> Ledger:
+        """The table's session's ledger (``/ledger``, ``/settle``; R-20.40)."""
+        return await self.records.session_ledger(self.get(table_id), table_id)
 
     @property
     def records(self) -> Records:
