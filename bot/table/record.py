@@ -4,7 +4,7 @@ settle-up (who pays whom), and its CSV export (docs/RULES.md R-20.40-R-20.44).
 Pure values and functions: the table service reads the store's running sums
 (``bot/store/record.py``) and builds these; presenters turn them into words through the
 ``record`` catalogue (the ``*_said`` functions here give the messages). The CSV's column
-headers are stable English identifiers, a file format and not words (docs/record.md).
+headers are stable English identifiers, a file format and not words (R-20.44).
 """
 
 from __future__ import annotations
