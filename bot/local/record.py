@@ -13,8 +13,9 @@ standings' own (``terminal.py``): :func:`record_lines` answers None for it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from bot.local.words import Words
 from bot.poker.messages import msg
 from bot.table.record import (
     Ledger,
@@ -28,10 +29,23 @@ from bot.table.record import (
     settle_said,
     stats_said,
 )
+from bot.table.service import TableService
+from bot.table.table import Table
 from bot.table.text_actions import check_name
 
-if TYPE_CHECKING:
-    from bot.local.terminal import LocalTable
+
+class LocalTable(Protocol):
+    """What the record reads of the terminal's table (``bot.local.terminal``)."""
+
+    service: TableService | None
+    table_id: str
+    words: Words
+
+    @property
+    def table(self) -> Table: ...
+
+    def user_id(self, name: str) -> str: ...
+
 
 PERIOD_DAYS = 30
 
