@@ -192,3 +192,38 @@ def _row(player: str, kind: str, amount: int) -> object:
     from bot.store import LedgerRow
 
     return LedgerRow(player, kind, amount)  # type: ignore[arg-type]  # the kind's text reads as its member
+
+
+async def test_R_20_45_story_and_ledger_of_a_closed_table_after_a_restart(
+    port: StorePort,
+) -> None:
+    """R-20.45, R-20.40: after the session (the table closed, every stack cashed out),
+    a new service on the same store still tells its story and its ledger; the nets and
+    the rake sum to zero (R-2.5)."""
+    h = Harness(port)
+    table = await _open(h, "100", GUILD_A, ["ann", "bob"])
+    for _ in range(2):
+        await _raised_hand(h, table)
+    assert (await table.close(HOST, key=h.key())).ok
+    later = Harness(port)
+    await later.service.recover()
+    assert later.service.get("100") is None or later.service.get("100").state.closed
+    story = await later.service.records.story(later.service.get("100"), "100")
+    assert len(story.hands) == 2 and {line.player_id for line in story.lines} == {"ann", "bob"}
+    ledger = await later.service.session_ledger("100")
+    assert sum(line.net for line in ledger.lines) + ledger.total_rake == 0
+    assert all(line.on_table == 0 and line.cash_outs > 0 for line in ledger.lines)
+
+
+async def test_R_20_43_every_servers_board_leaves_off_hidden_players(port: StorePort) -> None:
+    """R-20.43 with R-14.5: a player hidden from the global boards is on his server's
+    period board, not on every server's."""
+    h = Harness(port)
+    table = await _open(h, "100", GUILD_A, ["ann", "bob"])
+    await _raised_hand(h, table)
+    await h.service.set_hidden("ann", True)
+    today = day_of(h.time.now())
+    server = await h.service.records.board("hands", GUILD_A, Period(today, today))
+    everywhere = await h.service.records.board("hands", None, Period(today, today))
+    assert {r.player_id for r in server.rows} == {"ann", "bob"}
+    assert {r.player_id for r in everywhere.rows} == {"bob"}

@@ -188,7 +188,10 @@ class Reader:
         limit: int,
         min_hands: int,
     ) -> list[tuple[str, int, int, int]]:
-        sql, params = night.board_query(by, guild, first, last, limit, min_hands)
+        # The board of every server leaves off the players hidden from it.
+        sql, params = night.board_query(
+            by, guild, first, last, limit, min_hands, hide_private=guild is None
+        )
         return [(str(p), int(n), int(h), int(b)) for p, n, h, b in await self._rows(sql, params)]
 
     async def hand_stacks(self, table_id: str, after_seq: int) -> list[tuple[int, int, str, int]]:

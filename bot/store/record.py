@@ -295,11 +295,21 @@ _ORDER: Final = {
 
 
 def board_query(
-    by: str, guild: int | None, first: int | None, last: int | None, limit: int, min_hands: int
+    by: str,
+    guild: int | None,
+    first: int | None,
+    last: int | None,
+    limit: int,
+    min_hands: int,
+    *,
+    hide_private: bool = False,
 ) -> tuple[str, list[object]]:
     """Rows (player, net, hands, best_pot), best first by ``by`` (R-20.43), ties by
-    hands then id."""
+    hands then id; ``hide_private`` leaves off the players hidden from the global
+    boards (R-14.5)."""
     where, params = _where(guild, first, last)
+    if hide_private:
+        where += " AND player_id NOT IN (SELECT player_id FROM player_prefs WHERE hidden = 1)"
     return (
         "SELECT player_id, SUM(net), SUM(hands), MAX(best_pot) FROM player_days"
         f" WHERE player_id <> ?{where} GROUP BY player_id HAVING SUM(hands) >= ?"

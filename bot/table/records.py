@@ -67,6 +67,8 @@ class RecordSource(Protocol):
         self, table_id: str, *, after_seq: int = 0
     ) -> list[tuple[int, int, str, int]]: ...
 
+    async def open_tables(self) -> list[str]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class StoryLine:
@@ -107,11 +109,21 @@ class Records:
         names = {sat.user: sat.name for sat in read_rows(seating, Sat, table_id=table_id)}
         return opened, names
 
+    async def _readable(self, table: Table | None, table_id: str) -> bool:
+        """Whether the table's session can be told here: it is loaded, or it is closed
+        (every stack cashed out: a restart does not load it). A table open elsewhere (a
+        shard another process drives) has stacks this process does not know."""
+        if table is not None:
+            return True
+        opened = await self._source().open_tables()
+        return table_id not in opened
+
     async def session_ledger(self, table: Table | None, table_id: str) -> Ledger:
         """The table's session (R-20.40): the ledger's sums since it opened, the stacks
-        still on it, the hands each player was dealt in it."""
+        still on it, the hands each player was dealt in it. A closed table's last
+        session too (its players cashed out)."""
         source = self._source()
-        if table is None:
+        if not await self._readable(table, table_id):
             return Ledger("session", ())
         opened, names = await self._session(table_id)
         sums = await source.ledger_sums(table_id)
@@ -119,7 +131,7 @@ class Records:
         hands: dict[str, int] = {}
         for _seq, _hand, player, _stack in stacks_rows:
             hands[player] = hands.get(player, 0) + 1
-        seats = list(table.state.seats.values())
+        seats = list(table.state.seats.values()) if table is not None else []
         names.update({s.user_id: s.name for s in seats})
         return build_ledger(
             "session",
@@ -181,8 +193,9 @@ class Records:
         )
 
     async def story(self, table: Table | None, table_id: str) -> Story:
-        """Each player's stack after each hand of the table's session (R-20.45)."""
-        if table is None:
+        """Each player's stack after each hand of the table's session (R-20.45), a
+        closed table's last session too."""
+        if not await self._readable(table, table_id):
             return Story((), ())
         opened, names = await self._session(table_id)
         rows = await self._source().hand_stacks(table_id, after_seq=opened)
@@ -195,7 +208,7 @@ class Records:
         players: dict[str, list[int | None]] = {}
         for seq, _hand, player, stack in rows:
             players.setdefault(player, [None] * len(order))[by_seq[seq]] = stack
-        for s in table.state.seats.values():
+        for s in table.state.seats.values() if table is not None else ():
             names[s.user_id] = s.name
         lines = tuple(
             StoryLine(p, names.get(p, p), tuple(points))
