@@ -194,6 +194,10 @@ class Reader:
         )
         return [(str(p), int(n), int(h), int(b)) for p, n, h, b in await self._rows(sql, params)]
 
+    async def session_hands(self, table_id: str, after_seq: int) -> dict[str, int]:
+        sql, params = night.session_hands_query(table_id, after_seq)
+        return {str(p): int(n) for p, n in await self._rows(sql, params)}
+
     async def hand_stacks(self, table_id: str, after_seq: int) -> list[tuple[int, int, str, int]]:
         sql, params = night.stacks_query(table_id, after_seq)
         return [(int(q), int(h), str(p), int(s)) for q, h, p, s in await self._rows(sql, params)]

@@ -307,6 +307,11 @@ class BaseStore(ABC):
             raise ValueError(f"limit must be between 1 and {MAX_LEADERBOARD}")
         return await self._reader.record_board(by, _guild(guild), first, last, limit, min_hands)
 
+    async def session_hands(self, table_id: str, *, after_seq: int = 0) -> dict[str, int]:
+        """Hands dealt per player at the table after ``after_seq`` (a session), counted
+        in the database (one row per player back)."""
+        return await self._reader.session_hands(table_id, after_seq)
+
     async def hand_stacks(
         self, table_id: str, *, after_seq: int = 0
     ) -> list[tuple[int, int, str, int]]:

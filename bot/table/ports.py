@@ -586,6 +586,9 @@ class StoreAdapter:
     ) -> list[tuple[int, int, str, int]]:
         return await self.store.hand_stacks(table_id, after_seq=after_seq)
 
+    async def session_hands(self, table_id: str, *, after_seq: int = 0) -> dict[str, int]:
+        return await self.store.session_hands(table_id, after_seq=after_seq)
+
     async def unguilded_tables(self) -> list[str]:
         return await self.store.unguilded_tables()
 

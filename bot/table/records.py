@@ -69,6 +69,8 @@ class RecordSource(Protocol):
 
     async def open_tables(self) -> list[str]: ...
 
+    async def session_hands(self, table_id: str, *, after_seq: int = 0) -> dict[str, int]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class StoryLine:
@@ -127,10 +129,7 @@ class Records:
             return Ledger("session", ())
         opened, names = await self._session(table_id)
         sums = await source.ledger_sums(table_id)
-        stacks_rows = await source.hand_stacks(table_id, after_seq=opened)
-        hands: dict[str, int] = {}
-        for _seq, _hand, player, _stack in stacks_rows:
-            hands[player] = hands.get(player, 0) + 1
+        hands = await source.session_hands(table_id, after_seq=opened)
         seats = list(table.state.seats.values()) if table is not None else []
         names.update({s.user_id: s.name for s in seats})
         return build_ledger(
