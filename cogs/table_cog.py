@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rulebook
+from bot.poker.messages import msg
 from bot.table.actor import Actor
 from bot.table.games import game_suggestions, split_game
 from bot.table.session import stats_text
@@ -33,7 +34,7 @@ from bot.table.text_actions import (
 from bot.table.view import TableView, stakes_said
 from bot.words import Locale, render
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
-from cogs import names, ops, permissions, places, play, standings_cog
+from cogs import names, ops, permissions, places, play, record, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
 from cogs.words import error_text, of, outcome_text, say
@@ -500,41 +501,61 @@ class TableCog(commands.Cog):
 
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
-    async def ledger(self, interaction: Interaction) -> None:
+    @app_commands.describe(
+        scope="This table's session (default) or this server's tables over the days",
+        since="First day (YYYY-MM-DD, UTC; default: the last day)",
+        until="Last day (YYYY-MM-DD, UTC; default: today)",
+        export="Attach the ledger as a CSV file",
+        story="Draw each player's stack over the session's hands",
+    )
+    @app_commands.choices(scope=record.SCOPES)
+    async def ledger(
+        self,
+        interaction: Interaction,
+        scope: str = "session",
+        since: str = "",
+        until: str = "",
+        export: bool = False,
+        story: bool = False,
+    ) -> None:
         await ops.defer(interaction)  # ephemeral: rendering takes a moment
-        report = await self.bot.tables.session(_tid(interaction))
-        if not report.results:
-            await ops.reply(interaction, say("ledger.nothing", of(interaction)))
+        lang = of(interaction)
+        tid = _tid(interaction)
+        if story:
+            told = await self.bot.tables.records.story(self._table(interaction), tid)
+            if not told.hands:
+                await ops.reply(interaction, render(msg("record.story.none"), lang))
+                return
+            image = await record.story_image(told, lang)
+            await ops.reply(interaction, render(msg("record.story.title"), lang), image=image)
             return
-        lines = [f"{names.escape(report.name(r.user_id))}: {r.net:+d}" for r in report.results]
-        image = await _render_ledger([(report.name(r.user_id), r.net) for r in report.results])
-        text = (
-            "\n".join(lines)
-            + "\n"
-            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in report.totals.items())
-        )
+        ledger = await record.ledger_for(self.bot, interaction, tid, scope, since, until)
+        text = record.ledger_text(ledger, lang)
+        if export:
+            await record.send_csv(interaction, ledger, text)
+            return
+        if ledger.scope == "server" or not ledger.lines:
+            await ops.reply(interaction, text)
+            return
+        nets = [(line.name, line.net) for line in ledger.lines]
+        image = await _render_ledger(nets[:20])
         await ops.reply(interaction, text, image=image)
 
     @app_commands.command(name="settle", description="Who pays whom to settle the session")
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
-    async def settle(self, interaction: Interaction) -> None:
-        report = await self.bot.tables.session(_tid(interaction))
-        payments = report.payments()
-        if not payments:
-            await ops.reply(interaction, say("settle.nothing", of(interaction)))
-            return
-        lang = of(interaction)
-        text = "\n".join(
-            say(
-                "settle.pays",
-                lang,
-                payer=names.escape(report.name(p.payer)),
-                payee=names.escape(report.name(p.payee)),
-                amount=p.amount,
-            )
-            for p in payments
+    @app_commands.describe(
+        scope="This table's session (default) or this server's tables over the days",
+        since="First day (YYYY-MM-DD, UTC; default: the last day)",
+        until="Last day (YYYY-MM-DD, UTC; default: today)",
+    )
+    @app_commands.choices(scope=record.SCOPES)
+    async def settle(
+        self, interaction: Interaction, scope: str = "session", since: str = "", until: str = ""
+    ) -> None:
+        ledger = await record.ledger_for(
+            self.bot, interaction, _tid(interaction), scope, since, until
         )
-        await ops.reply(interaction, text)
+        await ops.reply(interaction, record.settle_text(ledger, of(interaction)))
 
     @app_commands.command(
         name="stats",
@@ -543,6 +564,8 @@ class TableCog(commands.Cog):
     @app_commands.describe(
         player="Whose stats (default: yours, when a scope is given)",
         scope="This table (default), this server's tables, or every server's",
+        since="First day (YYYY-MM-DD, UTC; default: the last day)",
+        until="Last day (YYYY-MM-DD, UTC; default: today)",
     )
     @app_commands.choices(scope=standings_cog.STATS_SCOPES)
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
@@ -551,10 +574,17 @@ class TableCog(commands.Cog):
         interaction: Interaction,
         player: discord.User | None = None,
         scope: str | None = None,
+        since: str = "",
+        until: str = "",
     ) -> None:
+        if since or until:
+            scope = scope if scope in ("server", "everywhere") else "server"
         if scope in ("server", "everywhere") or (player is not None and scope is None):
-            # A player's standing across tables (cogs/standings_cog.py).
-            await standings_cog.player_stats(self.bot, interaction, player, scope or "everywhere")
+            # A player's standing across tables (cogs/standings_cog.py), with the
+            # night's record's stats over the days.
+            await standings_cog.player_stats(
+                self.bot, interaction, player, scope or "everywhere", since, until
+            )
             return
         stats = await self.bot.tables.stats(_tid(interaction))
         if player is not None:

@@ -24,6 +24,7 @@ from typing import TextIO
 
 from bot.local.drawing import cards_text, draw
 from bot.local.presenter import TerminalPresenter
+from bot.local.record import record_lines
 from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
 from bot.local.words import Words, choose, player_phrase
@@ -367,9 +368,10 @@ class LocalTable:
             self.answer(HOST, await table.change_settings(HOST, changes, key=self.key("set")))
         elif cmd == "new":
             await self.new_table(rest)
-        elif cmd in ("stats", "ledger", "leaderboard", "privacy"):
+        elif cmd in ("stats", "ledger", "leaderboard", "privacy", "settle"):
             try:
-                self.emit(await self.standings(cmd, rest.split()))
+                told = await record_lines(self, cmd, rest.split())
+                self.emit(told if told is not None else await self.standings(cmd, rest.split()))
             except (ParseError, TableError) as exc:
                 self.emit(f"! {self.words.refusal(exc)}")
         return True
@@ -622,6 +624,7 @@ COMMANDS = frozenset(
         "ledger",
         "leaderboard",
         "privacy",
+        "settle",
     }
 )
 

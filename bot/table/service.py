@@ -21,6 +21,8 @@ from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
 from bot.table.ownership import NotOwned, Ownership, is_table_log
 from bot.table.ports import LedgerKind, LedgerRow, Presenter, StorePort
 from bot.table.predeal.stakes import CASH, StakesSource
+from bot.table.record import Ledger
+from bot.table.records import Records
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, session_results
 from bot.table.settings import TableSettings
@@ -207,6 +209,16 @@ class TableService:
             for t in totals
         ]
         return sorted(out, key=lambda s: (-s.net, s.user_id))
+
+    async def session_ledger(self, table_id: str) -> Ledger:
+        """The table's session's ledger (``/ledger``, ``/settle``; R-20.40)."""
+        return await self.records.session_ledger(self.get(table_id), table_id)
+
+    @property
+    def records(self) -> Records:
+        """The night's record: ledgers, settle-up, stats, boards, the story
+        (bot/table/records.py)."""
+        return Records(self.store)
 
     # ------------------------------------------------------------------ standings
 
