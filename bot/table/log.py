@@ -312,6 +312,64 @@ class Stood(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class HostActed(LogRecord):
+    """A host's (or co-host's, or moderator's) change at the table, with who made it
+    (§20 host tools, bot/table/host.py): ``kick``, ``seat`` (to ``to``), ``adjust``
+    (``amount`` signed, ``reason``), ``sitout``, ``cohost``, ``uncohost``."""
+
+    KIND: ClassVar[str] = "host_acted"
+    what: str
+    user: str
+    by: str
+    seat: int = 0
+    to: int = 0
+    amount: int = 0
+    reason: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"what": self.what, "user": self.user, "by": self.by}
+        out.update(seat=self.seat, to=self.to, amount=self.amount, reason=self.reason)
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> HostActed:
+        return cls(
+            _str(_get(p, "what"), "what"),
+            _str(_get(p, "user"), "user"),
+            _str(_get(p, "by"), "by"),
+            _int(p.get("seat", 0), "seat"),
+            _int(p.get("to", 0), "to"),
+            _int(p.get("amount", 0), "amount"),
+            _str(p.get("reason", ""), "reason"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Waitlisted(LogRecord):
+    """The waiting list of a full table (bot/table/waitlist.py): ``join``, ``leave``,
+    ``offer`` (the seat is offered to ``user`` until the table's clock runs out) and
+    ``lapse`` (the offer ran out)."""
+
+    KIND: ClassVar[str] = "waitlisted"
+    what: str
+    user: str
+    name: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"what": self.what, "user": self.user, "name": self.name}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Waitlisted:
+        return cls(
+            _str(_get(p, "what"), "what"),
+            _str(_get(p, "user"), "user"),
+            _str(p.get("name", ""), "name"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Chosen(LogRecord):
     """Dealer's choice: the game of the next deal."""
 
@@ -797,6 +855,8 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         PrivacyChosen,
         MoveRecorded,
         MoveFinished,
+        HostActed,
+        Waitlisted,
     )
 }
 """Every kind the log holds, and its record."""

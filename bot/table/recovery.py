@@ -62,7 +62,9 @@ async def load(store: StorePort, table_id: str, *, use_snapshot: bool = True) ->
 async def ledger_error(store: StorePort, state: TableState) -> str | None:
     """The store's ledger must agree with the chips the log says were bought and cashed."""
     totals = await store.ledger_totals(state.table_id)
-    bought = sum(totals.get(kind, 0) for kind in BOUGHT)
+    # The log counts a host's adjustment (signed, from or to the bank, R-20.53) with the
+    # chips bought: so does this.
+    bought = sum(totals.get(kind, 0) for kind in BOUGHT) + totals.get(LedgerKind.ADJUSTMENT, 0)
     if (bought, totals.get(LedgerKind.CASH_OUT, 0), totals.get(LedgerKind.RAKE, 0)) != (
         state.bought,
         state.cashed,

@@ -38,6 +38,7 @@ from bot.table.fields import get as _get
 from bot.table.fields import opt_float as _opt_float
 from bot.table.fields import opt_int as _opt_int
 from bot.table.fields import opt_str as _opt_str
+from bot.table.hosting import read as hosting_read
 from bot.table.log import LogError, read_start
 from bot.table.seating import Seat, SeatState
 from bot.table.settings import TableSettings
@@ -241,6 +242,8 @@ class SnapshotBody:
     """Added after version 1's first snapshots: an older one lacks it, and the seated
     banks were filled from the setting in force (``settings.time_bank``)."""
     moves: tuple[tuple[str, int], ...] = ()
+    hosting: Mapping[str, Any] | None = None
+    """Co-hosts, kicked players, the waiting list (bot/table/hosting.py); none before."""
     """R-19.2: the chips each move between tables brought in or took out (none before
     moves existed)."""
 
@@ -283,6 +286,7 @@ class SnapshotBody:
             opened_seq=state.opened_seq,
             carried_by=state.carried_by,
             moves=tuple(state.moves.items()),
+            hosting=None if state.hosting.empty else state.hosting.to_payload(),
         )
 
     def to_state(self, table_id: str) -> TableState:
@@ -296,6 +300,7 @@ class SnapshotBody:
         state.bank_granted = self.bank_granted
         state.carried_by = self.carried_by
         state.moves = dict(self.moves)
+        state.hosting = hosting_read(self.hosting)
         state.seats = {s.number: s.to_seat() for s in self.seats}
         state.idem = dict(self.idem)
         state.chosen = self.chosen
@@ -317,6 +322,8 @@ class SnapshotBody:
         out["carried_by"] = list(self.carried_by)
         if self.moves:
             out["moves"] = dict(self.moves)
+        if self.hosting is not None:
+            out["hosting"] = dict(self.hosting)
         out["seats"] = [s.to_payload() for s in self.seats]
         out["idem"] = dict(self.idem)
         out["chosen"] = list(self.chosen) if self.chosen else None
@@ -384,6 +391,7 @@ class SnapshotBody:
                 (_str(k, "moves"), _int(v, "moves"))
                 for k, v in _dict(p.get("moves", {}), "moves").items()
             ),
+            hosting=None if p.get("hosting") is None else _dict(p["hosting"], "hosting"),
         )
 
 

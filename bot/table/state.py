@@ -22,6 +22,7 @@ from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
+from bot.table.hosting import Hosting, Offer
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
@@ -179,6 +180,8 @@ class TableState:
     last_said: Msg | None = None
     """What the table said of the last action of the hand, as a message with names."""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
+    hosting: Hosting = field(default_factory=Hosting)
+    """Co-hosts, kicked players and the waiting list (bot/table/hosting.py)."""
     bank_granted: float | None = None
     """The time bank setting the seated players' banks were last filled from; a change
     of the setting refills every bank at the next deal (R-1.10)."""
@@ -338,6 +341,8 @@ class TableState:
         else:
             self.bought += seat.stack
         self.departures.pop(seat.user_id, None)
+        self.hosting.drop(p.user)  # seated: off the waiting list (R-20.55)
+        self.hosting.kicked.discard(p.user)  # a kick is not a ban (R-20.51)
 
     def _on_time_collected(self, p: log.TimeCollected, live: Any) -> None:
         """R-14.2: the house's time charge, taken between deals; recorded as rake."""
@@ -385,6 +390,39 @@ class TableState:
         self.cashed += amount
         at = p.at or 0.0
         self.departures[seat.user_id] = (amount, at)
+
+    def _on_host_acted(self, p: log.HostActed, live: Any) -> None:
+        """§20 host tools (R-20.50 to R-20.54); the checks are bot/table/host.py's."""
+        if p.what == "kick":
+            self.hosting.kicked.add(p.user)
+            if self.dealt_in(p.seat):
+                self.seats[p.seat].leaving = True
+        elif p.what == "seat":
+            seat = self.seats.pop(p.seat)
+            seat.number = p.to
+            self.seats[p.to] = seat
+        elif p.what == "adjust":
+            self.seats[p.seat].stack += p.amount
+            self.bought += p.amount  # from (or to) the bank, as the ledger row says
+        elif p.what == "sitout":
+            self._on_sat_out(log.SatOut(p.seat), live)
+        elif p.what == "cohost":
+            self.hosting.cohosts.add(p.user)
+        elif p.what == "uncohost":
+            self.hosting.cohosts.discard(p.user)
+
+    def _on_waitlisted(self, p: log.Waitlisted, live: Any) -> None:
+        """R-20.55/R-20.56: the waiting list and the seat offered from it."""
+        h = self.hosting
+        if p.what == "join":
+            h.waiting.append((p.user, p.name))
+        elif p.what == "leave":
+            h.drop(p.user)
+        elif p.what == "offer":
+            h.drop(p.user)
+            h.offer = Offer(p.user, p.name, (p.at or 0.0) + self.settings.action_clock)
+        elif p.what == "lapse":
+            h.offer = None
 
     def _on_straddled(self, p: log.Straddled, live: Any) -> None:
         self.straddler = p.seat
@@ -623,6 +661,8 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Leaving: TableState._on_leaving,
     log.Stood: TableState._on_stood,
     log.Straddled: TableState._on_straddled,
+    log.HostActed: TableState._on_host_acted,
+    log.Waitlisted: TableState._on_waitlisted,
     log.Chosen: TableState._on_chosen,
     log.Paused: TableState._on_paused,
     log.Closed: TableState._on_closed,

@@ -62,8 +62,8 @@ from bot.poker.potsystems import split_by_id
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import get_variant
+from bot.table import host, moves, waitlist
 from bot.table import log as tlog
-from bot.table import moves
 from bot.table.actor import Actor, user_of
 from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
@@ -107,7 +107,6 @@ from bot.table.settings import TableSettings
 from bot.table.settings_said import changed_said
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
-from bot.table.timeouts import timeout_actions
 from bot.table.view import TableView, build_view, stakes_of, stakes_said
 
 log = logging.getLogger(__name__)
@@ -227,6 +226,7 @@ class Table:
                 await self._settle()  # a previous command cut short by a store error
                 before = st.seq
                 answer = await body()
+                await waitlist.offer_seat(self)  # a seat freed: offered (R-20.55)
             except DuplicateKey as exc:
                 if own is not None and str(exc) == own:
                     return _outcome(
@@ -349,7 +349,7 @@ class Table:
             manager = who.may_manage  # the platform's word, with the command
         else:
             manager = self.presenter.is_moderator(self.table_id, user)
-        if user != self.state.host and not manager:
+        if user != self.state.host and not manager and not host.may_host(self.state, user):
             raise NotAllowed(msg("table.managers_only"))
 
     def _seated(self, user: str) -> Any:
@@ -418,6 +418,7 @@ class Table:
                     )
                 )
             limit = min(s.max_seats_for(v) for v, _ in s.games())
+            waitlist.check_sit(st, user, self.time.now())
             number = find_free_seat(set(st.seats), limit, seat)
             if number is None:
                 if seat is not None and not 1 <= seat <= limit:
@@ -658,6 +659,40 @@ class Table:
         return await self._command(user, key, None, body)
 
     # ================================================================== management
+
+    async def host_tool(
+        self,
+        who: str | Actor,
+        tool: str,
+        user: str,
+        *,
+        key: str | None = None,
+        name: str = "",
+        to: int = 0,
+        amount: int = 0,
+        reason: str = "",
+    ) -> Outcome:
+        """§20 host tools (bot/table/host.py): ``kick``, ``seat`` (to ``to``), ``adjust``
+        (``amount``, ``reason``), ``sitout``, ``cohost``, ``uncohost`` on ``user``."""
+
+        async def body() -> str | Msg:
+            return await host.run(
+                self, who, tool, user, name=name, to=to, amount=amount, reason=reason
+            )
+
+        return await self._command(user_of(who), key, None, body)
+
+    async def wait_list(
+        self, user: str, name: str, join: bool, *, key: str | None = None
+    ) -> Outcome:
+        """Join or leave the waiting list of a full table (bot/table/waitlist.py)."""
+
+        async def body() -> str | Msg:
+            if join:
+                return await waitlist.join(self, user, name)
+            return await waitlist.leave(self, user)
+
+        return await self._command(user, key, None, body)
 
     async def change_settings(
         self, who: str | Actor, changes: Mapping[str, Any], *, key: str | None = None
@@ -1196,14 +1231,14 @@ class Table:
         if hand.to_act is None or st.current is None:
             return None
         seat = st.seats.get(st.current.order[hand.to_act])
-        if seat is not None and seat.user_id in self.away:
+        if seat is not None and (seat.user_id in self.away or seat.user_id in st.hosting.kicked):
             return st.clock_start  # R-16.12: he left the server; the clock acts now
         bank = seat.bank if seat is not None else 0.0
         return st.clock_start + s.action_clock + bank
 
     def due_at(self) -> float | None:
         """The next moment the clock has something to do at this table."""
-        due = self._due_at()
+        due = waitlist.due(self.state, self._due_at())
         if due is not None and self._clock_retry_at is not None:
             due = max(due, self._clock_retry_at)  # after a store failure: not at once
         return due
@@ -1241,6 +1276,8 @@ class Table:
         due = self.due_at()
         if due is None or due > now:
             return False
+        if waitlist.pending(self):
+            return (await self._command(None, None, None, waitlist.tick)).ok
         async with self.lock:
             due = self.due_at()
             if due is None or due > now:
@@ -1315,7 +1352,7 @@ class Table:
         if hand.to_act is None:
             return "nobody is to act, yet the hand is not over"
         pos = hand.to_act
-        choices = timeout_actions(hand, pos)
+        choices = host.clock_choices(st, hand, pos, info.users[pos])
         seat = st.seats.get(info.order[pos])
         if seat is not None:
             # Said before what it causes, so the log reads in order.

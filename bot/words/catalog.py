@@ -34,6 +34,7 @@ DOMAINS: Final[tuple[str, ...]] = (
     "input",
     "record",
     "deal",
+    "host",
 )
 """Every domain; a key lives in exactly one of them."""
 
