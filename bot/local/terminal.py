@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from bot.local.drawing import cards_text, draw
+from bot.local.host import HOST_COMMANDS, host_line
 from bot.local.presenter import TerminalPresenter
 from bot.local.record import record_lines
 from bot.local.reports import board_lines, player_lines, stats_lines
@@ -368,6 +369,8 @@ class LocalTable:
             self.answer(HOST, await table.change_settings(HOST, changes, key=self.key("set")))
         elif cmd == "new":
             await self.new_table(rest)
+        elif cmd in HOST_COMMANDS:
+            await host_line(self, HOST, cmd, rest.split())
         elif cmd in ("stats", "ledger", "leaderboard", "privacy", "settle"):
             try:
                 told = await record_lines(self, cmd, rest.split())
@@ -625,6 +628,7 @@ COMMANDS = frozenset(
         "leaderboard",
         "privacy",
         "settle",
+        *HOST_COMMANDS,
     }
 )
 
