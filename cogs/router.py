@@ -26,6 +26,7 @@ import discord
 from cogs import ops, places, play
 from cogs.bot import ChipfistBot
 from cogs.errors import on_tree_error
+from cogs.host_cog import HostCog
 from cogs.ids import TABLE, decode
 from cogs.moderation import Moderation
 from cogs.standings_cog import StandingsCog
@@ -127,6 +128,7 @@ async def setup(bot: ChipfistBot) -> None:
     bot.tree.on_error = on_tree_error  # type: ignore[method-assign]  # as discord.py documents
     await bot.add_cog(TableCog(bot))
     await bot.add_cog(StandingsCog(bot))
+    await bot.add_cog(HostCog(bot))
     # Every command guild-only, installed to servers only (R-1.11, cogs/places.py).
     places.restrict(bot.tree)
     # The listeners that follow moderators' actions (permissions, deletions, removals).
