@@ -26,7 +26,8 @@ from tests.harness import HOST, Harness
 def _translated(locale: str) -> dict[str, str]:
     """The settings catalogue of one language: key -> its (first) text."""
     out: dict[str, str] = {}
-    for m in read_catalog(locale, "settings"):
+    # The host tools' settings (straddles, R-20.57) have their labels in ``host``.
+    for m in (*read_catalog(locale, "settings"), *read_catalog(locale, "host")):
         if not m.id:
             continue
         key = str(m.id[0] if isinstance(m.id, tuple) else m.id)

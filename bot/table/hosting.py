@@ -31,10 +31,13 @@ class Hosting:
     waiting: list[tuple[str, str]] = field(default_factory=list)
     """The waiting list in order: (user, name) (R-20.55)."""
     offer: Offer | None = None
+    restraddles: list[int] = field(default_factory=list)
+    """Seats that re-straddle the next deal, in order, after ``TableState.straddler``
+    (R-20.57)."""
 
     @property
     def empty(self) -> bool:
-        return not (self.cohosts or self.kicked or self.waiting or self.offer)
+        return not (self.cohosts or self.kicked or self.waiting or self.offer or self.restraddles)
 
     def waits(self, user: str) -> bool:
         return any(u == user for u, _ in self.waiting) or (
@@ -54,6 +57,7 @@ class Hosting:
             "kicked": sorted(self.kicked),
             "waiting": [list(w) for w in self.waiting],
             "offer": None if offer is None else [offer.user, offer.name, offer.until],
+            "restraddles": list(self.restraddles),
         }
 
     @classmethod
@@ -71,6 +75,7 @@ class Hosting:
                 for w in (as_list(x, "waiting") for x in as_list(p.get("waiting", []), "waiting"))
             ],
             offer,
+            [int(n) for n in as_list(p.get("restraddles", []), "restraddles")],
         )
 
 

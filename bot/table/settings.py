@@ -139,7 +139,7 @@ def _bring_in(variant: str, limit: Limit) -> bool:
     return get_variant(variant).forced == "bring_in"
 
 
-ADDED_LATER: dict[str, Any] = {"language": ""}
+ADDED_LATER: dict[str, Any] = {"language": "", "straddles": 1, "straddle_button": False}
 """Table settings newer than the logs' full set of names, with their defaults: stored
 only when set, so that every row written before them reads and writes back the same."""
 
@@ -193,6 +193,10 @@ META: dict[str, Meta] = {
     "missed_blinds": Meta(applies=_blinds, games="blinds", rule="R-1.6"),
     "post_to_enter": Meta(applies=_blinds, games="blinds", rule="R-1.7"),
     "straddle": Meta(applies=_blinds, games="blinds", rule="R-3.4"),
+    "straddles": Meta(
+        unit="straddles", range=(1, 8), applies=_blinds, games="blinds", rule="R-20.57"
+    ),
+    "straddle_button": Meta(applies=_blinds, games="blinds", rule="R-20.57"),
     "auto_deal": Meta(),
     "min_players": Meta(unit="players", range=(2, 10)),
     "hand_pause": Meta(unit="seconds", range=(0, 600)),
@@ -446,6 +450,11 @@ class TableSettings:
     straddle: bool = False
     """R-3.4 option: the player left of the big blind may post a live straddle of twice
     the big blind before the deal (the ``straddle`` command)."""
+    straddles: int = 1
+    """R-3.4, R-20.57: how many straddles a deal may have: the first, then re-straddles of
+    twice the previous, each by the player left of the last (1: no re-straddle)."""
+    straddle_button: bool = False
+    """R-20.57 option: the button may post the straddle instead (Mississippi straddle)."""
     # The hand loop.
     auto_deal: bool = False
     min_players: int = 2

@@ -425,7 +425,10 @@ class TableState:
             h.offer = None
 
     def _on_straddled(self, p: log.Straddled, live: Any) -> None:
-        self.straddler = p.seat
+        if self.straddler is None:
+            self.straddler = p.seat
+        else:
+            self.hosting.restraddles.append(p.seat)  # a re-straddle
 
     def _on_chosen(self, p: log.Chosen, live: Any) -> None:
         self.chosen = (p.variant, p.limit)
@@ -478,6 +481,7 @@ class TableState:
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed
+        self.hosting.restraddles = []
         self.last_action, self.last_said = "", None
         dead = start.rules.dead_posts
         live = start.rules.blinds_or_straddles

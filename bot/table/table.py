@@ -872,8 +872,8 @@ class Table:
 
         async def body() -> str | Msg:
             seat = self._seated(user)
+            amount = Chips(straddle.next_amount(self.state))  # twice the last
             await self._commit(straddle.check_straddle(self.state, seat), key=key)
-            amount = Chips(2 * self.settings.big_blind)
             told = msg("table.straddled", who=Name(seat.name), amount=amount)
             await self._public("straddled", told, seat=seat.number)
             return told

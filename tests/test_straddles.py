@@ -1,0 +1,104 @@
+"""Straddles beyond the one left of the big blind (R-20.57, R-3.4, R-3.3): the button's
+(Mississippi) straddle and re-straddles, through the table service: who may ask, the
+posting order, the amounts, who starts the first round and who has the option. R-2.5 is
+checked after every step by the harness."""
+
+from __future__ import annotations
+
+from bot.poker.events import ForcedBet
+from bot.table.table import Table
+from tests.harness import Harness
+
+
+def seat_user(table: Table, position: int) -> str:
+    plan = table._plan()
+    assert plan is not None
+    return table.state.seats[plan.order[position]].user_id
+
+
+def forced(table: Table) -> list[tuple[int, str, int]]:
+    info = table.state.current
+    assert info is not None and info.events is not None
+    return [(e.player, e.kind, e.amount) for e in info.events if isinstance(e, ForcedBet)]
+
+
+async def test_r20_57_re_straddles_post_in_order_doubling_and_the_last_acts_last() -> None:
+    """R-20.57: UTG straddles 4, the next re-straddles 8 and the next 16 (three allowed);
+    a fourth is refused; the round starts left of the largest, which has the option."""
+    h = Harness()
+    names = ["a", "b", "c", "d", "e", "f"]
+    table = await h.seated(names, straddle=True, straddles=3)
+    utg, second, third, fourth = (seat_user(table, p) for p in (2, 3, 4, 5))
+    refused = await table.straddle(second, key=h.key())
+    assert not refused.ok  # the first straddle is UTG's
+    out = await table.straddle(utg, key=h.key())
+    assert out.ok and "straddles 4" in out.message
+    refused = await table.straddle(third, key=h.key())
+    assert not refused.ok and f"next straddle is {second}'s" in refused.message
+    assert "straddles 8" in (await table.straddle(second, key=h.key())).message
+    assert "straddles 16" in (await table.straddle(third, key=h.key())).message
+    refused = await table.straddle(fourth, key=h.key())
+    assert not refused.ok and "allows 3 straddles" in refused.message
+    await h.deal(table)
+    hand = table.state.hand
+    assert hand is not None
+    assert forced(table) == [
+        (0, "small_blind", 1),
+        (1, "big_blind", 2),
+        (2, "straddle", 4),
+        (3, "straddle", 8),
+        (4, "straddle", 16),
+    ]
+    assert hand.current_bet == 16
+    assert hand.to_act == 5  # left of the largest straddle (R-3.3)
+    order = []
+    for _ in range(5):  # everyone calls round to the last straddle
+        order.append(hand.to_act)
+        assert (await h.do(table, h.to_act(table), "call")).ok
+    assert order == [5, 0, 1, 2, 3]
+    assert hand.to_act == 4 and "raise" in hand.legal().actions  # his option
+    assert (await h.do(table, h.to_act(table), "check")).ok
+    await h.play_passively(table)
+    assert table.state.straddler is None and table.state.hosting.restraddles == []
+
+
+async def test_r20_57_a_mississippi_straddle_starts_with_the_small_blind() -> None:
+    """R-20.57: the button straddles 4; the first round starts with the small blind and
+    the button acts last with the option; no re-straddle follows it."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], straddle=True, straddle_button=True, straddles=2)
+    button, utg = seat_user(table, 3), seat_user(table, 2)
+    out = await table.straddle(button, key=h.key())
+    assert out.ok and "straddles 4" in out.message
+    refused = await table.straddle(utg, key=h.key())
+    assert not refused.ok and "no re-straddle after a button straddle" in refused.message
+    await h.deal(table)
+    hand = table.state.hand
+    assert hand is not None
+    assert forced(table) == [(0, "small_blind", 1), (1, "big_blind", 2), (3, "straddle", 4)]
+    assert hand.to_act == 0  # the small blind opens (R-3.3: left of the largest)
+    order = []
+    for _ in range(3):
+        order.append(hand.to_act)
+        assert (await h.do(table, h.to_act(table), "call")).ok
+    assert order == [0, 1, 2]
+    assert hand.to_act == 3 and "raise" in hand.legal().actions  # the button's option
+    await h.play_passively(table)
+
+
+async def test_r20_57_the_button_may_not_straddle_unless_the_table_allows_it() -> None:
+    """R-20.57: without ``straddle_button`` the button's straddle is refused (R-3.4's
+    player left of the big blind is named); ``straddles`` 1 allows no re-straddle."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], straddle=True)
+    button, utg = seat_user(table, 3), seat_user(table, 2)
+    refused = await table.straddle(button, key=h.key())
+    assert not refused.ok and "left of the big blind" in refused.message
+    assert (await table.straddle(utg, key=h.key())).ok
+    refused = await table.straddle(button, key=h.key())
+    assert not refused.ok and "allows 1 straddle a deal" in refused.message
+    refused = await table.change_settings("host", {"straddles": 9})
+    assert not refused.ok  # R-2.6: 1 to 8
+    await h.deal(table)
+    assert forced(table)[-1] == (2, "straddle", 4)
+    await h.play_passively(table)
