@@ -102,3 +102,53 @@ async def test_r20_57_the_button_may_not_straddle_unless_the_table_allows_it() -
     await h.deal(table)
     assert forced(table)[-1] == (2, "straddle", 4)
     await h.play_passively(table)
+
+
+async def _busted_and_rebought(h: Harness) -> Table:
+    """Four players; d busts (his stack taken to the bank, R-20.53) after one hand, the
+    big blind passes his seat, and he rebuys: he missed it, so he waits (R-1.9)."""
+    table = await h.seated(["a", "b", "c", "d"])
+    await h.deal(table)
+    await h.play_passively(table)
+    seat = table.state.seat_of("d")
+    assert seat is not None
+    assert (await table.host_tool("host", "adjust", "d", amount=-seat.stack, reason="bust")).ok
+    for _ in range(2):
+        await h.deal(table)
+        await h.play_passively(table)
+    assert (await table.top_up("d", 100, key=h.key())).ok
+    seat = table.state.seat_of("d")
+    assert seat is not None and seat.state == "waiting" and seat.missed
+    plan = table._plan()
+    assert plan is not None and plan.bb_seat != seat.number
+    return table
+
+
+async def test_r20_58_a_player_who_rebuys_after_busting_may_post_instead_of_waiting() -> None:
+    """R-20.58 / R-1.7: the rebuyer posts a big blind and is dealt in at the next deal,
+    his live blind posted out of position; asking twice is refused."""
+    h = Harness()
+    table = await _busted_and_rebought(h)
+    out = await table.sit_in("d", post=True, key=h.key())
+    assert out.ok and "posting 2" in out.message
+    assert not (await table.sit_in("d", post=True)).ok  # already posting
+    await h.deal(table)
+    info = table.state.current
+    assert info is not None and "d" in info.users
+    assert info.bb_seat != table.state.seat_of("d").number  # type: ignore[union-attr]
+    assert (info.users.index("d"), "blind", 2) in forced(table)
+    await h.play_passively(table)
+    assert table.state.seat_of("d").owes == 0  # type: ignore[union-attr]  # paid
+
+
+async def test_r20_58_a_rebuyer_who_does_not_post_waits_for_the_big_blind() -> None:
+    """R-1.9 / R-20.58: without posting, the rebuyer is not dealt in at that deal; a
+    seated player who is not waiting has nothing to post."""
+    h = Harness()
+    table = await _busted_and_rebought(h)
+    refused = await table.sit_in("a", post=True)
+    assert not refused.ok
+    await h.deal(table)
+    info = table.state.current
+    assert info is not None and "d" not in info.users
+    await h.play_passively(table)

@@ -377,6 +377,8 @@ class TableState:
         if seat.state == "sitting_out":
             seat.state = p.state or "waiting"
             seat.owes = p.owes
+        elif seat.state == "waiting" and p.owes > 0:
+            seat.owes = p.owes  # he posts to come in rather than wait
 
     def _on_leaving(self, p: log.Leaving, live: Any) -> None:
         self.seats[p.seat].leaving = True

@@ -62,7 +62,7 @@ from bot.poker.potsystems import split_by_id
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
 from bot.poker.variants import get_variant
-from bot.table import host, moves, waitlist
+from bot.table import host, moves, posting, waitlist
 from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
 from bot.table.answers import options_said, refusal, says_options
@@ -519,6 +519,12 @@ class Table:
             seat = self._seated(user)
             if seat.leaving:
                 raise TableError(msg("table.sit_in.leaving"))
+            if post and seat.state == "waiting":  # post instead of waiting
+                back = posting.post_now(self.state, seat)
+                await self._commit(back, key=key)
+                told = msg("table.back_posting", who=Name(seat.name), amount=Chips(back.owes))
+                await self._public("returned", told, seat=seat.number)
+                return told
             if seat.state != "sitting_out" and not seat.sit_out_next:
                 raise TableError(msg("table.sit_in.not_out"))
             if seat.state != "sitting_out":
