@@ -3,19 +3,22 @@
 (Manage Channels), and ``/waitlist join|leave`` for anyone at a full table. The service
 judges who may (``Table.host_tool``); a refusal is answered privately in the user's
 language and changes nothing. The seat offered from the waiting list reaches the player
-by DM (the presenter's private notice), and he takes it with ``/sit``."""
+by DM (the presenter's private notice) with a button (cogs/seat_offer.py), or he takes
+it with ``/sit``."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.poker.messages import msg
 from bot.table.actor import Actor
 from bot.table.table import Outcome, Table
-from cogs import names, ops, places, play
+from bot.words import render
+from cogs import names, ops, places, play, seat_offer
 from cogs.bot import ChipfistBot
 from cogs.words import of, outcome_text, say
 
@@ -117,6 +120,27 @@ class HostCog(commands.Cog):
     @host.command(name="end", description="End the session: every stack cashed out, table closed")
     async def end(self, interaction: Interaction) -> None:
         await self._run(interaction, lambda t, a, k: t.close(a, key=k))
+
+    # ------------------------------------------------------------------ the offer's button
+
+    @commands.Cog.listener("on_interaction")
+    async def on_take(self, interaction: Interaction) -> None:
+        """A click on the button of a seat offered by DM (cogs/seat_offer.py): sit with
+        the table's maximum buy-in; the table says whether the seat is still his."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        data: Mapping[str, object] = dict(interaction.data or {})
+        table_id = seat_offer.table_of(str(data.get("custom_id", "")))
+        if table_id is None:
+            return
+        t = self.bot.table(table_id)
+        if t is None:
+            await ops.reply(interaction, render(msg("waitlist.gone"), of(interaction)))
+            return
+        buy_in = t.settings.buy_in_range[1]
+        user = interaction.user
+        outcome = await t.sit(str(user.id), _name(user), buy_in, key=_key(interaction))
+        await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, of(interaction)))
 
     # ------------------------------------------------------------------ /waitlist
 

@@ -64,7 +64,7 @@ from cards_art import (
     render_reveal,
     render_showdown,
 )
-from cogs import budget, ops
+from cogs import budget, ops, seat_offer
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
@@ -309,6 +309,8 @@ class DiscordPresenter:
             ch.enqueue(lambda: self._declare_prompt(table_id, user_id, notice))
         elif notice.kind == "guts":
             ch.enqueue(lambda: self._guts_prompt(table_id, user_id, notice))
+        elif notice.kind == "waitlist_offer":
+            ch.enqueue(lambda: self._seat_offer(table_id, user_id, notice))
         else:
             ch.enqueue(lambda: self._dm_private(table_id, user_id, notice))
 
@@ -481,6 +483,13 @@ class DiscordPresenter:
         view = guts_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "guts")
+
+    async def _seat_offer(self, table_id: str, user_id: str, notice: Notice) -> None:
+        """A seat offered from the waiting list (R-20.55): by DM, with its button."""
+        lang = self.user_locale(user_id)
+        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        view = seat_offer.offer_view(table_id, lang)
+        await ops.dm(self.client, int(user_id), text, view=view, known=self.dms)
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)

@@ -69,3 +69,34 @@ async def test_r20_51_discord_host_kicks_the_player_to_act_in_a_hand(h: Harness)
     assert rows[-1].kind is LedgerKind.CASH_OUT
     assert table.conservation_error() is None
     assert await ledger_error(store, table.state) is None
+
+
+async def test_r20_56_discord_a_seat_offered_by_dm_is_taken_with_its_button(h: Harness) -> None:
+    """R-20.55 / R-20.56 through Discord: at a full two-seat table carol joins the waiting
+    list; bob stands; carol is offered the seat by DM, in her language, with a button;
+    dave may not take the kept seat; carol's click seats her (R-2.5 after)."""
+    fake = h.fake
+    alice, bob, carol = players(fake)
+    dave = fake.user("dave")
+    await h.slash(alice, "table create", seats=2)
+    for u in (alice, bob):
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(carol, "waitlist join")
+    assert "waiting list (number 1)" in h.last_ephemeral(carol)
+    carol.locale = "fr"
+    await h.slash(carol, "waitlist join")  # once only: refused, in French
+    assert "déjà sur la liste d'attente" in h.last_ephemeral(carol)
+    await h.slash(bob, "stand")
+    offers = [m for m in fake.dm_messages(carol) if m.custom_ids()]
+    assert offers, [m.content for m in fake.dm_messages(carol)]
+    offer = offers[-1]
+    assert "Une place est libre" in offer.content
+    (button,) = offer.custom_ids()
+    await h.slash(dave, "sit", buy_in=200)
+    assert "waiting list" in h.last_ephemeral(dave)
+    await fake.click(carol, offer, button)
+    await h.settle()
+    table = h.table()
+    assert table.state.seat_of(str(carol.id)) is not None
+    assert table.state.hosting.offer is None
+    assert table.conservation_error() is None
