@@ -351,8 +351,9 @@ class TableCog(commands.Cog):
         await self._run(interaction, lambda t, a, k: t.sit_out(a.user_id, key=k))
 
     @app_commands.command(name="back", description="Come back from sitting out")
-    async def back(self, interaction: Interaction) -> None:
-        await self._run(interaction, lambda t, a, k: t.sit_in(a.user_id, key=k))
+    @app_commands.describe(post="Post a big blind to be dealt in now, not wait for it")
+    async def back(self, interaction: Interaction, post: bool = False) -> None:
+        await self._run(interaction, lambda t, a, k: t.sit_in(a.user_id, key=k, post=post))
 
     @app_commands.command(name="stand", description="Leave the table and cash out")
     async def stand(self, interaction: Interaction) -> None:
