@@ -115,6 +115,9 @@ async def test_r20_53_adjust_a_stack_from_and_to_the_bank_with_a_ledger_row() ->
     await ok(h, table)
     rows = [r for r in await h.store.ledger_rows("t") if r.kind is LedgerKind.ADJUSTMENT]
     assert [(r.player_id, r.amount) for r in rows] == [("alice", 50), ("bob", -30)]
+    # the session's nets read an adjustment as chips brought, not won.
+    report = await h.service.session("t")
+    assert {r.user_id: r.net for r in report.results} == {"alice": 0, "bob": 0}
     acted = host_records(await logged(h))
     assert [(a.what, a.user, a.by, a.amount, a.reason) for a in acted] == [
         ("adjust", "alice", HOST, 50, "chip miscount"),
@@ -189,6 +192,9 @@ async def test_r20_50_a_co_host_uses_the_host_tools_but_names_no_co_host() -> No
     assert (await table.host_tool(HOST, "uncohost", "alice", name="alice")).ok
     assert not (await table.host_tool("alice", "kick", "bob")).ok
     assert (await table.host_tool("bob", "kick", "alice")).ok
+    assert (await table.sit(HOST, "the host", 100)).ok
+    refused = await table.host_tool("bob", "kick", HOST)  # not on the host
+    assert not refused.ok and refused.code == "not_allowed"
     acted = host_records(await logged(h))
     assert [(a.what, a.user, a.by) for a in acted] == [
         ("cohost", "alice", HOST),

@@ -70,6 +70,8 @@ async def run(
     st = table.state
     if tool in ("cohost", "uncohost"):
         return await _cohost(table, who, tool == "cohost", user, name or user)
+    if user == st.host and by != st.host and not _moderator(table, who):
+        raise NotAllowed(msg("host.not_on_host"))  # a co-host's tools are not for the host
     seat = st.seat_of(user)
     if seat is None:
         raise TableError(msg("host.not_seated"))

@@ -60,7 +60,8 @@ def session_results(
     bought: dict[str, int] = {}
     cashed: dict[str, int] = {}
     for row in rows:
-        if row.kind in BOUGHT:
+        if row.kind in BOUGHT or row.kind is LedgerKind.ADJUSTMENT:
+            # An adjustment (signed, R-20.53) is chips from or to the bank: brought in.
             bought[row.player_id] = bought.get(row.player_id, 0) + row.amount
         elif row.kind is LedgerKind.CASH_OUT:
             cashed[row.player_id] = cashed.get(row.player_id, 0) + row.amount
