@@ -9,6 +9,8 @@ from bot.poker.events import ForcedBet
 from bot.table.table import Table
 from tests.harness import Harness
 
+SEED = "w24"
+
 
 def seat_user(table: Table, position: int) -> str:
     plan = table._plan()
@@ -60,6 +62,7 @@ async def test_r20_57_re_straddles_post_in_order_doubling_and_the_last_acts_last
     assert (await h.do(table, h.to_act(table), "check")).ok
     await h.play_passively(table)
     assert table.state.straddler is None and table.state.hosting.restraddles == []
+    assert "blinds_or_straddles = [1, 2, 4, 8, 16]" in await table.hand_history(1)
 
 
 async def test_r20_57_a_mississippi_straddle_starts_with_the_small_blind() -> None:
@@ -84,6 +87,8 @@ async def test_r20_57_a_mississippi_straddle_starts_with_the_small_blind() -> No
     assert order == [0, 1, 2]
     assert hand.to_act == 3 and "raise" in hand.legal().actions  # the button's option
     await h.play_passively(table)
+    # PHH (docs/phh.md): the button's straddle is the last player's forced bet.
+    assert "blinds_or_straddles = [1, 2, 0, 4]" in await table.hand_history(1)
 
 
 async def test_r20_57_the_button_may_not_straddle_unless_the_table_allows_it() -> None:
@@ -107,6 +112,7 @@ async def test_r20_57_the_button_may_not_straddle_unless_the_table_allows_it() -
 async def _busted_and_rebought(h: Harness) -> Table:
     """Four players; d busts (his stack taken to the bank, R-20.53) after one hand, the
     big blind passes his seat, and he rebuys: he missed it, so he waits (R-1.9)."""
+    h.service.seed = SEED  # the first button and the decks: the same story every run
     table = await h.seated(["a", "b", "c", "d"])
     await h.deal(table)
     await h.play_passively(table)
