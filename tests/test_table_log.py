@@ -177,6 +177,11 @@ def _samples() -> list[log.LogRecord]:
         log.MoveFinished("m1", 4),
         log.TablePlace("tn:x:1", 4242, 4343, at=12.0),
         log.TablePlace("tn:x:2", 4244),
+        log.HostActed("adjust", "u1", "host", 2, amount=-30, reason="paid at the bar", at=13.0),
+        log.HostActed("seat", "u2", "u1", 3, 5),
+        log.HostActed("cohost", "u1", "host"),
+        log.Waitlisted("join", "u9", "Nine", at=14.0),
+        log.Waitlisted("offer", "u9", "Nine"),
     ]
 
 
