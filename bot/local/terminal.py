@@ -222,7 +222,8 @@ class LocalTable:
         if halted:
             self.emit(self.words("halted", reason=self.table.snapshot(None).halted or ""))
         conservation = self.table.conservation_error()
-        self.emit(f"conservation: {'ok' if conservation is None else conservation}")
+        ok = "ok" if conservation is None else self.words.render(conservation)
+        self.emit(f"conservation: {ok}")
         await self.service.settle_all()
         with self.answering():
             await self.seat_players()
@@ -578,7 +579,7 @@ class LocalTable:
                 self.emit(f"state: {table.digest()} turn {table.snapshot(None).turn}")
             error = table.conservation_error()
             if error:
-                self.emit(f"CONSERVATION: {error}")
+                self.emit(f"CONSERVATION: {self.words.render(error)}")
                 return
 
     def _robot_to_move(self, view: TableView) -> tuple[str, TableView] | None:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import PokerError
-from bot.poker.messages import RAW, Msg, english, raw
+from bot.poker.messages import RAW, Msg, Name, english, raw
 from bot.poker.record import HandStart
 from bot.table import said
 from bot.table.fields import Malformed as _Malformed
@@ -213,7 +213,7 @@ class SnapshotBody:
     last_phase: str
     paused: bool
     closed: bool
-    halted: str | None
+    halted: Msg | None
     last_action: str
     last_said: Msg | None
     seq: int
@@ -274,6 +274,7 @@ class SnapshotBody:
         state = TableState(table_id, settings=self.settings)
         for name in _SCALARS:
             setattr(state, name, getattr(self, name))
+        state.halted = self.halted
         state.last_said = self.last_said
         if self.last_said is not None:
             state.last_action = english(self.last_said)
@@ -292,6 +293,15 @@ class SnapshotBody:
         out: dict[str, Any] = {"version": VERSION, "settings": self.settings.to_dict()}
         for name in _SCALARS:
             out[name] = getattr(self, name)
+        # No prose kept: why the table stopped as a message (an older one's words as
+        # they were).
+        out["halted"] = None
+        if self.halted is not None:
+            words = self.halted.get("text")
+            if self.halted.key == RAW and isinstance(words, Name):
+                out["halted"] = words.text
+            else:
+                out["halted_said"] = said.dump(self.halted)
         if self.last_said is not None and self.last_said.key != RAW:
             # No prose kept: the message, read in its reader's language.
             out["last_action"] = ""
@@ -340,7 +350,7 @@ class SnapshotBody:
             last_phase=_str(_get(p, "last_phase"), "last_phase"),
             paused=_bool(_get(p, "paused"), "paused"),
             closed=_bool(_get(p, "closed"), "closed"),
-            halted=_opt_str(_get(p, "halted"), "halted"),
+            halted=_halted(p),
             last_action=_str(_get(p, "last_action"), "last_action"),
             last_said=_last_said(p),
             seq=_int(_get(p, "seq"), "seq"),
@@ -363,6 +373,15 @@ class SnapshotBody:
                 _str(u, "carried_by") for u in _list(p.get("carried_by", []), "carried_by")
             ),
         )
+
+
+def _halted(p: Mapping[str, Any]) -> Msg | None:
+    """Why the table is stopped, as a message; an older snapshot's words read as raw
+    text."""
+    if p.get("halted_said") is not None:
+        return said.load(p["halted_said"])
+    text = _opt_str(_get(p, "halted"), "halted")
+    return raw(text) if text else None
 
 
 def _last_said(p: Mapping[str, Any]) -> Msg | None:
@@ -392,7 +411,6 @@ _SCALARS = (
     "last_phase",
     "paused",
     "closed",
-    "halted",
     "last_action",
     "seq",
     "incarnation",

@@ -17,7 +17,7 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
-from bot.poker.messages import Msg, english
+from bot.poker.messages import Chips, Msg, Number, Rule, english, msg, raw
 from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
@@ -37,9 +37,9 @@ class UnreplayableHand(TableError):
     R-16.8)."""
 
     def __init__(self, hand_no: int, reason: str) -> None:
+        # ``reason``: the engine's refusal of the old rules, as the log keeps it.
         super().__init__(
-            f"Hand #{hand_no} was recorded under earlier rules and cannot be replayed "
-            f"by this version ({reason}) (R-16.8)."
+            msg("table.unreplayable", hand=Number(hand_no), why=raw(reason), rule=Rule("R-16.8"))
         )
         self.hand_no = hand_no
         self.reason = reason
@@ -164,7 +164,8 @@ class TableState:
     last_phase: str = ""
     paused: bool = False
     closed: bool = False
-    halted: str | None = None
+    halted: Msg | None = None
+    """Why the table is stopped (None: it is not)."""
     chosen: tuple[str, str] | None = None
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
@@ -243,15 +244,18 @@ class TableState:
             total += sum(s.stack for s in self.seats.values()) + self.carried
         return total
 
-    def conservation_error(self) -> str | None:
+    def conservation_error(self) -> Msg | None:
         """R-2.5: chips on the table must equal chips bought minus chips cashed out."""
         expected = self.bought - self.cashed
         actual = self.chips_on_table()
         if actual != expected:
-            return (
-                f"Chip conservation failed (R-2.5): {actual} chips on the table but "
-                f"{self.bought} bought - {self.cashed} cashed out = {expected}. "
-                "The table is stopped; no chip moves until this is fixed."
+            return msg(
+                "table.conservation_failed",
+                rule=Rule("R-2.5"),
+                actual=Chips(actual),
+                bought=Chips(self.bought),
+                cashed=Chips(self.cashed),
+                expected=Chips(expected),
             )
         return None
 
@@ -401,7 +405,7 @@ class TableState:
         self.pot_state = None
 
     def _on_halted(self, p: log.Halted, live: Any) -> None:
-        self.halted = p.reason
+        self.halted = p.told
 
     def _on_hand_started(self, p: log.HandStarted, live: Any) -> None:
         start, order = p.start, p.order

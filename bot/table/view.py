@@ -160,7 +160,8 @@ class TableView:
     declare_pending: int
     """How many players still have to declare or call at once (sealed, R-13.2, R-15.2)."""
     host: str
-    halted: str | None
+    halted: Msg | None
+    """Why the table is stopped (None: it is not)."""
     pot_system: PotSystem = "normal"
     """normal, two_to_win or guts (§15) for the game on (or dealt next)."""
     reserve: int = 0
