@@ -16,14 +16,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.poker.messages import Name
 from bot.table.standings import (
     DEFAULT_MIN_HANDS,
     DEFAULT_TOP,
     MAX_MIN_HANDS,
     MAX_TOP,
-    board_words,
-    stats_words,
+    board_said,
+    stats_said,
 )
+from bot.words import render
 from cogs import ops, places
 from cogs.bot import ChipfistBot
 from cogs.words import of, say
@@ -52,7 +54,8 @@ async def player_stats(
     standing = await bot.tables.player_standing(
         str(who.id), scope=scope, guild=interaction.guild_id, viewer=str(interaction.user.id)
     )
-    await ops.reply(interaction, stats_words(standing, mention(str(who.id))))
+    said = stats_said(standing, Name(mention(str(who.id))))
+    await ops.reply(interaction, render(said, of(interaction)))
 
 
 class StandingsCog(commands.Cog):
@@ -100,7 +103,7 @@ class StandingsCog(commands.Cog):
         board = await self.bot.tables.leaderboard(
             scope=scope, guild=interaction.guild_id, top=top, min_hands=min_hands
         )
-        await ops.reply(interaction, board_words(board, mention))
+        await ops.reply(interaction, render(board_said(board, mention), of(interaction)))
 
     @app_commands.command(
         name="privacy", description="Show or hide yourself on the leaderboards of every server"

@@ -16,9 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rulebook
+from bot.poker.messages import Chips
 from bot.table.actor import Actor
 from bot.table.games import game_suggestions, split_game
-from bot.table.session import stats_text
+from bot.table.session import stats_said
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.table import Outcome, Table
 from bot.table.text_actions import (
@@ -504,11 +505,9 @@ class TableCog(commands.Cog):
             return
         lines = [f"{names.escape(report.name(r.user_id))}: {r.net:+d}" for r in report.results]
         image = await _render_ledger([(report.name(r.user_id), r.net) for r in report.results])
-        text = (
-            "\n".join(lines)
-            + "\n"
-            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in report.totals.items())
-        )
+        lang = of(interaction)
+        totals = [say(f"ledger.total.{k}", lang, amount=Chips(v)) for k, v in report.totals.items()]
+        text = "\n".join(lines) + "\n" + say("ledger.totals", lang, totals=", ".join(totals))
         await ops.reply(interaction, text, image=image)
 
     @app_commands.command(name="settle", description="Who pays whom to settle the session")
@@ -555,10 +554,11 @@ class TableCog(commands.Cog):
         stats = await self.bot.tables.stats(_tid(interaction))
         if player is not None:
             stats = [s for s in stats if s.user_id == str(player.id)]
-        if not stats:
+        said = stats_said(stats)
+        if said is None:
             await ops.reply(interaction, say("stats.nothing", of(interaction)))
             return
-        await ops.reply(interaction, stats_text(stats))
+        await ops.reply(interaction, render(said, of(interaction)))
 
     async def _open_thread(self, interaction: Interaction, tid: str, wanted: bool) -> None:
         """A table in its own thread: the table message, pings and results go there;

@@ -21,9 +21,10 @@ import pytest
 from bot.local.terminal import LocalTable, parse_args, parse_settings, run
 from bot.poker.events import CardsDealt
 from bot.poker.legal import Legal
+from bot.poker.messages import english
 from bot.table.games import normalize_changes, split_game, split_rotation
 from bot.table.notices import describe, setting_words
-from bot.table.session import PlayerStats, stats_text
+from bot.table.session import PlayerStats, stats_said
 from bot.table.settings import TableSettings, parse_game
 from bot.table.text_actions import (
     MAX_NAME,
@@ -633,7 +634,9 @@ async def test_settings_change_notice_in_words() -> None:
 
 def test_stats_say_hand_or_hands() -> None:
     """Item 18: "1 hand", "2 hands"."""
-    text = stats_text([PlayerStats("a", "alice", 1, 1, 5, 5), PlayerStats("b", "bob", 2, 0, -5, 0)])
+    said = stats_said([PlayerStats("a", "alice", 1, 1, 5, 5), PlayerStats("b", "bob", 2, 0, -5, 0)])
+    assert said is not None and stats_said([]) is None
+    text = english(said)
     assert "alice: 1 hand played" in text and "bob: 2 hands played" in text
     assert "1 hands" not in text
 

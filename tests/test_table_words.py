@@ -166,8 +166,6 @@ PROSE_LEFT = {
     "settings.py": 115,
     "text_actions.py": 32,
     "view.py": 31,
-    "standings.py": 26,
-    "session.py": 6,
     "notices.py": 3,
 }
 """Sentence-like literals still in each module of ``bot/table``, by file: lower a
