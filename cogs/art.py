@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from bot.poker.messages import Msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import VARIANTS
-from bot.table.view import TableView, seat_notes
+from bot.table.view import DRAW_NOTES, TableView, seat_notes
 from bot.words import Locale
 from cards_art import (
     ONLY_POT,
@@ -87,9 +87,7 @@ def to_art(view: TableView) -> ArtTable:
                 is_to_act=False,
                 up_cards=shown[:8],
                 hidden_cards=min(hidden, 7),
-                tags=tuple(n for n in seat_notes(view, s) if not n.startswith(("drew", "stood")))[
-                    :2
-                ],
+                tags=tuple(n for n in seat_notes(view, s) if n.key not in DRAW_NOTES)[:2],
                 drawn=s.drew[-1] if s.drew and s.state != "folded" else None,
             )
         )
@@ -108,7 +106,9 @@ def to_art(view: TableView) -> ArtTable:
         board=tuple(c for c in view.board if c != "??")[:5],
         pots=pots,
         hand_number=view.hand_no or None,
-        street=Msg(f"art.phase.{view.phase}") if view.phase in _WHOLE_TABLE else view.street,
+        street=Msg(f"art.phase.{view.phase}")
+        if view.phase in _WHOLE_TABLE
+        else view.street_said or "",
     )
 
 

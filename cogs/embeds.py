@@ -11,8 +11,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.poker.legal import ActionName
+from bot.poker.messages import Msg
 from bot.table.view import TableView, cards_words, seat_notes
-from bot.words import Locale
+from bot.words import Locale, render
 from cards_art import RenderedImage
 from cogs.art import split_game
 from cogs.components import action_buttons
@@ -102,7 +103,7 @@ def table_embed(
         name = escape(s.name)
         seats.append(f"{marks}`{s.seat}` {name} — {s.stack}{bet}{state}{notes}{cards}")
     embed.add_field(name=w("embed.seats"), value="\n".join(seats) or "—", inline=False)
-    where = f" · {view.street}" if view.street else ""
+    where = f" · {render(view.street_said, locale)}" if view.street_said else ""
     # The version (``cogs.channel``: turn.notices) says which state of the table this is.
     stamp = f" · v{version}" if version else ""
     hand, phase = w("embed.hand", n=view.hand_no), w("embed.phase." + view.phase)
@@ -110,18 +111,10 @@ def table_embed(
     return embed
 
 
-def _note(note: str, locale: Locale) -> str:
+def _note(note: Msg, locale: Locale) -> str:
     """A seat's note (``seat_notes``: stood pat, drew 2, marker, legs 1/3) in ``locale``."""
-    if note == "marker":
-        return "🎯 " + say("embed.note.marker", locale)
-    if note == "stood pat":
-        return say("embed.note.stood_pat", locale)
-    head, _, rest = note.partition(" ")
-    if head == "drew":
-        return say("embed.note.drew", locale, n=rest.replace("pat", say("embed.note.pat", locale)))
-    if head == "legs":
-        return say("embed.note.legs", locale, n=rest)
-    return note
+    said = render(note, locale)
+    return "🎯 " + said if note.key == "table.note.marker" else said
 
 
 def table_view(

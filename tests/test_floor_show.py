@@ -14,7 +14,7 @@ from typing import Any
 
 import bot.poker.hand as hand_module
 from bot.poker.cards import stacked_deck
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Number, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
@@ -182,7 +182,8 @@ def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
 def every_view(table: Table, now: float) -> tuple[Any, str, Any, Any]:
     """The spectator view, the terminal text, the Discord embed and the picture's model
     with its alt text: what each kind of player sees of the table."""
-    from bot.table.view import render_text
+    from bot.local.drawing import draw
+    from bot.local.words import Words
     from cards_art import render_table
     from cogs.art import to_art
     from cogs.embeds import table_embed
@@ -190,7 +191,7 @@ def every_view(table: Table, now: float) -> tuple[Any, str, Any, Any]:
     view = table.snapshot(None)
     embed = table_embed(view)
     art = to_art(view)
-    return view, render_text(view, now), embed, (art, render_table(art).alt_text)
+    return view, draw(Words(), view, now), embed, (art, render_table(art).alt_text)
 
 
 def embed_text(embed: Any) -> str:
@@ -220,7 +221,8 @@ async def test_r15_1_two_to_win_markers_show_on_the_table_while_live() -> None:
     for line in seats_field.splitlines():
         name = line.split("` ", 1)[1].split(" — ")[0]
         assert ("marker" in line) == (name in holders), line
-    assert {s.name for s in art.seats if "marker" in s.tags} == holders
+    marker = msg("table.note.marker")
+    assert {s.name for s in art.seats if marker in s.tags} == holders
     assert "marker" in alt
     assert "Two to win" in text and "Two to win" in embed_text(embed)
 
@@ -314,7 +316,8 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     while table.state.hand is not None and table.state.hand.phase == "draw":
         assert (await h.do(table, h.to_act(table), "draw 0")).ok
     view, text, embed, (art, alt) = every_view(table, h.time.now())
-    assert view.street == "After draw 1 of 3" and art.street == "After draw 1 of 3"
+    assert view.street == "After draw 1 of 3" and art.street == view.street_said
+    assert view.street_said == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     # Each player's draw is public: how many cards (or pat), in every view.
     counts = {s.name: s.drew for s in view.seats}
     assert sorted(counts.values()) == [(0,), (0,), (0,)]
