@@ -394,7 +394,7 @@ async def test_r6_6_terminal_prints_whose_turn_after_a_deal_but_never_cards() ->
 
 async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() -> None:
     """R-8.3 pays the last side pot first; the summary and the picture read main first."""
-    from cogs.presenter import _SUMMARY, main_pot_first
+    from cogs.presenter import _SUMMARY, main_pot_first, pot_order
 
     h = Harness()
     deck = stacked_deck(["2c3d", "AsAd", "KsKd"], "AhKh7c8d9s")  # a showdown for both pots
@@ -419,7 +419,8 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
     awards = [line for line in lines if "pot" in line.split(":")[0]]
     # The engine tells the awards main pot first (R-12.6) though it settles side pots first.
     assert awards[0].startswith("main pot") and awards[1].startswith("side pot 1"), awards
-    ordered = [x for x in main_pot_first(lines) if x in awards]
+    told = [(pot_order(n), n.text) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
+    ordered = [x for x in main_pot_first(told[::-1]) if x in awards]  # side pots told first
     assert ordered[0].startswith("main pot") and ordered[1].startswith("side pot 1")
     presenter = DiscordPresenter(None)  # type: ignore[arg-type]
     presenter.service = h.service

@@ -215,7 +215,7 @@ class Table:
                 # know. Never "already done": stop the table, with the reason.
                 said = await self._halt_on_collision(str(exc))
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, english(said))
+                    await self.presenter.error(self.table_id, user, said)
                 return _outcome(False, said, self.state.turn, "halted")
             except (TableError, PokerError) as exc:
                 if self.state.seq != before:
@@ -227,7 +227,7 @@ class Table:
                 if legal is not None and not says_options(said):
                     said = refusal(said, legal)
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, english(said))
+                    await self.presenter.error(self.table_id, user, said)
                 return _outcome(False, said, st.turn, getattr(exc, "code", "refused"))
             except Exception:
                 # The store failed (disk full, I/O error) or a bug: memory may now be
@@ -242,7 +242,7 @@ class Table:
                     return _outcome(True, said, self.state.turn, "partly_recorded")
                 said = msg("table.store_error")
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, english(said))
+                    await self.presenter.error(self.table_id, user, said)
                 return _outcome(False, said, self.state.turn, "store_error")
             return _outcome(True, answer if isinstance(answer, Msg) else raw(answer), st.turn)
 
