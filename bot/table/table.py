@@ -580,14 +580,10 @@ class Table:
                 for k in now
                 if k != "extra" and now[k] != old.get(k)
             ]
-            # The settings' own words (bot/table/settings.py says them).
-            told = msg(
-                "table.settings.changed",
-                changes=raw(", ".join(shown)) if shown else msg("table.settings.unchanged"),
-                now=raw(new.now_text()),
-            )
-            await self._public("settings", told)
-            return told
+            names = ", ".join(shown) or "nothing (the values were already set)"
+            text = f"Settings changed: {names}. Now: {new.now_text()}."
+            await self._public("settings", text)
+            return text
 
         return await self._command(user, key, None, body)
 
