@@ -322,3 +322,30 @@ def test_the_joker_is_named_in_every_language_never_shown_as_its_code() -> None:
     assert render(m, "en", names=lambda p: "Ann") == "Ann: As Joker"
     assert render(m, "es", names=lambda p: "Ann") == "Ann: As Comodín"
     assert all(JOKER not in render(m, loc, names=lambda p: "Ann") for loc in SUPPORTED)
+
+
+async def test_R_6_2_an_accepted_action_is_answered_as_its_message_in_any_language() -> None:
+    """The actor's answer to an accepted action is the action's message (names in it),
+    never its English as raw text; a remark of the parser comes first, in one message."""
+    h, table, who, _ = await _heads_up()
+    out = await h.do(table, who, "call")
+    assert out.ok and out.msg is not None and out.msg.key == "notice.action.call"
+    assert out.msg.get("who") == Name(who)
+    assert render(out.msg, "de") == f"{who} geht 2 mit"
+    nxt = h.to_act(table)
+    out = await h.do(table, nxt, "call and raise 10")  # R-6.2: a call, said so
+    assert out.ok and out.msg is not None and out.msg.key == "notice.space"
+    done = out.msg.get("tail")
+    assert isinstance(done, Msg) and done.key.startswith("notice.action.")
+    assert done.get("who") == Name(nxt)
+    assert render(out.msg, "en").endswith(render(done, "en"))
+
+
+async def test_R_6_5_a_refusal_reaches_the_presenter_as_its_message() -> None:
+    """``presenter.error`` gets the refusal as a message (rendered by the presenter in
+    the actor's language), never English text."""
+    h, table, who, other = await _heads_up()
+    await h.do(table, other, "call")
+    _, user, told = h.presenter.errors[-1]
+    assert user == other and isinstance(told, Msg)
+    assert told == msg("table.not_your_turn", who=Name(who))

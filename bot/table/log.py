@@ -19,7 +19,7 @@ from typing import Any, ClassVar, TypeVar
 
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import ConfigError, PokerError
-from bot.poker.messages import RAW, Msg, english, raw
+from bot.poker.messages import Msg, raw
 from bot.poker.record import HandStart
 from bot.table import said
 from bot.table.errors import TableError
@@ -370,15 +370,10 @@ class Halted(LogRecord):
     def told(self) -> Msg:
         return self.why if isinstance(self.why, Msg) else raw(self.why)
 
-    @property
-    def reason(self) -> str:
-        """Why, in English (for the operator's log and the callers that want words)."""
-        return english(self.told)
-
     def to_payload(self) -> dict[str, Any]:
-        if self.told.key == RAW:  # words written before messages: kept as they were
-            return _put_at({"reason": self.reason}, self.at)
-        return _put_at({"said": said.dump(self.told)}, self.at)
+        if isinstance(self.why, str):  # words written before messages: kept as they were
+            return _put_at({"reason": self.why}, self.at)
+        return _put_at({"said": said.dump(self.why)}, self.at)
 
     @classmethod
     def from_payload(cls, p: Mapping[str, Any]) -> Halted:

@@ -1072,16 +1072,15 @@ class Table:
         self,
         action: Action,
         key: str | None,
-        note: str = "",
+        note: str | Msg = "",
         ledger: Sequence[LedgerRow] = (),
         *,
         timeout: bool = False,
-    ) -> str:
+    ) -> Msg:
         info, hand = self._hand_or_refuse()
         events = hand.apply(action)  # a refusal raises here and changes nothing
         summary = _summary(events)
         told = None if summary is None else named(summary, info.names)
-        text = "" if told is None else english(told)
         try:
             await self._commit(
                 tlog.ActionTaken(
@@ -1102,8 +1101,11 @@ class Table:
             raise
         await self._tell(events)
         await self._after_change()
-        answer = text or "Done."
-        return f"{note} {answer}".strip() if note else answer
+        answer = told or msg("table.done")
+        if not note:
+            return answer
+        # The parser's remark on how it read the line, then what was done.
+        return joined([note if isinstance(note, Msg) else raw(note), answer], "notice.space")
 
     async def _tell(self, events: Sequence[Event]) -> None:
         info = self.state.current
