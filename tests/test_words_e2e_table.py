@@ -132,3 +132,20 @@ def test_R_14_4_standings_read_in_german_with_the_reader_and_his_numbers() -> No
     assert (
         render(line, "de") == "Ann: 2 Hände gespielt, 1 gewonnen, netto -1.234, bester Gewinn 1.500"
     )
+
+
+def test_R_16_11_why_a_table_closed_is_said_in_the_players_language() -> None:
+    """The reason and the place of a table closed under R-16.11 are catalogue words:
+    a German player reads both in German; the English reads as before."""
+    from bot.table.table import Abandoned
+    from cogs.moderation import NOT_A_PLACE, closed_text
+    from cogs.words import message
+
+    done = Abandoned(cancelled=None, cashed=(), reason="closed.why.thread")
+    place = message("closed.place.thread", channel="<#5>")
+    english = closed_text(done, place, 10, "en")
+    assert "**The table in the thread of <#5> is closed**: its thread was deleted." in english
+    german = closed_text(done, place, 10, "de")
+    assert "<#5>" in german and "Thread" in german and "thread was deleted" not in german
+    dm = closed_text(Abandoned(None, (), NOT_A_PLACE), message("closed.place.dm"), None, "ru")
+    assert "R-1.11" in dm and "direct message" not in dm
