@@ -14,10 +14,12 @@ import pytest
 
 from bot.poker.actions import Call, action_to_dict
 from bot.poker.errors import ConfigError
+from bot.poker.messages import RAW, Msg
 from bot.poker.record import ENGINE_RULES, OLD_ENGINE_RULES, HandStart
 from bot.poker.rules import Rules
 from bot.table.errors import TableError
 from bot.table.ports import MemoryStore
+from bot.words import render
 from tests.harness import Harness
 
 
@@ -79,8 +81,12 @@ async def test_r16_8_an_old_hand_that_no_longer_replays_is_cancelled_with_chips_
     ended = [e for e in await h.store.events("t") if e.kind == "hand_ended"]
     assert ended[-1].payload["reason"] == "cancelled" and ended[-1].payload["rake"] == 0
     # The cancelled hand is not exported as if it had been played: a clear refusal.
-    with pytest.raises(TableError, match=r"R-16\.8"):
+    with pytest.raises(TableError, match=r"R-16\.8") as refused:
         await again.hand_history(info.hand_no)
+    # Why, as the engine's own message (not its English as text): it reads in German.
+    why = refused.value.msg.get("why")
+    assert refused.value.msg.key == "table.unreplayable" and isinstance(why, Msg)
+    assert why.key != RAW and render(refused.value.msg, "de").startswith("Hand #")
     # A second recovery reads the cancellation from the log: the same table.
     h3 = Harness(store=h.store)
     assert await h3.service.recover() == []

@@ -385,14 +385,14 @@ class Halted(LogRecord):
         return cls(_str(_get(p, "reason"), "reason"), at=_at(p))
 
 
-def read_start(raw: dict[str, Any]) -> tuple[HandStart, str | None]:
+def read_start(raw: dict[str, Any]) -> tuple[HandStart, Msg | None]:
     """A hand start from the log, and why this engine refuses its rules, if it does
     (written under earlier rules, R-16.8): the table is still read, and the hand is
     never dealt or replayed by these rules (cancelled if in progress)."""
     try:
         return HandStart.from_dict(raw), None
     except ConfigError as exc:
-        return HandStart.from_dict(raw, checked=False), exc.message
+        return HandStart.from_dict(raw, checked=False), exc.msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +407,7 @@ class HandStarted(LogRecord):
     dead_sb: int | None
     variant: str
     limit: str
-    refused: str | None = field(default=None, compare=False)
+    refused: Msg | None = field(default=None, compare=False)
     """Why this engine refuses the recorded rules (R-16.8); never written."""
 
     def to_payload(self) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def rebuild(
             # dealt under rules this engine no longer plays; the service cancels
             # it (chips back as committed) instead of failing to start.
             info.hand = None
-            info.replay_error = exc.message
+            info.replay_error = exc.msg
     return state
 
 

@@ -110,7 +110,7 @@ class OpenHand:
     limit: str
     actions: tuple[Action, ...]
     started_at: float
-    replay_error: str | None = None
+    replay_error: Msg | None = None
     """Not stored: why this engine refuses the start record's rules (R-16.8), found on
     reading; the hand is then cancelled at recovery."""
 

@@ -17,7 +17,7 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
-from bot.poker.messages import Chips, Msg, Number, Rule, english, msg, raw
+from bot.poker.messages import Chips, Msg, Number, Rule, english, msg
 from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
@@ -36,10 +36,10 @@ class UnreplayableHand(TableError):
     """A recorded hand this engine cannot replay (a rule changed since it was dealt,
     R-16.8)."""
 
-    def __init__(self, hand_no: int, reason: str) -> None:
-        # ``reason``: the engine's refusal of the old rules, as the log keeps it.
+    def __init__(self, hand_no: int, reason: Msg) -> None:
+        # ``reason``: the engine's refusal of the old rules.
         super().__init__(
-            msg("table.unreplayable", hand=Number(hand_no), why=raw(reason), rule=Rule("R-16.8"))
+            msg("table.unreplayable", hand=Number(hand_no), why=reason, rule=Rule("R-16.8"))
         )
         self.hand_no = hand_no
         self.reason = reason
@@ -67,7 +67,7 @@ class HandInfo:
     start_turn: int = 0
     """The table's turn number once this deal began: any prompt of this deal carries a
     turn at least this (an older one belongs to an earlier deal)."""
-    replay_error: str | None = None
+    replay_error: Msg | None = None
     """Why this engine could not replay the record (R-16.8): the hand is then cancelled
     at recovery and never replayed again."""
 

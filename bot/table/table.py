@@ -1613,7 +1613,7 @@ def _replay(hand_no: int, info: HandInfo) -> Hand:
         for action in info.actions:
             hand.apply(action)
     except PokerError as exc:  # recorded under earlier rules
-        raise UnreplayableHand(hand_no, exc.message) from None
+        raise UnreplayableHand(hand_no, exc.msg) from None
     return hand
 
 
