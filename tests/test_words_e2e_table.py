@@ -16,28 +16,14 @@ from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
 from tests.test_discord_locales import PLACEHOLDER, _texts, play_out, public_text
 
-SAID_HERE = (
-    "table.close.",
-    "table.standings.",
-    "table.board.",
-    "table.stats.",
-    "table.count.",
-    "table.note.",
-    "table.gone.",
-    "table.clock.",
-)
-"""The ``table`` keys of the close line, the standings and the seat notes."""
-
 
 def english_of_table(lang: str) -> set[str]:
-    """The English parts (two words or more) of the keys above that ``lang`` says
-    otherwise, and the ledger's words of the ``discord`` catalogue."""
+    """The English parts (two words or more) of every ``table`` and ``discord`` message
+    that ``lang`` says otherwise."""
     out: set[str] = set()
-    for domain, heads in (("table", SAID_HERE), ("discord", ("ledger.", "settle.", "stats."))):
+    for domain in ("table", "discord"):
         en, other = _texts(read_catalog("en", domain)), _texts(read_catalog(lang, domain))  # type: ignore[arg-type]  # a Locale literal
         for key, text in en.items():
-            if not key.startswith(heads):
-                continue
             for part in PLACEHOLDER.split(text):
                 part = part.strip(" .,:;()·—-*")
                 if " " in part and len(part) >= 8 and part not in other.get(key, ""):
