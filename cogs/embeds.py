@@ -12,7 +12,7 @@ import discord
 
 from bot.poker.legal import ActionName
 from bot.poker.messages import Msg
-from bot.table.view import TableView, cards_words, seat_notes
+from bot.table.view import TableView, cards_words, seat_notes, stakes_parts
 from bot.words import Locale, render
 from cards_art import RenderedImage
 from cogs.art import split_game
@@ -45,15 +45,20 @@ def table_embed(
     def w(key: str, **params: str | int) -> str:
         return say(key, locale, **params)
 
-    game, rest = split_game(view.stakes, view.variant_name)
+    if view.stakes_data is not None:
+        head, *more = stakes_parts(view.stakes_data)
+        game, rest = render(head, locale), ", ".join(render(m, locale) for m in more)
+    else:
+        game, rest = split_game(view.stakes, view.variant_name)
     embed = discord.Embed(
         title=f"{game} — {rest}" if rest else game,  # the game named once
         colour=discord.Colour.dark_green(),
     )
     lines = list(recent[-6:])
     no_hand = view.phase in ("waiting", "paused", "halted", "closed")
-    if view.last_action and view.last_action not in lines and not no_hand:
-        lines.append(view.last_action)  # only while a hand is on: never after "is over"
+    last = "" if view.last_said is None else render(view.last_said, locale)
+    if last and last not in lines and not no_hand:
+        lines.append(last)  # only while a hand is on: never after "is over"
     # Names an older version kept raw are shown as written too.
     kept = [s.name for s in view.seats]
     lines = [escape_names(line, kept) for line in lines]
@@ -77,7 +82,7 @@ def table_embed(
     who = next((s for s in view.seats if s.seat == view.to_act), None)
     if who is not None:
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
-        may = f"\n{view.options}" if view.options else ""
+        may = f"\n{render(view.options_said, locale)}" if view.options_said else ""
         seat = w("embed.seat", seat=who.seat)
         embed.add_field(name=w("embed.to_act"), value=f"<@{who.user_id}> ({seat}){clock}{may}")
         if view.phase == "betting":  # a draw or a declaration has nothing to call

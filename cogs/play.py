@@ -109,7 +109,8 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
             return
         if legal is not None:
             # Say why not (capped, not reopened, no openers...), then what is allowed.
-            why = view.no_raise or say("play.no_raise", lang)
+            said = view.no_raise_said
+            why = render(said, lang) if said is not None else say("play.no_raise", lang)
             await ops.reply(interaction, say("play.why_may", lang, why=why, may=may(legal, lang)))
             return
         req = ActionRequest("raise_to", 0)  # the service answers "not your turn"/stale
@@ -214,7 +215,8 @@ async def on_raise_submit(
             return
         view = table.snapshot(str(interaction.user.id))
         legal = view.legal
-        req = parse_raise(to_text, by_text, legal, view.no_raise, lang)
+        no_raise = None if view.no_raise_said is None else render(view.no_raise_said, lang)
+        req = parse_raise(to_text, by_text, legal, no_raise, lang)
         if isinstance(req, str):
             extra = say("play.legal", lang, may=may(legal, lang)) if legal is not None else ""
             await ops.reply(interaction, req + extra)

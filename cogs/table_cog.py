@@ -31,13 +31,13 @@ from bot.table.text_actions import (
     parse_action,
     parse_value,
 )
-from bot.table.view import TableView
+from bot.table.view import TableView, stakes_said
 from bot.words import Locale, render
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
 from cogs import names, ops, permissions, places, play, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
-from cogs.words import of, outcome_text, say
+from cogs.words import error_text, of, outcome_text, say
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[ChipfistBot]
@@ -261,7 +261,8 @@ class TableCog(commands.Cog):
         lang = of(interaction)
         seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
-        head = f"{v.variant_name}, {v.stakes}. "
+        stakes = v.stakes if v.stakes_data is None else render(stakes_said(v.stakes_data), lang)
+        head = f"{stakes}. "
         said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
         await ops.reply(interaction, head + said)
 
@@ -449,7 +450,7 @@ class TableCog(commands.Cog):
             await ops.reply(interaction, draw_count_message("draw", exc.count, own))
             return
         except ParseError as exc:
-            await ops.reply(interaction, exc.message)
+            await ops.reply(interaction, error_text(exc, of(interaction)))
             return
         await self._act(interaction, req)
 
