@@ -53,7 +53,7 @@ def draw(
     words: Words, view: TableView, now: float | None = None, legal: Legal | None = None
 ) -> str:
     """The view as lines of text; ``legal``: the player to act's options when they are
-    public (``view.options`` is not empty), said in the reader's language."""
+    public (``view.options_said`` is given), said in the reader's language."""
     where = f" | {words.render(view.street_said)}" if view.street_said is not None else ""
     phase = words(f"phase.{view.phase}")
     stakes = (
@@ -72,9 +72,9 @@ def draw(
     who = next((s for s in view.seats if s.seat == view.to_act), None)
     if who is not None:
         options = ""
-        if view.options:
-            told = words.render(legal.options()) if legal is not None else view.options
-            options = words("draw.options", options=told)
+        if view.options_said is not None:
+            said = legal.options() if legal is not None else view.options_said
+            options = words("draw.options", options=words.render(said))
         lines.append(
             words("draw.to_act", name=who.name, seat=who.seat, clock=clock, options=options)
         )

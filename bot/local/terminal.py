@@ -45,7 +45,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
-from bot.table.view import TableView
+from bot.table.view import TableView, stakes_said
 
 TABLE_ID = "local"
 """The first table of a file; each `new` opens the next one, ``local-2``, ``local-3``...
@@ -171,7 +171,7 @@ class LocalTable:
         """The table as everyone sees it, in the terminal's language."""
         view = self.table.snapshot(None)
         legal = None
-        if view.options:
+        if view.options_said is not None:
             mover = next((s for s in view.seats if s.seat == view.to_act), None)
             legal = self.table.snapshot(mover.user_id).legal if mover else None
         return draw(self.words, view, self.table.time.now(), legal)
@@ -215,7 +215,12 @@ class LocalTable:
             if ignored:
                 # A second start in the same folder: the options would make a new table,
                 # and this file already holds one (R-16.2: the game is the table's).
-                stakes = self.table.settings.stakes_text()
+                data = self.table.snapshot(None).stakes_data
+                stakes = (
+                    self.table.settings.stakes_text()
+                    if data is None
+                    else self.words.render(stakes_said(data))
+                )
                 told = ", ".join(ignored)
                 db = self.args.db
                 self.emit(self.words("resume.ignored", db=db, stakes=stakes, options=told))
@@ -356,7 +361,8 @@ class LocalTable:
                 if cmd == "phh":
                     self.emit(await table.hand_history(number))
                 else:
-                    self.emit(await table.hand_story(number))
+                    told = await table.hand_told(number)
+                    self.emit("\n".join(self.words.render(m) for m in told))
             except TableError as exc:
                 self.emit(f"! {self.words.refusal(exc)}")
         elif cmd == "set":
