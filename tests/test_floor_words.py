@@ -35,7 +35,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
-from tests.harness import Harness
+from tests.harness import Harness, told_story
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -682,7 +682,7 @@ async def test_r13_2_history_tells_the_timeouts() -> None:
     await h.deal(table)
     h.time.set(table.deadline() or 0)
     assert await h.service.tick() == 1
-    story = await table.hand_story(1)
+    story = await told_story(table, 1)
     assert re.search(r"\b[ab]'s time ran out\.\n[ab] folds", story), story
 
 

@@ -20,7 +20,7 @@ from bot.poker.rules import Rules
 from bot.table.errors import TableError
 from bot.table.ports import MemoryStore
 from bot.words import render
-from tests.harness import Harness
+from tests.harness import Harness, told_story
 
 
 def _old_form(store: MemoryStore, table_id: str = "t") -> dict[str, Any]:
@@ -139,7 +139,7 @@ async def test_r16_8_an_old_hand_whose_rules_are_now_refused_is_cancelled() -> N
     with pytest.raises(TableError, match=r"R-16\.8"):
         await again.hand_history(info.hand_no)
     with pytest.raises(TableError, match=r"R-16\.8"):
-        await again.hand_story(info.hand_no)
+        await told_story(again, info.hand_no)
 
 
 async def test_r2_5_a_table_whose_log_cannot_be_read_stops_and_the_others_recover() -> None:

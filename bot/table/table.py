@@ -689,7 +689,7 @@ class Table:
             await self._commit(tlog.Closed(by))
             self.away.clear()
             done.append(Abandoned(cancelled, cashed, reason))
-            return reason
+            return msg("table.close.done")
 
         await self._command(None, None, None, body)
         return done[0] if done else None
@@ -1491,10 +1491,6 @@ class Table:
             return phh.export_hand(hand, players=list(info.names), viewer=position)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
-
-    async def hand_story(self, hand_no: int) -> str:
-        """A finished hand as the table told it, in English (:meth:`hand_told`)."""
-        return "\n".join(english(m) for m in await self.hand_told(hand_no))
 
     async def hand_told(self, hand_no: int) -> list[Msg]:
         """A finished hand as the table told it: its public lines as messages, players
