@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from bot.poker.actions import Fold, GutsCall
 from bot.poker.cards import stacked_deck
 from bot.poker.events import HandMucked, HandShown
-from bot.poker.messages import Count, msg, raw
+from bot.poker.messages import Chips, Count, Name, msg, raw
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError, TableError
 from bot.table.settings import TableSettings
@@ -193,7 +193,7 @@ async def test_r3_5_r18_1_the_clock_brings_in_for_the_bring_in_player() -> None:
     h.check(table)
     out = [n.text for _, n in h.presenter.public_notices if n.kind == "timeout"]
     assert out == [f"{late}'s time ran out."]
-    assert table.state.last_action == f"{late} brings it in for 1"
+    assert table.state.last_said == msg("notice.action.bring_in", who=Name(late), amount=Chips(1))
     assert h.to_act(table) != late
 
 

@@ -74,7 +74,7 @@ async def test_r16_8_an_old_hand_that_no_longer_replays_is_cancelled_with_chips_
     again = h2.service.table("t")
     assert again.state.current is not None and again.state.current.ended
     assert {s.user_id: s.stack for s in again.state.seats.values()} == before
-    assert again.snapshot().last_action == ""  # the old call does not stand
+    assert again.snapshot().last_said is None  # the old call does not stand
     h2.check(again)
     texts = [n.text for _, n in h2.presenter.public_notices]
     assert any("R-16.8" in t and "cancelled" in t for t in texts), texts

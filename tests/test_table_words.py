@@ -215,7 +215,7 @@ async def test_the_log_keeps_no_prose_for_a_new_action_and_a_history_reads_in_ge
     told = said.load(rows[-1].payload["said"])
     assert told == msg("notice.action.fold", who=Name(who))
     state = table.state
-    assert state.last_said == told and state.last_action == f"{who} folds"
+    assert state.last_said == told and english(told) == f"{who} folds"
     assert render(state.last_said, "de") == f"{who} steigt aus"
 
 
@@ -266,7 +266,7 @@ async def test_the_view_carries_stakes_street_options_and_last_action_as_data() 
     assert view.stakes_data == StakesView("holdem", "no_limit", blinds=(1, 2))
     assert view.street_said is not None and english(view.street_said) == view.street
     assert view.options_said is not None and view.options_said.key == "legal.options"
-    assert view.last_said is not None and english(view.last_said) == view.last_action
+    assert view.last_said is not None and view.last_said.key == "notice.action.call"
     assert render(view.street_said, "ru") == "Префлоп"
 
 

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import PokerError
-from bot.poker.messages import RAW, Msg, Name, english, raw
+from bot.poker.messages import RAW, Msg, Name, raw
 from bot.poker.record import HandStart
 from bot.table import said
 from bot.table.fields import Malformed as _Malformed
@@ -214,7 +214,6 @@ class SnapshotBody:
     paused: bool
     closed: bool
     halted: Msg | None
-    last_action: str
     last_said: Msg | None
     seq: int
     seats: tuple[SeatRecord, ...]
@@ -255,7 +254,6 @@ class SnapshotBody:
             paused=state.paused,
             closed=state.closed,
             halted=state.halted,
-            last_action=state.last_action,
             last_said=state.last_said,
             seq=state.seq,
             seats=tuple(SeatRecord.of(s) for s in state.seats.values()),
@@ -276,8 +274,6 @@ class SnapshotBody:
             setattr(state, name, getattr(self, name))
         state.halted = self.halted
         state.last_said = self.last_said
-        if self.last_said is not None:
-            state.last_action = english(self.last_said)
         state.pot_state = dict(self.pot_state) if self.pot_state is not None else None
         state.bank_granted = self.bank_granted
         state.carried_by = self.carried_by
@@ -302,10 +298,15 @@ class SnapshotBody:
                 out["halted"] = words.text
             else:
                 out["halted_said"] = said.dump(self.halted)
-        if self.last_said is not None and self.last_said.key != RAW:
-            # No prose kept: the message, read in its reader's language.
-            out["last_action"] = ""
-            out["last_said"] = said.dump(self.last_said)
+        # No prose kept: the last action as a message, read in its reader's language (an
+        # older snapshot's words as they were).
+        out["last_action"] = ""
+        if self.last_said is not None:
+            words = self.last_said.get("text")
+            if self.last_said.key == RAW and isinstance(words, Name):
+                out["last_action"] = words.text
+            else:
+                out["last_said"] = said.dump(self.last_said)
         out["pot_state"] = dict(self.pot_state) if self.pot_state is not None else None
         out["bank_granted"] = self.bank_granted
         out["carried_by"] = list(self.carried_by)
@@ -351,7 +352,6 @@ class SnapshotBody:
             paused=_bool(_get(p, "paused"), "paused"),
             closed=_bool(_get(p, "closed"), "closed"),
             halted=_halted(p),
-            last_action=_str(_get(p, "last_action"), "last_action"),
             last_said=_last_said(p),
             seq=_int(_get(p, "seq"), "seq"),
             seats=tuple(SeatRecord.from_payload(s) for s in _list(_get(p, "seats"), "seats")),
@@ -411,7 +411,6 @@ _SCALARS = (
     "last_phase",
     "paused",
     "closed",
-    "last_action",
     "seq",
     "incarnation",
     "opened_seq",

@@ -17,7 +17,7 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
-from bot.poker.messages import Chips, Msg, Number, Rule, english, msg
+from bot.poker.messages import Chips, Msg, Number, Rule, msg
 from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
@@ -169,8 +169,6 @@ class TableState:
     chosen: tuple[str, str] | None = None
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
-    last_action: str = ""
-    """``last_said`` in English (for callers that want words)."""
     last_said: Msg | None = None
     """What the table said of the last action of the hand, as a message with names."""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
@@ -430,7 +428,7 @@ class TableState:
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed
-        self.last_action, self.last_said = "", None
+        self.last_said = None
         dead = start.rules.dead_posts
         live = start.rules.blinds_or_straddles
         for pos, s in enumerate(order):
@@ -515,7 +513,7 @@ class TableState:
             seat.timeouts = 0
         told = p.told
         if told is not None:
-            self.last_said, self.last_action = told, english(told)
+            self.last_said = told
 
     def _on_hand_ended(self, p: log.HandEnded, live: Any) -> None:
         info = self.current
@@ -531,7 +529,7 @@ class TableState:
         self.rake_total += p.rake
         info.ended = True
         if p.reason == "cancelled":
-            self.last_action, self.last_said = "", None  # R-16.8: nothing of it stands
+            self.last_said = None  # R-16.8: nothing of it stands
         info.hand = None  # finished hands are kept as records only
         self.recent[info.hand_no] = info
         for old in [k for k in self.recent if k <= info.hand_no - RECENT_HANDS]:

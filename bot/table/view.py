@@ -159,7 +159,6 @@ class TableView:
     phase: ViewPhase
     """waiting, betting, draw, declare, guts, showdown, over, paused, halted, closed."""
     hand_no: int
-    last_action: str
     turn: int
     legal: Legal | None
     """The viewer's legal actions, only when it is his turn."""
@@ -207,7 +206,8 @@ class TableView:
     street_said: Msg | None = None
     """``street`` as a message (None between hands)."""
     last_said: Msg | None = None
-    """``last_action`` as a message (names in it; None: nothing yet this hand)."""
+    """The last action of the hand as a message (names in it; None: nothing yet this
+    hand)."""
     options_said: Msg | None = None
     """``options`` as a message (:meth:`Legal.options`), under the same condition."""
     no_raise_said: Msg | None = None
@@ -323,7 +323,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         pot_total=hand.pot_total() if hand is not None else state.carried,
         phase=phase,
         hand_no=state.hand_no,
-        last_action=state.last_action,
         turn=state.turn,
         legal=legal,
         declare_pending=sum(1 for a in actors if a.turn == "sealed"),
