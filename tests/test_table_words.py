@@ -348,3 +348,29 @@ async def test_R_6_5_a_refusal_reaches_the_presenter_as_its_message() -> None:
     _, user, told = h.presenter.errors[-1]
     assert user == other and isinstance(told, Msg)
     assert told == msg("table.not_your_turn", who=Name(who))
+
+
+async def test_R_2_5_a_snapshot_keeps_the_halt_and_last_action_as_messages() -> None:
+    """A new snapshot holds why the table stopped and the last action as messages (no
+    English); an older one's words load as raw text and are written back unchanged."""
+    from bot.table import snapshot
+
+    h, table, who, _ = await _heads_up()
+    await h.do(table, who, "fold")
+    table.state.halted = msg("table.unsettled")
+    payload = snapshot.to_payload(table.state)
+    assert payload["halted"] is None and payload["last_action"] == ""
+    assert said.load(payload["halted_said"]) == msg("table.unsettled")
+    back = snapshot.from_payload("t", payload)
+    assert back is not None and back.halted == msg("table.unsettled")
+    assert back.last_said == msg("notice.action.fold", who=Name(who))
+
+    old = {k: v for k, v in payload.items() if k not in ("halted_said", "last_said")}
+    old.update(halted="Chip conservation failed (R-2.5)", last_action="Ann calls 20")
+    state = snapshot.from_payload("t", old)
+    assert state is not None
+    assert state.halted == raw("Chip conservation failed (R-2.5)")
+    assert state.last_said == raw("Ann calls 20")
+    again = snapshot.to_payload(state)
+    assert again["halted"] == "Chip conservation failed (R-2.5)" and "halted_said" not in again
+    assert again["last_action"] == "Ann calls 20" and "last_said" not in again
