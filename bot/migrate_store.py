@@ -5,7 +5,8 @@ Stop the bot first (what it writes after the copy began would stay behind), run 
 start the bot with ``CHIPFIST_DB=postgresql://...``. It copies everything the store holds,
 in one PostgreSQL transaction: every log (tables, hands in progress, the player
 preferences and table-message logs, which are logs too), the ledger, snapshots, the
-open-table and hand indexes, the standings, hand totals and ledger sums, and fences.
+open-table and hand indexes, the standings, hand totals and ledger sums, the night's
+record's sums, and fences.
 Then it checks the copy before reporting success:
 
 * the two stores read back the same, log by log (events, ledger rows in order, ledger
@@ -77,6 +78,35 @@ _TABLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
         "table_id, player_id",
     ),
     ("ledger_sums", ("table_id", "player_id", "kind", "amount"), "table_id, player_id, kind"),
+    # The night's record (bot/store/record.py).
+    (
+        "ledger_days",
+        ("table_id", "player_id", "kind", "day", "amount"),
+        "table_id, player_id, kind, day",
+    ),
+    (
+        "player_days",
+        (
+            "table_id",
+            "player_id",
+            "day",
+            "hands",
+            "flop_hands",
+            "vpip",
+            "pfr",
+            "showdowns",
+            "showdowns_won",
+            "won_without",
+            "best_pot",
+            "net",
+        ),
+        "table_id, player_id, day",
+    ),
+    (
+        "hand_stacks",
+        ("table_id", "seq", "hand_no", "player_id", "stack"),
+        "table_id, seq, player_id",
+    ),
 )
 
 

@@ -1,4 +1,5 @@
-"""Chipfist's pictures: table, hole cards, showdown, chip-fist reveal, session chart.
+"""Chipfist's pictures: table, hole cards, showdown, chip-fist reveal, session chart and
+the session's story.
 
 Turns the plain view-models of :mod:`cards_art.model` into PNG images with alt text, in
 the reader's language (every entry point takes ``locale=``; the words are the ``art``
@@ -38,12 +39,15 @@ from cards_art.model import (
     ShowdownView,
     ShownHand,
     Stakes,
+    StoryLine,
+    StoryView,
     Structure,
     StudCard,
     TableView,
     Wild,
 )
 from cards_art.panels import render_hole_cards, render_ledger, render_reveal, render_showdown
+from cards_art.story import render_story
 from cards_art.table import render_table
 from cards_art.words import Text
 
@@ -124,6 +128,8 @@ __all__ = [
     "ShowdownView",
     "ShownHand",
     "Stakes",
+    "StoryLine",
+    "StoryView",
     "Structure",
     "StudCard",
     "TableView",
@@ -133,5 +139,6 @@ __all__ = [
     "render_ledger",
     "render_reveal",
     "render_showdown",
+    "render_story",
     "render_table",
 ]

@@ -370,3 +370,30 @@ class LedgerView:
     def __post_init__(self) -> None:
         if len(self.lines) > 20:
             raise ValueError("at most 20 ledger lines")
+
+
+@dataclass(frozen=True)
+class StoryLine:
+    """One player's stack after each hand of a session (None: not dealt in that hand)."""
+
+    name: str
+    stacks: tuple[int | None, ...]
+
+
+STORY_TITLE = Msg("record.story.title")
+
+
+@dataclass(frozen=True)
+class StoryView:
+    """The session's story: each player's stack over the session's hands (``/ledger
+    story``). ``hands``: the hands' numbers, one per point."""
+
+    hands: tuple[int, ...]
+    lines: tuple[StoryLine, ...]
+    title: Text = STORY_TITLE
+
+    def __post_init__(self) -> None:
+        if len(self.lines) > 20:
+            raise ValueError("at most 20 story lines")
+        if any(len(line.stacks) != len(self.hands) for line in self.lines):
+            raise ValueError("a story line has one point per hand")

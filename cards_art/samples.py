@@ -7,6 +7,7 @@ what the golden tests compare.
 
 from __future__ import annotations
 
+from bot.poker.messages import Msg, Number, msg
 from cards_art.model import (
     ONLY_POT,
     RESERVE,
@@ -278,14 +279,19 @@ def showdown_holdem() -> ShowdownView:
     )
 
 
+def _legs(legs: int, need: int) -> Msg:
+    """A Guts seat's legs (R-15.3), as the presenter passes them."""
+    return msg("art.tag.legs_of", legs=Number(legs), need=Number(need))
+
+
 def guts_legs() -> TableView:
     """Guts with legs and a maximum pot: legs held beside the stacks, the reserve apart
     from the pot (R-15.3), a Joker-wild declare game named in the corner."""
     seats = (
-        SeatView(seat=1, name="Alice", stack=190, hidden_cards=3, tags=("legs 2/3",)),
+        SeatView(seat=1, name="Alice", stack=190, hidden_cards=3, tags=(_legs(2, 3),)),
         SeatView(seat=2, name="Bob", stack=205, hidden_cards=3, is_button=True),
-        SeatView(seat=3, name="Carol", stack=150, hidden_cards=3, tags=("legs 1/3",)),
-        SeatView(seat=4, name="Dmitri", stack=310, hidden_cards=3, tags=("marker",)),
+        SeatView(seat=3, name="Carol", stack=150, hidden_cards=3, tags=(_legs(1, 3),)),
+        SeatView(seat=4, name="Dmitri", stack=310, hidden_cards=3, tags=(Msg("art.tag.marker"),)),
     )
     return TableView(
         variant="Three-card guts declare",

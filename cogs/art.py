@@ -11,10 +11,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Number, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import VARIANTS
-from bot.table.view import DRAW_NOTES, TableView, seat_notes
+from bot.table.view import SeatView as TableSeat
+from bot.table.view import StakesView, TableView
 from bot.words import Locale
 from cards_art import (
     ONLY_POT,
@@ -28,10 +29,13 @@ from cards_art import (
     SeatView,
     ShowdownView,
     ShownHand,
+    Stakes,
+    Structure,
     StudCard,
     render_table,
 )
 from cards_art import TableView as ArtTable
+from cards_art.words import Text
 from cogs.names import plain
 
 log = logging.getLogger(__name__)
@@ -87,7 +91,7 @@ def to_art(view: TableView) -> ArtTable:
                 is_to_act=False,
                 up_cards=shown[:8],
                 hidden_cards=min(hidden, 7),
-                tags=tuple(n for n in seat_notes(view, s) if n.key not in DRAW_NOTES)[:2],
+                tags=_tags(view, s),
                 drawn=s.drew[-1] if s.drew and s.state != "folded" else None,
             )
         )
@@ -97,7 +101,7 @@ def to_art(view: TableView) -> ArtTable:
     )
     if view.reserve:
         pots += (PotView(RESERVE, view.reserve),)  # not in play (R-15.3)
-    title, stakes = title_and_stakes(view.stakes, view.variant_name)
+    title, stakes = art_stakes(view.stakes_data, view.variant_name)
     return ArtTable(
         variant=title,
         stakes=stakes,
@@ -106,10 +110,33 @@ def to_art(view: TableView) -> ArtTable:
         board=tuple(c for c in view.board if c != "??")[:5],
         pots=pots,
         hand_number=view.hand_no or None,
-        street=Msg(f"art.phase.{view.phase}")
-        if view.phase in _WHOLE_TABLE
-        else view.street_said or "",
+        street=_street(view),
     )
+
+
+def _street(view: TableView) -> Text:
+    """The street (or the phase that is the whole table's) as a message: the picture says
+    it in its language, never the view's English."""
+    if view.phase in _WHOLE_TABLE:
+        return Msg(f"art.phase.{view.phase}")
+    return view.street_said if view.street_said is not None else ""
+
+
+def _tags(view: TableView, seat: TableSeat) -> tuple[Text, ...]:
+    """A seat's live pot-system marks (R-15.1 marker, R-15.3 legs) as messages; the
+    cards drawn are the picture's own badge (``SeatView.drawn``)."""
+    tags: list[Text] = []
+    if seat.marker:
+        tags.append(Msg("art.tag.marker"))
+    if seat.legs:
+        legs = Number(seat.legs)
+        need = view.legs_needed
+        tags.append(
+            msg("art.tag.legs_of", legs=legs, need=Number(need))
+            if need
+            else msg("art.tag.legs", legs=legs)
+        )
+    return tuple(tags[:2])
 
 
 class PictureCache:
@@ -174,6 +201,33 @@ async def render(view: TableView, locale: Locale = "en") -> RenderedImage | None
         return None
 
 
+def art_stakes(data: StakesView | None, variant_name: str) -> tuple[Text, Stakes]:
+    """A picture's title (the game, ``game.<code>``: the picture says it in its
+    language) and its stakes as data (the structure and amounts; the picture writes the
+    line). Never the English stakes sentence: a German table's picture reads German.
+    Without data (a view from before stakes were data) the title is the game's name and
+    the stakes line is left out."""
+    if data is None:
+        return variant_name, Stakes()
+    variant = VARIANTS.get(data.variant)
+    title: Text = variant.title if variant is not None else variant_name
+    if variant is not None and data.declare:
+        title = msg("art.game.declare", game=variant.title)  # R-13.1
+    try:
+        structure = Structure(data.structure) if data.structure is not None else None
+    except ValueError:  # a structure this picture does not name: its amounts still show
+        structure = None
+    return title, Stakes(
+        structure,
+        blinds=data.blinds,
+        bets=data.bets,
+        bring_in=data.bring_in,
+        ante=data.ante,
+        stake=data.stake,
+        max_pot=data.max_pot,
+    )
+
+
 def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
     """("Pot-limit Omaha hi-lo", "blinds 1/2") from the stakes text, so a picture names
     the game once (the title) and the rest beside it."""
@@ -183,16 +237,6 @@ def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
     return variant_name or head, stakes if variant_name else rest
 
 
-def title_and_stakes(stakes: str, variant_name: str) -> tuple[str, str]:
-    """A picture's title, the game ("Seven-card stud hi-lo declare"), and beside it the
-    structure and stakes ("Fixed-limit, bets 2/4"): long names stay readable."""
-    game, rest = split_game(stakes, variant_name)
-    structure = (
-        game[: -len(variant_name)].strip() if variant_name and game.endswith(variant_name) else ""
-    )
-    return variant_name or game, ", ".join(p for p in (structure, rest) if p)
-
-
 @dataclass
 class ShowdownNotes:
     """The public record of one hand that the showdown picture needs, collected by the
@@ -200,13 +244,14 @@ class ShowdownNotes:
 
     variant: str = ""
     """The game's name (``TableView.variant_name``)."""
-    stakes: str = ""
+    stakes: StakesView | None = None
+    """The stakes as data (``TableView.stakes_data``)."""
     code: str = ""
     """The game's code, to read each hand with the engine."""
     wild: str = "none"
     board: list[str] = field(default_factory=list)
-    hands: list[tuple[int, str, list[str], tuple[str, ...]]] = field(default_factory=list)
-    """(seat, name, cards shown, the engine's names of the hand)."""
+    hands: list[tuple[int, str, list[str], tuple[Msg, ...]]] = field(default_factory=list)
+    """(seat, name, cards shown, the engine's names of the hand, as messages)."""
     awards: list[tuple[int, int, str, int, str]] = field(default_factory=list)
     """(pot index: 0 the main pot, N side pot N; seat, name, amount, half)."""
 
@@ -230,7 +275,8 @@ def showdown_art(
         if variant is not None:
             readings = tuple(
                 Reading(
-                    r.name if r.used or r.half != "low" else _NO_LOW,
+                    # The hand's name as a message (the picture says it in its language).
+                    (r.words or r.name) if r.used or r.half != "low" else _NO_LOW,
                     tuple(r.used),
                     r.half,
                 )
@@ -238,7 +284,7 @@ def showdown_art(
                 if r.name
             )
         else:  # an unknown game: the engine's names, no frames
-            readings = tuple(Reading(n) for n in names if n)
+            readings = tuple(Reading(n) for n in names)
         said = declared.get(seat)
         if said is not None and said is not Declaration.BOTH:
             # R-13.2: a hand plays only for the half it declared; the other half's
@@ -247,7 +293,7 @@ def showdown_art(
         hands.append(ShownHand(seat, plain(name, 24), tuple(cards)[:8], readings, said))
     seen = {h.seat for h in hands}
     several = any(pot for pot, *_ in shown.awards)
-    title, stakes = title_and_stakes(shown.stakes, shown.variant)
+    title, stakes = art_stakes(shown.stakes, shown.variant)
     return ShowdownView(
         variant=title,
         stakes=stakes,

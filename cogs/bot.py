@@ -58,6 +58,7 @@ from cogs.metrics import Metrics
 from cogs.prefs import (
     load_notify_modes,
     load_table_messages,
+    load_table_places,
     load_table_threads,
     migrate_table_threads,
 )
@@ -189,6 +190,7 @@ class ChipfistBot(commands.Bot):
         self.presenter.saved_messages.update(await load_table_messages(store))
         extras = {tid: t.settings.extra for tid, t in self.service.tables.items()}
         self.presenter.saved_threads.update(await migrate_table_threads(store, extras))
+        self.presenter.learn_places(await load_table_places(store))
         # Every inbound path to the play functions, in one place (cogs.router): the
         # clicks, the modal, stale buttons, the slash commands and their errors.
         await self.load_extension(ROUTER)
@@ -235,10 +237,8 @@ class ChipfistBot(commands.Bot):
 
     def _guild_of(self, table_id: str) -> int | None:
         """The guild of a table's channel (or thread), from the gateway's cache."""
-        try:
-            channel = self.get_channel(int(table_id))
-        except ValueError:
-            return None
+        place = self.presenter.channel_of(table_id)
+        channel = self.get_channel(place) if place else None
         guild = getattr(channel, "guild", None)
         return None if guild is None else int(guild.id)
 
@@ -276,6 +276,7 @@ class ChipfistBot(commands.Bot):
         store = self.tables.store
         messages = await load_table_messages(store)
         threads = await load_table_threads(store)
+        self.presenter.learn_places(await load_table_places(store))
         for table_id in gained:
             if table_id in messages:
                 self.presenter.saved_messages[table_id] = messages[table_id]

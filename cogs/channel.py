@@ -136,6 +136,9 @@ class TableChannel:
         """The table message (edited in place; re-posted by a bump)."""
         self.thread_id = 0
         """The table's own thread, when it has one (a Discord-side record, not a rule)."""
+        self.channel_id = 0
+        """The channel of a table not named after its channel (its recorded place,
+        R-19.3); 0: the table's id is its channel's."""
         self.shown: Version | None = None
         """The version the table message is known to show (None: unknown, after a
         write that failed or whose answer was lost; the refresh then rewrites it)."""
@@ -262,9 +265,13 @@ class TableChannel:
             if self._answering == 0:
                 self._quiet.set()
 
+    def place(self) -> int:
+        """The id of where the table lives: its own thread, else its channel."""
+        return self.thread_id or self.channel_id or int(self.table_id)
+
     def where(self) -> discord.PartialMessageable:
         """Where the table lives: its channel, or its own thread."""
-        return self.client.get_partial_messageable(self.thread_id or int(self.table_id))
+        return self.client.get_partial_messageable(self.place())
 
     def schedule_refresh(self) -> None:
         """Bring the table message up to the latest state, coalesced (one refresh task
@@ -302,7 +309,7 @@ class TableChannel:
                     # the wait shows the state of then. An edit through a click's webhook
                     # (see _write) is outside the channel's bucket: no wait for it.
                     if self._hook() is None:
-                        delay = ops.bucket_wait(self.client, self.thread_id or int(self.table_id))
+                        delay = ops.bucket_wait(self.client, self.place())
                         if delay > 0:
                             continue
                     latest = self._latest()  # the state now, not the one that woke us

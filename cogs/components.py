@@ -15,8 +15,10 @@ from typing import TypeVar
 import discord
 
 from bot.poker.legal import ActionName
+from bot.poker.messages import msg
+from bot.table.text_actions import amount_words
 from bot.table.view import ViewPhase, cards_words
-from bot.words import Locale
+from bot.words import Locale, render
 from cogs.ids import ButtonId
 from cogs.words import say
 
@@ -159,6 +161,17 @@ def draw_menu(
     return sealed(view)
 
 
+PLACEHOLDER_MAX = 100
+"""Discord's limit on a text input's placeholder."""
+
+
+def amount_placeholder(locale: Locale) -> str:
+    """The raise modal's hint: a total, or the amount words of the player's language
+    (each one a word the modal reads, ``bot.table.amounts``)."""
+    said = render(msg("input.modal.placeholder", words=amount_words()), locale)
+    return said[:PLACEHOLDER_MAX]
+
+
 def raise_modal(
     table_id: str,
     turn: int,
@@ -177,7 +190,7 @@ def raise_modal(
     modal.add_item(
         discord.ui.TextInput(
             label=say(f"modal.{kind}.to", locale, range=range_text)[:45],
-            placeholder=say("modal.to.placeholder", locale),
+            placeholder=amount_placeholder(locale),
             custom_id="to",
             required=False,
             max_length=20,

@@ -13,8 +13,12 @@ from typing import Literal
 
 IdKind = Literal["act", "dec", "show", "bump", "draw"]
 MAX_LEN = 100
+TABLE = r"\d+|tn(?::[A-Za-z0-9_.-]+)+"
+"""A table id in a custom id: a channel's (digits), or a tournament's table, not named
+after a channel (``tn:<tournament>:<n>``, R-19.3). Its colons are not ambiguous: the
+turn and the argument after it hold none."""
 PATTERN = re.compile(
-    r"cf:(?P<kind>act|dec|show|bump|draw):(?P<table>\d+):(?P<turn>\d+):(?P<arg>[a-z_]*)"
+    rf"cf:(?P<kind>act|dec|show|bump|draw):(?P<table>{TABLE}):(?P<turn>\d+):(?P<arg>[a-z_]*)"
 )
 ACT_ARGS = ("check_call", "bet_raise", "fold", "all_in", "show", "muck", "state")
 DECLARE_ARGS = ("low", "high", "both")

@@ -143,7 +143,7 @@ class Moderation(commands.Cog):
         """The table's channel object, where it lives (its thread or its channel, from
         the gateway's cache: None if unknown) and whether that is a thread."""
         ch = self.bot.presenter.channel(table_id)
-        place = self.bot.get_channel(ch.thread_id or int(table_id))
+        place = self.bot.get_channel(ch.place())
         if isinstance(place, discord.Thread):
             return ch, place, True
         if isinstance(place, discord.abc.GuildChannel):
@@ -377,7 +377,7 @@ class Moderation(commands.Cog):
         if table_id is None or interaction.guild_id is None:
             return
         ch = self.bot.presenter.channel(table_id)
-        if interaction.channel_id != (ch.thread_id or int(table_id)):
+        if interaction.channel_id != ch.place():
             return  # the permissions of another place than the table's
         thread = bool(ch.thread_id)
         await self.apply_rights(table_id, rights_from(interaction.app_permissions, thread))
@@ -423,11 +423,12 @@ class Moderation(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from ``guild`` (discord.py says ``on_guild_unavailable``
         for an outage, which closes nothing)."""
-        ids = {str(c.id) for c in guild.channels}
+        ids = {c.id for c in guild.channels}
         closed = []
         for table_id in list(self._tables()):
-            if table_id in ids and self._open(table_id) is not None:
-                name = guild.get_channel(int(table_id))
+            channel_id = self.bot.presenter.channel_of(table_id)
+            if channel_id in ids and self._open(table_id) is not None:
+                name = guild.get_channel(channel_id)
                 place = f"#{escape(getattr(name, 'name', table_id))} ({escape(guild.name)})"
                 reason = "closed.why.removed"
                 if await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place) is not None:
@@ -514,7 +515,12 @@ def closed_text(done: Abandoned, place: str | Msg, chips: int | None, locale: Lo
 
 
 def _table_of(interaction: discord.Interaction[ChipfistBot], bot: ChipfistBot) -> str | None:
-    """The table an interaction in a guild is about (its channel's, or its thread's)."""
+    """The table an interaction in a guild is about (a table's recorded place, R-19.3;
+    else its channel's, or its thread's)."""
+    if interaction.channel_id is not None:
+        placed = bot.presenter.table_at(interaction.channel_id)
+        if placed is not None:
+            return placed if bot.table(placed) is not None else None
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent_id:
         candidate = str(channel.parent_id)

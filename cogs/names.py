@@ -3,14 +3,16 @@
 A display name is chosen by its member and reaches every player: the table message, the
 lines and summaries, the DMs. Discord renders the bot's text, so a name such as
 ``<@&123>``, ``@everyone``, ``**big**`` or ``[free chips](https://…)`` would show as a
-role mention, bold or a link (and, where mentions are allowed, ping). So a name is made
-inert once, where it enters from Discord (``/sit``, ``/table create``): :func:`display`
-cleans it (no control or invisible characters, one line, at most :data:`MAX_NAME`
-characters) and backslash-escapes every character Discord's markdown, mentions and links
-use, so it renders exactly as written. The table keeps that form and composes it into its
-notices; :func:`escape` is idempotent, so text that shows a stored name can escape it again
-(names from an older database) without doubling. Pictures are not markdown:
-:func:`plain` gives the name as written.
+role mention, bold or a link (and, where mentions are allowed, ping). Where it enters from
+Discord (``/sit``, ``/table create``) a name is only cleaned (:func:`kept`: no control or
+invisible characters, one line, at most :data:`MAX_NAME` characters): the table keeps it
+as written, as the terminal and the pictures show it. It is made inert where it is
+rendered into Discord's markdown: :func:`escape` backslash-escapes every character
+markdown, mentions and links use, so it renders exactly as written; :func:`escaped` does
+that to the names in a message (its :class:`~bot.poker.messages.Name` parameters) and
+:func:`escaping` to the names a namer gives players by position. :func:`escape` is
+idempotent, so a name an older version kept escaped is not escaped twice. Pictures are
+not markdown: :func:`plain` gives the name as written (an old escaped one unescaped).
 
 Pings are a separate guard: the client's default ``allowed_mentions`` is none
 (``cogs.bot``), and each message that means to ping names exactly whom.
@@ -20,7 +22,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from bot.poker.messages import RAW, Listing, Msg, Name, Param
 
 MAX_NAME = 32
 """Characters of a name shown (Discord's own limit for a display name)."""
@@ -75,19 +79,50 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
+def kept(name: str) -> str:
+    """A member's display name as the table keeps it: cleaned (:func:`clean`), as
+    written; escaped only where it is rendered into Discord's markdown."""
+    return clean(name)
+
+
 def display(name: str) -> str:
-    """A member's display name as the table keeps and shows it on Discord: cleaned
-    (:func:`clean`) and escaped (:func:`escape`)."""
+    """A member's display name as Discord's markdown shows it: cleaned and escaped."""
     return escape(clean(name))
 
 
-def escape_names(text: str, kept: Iterable[str]) -> str:
-    """``text`` (a notice the table composed) with each name of ``kept`` (names as the
-    table keeps them) escaped where it appears raw: a name an older version kept
-    unescaped. Every name kept since is escaped already and left as it is."""
-    for name in sorted({n for n in kept if escape(n) != n}, key=len, reverse=True):
-        text = text.replace(name, escape(name))
+def escape_names(text: str, names: Iterable[str]) -> str:
+    """``text`` (words composed with the names, an English line of the view or an older
+    record) with each of ``names`` escaped where it appears as written. Where it
+    appears escaped already it is left as it is, so a line is never escaped twice."""
+    for name in sorted({n for n in names if escape(n) != n}, key=len, reverse=True):
+        done = escape(name)
+        text = done.join(part.replace(name, done) for part in text.split(done))
     return text
+
+
+def escaped(m: Msg) -> Msg:
+    """``m`` with every name in it (its :class:`Name` parameters: what someone chose or
+    typed) escaped for Discord's markdown, in nested messages and lists too. An older
+    record's English (``engine.raw``) is words, not a name: :func:`escape_names` is for
+    those."""
+    if m.key == RAW:
+        return m
+
+    def param(value: Param) -> Param:
+        if isinstance(value, Name):
+            return Name(escape(value.text))
+        if isinstance(value, Msg):
+            return escaped(value)
+        if isinstance(value, Listing):
+            return Listing(tuple(escaped(i) for i in value.items), value.conjunction)
+        return value
+
+    return Msg(m.key, tuple((k, param(v)) for k, v in m.params))
+
+
+def escaping(namer: Callable[[int], str]) -> Callable[[int], str]:
+    """A namer of players by position whose names are escaped for Discord's markdown."""
+    return lambda position: escape(namer(position))
 
 
 def plain(name: str, limit: int = MAX_NAME) -> str:
@@ -100,4 +135,16 @@ def _unescape(match: re.Match[str]) -> str:
     return char if char in SPECIAL else match.group(0)
 
 
-__all__ = ["FALLBACK", "MAX_NAME", "SPECIAL", "clean", "display", "escape", "escape_names", "plain"]
+__all__ = [
+    "FALLBACK",
+    "MAX_NAME",
+    "SPECIAL",
+    "clean",
+    "display",
+    "escape",
+    "escape_names",
+    "escaped",
+    "escaping",
+    "kept",
+    "plain",
+]

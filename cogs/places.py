@@ -66,12 +66,24 @@ def is_thread(channel: object) -> bool:
     return isinstance(channel, discord.Thread) or getattr(channel, "type", None) in _THREADS
 
 
+def _nowhere(place_id: int) -> str | None:
+    return None
+
+
 def table_id(
-    interaction: discord.Interaction[discord.Client], thread_of: Callable[[str], int]
+    interaction: discord.Interaction[discord.Client],
+    thread_of: Callable[[str], int],
+    table_at: Callable[[int], str | None] = _nowhere,
 ) -> str:
-    """The table an interaction's place names: its channel's id; in the table's own
-    thread (``thread_of(channel id)``, 0 for none) the channel's; in any other thread
-    the thread's own id, where no table is (commands are refused there, :func:`check`)."""
+    """The table an interaction's place names: the table whose recorded place
+    (``table_at``, R-19.3: a tournament's table in a channel or thread the dealer opened)
+    it is; else its channel's id; in the table's own thread (``thread_of(channel id)``,
+    0 for none) the channel's; in any other thread the thread's own id, where no table
+    is (commands are refused there, :func:`check`)."""
+    if interaction.channel_id is not None:
+        placed = table_at(interaction.channel_id)
+        if placed is not None:
+            return placed
     channel = interaction.channel
     parent = getattr(channel, "parent_id", None)
     if is_thread(channel) and parent and thread_of(str(parent)) == interaction.channel_id:
@@ -80,7 +92,9 @@ def table_id(
 
 
 def check(
-    interaction: discord.Interaction[discord.Client], thread_of: Callable[[str], int]
+    interaction: discord.Interaction[discord.Client],
+    thread_of: Callable[[str], int],
+    table_at: Callable[[int], str | None] = _nowhere,
 ) -> None:
     """Refuse (``CheckFailure``, answered privately by ``cogs.errors``) a command made
     outside a server, or a table command made in a thread that is not a table's own."""
@@ -91,7 +105,7 @@ def check(
         (command.root_parent or command).name in ANYWHERE
     ):
         return
-    if is_thread(interaction.channel) and table_id(interaction, thread_of) == str(
+    if is_thread(interaction.channel) and table_id(interaction, thread_of, table_at) == str(
         interaction.channel_id
     ):
         raise _said(app_commands.CheckFailure(NOT_THIS_THREAD), "place.not_this_thread")

@@ -17,15 +17,14 @@ import discord
 from bot.poker.legal import Legal
 from bot.poker.messages import Rule
 from bot.table.actor import Actor
-from bot.table.amounts import amount_word
 from bot.table.text_actions import (
     ActionRequest,
     ParseError,
     RequestKind,
     declare_choice,
-    parse_amount,
     parse_stated,
 )
+from bot.table.text_actions import parse_raise as read_raise
 from bot.table.view import cards_words
 from bot.words import Locale, render
 from cogs import errors, ops
@@ -109,6 +108,7 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
             return
         if legal is not None:
             # Say why not (capped, not reopened, no openers...), then what is allowed.
+            # Why not (R-5.7 capped...) in the clicker's language, from the view's message.
             said = view.no_raise_said
             why = render(said, lang) if said is not None else say("play.no_raise", lang)
             await ops.reply(interaction, say("play.why_may", lang, why=why, may=may(legal, lang)))
@@ -168,40 +168,17 @@ _CHECK_CALL: tuple[RequestKind, ...] = ("check", "call", "bring_in")
 
 
 def parse_raise(
-    to_text: str,
-    by_text: str,
-    legal: Legal | None,
-    no_raise: str | None = None,
-    locale: Locale = "en",
+    to_text: str, by_text: str, opening: bool, locale: Locale = "en"
 ) -> ActionRequest | str:
-    """The modal's fields as a request, or a sentence saying what to type. Never adjusts
-    an amount: the engine refuses an out-of-range one with the range (R-6.4)."""
-    to_text, by_text = to_text.strip().lower(), by_text.strip().lower()
-    opening = legal is not None and legal.opening
-    text, by = (by_text, True) if by_text and not to_text else (to_text, False)
-    if not text:
-        return say("play.type_amount", locale)
-    word = amount_word(text)
-    if word in ("min", "max"):
-        # The table's own limits (R-5): "max" is the most this structure allows, which
-        # is all in only in no limit or for a short stack.
-        if legal is None:
-            # Not his turn (or an old modal): the table says which, with its own words.
-            return ActionRequest("raise_to", 0)
-        if legal.min_to is None or legal.max_to is None:
-            why = no_raise or say("play.no_raise", locale)  # capped, not reopened...
-            return say("play.why_may", locale, why=why, may=may(legal, locale))
-        amount = legal.min_to if word == "min" else legal.max_to
-        return ActionRequest("bet" if opening else "raise_to", amount)
-    if word is not None:
-        return ActionRequest(word)
+    """The modal's fields as a request (read by :func:`text_actions.parse_raise`, the
+    words and rules of typed actions), or a sentence in ``locale`` saying what to type.
+    ``min``, ``max``, ``pot``... stay named: the table sizes them from the player's legal
+    range, as for typed actions (R-5: ``max`` is all in only in no limit or for a short
+    stack; capped, it says why not); a number is never adjusted (R-6.4)."""
     try:
-        amount = parse_amount(text)  # the same rules as typed actions: never a guess
+        return read_raise(to_text, by_text, opening)
     except ParseError as exc:
-        return say("play.or_words", locale, why=error_text(exc, locale))
-    if opening:
-        return ActionRequest("bet", amount)
-    return ActionRequest("raise_by" if by else "raise_to", amount)
+        return error_text(exc, locale)
 
 
 async def on_raise_submit(
@@ -215,8 +192,7 @@ async def on_raise_submit(
             return
         view = table.snapshot(str(interaction.user.id))
         legal = view.legal
-        no_raise = None if view.no_raise_said is None else render(view.no_raise_said, lang)
-        req = parse_raise(to_text, by_text, legal, no_raise, lang)
+        req = parse_raise(to_text, by_text, legal is not None and legal.opening, lang)
         if isinstance(req, str):
             extra = say("play.legal", lang, may=may(legal, lang)) if legal is not None else ""
             await ops.reply(interaction, req + extra)

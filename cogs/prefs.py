@@ -15,7 +15,14 @@ import asyncio
 import logging
 from collections.abc import Mapping
 
-from bot.table.log import LogError, NotifyChosen, TableMessage, TableThread, read_rows
+from bot.table.log import (
+    LogError,
+    NotifyChosen,
+    TableMessage,
+    TablePlace,
+    TableThread,
+    read_rows,
+)
 from bot.table.ports import StorePort
 
 log = logging.getLogger(__name__)
@@ -116,6 +123,31 @@ async def migrate_table_threads(
             await save_table_thread(store, table_id, legacy)
             threads[table_id] = legacy
     return threads
+
+
+# Where a table not named after its channel lives (a tournament's tables, R-19.3): the
+# channel and the thread the dealer opened for it. A table named after its channel needs
+# no record: its id is its channel's.
+TABLE_PLACES_LOG = "_table_places"
+
+
+async def load_table_places(store: StorePort) -> dict[str, tuple[int, int]]:
+    """The (channel, thread) of each table with a recorded place, as last recorded."""
+    places: dict[str, tuple[int, int]] = {}
+    for event in await store.events(TABLE_PLACES_LOG):
+        try:
+            saved = read_rows([event], TablePlace)
+        except LogError as exc:
+            log.warning("%s", exc.message)  # the table has no place: commands find none
+            continue
+        for rec in saved:
+            places[rec.table] = (rec.channel, rec.thread)
+    return places
+
+
+async def save_table_place(store: StorePort, table_id: str, channel: int, thread: int) -> None:
+    rec = TablePlace(table_id, channel, thread)
+    await store.append(TABLE_PLACES_LOG, rec.kind, rec.to_payload())
 
 
 # Each user's DM channel, opened once (POST /users/@me/channels) and kept: discord.py

@@ -40,7 +40,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import discord
 
@@ -70,7 +70,7 @@ from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import declare_buttons, guts_buttons
 from cogs.names import escape_names, plain
-from cogs.prefs import DmChannels
+from cogs.prefs import DmChannels, save_table_place
 from cogs.words import Locales, notice_text, say
 
 log = logging.getLogger(__name__)
@@ -127,6 +127,10 @@ class DiscordPresenter:
         """Table message ids stored by an earlier run (read at start, used once)."""
         self.saved_threads: dict[str, int] = {}
         """Each table's own thread, as recorded (cogs/prefs.py; read at start, used once)."""
+        self.places: dict[str, tuple[int, int]] = {}
+        """The (channel, thread) of each table not named after its channel (R-19.3;
+        cogs/prefs.py, read at start)."""
+        self._at_place: dict[int, str] = {}
         self.bump_cooldown = 10.0
         self.ping_mode: dict[str, str] = {}
         """Per player: "channel" (default, a mention deleted next turn) or "dm"."""
@@ -173,7 +177,9 @@ class DiscordPresenter:
 
             ch = TableChannel(table_id, self.client, service.store, load)
             ch.message_id = self.saved_messages.pop(table_id, None)
-            ch.thread_id = self.saved_threads.pop(table_id, 0)
+            channel, thread = self.places.get(table_id, (0, 0))
+            ch.channel_id = channel
+            ch.thread_id = self.saved_threads.pop(table_id, 0) or thread
             ch.hook_for = lambda message_id: self._hook_for(table_id, message_id)
             ch.hook_refused = self._refuse
             ch.locale = lambda: self.table_locale(table_id)
@@ -194,7 +200,45 @@ class DiscordPresenter:
         """The id of the table's own thread (0: it plays in its channel), without making
         a channel object (``cogs.places``: only that thread is the table's place)."""
         ch = self.channels.get(table_id)
-        return ch.thread_id if ch is not None else self.saved_threads.get(table_id, 0)
+        if ch is not None:
+            return ch.thread_id
+        return self.saved_threads.get(table_id, 0) or self.places.get(table_id, (0, 0))[1]
+
+    def learn_places(self, places: Mapping[str, tuple[int, int]]) -> None:
+        """Tables not named after their channel and where each lives (R-19.3)."""
+        for table_id, (channel, thread) in places.items():
+            old = self.places.get(table_id)
+            if old is not None:
+                for place in old:
+                    self._at_place.pop(place, None)
+            self.places[table_id] = (channel, thread)
+            self._at_place[thread or channel] = table_id
+            ch = self.channels.get(table_id)
+            if ch is not None:
+                ch.channel_id, ch.thread_id = channel, thread
+
+    async def record_place(self, table_id: str, channel: int, thread: int = 0) -> None:
+        """Record where a table not named after its channel lives: its channel, and
+        the thread the dealer opened for it there (0: the channel itself). Commands in
+        that place are the table's (``cogs.places.table_id``, R-19.3)."""
+        if table_id.isdigit():
+            raise ValueError("a table named after its channel lives there")
+        assert self.service is not None, "the presenter is attached to a service"
+        await save_table_place(self.service.store, table_id, channel, thread)
+        self.learn_places({table_id: (channel, thread)})
+        if self.service.get(table_id) is not None:
+            self.schedule_refresh(table_id)  # its table message, where it now lives
+
+    def table_at(self, place_id: int) -> str | None:
+        """The table whose recorded place is this channel or thread, if any."""
+        return self._at_place.get(place_id)
+
+    def channel_of(self, table_id: str) -> int:
+        """The channel a table lives in (its id's, or its recorded place's); 0 if
+        unknown."""
+        if table_id.isdigit():
+            return int(table_id)
+        return self.places.get(table_id, (0, 0))[0]
 
     def lose(self, table_id: str) -> None:
         """The table's channel is gone (cogs/moderation.py): stop its work, keep nothing,
@@ -216,7 +260,14 @@ class DiscordPresenter:
 
     # ------------------------------------------------------------ the port
 
+    def placed(self, table_id: str) -> bool:
+        """Whether the table has a place to post in: its id is its channel's, or its
+        place is recorded (R-19.3); until then nothing is posted for it."""
+        return table_id.isdigit() or table_id in self.places
+
     async def public(self, table_id: str, notice: Notice) -> None:
+        if not self.placed(table_id):
+            return
         if notice.kind == "created":
             self.gone.discard(table_id)  # a new table where one was lost (a thread's)
         if table_id in self.gone:
@@ -250,7 +301,7 @@ class DiscordPresenter:
         ch.schedule_refresh()
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
-        if table_id in self.gone:
+        if table_id in self.gone or not self.placed(table_id):
             return
         ch = self.channel(table_id)
         if notice.kind == "your_turn":
@@ -273,7 +324,8 @@ class DiscordPresenter:
     # ------------------------------------------------------------ the table message
 
     def schedule_refresh(self, table_id: str) -> None:
-        self.channel(table_id).schedule_refresh()
+        if self.placed(table_id):
+            self.channel(table_id).schedule_refresh()
 
     async def refresh(self, table_id: str, *, repost: bool = False) -> None:
         """Show the table's latest state on its message (``repost``: a new message at
@@ -356,7 +408,7 @@ class DiscordPresenter:
             view = table.snapshot(None) if table is not None else None
             ch.hand.showdown = ShowdownNotes(
                 variant=view.variant_name if view is not None else "",
-                stakes=view.stakes if view is not None else "",
+                stakes=view.stakes_data if view is not None else None,
             )
         info = notice.hand  # seats and names by position: the notice carries them
         if event is None or info is None:
@@ -367,7 +419,7 @@ class DiscordPresenter:
         if isinstance(event, BoardDealt):
             bag.board.extend(event.cards)
         elif isinstance(event, HandShown):
-            names = tuple(d for d in event.descriptions if d)
+            names = tuple(h for h in event.hands if h is not None)  # said in the picture's language
             bag.hands.append(
                 (info.seats[event.player], info.names[event.player], list(event.cards), names)
             )

@@ -26,15 +26,15 @@ import discord
 from cogs import ops, places, play
 from cogs.bot import ChipfistBot
 from cogs.errors import on_tree_error
-from cogs.ids import decode
+from cogs.ids import TABLE, decode
 from cogs.moderation import Moderation
 from cogs.standings_cog import StandingsCog
 from cogs.table_cog import TableCog
 from cogs.words import of, say
 
 Interaction = discord.Interaction[ChipfistBot]
-_MODAL_ID = re.compile(r"cfm:(\d+):(\d+)")
-_STATE_ID = re.compile(r"cfs:(\d+):(\d+)")
+_MODAL_ID = re.compile(rf"cfm:({TABLE}):(\d+)")
+_STATE_ID = re.compile(rf"cfs:({TABLE}):(\d+)")
 STALE = "router.stale"
 """Said for a click on a component the message no longer carries."""
 

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rulebook
-from bot.poker.messages import Chips
+from bot.poker.messages import msg
 from bot.table.actor import Actor
 from bot.table.games import game_suggestions, split_game
 from bot.table.session import stats_said
@@ -34,7 +34,7 @@ from bot.table.text_actions import (
 from bot.table.view import TableView, stakes_said
 from bot.words import Locale, render
 from cards_art import LedgerLine, LedgerView, RenderedImage, render_ledger
-from cogs import names, ops, permissions, places, play, standings_cog
+from cogs import names, ops, permissions, places, play, record, standings_cog
 from cogs.bot import ChipfistBot
 from cogs.prefs import save_notify_mode, save_table_thread
 from cogs.words import error_text, of, outcome_text, say
@@ -94,7 +94,8 @@ def _key(interaction: Interaction) -> str:
 def _tid(interaction: Interaction) -> str:
     """The table's id is its channel's; a command from the table's own thread counts
     too, no other thread does (R-1.11, ``cogs.places``)."""
-    return places.table_id(interaction, interaction.client.presenter.thread_of)
+    presenter = interaction.client.presenter
+    return places.table_id(interaction, presenter.thread_of, presenter.table_at)
 
 
 def _per_user_channel(interaction: Interaction) -> tuple[int, int | None]:
@@ -125,7 +126,7 @@ class TableCog(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
         """Every command here: in a server, and a table command only in a channel or its
         table's own thread (R-1.11); else refused privately, nothing done."""
-        places.check(interaction, self.bot.presenter.thread_of)
+        places.check(interaction, self.bot.presenter.thread_of, self.bot.presenter.table_at)
         return True
 
     # ------------------------------------------------------------------ helpers
@@ -237,7 +238,7 @@ class TableCog(commands.Cog):
             str(interaction.user.id),
             settings,
             key=_key(interaction),
-            host_name=names.display(interaction.user.display_name),  # inert on Discord
+            host_name=names.kept(interaction.user.display_name),  # escaped where shown
             guild=interaction.guild_id,  # the standings' server, and the table's shard
         )
         if outcome.ok:
@@ -248,7 +249,7 @@ class TableCog(commands.Cog):
     async def _variant_ac(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return _game_choices(current)
+        return _game_choices(current, of(interaction))
 
     @table.command(name="info", description="The table's game, stakes and seats (privately)")
     async def info(self, interaction: Interaction) -> None:
@@ -261,7 +262,8 @@ class TableCog(commands.Cog):
         lang = of(interaction)
         seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
-        stakes = v.stakes if v.stakes_data is None else render(stakes_said(v.stakes_data), lang)
+        # The game and its stakes in the asker's language (the view's data, not its English).
+        stakes = render(stakes_said(v.stakes_data), lang) if v.stakes_data else v.stakes
         head = f"{stakes}. "
         said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
         await ops.reply(interaction, head + said)
@@ -330,7 +332,7 @@ class TableCog(commands.Cog):
             outcome = await t.sit(
                 str(interaction.user.id),
                 # Kept and shown as written: no markdown, mention or link (cogs.names).
-                names.display(interaction.user.display_name),
+                names.kept(interaction.user.display_name),  # escaped where shown
                 buy_in,
                 seat,
                 key=_key(interaction),
@@ -370,7 +372,7 @@ class TableCog(commands.Cog):
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         # The same alias table as /table create (bot/table/games.py).
-        return _game_choices(current)
+        return _game_choices(current, of(interaction))
 
     @app_commands.command(
         name="straddle", description="Post a straddle for the next deal (left of the big blind)"
@@ -447,7 +449,8 @@ class TableCog(commands.Cog):
             me = str(interaction.user.id)
             mine = next((s for s in t.snapshot(me).seats if s.user_id == me), None) if t else None
             own = tuple(c for c in (mine.cards if mine else ()) if c != "??")
-            await ops.reply(interaction, draw_count_message("draw", exc.count, own))
+            lang = of(interaction)
+            await ops.reply(interaction, render(draw_count_message("draw", exc.count, own), lang))
             return
         except ParseError as exc:
             await ops.reply(interaction, error_text(exc, of(interaction)))
@@ -498,39 +501,61 @@ class TableCog(commands.Cog):
 
     @app_commands.command(name="ledger", description="Who is up and who is down, as a chart")
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
-    async def ledger(self, interaction: Interaction) -> None:
+    @app_commands.describe(
+        scope="This table's session (default) or this server's tables over the days",
+        since="First day (YYYY-MM-DD, UTC; default: the last day)",
+        until="Last day (YYYY-MM-DD, UTC; default: today)",
+        export="Attach the ledger as a CSV file",
+        story="Draw each player's stack over the session's hands",
+    )
+    @app_commands.choices(scope=record.SCOPES)
+    async def ledger(
+        self,
+        interaction: Interaction,
+        scope: str = "session",
+        since: str = "",
+        until: str = "",
+        export: bool = False,
+        story: bool = False,
+    ) -> None:
         await ops.defer(interaction)  # ephemeral: rendering takes a moment
-        report = await self.bot.tables.session(_tid(interaction))
-        if not report.results:
-            await ops.reply(interaction, say("ledger.nothing", of(interaction)))
-            return
-        lines = [f"{names.escape(report.name(r.user_id))}: {r.net:+d}" for r in report.results]
-        image = await _render_ledger([(report.name(r.user_id), r.net) for r in report.results])
         lang = of(interaction)
-        totals = [say(f"ledger.total.{k}", lang, amount=Chips(v)) for k, v in report.totals.items()]
-        text = "\n".join(lines) + "\n" + say("ledger.totals", lang, totals=", ".join(totals))
+        tid = _tid(interaction)
+        if story:
+            told = await self.bot.tables.records.story(self._table(interaction), tid)
+            if not told.hands:
+                await ops.reply(interaction, render(msg("record.story.none"), lang))
+                return
+            image = await record.story_image(told, lang)
+            await ops.reply(interaction, render(msg("record.story.title"), lang), image=image)
+            return
+        ledger = await record.ledger_for(self.bot, interaction, tid, scope, since, until)
+        text = record.ledger_text(ledger, lang)
+        if export:
+            await record.send_csv(interaction, ledger, text)
+            return
+        if ledger.scope == "server" or not ledger.lines:
+            await ops.reply(interaction, text)
+            return
+        nets = [(line.name, line.net) for line in ledger.lines]
+        image = await _render_ledger(nets[:20])
         await ops.reply(interaction, text, image=image)
 
     @app_commands.command(name="settle", description="Who pays whom to settle the session")
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
-    async def settle(self, interaction: Interaction) -> None:
-        report = await self.bot.tables.session(_tid(interaction))
-        payments = report.payments()
-        if not payments:
-            await ops.reply(interaction, say("settle.nothing", of(interaction)))
-            return
-        lang = of(interaction)
-        text = "\n".join(
-            say(
-                "settle.pays",
-                lang,
-                payer=names.escape(report.name(p.payer)),
-                payee=names.escape(report.name(p.payee)),
-                amount=p.amount,
-            )
-            for p in payments
+    @app_commands.describe(
+        scope="This table's session (default) or this server's tables over the days",
+        since="First day (YYYY-MM-DD, UTC; default: the last day)",
+        until="Last day (YYYY-MM-DD, UTC; default: today)",
+    )
+    @app_commands.choices(scope=record.SCOPES)
+    async def settle(
+        self, interaction: Interaction, scope: str = "session", since: str = "", until: str = ""
+    ) -> None:
+        ledger = await record.ledger_for(
+            self.bot, interaction, _tid(interaction), scope, since, until
         )
-        await ops.reply(interaction, text)
+        await ops.reply(interaction, record.settle_text(ledger, of(interaction)))
 
     @app_commands.command(
         name="stats",
@@ -539,6 +564,8 @@ class TableCog(commands.Cog):
     @app_commands.describe(
         player="Whose stats (default: yours, when a scope is given)",
         scope="This table (default), this server's tables, or every server's",
+        since="First day (YYYY-MM-DD, UTC; default: the last day)",
+        until="Last day (YYYY-MM-DD, UTC; default: today)",
     )
     @app_commands.choices(scope=standings_cog.STATS_SCOPES)
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
@@ -547,10 +574,17 @@ class TableCog(commands.Cog):
         interaction: Interaction,
         player: discord.User | None = None,
         scope: str | None = None,
+        since: str = "",
+        until: str = "",
     ) -> None:
+        if since or until:
+            scope = scope if scope in ("server", "everywhere") else "server"
         if scope in ("server", "everywhere") or (player is not None and scope is None):
-            # A player's standing across tables (cogs/standings_cog.py).
-            await standings_cog.player_stats(self.bot, interaction, player, scope or "everywhere")
+            # A player's standing across tables (cogs/standings_cog.py), with the
+            # night's record's stats over the days (R-20.42).
+            await standings_cog.player_stats(
+                self.bot, interaction, player, scope or "everywhere", since, until
+            )
             return
         stats = await self.bot.tables.stats(_tid(interaction))
         if player is not None:
@@ -603,10 +637,11 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, say(HELP, of(interaction)))
 
 
-def _game_choices(current: str) -> list[app_commands.Choice[str]]:
-    """Discord's game options: the games, and the one an alias ("plo", "stud/8") names."""
+def _game_choices(current: str, locale: Locale = "en") -> list[app_commands.Choice[str]]:
+    """Discord's game options in the asker's language: the games, and the one an alias
+    ("plo", "stud/8") names."""
     return [
-        app_commands.Choice(name=label[:100], value=value)
+        app_commands.Choice(name=render(label, locale)[:100], value=value)
         for label, value in game_suggestions(current)
     ]
 

@@ -20,6 +20,7 @@ import discord
 from bot.poker.messages import Msg, Name, Param, msg
 from bot.table.ports import HandFacts, Notice, StorePort
 from bot.words import Locale, from_discord, parse, render
+from cogs.names import escaped, escaping
 
 log = logging.getLogger(__name__)
 
@@ -58,23 +59,25 @@ def namer(hand: HandFacts | None) -> Callable[[int], str]:
 
 
 def notice_text(notice: Notice, locale: Locale) -> str:
-    """The notice in ``locale`` (its English text while it carries no message)."""
+    """The notice in ``locale`` (its English text while it carries no message), the
+    players' names escaped for Discord's markdown (R-1.12)."""
     if notice.msg is None:
         return notice.text
-    return render(notice.msg, locale, names=namer(notice.hand))
+    return render(escaped(notice.msg), locale, names=escaping(namer(notice.hand)))
 
 
 def outcome_text(message_en: str, m: Msg | None, locale: Locale) -> str:
-    """A command's answer in the actor's language (its English while it has no message)."""
-    return message_en if m is None else render(m, locale)
+    """A command's answer in the actor's language (its English while it has no message),
+    names escaped (R-1.12)."""
+    return message_en if m is None else render(escaped(m), locale)
 
 
 def error_text(exc: Exception, locale: Locale) -> str:
     """A refusal in ``locale``: its message where it carries one (``PokerError.msg``,
-    a table error given one), else its English."""
+    a table error given one), else its English; names and echoed text escaped (R-1.12)."""
     m = getattr(exc, "msg", None)
     if isinstance(m, Msg):
-        return render(m, locale)
+        return render(escaped(m), locale)
     return str(getattr(exc, "message", exc))
 
 

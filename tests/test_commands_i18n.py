@@ -40,7 +40,14 @@ CODES = {code: ours for ours, codes in DISCORD_CODES.items() if ours != "en" for
 
 
 def _catalogue(locale: Locale) -> dict[str, str]:
-    return {str(m.id): str(m.string) for m in read_catalog(locale, "commands") if m.id}
+    # A command's keys are in ``commands``, or in the domain of the feature that added
+    # the option (the night's record's in ``record``): a key lives in one domain.
+    return {
+        str(m.id): str(m.string)
+        for domain in ("commands", "record")
+        for m in read_catalog(locale, domain)
+        if m.id
+    }
 
 
 @pytest_asyncio.fixture

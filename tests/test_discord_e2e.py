@@ -797,7 +797,7 @@ async def test_r13_1_table_create_with_declare_for_a_game_that_is_not_high_low_i
     users = players(h.fake)
     await h.slash(users[0], "table create", variant="stud", declare="simultaneous")
     reply = h.last_ephemeral(users[0])
-    assert "Declare is played in high-low games (R-13.1)" in reply, reply
+    assert "declare is played in high-low games (R-13.1)" in reply, reply
     assert h.bot.service.get(h.tid) is None
     await h.slash(users[1], "table create", variant="stud8", declare="simultaneous")
     table = h.table()

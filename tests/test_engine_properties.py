@@ -6,6 +6,9 @@
   uncalled bets returned and the rake add up to the chips put in plus the carried pot.
 * Determinism (invariant 4): the same start and the same actions give the same events
   and the same stacks.
+* The home-game options (§20) are drawn too: run it twice (R-20.1, answered at random,
+  timeouts included), bomb pots (R-20.4) and the double board (R-20.5); with two boards
+  each pot's first-board half is its second-board half or one chip more (R-20.2).
 """
 
 from __future__ import annotations
@@ -15,10 +18,31 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.poker.actions import Action, AllIn, Bet, Call, Check, Fold, Muck, RaiseBy, RaiseTo, Show
+from bot.poker.actions import (
+    Action,
+    AllIn,
+    Bet,
+    Call,
+    Check,
+    Fold,
+    Muck,
+    RaiseBy,
+    RaiseTo,
+    RunItTwice,
+    RunItTwiceTimeout,
+    Show,
+)
 from bot.poker.cards import FULL_DECK
 from bot.poker.errors import IllegalAction
-from bot.poker.events import ActionTaken, BetReturned, ForcedBet, PotAwarded, PotsFormed
+from bot.poker.events import (
+    ActionTaken,
+    BetReturned,
+    ForcedBet,
+    PotAwarded,
+    PotsFormed,
+    RunItTwiceAnswered,
+    RunItTwiceDecided,
+)
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rake, Rules
 
@@ -71,6 +95,10 @@ def rules_and_stacks(draw: st.DrawFn) -> tuple[Rules, list[int], tuple[str, ...]
         deal_cap=draw(st.sampled_from([0, 0, 20 * bb])),
         showdown=draw(st.sampled_from(["auto", "manual"])),
         rake=rake,
+        run_it_twice=draw(st.booleans()),
+        bomb_pot_ante=draw(st.sampled_from([0, 0, 0, bb, 3 * bb])),
+        double_board=draw(st.sampled_from([False, False, True])),
+        burn=draw(st.booleans()),
     )
     stacks = [
         draw(st.one_of(st.integers(1, 3 * bb), st.integers(3 * bb, 300 * bb))) for _ in range(n)
@@ -82,6 +110,11 @@ def rules_and_stacks(draw: st.DrawFn) -> tuple[Rules, list[int], tuple[str, ...]
 
 def candidates(hand: Hand) -> list[Action]:
     """Legal actions, with amounts at the edges of the legal range."""
+    if hand.phase == "run_twice":
+        # R-20.1: the sealed answers, in any order, or the clock running out.
+        pending = hand.run_twice_pending()
+        answers: list[Action] = [RunItTwice(p, a) for p in pending for a in (True, False)]
+        return [*answers, RunItTwiceTimeout(pending[0])]
     legal = hand.legal()
     p = legal.player
     out: list[Action] = []
@@ -128,7 +161,7 @@ def play(
         steps += 1
         assert steps < 500, "the hand does not end"
         options = candidates(hand)
-        assert options, f"no legal action offered: {hand.legal()}"
+        assert options, f"no legal action offered in {hand.phase}"
         action = data.draw(st.sampled_from(options))
         try:
             hand.apply(action)
@@ -155,6 +188,13 @@ def test_r2_5_chips_conserved_and_stacks_never_negative(
     rules, stacks, deck, carried = setup
     hand, _ = play(data, rules, stacks, deck, carried)
     assert sum(hand.stacks) + hand.rake + hand.middle == sum(stacks) + carried
+    # R-20.1: an answer travels only to its owner until the reveal, which has them all.
+    answered = [e for e in hand.events if isinstance(e, RunItTwiceAnswered)]
+    assert all(e.audience == e.player for e in answered)
+    decided = [e for e in hand.events if isinstance(e, RunItTwiceDecided)]
+    if decided:
+        assert dict(decided[0].answers) == {e.player: e.agree for e in answered}
+        assert decided[0].twice == hand.ran_twice
 
 
 @SETTINGS
@@ -173,6 +213,16 @@ def test_r8_1_pots_pay_out_what_was_put_in(
         # Only a passed-out deal (R-4.6) may leave chips in the middle for the next one.
         assert awarded == 0
         assert hand.middle + returned + hand.rake == put_in(hand) + carried
+    halves: dict[int, list[int]] = {}
+    for e in hand.events:
+        if isinstance(e, PotAwarded):
+            halves.setdefault(e.pot_index, [0, 0])[e.board] += e.amount
+            assert e.board == 0 or hand.board2 is not None
+    for first, second in halves.values():
+        # R-20.2, R-20.5: each board half of the pot, the odd chip to the first.
+        assert second == 0 or first - second in (0, 1)
+    if hand.board2 is not None and hand.over:
+        assert len(hand.dealt) == len(set(hand.dealt))  # R-20.2: never a card twice
     for e in hand.events:
         if isinstance(e, PotAwarded):
             assert sum(e.amounts) == e.amount

@@ -32,6 +32,16 @@ async def test_r5_7_capped_raise_button_says_the_betting_is_capped(h: Harness) -
     assert h.table().state.turn == turn
 
 
+async def test_r5_7_capped_raise_button_says_why_in_the_clickers_language(h: Harness) -> None:
+    actor = await _capped(h)
+    actor.locale = "de"  # type: ignore[attr-defined]
+    turn = h.table().state.turn
+    await h.click(actor, "bet_raise")  # type: ignore[arg-type]
+    text = h.last_ephemeral(actor)  # type: ignore[arg-type]
+    assert "Die Erhöhungen sind ausgeschöpft (R-5.7)" in text, text
+    assert "capped" not in text and h.table().state.turn == turn
+
+
 async def test_r5_7_capped_raise_by_slash_command_says_why(h: Harness) -> None:
     actor = await _capped(h)
     await h.slash(actor, "raise", amount=2)  # type: ignore[arg-type]
@@ -39,11 +49,17 @@ async def test_r5_7_capped_raise_by_slash_command_says_why(h: Harness) -> None:
     assert "The betting is capped (R-5.7)" in text, text
 
 
-def test_r5_7_raise_modal_max_when_capped_says_why() -> None:
-    from bot.poker.legal import Legal
+async def test_r5_7_raise_modal_max_when_capped_says_why(h: Harness) -> None:
+    """The modal's ``max`` (or ``min``) is sized by the table from the legal range; capped,
+    the table says why, with what the player may do, and nothing changes."""
+    from bot.table.text_actions import ActionRequest
     from cogs.play import parse_raise
 
-    legal = Legal(0, frozenset({"call", "fold"}), 4, 8, 4, 100, 20, None, None, 1, False)
-    out = parse_raise("max", "", legal, "The betting is capped (R-5.7).")
-    assert isinstance(out, str) and out.startswith("The betting is capped (R-5.7).")
-    assert "call 4" in out
+    actor = await _capped(h)
+    req = parse_raise("max", "", False)
+    assert req == ActionRequest("max")
+    turn = h.table().state.turn
+    out = await h.table().act(str(actor.id), req, key="capped-max")  # type: ignore[attr-defined]
+    assert not out.ok and h.table().state.turn == turn
+    assert out.message.startswith("The betting is capped (R-5.7)."), out.message
+    assert "call 4" in out.message

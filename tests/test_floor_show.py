@@ -14,7 +14,7 @@ from typing import Any
 
 import bot.poker.hand as hand_module
 from bot.poker.cards import stacked_deck
-from bot.poker.messages import Msg, Number, msg
+from bot.poker.messages import Msg, Number, english, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
@@ -24,6 +24,11 @@ from cards_art.sprites import Mark
 from cogs.art import showdown_art
 from cogs.presenter import DiscordPresenter
 from tests.harness import Harness
+
+
+def _en(name: object) -> str:
+    """A picture's word in English (a hand's name is a message the picture says)."""
+    return english(name) if isinstance(name, Msg) else str(name)
 
 
 @contextmanager
@@ -88,7 +93,8 @@ async def test_r10_3_holdem_showdown_frames_the_five_cards_played() -> None:
     view, _ = await showdown_of("holdem", ["Kh7s", "AhTh"], "Kc7hKs2h9h", ["alice", "bob"])
     (hand,) = view.hands  # the loser mucked (R-9.2)
     (reading,) = hand.readings
-    assert reading.name == "Kings full of sevens" and reading.kind == ""
+    assert isinstance(reading.name, Msg) and reading.name.key == "hand.full_house"
+    assert _en(reading.name) == "Kings full of sevens" and reading.kind == ""
     assert sorted(reading.used) == sorted(["Kh", "7s", "Kc", "7h", "Ks"])
     assert _marks(hand, "Kc") is Mark.HIGH and _marks(hand, "9h") is Mark.DIM
     alt = render_showdown(view).alt_text
@@ -110,11 +116,11 @@ async def test_r11_5_omaha_hi_lo_readings_keep_their_high_and_low_labels() -> No
     by_cards = {h.cards: h for h in view.hands}
     kings = by_cards[("Kd", "Kh", "Qs", "Jc")]
     wheel = by_cards[("2s", "3c", "9d", "9h")]
-    assert [(r.kind, r.name) for r in kings.readings] == [
+    assert [(r.kind, _en(r.name)) for r in kings.readings] == [
         ("high", "Three kings"),
-        ("low", Msg("art.showdown.no_low")),
+        ("low", _en(Msg("art.showdown.no_low"))),
     ]
-    assert [(r.kind, r.name) for r in wheel.readings] == [
+    assert [(r.kind, _en(r.name)) for r in wheel.readings] == [
         ("high", "Five-high straight"),
         ("low", "5-4-3-2-A low"),
     ]
@@ -142,7 +148,7 @@ async def test_r9_3_stud_showdown_reads_all_seven_cards() -> None:
         assert len(hand.cards) == 7
         (reading,) = hand.readings
         assert len(reading.used) == 5 and set(reading.used) <= set(hand.cards)
-    names = {r.name for h in view.hands for r in h.readings}
+    names = {_en(r.name) for h in view.hands for r in h.readings}
     assert names == {"King high", "Pair of fours"}
 
 
@@ -165,7 +171,8 @@ async def test_r13_2_declare_showdown_shows_each_declaration() -> None:
     assert kinds == {"alice": ["high"], "bob": ["high", "low"]}, kinds
     alt = render_showdown(view).alt_text
     assert "alice, who declared high, shows" in alt
-    assert "declare" in view.variant  # the game's name says so (R-13.1)
+    # The game's name says so (R-13.1), in the picture's language.
+    assert view.variant == msg("art.game.declare", game=msg("game.stud8"))
 
 
 def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
@@ -221,8 +228,7 @@ async def test_r15_1_two_to_win_markers_show_on_the_table_while_live() -> None:
     for line in seats_field.splitlines():
         name = line.split("` ", 1)[1].split(" — ")[0]
         assert ("marker" in line) == (name in holders), line
-    marker = msg("table.note.marker")
-    assert {s.name for s in art.seats if marker in s.tags} == holders
+    assert {s.name for s in art.seats if Msg("art.tag.marker") in s.tags} == holders
     assert "marker" in alt
     assert "Two to win" in text and "Two to win" in embed_text(embed)
 
@@ -275,7 +281,8 @@ async def test_r13_1_declare_game_is_named_in_every_header() -> None:
     assert view.declare and view.variant_name.endswith("hi-lo eight-or-better declare")
     assert "declare" in text.splitlines()[0]
     assert "declare" in (embed.title or "")
-    assert art.declare and "declare" in art.variant and "declare" in alt
+    assert art.declare and "declare" in alt
+    assert art.variant == msg("art.game.declare", game=msg("game.stud8"))
     started = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
     assert started and "hi-lo eight-or-better declare" in started[-1], started
     assert view.variant_name.count("declare") == 1 and view.stakes.count("declare") == 1
@@ -317,6 +324,7 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
         assert (await h.do(table, h.to_act(table), "draw 0")).ok
     view, text, embed, (art, alt) = every_view(table, h.time.now())
     assert view.street == "After draw 1 of 3" and art.street == view.street_said
+    assert art.street == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     assert view.street_said == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     # Each player's draw is public: how many cards (or pat), in every view.
     counts = {s.name: s.drew for s in view.seats}

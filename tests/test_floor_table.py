@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.poker.cards import stacked_deck
+from bot.poker.messages import Count, Msg, Name, msg
 from tests.harness import HOST, Harness
 
 
@@ -459,38 +460,53 @@ def _numeric_settings() -> list[str]:
 def test_r2_6_every_numeric_setting_at_its_bounds(name: str) -> None:
     """R-2.6: each number is accepted at both ends of its range and refused one past
     either end, with the range in the refusal."""
+    from bot.poker.messages import Chips, Count, Name
     from bot.table.errors import SettingsError
-    from bot.table.settings import RANGES, TableSettings
+    from bot.table.settings import RANGES, TableSettings, declared
 
-    low, high, _ = RANGES[name]
+    low, high, unit = RANGES[name]
     base = TableSettings().changed(_CONTEXT.get(name, {}))
     for value in (low, high):
         assert getattr(base.changed({name: value}), name) == value
     for value in (low - 1, high + 1):
         with pytest.raises(SettingsError) as refused:
             base.changed({name: value})
-        assert f"{low} to {high}" in refused.value.message, refused.value.message
+        told = refused.value.msg
+        if name == "seats":
+            assert told.key == "settings.seats_range", told  # R-1.1 says seats its way
+        else:
+            assert told.key == "settings.out_of_range", told
+            assert told.get("setting") == declared()[name].label
+        assert told.get("low") == Chips(low) and told.get("value") == Name(str(value))
+        assert told.get("high") == msg("settings.unit." + unit, count=Count(high))
 
 
 def test_r2_6_settings_respect_each_other() -> None:
+    from bot.poker.messages import Chips, Count, Number
     from bot.table.errors import SettingsError
     from bot.table.settings import TableSettings
 
+    def chips(n: int) -> Msg:
+        return msg("settings.unit.chips", count=Count(n))
+
     s = TableSettings()
-    for change, words in (
-        ({"small_blind": 3}, "0 to 2 chips"),
-        ({"min_buy_in": 500}, "1 to 200 chips"),
-        ({"max_buy_in": 10}, "40 to"),
-        ({"bring_in": 3}, "0 to the small bet, 2"),
-        ({"big_bet": 1}, "at least the small bet, 2"),
-        ({"min_players": 10}, "2 to the number of seats, 9"),
+    for change, key, name, value in (
+        ({"small_blind": 3}, "settings.small_blind_above", "big", chips(2)),
+        ({"min_buy_in": 500}, "settings.buy_in_order", "high", chips(200)),
+        ({"max_buy_in": 10}, "settings.buy_in_order", "low", Chips(40)),
+        ({"bring_in": 3}, "settings.bring_in_above", "small", chips(2)),
+        ({"big_bet": 1}, "settings.big_bet_below", "small", chips(2)),
+        ({"min_players": 10}, "settings.min_players_above", "seats", Number(9)),
     ):
         with pytest.raises(SettingsError) as refused:
             s.changed(change)
-        assert words in refused.value.message, refused.value.message
+        assert refused.value.msg.key == key, refused.value.msg
+        assert refused.value.msg.get(name) == value, refused.value.msg
     with pytest.raises(SettingsError) as refused:
         TableSettings(variant="stud").changed({"seats": 10})
-    assert "2 to 8 for Seven-card stud" in refused.value.message
+    assert refused.value.msg.key == "settings.seats_for_game"
+    assert refused.value.msg.get("high") == msg("settings.unit.seats", count=Count(8))
+    assert refused.value.msg.get("game") == msg("game.stud")
     assert TableSettings(variant="stud").changed({"seats": 8}).seats == 8
 
 
@@ -501,8 +517,9 @@ async def test_r2_6_a_huge_big_blind_is_refused_and_changes_nothing() -> None:
     table = await h.table()
     before = table.settings
     out = await table.change_settings(HOST, {"big_blind": 99999999999999999999}, key=h.key())
-    assert not out.ok
-    assert "0 to 1000000000 chips" in out.message and "99999999999999999999" in out.message
+    assert not out.ok and out.msg is not None and out.msg.key == "settings.out_of_range"
+    assert out.msg.get("value") == Name("99999999999999999999")
+    assert out.msg.get("high") == msg("settings.unit.chips", count=Count(1_000_000_000))
     assert table.settings == before
     assert (await table.sit("a", "a", 100, key=h.key())).ok
 

@@ -21,11 +21,13 @@ import pytest
 from bot.local.terminal import LocalTable, parse_args, parse_settings, run
 from bot.poker.events import CardsDealt
 from bot.poker.legal import Legal
-from bot.poker.messages import english
+from bot.poker.messages import Name, english, msg
+from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game, split_rotation
-from bot.table.notices import describe, setting_words
+from bot.table.notices import describe
 from bot.table.session import PlayerStats, stats_said
 from bot.table.settings import TableSettings, parse_game
+from bot.table.settings_said import setting_said
 from bot.table.text_actions import (
     MAX_NAME,
     ActionRequest,
@@ -35,6 +37,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
+from bot.words import render
 from tests.harness import Harness, told_story
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,8 +119,8 @@ async def test_r16_2_a_settings_line_is_not_a_player_line(tmp_path: Path) -> Non
         db, ["set rotation=holdem:fixed,omaha8:fixed,razz:fixed", "deal"], "al", "bo"
     )
     assert (
-        "Settings changed: rotation Fixed-limit Texas hold'em, "
-        "Fixed-limit Omaha hi-lo eight-or-better, Fixed-limit Razz" in text
+        "Settings changed: rotation from none to Fixed-limit Texas hold'em, "
+        "Fixed-limit Omaha hi-lo eight-or-better, Fixed-limit Razz. Now: rotation of" in text
     ), text
     assert "set rotation=holdem" not in text
     assert "Fixed-limit Texas hold'em" in text  # the first game of the rotation was dealt
@@ -245,8 +248,10 @@ def test_r16_2_aliases_in_settings_and_rotation() -> None:
         "holdem:no_limit",
         "omaha:pot_limit",
     )
-    with pytest.raises(Exception, match="no game called 'holdum'"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings().changed({"game": "holdum"})
+    assert refused.value.msg.key == "settings.unknown_game"
+    assert refused.value.msg.get("game") == Name("'holdum'")
 
 
 async def test_r16_2_aliases_at_the_terminal_and_on_the_command_line(tmp_path: Path) -> None:
@@ -254,7 +259,8 @@ async def test_r16_2_aliases_at_the_terminal_and_on_the_command_line(tmp_path: P
     text = await _script(tmp_path / "a.sqlite3", ["deal"], "--game", "plo", "al", "bo")
     assert "Pot-limit Omaha" in text, text
     text = await _script(tmp_path / "b.sqlite3", ["set game=razz:fixed", "deal"], "al", "bo")
-    assert "Settings changed: game Razz, structure fixed-limit" in text, text
+    assert "Settings changed: game from Texas hold'em to Razz; " in text, text
+    assert "structure from the game's usual to Fixed-limit" in text, text
     assert "Fixed-limit Razz" in text
     db = tmp_path / "c.sqlite3"
     text = await _script(db, ["set dealers_choice=on", "deal"], "al", "bo")
@@ -268,8 +274,10 @@ def test_r16_2_discord_game_option_suggests_aliases() -> None:
     """R-16.2: Discord's game option offers the game an alias names."""
     from bot.table.games import game_suggestions
 
-    assert game_suggestions("plo")[0] == ("Omaha (pot limit)", "omaha:pot_limit")
-    assert ("Razz", "razz") in game_suggestions("raz")
+    plo = (msg("table.stakes.game.pot_limit", game=msg("game.omaha")), "omaha:pot_limit")
+    assert game_suggestions("plo")[0] == plo
+    assert render(plo[0], "de") == "Pot-Limit Omaha"
+    assert (msg("game.razz"), "razz") in game_suggestions("raz")
     assert len(game_suggestions("")) <= 25
 
 
@@ -333,12 +341,14 @@ def test_r6_4_the_raise_modal_and_settings_read_ascii_digits_only() -> None:
     from cogs.play import parse_raise
 
     legal = Legal(0, frozenset({"fold", "call", "raise"}), 2, 2, 0, 200, 3, 4, 200, 1, False)
-    answer = parse_raise("١٠", "", legal)
+    answer = parse_raise("١٠", "", legal.opening)
     assert isinstance(answer, str) and "not an amount" in answer
     assert parse_value("١٠") == "١٠"  # text, so the setting refuses it by type
     assert parse_value("45") == 45 and parse_value("2.5") == 2.5 and parse_value("on") is True
-    with pytest.raises(Exception, match="big blind is a whole number"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings().changed({"big_blind": parse_value("١٠")})
+    assert refused.value.msg.key == "settings.bad_value"
+    assert refused.value.msg.get("allowed") == msg("settings.allowed.whole")
 
 
 async def test_r6_4_terminal_numbers_are_ascii(tmp_path: Path) -> None:
@@ -349,7 +359,7 @@ async def test_r6_4_terminal_numbers_are_ascii(tmp_path: Path) -> None:
         db, ["al: sit ٣ ١٠٠", "history ١", "set big_blind=١٠", "table"], "bo", "cy"
     )
     assert "whole numbers" in text and "N is a hand number" in text
-    assert "big blind is a whole number" in text
+    assert "'١٠' is not a value for big blind: it is a whole number" in text
     assert "al sits" not in text
     out = io.StringIO()
     code = await run(["--db", str(tmp_path / "v.sqlite3"), "--blinds", "١/٢"], io.StringIO(""), out)
@@ -617,18 +627,23 @@ def test_discord_messages_fit_discord() -> None:
 
 def test_settings_changes_are_said_in_words() -> None:
     """Item 18: "action clock 45 s", not "action_clock=45"."""
-    assert setting_words("action_clock", 45.0) == "action clock 45 s"
-    assert setting_words("straddle", True) == "straddle on"
-    assert setting_words("variant", "omaha8") == "game Omaha hi-lo eight-or-better"
-    assert setting_words("raise_cap", None) == "raise cap none"
-    assert setting_words("rake_percent_bp", 500) == "rake 5%"
+
+    def said(name: str, value: object) -> str:
+        return english(setting_said(name, value))
+
+    assert said("action_clock", 45.0) == "action clock 45 s"
+    assert said("straddle", True) == "straddle on"
+    assert said("variant", "omaha8") == "game Omaha hi-lo eight-or-better"
+    assert said("raise_cap", None) == "raise cap none"
+    assert said("rake_percent_bp", 500) == "rake 5%"
 
 
 async def test_settings_change_notice_in_words() -> None:
     h = Harness()
     table = await h.table()
     out = await table.change_settings("host", {"action_clock": 45}, key="k")
-    assert out.ok and "Settings changed: action clock 45 s." in out.message, out.message
+    assert out.ok and out.msg is not None and out.msg.key == "settings.changed", out.message
+    assert "Settings changed: action clock from 60 s to 45 s." in out.message, out.message
     assert "action_clock" not in out.message
 
 
@@ -782,8 +797,6 @@ async def test_r1_1_buy_in_quit_and_commands_typed_with_a_name(tmp_path: Path) -
 def test_r16_2_a_rotation_change_is_said_in_game_names() -> None:
     """R-16.2 (item 18, settings in words): a rotation reads as the games people know,
     with the structure named where the entry names one, not as stored codes."""
-    from bot.table.notices import setting_words
-
-    words = setting_words("rotation", ("holdem", "omaha:pot_limit", "razz:fixed"))
+    words = english(setting_said("rotation", ("holdem", "omaha:pot_limit", "razz:fixed")))
     assert words == "rotation Texas hold'em, Pot-limit Omaha, Fixed-limit Razz"
     assert "pot_limit" not in words and ":" not in words

@@ -17,7 +17,8 @@ async def test_r16_2_aliases_in_table_create_and_settings(h: Harness) -> None:
     assert (table.settings.variant, table.settings.limit) == ("omaha", "pot_limit")
     await h.slash(alice, "table settings", name="game", value="stud/8")
     assert h.table().settings.variant == "stud8", h.last_ephemeral(alice)
-    assert "Settings changed: game Seven-card stud hi-lo" in h.last_ephemeral(alice)
+    assert "Settings changed: game from Omaha" in h.last_ephemeral(alice)
+    assert "to Seven-card stud hi-lo" in h.last_ephemeral(alice)
 
 
 async def test_r6_4_settings_values_in_other_digits_are_refused(h: Harness) -> None:
@@ -26,7 +27,7 @@ async def test_r6_4_settings_values_in_other_digits_are_refused(h: Harness) -> N
     await h.slash(alice, "table create")
     await h.slash(alice, "table settings", name="big_blind", value="١٠")
     answer = h.last_ephemeral(alice)
-    assert "big blind is a whole number" in answer, answer
+    assert "not a value for big blind: it is a whole number" in answer, answer
     assert h.table().settings.big_blind == 2
 
 
@@ -57,7 +58,10 @@ def test_r16_2_create_and_choose_suggest_the_game_an_alias_names() -> None:
 
     first = _game_choices("plo8")[0]
     assert (first.name, first.value) == (
-        "Omaha hi-lo eight-or-better (pot limit)",
+        "Pot-limit Omaha hi-lo eight-or-better",
         "omaha8:pot_limit",
     )
+    # In the asker's language (issue 22): the structure as that card room says it.
+    german = _game_choices("plo8", "de")[0]
+    assert german.value == "omaha8:pot_limit" and german.name.startswith("Pot-Limit Omaha")
     assert len(_game_choices("")) <= 25

@@ -24,9 +24,13 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from bot.poker.messages import Listing, Name, Player, msg
+from bot.poker.messages import raw as raw_words
+from bot.table.ports import HandFacts, Notice
 from bot.table.settings import TableSettings
 from cogs import names, places
 from cogs.moderation import NOT_A_PLACE
+from cogs.words import notice_text
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.state import links, pings, shown, snowflake, texts
@@ -115,6 +119,31 @@ def test_fake_discord_pings_as_discord_filters_them() -> None:
     assert links({"embeds": [{"fields": [{"name": "n", "value": "[b](http://z)"}]}]}) == [
         "http://z"
     ]
+
+
+def test_r1_12_names_in_messages_are_escaped_when_rendered_for_discord() -> None:
+    """R-1.12: a message's names (``Name`` parameters, nested ones too, and players by
+    position through the namer) are escaped as the message is rendered for Discord,
+    once: an escaped name is left as it is; an older record's English is not a name."""
+    big = Name("**big**")
+    m = msg("engine.comma", head=msg("notice.action.fold", who=big), tail=msg("legal.fold"))
+    done = names.escaped(m)
+    assert done.get("head") == msg("notice.action.fold", who=Name("\\*\\*big\\*\\*"))
+    assert names.escaped(done) == done
+    listed = msg("x", who=Listing((msg("engine.who", who=big),), "and"))
+    inner = names.escaped(listed).get("who")
+    assert isinstance(inner, Listing) and inner.items[0].get("who") == Name(names.escape("**big**"))
+    assert names.escaped(raw_words("`deal` **now**")) == raw_words("`deal` **now**")
+    assert names.escaping(lambda p: "<@&1>")(0) == "\\<\\@&1\\>"
+    line = f"{names.escape('*x*')} calls, *x* folds"
+    assert names.escape_names(line, ["*x*"]) == "\\*x\\* calls, \\*x\\* folds"
+    assert names.escape_names(names.escape_names(line, ["*x*"]), ["*x*"]) == names.escape_names(
+        line, ["*x*"]
+    )
+    hand = HandFacts(1, "holdem", "none", (1,), ("[a](https://b.c)",))
+    fold = Notice("ActionTaken", "", 1, hand=hand, msg=msg("notice.action.fold", who=Player(0)))
+    said = notice_text(fold, "de")
+    assert "\\[a\\]\\(https\\://b.c\\)" in said and links({"content": said}) == []
 
 
 # ------------------------------------------------------------------ names, end to end
@@ -219,18 +248,60 @@ async def test_r1_12_hostile_names_ping_nobody_link_nothing(
     assert any(u.name in shown(summary.payload) for u in users), summary
 
 
-async def test_r1_12_names_are_kept_escaped_and_drawn_plain(hostile: Harness) -> None:
-    """R-1.12: the table keeps the escaped name (what every notice composes), capped;
-    the picture (alt text and all) gets it as written."""
+async def test_r1_12_names_are_kept_as_written_and_escaped_where_shown(hostile: Harness) -> None:
+    """R-1.12: the table keeps the name as written (cleaned, capped), not escaped; the
+    table message shows it escaped (as written, no link); the picture gets it plain."""
     h = hostile
-    users = [h.fake.add_user("[free](https://evil.example)"), h.fake.add_user("b" * 60)]
+    raw = "[free](https://evil.example)"
+    users = [h.fake.add_user(raw), h.fake.add_user("b" * 60)]
     await h.slash(users[0], "table create")
     for u in users:
         await h.slash(u, "sit", buy_in=200)
     seats = {s.user_id: s.name for s in h.table().snapshot(None).seats}
-    assert seats[str(users[0].id)] == names.display(users[0].name)
+    assert seats[str(users[0].id)] == names.kept(raw) == raw
     assert seats[str(users[1].id)] == "b" * 31 + "…"
+    await h.bot.presenter.refresh(h.tid)
+    await h.settle()
+    payload = {"embeds": h.table_message().embeds}
+    assert links(payload) == [] and raw in shown(payload)
+    assert names.escape(raw) in "\n".join(texts(payload))
     assert h.table().state.conservation_error() is None
+
+
+async def test_r1_12_a_name_kept_escaped_by_an_older_version_is_not_escaped_twice(
+    hostile: Harness,
+) -> None:
+    """R-1.12: a seat whose name an older version kept escaped still shows as written:
+    on the table message, in the public lines of a hand and in /table info, escaped
+    once (a doubled escape would show its backslashes)."""
+    h = hostile
+    alice, bob = h.fake.user("alice"), h.fake.user("bob")
+    await h.slash(alice, "table create")
+    await h.slash(alice, "sit", buy_in=200)
+    raw = "**big** [x](https://ev.il)"
+    old = names.display(raw)  # as an older version stored it
+    sat = await h.table().sit(str(bob.id), old, 200, key="older-version")
+    assert sat.ok, sat.message
+    await h.slash(alice, "deal")
+    for _ in range(40):
+        if not h.table().state.in_hand:
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "check_call")
+    await h.settle()
+    await conserved(h)
+    said = [
+        "\n".join(texts(d.payload)) for d in h.fake.deliveries if old in "\n".join(texts(d.payload))
+    ]
+    assert said, "the old name is shown somewhere"
+    for text in said:
+        assert "\\\\" not in text and names.escape(old) == old
+        assert links({"content": text}) == []
+    assert any(raw in shown(d.payload) for d in h.fake.deliveries)
+    await h.slash(alice, "table info")
+    info = {"content": h.last_ephemeral(alice)}
+    assert raw in shown(info) and "\\\\" not in info["content"]
 
 
 # ------------------------------------------------------------------ places

@@ -17,8 +17,8 @@ from tests.test_discord_e2e import Harness, players
 READS: list[tuple[str, dict[str, Any], str]] = [
     ("export", {"hand": 1}, "session"),
     ("stats", {}, "stats"),
-    ("ledger", {}, "session"),
-    ("settle", {}, "session"),
+    ("ledger", {}, "session_ledger"),
+    ("settle", {}, "session_ledger"),
 ]
 
 

@@ -15,10 +15,10 @@ from typing import Literal
 
 import pytest
 
+from bot.poker.messages import Msg, Name, msg
 from bot.poker.rules import Rake, Rules
 from bot.table import settings as settings_mod
 from bot.table.errors import SettingsError
-from bot.table.notices import setting_words
 from bot.table.ports import MemoryStore
 from bot.table.service import TableService
 from bot.table.settings import (
@@ -29,8 +29,10 @@ from bot.table.settings import (
     TableSettings,
     declared,
     engine_settings,
-    settings_markdown,
 )
+from bot.table.settings_said import setting_said
+from bot.words import render
+from bot.words.settings_doc import settings_markdown
 from tests.harness import HOST, Harness
 
 # Every setting name a table had before the declaration (old logs store all of them);
@@ -145,8 +147,10 @@ def test_r2_6_old_settings_dict_with_a_thread_id_loads() -> None:
     assert s.raise_cap is None and s.wild == "joker"
     assert s.extra == {"thread_id": 555}
     assert TableSettings.from_dict(s.to_dict()) == s
-    with pytest.raises(SettingsError, match="Unknown setting 'thread_id'"):
+    with pytest.raises(SettingsError) as refused:
         s.changed({"thread_id": 9})  # no longer a table setting
+    assert refused.value.msg.key == "settings.unknown"
+    assert refused.value.msg.get("name") == Name("'thread_id'")
 
 
 def test_r2_6_a_misspelt_setting_in_code_is_refused_by_name() -> None:
@@ -187,10 +191,19 @@ def test_r2_6_stored_settings_are_checked_and_unknown_names_logged_not_applied(
         # "Settings") is expected: kept aside without a warning.
         TableSettings.from_dict({**TableSettings().to_dict(), "thread_id": 5})
     assert caplog.text == ""
-    with pytest.raises(SettingsError, match="raise cap is a whole number"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings.from_dict({**TableSettings().to_dict(), "raise_cap": "three"})
-    with pytest.raises(SettingsError, match="big blind is a whole number"):
+    assert refused.value.msg == msg(
+        "settings.bad_value",
+        value=Name("'three'"),
+        setting=msg("settings.label.raise_cap"),
+        allowed=msg("settings.allowed.or_none", allowed=msg("settings.allowed.whole")),
+    )
+    with pytest.raises(SettingsError) as refused:
         TableSettings.from_dict({**TableSettings().to_dict(), "big_blind": "2x"})
+    assert refused.value.msg.key == "settings.bad_value"
+    assert refused.value.msg.get("setting") == msg("settings.label.big_blind")
+    assert refused.value.msg.get("allowed") == msg("settings.allowed.whole")
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +218,7 @@ class _FancyRules(Rules):
 def fancy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(settings_mod, "RULES", _FancyRules)
     # Words for one of them (optional: the other gets its name and the stake range).
-    monkeypatch.setitem(META, "fancy_cap", Meta(label="fancy cap", unit="chips", range=(0, 50)))
+    monkeypatch.setitem(META, "fancy_cap", Meta(unit="chips", range=(0, 50), catalogued=False))
 
 
 async def test_r2_6_a_new_engine_option_is_parsed_validated_shown_and_dealt(fancy: None) -> None:
@@ -220,23 +233,32 @@ async def test_r2_6_a_new_engine_option_is_parsed_validated_shown_and_dealt(fanc
     table = await h.seated(["a", "b"])
     assert table.settings.fancy_cap == 0  # the engine's default
 
-    for line, words in (
-        ("fancy_cap=abc", "fancy cap is a whole number"),
-        ("fancy_cap=51", "0 to 50 chips (R-2.6)"),
-        ("fancy_mode=loud", "fancy mode is one of: plain, wild"),
+    fancy_cap = msg("settings.label.unnamed", name=Name("fancy cap"))
+    fancy_mode = msg("settings.label.unnamed", name=Name("fancy mode"))
+    for line, key, said in (
+        ("fancy_cap=abc", "settings.bad_value", {"allowed": msg("settings.allowed.whole")}),
+        ("fancy_cap=51", "settings.out_of_range", {"high": msg("settings.unit.chips")}),
+        ("fancy_mode=loud", "settings.bad_value", {"setting": fancy_mode}),
     ):
         changes = parse_settings(line)
         assert isinstance(changes, dict)
         out = await table.change_settings(HOST, changes, key=h.key())
-        assert not out.ok and words in out.message, out.message
+        assert not out.ok and out.msg is not None and out.msg.key == key, out.message
+        for name, value in said.items():
+            got = out.msg.get(name)
+            assert isinstance(got, Msg) and got.key == value.key, (name, got)
+        if key == "settings.out_of_range":
+            assert out.msg.get("setting") == fancy_cap
+            assert render(out.msg, "en").endswith("0 to 50 chips (R-2.6); 51 is outside that.")
     assert table.settings.fancy_cap == 0  # nothing changed
 
     changes = parse_settings("fancy_cap=7 fancy_mode=wild")
     assert isinstance(changes, dict)
     out = await table.change_settings(HOST, changes, key=h.key())
     assert out.ok, out.message
-    assert "fancy cap 7" in out.message and "fancy mode wild" in out.message
-    assert setting_words("fancy_cap", 7) == "fancy cap 7"
+    assert out.msg is not None and out.msg.key == "settings.changed"
+    assert "fancy cap from 0 to 7" in out.message and "fancy mode from plain to wild" in out.message
+    assert render(setting_said("fancy_cap", 7), "de") == "fancy cap: 7"
 
     stored = [e for e in await h.store.events("t") if e.kind == "settings"][-1]
     assert stored.payload["settings"]["fancy_cap"] == 7
@@ -250,8 +272,10 @@ async def test_r2_6_a_new_engine_option_is_parsed_validated_shown_and_dealt(fanc
 
 def test_r2_6_without_the_new_option_it_is_refused_by_name() -> None:
     """The control for the test above: with the engine as it is, the name is unknown."""
-    with pytest.raises(SettingsError, match="Unknown setting 'fancy_cap'"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings().changed({"fancy_cap": 7})
+    assert refused.value.msg.key == "settings.unknown"
+    assert refused.value.msg.get("name") == Name("'fancy_cap'")
 
 
 def test_engine_options_pass_to_each_deal_only_in_the_games_they_apply_to() -> None:

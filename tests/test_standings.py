@@ -17,11 +17,11 @@ from bot.table.standings import (
     STANDINGS_LOG,
     Leaderboard,
     StandingsError,
-    board_said,
     counted,
+    leaderboard_said,
     names_from,
     signed,
-    stats_said,
+    standing_said,
 )
 from bot.words import render
 from tests.harness import HOST, Harness
@@ -80,7 +80,7 @@ async def test_r14_4_stats_across_tables_and_servers(port: StorePort) -> None:
     assert (server.tables, server.hands, server.hands_net) == (1, 2, per_table["200"]["ann"].net)
     # Still seated everywhere: no session is over, so no net yet.
     assert (t.bought, t.cashed, t.net) == (0, 0, 0)
-    said = stats_said(everywhere, Name("Ann"))
+    said = standing_said(everywhere, Name("Ann"))
     played, net = said.get("head"), said.get("tail")
     assert played is not None and played.key == "table.standings.played"
     assert played.get("tables") == counted("tables", 2)
@@ -131,7 +131,8 @@ async def test_r14_5_min_hands_scope_and_privacy(port: StorePort) -> None:
     only_b = await h.service.leaderboard(scope="server", guild=GUILD_B, min_hands=0)
     assert "cid" in {s.player_id for s in only_b.rows}
     mine = await h.service.player_standing("cid", viewer="cid")
-    assert mine.totals.hidden and "table.standings.hidden" in _keys(stats_said(mine, Name("Cid")))
+    assert mine.totals.hidden
+    assert "table.standings.hidden" in _keys(standing_said(mine, Name("Cid")))
     with pytest.raises(StandingsError, match="private"):
         await h.service.player_standing("cid", viewer="ann")
     assert (
@@ -204,7 +205,7 @@ def test_board_words_name_rank_net_and_hands() -> None:
     from bot.store import Standing
 
     board = Leaderboard("server", 1, 10, (Standing(1, "a", 50, 12, 1), Standing(2, "b", -5, 1, 1)))
-    said = board_said(board, names_from([("a", "Ann")]))
+    said = leaderboard_said(board, names_from([("a", "Ann")]))
     head = said.get("head")
     assert head is not None and head.key == "table.board.head_floor"
     assert head.get("hands") == counted("hands", 10)
@@ -216,7 +217,7 @@ def test_board_words_name_rank_net_and_hands() -> None:
     text = english(said)
     assert "Leaderboard, this server** (at least 10 hands)" in text
     assert "1. Ann: +50 in 12 hands" in text and "2. b: -5 in 1 hand" in text
-    empty = board_said(Leaderboard("everywhere", None, 0, ()), names_from([]))
+    empty = leaderboard_said(Leaderboard("everywhere", None, 0, ()), names_from([]))
     assert _keys(empty) >= {"table.board.of.everywhere", "table.board.nobody"}
     assert "Nobody yet" not in render(empty, "fr")
 

@@ -103,10 +103,11 @@ def _legal() -> Legal:
 
 def test_the_modal_reads_every_language_s_amount_words() -> None:
     legal = _legal()
-    assert parse_raise("Hälfte", "", legal) == ActionRequest("half_pot")
-    assert parse_raise("tapis", "", legal) == ActionRequest("all_in")
-    assert parse_raise("олл-ин", "", legal) == ActionRequest("all_in")
-    assert parse_raise("pote", "", legal) == ActionRequest("pot")
-    assert parse_raise("minimum", "", legal) == ActionRequest("raise_to", legal.min_to)
-    assert parse_raise("максимум", "", legal) == ActionRequest("raise_to", legal.max_to)
-    assert isinstance(parse_raise("beaucoup", "", legal), str)  # refused in words
+    opening = legal.opening
+    assert parse_raise("Hälfte", "", opening) == ActionRequest("half_pot")
+    assert parse_raise("tapis", "", opening) == ActionRequest("all_in")
+    assert parse_raise("олл-ин", "", opening) == ActionRequest("all_in")
+    assert parse_raise("pote", "", opening) == ActionRequest("pot")
+    assert parse_raise("minimum", "", opening) == ActionRequest("min")  # the table sizes it
+    assert parse_raise("максимум", "", opening) == ActionRequest("max")
+    assert isinstance(parse_raise("beaucoup", "", opening), str)  # refused in words

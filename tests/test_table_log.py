@@ -157,6 +157,7 @@ def _samples() -> list[log.LogRecord]:
         log.CarryReturned((("u1", 8), ("u2", 7)), at=6.5),
         log.Halted("Chip conservation failed (R-2.5)"),
         log.HandStarted(4, start, (1, 2), 1, 1, 2, None, "holdem", "no"),
+        log.HandStarted(5, start, (1, 2), 1, 1, 2, None, "holdem", "no", level=(("big_blind", 2),)),
         log.ActionTaken(4, 2, Fold(1), "Bob folds", timeout=True, at=8.0),
         log.ActionTaken(4, 1, Call(0), "Ann calls"),
         log.HandEnded(4, (101, 99), (1, -1), rake=0, carried=0, reason=None),
@@ -169,6 +170,13 @@ def _samples() -> list[log.LogRecord]:
         log.GuildRecorded("t1", 111 << 22, at=9.0),
         log.PrivacyChosen("u1", True),
         log.Created(TableSettings(), "host", 3, 111 << 22),
+        log.Sat("u3", "Cy", 4, 1500, 0, "active", "m1", at=10.0),
+        log.Stood(4, 1500, "m1"),
+        log.MoveRecorded("m1", "u3", "Cy", 1500, "tn:x:1", "tn:x:2", None, at=11.0),
+        log.MoveRecorded("m2", "u3", "Cy", 1500, "tn:x:2", "tn:x:1", 7),
+        log.MoveFinished("m1", 4),
+        log.TablePlace("tn:x:1", 4242, 4343, at=12.0),
+        log.TablePlace("tn:x:2", 4244),
     ]
 
 

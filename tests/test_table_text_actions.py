@@ -62,7 +62,11 @@ def test_anything_else_lists_what_is_accepted(text: str) -> None:
     with pytest.raises(ParseError) as info:
         parse_action(text)
     if text and text != "bet forty":
-        assert ACCEPTED in info.value.message
+        assert info.value.msg.key == "input.action.unknown"
+        assert info.value.msg.get("accepted") == ACCEPTED
+    elif not text:
+        assert info.value.msg.key == "input.action.empty"
+        assert info.value.msg.get("accepted") == ACCEPTED
 
 
 def test_r6_4_bet_or_raise_without_an_amount_is_left_to_the_table() -> None:

@@ -10,7 +10,6 @@ from bot.poker.messages import Chips, Count, Name, Number, Rule, english, joined
 from bot.table.standings import counted, signed
 from bot.words import render
 from bot.words.catalog import read_catalog
-from cogs.words import say
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
@@ -56,12 +55,11 @@ async def test_R_14_4_a_german_tables_close_line_stats_and_ledger_come_out_germa
         assert one_hand == "1 Hand" and f"{one_hand} gespielt" in stats, stats
         assert " played" not in stats and ", best " not in stats
 
-        # /ledger: the totals' words in German (a buy-in of 400 in all).
+        # /ledger: the session's words in German (each player's net, his buy-ins).
         await h.slash(bob, "ledger")
         ledger = h.last_ephemeral(bob)
-        assert say("ledger.totals", "de", totals="").strip() in ledger, ledger
-        assert say("ledger.total.buy_in", "de", amount=Chips(400)) in ledger, ledger
-        assert "buy in" not in ledger
+        assert "netto +2" in ledger and "Buy-ins 200" in ledger, ledger
+        assert " net " not in ledger and "bought" not in ledger
 
         # /leaderboard: the head in German, the floor of hands with its plural.
         await h.slash(bob, "leaderboard", scope="server", min_hands=0)

@@ -24,6 +24,7 @@ from typing import TextIO
 
 from bot.local.drawing import cards_text, draw
 from bot.local.presenter import TerminalPresenter
+from bot.local.record import record_lines
 from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
 from bot.local.words import Words, choose, player_phrase
@@ -45,7 +46,7 @@ from bot.table.text_actions import (
     parse_amount,
     parse_value,
 )
-from bot.table.view import TableView, stakes_said
+from bot.table.view import TableView
 
 TABLE_ID = "local"
 """The first table of a file; each `new` opens the next one, ``local-2``, ``local-3``...
@@ -215,12 +216,7 @@ class LocalTable:
             if ignored:
                 # A second start in the same folder: the options would make a new table,
                 # and this file already holds one (R-16.2: the game is the table's).
-                data = self.table.snapshot(None).stakes_data
-                stakes = (
-                    self.table.settings.stakes_text()
-                    if data is None
-                    else self.words.render(stakes_said(data))
-                )
+                stakes = self.words.render(self.table.settings.stakes_said())
                 told = ", ".join(ignored)
                 db = self.args.db
                 self.emit(self.words("resume.ignored", db=db, stakes=stakes, options=told))
@@ -361,8 +357,8 @@ class LocalTable:
                 if cmd == "phh":
                     self.emit(await table.hand_history(number))
                 else:
-                    told = await table.hand_told(number)
-                    self.emit("\n".join(self.words.render(m) for m in told))
+                    story = await table.hand_told(number)
+                    self.emit("\n".join(self.words.render(m) for m in story))
             except TableError as exc:
                 self.emit(f"! {self.words.refusal(exc)}")
         elif cmd == "set":
@@ -374,9 +370,10 @@ class LocalTable:
             self.answer(HOST, await table.change_settings(HOST, changes, key=self.key("set")))
         elif cmd == "new":
             await self.new_table(rest)
-        elif cmd in ("stats", "ledger", "leaderboard", "privacy"):
+        elif cmd in ("stats", "ledger", "leaderboard", "privacy", "settle"):
             try:
-                self.emit(await self.standings(cmd, rest.split()))
+                told = await record_lines(self, cmd, rest.split())
+                self.emit(told if told is not None else await self.standings(cmd, rest.split()))
             except (ParseError, TableError) as exc:
                 self.emit(f"! {self.words.refusal(exc)}")
         return True
@@ -629,6 +626,7 @@ COMMANDS = frozenset(
         "ledger",
         "leaderboard",
         "privacy",
+        "settle",
     }
 )
 

@@ -122,6 +122,32 @@ class Muck:
     player: int
 
 
+@dataclass(frozen=True, slots=True)
+class RunItTwice:
+    """R-20.1: a player's answer to running the rest of the board twice (private until
+    every eligible player has answered)."""
+
+    player: int
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RunItTwiceTimeout:
+    """R-20.1: the answer clock ran out: every player who has not answered says no
+    (no answer means once). ``player`` is any player of the hand (the clock's caller)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCards:
+    """R-20.8: after the hand, the winner of an uncontested pot or a player whose hand
+    was mucked shows cards by choice: all of them, or one."""
+
+    player: int
+    cards: tuple[str, ...]
+
+
 Action = (
     Fold
     | Check
@@ -138,6 +164,9 @@ Action = (
     | AddChips
     | Show
     | Muck
+    | RunItTwice
+    | RunItTwiceTimeout
+    | ShowCards
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -156,6 +185,9 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "add_chips": AddChips,
     "show": Show,
     "muck": Muck,
+    "run_it_twice": RunItTwice,
+    "run_it_twice_timeout": RunItTwiceTimeout,
+    "show_cards": ShowCards,
 }
 _NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
 
@@ -173,6 +205,10 @@ def action_to_dict(action: Action) -> dict[str, object]:
         out["choice"] = action.choice
     elif isinstance(action, GutsCall):
         out["stay"] = action.stay
+    elif isinstance(action, RunItTwice):
+        out["agree"] = action.agree
+    elif isinstance(action, ShowCards):
+        out["cards"] = list(action.cards)
     elif isinstance(action, Show) and action.stated:
         out["stated"] = list(action.stated)
     return out
@@ -203,5 +239,11 @@ def action_from_dict(data: dict[str, object]) -> Action:
         stated = data.get("stated", [])
         assert isinstance(stated, list)
         return Show(player, tuple(str(c) for c in stated))
+    if kind == "run_it_twice":
+        return RunItTwice(player, bool(data["agree"]))
+    if kind == "show_cards":
+        cards = data.get("cards", [])
+        assert isinstance(cards, list)
+        return ShowCards(player, tuple(str(c) for c in cards))
     cls = ACTION_TYPES[kind]
     return cls(player)  # type: ignore[call-arg]  # the kinds left take only the player

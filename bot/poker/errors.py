@@ -60,6 +60,13 @@ class HandOver(IllegalAction):
     code = "hand_over"
 
 
+class OptionRefused(IllegalAction):
+    """A home-game option asked for when it does not apply (the 7-2 bounty before the
+    hand is over, a rabbit hunt after a showdown, §20)."""
+
+    code = "option_refused"
+
+
 class ConfigError(PokerError):
     """The rules or the start of a hand are inconsistent (a table-setup problem)."""
 

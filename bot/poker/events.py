@@ -160,6 +160,9 @@ class PotAwarded(Event):
     """``hand_words`` in English ("" when the winner did not show)."""
     hand_words: Msg | None = None
     """The winning hand's name, as a message (None when the winner did not show)."""
+    board: int = 0
+    """Which board (or run) this share was played on: 0 the first, 1 the second (a
+    double board, R-20.5, or the second run, R-20.1). With one board always 0."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -257,6 +260,93 @@ class ChipsAdded(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BombPotStarted(Event):
+    """R-20.4: this hand is a bomb pot: everyone antes, no pre-flop betting."""
+
+    ante: int
+    double_board: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecondBoardDealt(Event):
+    """Cards of the second board: a double board's (R-20.5) or the second run's
+    (R-20.1). ``BoardDealt`` carries the first board only."""
+
+    cards: tuple[Card, ...]
+    street: str
+    why: Literal["double_board", "run_twice"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunItTwiceOffered(Event):
+    """R-20.1: everyone left is all in before the river; these players answer."""
+
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunItTwiceAnswered(Event):
+    """R-20.1: private to the player: his own answer, confirmed and final."""
+
+    player: int
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunItTwiceCount(Event):
+    """R-20.1: all anyone else learns before every answer is in: how many answered."""
+
+    answered: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunItTwiceDecided(Event):
+    """R-20.1: every answer, opened together, and whether the board runs twice."""
+
+    answers: tuple[tuple[int, bool], ...]
+    twice: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsShownByChoice(Event):
+    """R-20.8: a player shows cards after the hand by choice (all, or one)."""
+
+    player: int
+    cards: tuple[Card, ...]
+    won: bool
+    """True for the winner of an uncontested pot, False for a hand that was mucked."""
+
+
+@dataclass(frozen=True, slots=True)
+class BountyPayment:
+    payer: int
+    winner: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SevenDeuceBounty(Event):
+    """R-20.6, R-20.7: the 7-2 bounty, paid after the hand, and the stacks after it."""
+
+    winners: tuple[int, ...]
+    bounty: int
+    payments: tuple[BountyPayment, ...]
+    stacks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RabbitHunted(Event):
+    """R-20.9: the cards that would have come, shown after the hand; never played."""
+
+    cards: tuple[Card, ...]
+    second: tuple[Card, ...] = ()
+    """The second board's cards, on a double board (R-20.5)."""
+    streets: tuple[str, ...] = ()
+    played: Literal[False] = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandEnded(Event):
     stacks: tuple[int, ...]
     net: tuple[int, ...]
@@ -308,6 +398,6 @@ for _cls in list(globals().values()):
     if (
         isinstance(_cls, type)
         and _cls.__module__ == __name__
-        and (_cls is Pot or issubclass(_cls, Event))
+        and (_cls is Pot or _cls is BountyPayment or issubclass(_cls, Event))
     ):
         _fast_init(_cls)

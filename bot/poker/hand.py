@@ -34,7 +34,10 @@ from bot.poker.actions import (
     Muck,
     RaiseBy,
     RaiseTo,
+    RunItTwice,
+    RunItTwiceTimeout,
     Show,
+    ShowCards,
 )
 from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK, Card, shuffled_deck, validate_deck
 from bot.poker.errors import BadAmount, ConfigError, HandOver, IllegalAction, NotYourTurn
@@ -42,8 +45,10 @@ from bot.poker.events import (
     ActionTaken,
     BetReturned,
     BoardDealt,
+    BombPotStarted,
     CardBurned,
     CardsDealt,
+    CardsShownByChoice,
     ChipsAdded,
     DeckReshuffled,
     DeclarationCommitted,
@@ -67,6 +72,11 @@ from bot.poker.events import (
     PotSystemSettled,
     RakeTaken,
     RoundClosed,
+    RunItTwiceAnswered,
+    RunItTwiceCount,
+    RunItTwiceDecided,
+    RunItTwiceOffered,
+    SecondBoardDealt,
     StreetStarted,
     player_token,
 )
@@ -86,7 +96,7 @@ from bot.poker.messages import (
 )
 from bot.poker.pots import build_pots, halve, split
 from bot.poker.potsystems import GutsState, TwoToWinState, guts_stakes
-from bot.poker.rules import Limit, Rules, guts_options
+from bot.poker.rules import Limit, Rules, community_game, guts_options
 from bot.poker.showdown import has_openers, openers_to_show
 from bot.poker.showing import best_showing, bring_in_player, card_key
 from bot.poker.variants import Street, Variant, get_variant
@@ -117,6 +127,7 @@ _SHOW_OR_MUCK: frozenset[ActionName] = frozenset({"show", "muck"})
 _DRAW: frozenset[ActionName] = frozenset({"draw", "fold"})
 _DECLARE: frozenset[ActionName] = frozenset({"declare"})
 _GUTS: frozenset[ActionName] = frozenset({"guts"})
+_RUN_TWICE: frozenset[ActionName] = frozenset({"run_twice"})
 _BRING_IN: frozenset[ActionName] = frozenset({"bring_in"})
 _BRING_IN_ALL_IN: frozenset[ActionName] = frozenset({"bring_in", "all_in"})
 _COMPLETE: frozenset[ActionName] = frozenset({"bring_in", "complete"})
@@ -204,6 +215,17 @@ class Hand:
         self._shown_len: list[int] = [0] * n
         self.mucked: list[bool] = [False] * n
         self.board: list[Card] = []
+        self.board2: list[Card] | None = [] if rules.double_board else None
+        """The second board: a double board's (R-20.5) or the second run's (R-20.1)."""
+        self._bomb = rules.bomb_pot_ante > 0
+        self.run_twice_answers: dict[int, bool] = {}
+        """R-20.1 answers by position, filled as players answer; read them only after
+        :class:`RunItTwiceDecided` (each answer is private until all are in)."""
+        self._run_twice_players: tuple[int, ...] = ()
+        self._run_twice_asked = False
+        self.ran_twice = False
+        self.shown_by_choice: dict[int, tuple[Card, ...]] = {}
+        """R-20.8: cards each player showed by choice after the hand."""
         self.deck: tuple[Card, ...] = tuple(deck)
         self.deck_pos = 0
         # Replays of recorded hands deal what the record says each recipient got (key -1
@@ -253,6 +275,7 @@ class Hand:
         self._showdown_pots: list[Pot] | None = None
         self._legal: Legal | None = None
         self._value_cache: dict[int, tuple[int | None, ...]] = {}
+        self._value_cache2: dict[int, tuple[int | None, ...]] = {}
         self._guts_calls: GutsCalls | None = None
         self.guts_calls: dict[int, bool] = {}
         """Guts in/out by position, filled as players call; read it only after the reveal
@@ -344,6 +367,10 @@ class Hand:
             return tuple(Actor(i, "sealed", self.declare_legal(i)) for i in self.declare_pending())
         if self.phase == "guts":
             return tuple(Actor(i, "sealed", self.guts_legal(i)) for i in self.guts_pending())
+        if self.phase == "run_twice":
+            return tuple(
+                Actor(i, "sealed", self.run_twice_legal(i)) for i in self.run_twice_pending()
+            )
         return ()
 
     def actor(self, position: int) -> Actor | None:
@@ -362,6 +389,8 @@ class Hand:
             return position in self.declare_pending()
         if self.phase == "guts":
             return position in self.guts_pending()
+        if self.phase == "run_twice":
+            return position in self.run_twice_pending()
         return False
 
     def visible_cards(self, viewer: int | None) -> list[tuple[Card, ...]]:
@@ -393,8 +422,14 @@ class Hand:
             self._apply_betting(action)
             return self.events[mark:]
         if self.phase == "over":
+            if isinstance(action, ShowCards):
+                return self._show_by_choice(action)
             raise HandOver(msg("refuse.hand_over_wait"))
         i = action.player
+        if self.phase == "run_twice":
+            mark = len(self.events)
+            self._apply_run_twice(action)
+            return self.events[mark:]
         if isinstance(action, AddChips):
             return self._add_chips(action)
         if self.phase == "guts" and self.rules.guts_mode != "sequential":
@@ -455,6 +490,10 @@ class Hand:
         n = self.n
         if isinstance(self.pot_state, GutsState):
             self._post_guts_stakes()
+        if self._bomb:
+            self._post_bomb_pot()
+            self._next_street()
+            return
         # Antes first (R-3.1); a short stack's chips go to the ante before the blind (R-3.7).
         # Antes everyone pays alike are contributions like any other (a player all in on
         # the ante contests only the antes). A big-blind or button ante is dead money for
@@ -508,6 +547,19 @@ class Hand:
                     ForcedBet(player=i, kind=kind, amount=amt, all_in=self.stacks[i] == 0)
                 )
         self._next_street()
+
+    def _post_bomb_pot(self) -> None:
+        """R-20.4: everyone dealt in posts the agreed ante, and nothing else: no blinds,
+        straddles, table antes or dead blinds. The antes are alike, so they are
+        contributions: a player all in on his ante contests what he put in."""
+        ante = self.rules.bomb_pot_ante
+        self.events.append(BombPotStarted(ante=ante, double_board=self.rules.double_board))
+        for i in range(self.n):
+            amt = min(ante, self.stacks[i])
+            self._put(i, amt, bet=False)
+            self.events.append(
+                ForcedBet(player=i, kind="ante", amount=amt, all_in=self.stacks[i] == 0)
+            )
 
     def _blind_amounts(self) -> list[int]:
         blinds = list(self.rules.blinds_or_straddles[: self.n])
@@ -582,6 +634,8 @@ class Hand:
             if self._runs_out():
                 # R-4.8, R-12.4: all active hands are shown before the rest is dealt.
                 self._expose_all()
+                if self._offer_run_twice():
+                    return
             self.events.append(StreetStarted(street=street.name, index=self.street_index))
             self._deal_street(street)
             if street.draw > 0:
@@ -600,6 +654,8 @@ class Hand:
 
     def _begin_betting(self, street: Street) -> bool:
         """Open the street's betting round; False when nobody needs to bet in it."""
+        if self._bomb and self.street_index == 0:
+            return False  # R-20.4: a bomb pot has no pre-flop betting
         can_act = len(self._actor_list)
         if can_act >= 2 or (can_act == 1 and self._first_round_forced_open()):
             return street.betting and self._open_round(street)
@@ -687,7 +743,143 @@ class Hand:
                 cards = tuple(self._deal_card() for _ in range(b))
             self.board.extend(cards)
             self.events.append(BoardDealt(cards=cards, street=street.name))
+            if self.board2 is not None and self.rules.double_board:
+                self._deal_second_board(street, "double_board")
         self._value_cache.clear()  # hand values change with every card dealt
+
+    def _deal_second_board(self, street: Street, why: Literal["double_board", "run_twice"]) -> None:
+        """R-20.2, R-20.5: the second board's cards for ``street``, from the same deck
+        after every card dealt so far, with its own burn when burning (R-16.1)."""
+        assert self.board2 is not None
+        if self.rules.burn and self._script is None:
+            self._deal_card()
+            self.events.append(CardBurned())
+        cards = tuple(self._deal_card() for _ in range(street.board))
+        self.board2.extend(cards)
+        self.events.append(SecondBoardDealt(cards=cards, street=street.name, why=why))
+        self._value_cache2.clear()
+
+    # ------------------------------------------------------------------ run it twice
+
+    def _offer_run_twice(self) -> bool:
+        """R-20.1: before dealing the rest of a community board to players all in (all
+        but one at most, who has matched), ask them whether to run it twice. True when
+        the hand now waits for their answers. ``street_index`` is the street not yet
+        dealt. A deck too short for two runs of every street left deals this street
+        once; the question comes before the next street if two runs fit then (R-20.3)."""
+        if (
+            not self.rules.run_it_twice
+            or self.rules.double_board
+            or self._run_twice_asked
+            or not community_game(self.variant)
+        ):
+            return False
+        rest = self.variant.streets[self.street_index :]
+        burns = len(rest) if self.rules.burn else 0
+        needed = 2 * (sum(s.board for s in rest) + burns)
+        if self._script is None and self._cards_left() < needed:
+            return False
+        self._run_twice_asked = True
+        self._run_twice_players = tuple(i for i in range(self.n) if not self.folded[i])
+        self.street_index -= 1  # the street is dealt once the answers are in
+        self.phase = "run_twice"
+        self._set_to_act(None)
+        self.events.append(RunItTwiceOffered(players=self._run_twice_players))
+        self.events.append(RunItTwiceCount(answered=0, total=len(self._run_twice_players)))
+        return True
+
+    def run_twice_pending(self) -> list[int]:
+        """R-20.1: players who have not answered yet (any order: answers are sealed)."""
+        if self.phase != "run_twice":
+            return []
+        return [i for i in self._run_twice_players if i not in self.run_twice_answers]
+
+    def run_twice_legal(self, player: int) -> Legal:
+        return self._no_wager_legal(player, _RUN_TWICE, self.stacks[player])
+
+    def _apply_run_twice(self, action: Action) -> None:
+        i = action.player
+        if isinstance(action, RunItTwiceTimeout):
+            if not 0 <= i < self.n:
+                raise NotYourTurn(msg("home.refuse.run_twice_none"))
+            late = self.run_twice_pending()
+        elif isinstance(action, RunItTwice):
+            if i not in self.run_twice_pending():
+                if i in self.run_twice_answers:
+                    raise IllegalAction(msg("home.refuse.run_twice_final", rule=Rule("R-20.1")))
+                raise NotYourTurn(msg("home.refuse.run_twice_none"))
+            late = []
+            self._answer_run_twice(i, action.agree)
+        else:
+            legal = self.run_twice_legal(i) if 0 <= i < self.n else None
+            raise IllegalAction(msg("home.refuse.run_twice_time", rule=Rule("R-20.1")), legal)
+        for p in late:
+            self._answer_run_twice(p, False)  # R-20.1: no answer means once
+        if self.run_twice_pending():
+            return
+        answers = tuple(sorted(self.run_twice_answers.items()))
+        twice = all(agree for _, agree in answers)
+        self.events.append(RunItTwiceDecided(answers=answers, twice=twice))
+        self.phase = "betting"
+        if twice:
+            self._run_twice()
+        else:
+            self._next_street()
+
+    def _answer_run_twice(self, i: int, agree: bool) -> None:
+        self.run_twice_answers[i] = agree
+        self.events.append(RunItTwiceAnswered(player=i, agree=agree, audience=i))
+        self.events.append(
+            RunItTwiceCount(
+                answered=len(self.run_twice_answers), total=len(self._run_twice_players)
+            )
+        )
+
+    def _run_twice(self) -> None:
+        """R-20.1, R-20.2: the first run is dealt as the board always is; the second run
+        starts from the board as it stood and takes its cards from the same deck after
+        the first run's (each street with its own burn when burning)."""
+        self.ran_twice = True
+        start = self.street_index + 1
+        rest = self.variant.streets[start:]
+        self.board2 = list(self.board)
+        for street in rest:
+            self.street_index += 1
+            self.events.append(StreetStarted(street=street.name, index=self.street_index))
+            self._deal_street(street)
+        for street in rest:
+            self._deal_second_board(street, "run_twice")
+        self._end_of_streets()
+
+    # ------------------------------------------------------------------ show by choice
+
+    def _show_by_choice(self, action: ShowCards) -> list[Event]:
+        """R-20.8: after the hand, the winner of an uncontested pot, or a player whose
+        hand was mucked, may show all his cards or one of them."""
+        i = action.player
+        result = self.result
+        assert result is not None
+        if not 0 <= i < self.n:
+            raise IllegalAction(msg("home.refuse.show_who", rule=Rule("R-20.8")))
+        won = result.reason == "uncontested" and not self.folded[i]
+        if not (won or self.mucked[i]):
+            raise IllegalAction(msg("home.refuse.show_who", rule=Rule("R-20.8")))
+        cards = tuple(action.cards)
+        hole = self.hole[i]
+        if (
+            not cards
+            or len(set(cards)) != len(cards)
+            or not set(cards) <= set(hole)
+            or len(cards) not in (1, len(hole))
+        ):
+            raise IllegalAction(msg("home.refuse.show_cards", rule=Rule("R-20.8")))
+        before = self.shown_by_choice.get(i, ())
+        if set(cards) <= set(before):
+            raise IllegalAction(msg("home.refuse.show_again", rule=Rule("R-20.8")))
+        self.shown_by_choice[i] = tuple(c for c in hole if c in set(before) | set(cards))
+        event = CardsShownByChoice(player=i, cards=cards, won=won)
+        self.events.append(event)
+        return [event]
 
     def _live_count(self) -> int:
         return self.n - self._folds
@@ -1962,55 +2154,68 @@ class Hand:
     def _could_win(self, i: int) -> bool:
         """Auto showdown (R-9.2): a hand beaten in every pot by a hand already shown is
         mucked; any hand that could still win or tie something is shown."""
-        mine = self._values(i)
         if self._showdown_pots is None:  # contributions are final once the showdown starts
             self._showdown_pots = build_pots(self.contrib, [not f for f in self.folded])
-        for pot in self._showdown_pots:
-            if i not in pot.eligible:
-                continue
-            shown = [j for j in pot.eligible if self.shown[j]]
-            if not shown:
-                return True
-            for k, value in enumerate(mine):
-                if value is None:
+        for b in self._board_indexes():
+            mine = self._values_on(i, b)
+            for pot in self._showdown_pots:
+                if i not in pot.eligible:
                     continue
-                best = max(
-                    (v for j in shown if (v := self._values(j)[k]) is not None), default=None
-                )
-                if best is None or value >= best:
+                shown = [j for j in pot.eligible if self.shown[j]]
+                if not shown:
                     return True
+                for k, value in enumerate(mine):
+                    if value is None:
+                        continue
+                    best = max(
+                        (v for j in shown if (v := self._values_on(j, b)[k]) is not None),
+                        default=None,
+                    )
+                    if best is None or value >= best:
+                        return True
         return False
+
+    def _board_indexes(self) -> range:
+        return range(2 if self.board2 is not None else 1)
+
+    def _values_on(self, i: int, board: int) -> tuple[int | None, ...]:
+        """The hand's values on the first board (0) or the second (1)."""
+        if board == 0:
+            return self._values(i)
+        assert self.board2 is not None
+        cached = self._value_cache2.get(i)
+        if cached is None:
+            cached = self._value_cache2[i] = sd.evaluate_hand(
+                self.variant, self.hole[i], self.board2, self.rules.wild
+            )
+        return cached
 
     def _award_showdown(self) -> None:
         pots = self._form_pots()
         order = list(range(self.n))  # R-11.2: clockwise from the button's left
-        values = {
-            i: self._values(i) for i in range(self.n) if not self.folded[i] and not self.mucked[i]
-        }
+        boards = self._board_indexes()
+        values = [
+            {
+                i: self._values_on(i, b)
+                for i in range(self.n)
+                if not self.folded[i] and not self.mucked[i]
+            }
+            for b in boards
+        ]
         # R-8.3: from the last side pot down to the main pot.
         mark = len(self.events)
         for k in range(len(pots) - 1, -1, -1):
             pot = pots[k]
             if pot.amount <= 0:
                 continue
-            contenders = [i for i in pot.eligible if i in values]
-            pot_values = values
-            if not contenders:
-                # Everyone eligible mucked: the cards still speak among them for this
-                # pot, and are shown (R-12.5: nothing is won with cards the table never
-                # saw). Their values stay out of the other pots: a mucked hand never
-                # wins a pot that a shown hand contests.
-                contenders = [i for i in pot.eligible if not self.folded[i]] or list(pot.eligible)
-                pot_values = dict(values)
-                for i in contenders:
-                    pot_values[i] = self._values(i)
-                    if len(contenders) > 1 and not self.shown[i]:
-                        self._show(i)
-            if len(contenders) == 1:
-                only = (contenders[0],)
-                self._pay(k, "whole", pot.amount, only, (pot.amount,), self._won_with(only, 0))
-                continue
-            self._award_pot(k, pot.amount, contenders, pot_values, order)
+            # R-20.2, R-20.5: with two boards (or runs) each wins half of every pot, the
+            # odd chip to the first; each half is then split as a whole pot would be.
+            # A pot only one player can win is his whole, on the first board.
+            contested = sum(1 for i in pot.eligible if not self.folded[i]) > 1
+            second = pot.amount // 2 if len(boards) == 2 and contested else 0
+            for b, amount in zip(boards, (pot.amount - second, second), strict=False):
+                if amount > 0:
+                    self._award_on_board(k, amount, pot, values[b], order, b)
         # R-12.6: the awards are told main pot first, as a dealer announces them and as every
         # summary lists them; the order of settling (R-8.3) does not change any amount.
         awarded = self.events[mark:]
@@ -2020,6 +2225,35 @@ class Hand:
             )
         self._finish("showdown")
 
+    def _award_on_board(
+        self,
+        k: int,
+        amount: int,
+        pot: Pot,
+        values: dict[int, tuple[int | None, ...]],
+        order: list[int],
+        board: int,
+    ) -> None:
+        contenders = [i for i in pot.eligible if i in values]
+        pot_values = values
+        if not contenders:
+            # Everyone eligible mucked: the cards still speak among them for this
+            # pot, and are shown (R-12.5: nothing is won with cards the table never
+            # saw). Their values stay out of the other pots: a mucked hand never
+            # wins a pot that a shown hand contests.
+            contenders = [i for i in pot.eligible if not self.folded[i]] or list(pot.eligible)
+            pot_values = dict(values)
+            for i in contenders:
+                pot_values[i] = self._values_on(i, board)
+                if len(contenders) > 1 and not self.shown[i]:
+                    self._show(i)
+        if len(contenders) == 1:
+            only = (contenders[0],)
+            won = self._won_with(only, 0, board)
+            self._pay(k, "whole", amount, only, (amount,), won, board)
+            return
+        self._award_pot(k, amount, contenders, pot_values, order, board)
+
     def _award_pot(
         self,
         k: int,
@@ -2027,6 +2261,7 @@ class Hand:
         contenders: list[int],
         values: dict[int, tuple[int | None, ...]],
         order: list[int],
+        board: int = 0,
     ) -> None:
         evaluators = self.variant.showdown
         high_order = low_order = order
@@ -2054,28 +2289,30 @@ class Hand:
         if len(evaluators) == 1:
             w = winners_for(0) or contenders  # R-9.4 leaves nobody: share it out
             amounts = tuple(split(amount, w, high_order))
-            self._pay(k, "whole", amount, tuple(w), amounts, self._won_with(w, 0))
+            self._pay(k, "whole", amount, tuple(w), amounts, self._won_with(w, 0, board), board)
             return
         high = winners_for(0) or contenders
         low = winners_for(1)
         if not low:  # R-10.5: no qualifying low, high takes all
             amounts = tuple(split(amount, high, high_order))
-            self._pay(k, "whole", amount, tuple(high), amounts, self._won_with(high, 0))
+            won = self._won_with(high, 0, board)
+            self._pay(k, "whole", amount, tuple(high), amounts, won, board)
             return
         hi_amt, lo_amt = halve(amount)  # R-11.3
         hi_split = tuple(split(hi_amt, high, high_order))
         lo_split = tuple(split(lo_amt, low, low_order))
-        self._pay(k, "high", hi_amt, tuple(high), hi_split, self._won_with(high, 0))
-        self._pay(k, "low", lo_amt, tuple(low), lo_split, self._won_with(low, 1))
+        self._pay(k, "high", hi_amt, tuple(high), hi_split, self._won_with(high, 0, board), board)
+        self._pay(k, "low", lo_amt, tuple(low), lo_split, self._won_with(low, 1, board), board)
 
-    def _won_with(self, winners: Sequence[int], idx: int) -> Msg | None:
+    def _won_with(self, winners: Sequence[int], idx: int, board: int = 0) -> Msg | None:
         """The name of the winning hand for one half of a pot ("Pair of kings"), or None
         when the winner never showed: a hand that was not shown is never described."""
         w = winners[0]
         if not self.shown[w]:
             return None
+        cards = self.board if board == 0 or self.board2 is None else self.board2
         names = sd.describe_hand_words(
-            self.variant, self.hole[w], self.board, self.rules.wild, self._values(w)
+            self.variant, self.hole[w], cards, self.rules.wild, self._values_on(w, board)
         )
         return names[idx] if idx < len(names) else None
 
@@ -2087,6 +2324,7 @@ class Hand:
         winners: tuple[int, ...],
         amounts: tuple[int, ...],
         hand: Msg | None,
+        board: int = 0,
     ) -> None:
         if k == 0 and isinstance(self.pot_state, TwoToWinState):
             # R-15.1: the main pot goes to the two-to-win system, not to the winner.
@@ -2105,6 +2343,7 @@ class Hand:
                 amounts=amounts,
                 hand="" if hand is None else english(hand),
                 hand_words=hand,
+                board=board,
             )
         )
 

@@ -14,9 +14,10 @@ from typing import Literal, NamedTuple
 
 from bot.poker.messages import Chips, Listing, Msg, Number, english, joined, msg
 
-Phase = Literal["betting", "draw", "declare", "guts", "showdown", "over"]
+Phase = Literal["betting", "draw", "declare", "guts", "run_twice", "showdown", "over"]
 """What the hand is doing: a betting round, a draw, the hi-lo declaration (§13), the Guts
-in/out call (R-15.2), the showdown, or nothing (the hand is over)."""
+in/out call (R-15.2), the run-it-twice agreement (R-20.1), the showdown, or nothing (the
+hand is over)."""
 
 ActionName = Literal[
     "fold",
@@ -30,6 +31,7 @@ ActionName = Literal[
     "draw",
     "declare",
     "guts",
+    "run_twice",
     "show",
     "muck",
 ]
@@ -40,7 +42,8 @@ Turn = Literal["in_turn", "sealed", "waiting"]
 
 - ``in_turn``: it is his turn (one player at a time; his own clock runs);
 - ``sealed``: several players act at once and each choice stays hidden until all have
-  acted (chip-fist declarations, R-13.2; simultaneous Guts calls, R-15.2); one clock;
+  acted (chip-fist declarations, R-13.2; simultaneous Guts calls, R-15.2; the
+  run-it-twice answers, R-20.1); one clock;
 - ``waiting``: not asked yet, but he may act now if he likes (R-8.4: a player only in
   lower pots may wait to show until the pots above are settled, or show at once).
 """
@@ -104,6 +107,8 @@ class Legal(NamedTuple):
             parts.append(option)
         if "draw" in self.actions:
             parts.append(msg("legal.discard", most=Number(self.draw_max)))
+        if "run_twice" in self.actions:
+            parts.append(msg("home.legal.run_twice"))
         for name in ("declare", "guts", "show", "muck", "fold"):
             if name in self.actions:
                 parts.append(msg(f"legal.{name}"))

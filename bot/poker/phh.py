@@ -26,7 +26,9 @@ from bot.poker.actions import (
     GutsCall,
     Muck,
     RaiseTo,
+    RunItTwice,
     Show,
+    ShowCards,
 )
 from bot.poker.cards import FULL_DECK, SHORT_DECK, UNKNOWN, Card, parse_cards
 from bot.poker.errors import PokerError
@@ -34,12 +36,17 @@ from bot.poker.events import (
     ActionTaken,
     BoardDealt,
     CardsDealt,
+    CardsShownByChoice,
     Drew,
     Event,
     HandMucked,
     HandShown,
     OpenersShown,
     PotAwarded,
+    RabbitHunted,
+    RunItTwiceDecided,
+    SecondBoardDealt,
+    SevenDeuceBounty,
 )
 from bot.poker.hand import Hand
 from bot.poker.potsystems import GutsState, TwoToWinState
@@ -189,6 +196,14 @@ def _resolve_cards(phh: PHHHand, full: Sequence[Card] = FULL_DECK) -> _Cards:
         first = range(initial.get(p, 0))
         for card in parse_cards(text.strip()):
             spot = next((j for j in first if q[j] == UNKNOWN), None)
+            if card not in q and spot is not None:
+                q[spot] = card
+    for item in phh.data.get("_shown_by_choice", []):
+        # R-20.8: cards shown after the hand were among the player's cards.
+        who, _, text = str(item).partition("=")
+        q = queue.get(_player(who), [])
+        for card in parse_cards(text.strip()):
+            spot = next((j for j in range(len(q)) if q[j] == UNKNOWN), None)
             if card not in q and spot is not None:
                 q[spot] = card
     # Walk the draws: which of his cards each draw line threw away (queue indices).
@@ -348,9 +363,24 @@ def _guts_calls(phh: PHHHand) -> dict[int, bool]:
     return out
 
 
-def _declare_pending(hand: Hand, declared: dict[int, str], calls: dict[int, bool]) -> None:
-    """Declarations and Guts calls are not PHH actions; they come from ``_declarations``
-    and ``_guts_calls`` when the hand reaches that phase (docs/phh.md)."""
+def _run_twice_answers(phh: PHHHand) -> dict[int, bool]:
+    out: dict[int, bool] = {}
+    for item in phh.data.get("_run_it_twice", []):
+        who, _, answer = str(item).partition("=")
+        out[_player(who)] = answer.strip() == "yes"
+    return out
+
+
+def _declare_pending(
+    hand: Hand,
+    declared: dict[int, str],
+    calls: dict[int, bool],
+    run_twice: dict[int, bool] | None = None,
+) -> None:
+    """Declarations, Guts calls and run-it-twice answers are not PHH actions; they come
+    from ``_declarations``, ``_guts_calls`` and ``_run_it_twice`` when the hand reaches
+    that phase (docs/phh.md)."""
+    run_twice = run_twice or {}
     while hand.phase == "guts":
         pending = hand.guts_pending()
         if not pending:
@@ -359,6 +389,12 @@ def _declare_pending(hand: Hand, declared: dict[int, str], calls: dict[int, bool
         if p not in calls:
             raise PHHError(f"p{p + 1} reached the Guts call but _guts_calls has no call")
         hand.apply(GutsCall(p, calls[p]))
+    while hand.phase == "run_twice":
+        # R-20.1: the answers come from ``_run_it_twice``; a record without them ran once.
+        pending = hand.run_twice_pending()
+        if not pending:
+            return
+        hand.apply(RunItTwice(pending[0], run_twice.get(pending[0], False)))
     while hand.phase == "declare":
         pending = hand.declare_pending()
         if not pending:
@@ -393,8 +429,9 @@ def play(phh: PHHHand) -> Hand:
     )
     declared = _declarations(phh)
     calls = _guts_calls(phh)
+    answers = _run_twice_answers(phh)
     for k, line in enumerate(phh.actions):
-        _declare_pending(hand, declared, calls)
+        _declare_pending(hand, declared, calls, answers)
         parts = line.split("#")[0].split()
         if not parts or parts[0] == "d":
             continue
@@ -410,9 +447,12 @@ def play(phh: PHHHand) -> Hand:
         elif isinstance(action, Draw) and k in cards.discards:
             action = Draw(action.player, cards.discards[k])
         hand.apply(action)
-    _declare_pending(hand, declared, calls)
+    _declare_pending(hand, declared, calls, answers)
     if not hand.over:
         raise PHHError("the hand history ends before the hand is over")
+    for item in phh.data.get("_shown_by_choice", []):
+        who, _, text = str(item).partition("=")
+        hand.apply(ShowCards(_player(who), parse_cards(text.strip())))
     return hand
 
 
@@ -504,6 +544,9 @@ def export(
             lines.append(f"d dh p{e.player + 1} {''.join(e.cards)}")
         elif isinstance(e, BoardDealt):
             lines.append(f"d db {''.join(e.cards)}")
+        elif isinstance(e, SecondBoardDealt):
+            # Dealt from the same deck in this order: a replay deals it the same way.
+            lines.append(f"d db {''.join(e.cards)} # second board")
         elif isinstance(e, ActionTaken):
             if e.kind == "fold":
                 lines.append(f"p{e.player + 1} f")
@@ -563,11 +606,13 @@ def export_hand(
     players: Sequence[str] | None = None,
     *,
     viewer: int | Literal["dealer"] | None,
+    after: Sequence[Event] = (),
 ) -> str:
     """PHH text for a finished (or running) hand, with our underscore fields, as
     ``viewer`` may see it: a position (that player's own copy: his cards too), ``None``
     (a spectator's copy: only what the whole table saw) or :data:`DEALER` (every card).
-    Cards the viewer never saw are ``??`` (bot/poker/redact.py)."""
+    Cards the viewer never saw are ``??`` (bot/poker/redact.py). ``after``: what was
+    settled after the hand (the 7-2 bounty, a rabbit hunt: bot/poker/home.py)."""
     events = list(hand.events) if viewer == DEALER else redact(hand.events, _position(viewer))
     extra: dict[str, Any] = {}
     if hand.carried:
@@ -585,6 +630,7 @@ def export_hand(
     openers = [e for e in events if isinstance(e, OpenersShown)]
     if openers:
         extra["_openers_shown"] = [f"p{e.player + 1}={''.join(e.cards)}" for e in openers]
+    extra.update(_home_fields(events, after))
     if hand.pot_state_in is not None:
         extra["_player_ids"] = list(hand.player_ids)
         extra["_pot_state_in"] = json.dumps(pot_state_to_dict(hand.pot_state_in), sort_keys=True)
@@ -602,6 +648,40 @@ def export_hand(
         players=players,
         extra=extra,
     )
+
+
+def _home_fields(events: Sequence[Event], after: Sequence[Event]) -> dict[str, Any]:
+    """The home-game options' fields (§20, docs/phh.md), from public events only."""
+    out: dict[str, Any] = {}
+    second = [e for e in events if isinstance(e, SecondBoardDealt)]
+    if second:
+        out["_second_board"] = "".join(c for e in second for c in e.cards)
+        out["_second_board_kind"] = second[0].why
+    for e in events:
+        if isinstance(e, RunItTwiceDecided):
+            out["_run_it_twice"] = [f"p{p + 1}={'yes' if a else 'no'}" for p, a in e.answers]
+    shows = [e for e in events if isinstance(e, CardsShownByChoice)]
+    if shows:
+        out["_shown_by_choice"] = [f"p{e.player + 1}={''.join(e.cards)}" for e in shows]
+    boards = {e.board for e in events if isinstance(e, PotAwarded)}
+    if 1 in boards:
+        out["_awards_by_board"] = [
+            f"{e.pot_index}:{e.share}:{e.board}:"
+            + ",".join(f"p{w + 1}={a}" for w, a in zip(e.winners, e.amounts, strict=True))
+            for e in events
+            if isinstance(e, PotAwarded)
+        ]
+    for e in after:
+        if isinstance(e, SevenDeuceBounty):
+            out["_seven_deuce"] = [
+                f"p{p.payer + 1}>p{p.winner + 1}={p.amount}" for p in e.payments
+            ] or ["none"]
+            out["_seven_deuce_bounty"] = e.bounty
+        elif isinstance(e, RabbitHunted):
+            out["_rabbit_hunt"] = "".join(e.cards)
+            if e.second:
+                out["_rabbit_hunt_second"] = "".join(e.second)
+    return out
 
 
 def _position(viewer: int | Literal["dealer"] | None) -> int | None:

@@ -15,7 +15,8 @@ holds only what the table showed (invariant 2, docs/phh.md):
 - another player's discards and draws as that many ``??``;
 - another player's chip-fist or Guts choice not at all until it is revealed (the public
   ``DeclarationMade``/``DeclarationsRevealed`` and ``GutsCallMade``/``GutsCallsRevealed``
-  events carry it then);
+  events carry it then), and his run-it-twice answer likewise (``RunItTwiceDecided``
+  carries every answer once all are in, R-20.1);
 - the deck and the burn cards never (no event carries them).
 
 ``viewer`` is the position of the player whose copy this is, or ``None`` for the

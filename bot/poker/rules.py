@@ -12,9 +12,9 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
-from bot.poker.messages import Chips, Name, Rule, msg
+from bot.poker.messages import Chips, Name, Rule, Term, msg
 from bot.poker.potsystems import GutsOptions
-from bot.poker.variants import VARIANTS, get_variant
+from bot.poker.variants import VARIANTS, Variant, get_variant
 
 
 class Limit(StrEnum):
@@ -123,6 +123,14 @@ class Rules:
     declared_hands: bool = False
     """R-9.3 option for wild-card games: a hand counts as what the player states, if it
     holds at least that."""
+    run_it_twice: bool = False
+    """R-20.1: when everyone left is all in before the river, the players may agree to
+    deal the rest of the board twice, each run winning half of each pot."""
+    bomb_pot_ante: int = 0
+    """R-20.4: a bomb pot: everyone posts this ante, no blinds, no pre-flop betting
+    (0 = a normal hand)."""
+    double_board: bool = False
+    """R-20.5: two boards, each winning half of each pot."""
 
     @property
     def uses_joker(self) -> bool:
@@ -179,14 +187,45 @@ class Rules:
             raise ConfigError(msg("config.jacks_game", game=variant.title))
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError(msg("config.raise_cap"))
+        self._check_home_options(variant)
+
+    def _check_home_options(self, variant: Variant) -> None:
+        """§20: run it twice, bomb pots and the double board exist in community-card
+        games with one pot system and no declaration; elsewhere they are refused, not
+        silently ignored."""
+        if self.bomb_pot_ante < 0:
+            raise ConfigError(msg("home.config.bomb_ante", rule=Rule("R-20.4")))
+        options = (
+            ("run_it_twice", self.run_it_twice, "R-20.1"),
+            ("bomb_pot", self.bomb_pot_ante > 0, "R-20.4"),
+            ("double_board", self.double_board, "R-20.5"),
+        )
+        for term, on, rule in options:
+            if on and not (
+                community_game(variant) and self.declare == "none" and self.pot_system == "normal"
+            ):
+                raise ConfigError(
+                    msg(
+                        "home.config.board_games",
+                        option=Term(f"home.option.{term}"),
+                        game=variant.title,
+                        rule=Rule(rule),
+                    )
+                )
 
     @property
     def limited(self) -> bool:
         return self.limit in (Limit.FIXED, Limit.SPREAD)
 
     def to_dict(self) -> dict[str, Any]:
+        """The rules as a record holds them. The home-game options (§20) are written
+        only when set, so a hand dealt without them is recorded exactly as before they
+        existed, and older records read and write back the same."""
         out = asdict(self)
         out["limit"] = self.limit.value
+        for name, default in WRITTEN_WHEN_SET.items():
+            if out.get(name) == default:
+                del out[name]
         return out
 
     @classmethod
@@ -222,6 +261,26 @@ class Rules:
                     object.__setattr__(unchecked, key, value)  # frozen: set past __post_init__
                 return unchecked
         return cls(**kw)
+
+
+WRITTEN_WHEN_SET: dict[str, object] = {
+    "run_it_twice": False,
+    "bomb_pot_ante": 0,
+    "double_board": False,
+}
+"""Rules fields added after records were first written, with their defaults: a record
+holds them only when they differ (see :meth:`Rules.to_dict`)."""
+
+
+def community_game(variant: Variant) -> bool:
+    """Hold'em and Omaha shapes: hole cards first, then only board cards, no draw."""
+    first, *rest = variant.streets
+    return (
+        first.hole > 0
+        and not (first.up or first.board or first.draw)
+        and bool(rest)
+        and all(s.board > 0 and not (s.hole or s.up or s.draw) for s in rest)
+    )
 
 
 def wild_apply(variant: str) -> bool:

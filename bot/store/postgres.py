@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from bot.store import handtotals
+from bot.store import record as night
 from bot.store.errors import StoreError
 from bot.store.reader import Reader
 from bot.store.records import StoredEvent
@@ -274,6 +275,28 @@ class PostgresWriter(GroupCommitWriter):
                 " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])"
                 f"{handtotals.LEDGER_CONFLICT}",
                 *_columns(plan.sums, 4),
+            )
+        if plan.ledger_days:
+            await conn.execute(
+                f"INSERT INTO ledger_days ({night.DAYS_COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[],"
+                f" $5::bigint[]){night.DAYS_CONFLICT}",
+                *_columns(plan.ledger_days, 5),
+            )
+        if plan.player_days:
+            await conn.execute(
+                f"INSERT INTO player_days ({night.STAT_COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[],"
+                " $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],"
+                f" $10::bigint[], $11::bigint[], $12::bigint[]){night.STAT_CONFLICT}",
+                *_columns(plan.player_days, 12),
+            )
+        if plan.hand_stacks:
+            await conn.execute(
+                f"INSERT INTO hand_stacks ({night.STACKS_COLUMNS})"
+                " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
+                " $5::bigint[])",
+                *_columns(plan.hand_stacks, 5),
             )
         if plan.prefs:
             prefs = dict(plan.prefs)

@@ -14,6 +14,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store import handtotals
+from bot.store import record as night
 from bot.store.records import (
     LEDGER_KINDS,
     HandRecord,
@@ -159,6 +160,47 @@ class Reader:
             Standing(rank, str(p), int(n), int(h), int(t))
             for rank, (p, n, h, t) in enumerate(rows, 1)
         ]
+
+    async def ledger_range(
+        self, guild: int | None, first: int | None, last: int | None
+    ) -> tuple[dict[tuple[str, str], int], int]:
+        sql, params = night.ledger_range_query(guild, first, last)
+        sums = {(str(p), str(k)): int(a) for p, k, a, _ in await self._rows(sql, params)}
+        sql, params = night.tables_range_query(guild, first, last)
+        tables = await self._rows(sql, params)
+        return sums, int(tables[0][0]) if tables else 0
+
+    async def record_stats(
+        self, player: str | None, guild: int | None, first: int | None, last: int | None
+    ) -> list[tuple[str, int, int, int, int, int, int, int, int, int]]:
+        sql, params = night.stats_query(player, guild, first, last)
+        return [
+            (str(r[0]), *(int(v or 0) for v in r[1:10]))  # type: ignore[misc]  # nine figures
+            for r in await self._rows(sql, params)
+        ]
+
+    async def record_board(
+        self,
+        by: str,
+        guild: int | None,
+        first: int | None,
+        last: int | None,
+        limit: int,
+        min_hands: int,
+    ) -> list[tuple[str, int, int, int]]:
+        # The board of every server leaves off the players hidden from it.
+        sql, params = night.board_query(
+            by, guild, first, last, limit, min_hands, hide_private=guild is None
+        )
+        return [(str(p), int(n), int(h), int(b)) for p, n, h, b in await self._rows(sql, params)]
+
+    async def session_hands(self, table_id: str, after_seq: int) -> dict[str, int]:
+        sql, params = night.session_hands_query(table_id, after_seq)
+        return {str(p): int(n) for p, n in await self._rows(sql, params)}
+
+    async def hand_stacks(self, table_id: str, after_seq: int) -> list[tuple[int, int, str, int]]:
+        sql, params = night.stacks_query(table_id, after_seq)
+        return [(int(q), int(h), str(p), int(s)) for q, h, p, s in await self._rows(sql, params)]
 
     async def guild_of(self, table_id: str) -> int | None:
         rows = await self._rows("SELECT guild_id FROM table_guilds WHERE table_id = ?", (table_id,))

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 import aiosqlite
 
-from bot.store import handtotals
+from bot.store import handtotals, record
 from bot.store.errors import StoreError
 from bot.store.records import HAND_ENDED, HAND_STARTED, TABLE_CLOSED, TABLE_OPENED
 
@@ -306,6 +306,18 @@ _V6_READS = Migration(
     Backfill(handtotals.BACKFILL_READ, handtotals.LogFold, handtotals.UPSERT),
 )
 
+# The night's record (bot/store/record.py): the ledger's sums per day, each player's
+# hands per day with what he did before the flop and at the showdown, and each player's
+# stack after each hand, kept by the writer, so a server's ledger over a date range, a
+# period's stats and leaderboard, and a session's story are one query each. The ledger
+# already written is summed per day here; hands ended before this version carry no
+# profile and are not counted in the new rows.
+_V7_RECORD = Migration(
+    "the night's record",
+    record.MIGRATION,
+    Backfill(record.BACKFILL_READ, record.LedgerDaysFold, record.DAYS_UPSERT),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _V1_LOG_AND_LEDGER,
     _V2_SNAPSHOTS,
@@ -313,6 +325,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _V4_FENCES,
     _V5_STANDINGS,
     _V6_READS,
+    _V7_RECORD,
 )
 LATEST = len(MIGRATIONS)
 

@@ -21,11 +21,12 @@ import json
 import os
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Self
 
 import aiosqlite
 
+from bot.store import record as night
 from bot.store.checkpoint import Checkpointer, daemon_connect
 from bot.store.errors import StoreClosed
 from bot.store.files import create_private
@@ -94,6 +95,7 @@ class BaseStore(ABC):
         hand_no: int | None = None,
         ledger: Iterable[LedgerInput] = (),
         fence: tuple[str, int] | None = None,
+        profile: Sequence[Sequence[object]] = (),
     ) -> int:
         """Append one event, with its ledger rows in the same transaction; its seq.
 
@@ -114,6 +116,10 @@ class BaseStore(ABC):
         are one transaction, so a take-over either happens before (the append is refused)
         or after it (the append counts, and the new owner reads it when it recovers).
 
+        ``profile``: for a ``hand_ended``, per position (flop game, VPIP, PFR, at the
+        showdown), the table's reading of the hand for the night's record
+        (``record.py``); without it the hand counts with those at 0.
+
         Cancelling the caller does not withdraw a queued append: it may still commit.
         """
         if hand_no is None:
@@ -123,6 +129,9 @@ class BaseStore(ABC):
         rows = tuple(_ledger_row(row) for row in ledger)
         if fence is not None:
             fence = _fence(fence)
+        created_at = time.time()
+        day = night.day_of(payload, created_at) if isinstance(payload, Mapping) else 0
+        days, stacks = night.hand_rows(table_id, kind, payload, night.check_profile(profile), day)
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         op = AppendOp(
             table_id=_text("table_id", table_id),
@@ -130,12 +139,15 @@ class BaseStore(ABC):
             hand_no=hand_no,
             idem_key=None if idem_key is None else _text("idem_key", idem_key),
             payload=_json(payload),
-            created_at=time.time(),
+            created_at=created_at,
             ledger=rows,
             fence=fence,
             future=future,
             index=index_rows(table_id, kind, payload),
             nets=hand_nets(kind, payload),
+            day=day,
+            days=tuple(days),
+            stacks=tuple(stacks),
         )
         self._submit(op)
         return await future
@@ -259,6 +271,53 @@ class BaseStore(ABC):
         if not _is_int(limit) or not 0 < limit <= MAX_LEADERBOARD:
             raise ValueError(f"limit must be between 1 and {MAX_LEADERBOARD}")
         return await self._reader.leaderboard(_guild(guild), min_hands, limit, hide_private)
+
+    # ------------------------------------------------------------------ the night's record
+
+    async def ledger_range(
+        self, *, guild: int | None, first: int | None, last: int | None
+    ) -> tuple[dict[tuple[str, str], int], int]:
+        """A server's ledger (``guild``; None: every table) over UTC days ``first`` to
+        ``last`` (None: every day): the sums per (id, kind) and the tables it covers
+        (``record.py``); one query each."""
+        return await self._reader.ledger_range(_guild(guild), first, last)
+
+    async def record_stats(
+        self, *, player: str | None, guild: int | None, first: int | None, last: int | None
+    ) -> list[tuple[str, int, int, int, int, int, int, int, int, int]]:
+        """Per player (or the one given): hands, flop hands, VPIP, PFR, showdowns,
+        showdowns won, won without a showdown, biggest pot and net over the days."""
+        return await self._reader.record_stats(player, _guild(guild), first, last)
+
+    async def record_board(
+        self,
+        *,
+        by: str,
+        guild: int | None,
+        first: int | None,
+        last: int | None,
+        limit: int = 10,
+        min_hands: int = 0,
+    ) -> list[tuple[str, int, int, int]]:
+        """The top ``limit`` (player, net, hands, biggest pot) by ``by`` (``net``,
+        ``hands`` or ``pot``) over the days; one query."""
+        if by not in ("net", "hands", "pot"):
+            raise ValueError("by must be net, hands or pot")
+        if not _is_int(limit) or not 0 < limit <= MAX_LEADERBOARD:
+            raise ValueError(f"limit must be between 1 and {MAX_LEADERBOARD}")
+        return await self._reader.record_board(by, _guild(guild), first, last, limit, min_hands)
+
+    async def session_hands(self, table_id: str, *, after_seq: int = 0) -> dict[str, int]:
+        """Hands dealt per player at the table after ``after_seq`` (a session), counted
+        in the database (one row per player back)."""
+        return await self._reader.session_hands(table_id, after_seq)
+
+    async def hand_stacks(
+        self, table_id: str, *, after_seq: int = 0
+    ) -> list[tuple[int, int, str, int]]:
+        """(seq, hand, player, stack after it) of the table's hands ended after
+        ``after_seq`` (a session's story), in order."""
+        return await self._reader.hand_stacks(table_id, after_seq)
 
     async def guild_of(self, table_id: str) -> int | None:
         """The guild on record for a table, or None."""

@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.store import handtotals
+from bot.store import record as night
 from bot.store.checkpoint import WRITER_AUTOCHECKPOINT_PAGES
 from bot.store.errors import DuplicateCommand, StaleFence, StoreClosed, StoreError
 from bot.store.records import (
@@ -62,6 +63,12 @@ class AppendOp:
     """The standings' rows this event adds (``standings.index_rows``)."""
     nets: tuple[tuple[str, int], ...] = ()
     """(player, net) per position of a hand end, for ``hand_totals`` (``handtotals``)."""
+    day: int = 0
+    """The event's UTC day (``record.day_of``), for the ledger's days."""
+    days: tuple[night.DayRow, ...] = ()
+    """A hand end's players' day rows (``record.hand_rows``)."""
+    stacks: tuple[tuple[str, int], ...] = ()
+    """A hand end's players' stacks after it (player, stack)."""
 
 
 @dataclass(slots=True)
@@ -126,6 +133,12 @@ class BatchPlan:
     """The batch's change to ``ledger_sums``, one row per (table, player, kind)."""
     reopened: list[str] = field(default_factory=list)
     """Tables the batch opens: their ``ledger_sums`` start again (before ``sums``)."""
+    ledger_days: list[tuple[str, str, str, int, int]] = field(default_factory=list)
+    """The batch's change to ``ledger_days``, one row per (table, player, kind, day)."""
+    player_days: list[night.DayRow] = field(default_factory=list)
+    """The batch's change to ``player_days``, one row per (table, player, day)."""
+    hand_stacks: list[tuple[str, int, int, str, int]] = field(default_factory=list)
+    """(table, seq, hand, player, stack) per player of each hand end."""
 
 
 def fence_names(batch: Iterable[Op]) -> list[str]:
@@ -148,6 +161,8 @@ def plan_batch(
     gens = dict(generations)
     plan = BatchPlan([], last, [], [], [], [], [], [], {})
     outcomes = plan.outcomes
+    days: dict[tuple[str, int], int] = {}
+    day_rows: list[night.DayRow] = []
     for op in batch:
         if isinstance(op, FenceOp):
             gens[op.name] += 1
@@ -204,12 +219,20 @@ def plan_batch(
         if index.privacy is not None:
             plan.prefs.append((index.privacy[0], int(index.privacy[1])))
         plan.nets.extend((table, player, net) for player, net in op.nets)
+        days[(table, seq)] = op.day
+        day_rows.extend(op.days)
+        if op.hand_no is not None:
+            plan.hand_stacks.extend(
+                (table, seq, op.hand_no, player, stack) for player, stack in op.stacks
+            )
         outcomes.append(seq)
     plan.standings = standings_rows(plan.ledger, plan.results)
     plan.totals = handtotals.totals_rows(plan.nets)
     opened = {table: seq for table, is_open, seq in plan.lifecycle if is_open}
     plan.reopened = sorted(opened)
     plan.sums = handtotals.ledger_rows(plan.ledger, opened)
+    plan.ledger_days = night.ledger_day_rows(plan.ledger, days)
+    plan.player_days = night.merge_days(day_rows)
     return plan
 
 
@@ -466,6 +489,12 @@ class Writer(GroupCommitWriter):
             conn.executemany(handtotals.LEDGER_RESET, [(t,) for t in plan.reopened])
         if plan.sums:
             conn.executemany(handtotals.LEDGER_UPSERT, plan.sums)
+        if plan.ledger_days:
+            conn.executemany(night.DAYS_UPSERT, plan.ledger_days)
+        if plan.player_days:
+            conn.executemany(night.STAT_UPSERT, plan.player_days)
+        if plan.hand_stacks:
+            conn.executemany(night.STACKS_INSERT, plan.hand_stacks)
         if plan.prefs:
             conn.executemany(
                 "INSERT INTO player_prefs (player_id, hidden) VALUES (?, ?)"

@@ -1,12 +1,14 @@
 """The words players type for amounts and actions, in every language Chipfist speaks.
 
 One vocabulary for every way in: typed actions (:mod:`bot.table.text_actions`, the
-terminal and Discord's text actions) and the raise modal's amount field (``half``,
-``½``, ``all``, ``minimum``...). A German player types ``erhöhen auf 40``, a French one
-``relancer à 40``, a Russian one ``рейз до 40``: each is read as the English phrase it
-stands for (``raise to 40``) and parsed once, by the same rules (R-6.2 string raises,
-R-6.3 "raise" means "by"). Every language's words are accepted at every table: a word
-means one thing in all of them (``test_no_word_means_two_things``).
+terminal, Discord's ``/draw``) and the raise modal's amount field (``half``, ``½``,
+``all``, ``minimum``...): the English action words (:data:`ACTION_WORDS`), the amount
+words (:data:`AMOUNT_WORDS`) and every other language's words (:data:`SPOKEN`). A
+German player types ``erhöhen auf 40``, a French one ``relancer à 40``, a Russian one
+``рейз до 40``: each is read as the English phrase it stands for (``raise to 40``) and
+parsed once, by the same rules (R-6.2 string raises, R-6.3 "raise" means "by"). Every
+language's words are accepted at every table: a word means one thing in all of them
+(``test_no_word_means_two_things``).
 
 >>> in_english("erhöhen auf 40"), in_english("se coucher"), in_english("рейз на 20")
 ('raise to 40', 'fold', 'raise by 20')
@@ -21,8 +23,31 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, Literal, TypeAlias
 
+RequestKind = Literal[
+    "check",
+    "call",
+    "fold",
+    "bet",
+    "raise_by",
+    "raise_to",
+    "all_in",
+    "pot",
+    "half_pot",
+    "min",
+    "max",
+    "bring_in",
+    "complete",
+    "draw",
+    "declare",
+    "guts_in",
+    "guts_out",
+    "show",
+    "muck",
+]
+"""What a typed action asks for (``text_actions.ActionRequest.kind``)."""
+
 AmountKind: TypeAlias = Literal["min", "max", "half_pot", "pot", "all_in"]
-"""The requests an amount word names (each one of ``text_actions.RequestKind``)."""
+"""The requests an amount word names (each one a :data:`RequestKind`)."""
 
 AMOUNT_WORDS: Final[Mapping[str, AmountKind]] = MappingProxyType(
     {
@@ -142,6 +167,8 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "la mitad": "half",
             "bote": "pot",
             "pote": "pot",
+            "mínimo": "min",
+            "máximo": "max",
             "descartar": "draw",
             "mostrar": "show",
         },
@@ -167,6 +194,8 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "meio pote": "half pot",
             "metade": "half",
             "pote": "pot",
+            "mínimo": "min",
+            "máximo": "max",
             "trocar": "draw",
             "descartar": "draw",
             "mostrar": "show",
@@ -216,6 +245,104 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
 )
 
 
+ACTION_WORDS: Final[Mapping[str, RequestKind]] = MappingProxyType(
+    {
+        "check": "check",
+        "x": "check",
+        "pass": "check",
+        "call": "call",
+        "c": "call",
+        "fold": "fold",
+        "f": "fold",
+        "all in": "all_in",
+        "allin": "all_in",
+        "all-in": "all_in",
+        "shove": "all_in",
+        "pot": "pot",
+        "half pot": "half_pot",
+        "half-pot": "half_pot",
+        "bring in": "bring_in",
+        "bring-in": "bring_in",
+        "bringin": "bring_in",
+        "complete": "complete",
+        "jam": "all_in",
+        "push": "all_in",
+        "bet pot": "pot",
+        "raise pot": "pot",
+        "pot bet": "pot",
+        "bet half pot": "half_pot",
+        "raise half pot": "half_pot",
+        "min": "min",
+        "min raise": "min",
+        "minraise": "min",
+        "min bet": "min",
+        "raise min": "min",
+        "bet min": "min",
+        "max": "max",
+        "max raise": "max",
+        "max bet": "max",
+        "raise max": "max",
+        "bet max": "max",
+        "stand pat": "draw",
+        "standpat": "draw",
+        "stand-pat": "draw",
+        "pat": "draw",
+        "stay pat": "draw",
+        "keep all": "draw",
+        "show": "show",
+        "muck": "muck",
+        # The amount words the raise modal takes ("half", "½", "all", "minimum"...): one
+        # vocabulary for every way in.
+        **AMOUNT_WORDS,
+    }
+)
+"""The English action words of typed actions (every language's words arrive as these
+through :func:`in_english`), the amount words among them."""
+
+
+AMOUNT_KINDS: Final[tuple[AmountKind, ...]] = ("min", "max", "half_pot", "pot", "all_in")
+"""The amount words in the order the raise modal lists them; each language says them
+with its ``input.word.<kind>`` catalogue entry, a word :func:`amount_word` reads."""
+
+# The English phrases typed actions are read as (every language's words arrive here
+# through :func:`in_english`), besides the action and amount words of ``text_actions``.
+PRONOUN: Final = re.compile(r"^(i|i'll|ill|i will)\s+(?=\S)")
+"""A pronoun before the action ("I fold", "I'll call") changes nothing."""
+BARE_RAISE: Final = frozenset({"raise", "r", "raise to"})
+"""A raise with no amount (the table asks how much, or takes the one fixed amount)."""
+GUTS: Final[Mapping[str, Literal["guts_in", "guts_out"]]] = MappingProxyType(
+    {
+        "in": "guts_in",
+        "stay": "guts_in",
+        "stay in": "guts_in",
+        "i'm in": "guts_in",
+        "out": "guts_out",
+        "drop": "guts_out",
+        "i'm out": "guts_out",
+    }
+)
+"""Guts (R-15.2): in or out."""
+DECLARE: Final[Mapping[str, Literal["low", "high", "both"]]] = MappingProxyType(
+    {
+        "low": "low",
+        "high": "high",
+        "both": "both",
+        "hi": "high",
+        "lo": "low",
+        "pig": "both",
+        "swing": "both",
+        "hi-lo": "both",
+        "high low": "both",
+    }
+)
+"""Hi-lo declarations (R-13.1), with or without ``declare`` / ``go`` before them."""
+DECLARE_LINE: Final = re.compile(
+    r"(?:declare\s+|go\s+)?("
+    + "|".join(re.escape(w) for w in sorted(DECLARE, key=len, reverse=True))
+    + ")"
+)
+
+
 def _merged() -> dict[str, str]:
     out: dict[str, str] = {}
     for words in SPOKEN.values():
@@ -254,4 +381,18 @@ def amount_word(text: str) -> AmountKind | None:
     return AMOUNT_WORDS.get(in_english(text).rstrip(".!"))
 
 
-__all__ = ["AMOUNT_WORDS", "SPOKEN", "AmountKind", "amount_word", "in_english"]
+__all__ = [
+    "ACTION_WORDS",
+    "AMOUNT_KINDS",
+    "AMOUNT_WORDS",
+    "BARE_RAISE",
+    "DECLARE",
+    "DECLARE_LINE",
+    "GUTS",
+    "PRONOUN",
+    "SPOKEN",
+    "AmountKind",
+    "RequestKind",
+    "amount_word",
+    "in_english",
+]

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from bot.poker.messages import Msg, msg
 from bot.table.errors import SettingsError
 
 HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixed")
@@ -41,6 +42,8 @@ LIMITS: dict[str, str] = {
     "spreadlimit": "spread",
 }
 """Structure names (compacted) -> the settings' structure code."""
+
+_STRUCTURES = frozenset(LIMITS.values())
 
 # Compacted name -> (variant code, the structure the name itself says, or None).
 _GAMES: dict[str, tuple[str, str | None]] = {}
@@ -150,7 +153,7 @@ def normalize_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     same change wins over the one a game name implies."""
     out = dict(changes)
     if "game" in out and "variant" in out:
-        raise SettingsError("Name the game once: game and variant are the same setting.")
+        raise SettingsError(msg("settings.game_twice"))
     if "game" in out:
         out["variant"] = out.pop("game")
     if "structure" in out and "limit" not in out:
@@ -171,21 +174,23 @@ def normalize_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def game_suggestions(current: str) -> list[tuple[str, str]]:
+def game_suggestions(current: str) -> list[tuple[Msg, str]]:
     """``(label, value)`` pairs for a game typed so far (Discord's autocomplete): the games
-    whose code or name contains it, and the game an alias names."""
+    whose code or English name contains it, and the game an alias names; each label a
+    message (the game's name, with the structure an alias says: "Pot-limit Omaha")."""
     from bot.poker.variants import VARIANTS
 
     cur = current.strip().casefold()
-    out: list[tuple[str, str]] = []
+    out: list[tuple[Msg, str]] = []
     if cur:
         variant, limit = split_game(current)
         if variant in VARIANTS:
-            label = VARIANTS[variant].name + (f" ({limit.replace('_', ' ')})" if limit else "")
+            title = VARIANTS[variant].title
+            label = msg("table.stakes.game." + limit, game=title) if limit in _STRUCTURES else title
             out.append((label, canonical_game(current)))
     for code, info in VARIANTS.items():
         if (not cur or cur in info.name.casefold() or cur in code) and code not in {
             v.partition(":")[0] for _, v in out
         }:
-            out.append((info.name, code))
+            out.append((info.title, code))
     return out[:25]

@@ -162,6 +162,8 @@ class Sat(LogRecord):
     owes: int = 0
     state: SeatState | None = None
     """The seat's state on sitting down; None (not written) means "waiting"."""
+    transfer: str | None = None
+    """A move from another table (R-19.2): the chips came with him, no buy-in."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -173,6 +175,8 @@ class Sat(LogRecord):
         }
         if self.state is not None:
             out["state"] = self.state
+        if self.transfer is not None:
+            out["transfer"] = self.transfer
         return _put_at(out, self.at)
 
     @classmethod
@@ -184,6 +188,7 @@ class Sat(LogRecord):
             _int(_get(p, "buy_in"), "buy_in"),
             _int(p.get("owes", 0), "owes"),
             _opt_seat_state(p, "state"),
+            _opt_str(p, "transfer"),
             at=_at(p),
         )
 
@@ -287,13 +292,23 @@ class Stood(LogRecord):
     KIND: ClassVar[str] = "stood"
     seat: int
     amount: int
+    transfer: str | None = None
+    """A move to another table (R-19.2): the chips left with him, no cash-out."""
 
     def to_payload(self) -> dict[str, Any]:
-        return _put_at({"seat": self.seat, "amount": self.amount}, self.at)
+        out: dict[str, Any] = {"seat": self.seat, "amount": self.amount}
+        if self.transfer is not None:
+            out["transfer"] = self.transfer
+        return _put_at(out, self.at)
 
     @classmethod
     def from_payload(cls, p: Mapping[str, Any]) -> Stood:
-        return cls(_int(_get(p, "seat"), "seat"), _int(_get(p, "amount"), "amount"), at=_at(p))
+        return cls(
+            _int(_get(p, "seat"), "seat"),
+            _int(_get(p, "amount"), "amount"),
+            _opt_str(p, "transfer"),
+            at=_at(p),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,9 +424,12 @@ class HandStarted(LogRecord):
     limit: str
     refused: Msg | None = field(default=None, compare=False)
     """Why this engine refuses the recorded rules (R-16.8); never written."""
+    level: tuple[tuple[str, int], ...] = ()
+    """A tournament level the hand was dealt at (R-19.1): the settings it set, by name;
+    none at a cash table (not written)."""
 
     def to_payload(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "hand_no": self.hand_no,
             "start": self.start.to_dict(),
             "order": list(self.order),
@@ -422,6 +440,8 @@ class HandStarted(LogRecord):
             "variant": self.variant,
             "limit": self.limit,
         }
+        if self.level:
+            out["level"] = dict(self.level)
         return _put_at(out, self.at)
 
     @classmethod
@@ -442,6 +462,10 @@ class HandStarted(LogRecord):
             _str(_get(p, "variant"), "variant"),
             _str(_get(p, "limit"), "limit"),
             refused,
+            tuple(
+                (_str(k, "level"), _int(v, "level"))
+                for k, v in _dict(p.get("level", {}), "level").items()
+            ),
             at=_at(p),
         )
 
@@ -606,6 +630,30 @@ class TableThread(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class TablePlace(LogRecord):
+    """Where a table not named after its channel lives (R-19.3): the channel, and the
+    thread in it (0: the channel itself); a Discord detail, kept with the table message."""
+
+    KIND: ClassVar[str] = "table_place"
+    table: str
+    channel: int
+    thread: int = 0
+
+    def to_payload(self) -> dict[str, Any]:
+        out = {"table": self.table, "channel": self.channel, "thread": self.thread}
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> TablePlace:
+        return cls(
+            _str(_get(p, "table"), "table"),
+            _int(_get(p, "channel"), "channel"),
+            _int(p.get("thread", 0), "thread"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class CommandsSynced(LogRecord):
     KIND: ClassVar[str] = "synced"
     scope: str
@@ -655,6 +703,65 @@ class PrivacyChosen(LogRecord):
         return cls(_str(_get(p, "user"), "user"), hidden, at=_at(p))
 
 
+# A tournament's moves between tables (bot/table/moves.py), in its own reserved log.
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecorded(LogRecord):
+    """R-19.2: a move decided, written before either table changes."""
+
+    KIND: ClassVar[str] = "move"
+    transfer: str
+    user: str
+    name: str
+    chips: int
+    source: str
+    target: str
+    seat: int | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "transfer": self.transfer,
+            "user": self.user,
+            "name": self.name,
+            "chips": self.chips,
+            "source": self.source,
+            "target": self.target,
+        }
+        if self.seat is not None:
+            out["seat"] = self.seat
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> MoveRecorded:
+        return cls(
+            _str(_get(p, "transfer"), "transfer"),
+            _str(_get(p, "user"), "user"),
+            _str(_get(p, "name"), "name"),
+            _int(_get(p, "chips"), "chips"),
+            _str(_get(p, "source"), "source"),
+            _str(_get(p, "target"), "target"),
+            _opt_int(p, "seat"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFinished(LogRecord):
+    """R-19.2: both tables did their part of the move (``seat``: where he sat)."""
+
+    KIND: ClassVar[str] = "move_done"
+    transfer: str
+    seat: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"transfer": self.transfer, "seat": self.seat}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> MoveFinished:
+        return cls(_str(_get(p, "transfer"), "transfer"), _int(_get(p, "seat"), "seat"), at=_at(p))
+
+
 RECORDS: Mapping[str, type[LogRecord]] = {
     r.KIND: r
     for r in (
@@ -679,9 +786,12 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         NotifyChosen,
         TableMessage,
         TableThread,
+        TablePlace,
         CommandsSynced,
         GuildRecorded,
         PrivacyChosen,
+        MoveRecorded,
+        MoveFinished,
     )
 }
 """Every kind the log holds, and its record."""

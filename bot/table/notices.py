@@ -60,56 +60,6 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-# Settings in words, from the one declaration of settings (bot/table/settings.py): its
-# label, seconds and minutes with their unit, structure and game codes by name, on/off
-# for switches (Settings changed: action clock 45 s, not action_clock=45).
-
-
-def setting_words(name: str, value: object) -> str:
-    """One setting and its value for people: ``action clock 45 s``, ``straddle on``."""
-    from bot.poker.variants import VARIANTS
-    from bot.table.settings import LIMIT_NAMES, declared
-
-    setting = declared().get(name)
-    label = setting.label if setting is not None else name.replace("_", " ")
-    unit = setting.meta.unit if setting is not None else ""
-    if isinstance(value, bool):
-        shown = "on" if value else "off"
-    elif value is None:
-        shown = "none"
-    elif unit == "seconds" and isinstance(value, int | float):
-        shown = f"{value:g} s"
-    elif unit == "minutes" and isinstance(value, int):
-        shown = plural(value, "minute")
-    elif unit == "hundredths of a percent" and isinstance(value, int):
-        shown = f"{value / 100:g}%"
-    elif name == "variant" and isinstance(value, str) and value in VARIANTS:
-        shown = VARIANTS[value].name
-    elif name == "limit" and isinstance(value, str):
-        shown = LIMIT_NAMES.get(value, value).lower()
-    elif name == "rotation" and isinstance(value, tuple | list):
-        # "omaha:pot_limit" is stored; people read "Pot-limit Omaha" (R-16.2).
-        shown = ", ".join(_game_words(str(v)) for v in value) or "none"
-    elif isinstance(value, tuple | list):
-        shown = ", ".join(str(v) for v in value) or "none"
-    else:
-        shown = str(value).replace("_", " ")
-    return f"{label} {shown}"
-
-
-def _game_words(entry: str) -> str:
-    """A rotation entry for people: ``omaha:pot_limit`` -> ``Pot-limit Omaha``; a game
-    without a structure is just its name (it is dealt in its usual one, R-16.9)."""
-    from bot.poker.variants import VARIANTS
-    from bot.table.settings import LIMIT_NAMES
-
-    variant, _, limit = entry.partition(":")
-    game = VARIANTS[variant].name if variant in VARIANTS else variant
-    if limit in LIMIT_NAMES:
-        return f"{LIMIT_NAMES[limit]} {game}"
-    return game
-
-
 # How a hand ended (HandEnded.reason): its message key.
 _ENDINGS = {
     "showdown": "notice.end.showdown",

@@ -38,7 +38,8 @@ FALLBACK_SHARD = 0
 """The shard of a table whose guild is unknown (tables from before sharding)."""
 RESERVED_PREFIX = "_"
 """Log ids starting with this are process-wide records, never a table (table ids are
-channel ids or ``local``)."""
+channel ids, ``local``, or ids of tables not named after a channel such as a
+tournament's ``tn:<tournament>:<n>``, whose place the presenter records, R-19.3)."""
 
 
 def is_table_log(log_id: str) -> bool:

@@ -16,6 +16,7 @@ in both layers.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -44,6 +45,7 @@ from bot.store import open_store as open_backend
 from bot.store.handtotals import SEATING, hand_nets, totals_rows
 from bot.store.records import HAND_ENDED, HAND_STARTED
 from bot.store.store import Synchronous
+from bot.table.handstats import Profile, profile_from_payloads
 from bot.table.log import Closed, Created
 
 _log = logging.getLogger(__name__)
@@ -208,6 +210,15 @@ EventNoticeKind = Literal[
     "GutsCallsRevealed",
     "PotSystemSettled",
     "ChipsAdded",
+    "BombPotStarted",
+    "SecondBoardDealt",
+    "RunItTwiceOffered",
+    "RunItTwiceAnswered",
+    "RunItTwiceCount",
+    "RunItTwiceDecided",
+    "CardsShownByChoice",
+    "SevenDeuceBounty",
+    "RabbitHunted",
     "HandEnded",
 ]
 """An engine event told as it is (the class name of a :mod:`bot.poker.events` event;
@@ -463,9 +474,16 @@ class StoreAdapter:
         # standings' choices) is no table: any process may append to it, and it belongs
         # to no shard, so fence_for gives it no fence.
         fence = None if fencing is None else fencing.fence_for(table_id)
+        profile = await self._profile(table_id, payload) if kind == HAND_ENDED else None
         try:
             return await self.store.append(
-                table_id, kind, payload, idem_key=idem_key, ledger=ledger, fence=fence
+                table_id,
+                kind,
+                payload,
+                idem_key=idem_key,
+                ledger=ledger,
+                fence=fence,
+                profile=profile or (),
             )
         except DuplicateCommand as exc:
             raise DuplicateKey(str(idem_key)) from exc
@@ -473,6 +491,31 @@ class StoreAdapter:
             assert fencing is not None
             fencing.stale(table_id)
             raise fencing.refusal(table_id) from None
+
+    async def _profile(self, table_id: str, payload: Mapping[str, Any]) -> Profile | None:
+        """What each player of the hand now ending did before the flop and whether he
+        was at the showdown (the night's record, R-20.42), written with the hand's end:
+        the hand's own rows (its start and actions, through the hands index) replayed in
+        a worker thread. None when the hand cannot be read so; it then counts without."""
+        hand_no = payload.get("hand_no")
+        if not isinstance(hand_no, int) or not payload.get("users"):
+            return None
+        try:
+            record = await self.store.hand_record(table_id, hand_no)
+            if record is None or record.end is not None:
+                return None
+            start = record.start.payload.get("start")
+            actions = [
+                e.payload["action"]
+                for e in record.actions
+                if e.kind == "action" and isinstance(e.payload.get("action"), dict)
+            ]
+            if not isinstance(start, dict):
+                return None
+            return await asyncio.to_thread(profile_from_payloads, start, actions)
+        except Exception:  # the record is no reason to refuse a hand's end
+            _log.exception("could not read hand %s of %s for the record", hand_no, table_id)
+            return None
 
     async def events(self, table_id: str, after_seq: int = 0) -> list[LoggedEvent]:
         return await self.store.events(table_id, after_seq=after_seq)
@@ -521,6 +564,40 @@ class StoreAdapter:
 
     async def guild_of(self, table_id: str) -> int | None:
         return await self.store.guild_of(table_id)
+
+    # The night's record's reads (bot.table.records.RecordSource), one query each.
+
+    async def ledger_range(
+        self, *, guild: int | None, first: int | None, last: int | None
+    ) -> tuple[dict[tuple[str, str], int], int]:
+        return await self.store.ledger_range(guild=guild, first=first, last=last)
+
+    async def record_stats(
+        self, *, player: str | None, guild: int | None, first: int | None, last: int | None
+    ) -> list[tuple[str, int, int, int, int, int, int, int, int, int]]:
+        return await self.store.record_stats(player=player, guild=guild, first=first, last=last)
+
+    async def record_board(
+        self,
+        *,
+        by: str,
+        guild: int | None,
+        first: int | None,
+        last: int | None,
+        limit: int = 10,
+        min_hands: int = 0,
+    ) -> list[tuple[str, int, int, int]]:
+        return await self.store.record_board(
+            by=by, guild=guild, first=first, last=last, limit=limit, min_hands=min_hands
+        )
+
+    async def hand_stacks(
+        self, table_id: str, *, after_seq: int = 0
+    ) -> list[tuple[int, int, str, int]]:
+        return await self.store.hand_stacks(table_id, after_seq=after_seq)
+
+    async def session_hands(self, table_id: str, *, after_seq: int = 0) -> dict[str, int]:
+        return await self.store.session_hands(table_id, after_seq=after_seq)
 
     async def unguilded_tables(self) -> list[str]:
         return await self.store.unguilded_tables()

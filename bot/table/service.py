@@ -16,9 +16,13 @@ from bot.poker.messages import Msg, english, msg
 from bot.store.lease import shard_of
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
+from bot.table.levels import Level
 from bot.table.log import GuildRecorded, Halted, PrivacyChosen, Sat, read_rows
-from bot.table.ownership import NotOwned, Ownership
+from bot.table.ownership import NotOwned, Ownership, is_table_log
 from bot.table.ports import LedgerKind, LedgerRow, Presenter, StorePort
+from bot.table.predeal.stakes import CASH, StakesSource
+from bot.table.record import Ledger
+from bot.table.records import Records
 from bot.table.recovery import ledger_error, load
 from bot.table.session import PlayerStats, SessionReport, session_results
 from bot.table.settings import TableSettings
@@ -63,6 +67,12 @@ class TableService:
         self.ownership = ownership
         """Several processes on one store: only the tables of held shards are driven."""
         self._lease_task: asyncio.Task[None] | None = None
+        self.stakes: StakesSource = CASH
+        """Where every table's deals take their stakes from (R-19.1): a tournament sets
+        one source answering for its tables (``level(table_id)``; None for the others,
+        dealt at their settings). Read at each deal, so tables recovered at start-up
+        follow it too."""
+        self._stakes = _Delegate(self._stakes_of)
         if ownership is not None:
             ownership.on_lost = self._lost
 
@@ -95,6 +105,8 @@ class TableService:
         public line names him; his id otherwise). ``guild``: the server the channel is in
         (the platform's), recorded with the table for the standings and, when several
         processes share the store, for its shard."""
+        if not is_table_log(table_id):
+            raise ValueError(f"{table_id!r} is a reserved log id, not a table's")
         lock = self._creating.setdefault(table_id, asyncio.Lock())
         async with lock:
             existing = self.tables.get(table_id)
@@ -143,7 +155,11 @@ class TableService:
             state, self.store, self.presenter, self.time, snapshot_every=self.snapshot_every
         )
         table.seed = self.seed
+        table.stakes = self._stakes
         return table
+
+    def _stakes_of(self, table_id: str) -> Level | None:
+        return self.stakes.level(table_id)
 
     # ------------------------------------------------------------------ recovery
 
@@ -193,6 +209,16 @@ class TableService:
             for t in totals
         ]
         return sorted(out, key=lambda s: (-s.net, s.user_id))
+
+    async def session_ledger(self, table_id: str) -> Ledger:
+        """The table's session's ledger (``/ledger``, ``/settle``; R-20.40)."""
+        return await self.records.session_ledger(self.get(table_id), table_id)
+
+    @property
+    def records(self) -> Records:
+        """The night's record: ledgers, settle-up, stats, boards, the story
+        (bot/table/records.py)."""
+        return Records(self.store)
 
     # ------------------------------------------------------------------ standings
 
@@ -454,3 +480,13 @@ class TableService:
 def _refused(said: Msg, turn: int) -> Outcome:
     """A refusal given as a message, with its English for presenters that want text."""
     return Outcome(False, english(said), turn, msg=said)
+
+
+class _Delegate:
+    """A table's stakes source that asks the service's at each deal."""
+
+    def __init__(self, of: Callable[[str], Level | None]) -> None:
+        self._of = of
+
+    def level(self, table_id: str) -> Level | None:
+        return self._of(table_id)

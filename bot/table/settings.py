@@ -1,15 +1,18 @@
 """Table settings: game, stakes, buy-ins, seats, clocks and every house option.
 
 :class:`TableSettings` is frozen, has the rulebook's defaults, and validates itself with
-errors written as sentences. It is stored in the event log as a dict, and turned into the
+refusals as messages (keys of the ``settings`` catalogue with typed parameters: the legal
+range, the rule). It is stored in the event log as a dict, and turned into the
 engine's :class:`~bot.poker.rules.Rules` for each deal by :meth:`TableSettings.rules_for`
 (the engine owns every betting rule; this module only passes the options through).
 
 Every setting is declared once (:func:`declared`): the table's own are the fields of
 :class:`TableSettings`; the engine's are read from the fields of ``Rules`` itself, less
-:data:`ENGINE_INTERNAL`, with words, units, ranges and the games each applies to in
-:data:`META`. Parsing, validation, the words of a change, each deal's ``Rules`` and
-docs/settings.md all come from that declaration, so a new engine option is one edit.
+:data:`ENGINE_INTERNAL`, with units, ranges and the games each applies to in :data:`META`
+(its words are the catalogue's ``settings.label.<name>``). Parsing, validation, the words
+of a change (bot/table/settings_said.py), each deal's ``Rules`` and docs/settings.md
+(bot/words/settings_doc.py) all come from that declaration, so a new engine option is one
+edit.
 """
 
 from __future__ import annotations
@@ -24,10 +27,23 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from bot.poker.errors import ConfigError
+from bot.poker.messages import (
+    Chips,
+    Count,
+    Msg,
+    Name,
+    Number,
+    Param,
+    Rule,
+    english,
+    joined,
+    msg,
+)
 from bot.poker.rules import Limit, Rules, ante_list, jacks_apply, wild_apply
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game
+from bot.table.stakes import stakes_of, stakes_said
 from bot.table.text_actions import clip
 
 _log = logging.getLogger(__name__)
@@ -57,9 +73,9 @@ count the table keeps, stay far inside the store's signed 64-bit integers."""
 # they are the fields of the engine's ``Rules`` (and of its nested ``Rake``), less the
 # ones the table fills in per deal (ENGINE_INTERNAL). A new ``Rules`` field is therefore
 # a table setting at once: parsed, type-checked, range-checked, shown in words, passed
-# to each deal's rules and listed in docs/settings.md. META only adds words (a label, a
-# unit, a range, the games it applies to); without an entry a setting gets its name in
-# words and, for a number, the stake range.
+# to each deal's rules and listed in docs/settings.md. META describes it (a unit, a
+# range, the games it applies to; its label is the settings catalogue's); without an
+# entry a setting is named by its name and, for a number, gets the stake range.
 
 EngineValue = int | float | bool | str | None
 """What one setting holds (tuples only for ``rotation``, a table-only setting)."""
@@ -68,21 +84,26 @@ RULES: type[Rules] = Rules
 """The engine's options class the declaration is read from (a test may swap in a
 subclass with a new option and see it flow through with no other edit)."""
 
-ENGINE_INTERNAL: dict[str, str] = {
-    # Rules field: why it is not a table setting of its own (the table fills it in).
-    "variant": "the deal's game: variant, rotation or the dealer's choice (R-16.2)",
-    "limit": "the deal's structure: the limit setting or the game's convention (R-16.9)",
-    "blinds_or_straddles": "small_blind and big_blind at the deal's blind positions",
-    "antes": "ante and ante_mode, per player dealt in (R-3.1)",
-    "dead_posts": "missed blinds posted dead this deal (R-1.4, R-1.6)",
-    "bring_in": "the table's bring_in setting (0: half the small bet, R-3.5)",
-    "small_bet": "the table's small_bet setting (0: the big blind)",
-    "big_bet": "the table's big_bet setting (0: twice the small bet)",
-    "spread_max_late": "not offered at tables: spread limit uses big_bet on every street",
-    "unit": "not offered at tables: bets and raises go in single chips",
-    "limit_scale": "not offered at tables: a straddle or kill does not scale fixed limits",
-    "showdown": "not offered at tables: the table always shows down automatically",
-}
+ENGINE_INTERNAL: frozenset[str] = frozenset(
+    {
+        # Rules fields the table fills in per deal (why each is: bot/words/settings_doc.py).
+        "variant",
+        "limit",
+        "blinds_or_straddles",
+        "antes",
+        "dead_posts",
+        "bring_in",
+        "small_bet",
+        "big_bet",
+        "spread_max_late",
+        "unit",
+        "limit_scale",
+        "showdown",
+        "run_it_twice",
+        "bomb_pot_ante",
+        "double_board",
+    }
+)
 
 NESTED_NAMES: dict[tuple[str, str], str] = {
     # A nested option's setting name, where it is not "<field>_<option>" (old logs).
@@ -125,78 +146,99 @@ only when set, so that every row written before them reads and writes back the s
 
 @dataclass(frozen=True, slots=True)
 class Meta:
-    """How people see one setting, and where it applies."""
+    """How people see one setting, and where it applies. Its words are the catalogue's:
+    ``settings.label.<name>``, ``settings.unit.<unit>``, ``settings.games.<games>``."""
 
-    label: str = ""
-    """In words (default: the name with spaces)."""
     unit: str = ""
-    """For a number: "chips", "seconds", ... (seconds and minutes are shown with it)."""
+    """For a number, its unit's code: chips, seconds, minutes, seats, players, timeouts,
+    raises, bp (hundredths of a percent) or legs."""
     range: tuple[int, int] | None = None
     """R-2.6: lowest and highest (numbers without one get 0 to MAX_STAKE)."""
     applies: Callable[[str, Limit], bool] | None = None
     """Engine options: the games it applies to; elsewhere the deal gets the engine's
     default (a table of several games keeps one value for all)."""
     games: str = ""
-    """The same, in words, for the docs."""
+    """The same, as the code of the catalogue's words for them (``blinds``)."""
+    rule: str = ""
+    """The rule those games come from (``R-3.4``)."""
+    catalogued: bool = True
+    """The catalogue has its label; an engine option added without one is named by its
+    name with spaces."""
 
+
+UNNAMED = Meta(catalogued=False)
+"""A setting no META entry describes (a new engine option): named by its name."""
+
+CHIPS = (0, MAX_STAKE)
+POT_CHIPS = (0, MAX_CHIPS)
 
 META: dict[str, Meta] = {
     # Table-only settings.
-    "variant": Meta(label="game"),
-    "limit": Meta(label="structure"),
-    "small_blind": Meta(unit="chips", range=(0, MAX_STAKE)),
-    "big_blind": Meta(unit="chips", range=(0, MAX_STAKE)),
-    "ante": Meta(unit="chips", range=(0, MAX_STAKE)),
-    "bring_in": Meta(
-        unit="chips", range=(0, MAX_STAKE), applies=_bring_in, games="stud games (R-3.5)"
-    ),
-    "small_bet": Meta(unit="chips", range=(0, MAX_STAKE)),
-    "big_bet": Meta(unit="chips", range=(0, MAX_STAKE)),
-    "min_buy_in": Meta(unit="chips", range=(0, MAX_CHIPS)),
-    "max_buy_in": Meta(unit="chips", range=(0, MAX_CHIPS)),
+    "variant": Meta(),
+    "limit": Meta(),
+    "dealers_choice": Meta(),
+    "rotation": Meta(),
+    "small_blind": Meta(unit="chips", range=CHIPS),
+    "big_blind": Meta(unit="chips", range=CHIPS),
+    "ante": Meta(unit="chips", range=CHIPS),
+    "ante_mode": Meta(),
+    "bring_in": Meta(unit="chips", range=CHIPS, applies=_bring_in, games="stud", rule="R-3.5"),
+    "small_bet": Meta(unit="chips", range=CHIPS),
+    "big_bet": Meta(unit="chips", range=CHIPS),
+    "min_buy_in": Meta(unit="chips", range=POT_CHIPS),
+    "max_buy_in": Meta(unit="chips", range=POT_CHIPS),
     "seats": Meta(unit="seats", range=(2, 10)),
-    "return_minutes": Meta(label="return within", unit="minutes", range=(0, 1440)),
-    "min_players": Meta(label="players needed to deal", unit="players", range=(2, 10)),
+    "return_minutes": Meta(unit="minutes", range=(0, 1440)),
+    "button_rule": Meta(),
+    "missed_blinds": Meta(applies=_blinds, games="blinds", rule="R-1.6"),
+    "post_to_enter": Meta(applies=_blinds, games="blinds", rule="R-1.7"),
+    "straddle": Meta(applies=_blinds, games="blinds", rule="R-3.4"),
+    "auto_deal": Meta(),
+    "min_players": Meta(unit="players", range=(2, 10)),
     "hand_pause": Meta(unit="seconds", range=(0, 600)),
     "action_clock": Meta(unit="seconds", range=(1, 3600)),
     "time_bank": Meta(unit="seconds", range=(0, 3600)),
-    "straddle": Meta(applies=_blinds, games="games with blinds (R-3.4)"),
-    "missed_blinds": Meta(applies=_blinds, games="games with blinds (R-1.6)"),
-    "post_to_enter": Meta(applies=_blinds, games="games with blinds (R-1.7)"),
-    "timeouts_to_sit_out": Meta(
-        label="timeouts before sitting out", unit="timeouts", range=(1, 100)
-    ),
+    "timeouts_to_sit_out": Meta(unit="timeouts", range=(1, 100)),
     "declare_clock": Meta(unit="seconds", range=(1, 3600)),
-    "time_charge": Meta(unit="chips", range=(0, MAX_STAKE)),
+    "time_charge": Meta(unit="chips", range=CHIPS),
     "time_period": Meta(unit="seconds", range=(60, 86400)),
-    "language": Meta(label="language of the table (empty: the server's)"),
+    "language": Meta(),
     # Engine options (Rules fields).
-    "raise_cap": Meta(
-        unit="bets and raises (or none)",
-        range=(1, 100),
-        applies=_limited,
-        games="fixed and spread limit",
-    ),
-    "deal_cap": Meta(unit="chips", range=(0, MAX_CHIPS)),
-    "rake_percent_bp": Meta(label="rake", unit="hundredths of a percent", range=(0, MAX_RAKE_BP)),
-    "rake_cap": Meta(unit="chips", range=(0, MAX_CHIPS)),
-    "rake_step_chips": Meta(unit="chips", range=(0, MAX_STAKE)),
-    "rake_step_per": Meta(unit="chips", range=(0, MAX_CHIPS)),
-    "jacks_to_open": Meta(applies=_jacks, games="high draw games (R-4.9)"),
-    "declare": Meta(applies=_hi_lo, games="high-low games (R-13.1)"),
-    "declare_default": Meta(applies=_hi_lo, games="high-low games (R-13.2)"),
-    "no_second_best": Meta(applies=_hi_lo, games="high-low games (R-13.5)"),
-    "both_may_split": Meta(applies=_hi_lo, games="high-low games (R-13.5)"),
-    "wild": Meta(applies=_wild, games="games read for high or ace-to-five low (R-10.7)"),
-    "open_stakes": Meta(applies=_limited, games="fixed and spread limit"),
-    "pot_system": Meta(games="two to win: fixed limit; guts: the Guts game"),
-    "guts_stake": Meta(unit="chips", range=(0, MAX_STAKE), applies=_guts, games="Guts"),
-    "guts_mode": Meta(applies=_guts, games="Guts"),
-    "guts_max_pot": Meta(unit="chips", range=(0, MAX_CHIPS), applies=_guts, games="Guts"),
-    "guts_only_worst_pays": Meta(applies=_guts, games="Guts"),
-    "guts_worst_pays_ante": Meta(unit="chips", range=(0, MAX_STAKE), applies=_guts, games="Guts"),
-    "guts_ghost": Meta(applies=_guts, games="Guts"),
-    "guts_legs": Meta(unit="legs", range=(0, 100), applies=_guts, games="Guts"),
+    "raise_cap": Meta(unit="raises", range=(1, 100), applies=_limited, games="limited"),
+    "cap_lift": Meta(),
+    "straddle_counts_as_raise": Meta(),
+    "deal_cap": Meta(unit="chips", range=POT_CHIPS),
+    "min_raise_rule": Meta(),
+    "check_raise": Meta(),
+    "incomplete_rule": Meta(),
+    "half_bet_raise": Meta(),
+    "checking_out": Meta(),
+    "clamp_to_max": Meta(),
+    "burn": Meta(),
+    "rake_percent_bp": Meta(unit="bp", range=(0, MAX_RAKE_BP)),
+    "rake_cap": Meta(unit="chips", range=POT_CHIPS),
+    "rake_step_chips": Meta(unit="chips", range=CHIPS),
+    "rake_step_per": Meta(unit="chips", range=POT_CHIPS),
+    "no_flop_no_drop": Meta(),
+    "rake_step_mode": Meta(),
+    "odd_chip": Meta(),
+    "auto_show_all": Meta(),
+    "jacks_to_open": Meta(applies=_jacks, games="draw_high", rule="R-4.9"),
+    "declare": Meta(applies=_hi_lo, games="hi_lo", rule="R-13.1"),
+    "declare_default": Meta(applies=_hi_lo, games="hi_lo", rule="R-13.2"),
+    "no_second_best": Meta(applies=_hi_lo, games="hi_lo", rule="R-13.5"),
+    "both_may_split": Meta(applies=_hi_lo, games="hi_lo", rule="R-13.5"),
+    "open_stakes": Meta(applies=_limited, games="limited"),
+    "pot_system": Meta(games="pot_system"),
+    "guts_stake": Meta(unit="chips", range=CHIPS, applies=_guts, games="guts"),
+    "guts_mode": Meta(applies=_guts, games="guts"),
+    "guts_max_pot": Meta(unit="chips", range=POT_CHIPS, applies=_guts, games="guts"),
+    "guts_only_worst_pays": Meta(applies=_guts, games="guts"),
+    "guts_worst_pays_ante": Meta(unit="chips", range=CHIPS, applies=_guts, games="guts"),
+    "guts_ghost": Meta(applies=_guts, games="guts"),
+    "guts_legs": Meta(unit="legs", range=(0, 100), applies=_guts, games="guts"),
+    "wild": Meta(applies=_wild, games="wild", rule="R-10.7"),
+    "declared_hands": Meta(),
 }
 
 
@@ -218,8 +260,23 @@ class Setting:
         return bool(self.path)
 
     @property
-    def label(self) -> str:
-        return self.meta.label or self.name.replace("_", " ")
+    def label(self) -> Msg:
+        """Its name in words: the catalogue's, or its name with spaces."""
+        if self.meta.catalogued:
+            return msg("settings.label." + self.name)
+        return msg("settings.label.unnamed", name=Name(self.name.replace("_", " ")))
+
+    @property
+    def games_said(self) -> Msg | None:
+        """The games it applies to, in words (None: every game)."""
+        if not self.meta.games:
+            return None
+        games = msg("settings.games." + self.meta.games)
+        return (
+            msg("settings.games.ruled", games=games, rule=Rule(self.meta.rule))
+            if self.meta.rule
+            else games
+        )
 
     @property
     def range(self) -> tuple[int, int, str] | None:
@@ -262,11 +319,11 @@ def _engine_settings(rules: type[Rules]) -> dict[str, Setting]:
             inner = typing.get_type_hints(hint)
             for g in fields(hint):
                 name = NESTED_NAMES.get((f.name, g.name), f"{f.name}_{g.name}")
-                meta = META.get(name, Meta())
+                meta = META.get(name, UNNAMED)
                 path = (f.name, g.name)
                 out[name] = Setting(name, inner[g.name], _default(g), meta, path, hint)
             continue
-        out[f.name] = Setting(f.name, hint, _default(f), META.get(f.name, Meta()), (f.name,))
+        out[f.name] = Setting(f.name, hint, _default(f), META.get(f.name, UNNAMED), (f.name,))
     _ENGINE_CACHE[rules] = out
     return out
 
@@ -280,7 +337,7 @@ def engine_settings() -> dict[str, Setting]:
 def _table_settings() -> dict[str, Setting]:
     hints = typing.get_type_hints(TableSettings)
     return {
-        f.name: Setting(f.name, hints[f.name], _default(f), META.get(f.name, Meta()))
+        f.name: Setting(f.name, hints[f.name], _default(f), META.get(f.name, UNNAMED))
         for f in fields(TableSettings)
         if f.name not in ("options", "extra")
     }
@@ -296,10 +353,22 @@ def ranges() -> dict[str, tuple[int, int, str]]:
     return {n: r for n, s in declared().items() if (r := s.range) is not None}
 
 
-def _number(value: Any) -> str:
+def _number(value: Any) -> Name:
     """A refused value, shortened: a thousand-digit number is not echoed whole."""
     text = str(value)
-    return text if len(text) <= 30 else text[:27] + "..."
+    return Name(text if len(text) <= 30 else text[:27] + "...")
+
+
+def amount(count: int, unit: str) -> Msg:
+    """``count`` with its unit in words (``3,600 seconds``); a bare number without one."""
+    if unit:
+        return msg("settings.unit." + unit, count=Count(count))
+    return msg("settings.value.chips", amount=Chips(count))
+
+
+def limit_said(limit: str) -> Msg:
+    """A betting structure in words (``Pot-limit``)."""
+    return msg("settings.limit." + limit)
 
 
 HORSE = ("holdem:fixed", "omaha8:fixed", "razz:fixed", "stud:fixed", "stud8:fixed")
@@ -337,15 +406,12 @@ def parse_game(text: str, default_limit: str = "") -> tuple[str, str]:
     "hold'em", "stud/8") are read by the one table in bot/table/games.py."""
     variant, limit = split_game(text)
     if variant not in VARIANTS:
-        known = ", ".join(sorted(VARIANTS))
-        raise SettingsError(
-            f"There is no game called {clip(variant)}; choose one of: {known} "
-            "(or a usual name such as plo, nlhe, 7stud, o8, 2-7)."
-        )
+        known = Name(", ".join(sorted(VARIANTS)))
+        raise SettingsError(msg("settings.unknown_game", game=Name(clip(variant)), known=known))
     limit = limit or default_limit or conventional_limit(variant)
     if limit not in LIMIT_NAMES:
-        known = ", ".join(LIMIT_NAMES)
-        raise SettingsError(f"There is no betting structure {clip(limit)}; choose one of: {known}.")
+        known = Name(", ".join(LIMIT_NAMES))
+        raise SettingsError(msg("settings.unknown_limit", limit=Name(clip(limit)), known=known))
     return variant, limit
 
 
@@ -448,7 +514,7 @@ class TableSettings:
         try:
             return self.options[name]
         except KeyError:
-            raise AttributeError(f"TableSettings has no setting {name!r}") from None
+            raise AttributeError(name) from None
 
     def value(self, name: str) -> Any:
         """Any setting by name (table-only or engine option)."""
@@ -526,57 +592,68 @@ class TableSettings:
             if value is None:
                 continue  # "none" (no raise cap) is its own value
             if not low <= value <= high:
-                words = name.replace("_", " ")
+                span: dict[str, Param] = {
+                    "low": Chips(low),
+                    "high": amount(high, unit),
+                    "value": _number(value),
+                }
                 if name == "seats":
-                    words = "A table has between 2 and 10 seats (R-1.1): seats"
-                raise SettingsError(
-                    f"{words[0].upper()}{words[1:]} is {low} to {high} {unit} (R-2.6); "
-                    f"{_number(value)} is outside that."
-                )
+                    raise SettingsError(msg("settings.seats_range", **span))
+                told = msg("settings.out_of_range", setting=declared()[name].label, **span)
+                raise SettingsError(told)
         step_chips, step_per = self.value("rake_step_chips"), self.value("rake_step_per")
         if step_per and step_chips * 10_000 > step_per * MAX_RAKE_BP:
             raise SettingsError(
-                f"A step rake takes at most {MAX_RAKE_BP // 100}% of the pot, as the rake "
-                f"percentage does: at most {step_per * MAX_RAKE_BP // 10_000} chips per "
-                f"{step_per} (R-14.6)."
+                msg(
+                    "settings.step_rake_above",
+                    percent=Number(MAX_RAKE_BP // 100),
+                    most=Chips(step_per * MAX_RAKE_BP // 10_000),
+                    per=Chips(step_per),
+                )
             )
         if self.time_charge > self.chip_charge_limit:
             raise SettingsError(
-                "The time charge is 0 to the big blind (the small bet when larger), "
-                f"{self.chip_charge_limit} chips (R-14.6); {self.time_charge} is outside that."
+                msg(
+                    "settings.time_charge_above",
+                    most=amount(self.chip_charge_limit, "chips"),
+                    value=_number(self.time_charge),
+                )
             )
         if self.small_blind > self.big_blind:
             raise SettingsError(
-                "The small blind cannot be bigger than the big blind: it is 0 to "
-                f"{self.big_blind} chips (R-2.6)."
+                msg("settings.small_blind_above", big=amount(self.big_blind, "chips"))
             )
         if self.big_bet and self.big_bet < self.min_bet:
             raise SettingsError(
-                f"The big bet is at least the small bet, {self.min_bet} chips, up to "
-                f"{MAX_STAKE} (R-2.6)."
+                msg(
+                    "settings.big_bet_below",
+                    small=amount(self.min_bet, "chips"),
+                    most=Chips(MAX_STAKE),
+                )
             )
         if self.bring_in > self.min_bet:
-            raise SettingsError(
-                f"The bring-in is 0 to the small bet, {self.min_bet} chips (R-3.5, R-2.6)."
-            )
+            raise SettingsError(msg("settings.bring_in_above", small=amount(self.min_bet, "chips")))
         low, high = self.buy_in_range
         if low < 1 or high < low:
             raise SettingsError(
-                "The maximum buy-in must be at least the minimum buy-in (R-2.2): the "
-                f"minimum is 1 to {high} chips (the maximum), the maximum {low} to "
-                f"{MAX_CHIPS} (R-2.6)."
+                msg(
+                    "settings.buy_in_order",
+                    high=amount(high, "chips"),
+                    low=Chips(low),
+                    most=Chips(MAX_CHIPS),
+                )
             )
         if self.min_players > self.seats:
-            raise SettingsError(f"Min players is 2 to the number of seats, {self.seats} (R-2.6).")
+            raise SettingsError(msg("settings.min_players_above", seats=Number(self.seats)))
         if self.button_rule not in ("simplified", "moving", "dead"):
-            raise SettingsError("The button rule is one of: simplified, moving, dead (R-1.4).")
+            raise SettingsError(msg("settings.button_rule"))
         if self.dealers_choice and self.rotation:
-            raise SettingsError("Choose dealer's choice or a fixed rotation, not both (R-16.2).")
+            raise SettingsError(msg("settings.choice_and_rotation"))
         games = self.games()
         if len(games) > 1 and any(v == "guts" for v, _ in games):
             # A Guts pot carries from deal to deal (R-15.2); in a rotation it would fall
             # into the next game's pot.
-            raise SettingsError("Guts keeps its pot between deals: it cannot be in a rotation.")
+            raise SettingsError(msg("settings.guts_in_rotation"))
         if (
             self.jacks_to_open
             and not self.dealers_choice
@@ -584,10 +661,7 @@ class TableSettings:
         ):
             # R-4.9: refused rather than accepted and never applied. In a rotation or
             # under dealer's choice it applies to the draw games only.
-            raise SettingsError(
-                "Jacks or better to open is played in high draw games (R-4.9): five-card "
-                f"draw; this table plays {get_variant(games[0][0]).name}."
-            )
+            raise SettingsError(msg("settings.jacks_unplayed", game=get_variant(games[0][0]).title))
         if (
             self.wild != "none"
             and not self.dealers_choice
@@ -595,14 +669,17 @@ class TableSettings:
         ):
             # R-10.7: refused where no game of the table has a wild-card ranking.
             raise SettingsError(
-                f"{get_variant(games[0][0]).name} is played without wild cards: they are "
-                f"for {META['wild'].games}."
+                msg(
+                    "settings.wild_unplayed",
+                    game=get_variant(games[0][0]).title,
+                    games=declared()["wild"].games_said or msg("settings.games.wild"),
+                )
             )
         for variant, limit in games:
             try:
                 self.rules_for(variant, limit, 2, (0, 1))
             except ConfigError as exc:
-                raise SettingsError(exc.message) from None
+                raise SettingsError(exc.msg) from None
 
     # ------------------------------------------------------------------ engine rules
 
@@ -679,34 +756,25 @@ class TableSettings:
             return "guts"
         return "two_to_win" if self.pot_system == "two_to_win" else "normal"
 
-    def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
+    def stakes_said(self, variant: str | None = None, limit: str | None = None) -> Msg:
+        """What the table deals of ``variant`` (default: its game) as a message: "No-limit
+        Hold'em, blinds 1/2, ante 1" in the reader's language."""
         variant = variant or self.variant
         limit = limit or self.limit_for(variant)
-        info = get_variant(variant)
-        if not any(s.betting for s in info.streets):
-            # Guts has no betting rounds: a structure name would only confuse.
-            parts = [info.name]
-            if self.guts_stake:
-                parts.append(f"stake {self.guts_stake}")
-            return ", ".join(parts)
-        declare = " declare" if self.declare != "none" and info.hi_lo else ""  # R-13.1
-        parts = [f"{LIMIT_NAMES.get(limit, limit)} {info.name}{declare}"]
-        if info.forced == "blinds" and self.big_blind:
-            parts.append(f"blinds {self.small_blind}/{self.big_blind}")
-        if limit in ("fixed", "spread"):
-            parts.append(f"bets {self.min_bet}/{self.big_bet_size}")
-        if info.forced == "bring_in":
-            parts.append(f"bring-in {self.bring_in_amount}")
-        if ante := self.ante_for(variant):
-            parts.append(f"ante {ante}")
-        return ", ".join(parts)
+        declare = self.declare != "none" and get_variant(variant).hi_lo  # R-13.1
+        return stakes_said(stakes_of(self, variant, limit, declare))
 
-    def now_text(self) -> str:
+    def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
+        """:meth:`stakes_said` in English (for the callers not yet given the message)."""
+        return english(self.stakes_said(variant, limit))
+
+    def now_said(self) -> Msg:
         """What the table deals, for a change's "Now: ...": its game, or each game of
         its rotation in turn (R-16.2)."""
         if not self.rotation:
-            return self.stakes_text()
-        return "rotation of " + "; ".join(self.stakes_text(v, lim) for v, lim in self.games())
+            return self.stakes_said()
+        games = joined([self.stakes_said(v, lim) for v, lim in self.games()], "engine.semicolon")
+        return msg("settings.now.rotation", games=games)
 
     # ------------------------------------------------------------------ storage
 
@@ -764,7 +832,11 @@ class TableSettings:
         unknown = sorted(set(changes) - names)
         if unknown:
             raise SettingsError(
-                f"Unknown setting {clip(unknown[0])}; settings are: {', '.join(sorted(names))}."
+                msg(
+                    "settings.unknown",
+                    name=Name(clip(unknown[0])),
+                    names=Name(", ".join(sorted(names))),
+                )
             )
         kw = dict(changes)
         for name, value in kw.items():
@@ -792,20 +864,13 @@ class TableSettings:
             # rotation ends (and the change says "rotation none"). Naming both at once
             # is refused: which one would the next deal be? (docs/rules-notes.md)
             if kw.get("rotation"):
-                raise SettingsError(
-                    "Name a game or a rotation, not both: `set game=nlhe` plays one game "
-                    "(and ends the rotation), `set rotation=horse` deals its games in turn."
-                )
+                raise SettingsError(msg("settings.game_and_rotation"))
             kw["rotation"] = ()
         rotation = kw.get("rotation", self.rotation)
         if "limit" in kw and "variant" not in kw and rotation:
             # A rotation's games carry their own structures: the table's would be kept
             # and never dealt.
-            raise SettingsError(
-                "In a rotation each game has its own structure, like "
-                "`set rotation=holdem:no_limit,omaha:pot_limit`; or name one game "
-                "with it, like `set game=holdem limit=pot_limit`, which ends the rotation."
-            )
+            raise SettingsError(msg("settings.rotation_structure"))
         new = self._with(kw)
         _refuse_unplayed(self, new, set(kw))
         if "seats" in kw:
@@ -815,8 +880,12 @@ class TableSettings:
             if new.seats > most:
                 game = min(new.games(), key=lambda g: get_variant(g[0]).max_players)[0]
                 raise SettingsError(
-                    f"Seats is 2 to {most} for {get_variant(game).name} (R-1.1, R-2.6); "
-                    f"{_number(new.seats)} is outside that."
+                    msg(
+                        "settings.seats_for_game",
+                        high=amount(most, "seats"),
+                        game=get_variant(game).title,
+                        value=_number(new.seats),
+                    )
                 )
         return new
 
@@ -837,7 +906,13 @@ def _refuse_unplayed(old: TableSettings, new: TableSettings, changed: set[str]) 
     it played unplayed, saying what to set. A value an older version accepted where it
     never applied does not block other changes."""
     games = new.games()
-    names = "; ".join(dict.fromkeys(new.stakes_text(v, lim).split(",")[0] for v, lim in games))
+    dealt = joined(
+        [
+            msg("table.stakes.game." + lim, game=get_variant(v).title)
+            for v, lim in dict.fromkeys(games)
+        ],
+        "engine.semicolon",
+    )
     for name, setting in declared().items():
         applies = setting.meta.applies
         value = new.value(name)
@@ -845,20 +920,20 @@ def _refuse_unplayed(old: TableSettings, new: TableSettings, changed: set[str]) 
             continue
         if name not in changed and not _played(old, applies):
             continue
-        label = setting.label[0].upper() + setting.label[1:]
-        default = _value_word(setting.default)
-        said = f"{label} is played in {setting.meta.games}; this table would deal {names}"
+        games_said = setting.games_said
+        assert games_said is not None  # a setting with ``applies`` says its games
+        told: dict[str, Param] = {
+            "setting": setting.label,
+            "games": games_said,
+            "dealt": dealt,
+            "name": Name(name),
+            "default": Name(_value_word(setting.default)),
+        }
         if name in changed:
-            raise SettingsError(
-                f"{said}, where it never applies. Nothing was changed: choose such a game "
-                f"with it, or leave {name}={default}."
-            )
-        raise SettingsError(
-            f"{said}, and {name} is {_value_word(value)}. Nothing was changed: set "
-            f"{name}={default} with the game."
-        )
+            raise SettingsError(msg("settings.unplayed", **told))
+        raise SettingsError(msg("settings.unplayed_kept", value=Name(_value_word(value)), **told))
     if new.pot_system == "guts" and all(v != "guts" for v, _ in games):
-        raise SettingsError("The Guts pot system comes with the game Guts (R-15.2): set game=guts.")
+        raise SettingsError(msg("settings.guts_pot_system"))
 
 
 def _value_word(value: Any) -> str:
@@ -873,41 +948,65 @@ def _value_word(value: Any) -> str:
 # or the log ("declare=maybe", "seats=abc") and the refusal says what is allowed.
 
 
-def _allowed(name: str, hint: Any, value: Any) -> str | None:
+def _allowed(hint: Any, value: Any) -> Msg | None:
     """None if ``value`` fits ``hint``; otherwise what the setting accepts, in words."""
-    words = name.replace("_", " ")
     origin = typing.get_origin(hint)
     if origin is Literal:
         options = typing.get_args(hint)
-        return None if value in options else f"{words} is one of: {', '.join(options)}"
+        return None if value in options else allowed_said(hint)
     if hint is bool:
-        return None if type(value) is bool else f"{words} is on or off (true or false)"
+        return None if type(value) is bool else allowed_said(hint)
     if hint is int:
-        return None if type(value) is int else f"{words} is a whole number"
+        return None if type(value) is int else allowed_said(hint)
     if hint is float:
         ok = type(value) in (int, float) and value == value and abs(value) < 1e9
-        return None if ok else f"{words} is a number (seconds or chips)"
+        return None if ok else allowed_said(hint)
     if hint is str:
-        return None if isinstance(value, str) else f"{words} is a name"
+        return None if isinstance(value, str) else allowed_said(hint)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
         if value is None:
             return None
-        problem = _allowed(name, args[0], value) if len(args) == 1 else None
-        return None if problem is None else f"{problem}, or none"
+        problem = _allowed(args[0], value) if len(args) == 1 else None
+        return None if problem is None else msg("settings.allowed.or_none", allowed=problem)
     if origin is tuple:
         ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
-        return None if ok else f"{words} is a list of games, like holdem:fixed,stud:fixed"
+        return None if ok else allowed_said(hint)
     return None  # dict fields (extra) hold whatever a newer version wrote
+
+
+def allowed_said(hint: Any, span: tuple[int, int, str] | None = None) -> Msg:
+    """What a setting of type ``hint`` accepts, in words (``span``: its range, said
+    instead of "a whole number" where the docs list it)."""
+    base = _base(hint)
+    if base is not hint:
+        return msg("settings.allowed.or_none", allowed=allowed_said(base, span))
+    if typing.get_origin(hint) is Literal:
+        options = ", ".join(str(a) for a in typing.get_args(hint))
+        return msg("settings.allowed.one_of", options=Name(options))
+    if hint is bool:
+        return msg("settings.allowed.switch")
+    if span is not None:
+        low, high, unit = span
+        return msg("settings.allowed.range", low=Chips(low), high=amount(high, unit))
+    if hint is int:
+        return msg("settings.allowed.whole")
+    if hint is float:
+        return msg("settings.allowed.number")
+    if typing.get_origin(hint) is tuple:
+        return msg("settings.allowed.games")
+    return msg("settings.allowed.name")
 
 
 def _check_types(settings: TableSettings) -> None:
     for name, setting in declared().items():
         value = settings.value(name)
-        problem = _allowed(name, setting.hint, value)
+        problem = _allowed(setting.hint, value)
         if problem is not None:
             shown = clip(value) if isinstance(value, str) else clip(repr(value))[1:-1]
-            raise SettingsError(f"{shown} is not a value for {name.replace('_', ' ')}: {problem}.")
+            raise SettingsError(
+                msg("settings.bad_value", value=Name(shown), setting=setting.label, allowed=problem)
+            )
 
 
 def _field_types() -> dict[str, Any]:
@@ -917,69 +1016,3 @@ def _field_types() -> dict[str, Any]:
 
 RANGES: dict[str, tuple[int, int, str]] = ranges()
 """R-2.6: every number's (lowest, highest, unit) -- the engine's options included."""
-
-
-# ---------------------------------------------------------------------- the docs
-
-
-def _allowed_words(setting: Setting) -> str:
-    hint = _base(setting.hint)
-    optional = hint is not setting.hint
-    if typing.get_origin(hint) is Literal:
-        text = ", ".join(str(a) for a in typing.get_args(hint))
-    elif hint is bool:
-        text = "on, off"
-    elif (r := setting.range) is not None:
-        low, high, unit = r
-        text = f"{low:,} to {high:,} {unit}".strip()
-    elif hint is float:
-        text = f"a number ({setting.meta.unit or 'seconds'})"
-    elif typing.get_origin(hint) is tuple:
-        text = "games, like holdem:fixed,stud:fixed"
-    else:
-        text = "a name"
-    return f"{text}, or none" if optional and "or none" not in text else text
-
-
-def settings_markdown() -> str:
-    """docs/settings.md, written from the declaration (a test keeps the file equal)."""
-    lines = [
-        "# Table settings",
-        "",
-        "Generated from the one declaration in `bot/table/settings.py` (the table's own",
-        "settings, then every option of the engine's `Rules` the table does not fill in",
-        "itself); `tests/test_settings_declaration.py` fails when this file is stale.",
-        "Regenerate with `python -c 'from bot.table.settings import settings_markdown;",
-        'print(settings_markdown(), end="")\' > docs/settings.md`.',
-        "",
-        "Change one with `set NAME=VALUE` at the terminal or `/table settings` on Discord.",
-        "",
-        "| setting | in words | default | allowed | engine option | applies to |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name, s in declared().items():
-        default = s.default
-        shown = (
-            "none"
-            if default is None
-            else ("on" if default else "off")
-            if isinstance(default, bool)
-            else (", ".join(default) or "none")
-            if isinstance(default, tuple)
-            else f"{default}"
-            if default != ""
-            else "(derived)"
-        )
-        engine = f"`{'.'.join(s.path)}`" if s.engine else ""
-        lines.append(
-            f"| `{name}` | {s.label} | {shown} | {_allowed_words(s)} | {engine} | {s.meta.games} |"
-        )
-    lines += [
-        "",
-        "## Engine options the table fills in per deal",
-        "",
-        "These `Rules` fields are not settings of their own:",
-        "",
-    ]
-    lines += [f"- `{name}`: {why}" for name, why in ENGINE_INTERNAL.items()]
-    return "\n".join(lines) + "\n"

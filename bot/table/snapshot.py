@@ -113,6 +113,8 @@ class OpenHand:
     replay_error: Msg | None = None
     """Not stored: why this engine refuses the start record's rules (R-16.8), found on
     reading; the hand is then cancelled at recovery."""
+    level: tuple[tuple[str, int], ...] = ()
+    """The tournament level the hand was dealt at (R-19.1); none at a cash table."""
 
     @classmethod
     def of(cls, info: HandInfo) -> OpenHand:
@@ -129,6 +131,7 @@ class OpenHand:
             limit=info.limit,
             actions=tuple(info.actions),
             started_at=info.started_at,
+            level=info.level,
         )
 
     def to_info(self) -> HandInfo:
@@ -146,10 +149,11 @@ class OpenHand:
             limit=self.limit,
             actions=list(self.actions),
             started_at=self.started_at,
+            level=self.level,
         )
 
     def to_payload(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hand_no": self.hand_no,
             "start": self.start.to_dict(),
             "order": list(self.order),
@@ -163,6 +167,9 @@ class OpenHand:
             "actions": [action_to_dict(a) for a in self.actions],
             "started_at": self.started_at,
         }
+        if self.level:
+            out["level"] = dict(self.level)
+        return out
 
     @classmethod
     def from_payload(cls, raw: Any) -> OpenHand:
@@ -184,6 +191,10 @@ class OpenHand:
             ),
             started_at=_float(_get(p, "started_at"), "started_at"),
             replay_error=refused,
+            level=tuple(
+                (_str(k, "level"), _int(v, "level"))
+                for k, v in _dict(p.get("level", {}), "level").items()
+            ),
         )
 
 
@@ -228,6 +239,9 @@ class SnapshotBody:
     carried_by: tuple[str, ...] = ()
     """Added after version 1's first snapshots: an older one lacks it, and the seated
     banks were filled from the setting in force (``settings.time_bank``)."""
+    moves: tuple[tuple[str, int], ...] = ()
+    """R-19.2: the chips each move between tables brought in or took out (none before
+    moves existed)."""
 
     @classmethod
     def of(cls, state: TableState) -> SnapshotBody:
@@ -266,6 +280,7 @@ class SnapshotBody:
             incarnation=state.incarnation,
             opened_seq=state.opened_seq,
             carried_by=state.carried_by,
+            moves=tuple(state.moves.items()),
         )
 
     def to_state(self, table_id: str) -> TableState:
@@ -277,6 +292,7 @@ class SnapshotBody:
         state.pot_state = dict(self.pot_state) if self.pot_state is not None else None
         state.bank_granted = self.bank_granted
         state.carried_by = self.carried_by
+        state.moves = dict(self.moves)
         state.seats = {s.number: s.to_seat() for s in self.seats}
         state.idem = dict(self.idem)
         state.chosen = self.chosen
@@ -310,6 +326,8 @@ class SnapshotBody:
         out["pot_state"] = dict(self.pot_state) if self.pot_state is not None else None
         out["bank_granted"] = self.bank_granted
         out["carried_by"] = list(self.carried_by)
+        if self.moves:
+            out["moves"] = dict(self.moves)
         out["seats"] = [s.to_payload() for s in self.seats]
         out["idem"] = dict(self.idem)
         out["chosen"] = list(self.chosen) if self.chosen else None
@@ -371,6 +389,10 @@ class SnapshotBody:
             opened_seq=_int(p.get("opened_seq", 0), "opened_seq"),
             carried_by=tuple(
                 _str(u, "carried_by") for u in _list(p.get("carried_by", []), "carried_by")
+            ),
+            moves=tuple(
+                (_str(k, "moves"), _int(v, "moves"))
+                for k, v in _dict(p.get("moves", {}), "moves").items()
             ),
         )
 

@@ -139,7 +139,7 @@ def lines(parts: list[Msg]) -> Msg:
     return joined(parts, "table.lines")
 
 
-def stats_said(standing: PlayerStanding, who: Name) -> Msg:
+def standing_said(standing: PlayerStanding, who: Name) -> Msg:
     """A player's stats as a message: counts and chips only (R-14.4)."""
     t = standing.totals
     where = msg(f"table.standings.on.{standing.scope}")
@@ -168,7 +168,7 @@ def stats_said(standing: PlayerStanding, who: Name) -> Msg:
     return lines(parts)
 
 
-def board_said(board: Leaderboard, name: Callable[[str], str]) -> Msg:
+def leaderboard_said(board: Leaderboard, name: Callable[[str], str]) -> Msg:
     """A leaderboard as a message, one line a player (R-14.5)."""
     where = msg(f"table.board.of.{board.scope}")
     rule = Rule("R-14.4")

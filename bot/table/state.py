@@ -70,6 +70,8 @@ class HandInfo:
     replay_error: Msg | None = None
     """Why this engine could not replay the record (R-16.8): the hand is then cancelled
     at recovery and never replayed again."""
+    level: tuple[tuple[str, int], ...] = ()
+    """The tournament level it was dealt at (R-19.1); none at a cash table."""
 
     @classmethod
     def started(
@@ -89,6 +91,7 @@ class HandInfo:
             variant=p.variant,
             limit=p.limit,
             replay_error=p.refused,
+            level=p.level,
             **more,
         )
 
@@ -154,6 +157,9 @@ class TableState:
     rake_total: int = 0
     bought: int = 0
     cashed: int = 0
+    moves: dict[str, int] = field(default_factory=dict)
+    """R-19.2: chips each move between tables brought in (+) or took out (-), by the
+    move's transfer id; none of it is in the ledger."""
     idem: dict[str, int] = field(default_factory=dict)
     last_change_at: float = 0.0
     """Time of the last event of any kind (the pause before an automatic deal)."""
@@ -244,7 +250,7 @@ class TableState:
 
     def conservation_error(self) -> Msg | None:
         """R-2.5: chips on the table must equal chips bought minus chips cashed out."""
-        expected = self.bought - self.cashed
+        expected = self.bought - self.cashed + sum(self.moves.values())
         actual = self.chips_on_table()
         if actual != expected:
             return msg(
@@ -298,11 +304,13 @@ class TableState:
             # A pot carried at the close was returned then (R-16.13); only a log written
             # before that ruling closed with one still carried, which stays counted.
             keep = (self.bought, self.cashed, self.rake_total, self.carried, self.idem)
+            moves = self.moves
             kept = (self.incarnation, self.seq)
             fresh = TableState(self.table_id)
             for name in TableState.__slots__:
                 setattr(self, name, getattr(fresh, name))
             self.bought, self.cashed, self.rake_total, self.carried, self.idem = keep
+            self.moves = moves
             self.incarnation, self.seq = kept
         self.incarnation += 1
         self.opened_seq = self.seq
@@ -327,7 +335,10 @@ class TableState:
             owes=p.owes,
         )
         self.seats[number] = seat
-        self.bought += seat.stack
+        if p.transfer is not None:
+            self.moves[p.transfer] = self.moves.get(p.transfer, 0) + seat.stack
+        else:
+            self.bought += seat.stack
         self.departures.pop(seat.user_id, None)
 
     def _on_time_collected(self, p: log.TimeCollected, live: Any) -> None:
@@ -370,6 +381,9 @@ class TableState:
     def _on_stood(self, p: log.Stood, live: Any) -> None:
         seat = self.seats.pop(p.seat)
         amount = p.amount
+        if p.transfer is not None:
+            self.moves[p.transfer] = self.moves.get(p.transfer, 0) - amount
+            return
         self.cashed += amount
         at = p.at or 0.0
         self.departures[seat.user_id] = (amount, at)

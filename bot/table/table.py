@@ -16,7 +16,6 @@ The table never computes a bet, a pot or a winner: the engine does (``bot.poker`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import random
@@ -62,15 +61,16 @@ from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, english, j
 from bot.poker.potsystems import split_by_id
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
-from bot.poker.variants import VARIANTS, get_variant
+from bot.poker.variants import get_variant
 from bot.table import log as tlog
+from bot.table import moves
 from bot.table.actor import Actor, user_of
 from bot.table.answers import options_said, refusal, says_options
-from bot.table.button import DealPlan, plan_deal
+from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
+from bot.table.levels import Level, at_level
 from bot.table.notices import said as event_said
-from bot.table.notices import setting_words
 from bot.table.ports import (
     DuplicateKey,
     HandFacts,
@@ -83,9 +83,27 @@ from bot.table.ports import (
     StorePort,
     event_kind,
 )
+from bot.table.predeal import CASH as CASH_STAKES
+from bot.table.predeal import (
+    Contributor,
+    DealContext,
+    NextDeal,
+    Stakes,
+    StakesSource,
+    choice,
+    straddle,
+    timecharge,
+)
+from bot.table.predeal import run as run_pipeline
+from bot.table.predeal.choice import Choice
+from bot.table.predeal.plan import plan_for
+from bot.table.predeal.seats import Seats
+from bot.table.predeal.straddle import Straddle
+from bot.table.predeal.timecharge import TimeCharge
 from bot.table.said import named
 from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
+from bot.table.settings_said import changed_said
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
 from bot.table.text_actions import ActionRequest, parse_action
 from bot.table.timeouts import timeout_actions
@@ -159,6 +177,9 @@ class Table:
         self._clock_failures = 0
         self._clock_retry_at: float | None = None
         """After the store failed under the clock: not before this moment."""
+        self.stakes: StakesSource = CASH_STAKES
+        """Where each deal takes its stakes from: the settings, or a tournament's level
+        (bot/table/predeal/stakes.py)."""
         self.seed: str | None = None
         """A local game's ``--seed``: each deal's deck and the first button follow from it
         (reproducible games). None, always on Discord: the secure shuffle (R-16.1)."""
@@ -557,6 +578,83 @@ class Table:
         await self._public("stood", told, seat=seat.number)
         return told
 
+    # ================================================================== moves (R-19.2)
+
+    async def move_out(
+        self,
+        user: str,
+        *,
+        key: str | None,
+        chips: int | None = None,
+        transfer: str | None = None,
+    ) -> Outcome:
+        """R-19.2: stand ``user`` up without a cash-out, his stack leaving as the move
+        ``transfer`` (default ``key``); between hands only. See bot/table/moves.py."""
+        move = transfer or key
+        if move is None:
+            raise TypeError("a move needs its transfer id (or its key)")
+
+        async def body() -> str | Msg:
+            st = self.state
+            if st.moves.get(move, 0) < 0 and key is not None:
+                raise DuplicateKey(st.scoped(key))  # done under another key: not again
+            seat = self._seated(user)
+            amount = moves.check_out(st, seat, chips)
+            await self._commit(tlog.Stood(seat.number, amount, move), key=key)
+            self.away.discard(user)
+            told = msg("deal.moved_out", who=Name(seat.name), amount=Chips(amount))
+            await self._public("stood", told, seat=seat.number)
+            return told
+
+        return await self._command(user, key, None, body)
+
+    async def move_in(
+        self,
+        user: str,
+        name: str,
+        chips: int,
+        seat: int | None = None,
+        *,
+        key: str | None,
+        transfer: str | None = None,
+    ) -> Outcome:
+        """R-19.2: sit ``user`` with the ``chips`` he brings from another table (no
+        buy-in), in ``seat`` or a free one drawn at random. See bot/table/moves.py."""
+        move = transfer or key
+        if move is None:
+            raise TypeError("a move needs its transfer id (or its key)")
+
+        async def body() -> str | Msg:
+            st = self.state
+            if st.moves.get(move, 0) > 0 and key is not None:
+                raise DuplicateKey(st.scoped(key))  # done under another key: not again
+            if st.seat_of(user) is not None:
+                raise TableError(msg("table.sit.has_seat"))
+            moves.check_in_chips(chips)
+            s = self.settings
+            limit = min(s.max_seats_for(v) for v, _ in s.games())
+            if seat is None:
+                free = [n for n in range(1, limit + 1) if n not in st.seats]
+                number = self._random(f"seat:{move}").choice(free) if free else None
+            else:
+                number = find_free_seat(set(st.seats), limit, seat)
+            if number is None:
+                if seat is not None and not 1 <= seat <= limit:
+                    raise TableError(
+                        msg("table.sit.no_seat", seat=Number(seat), last=Number(limit))
+                    )
+                if seat is not None:
+                    raise TableError(msg("table.sit.taken", seat=Number(seat), last=Number(limit)))
+                raise TableError(msg("table.sit.full"))
+            record = tlog.Sat(user, name, number, chips, 0, "active", move)
+            await self._commit(record, key=key)
+            self.away.discard(user)
+            told = msg("deal.moved_in", who=Name(name), seat=Number(number), amount=Chips(chips))
+            await self._public("sat", told, seat=number, user=user)
+            return told
+
+        return await self._command(user, key, None, body)
+
     # ================================================================== management
 
     async def change_settings(
@@ -572,18 +670,11 @@ class Table:
             limit = min(new.max_seats_for(v) for v, _ in new.games())
             if any(n > limit for n in self.state.seats):
                 raise SettingsError(msg("table.settings.seat_above", last=Number(limit)))
-            # In words, as stored (aliases resolved): "action clock 45 s, game Omaha".
-            old, now = self.settings.to_dict(), new.to_dict()
+            # Each change from what to what, as stored (aliases resolved), and the game.
+            told = changed_said(self.settings, new)
             await self._commit(tlog.SettingsChanged(new, user), key=key)
-            shown = [
-                setting_words(k, getattr(new, k))
-                for k in now
-                if k != "extra" and now[k] != old.get(k)
-            ]
-            names = ", ".join(shown) or "nothing (the values were already set)"
-            text = f"Settings changed: {names}. Now: {new.now_text()}."
-            await self._public("settings", text)
-            return text
+            await self._public("settings", told)
+            return told
 
         return await self._command(user, key, None, body)
 
@@ -724,217 +815,75 @@ class Table:
         """R-16.2 dealer's choice: the next dealer names the game for his deal."""
 
         async def body() -> str | Msg:
-            s = self.settings
-            if not s.dealers_choice:
-                raise TableError(msg("table.choose.not_choice"))
-            if self.state.in_hand:
-                raise TableError(msg("table.choose.between_hands"))
             plan = self._plan()
-            if plan is None:
-                raise TableError(msg("table.choose.too_few"))
+            record = choice.check_choose(self.state, user, game, plan)
+            assert plan is not None  # checked: a choice needs a deal to choose for
             dealer = self.state.seats[plan.button]
-            if dealer.user_id != user:
-                raise NotAllowed(msg("table.choose.not_yours", who=Name(dealer.name)))
-            # A bare game is dealt in its conventional structure (R-16.9).
-            variant, limit = s.game(game)
-            if self._guts_waiting() and variant != "guts":
-                # The match pot belongs to Guts (R-15.2): it waits for the next Guts deal,
-                # so the game stays Guts until someone takes it (R-16.10: no choice).
-                raise TableError(
-                    msg(
-                        "table.choose.guts_waiting",
-                        amount=Chips(self.state.carried),
-                        rule=Rule("R-16.10"),
-                    )
-                )
-            if len(plan.order) > get_variant(variant).max_players:
-                most = Number(get_variant(variant).max_players)
-                raise TableError(
-                    msg("table.choose.too_many", game=get_variant(variant).title, most=most)
-                )
-            try:
-                s.rules_for(variant, limit, 2, (0, 1))
-            except PokerError as exc:
-                raise SettingsError(exc.msg) from None
-            await self._commit(tlog.Chosen(variant, limit), key=key)
-            told = msg("table.chosen", who=Name(dealer.name), stakes=_stakes(s, variant, limit))
+            await self._commit(record, key=key)
+            stakes = _stakes(self.settings, record.variant, record.limit)
+            told = msg("table.chosen", who=Name(dealer.name), stakes=stakes)
             await self._public("chosen", told)
             return told
 
         return await self._command(user, key, None, body)
 
-    # ================================================================== the hand loop
-
-    async def deal(self, who: str | Actor | None, *, key: str | None = None) -> Outcome:
-        """Start the next hand (the host or a moderator; the clock when auto-deal is on)."""
-        user = None if who is None else user_of(who)
-
-        async def body() -> str | Msg:
-            if who is not None:
-                self._require_manager(who)
-            return await self._deal(key)
-
-        return await self._command(user, key, None, body)
-
-    def _time_charges(self, order: Sequence[int]) -> dict[int, int]:
-        """R-14.2: the charge due from each player dealt in (all he has, if less), once
-        per period, between deals; empty when none is due."""
-        s, st = self.settings, self.state
-        if s.time_charge <= 0:
-            return {}
-        now = self.time.now()
-        if st.time_collected_at is not None and now - st.time_collected_at < s.time_period:
-            return {}
-        return {n: min(s.time_charge, st.seats[n].stack) for n in order if st.seats[n].stack}
-
-    @contextlib.contextmanager
-    def _charged(self, charges: Mapping[int, int]) -> Iterator[None]:
-        """The seats as they will be once ``charges`` are paid, to plan and build the
-        deal before any chip moves (R-14.6: all or nothing). Nothing awaits inside."""
-        seats = self.state.seats
-        for n, amount in charges.items():
-            seats[n].stack -= amount
-        try:
-            yield
-        finally:
-            for n, amount in charges.items():
-                seats[n].stack += amount
-
-    async def _collect_time(self, charges: Mapping[int, int]) -> None:
-        """Log the time charge, with the ledger as rake (R-2.5)."""
-        st = self.state
-        await self._commit(
-            tlog.TimeCollected(tuple(charges.items())),
-            # The log position: a retry of this very collection is the same key, a later
-            # period's is not (the hand number does not move when a deal is refused).
-            key=f"time:{st.seq}",
-            ledger=[
-                LedgerRow(st.seats[n].user_id, LedgerKind.RAKE, amount)
-                for n, amount in charges.items()
-                if amount
-            ],
-        )
-        total = sum(charges.values())
-        await self._public(
-            "time_collected", f"Time collected: {self.settings.time_charge} each ({total})."
-        )
+    # ================================================================== before a deal
 
     def _plan(self) -> DealPlan | None:
-        st = self.state
-        active, waiting, posting = st.plan_inputs()
-        info = get_variant(self._next_game()[0])
-        return plan_deal(
-            rule=self.settings.button_rule,
-            active=active,
-            waiting=waiting,
-            posting=posting,
-            prev_button=st.prev_button,
-            prev_sb=st.prev_sb,
-            prev_bb=st.prev_bb,
-            blinds=info.forced == "blinds",
-            first_button=st.first_button,
-        )
-
-    def _straddle_position(self, plan: DealPlan) -> int | None:
-        """The PHH position left of the big blind, who may straddle (R-3.4): none heads-up
-        or without a big blind."""
-        bb = plan.blind_positions[1]
-        if len(plan.order) < 3 or bb is None or bb + 1 >= len(plan.order):
-            return None
-        return bb + 1
+        """Who the next deal would deal in, as the seats are now (R-1.3 to R-1.5)."""
+        return plan_for(self.state, self.state.next_game()[0])
 
     async def straddle(self, user: str, *, key: str | None = None) -> Outcome:
         """R-3.4: the player who will sit left of the big blind posts a live straddle of
         twice the big blind for the next deal (said between deals)."""
 
         async def body() -> str | Msg:
-            s = self.settings
             seat = self._seated(user)
-            if not s.straddle:
-                raise TableError(msg("table.straddle.off"))
-            if self.state.in_hand:
-                raise TableError(msg("table.straddle.between_hands"))
-            if get_variant(self._next_game()[0]).forced != "blinds" or not s.big_blind:
-                raise TableError(msg("table.straddle.blinds_only"))
-            plan = self._plan()
-            pos = self._straddle_position(plan) if plan is not None else None
-            if plan is None or pos is None:
-                raise TableError(msg("table.straddle.three"))
-            if plan.order[pos] != seat.number:
-                who = self.state.seats[plan.order[pos]].name
-                raise TableError(msg("table.straddle.left_of_big_blind", who=Name(who)))
-            if self.state.straddler == seat.number:
-                raise TableError(msg("table.straddle.already"))
-            await self._commit(tlog.Straddled(seat.number), key=key)
-            amount = Chips(2 * s.big_blind)
+            await self._commit(straddle.check_straddle(self.state, seat), key=key)
+            amount = Chips(2 * self.settings.big_blind)
             told = msg("table.straddled", who=Name(seat.name), amount=amount)
             await self._public("straddled", told, seat=seat.number)
             return told
 
         return await self._command(user, key, None, body)
 
-    def _next_game(self) -> tuple[str, str]:
-        return self.state.next_game()
-
-    def _guts_waiting(self) -> bool:
-        """A Guts match pot waits for the next Guts deal (R-15.2)."""
-        held = self.state.pot_state or {}
-        return held.get("system") == "guts" and bool(self.state.carried)
-
     def _choice_pending(self) -> bool:
-        """R-16.2, R-16.10: the next dealer has a game to name (not while Guts waits)."""
-        st = self.state
-        return self.settings.dealers_choice and st.chosen is None and not self._guts_waiting()
-
-    def _choices_text(self, players: int) -> str:
-        """What the dealer may choose for a deal to ``players`` (R-16.2, R-16.9)."""
-        s = self.settings
-        games = []
-        for code, info in VARIANTS.items():
-            if info.max_players < players:
-                continue
-            limit = s.limit_for(code)
-            try:
-                s.rules_for(code, limit, players, (0, 1))
-            except PokerError:
-                continue
-            games.append(code)
-        return (
-            f"say `choose GAME`, one of {', '.join(games)} (each in its usual structure; "
-            "GAME:fixed, :pot_limit, :no_limit, :half_pot or :spread for another)."
-        )
+        return choice.pending(self.state)
 
     async def _tell_chooser(self) -> None:
         """Between deals at a dealer's-choice table: who chooses, and from what."""
-        if not self._choice_pending():
-            return
-        plan = self._plan()
-        if plan is None:
-            return
-        chooser = self.state.seats[plan.button]
-        await self._public(
-            "choose",
-            f"Dealer's choice: {chooser.name} deals next; {self._choices_text(len(plan.order))}",
-            seat=chooser.number,
-        )
+        told = choice.chooser(self.state)
+        if told is not None:
+            await self._public("choose", told[1], seat=told[0])
 
-    def _build_hand(self, plan: DealPlan, variant: str, limit: str) -> tuple[Hand, HandStart]:
-        """The next hand as ``plan`` deals it (checked by the engine; nothing logged)."""
+    def _contributors(self) -> tuple[Contributor, ...]:
+        """What shapes the next deal, in order (bot/table/predeal)."""
+        return (Stakes(self.stakes), Choice(), Seats(), TimeCharge(), Straddle())
+
+    def _next_deal(self, key: str | None) -> NextDeal:
+        """The next deal as the contributors shape it (nothing written; a refusal
+        raises)."""
+        ctx = DealContext(self.state, self.time.now(), key)
+        return run_pipeline(self._contributors(), NextDeal(self.settings), ctx)
+
+    def _build_hand(self, deal: NextDeal) -> tuple[Hand, HandStart]:
+        """The next hand as ``deal`` says (checked by the engine; nothing logged)."""
         st = self.state
+        plan = deal.plan
+        assert plan is not None
         live, dead = st.posts_for(plan)
-        straddle_pos = self._straddle_position(plan)
-        if (
-            self.settings.straddle
-            and straddle_pos is not None
-            and plan.order[straddle_pos] == st.straddler
-        ):
-            # R-3.4: a live straddle of twice the big blind; the engine reads a forced bet
-            # above the big blind left of it as a straddle (acts last, has the option).
-            row = [*live, *([0] * (len(plan.order) - len(live)))]
-            row[straddle_pos] = max(row[straddle_pos], 2 * self.settings.big_blind)
-            live = tuple(row)
-        rules = self.settings.rules_for(
-            variant, limit, len(plan.order), plan.blind_positions, dead, live
+        if deal.live:
+            width = max(len(live), len(deal.live))
+            live = tuple(
+                max(a, b)
+                for a, b in zip(
+                    (*live, *([0] * (width - len(live)))),
+                    (*deal.live, *([0] * (width - len(deal.live)))),
+                    strict=True,
+                )
+            )
+        rules = deal.settings.rules_for(
+            deal.variant, deal.limit, len(plan.order), plan.blind_positions, dead, live
         )
         stacks = [st.seats[s].stack for s in plan.order]
         ids: tuple[str, ...] | None = None
@@ -951,6 +900,19 @@ class Table:
         start = HandStart(rules, tuple(stacks), hand.deck, st.carried, ids, pot_state)
         return hand, start
 
+    # ================================================================== the hand loop
+
+    async def deal(self, who: str | Actor | None, *, key: str | None = None) -> Outcome:
+        """Start the next hand (the host or a moderator; the clock when auto-deal is on)."""
+        user = None if who is None else user_of(who)
+
+        async def body() -> str | Msg:
+            if who is not None:
+                self._require_manager(who)
+            return await self._deal(key)
+
+        return await self._command(user, key, None, body)
+
     async def _deal(self, key: str | None) -> Msg:
         st = self.state
         if st.in_hand:
@@ -962,45 +924,22 @@ class Table:
         await self._check_conservation()  # never deal on a wrong count (R-2.5)
         if st.halted:
             raise TableHalted(st.halted)
-        plan = self._plan()
-        if plan is None:
-            raise TableError(msg("table.deal.too_few"))
-        timed_out = False
-        if self._choice_pending():
-            chooser = st.seats[plan.button]
-            if key != "choice-timeout":
-                raise TableError(
-                    f"{chooser.name} deals next and must choose the game first: "
-                    f"{self._choices_text(len(plan.order))}"
-                )
-            timed_out = True
-        variant, limit = self._next_game()
-        if len(plan.order) > get_variant(variant).max_players:
-            raise TableError(f"Too many players for {get_variant(variant).name}.")
-        charges = self._time_charges(plan.order)
-        with self._charged(charges):
+        deal = self._next_deal(key)
+        with timecharge.charged(st, deal.charges):
             # Everything that can refuse the deal happens before any chip moves: the
             # charge is collected only for a deal that goes ahead (R-14.6).
-            charged_plan = self._plan() if charges else plan
-            if charged_plan is None or len(charged_plan.order) < 2:
-                raise TableError(
-                    f"After the time charge of {self.settings.time_charge} fewer than two "
-                    "players would have chips, so there is no deal and nothing was "
-                    "collected (R-14.6)."
-                )
-            hand, start = self._build_hand(charged_plan, variant, limit)
-        plan = charged_plan
-        if charges:
-            await self._collect_time(charges)
+            hand, start = self._build_hand(deal)
+        plan = deal.plan
+        assert plan is not None
+        if deal.charges:
+            record, tkey, ledger, told_time = timecharge.collection(st, deal.charges)
+            await self._commit(record, key=tkey, ledger=ledger)
+            await self._public("time_collected", told_time)
         hand_no = st.hand_no + 1
-        if timed_out:
+        late = choice.late_said(deal, st)
+        if late is not None:
             # R-16.10: said just before the deal it explains.
-            await self._public(
-                "choice_timeout",
-                f"{chooser.name} did not choose in time: the deal is the table's game, "
-                f"{self.settings.stakes_text(variant, limit)} (R-16.10).",
-                seat=chooser.number,
-            )
+            await self._public("choice_timeout", late, seat=deal.chooser_late)
         await self._commit(
             tlog.HandStarted(
                 hand_no,
@@ -1010,10 +949,11 @@ class Table:
                 plan.sb_seat,
                 plan.bb_seat,
                 plan.dead_sb,
-                variant,
-                limit,
+                deal.variant,
+                deal.limit,
+                level=deal.level.pairs() if deal.level is not None else (),
             ),
-            key=key if key not in (None, "choice-timeout") else f"deal:{hand_no}",
+            key=key if key not in (None, choice.TIMED_OUT) else f"deal:{hand_no}",
             live=hand,
         )
         players = joined([msg("engine.who", who=Name(st.seats[s].name)) for s in plan.order])
@@ -1022,7 +962,7 @@ class Table:
         told = msg(
             "table.hand_started" if hand.variant.button else "table.hand_started_dealer",
             hand=Number(hand_no),
-            stakes=_stakes(self.settings, variant, limit),
+            stakes=choice.stakes_line(deal.settings, deal.variant, deal.limit),
             seat=Number(plan.button),
             players=players,
         )
@@ -1312,7 +1252,7 @@ class Table:
             why: Msg = msg("table.clock.nothing_accepted")
             try:
                 if dealing:
-                    key = "choice-timeout" if self._choice_pending() else None
+                    key = choice.TIMED_OUT if self._choice_pending() else None
                     await self._deal(key)
                 elif (hand := st.hand) is not None and hand.over:
                     await self._settle()
@@ -1542,6 +1482,9 @@ class Table:
         for rec in self._read(before):
             if isinstance(rec, tlog.Created | tlog.SettingsChanged):
                 settings = rec.settings
+        for rec in self._read(events[:1]):
+            if isinstance(rec, tlog.HandStarted) and rec.level:
+                settings = at_level(settings, Level.of(rec.level))  # R-19.1
         return settings
 
     async def _timed_out(self, hand_no: int) -> set[int]:

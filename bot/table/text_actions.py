@@ -1,10 +1,11 @@
-"""The one parser for typed actions (terminal, and Discord when text actions are on).
+"""The one parser for typed actions (the terminal, Discord's ``/draw`` and raise modal).
 
 It turns a line such as ``raise to 300`` into an :class:`ActionRequest` with no position
 and no chip arithmetic: the table turns the request into an engine action for the
 player's seat, and the engine decides whether it is legal. R-6.2: a call followed by a
 raise ("call ... raise 200") is a call. R-6.3: ``raise 100`` means raise *by* 100;
-``raise to 300`` names the total.
+``raise to 300`` names the total. Its words are :mod:`bot.table.amounts`; its refusals
+are messages of the ``input`` catalogue that say what may be typed instead.
 """
 
 from __future__ import annotations
@@ -13,38 +14,26 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.table.amounts import AMOUNT_WORDS, in_english
+from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Name, Number, Rule, english, msg
+from bot.table.amounts import (
+    ACTION_WORDS,
+    AMOUNT_KINDS,
+    BARE_RAISE,
+    DECLARE,
+    DECLARE_LINE,
+    GUTS,
+    PRONOUN,
+    amount_word,
+    in_english,
+)
+from bot.table.amounts import RequestKind as RequestKind
 from bot.table.errors import TableError
 
-RequestKind = Literal[
-    "check",
-    "call",
-    "fold",
-    "bet",
-    "raise_by",
-    "raise_to",
-    "all_in",
-    "pot",
-    "half_pot",
-    "min",
-    "max",
-    "bring_in",
-    "complete",
-    "draw",
-    "declare",
-    "guts_in",
-    "guts_out",
-    "show",
-    "muck",
-]
 DeclareChoice = Literal["low", "high", "both"]
 """A hi-lo declaration (R-13.1): the half (or both) a player plays for."""
 
-ACCEPTED = (
-    "check, call, fold, bet 40, raise 100 (by), raise to 300, min, max, all in, pot, half pot, "
-    "bring in, complete, draw <cards> (or stand pat), declare low/high/both, in, out (Guts), "
-    "show, show <five cards> (declared hands), muck"
-)
+ACCEPTED: Msg = msg("input.accepted")
+"""What a player may type, in his language's words (each of them read by this parser)."""
 MAX_AMOUNT = 10**15
 MAX_NAME = 24
 """The longest player name the table takes: the pictures show 24 characters of a name."""
@@ -52,6 +41,7 @@ MAX_ECHO = 40
 """The most of a player's own text that an answer repeats back (a pasted megabyte is not
 echoed whole: the answer says what was wrong with the start of it)."""
 _EXAMPLE_CARDS = ("7c", "2d", "9h", "Js", "4c")
+_STATED_EXAMPLE = ("As", "Ad", "Ac", "Kd", "Kh")
 
 
 def clip(text: str, limit: int = MAX_ECHO) -> str:
@@ -72,15 +62,24 @@ def check_name(text: str) -> str:
     one player; the length limit keeps every name whole on the table picture."""
     name = " ".join(text.split())
     if not name:
-        raise ParseError("A player needs a name: write NAME: ACTION, like `alice: sit`.")
+        raise ParseError(msg("input.name.missing"))
     if len(name) > MAX_NAME:
-        raise ParseError(f"A name is at most {MAX_NAME} characters; {clip(name)} has {len(name)}.")
+        raise ParseError(
+            msg(
+                "input.name.too_long",
+                most=Count(MAX_NAME),
+                name=Name(clip(name)),
+                length=Number(len(name)),
+            )
+        )
     if not name.isprintable():
-        raise ParseError(f"{clip(name)} cannot be a name: it holds control characters.")
+        raise ParseError(msg("input.name.control", name=Name(clip(name))))
     return name
 
 
 class ParseError(TableError):
+    """A line the parser cannot read; its message (``input.*``) says what is allowed."""
+
     code = "parse"
 
 
@@ -90,59 +89,13 @@ class ActionRequest:
     amount: int | None = None
     cards: tuple[str, ...] = ()
     choice: DeclareChoice | None = None
-    note: str = ""
+    why: Msg | None = None
     """Why the request is not literally what was typed (R-6.2 string raise)."""
 
-
-_WORDS: dict[str, RequestKind] = {
-    "check": "check",
-    "x": "check",
-    "pass": "check",
-    "call": "call",
-    "c": "call",
-    "fold": "fold",
-    "f": "fold",
-    "all in": "all_in",
-    "allin": "all_in",
-    "all-in": "all_in",
-    "shove": "all_in",
-    "pot": "pot",
-    "half pot": "half_pot",
-    "half-pot": "half_pot",
-    "bring in": "bring_in",
-    "bring-in": "bring_in",
-    "bringin": "bring_in",
-    "complete": "complete",
-    "jam": "all_in",
-    "push": "all_in",
-    "bet pot": "pot",
-    "raise pot": "pot",
-    "pot bet": "pot",
-    "bet half pot": "half_pot",
-    "raise half pot": "half_pot",
-    "min": "min",
-    "min raise": "min",
-    "minraise": "min",
-    "min bet": "min",
-    "raise min": "min",
-    "bet min": "min",
-    "max": "max",
-    "max raise": "max",
-    "max bet": "max",
-    "raise max": "max",
-    "bet max": "max",
-    "stand pat": "draw",
-    "standpat": "draw",
-    "stand-pat": "draw",
-    "pat": "draw",
-    "stay pat": "draw",
-    "keep all": "draw",
-    "show": "show",
-    "muck": "muck",
-    # The amount words the raise modal takes ("half", "½", "all", "minimum"...): one
-    # vocabulary for every way in.
-    **AMOUNT_WORDS,
-}
+    @property
+    def note(self) -> str:
+        """:attr:`why` in English ("" when the request is what was typed)."""
+        return "" if self.why is None else english(self.why)
 
 
 def parse_amount(text: str) -> int:
@@ -150,24 +103,25 @@ def parse_amount(text: str) -> int:
     # ASCII digits only: int() also reads other scripts' digits ("١٠" is 10), which a
     # player may not mean and the others cannot check at a glance (R-6.4: never a guess).
     raw = text.strip()
-    bad = f"{clip(text)} is not an amount; write a whole number of chips, like 40."
+    quoted = Name(clip(text))
+    bad = msg("input.amount.bad", text=quoted, example=Chips(40))
     if "," in raw and not re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", raw):
         # "1,000" groups thousands; "1,5" may be a decimal comma: never guess (R-6.4).
         raise ParseError(bad)
     t = raw.replace(",", "").replace("_", "")
     if not t:
-        raise ParseError(f"Say how many chips, for example `bet 40`. Accepted: {ACCEPTED}.")
+        raise ParseError(msg("input.amount.missing", accepted=ACCEPTED))
     if not re.fullmatch(r"[0-9]+", t):
         if re.fullmatch(r"-[0-9]+(\.[0-9]+)?", t):
-            raise ParseError(f"{clip(text)} is negative; an amount is a positive number of chips.")
+            raise ParseError(msg("input.amount.negative", text=quoted))
         if re.fullmatch(r"[0-9]*\.[0-9]+", t):
-            raise ParseError(f"{clip(text)} is not a whole number; chips cannot be split.")
+            raise ParseError(msg("input.amount.fraction", text=quoted))
         raise ParseError(bad)
     value = int(t)
     if value <= 0:
-        raise ParseError("An amount must be at least one chip.")
+        raise ParseError(msg("input.amount.zero"))
     if value > MAX_AMOUNT:
-        raise ParseError(f"{clip(text)} is more chips than exist at this table.")
+        raise ParseError(msg("input.amount.too_many", text=quoted))
     return value
 
 
@@ -192,29 +146,30 @@ def parse_action(text: str) -> ActionRequest:
     """Parse one typed action; a ParseError lists what is accepted."""
     t = " ".join(text.strip().lower().split())
     if not t:
-        raise ParseError(f"Type an action. Accepted: {ACCEPTED}.")
+        raise ParseError(msg("input.action.empty", accepted=ACCEPTED))
     # "mitgehen", "relancer à 40", "рейз до 40": every language's words, read as English.
     t = in_english(t)
     # "I fold", "I'll call": the action is the same with the pronoun said aloud.
-    t = re.sub(r"^(i|i'll|ill|i will)\s+(?=\S)", "", t) if t not in ("i'm in", "i'm out") else t
+    t = t if t in GUTS else PRONOUN.sub("", t)
     # R-6.2: anything that starts as a call is a call, whatever follows.
     first = re.split(r"[\s,.…;!]+", t, maxsplit=1)[0]
     if re.fullmatch(r"(call|c)\s+[0-9][0-9,]*(\s+chips?)?\.?", t):
         return ActionRequest("call")  # "call 20": a call that names its amount
     if first in ("call", "c") and t not in ("call", "c"):
-        return ActionRequest(
-            "call", note="That is a call: a raise must be declared whole, in one action (R-6.2)."
-        )
+        return ActionRequest("call", why=msg("input.string_raise", rule=Rule("R-6.2")))
     t = t.rstrip(".!")  # "check." is a check
-    if t in _WORDS:
-        return ActionRequest(_WORDS[t])
+    if t in ACTION_WORDS:
+        return ActionRequest(ACTION_WORDS[t])
     if t in ("bet", "b"):
         return ActionRequest("bet")  # no amount: the only one allowed (fixed limit), if so
-    if t in ("raise", "r", "raise to"):
+    if t in BARE_RAISE:
         return ActionRequest("raise_to")
-    m = re.fullmatch(r"(bet|raise|r|b)\s+(to\s+|by\s+)?(\S+?)(\s+chips?)?", t)
+    m = re.fullmatch(r"(bet|raise|r|b)\s+(to\s+|by\s+)?(.+?)(\s+chips?)?", t)
     if m:
         verb, to, amount_text, _ = m.groups()
+        named = amount_word(amount_text)
+        if named is not None:
+            return ActionRequest(named)  # "raise all", "bet half", "erhöhen auf Minimum"
         to = to if to and to.startswith("to") else None  # "raise by 20" is R-6.3's default
         amount = parse_amount(amount_text)
         if verb in ("bet", "b"):
@@ -227,34 +182,19 @@ def parse_action(text: str) -> ActionRequest:
     if m:
         # R-9.3 declared hands: "show As Ad Ac Kd Kh" states the hand it shows.
         return ActionRequest("show", cards=parse_stated(m.group(1)))
-    if t in ("in", "stay", "stay in", "i'm in"):
-        return ActionRequest("guts_in")
-    if t in ("out", "drop", "i'm out"):
-        return ActionRequest("guts_out")
-    m = re.fullmatch(r"(?:declare\s+|go\s+)?(low|high|both|hi|lo|pig|swing|hi-lo|high low)", t)
+    if t in GUTS:
+        return ActionRequest(GUTS[t])
+    m = DECLARE_LINE.fullmatch(t)
     if m:
         choice = declare_choice(m.group(1))
         assert choice is not None  # the pattern names only declaration words
         return ActionRequest("declare", choice=choice)
-    raise ParseError(f"I did not understand {clip(text)}. Accepted: {ACCEPTED}.")
-
-
-_DECLARE: dict[str, DeclareChoice] = {
-    "low": "low",
-    "high": "high",
-    "both": "both",
-    "hi": "high",
-    "lo": "low",
-    "pig": "both",
-    "swing": "both",
-    "hi-lo": "both",
-    "high low": "both",
-}
+    raise ParseError(msg("input.action.unknown", text=Name(clip(text)), accepted=ACCEPTED))
 
 
 def declare_choice(word: str) -> DeclareChoice | None:
     """The declaration a word names (``hi``, ``pig``, ``both``...), or None."""
-    return _DECLARE.get(word.strip().lower())
+    return DECLARE.get(word.strip().lower())
 
 
 class DrawCountError(ParseError):
@@ -267,16 +207,14 @@ class DrawCountError(ParseError):
         super().__init__(draw_count_message(verb, count, cards))
 
 
-def draw_count_message(verb: str, count: int, cards: tuple[str, ...]) -> str:
+def draw_count_message(verb: str, count: int, cards: tuple[str, ...]) -> Msg:
     """The answer to ``draw 2``: say which cards, with an example of ``count`` cards
     (the player's own where the answer is private)."""
-    shown = f"{verb} {count}" if count < 10**6 else verb
+    typed = Name(f"{verb} {count}" if count < 10**6 else verb)
+    if not cards:
+        return msg("input.draw.count_bare", typed=typed)
     n = max(1, min(count, len(cards)))
-    example = f", like `{verb} {' '.join(cards[:n])}`" if cards else ""
-    return (
-        f"`{shown}` says how many, not which: name the cards you throw away{example} "
-        "(`stand pat` keeps them all; `cards` shows yours)."
-    )
+    return msg("input.draw.count", typed=typed, cards=Cards(cards[:n]))
 
 
 def _draw(verb: str, rest: list[str]) -> ActionRequest:
@@ -286,10 +224,7 @@ def _draw(verb: str, rest: list[str]) -> ActionRequest:
     if rest in (["none"], ["0"], ["nothing"], ["no"], ["zero"]):
         return ActionRequest("draw")
     if not rest:
-        raise ParseError(
-            f"Say which cards you throw away, like `{verb} 7c 2d`; `stand pat` (or "
-            f"`{verb} 0`) keeps them all."
-        )
+        raise ParseError(msg("input.draw.which", cards=Cards(_EXAMPLE_CARDS[:2])))
     if re.fullmatch(r"[0-9]+", rest[0]):
         count = int(rest[0])
         if len(rest) > 1 and count == len(rest) - 1:
@@ -299,15 +234,41 @@ def _draw(verb: str, rest: list[str]) -> ActionRequest:
     return ActionRequest("draw", cards=tuple(_card(c) for c in rest))
 
 
+def amount_words() -> Listing:
+    """The amount words (``min``, ``max``, ``half``, ``pot``, ``all in``) as a list each
+    language says with its own words (``input.word.<kind>``), every one of them a word
+    :func:`bot.table.amounts.amount_word` reads."""
+    return Listing(tuple(msg(f"input.word.{kind}") for kind in AMOUNT_KINDS), "or")
+
+
+def parse_raise(to_text: str, by_text: str, opening: bool) -> ActionRequest:
+    """The raise modal's two fields (a total, or an amount on top of the call) as a
+    request, read by the same rules and words as typed actions: an amount word
+    (``Hälfte``, ``tapis``, ``min``) names its request, for the table to size from the
+    legal range; a number is never adjusted (R-6.4: the engine refuses an out-of-range
+    one with the range). A refusal says what to type."""
+    to_text, by_text = to_text.strip(), by_text.strip()
+    text, by = (by_text, True) if by_text and not to_text else (to_text, False)
+    if not text:
+        raise ParseError(msg("input.modal.empty", words=amount_words()))
+    word = amount_word(text)
+    if word is not None:
+        return ActionRequest(word)
+    try:
+        amount = parse_amount(text)
+    except ParseError as exc:
+        raise ParseError(msg("input.modal.or_words", why=exc.msg, words=amount_words())) from None
+    if opening:
+        return ActionRequest("bet", amount)
+    return ActionRequest("raise_by" if by else "raise_to", amount)
+
+
 def parse_stated(text: str) -> tuple[str, ...]:
     """A stated hand (R-9.3): five cards, like ``As Ad Ac Kd Kh`` (commas allowed). The
     engine checks that the player's cards hold it."""
     cards = tuple(_card(c) for c in text.replace(",", " ").split())
     if len(cards) != 5:
-        raise ParseError(
-            "State your hand as five cards, like `show As Ad Ac Kd Kh` (a wild card as the "
-            "card it stands for)."
-        )
+        raise ParseError(msg("input.stated.five", cards=Cards(_STATED_EXAMPLE)))
     return cards
 
 
@@ -317,6 +278,4 @@ def _card(text: str) -> str:
     try:
         return parse_card(text)
     except CardError:
-        raise ParseError(
-            f"{clip(text, 8)} is not a card; write rank then suit, like As, Td or 9c."
-        ) from None
+        raise ParseError(msg("input.card.bad", text=Name(clip(text, 8)))) from None

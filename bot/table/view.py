@@ -14,12 +14,18 @@ from typing import Literal
 from bot.poker.cards import JOKER
 from bot.poker.hand import Hand
 from bot.poker.legal import ActionName, Legal, Phase, Turn
-from bot.poker.messages import Chips, Count, Msg, Number, english, joined, msg
+from bot.poker.messages import Count, Msg, Number, english, joined, msg
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant, street_title
+from bot.table.levels import Level, at_level
 from bot.table.seating import SeatState
-from bot.table.settings import TableSettings
+
+# The stakes live in bot/table/stakes.py (the settings say them too); read from here too.
+from bot.table.stakes import StakesView as StakesView
+from bot.table.stakes import stakes_of as stakes_of
+from bot.table.stakes import stakes_parts as stakes_parts
+from bot.table.stakes import stakes_said as stakes_said
 from bot.table.state import TableState
 
 ViewPhase = Phase | Literal["waiting", "paused", "halted", "closed"]
@@ -61,80 +67,6 @@ class SeatView:
 class PotView:
     amount: int
     eligible_seats: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class StakesView:
-    """The stakes as data: the presenter writes the line in its reader's language (the
-    picture maps it to its own ``Stakes``)."""
-
-    variant: str
-    """The game's code (its name is the catalogue's ``game.<code>``)."""
-    structure: str | None
-    """The betting structure's code (``no_limit``...); None for a game without betting
-    rounds (Guts)."""
-    declare: bool = False
-    """A hi-lo declare game (R-13.1)."""
-    blinds: tuple[int, int] | None = None
-    bets: tuple[int, int] | None = None
-    """Fixed and spread limit: the small and big bet."""
-    bring_in: int | None = None
-    ante: int | None = None
-    stake: int | None = None
-    """Guts: the stake."""
-    max_pot: int | None = None
-    """Guts: the maximum pot (R-15.3)."""
-
-
-def stakes_of(settings: TableSettings, variant: str, limit: str, declare: bool) -> StakesView:
-    """What :meth:`TableSettings.stakes_text` says, as data."""
-    info = get_variant(variant)
-    if not any(s.betting for s in info.streets):
-        stake = int(settings.value("guts_stake") or 0) or None
-        max_pot = int(settings.value("guts_max_pot") or 0) or None
-        return StakesView(variant, None, stake=stake, max_pot=max_pot)
-    return StakesView(
-        variant,
-        limit,
-        declare=declare,
-        blinds=(settings.small_blind, settings.big_blind)
-        if info.forced == "blinds" and settings.big_blind
-        else None,
-        bets=(settings.min_bet, settings.big_bet_size) if limit in ("fixed", "spread") else None,
-        bring_in=settings.bring_in_amount if info.forced == "bring_in" else None,
-        ante=settings.ante_for(variant) or None,
-    )
-
-
-def stakes_said(stakes: StakesView) -> Msg:
-    """The stakes as a message: what :meth:`TableSettings.stakes_text` writes in English
-    ("No-limit Hold'em, blinds 1/2, ante 1"), in the reader's language."""
-    return joined(stakes_parts(stakes))
-
-
-def stakes_parts(stakes: StakesView) -> list[Msg]:
-    """The stakes' parts, the game in its structure first ("No-limit Hold'em", "blinds
-    1/2", "ante 1"): a presenter that names the game apart (a title) takes the first."""
-    game: Msg = get_variant(stakes.variant).title
-    if stakes.structure is None:
-        parts = [game]
-        if stakes.stake:
-            parts.append(msg("table.stakes.stake", amount=Chips(stakes.stake)))
-        return parts
-    if stakes.declare:
-        game = msg("table.stakes.declare", game=game)  # R-13.1
-    parts = [msg("table.stakes.game." + stakes.structure, game=game)]
-    if stakes.blinds is not None:
-        small, big = stakes.blinds
-        parts.append(msg("table.stakes.blinds", small=Chips(small), big=Chips(big)))
-    if stakes.bets is not None:
-        small, big = stakes.bets
-        parts.append(msg("table.stakes.bets", small=Chips(small), big=Chips(big)))
-    if stakes.bring_in is not None:
-        parts.append(msg("table.stakes.bring_in", amount=Chips(stakes.bring_in)))
-    if stakes.ante:
-        parts.append(msg("table.stakes.ante", amount=Chips(stakes.ante)))
-    return parts
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +236,11 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     acting = actors[0].turn if actors else None
     declare = _declare(state, variant)
     game = get_variant(variant)
-    stakes_data = stakes_of(state.settings, variant, limit, declare)
+    # A hand is shown at the stakes it was dealt at (R-19.1: a tournament's level).
+    dealt = state.settings
+    if state.current is not None and not state.current.ended and state.current.level:
+        dealt = at_level(dealt, Level.of(state.current.level))
+    stakes_data = stakes_of(dealt, variant, limit, declare)
     # R-13.1: a declare game says so wherever the game is named.
     title = msg("table.stakes.declare", game=game.title) if declare else game.title
     street = street_said(hand) if hand is not None else None
@@ -483,10 +419,6 @@ def seat_notes(view: TableView, seat: SeatView) -> list[Msg]:
         else:
             notes.append(msg("table.note.legs", legs=Number(seat.legs)))
     return notes
-
-
-DRAW_NOTES = frozenset({"table.note.stood_pat", "table.note.drew"})
-"""The notes that say what a seat drew (a picture shows the cards drawn instead)."""
 
 
 def cards_words(cards: tuple[str, ...] | list[str]) -> str:

@@ -1,0 +1,311 @@
+"""The tournament's event log: one frozen record per kind, each with ``to_payload`` and
+``from_payload`` (plain JSON), so a tournament is persisted as its records and recovered
+by folding them again (:func:`bot.tournament.director.replay`).
+
+Entries are named ``player`` for a first entry and ``player#n`` for the n-th (re-entry);
+tables are numbers from 1; seats are 1..seats.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeAlias
+
+from bot.tournament.structure import Config
+
+Pairs: TypeAlias = tuple[tuple[str, int], ...]
+
+
+class LogError(ValueError):
+    """A payload that is no record of the tournament log (for the operator: ``unknown``
+    or ``malformed``, the kind, and what was wrong)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    kind: ClassVar[str] = "created"
+    config: Config
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """An entry bought: ``paid`` is the whole price (buy-in and fee)."""
+
+    kind: ClassVar[str] = "registered"
+    player: str
+    name: str
+    entry: str
+    number: int
+    paid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unregistered:
+    kind: ClassVar[str] = "unregistered"
+    entry: str
+    refund: int
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """The seat draw: (entry, table, seat), every stack the starting stack."""
+
+    kind: ClassVar[str] = "started"
+    seats: tuple[tuple[str, int, int], ...]
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A late registrant or re-entry seated with a full stack at a drawn seat."""
+
+    kind: ClassVar[str] = "seated"
+    entry: str
+    table: int
+    seat: int
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevelUp:
+    """Schedule item ``index`` begins (a level, or a break)."""
+
+    kind: ClassVar[str] = "level_up"
+    index: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrationClosed:
+    kind: ClassVar[str] = "registration_closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    kind: ClassVar[str] = "moved"
+    entry: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    reason: Literal["balance", "break"] = "balance"
+
+
+@dataclass(frozen=True, slots=True)
+class TableBroken:
+    kind: ClassVar[str] = "table_broken"
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A table deals; ``starts`` are its players' stacks as the hand begins."""
+
+    kind: ClassVar[str] = "hand_started"
+    table: int
+    hand: int
+    starts: Pairs
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinished:
+    """A table's hand is over: its players' stacks after it and, for each player out
+    of chips, who won a share of his last chips (most won first)."""
+
+    kind: ClassVar[str] = "hand_finished"
+    table: int
+    hand: int
+    stacks: Pairs
+    knockers: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Out:
+    """An entry with no chips left: out, placed when its group is (``group``: the hand,
+    or the hand-for-hand round, it went out in)."""
+
+    kind: ClassVar[str] = "out"
+    entry: str
+    started_with: int
+    group: str
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """An entry's finishing places (``first..last``: shared when they differ) and prize."""
+
+    kind: ClassVar[str] = "placed"
+    entry: str
+    first: int
+    last: int
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class BountyPaid:
+    kind: ClassVar[str] = "bounty_paid"
+    entry: str
+    victim: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rebought:
+    """A rebuy or the add-on: chips added to the entry's stack for ``paid``."""
+
+    kind: ClassVar[str] = "rebought"
+    entry: str
+    chips: int
+    paid: int
+    addon: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandChanged:
+    kind: ClassVar[str] = "hand_for_hand"
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChipRaced:
+    """A color-up: the stacks after the race and the chips it added (or removed)."""
+
+    kind: ClassVar[str] = "chip_raced"
+    stacks: Pairs
+    delta: int
+    unit: int = 0
+    """The new smallest chip (stakes and stacks are its multiples from now on)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cancelled:
+    """The tournament is called off; what each entry gets back (R-19.39)."""
+
+    kind: ClassVar[str] = "cancelled"
+    refunds: Pairs
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    kind: ClassVar[str] = "finished"
+    winner: str
+
+
+Record: TypeAlias = (
+    Created
+    | Registered
+    | Unregistered
+    | Started
+    | Seated
+    | LevelUp
+    | RegistrationClosed
+    | Moved
+    | TableBroken
+    | HandStarted
+    | HandFinished
+    | Out
+    | Placed
+    | BountyPaid
+    | Rebought
+    | HandForHandChanged
+    | ChipRaced
+    | Cancelled
+    | Finished
+)
+KINDS: dict[str, type[Record]] = {
+    cls.kind: cls
+    for cls in (
+        Created,
+        Registered,
+        Unregistered,
+        Started,
+        Seated,
+        LevelUp,
+        RegistrationClosed,
+        Moved,
+        TableBroken,
+        HandStarted,
+        HandFinished,
+        Out,
+        Placed,
+        BountyPaid,
+        Rebought,
+        HandForHandChanged,
+        ChipRaced,
+        Cancelled,
+        Finished,
+    )
+}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Config):
+        return value.to_payload()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tuples(value: object) -> object:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def to_payload(record: Record) -> dict[str, Any]:
+    """The record as JSON-ready data, its kind included."""
+    out: dict[str, Any] = {"kind": record.kind}
+    for f in dataclasses.fields(record):
+        out[f.name] = _plain(getattr(record, f.name))
+    return out
+
+
+def from_payload(data: Mapping[str, Any]) -> Record:
+    """The record a payload holds; :class:`LogError` for anything else."""
+    cls = KINDS.get(str(data.get("kind")))
+    if cls is None:
+        raise LogError("unknown", data.get("kind"))
+    try:
+        values = {
+            f.name: (
+                Config.from_payload(data[f.name]) if f.name == "config" else _tuples(data[f.name])
+            )
+            for f in dataclasses.fields(cls)
+            if f.name in data
+        }
+        return cls(**values)  # type: ignore[arg-type]  # fields checked by the fold's use
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LogError("malformed", cls.kind, str(exc)) from exc
+
+
+__all__ = [
+    "KINDS",
+    "BountyPaid",
+    "Cancelled",
+    "ChipRaced",
+    "Created",
+    "Finished",
+    "HandFinished",
+    "HandForHandChanged",
+    "HandStarted",
+    "LevelUp",
+    "LogError",
+    "Moved",
+    "Out",
+    "Pairs",
+    "Placed",
+    "Rebought",
+    "Record",
+    "Registered",
+    "RegistrationClosed",
+    "Seated",
+    "Started",
+    "TableBroken",
+    "Unregistered",
+    "from_payload",
+    "to_payload",
+]
