@@ -121,8 +121,6 @@ class TableView:
     """How the players who may act now act (the engine's ``Hand.actors``): ``in_turn``
     (one seat, ``to_act``), ``sealed`` (``declare_pending`` players at once, each in
     private), or None (nobody: between hands)."""
-    no_raise: str | None = None
-    """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so."""
     in_hand: bool = False
     """A hand is dealt and not yet ended (also while the table is paused or halted)."""
     draw_game: bool = False
@@ -143,7 +141,8 @@ class TableView:
     options_said: Msg | None = None
     """``options`` as a message (:meth:`Legal.options`), under the same condition."""
     no_raise_said: Msg | None = None
-    """``no_raise`` as a message."""
+    """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so,
+    as the engine's message."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -205,7 +204,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             options, actions = public.describe(), public.actions
             options_said = public.options()
     legal = None
-    no_raise: str | None = None
     no_raise_said: Msg | None = None
     if hand is not None and viewer_pos is not None:
         actor = hand.actor(viewer_pos)
@@ -214,7 +212,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             legal = actor.legal
             if actor.turn == "in_turn":
                 no_raise_said = hand.no_raise_why()
-                no_raise = None if no_raise_said is None else english(no_raise_said)
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
         phase: ViewPhase = hand.phase
@@ -279,7 +276,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         to_call=to_call,
         options=options,
         actions=actions,
-        no_raise=no_raise,
         in_hand=hand is not None,
         draw_game=any(street.draw for street in game.streets),
         declared_hands=hand is not None and hand.rules.declared_hands,
