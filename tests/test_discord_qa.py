@@ -12,7 +12,7 @@ import pytest
 from bot.poker.messages import Chips
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot
-from tests.fakediscord.state import iter_components
+from tests.fakediscord.state import iter_components, unescaped
 from tests.test_discord_e2e import Harness, LeakGuard, make_bot, play_out, players
 
 
@@ -188,7 +188,7 @@ async def test_settings_refuse_bad_values_in_words(
     alice = h.fake.user("alice")
     await h.slash(alice, "table create")
     await h.slash(alice, "table settings", name=name, value=value)
-    answer = h.last_ephemeral(alice)
+    answer = unescaped(h.last_ephemeral(alice))  # as shown: in\_turn reads in_turn
     assert says in answer and "could not record" not in answer, answer
     assert getattr(h.table().settings, name) != value
 
