@@ -12,9 +12,14 @@ from bot.tournament.log import Out
 from bot.tourney_run.runner import Runner
 
 AfterHand = Callable[[int, list[Out]], Awaitable[None]]
+Dealt = Callable[[int], Awaitable[None]]
 
 
 async def _nothing(_table: int, _outs: list[Out]) -> None:
+    return None
+
+
+async def _dealt(_table: int) -> None:
     return None
 
 
@@ -35,7 +40,9 @@ async def act(runner: Runner, number: int, rng: random.Random) -> bool:
     return not table.state.in_hand
 
 
-async def step(runner: Runner, rng: random.Random, after: AfterHand = _nothing) -> None:
+async def step(
+    runner: Runner, rng: random.Random, after: AfterHand = _nothing, dealt: Dealt = _dealt
+) -> None:
     """One step of the whole tournament: an action at a table mid-hand, or a deal."""
     await runner.tick()
     before = len(runner.outs)
@@ -54,16 +61,21 @@ async def step(runner: Runner, rng: random.Random, after: AfterHand = _nothing) 
     assert await runner.deal(number)
     if runner.table(number).state.hand_no == hands:
         raise Stuck(f"table {number} would not deal")
+    await dealt(number)
     if not runner.table(number).state.in_hand:  # over at the deal
         await after(number, runner.outs[before:])
 
 
 async def play(
-    runner: Runner, rng: random.Random, after: AfterHand = _nothing, limit: int = 2_000_000
+    runner: Runner,
+    rng: random.Random,
+    after: AfterHand = _nothing,
+    dealt: Dealt = _dealt,
+    limit: int = 2_000_000,
 ) -> None:
     """Until the tournament is over."""
     for _ in range(limit):
         if runner.st.status != "running":
             return
-        await step(runner, rng, after)
+        await step(runner, rng, after, dealt)
     raise AssertionError("the tournament did not end")

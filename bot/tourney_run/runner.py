@@ -80,6 +80,8 @@ class Runner:
         """Table -> the table's hand number the director last saw dealt."""
         self.moved: dict[str, tuple[str, Moved]] = {}
         """Entry -> the transfer id and record of his latest move."""
+        self.history: list[Moved] = []
+        """Every move, in order."""
         self.vacated: dict[int, list[int]] = {}
         self.outs: list[Out] = []
         self.notices: list[Msg] = []
@@ -100,6 +102,7 @@ class Runner:
             self.last_hand[record.table] = record.hand
         elif isinstance(record, Moved):
             self.moved[record.entry] = (f"{self.tournament}:move:{self.count}", record)
+            self.history.append(record)
         elif isinstance(record, Out):
             self.outs.append(record)
         self.count += 1
