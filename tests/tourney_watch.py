@@ -22,6 +22,7 @@ class Watch:
     balanced_checks: int = 0
     hfh_hands: int = 0
     big_blinds: int = 0
+    seen_hands: dict[int, int] = field(default_factory=dict)
 
     def _moves(self) -> None:
         moved = self.runner.history
@@ -39,17 +40,28 @@ class Watch:
         r = self.runner
         self._moves()
         st = r.table(number).state
-        info: HandInfo | None = st.current or st.recent.get(st.hand_no)
-        assert info is not None
         sizes = [len(s) for s in r.st.tables().values()]
         assert max(sizes) - len(r.st.tables()[number]) < 3, "a table three short deals (R-19.30)"
+        # Hands dealt while the watch was not looking (a crash between the deal and
+        # the watch) are judged too, from the table's own record of them.
+        first = self.seen_hands.get(number, st.hand_no - 1) + 1
+        for hand_no in range(first, st.hand_no + 1):
+            info = st.current if st.current and st.current.hand_no == hand_no else None
+            info = info or st.recent.get(hand_no)
+            assert info is not None, f"table {number} hand {hand_no} not known"
+            self._big_blind(info)
+        self.seen_hands[number] = st.hand_no
+        if r.st.hfh.on:
+            self.hfh_hands += 1
+
+    def _big_blind(self, info: HandInfo) -> None:
         # Every big blind by who paid it: never twice running, never skipped (a move
         # neither spares nor charges it twice; one from a broken table may pay it again).
         position = None if info.bb_seat is None else info.position_of(info.bb_seat)
         if position is not None:
             big = info.users[position]
             assert self.since_bb.get(big, 1) >= 1 or big in self.came_by_break, (
-                f"{big} pays the big blind twice running"
+                f"{big} pays the big blind twice running (hand {info.hand_no})"
             )
             assert self.since_bb.get(big, 0) <= 2 * self.seats, f"{big} skipped the big blind"
             self.big_blinds += 1
@@ -58,8 +70,6 @@ class Watch:
         if position is not None:
             self.since_bb[info.users[position]] = 0
             self.came_by_break.discard(info.users[position])
-        if r.st.hfh.on:
-            self.hfh_hands += 1
 
     async def after(self, number: int, outs: list[Out]) -> None:
         r = self.runner

@@ -354,6 +354,7 @@ class Runner:
         answer = await table.deal(None, key=f"deal:{table.state.hand_no + 1}")
         if not answer.ok:
             return False
+        self.checkpoint("dealt")
         await self._sync_hand(number)
         if not table.state.in_hand:  # over at once (everyone all in from the blinds)
             await self.after_hand(number)
