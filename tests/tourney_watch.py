@@ -26,7 +26,7 @@ class Watch:
 
     def _moves(self) -> None:
         moved = self.runner.history
-        for m in moved[self.seen_moves :]:
+        for _, m in moved[self.seen_moves :]:
             self._moved(m)
         self.seen_moves = len(moved)
 

@@ -78,10 +78,10 @@ class Runner:
         self.halted: frozenset[int] = frozenset()
         self.last_hand: dict[int, int] = {}
         """Table -> the table's hand number the director last saw dealt."""
-        self.moved: dict[str, tuple[str, Moved]] = {}
-        """Entry -> the transfer id and record of his latest move."""
-        self.history: list[Moved] = []
-        """Every move, in order."""
+        self.history: list[tuple[str, Moved]] = []
+        """Every move with its transfer id, in order."""
+        self.done: set[str] = set()
+        """The transfer ids of the moves carried out."""
         self.vacated: dict[int, list[int]] = {}
         self.outs: list[Out] = []
         self.notices: list[Msg] = []
@@ -101,11 +101,14 @@ class Runner:
         if isinstance(record, HandStarted):
             self.last_hand[record.table] = record.hand
         elif isinstance(record, Moved):
-            self.moved[record.entry] = (f"{self.tournament}:move:{self.count}", record)
-            self.history.append(record)
+            self.history.append((self._transfer(self.count), record))
         elif isinstance(record, Out):
             self.outs.append(record)
         self.count += 1
+
+    def _transfer(self, index: int) -> str:
+        """The transfer id of the move recorded ``index``-th in the journal."""
+        return f"{self.tournament}:move:{index}"
 
     async def apply(self, decision: Decision, key: str) -> bool:
         """Append ``decision`` (once: ``key``), fold it, check the invariants, carry it
@@ -115,10 +118,11 @@ class Runner:
         if decision.records:
             if not await self.journal.append(decision.records, key):
                 return False
+            first = self.count
             for record in decision.records:
                 self._fold(record)
             director.check(self.st)
-            await self._carry_out(decision.records)
+            await self._carry_out(decision.records, first)
             if self.st.status == "finished":
                 await self._record_payouts()
         for said in decision.notices:
@@ -142,6 +146,7 @@ class Runner:
             await self._open_tables()
             await self._set_levels()
             await self.mover.resume()
+            self.done = (await self.mover.recorded())[1]
             for n in sorted(self.ports):
                 await self._sync_hand(n)
             await self._reconcile()
@@ -209,9 +214,10 @@ class Runner:
     def _shape(self, port: ServiceTable) -> balance.TableShape:
         return shape(port, self.st.config.seats, tuple(self.vacated.get(port.number, ())))
 
-    async def _carry_out(self, records: Sequence[Record]) -> None:
+    async def _carry_out(self, records: Sequence[Record], first: int) -> None:
+        """Records ``first``, ``first + 1``, ... of the journal, done at the tables."""
         names = self.st.names()
-        for record in records:
+        for index, record in enumerate(records, start=first):
             if isinstance(record, Started):
                 await self._open_tables()
                 await self._set_levels()
@@ -227,7 +233,7 @@ class Runner:
                     self._seat_key(record.entry),
                 )  # fmt: skip
             elif isinstance(record, Moved):
-                await self._move(record.entry)
+                await self._move(self._transfer(index), record)
             elif isinstance(record, LevelUp):
                 self.checkpoint("level")
                 await self._set_levels()
@@ -235,14 +241,15 @@ class Runner:
     def _seat_key(self, entry: str) -> str:
         return f"{self.tournament}:seat:{entry}"
 
-    async def _move(self, entry: str) -> None:
-        transfer, m = self.moved[entry]
+    async def _move(self, transfer: str, m: Moved) -> None:
+        entry = m.entry
         source, target = await self._table(m.from_table), await self._table(m.to_table)
         done = await self.mover.move(
             transfer, entry, source.table.table_id, target.table.table_id, m.to_seat
         )
         if not done.done:
             raise RuntimeError(f"move {transfer} not carried out: {done}")
+        self.done.add(transfer)
         self.vacated.setdefault(m.from_table, []).append(m.from_seat)
 
     async def _record_payouts(self) -> None:
@@ -263,13 +270,14 @@ class Runner:
         """Seats at the tables as the director has them: moves recorded and not carried
         out finished, seatings made, busted entries stood up (between hands only)."""
         state = self.st
+        for transfer, m in self.history:
+            if transfer not in self.done:  # recorded in the journal, not carried out
+                await self._move(transfer, m)
         where = {s.user_id: n for n, p in self.ports.items() for s in p.table.state.seats.values()}
         for entry, (number, _) in sorted(state.seats.items()):
             if where.get(entry) == number:
                 continue
-            if entry in self.moved and entry in where:
-                await self._move(entry)
-            elif entry not in where:
+            if entry not in where:
                 port = await self._table(number)
                 if port.between_hands():
                     await port.move_in(
