@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from bot.table.state import HandInfo
 from bot.tournament import director
 from bot.tournament.log import Moved, Out
+from bot.tournament.structure import Level
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.stakes import table_level
 
 
 @dataclass
@@ -23,6 +25,7 @@ class Watch:
     hfh_hands: int = 0
     big_blinds: int = 0
     seen_hands: dict[int, int] = field(default_factory=dict)
+    levels: set[int] = field(default_factory=set)
 
     def _moves(self) -> None:
         moved = self.runner.history
@@ -51,6 +54,14 @@ class Watch:
             assert info is not None, f"table {number} hand {hand_no} not known"
             self._big_blind(info)
         self.seen_hands[number] = st.hand_no
+        # the hand just dealt is at the level in force when it was dealt.
+        dealt = st.current or st.recent.get(st.hand_no)
+        assert dealt is not None
+        item = r.st.config.schedule.item(r.st.level)
+        assert isinstance(item, Level)
+        level = table_level(item, r.st.config.schedule.forced)
+        assert dealt.level == level.pairs(), f"dealt at {dealt.level}, the level is {level}"
+        self.levels.add(r.st.level)
         if r.st.hfh.on:
             self.hfh_hands += 1
 
