@@ -71,6 +71,22 @@ async def _finished(runner: Runner, watch: Watch) -> None:
     # the bubble hand-for-hand; those out in one round placed by their starts.
     assert watch.hfh_hands > 0
     assert any(r.group.startswith("hfh") for r in records if isinstance(r, Out))
+    # out in one hand (or one hand-for-hand round): more chips at its start
+    # finishes higher; equal starts share; the places of a group are consecutive.
+    places = {p.entry: (p.first, p.last) for p in placed}
+    groups: dict[str, list[Out]] = {}
+    for r in records:
+        if isinstance(r, Out):
+            groups.setdefault(r.group, []).append(r)
+    for outs in groups.values():
+        for a in outs:
+            for b in outs:
+                if a.started_with > b.started_with:
+                    assert places[a.entry][1] < places[b.entry][0]
+                elif a.started_with == b.started_with:
+                    assert places[a.entry] == places[b.entry]
+        held = sorted({p for o in outs for p in range(places[o.entry][0], places[o.entry][1] + 1)})
+        assert held == list(range(held[0], held[0] + len(outs)))
     # every chip still at the tables; none ever in the cash ledger.
     runner.check_chips()
     assert runner.chips_at_tables() == entrants * 1000 == state.chips

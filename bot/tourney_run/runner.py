@@ -339,6 +339,10 @@ class Runner:
         await self._sync_hand(number)
         await self._reconcile()
         await self.balance()
+        # every chip put in play is at the tables (stacks and pots), always.
+        assert self.chips_at_tables() == self.st.chips, (
+            f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"
+        )
         return self.outs[before:]
 
     async def tick(self) -> None:
