@@ -20,24 +20,41 @@ import random
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.service import _ms, _setup, step
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
+from bot.tournament import balance
 from bot.tournament.structure import Config, preset
 from bot.tourney_run.robots import play
 from bot.tourney_run.runner import Runner
 
 
 class TimedRunner(Runner):
-    """Times every balancing step."""
+    """Times every balancing step (the plan and its moves carried out) and, apart,
+    every plan."""
 
     steps: list[float]
+    plans: list[float]
 
     async def balance(self) -> None:
         began = time.perf_counter()
-        await super().balance()
+        real = balance.plan
+
+        def timed(*args: Any, **kwargs: Any) -> balance.Plan:
+            t0 = time.perf_counter()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self.plans.append(time.perf_counter() - t0)
+
+        balance.plan = timed
+        try:
+            await super().balance()
+        finally:
+            balance.plan = real
         self.steps.append(time.perf_counter() - began)
 
 
@@ -47,7 +64,7 @@ def _size(path: Path) -> int:
 
 async def _tournament(service: TableService, players: int, seed: int) -> tuple[TimedRunner, int]:
     runner = TimedRunner(service, f"bench{seed}", rng=random.Random(seed))
-    runner.steps = []
+    runner.steps, runner.plans = [], []
     await runner.create(
         Config(buy_in=100, stack=1000, schedule=preset("regular", 1000, unit="hands"), seats=9)
     )
@@ -123,6 +140,7 @@ async def amain(args: argparse.Namespace) -> int:
         print(f"hands per second: {hands / elapsed:.1f} hands/s")
         print(f"balancing step p50: {_ms(runner.steps, 0.50):.2f} ms")
         print(f"balancing step p99: {_ms(runner.steps, 0.99):.2f} ms")
+        print(f"balancing plan p99: {_ms(runner.plans, 0.99):.2f} ms")
         print(f"balancing moves: {len(runner.history)} moves")
         print(f"store size at the end: {_size(path) / 1e6:.2f} MB")
         # 2. The cash tables alone.

@@ -140,6 +140,7 @@ class Runner:
         if not records:
             return False
         self.state, self.count = None, 0
+        self.last_hand, self.history, self.outs = {}, [], []
         for record in records:
             self._fold(record)
         if self.st.status in ("running", "finished"):
