@@ -26,6 +26,7 @@ class Watch:
     big_blinds: int = 0
     seen_hands: dict[int, int] = field(default_factory=dict)
     levels: set[int] = field(default_factory=set)
+    hfh_dealt: set[tuple[int, int]] = field(default_factory=set)
 
     def _moves(self) -> None:
         moved = self.runner.history
@@ -63,6 +64,12 @@ class Watch:
         assert dealt.level == level.pairs(), f"dealt at {dealt.level}, the level is {level}"
         self.levels.add(r.st.level)
         if r.st.hfh.on:
+            # hand-for-hand, each table deals one hand a round, and only once
+            # every hand begun before the round is over.
+            key = (r.st.hfh.round, number)
+            assert key not in self.hfh_dealt, f"table {number} dealt twice in round {key[0]}"
+            assert all(t in r.st.hfh.dealt for t in r.st.playing), "a round began mid-hand"
+            self.hfh_dealt.add(key)
             self.hfh_hands += 1
 
     def _big_blind(self, info: HandInfo) -> None:
