@@ -5,7 +5,10 @@ runner its journal; levels, seats, moves and hands resume and nothing is applied
 
 from __future__ import annotations
 
+import asyncio
 import random
+import signal
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -161,4 +164,49 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
     assert runner.chips_at_tables() == 27 * 1000
     assert len(state.finishes) == 27
     assert sum(f.prize for f in state.finishes) == state.pool
+    await store.close()
+
+
+async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(tmp_path: Path) -> None:
+    """R-19.2, R-2.5: the process playing the tournament is killed (SIGKILL) at random
+    moments, restarted from the file each time, and finally played to the end here:
+    every hand heard of once, every move out once and in once, chips and places exact."""
+    path = tmp_path / "killed.sqlite3"
+    rng = random.Random(11)
+    root = Path(__file__).resolve().parent.parent
+    kills = 0
+    for n in range(5):
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.tourney_child", str(path), str(n), cwd=root,
+            stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert child.stdout is not None
+        assert (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"ready"
+        await asyncio.sleep(rng.uniform(0.3, 1.5))
+        if child.returncode is None:
+            child.send_signal(signal.SIGKILL)
+            kills += 1
+        await child.wait()
+    assert kills >= 3
+    faults = Faults(rng)
+    store, runner = await _boot(path, 99, faults)
+    assert runner.st.hands_in_level or runner.st.level, "the killed processes played hands"
+    rng2 = random.Random(5)
+    while runner.st.status == "running":
+        await step(runner, rng2)
+    records = await runner.journal.records()
+    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
+    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
+    assert max(started.values()) == 1 and max(finished.values()) == 1
+    assert set(started) == set(finished)
+    ids = [p.table.table_id for p in runner.ports.values()]
+    moves = await runner.mover.balance(ids)
+    odd = [(what, t) for what, t in moves.problems if what != "unknown" or ":move:" in t]
+    assert odd == [] and moves.in_flight == 0
+    recorded, done = await runner.mover.recorded()
+    assert len(recorded) == len(runner.history) == len(done)
+    runner.check_chips()
+    assert runner.chips_at_tables() == 27 * 1000
+    assert len(runner.st.finishes) == 27
+    assert sum(f.prize for f in runner.st.finishes) == runner.st.pool
     await store.close()
