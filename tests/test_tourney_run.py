@@ -106,6 +106,8 @@ async def test_R_19_26_a_27_player_freezeout_through_the_service(tmp_path: Path)
         await _finished(runner, watch)
         assert len(runner.st.entries) == 27 and runner.st.pool == 2700
         assert runner.st.level > 0 and len(watch.levels) > 3, "the blinds rose"
+        assert not runner.st.bounties, "no bounty of nothing in a freezeout without them"
+        assert "tournament.bounty" not in [m.key for m in runner.notices]
         await store.close()
 
 

@@ -309,8 +309,13 @@ class Runner:
             starts = self.st.playing[number]
             chips = port.stacks()
             stacks = [(e, chips.get(e, 0)) for e in sorted(starts)]
-            gained = tuple(e for e, c in stacks if c > starts[e])
-            knockers = {e: gained for e, c in stacks if c == 0}
+            # who won chips this hand, most first (the odd chip of a split
+            # bounty to the first); none asked when the tournament has no bounties,
+            # so no bounty of nothing is recorded or said.
+            won = sorted((starts[e] - c, e) for e, c in stacks if c > starts[e])
+            gained = tuple(e for _, e in won)
+            bounty = self.st.config.entries.bounty
+            knockers = {e: gained for e, c in stacks if c == 0} if bounty else {}
             done = director.hand_finished(
                 self.st, number, stacks, knockers, hand=hand, at=self.service.time.now()
             )
