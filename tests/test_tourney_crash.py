@@ -134,6 +134,7 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
                 p.table.table_id: {k: s.user_id for k, s in p.table.state.seats.items()}
                 for p in runner.ports.values()
             }
+            vacated = {t: list(v) for t, v in runner.vacated.items()}
             await store.close()
             while True:  # a fault still armed may stop the recovery itself: again
                 try:
@@ -142,6 +143,8 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
                 except Crash:
                     crashes += 1
             _resumed(runner, before, seated)
+            for t, seats in vacated.items():  # seats emptied, known again from the journal
+                assert runner.vacated[t][: len(seats)] == seats
             watch.runner = runner
             until = n + rng.randrange(20, 150)
     state = runner.st

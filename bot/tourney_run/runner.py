@@ -94,6 +94,13 @@ class Runner:
         return self.state
 
     def _fold(self, record: Record) -> None:
+        # Seats emptied, oldest first (stud-only balancing fills the last one): from
+        # the journal, so a restart knows them too.
+        if isinstance(record, Out) and record.entry in self.st.seats:
+            table, seat = self.st.seats[record.entry]
+            self.vacated.setdefault(table, []).append(seat)
+        elif isinstance(record, Moved):
+            self.vacated.setdefault(record.from_table, []).append(record.from_seat)
         if isinstance(record, Created):
             self.state = State(record.config, level_at=record.at)
         else:
@@ -140,7 +147,7 @@ class Runner:
         if not records:
             return False
         self.state, self.count = None, 0
-        self.last_hand, self.history, self.outs = {}, [], []
+        self.last_hand, self.history, self.outs, self.vacated = {}, [], [], {}
         for record in records:
             self._fold(record)
         if self.st.status in ("running", "finished"):
@@ -251,7 +258,6 @@ class Runner:
         if not done.done:
             raise RuntimeError(f"move {transfer} not carried out: {done}")
         self.done.add(transfer)
-        self.vacated.setdefault(m.from_table, []).append(m.from_seat)
 
     async def _record_payouts(self) -> None:
         state = self.st
@@ -285,14 +291,13 @@ class Runner:
                         entry, state.names()[entry], state.stacks[entry],
                         state.seats[entry][1], self._seat_key(entry),
                     )  # fmt: skip
-        for n, port in self.ports.items():
+        for port in self.ports.values():
             if not port.between_hands():
                 continue
             for seat in list(port.table.state.seats.values()):
                 if seat.user_id not in state.seats:
                     assert seat.stack == 0, f"{seat.user_id} is out with chips"
                     await port.move_out(seat.user_id, f"{self.tournament}:bust:{seat.user_id}")
-                    self.vacated.setdefault(n, []).append(seat.number)
 
     # ------------------------------------------------------------ the loop's steps
 
