@@ -16,6 +16,7 @@ import contextlib
 import os
 import random
 import re
+import signal
 import sqlite3
 import sys
 import threading
@@ -703,10 +704,13 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         if interactive:
             local.emit(words(HELP_KEY))
         reader = LineReader(inp)
+        interrupted = _interrupt_event()
         while True:
             if interactive:
                 print("> ", end="", file=out, flush=True)
-            raw = await reader.get()
+            raw = await _line_or_interrupt(reader, interrupted)
+            if interrupted.is_set():
+                raise KeyboardInterrupt
             if raw is None:
                 break
             if not await local.line(raw):
@@ -716,6 +720,38 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         # hand in progress resumes at the next start.
         await local.close()
     return 0
+
+
+def _interrupt_event() -> asyncio.Event:
+    """Ctrl-C sets this event besides cancelling the running command (as ``asyncio.run``
+    does), so the wait for the next line ends even when the cancellation landed where
+    it was absorbed (a command finishing its write): the table stops at once either
+    way, never at the next Enter."""
+    event = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def on_sigint() -> None:
+        first = not event.is_set()
+        event.set()
+        if first and task is not None:
+            task.cancel()
+
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+    return event
+
+
+async def _line_or_interrupt(reader: LineReader, interrupted: asyncio.Event) -> str | None:
+    line = asyncio.ensure_future(reader.get())
+    stop = asyncio.ensure_future(interrupted.wait())
+    try:
+        await asyncio.wait({line, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+        if not line.done():
+            line.cancel()
+    return line.result() if line.done() and not line.cancelled() else None
 
 
 class LineReader:
@@ -830,7 +866,7 @@ def settings_from_args(
 def main(argv: list[str]) -> int:
     try:
         return asyncio.run(run(argv))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         # Ctrl-C: stop at once, quietly. Everything accepted is in the log already.
         try:
             words = Words(choose(parse_args(argv).lang))
