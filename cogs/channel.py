@@ -68,7 +68,9 @@ RECENT = 6
 class HandNotes:
     """What the end-of-hand message needs, collected while the hand is played."""
 
-    summary: list[str] = field(default_factory=list)
+    summary: list[tuple[int, str]] = field(default_factory=list)
+    """Each line with its pot order (``cogs.presenter.pot_order``: -1 for a line that
+    awards no pot)."""
     fists: list[tuple[int, str, int]] | None = None
     """(seat, name, chips) of each opened fist (R-13.2), once they are revealed."""
     showdown: ShowdownNotes | None = None

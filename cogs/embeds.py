@@ -11,8 +11,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.poker.legal import ActionName
-from bot.table.view import TableView, cards_words, seat_notes
-from bot.words import Locale
+from bot.poker.messages import Msg
+from bot.table.view import TableView, cards_words, seat_notes, stakes_parts
+from bot.words import Locale, render
 from cards_art import RenderedImage
 from cogs.art import split_game
 from cogs.components import action_buttons
@@ -44,15 +45,20 @@ def table_embed(
     def w(key: str, **params: str | int) -> str:
         return say(key, locale, **params)
 
-    game, rest = split_game(view.stakes, view.variant_name)
+    if view.stakes_data is not None:
+        head, *more = stakes_parts(view.stakes_data)
+        game, rest = render(head, locale), ", ".join(render(m, locale) for m in more)
+    else:
+        game, rest = split_game(view.stakes, view.variant_name)
     embed = discord.Embed(
         title=f"{game} — {rest}" if rest else game,  # the game named once
         colour=discord.Colour.dark_green(),
     )
     lines = list(recent[-6:])
     no_hand = view.phase in ("waiting", "paused", "halted", "closed")
-    if view.last_action and view.last_action not in lines and not no_hand:
-        lines.append(view.last_action)  # only while a hand is on: never after "is over"
+    last = "" if view.last_said is None else render(view.last_said, locale)
+    if last and last not in lines and not no_hand:
+        lines.append(last)  # only while a hand is on: never after "is over"
     # Names an older version kept raw are shown as written too (R-1.12).
     kept = [s.name for s in view.seats]
     lines = [escape_names(line, kept) for line in lines]
@@ -76,7 +82,7 @@ def table_embed(
     who = next((s for s in view.seats if s.seat == view.to_act), None)
     if who is not None:
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
-        may = f"\n{view.options}" if view.options else ""
+        may = f"\n{render(view.options_said, locale)}" if view.options_said else ""
         seat = w("embed.seat", seat=who.seat)
         embed.add_field(name=w("embed.to_act"), value=f"<@{who.user_id}> ({seat}){clock}{may}")
         if view.phase == "betting":  # a draw or a declaration has nothing to call
@@ -102,7 +108,7 @@ def table_embed(
         name = escape(s.name)
         seats.append(f"{marks}`{s.seat}` {name} — {s.stack}{bet}{state}{notes}{cards}")
     embed.add_field(name=w("embed.seats"), value="\n".join(seats) or "—", inline=False)
-    where = f" · {view.street}" if view.street else ""
+    where = f" · {render(view.street_said, locale)}" if view.street_said else ""
     # The version (``cogs.channel``: turn.notices) says which state of the table this is.
     stamp = f" · v{version}" if version else ""
     hand, phase = w("embed.hand", n=view.hand_no), w("embed.phase." + view.phase)
@@ -110,18 +116,10 @@ def table_embed(
     return embed
 
 
-def _note(note: str, locale: Locale) -> str:
+def _note(note: Msg, locale: Locale) -> str:
     """A seat's note (``seat_notes``: stood pat, drew 2, marker, legs 1/3) in ``locale``."""
-    if note == "marker":
-        return "🎯 " + say("embed.note.marker", locale)
-    if note == "stood pat":
-        return say("embed.note.stood_pat", locale)
-    head, _, rest = note.partition(" ")
-    if head == "drew":
-        return say("embed.note.drew", locale, n=rest.replace("pat", say("embed.note.pat", locale)))
-    if head == "legs":
-        return say("embed.note.legs", locale, n=rest)
-    return note
+    said = render(note, locale)
+    return "🎯 " + said if note.key == "table.note.marker" else said
 
 
 def table_view(

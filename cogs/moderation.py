@@ -32,14 +32,14 @@ from dataclasses import dataclass
 import discord
 from discord.ext import commands
 
-from bot.poker.messages import Rule
+from bot.poker.messages import Msg, Rule
 from bot.table.table import Abandoned, Table
 from bot.words import Locale
 from cogs import ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel
 from cogs.names import escape
-from cogs.words import of, say
+from cogs.words import message, of, say
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +50,11 @@ READDED = "guild_readded"
 CLOSED_BY_REMOVAL = "discord:guild-removed"
 CLOSED_BY_DELETE = "discord:channel-deleted"
 CLOSED_BY_PLACE = "discord:not-a-server-channel"
-NOT_A_PLACE = "it was opened in a direct message, where no table can be (R-1.11)"
+NOT_A_PLACE = "closed.why.dm"
 """Why a table found bound to a DM at start (a database of an older version, which let
-commands work in DMs) is closed: its players are cashed out and told."""
+commands work in DMs) is closed: its players are cashed out and told (the ``discord``
+catalogue's words, like every ``closed.why.*`` reason: each player reads it in his
+language)."""
 
 
 Place = discord.abc.GuildChannel | discord.Thread
@@ -266,7 +268,11 @@ class Moderation(commands.Cog):
 
     # ------------------------------------------------------------ closing
 
-    async def abandon(self, table_id: str, reason: str, by: str, place: str) -> Abandoned | None:
+    async def abandon(
+        self, table_id: str, reason: str, by: str, place: str | Msg
+    ) -> Abandoned | None:
+        """Close a table that lost its place (R-16.11); ``reason`` is a ``closed.why.*``
+        key, ``place`` where it was (a channel mention, or a message of the catalogue)."""
         table = self._open(table_id)
         if table is None:
             return None
@@ -322,7 +328,7 @@ class Moderation(commands.Cog):
                 try:
                     channel = await self.bot.fetch_channel(int(table_id))
                 except discord.NotFound:
-                    reason = "its channel was deleted"
+                    reason = "closed.why.channel"
                     if await self.abandon(table_id, reason, CLOSED_BY_DELETE, f"<#{table_id}>"):
                         closed.append(table_id)
                     continue
@@ -332,7 +338,7 @@ class Moderation(commands.Cog):
                     )
                     continue
             if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-                place = "a direct message"
+                place = message("closed.place.dm")
                 if await self.abandon(table_id, NOT_A_PLACE, CLOSED_BY_PLACE, place):
                     closed.append(table_id)
         return closed
@@ -382,7 +388,7 @@ class Moderation(commands.Cog):
         if self._open(table_id) is not None:
             await self.abandon(
                 table_id,
-                "its channel was deleted",
+                "closed.why.channel",
                 CLOSED_BY_DELETE,
                 f"#{escape(channel.name)} ({escape(channel.guild.name)})",
             )
@@ -394,9 +400,9 @@ class Moderation(commands.Cog):
             if ch is not None and ch.thread_id == payload.thread_id:
                 await self.abandon(
                     table_id,
-                    "its thread was deleted",
+                    "closed.why.thread",
                     CLOSED_BY_DELETE,
-                    f"the thread of <#{table_id}>",
+                    message("closed.place.thread", channel=f"<#{table_id}>"),
                 )
 
     @commands.Cog.listener()
@@ -424,7 +430,7 @@ class Moderation(commands.Cog):
             if channel_id in ids and self._open(table_id) is not None:
                 name = guild.get_channel(channel_id)
                 place = f"#{escape(getattr(name, 'name', table_id))} ({escape(guild.name)})"
-                reason = "I was removed from the server"
+                reason = "closed.why.removed"
                 if await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place) is not None:
                     closed.append(table_id)
         if closed and self.bot.service is not None:
@@ -492,10 +498,13 @@ def _closed(table: Table) -> bool:
     return table.snapshot(None).phase == "closed"
 
 
-def closed_text(done: Abandoned, place: str, chips: int | None, locale: Locale = "en") -> str:
+def closed_text(done: Abandoned, place: str | Msg, chips: int | None, locale: Locale = "en") -> str:
     """The DM each player (and the host) gets when a table is closed under R-16.11, in
-    his language."""
-    lines = [say("closed.head", locale, place=place, reason=done.reason)]
+    his language (a ``closed.why.*`` reason in it too)."""
+    why: str | Msg = done.reason
+    if done.reason.startswith("closed.why."):
+        why = message(done.reason, rule=Rule("R-1.11"))  # the rule a DM's table broke
+    lines = [say("closed.head", locale, place=place, reason=why)]
     if done.cancelled is not None:
         lines.append(say("closed.cancelled", locale, hand=done.cancelled, rule=Rule("R-16.11")))
     if chips is not None:

@@ -52,6 +52,7 @@ from bot.poker.events import (
     HandShown,
     PotAwarded,
 )
+from bot.poker.messages import Msg
 from bot.table.ports import Notice, NoticeKind
 from bot.table.service import TableService
 from bot.table.view import TableView, cards_words
@@ -284,7 +285,7 @@ class DiscordPresenter:
             ch.hand.summary = []
             ch.dm_failed.clear()  # told once per hand: last hand's notes are done with
         elif notice.kind in _SUMMARY:
-            ch.hand.summary.append(said)
+            ch.hand.summary.append((pot_order(notice), said))
             if notice.kind == "DeclarationsRevealed":
                 ch.hand.fists = self._fists(table_id, notice)
         elif notice.kind == "hand_ended":
@@ -314,7 +315,7 @@ class DiscordPresenter:
         else:
             ch.enqueue(lambda: self._dm_private(table_id, user_id, notice))
 
-    async def error(self, table_id: str, user_id: str, message: str) -> None:
+    async def error(self, table_id: str, user_id: str, message: Msg) -> None:
         # The actor is answered by the interaction itself (its Outcome); nothing public.
         return None
 
@@ -689,24 +690,23 @@ class DiscordPresenter:
                 await ops.delete(ch.where().get_partial_message(old))
 
 
-def _pot_order(line: str) -> int:
-    """0 for the main pot's award line, N for side pot N (the notices' own words)."""
-    head = line.split(":", 1)[0].split(" (", 1)[0]
-    if head == "main pot":
-        return 0
-    number = head.removeprefix("side pot ")
-    return int(number) if number.isdigit() else -1
+def pot_order(notice: Notice) -> int:
+    """0 for the main pot's award, N for side pot N, from the event's pot index (never
+    from the words, which are in the table's language); -1 for any other line."""
+    event = notice.data.get("event") if notice.data else None
+    return event.pot_index if isinstance(event, PotAwarded) else -1
 
 
-def main_pot_first(lines: list[str]) -> list[str]:
-    """The summary with its award lines main pot first (the engine awards from the last
-    side pot down, R-8.3, but a reader looks for the main pot first); every other line
-    keeps its place."""
-    slots = [i for i, line in enumerate(lines) if _pot_order(line) >= 0]
-    awards = sorted((lines[i] for i in slots), key=_pot_order)  # stable: halves keep order
-    out = list(lines)
-    for i, line in zip(slots, awards, strict=True):
-        out[i] = line
+def main_pot_first(lines: list[tuple[int, str]]) -> list[str]:
+    """The summary (each line with its :func:`pot_order`) with its award lines main pot
+    first (the engine awards from the last side pot down, R-8.3, but a reader looks for
+    the main pot first); every other line keeps its place."""
+    slots = [i for i, (order, _) in enumerate(lines) if order >= 0]
+    # Stable: the halves of one pot keep their order.
+    awards = sorted((lines[i] for i in slots), key=lambda line: line[0])
+    out = [text for _, text in lines]
+    for i, (_, text) in zip(slots, awards, strict=True):
+        out[i] = text
     return out
 
 

@@ -16,15 +16,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.poker.messages import Name
 from bot.table.record import board_said
 from bot.table.standings import (
     DEFAULT_MIN_HANDS,
     DEFAULT_TOP,
     MAX_MIN_HANDS,
     MAX_TOP,
-    board_words,
-    stats_words,
+    leaderboard_said,
+    standing_said,
 )
+from bot.words import render
 from cogs import ops, places, record
 from cogs.bot import ChipfistBot
 from cogs.words import of, say
@@ -68,7 +70,7 @@ async def player_stats(
     )
     period = record.period_of(since, until) if since or until else None
     figures = await bot.tables.records.player(str(who.id), standing.guild, period)
-    lines = [stats_words(standing, mention(str(who.id)))]
+    lines = [render(standing_said(standing, Name(mention(str(who.id)))), of(interaction))]
     if figures.hands or period is not None:
         lines.append(record.stats_text(figures, mention(str(who.id)), period, of(interaction)))
     await ops.reply(interaction, "\n".join(lines))
@@ -136,7 +138,7 @@ class StandingsCog(commands.Cog):
         board = await self.bot.tables.leaderboard(
             scope=scope, guild=interaction.guild_id, top=top, min_hands=min_hands
         )
-        await ops.reply(interaction, board_words(board, mention))
+        await ops.reply(interaction, render(leaderboard_said(board, mention), of(interaction)))
 
     @app_commands.command(
         name="privacy", description="Show or hide yourself on the leaderboards of every server"

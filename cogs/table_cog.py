@@ -19,7 +19,7 @@ from bot import rulebook
 from bot.poker.messages import msg
 from bot.table.actor import Actor
 from bot.table.games import game_suggestions, split_game
-from bot.table.session import stats_text
+from bot.table.session import stats_said
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.table import Outcome, Table
 from bot.table.text_actions import (
@@ -590,10 +590,11 @@ class TableCog(commands.Cog):
         stats = await self.bot.tables.stats(_tid(interaction))
         if player is not None:
             stats = [s for s in stats if s.user_id == str(player.id)]
-        if not stats:
+        said = stats_said(stats)
+        if said is None:
             await ops.reply(interaction, say("stats.nothing", of(interaction)))
             return
-        await ops.reply(interaction, stats_text(stats))
+        await ops.reply(interaction, render(said, of(interaction)))
 
     async def _open_thread(self, interaction: Interaction, tid: str, wanted: bool) -> None:
         """A table in its own thread: the table message, pings and results go there;

@@ -79,3 +79,11 @@ class Harness:
             word = "check" if "check" in hand.legal().actions else "call"
             out = await self.do(table, user, word)
             assert out.ok, out.message
+
+
+async def told_story(table: Table, hand_no: int) -> str:
+    """A finished hand's public lines in English (``Table.hand_told`` rendered), for
+    tests that read the story as text."""
+    from bot.poker.messages import english
+
+    return "\n".join(english(m) for m in await table.hand_told(hand_no))

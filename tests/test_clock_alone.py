@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from bot.poker.actions import Fold, GutsCall
 from bot.poker.cards import stacked_deck
 from bot.poker.events import HandMucked, HandShown
+from bot.poker.messages import Chips, Count, Name, msg, raw
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError, TableError
 from bot.table.settings import TableSettings
@@ -192,7 +193,7 @@ async def test_r3_5_r18_1_the_clock_brings_in_for_the_bring_in_player() -> None:
     h.check(table)
     out = [n.text for _, n in h.presenter.public_notices if n.kind == "timeout"]
     assert out == [f"{late}'s time ran out."]
-    assert table.state.last_action == f"{late} brings it in for 1"
+    assert table.state.last_said == msg("notice.action.bring_in", who=Name(late), amount=Chips(1))
     assert h.to_act(table) != late
 
 
@@ -248,7 +249,9 @@ async def test_r18_3_a_clock_that_cannot_act_stops_the_table_once() -> None:
     hand.apply = refuse  # type: ignore[method-assign]  # an engine that refuses all
     h.time.advance(1)
     assert await h.service.tick() == 0
-    assert table.state.halted is not None and "refused for the test" in table.state.halted.lower()
+    halted = table.state.halted
+    assert halted is not None and halted.key == "table.clock.halted"
+    assert halted.get("why") == raw("refused for the test")  # the engine's refusal, kept
     assert table.due_at() is None
     h.time.advance(100)
     assert await h.service.tick() == 0
@@ -359,7 +362,9 @@ async def test_r18_3_a_failing_store_is_retried_later_then_stops_the_table() -> 
         h.time.advance(1)
         waited += 1
         await h.service.tick()
-    assert table.state.halted is not None and "failed 5 times" in table.state.halted
+    halted = table.state.halted
+    assert halted is not None and halted.key == "table.clock.halted"
+    assert halted.get("why") == msg("table.clock.failed", count=Count(5))
     assert attempts == 2 + 5 + 1  # five tries, then the halt it could not record either
     assert waited >= 2 + 4 + 8 + 16  # the pauses grew
     halted = [n for _, n in h.presenter.public_notices if n.kind == "halted"]
@@ -428,7 +433,9 @@ async def test_r18_3_a_clock_key_already_in_the_log_stops_the_table_once() -> No
     for _ in range(3):
         h.time.advance(1)
         assert await h.service.tick() == 0
-    assert table.state.halted is not None and "already in the table's log" in table.state.halted
+    halted = table.state.halted
+    assert halted is not None and halted.key == "table.clock.halted"
+    assert halted.get("why") == msg("table.clock.already_logged")
     timeouts = [n for _, n in h.presenter.public_notices if n.kind == "timeout"]
     halted = [n for _, n in h.presenter.public_notices if n.kind == "halted"]
     assert len(timeouts) == 1 and len(halted) == 1

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from bot.poker.messages import Chips
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot
-from tests.fakediscord.state import iter_components
+from tests.fakediscord.state import iter_components, unescaped
 from tests.test_discord_e2e import Harness, LeakGuard, make_bot, play_out, players
 
 
@@ -107,7 +108,9 @@ async def test_r5_3_max_in_the_raise_modal_is_the_pot_limit_maximum(h: Harness) 
     modal = await h.fake.click(actor, h.table_message(), h.button("bet_raise"))
     await h.fake.submit_modal(actor, modal, {"to": "max"})
     await h.settle()
-    assert h.table().snapshot(None).last_action.endswith(f"raises to {legal.max_to}")
+    last = h.table().snapshot(None).last_said
+    assert last is not None and last.key == "notice.action.raise"
+    assert last.get("amount") == Chips(legal.max_to)
 
 
 async def test_restart_keeps_one_table_message(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -185,7 +188,7 @@ async def test_settings_refuse_bad_values_in_words(
     alice = h.fake.user("alice")
     await h.slash(alice, "table create")
     await h.slash(alice, "table settings", name=name, value=value)
-    answer = h.last_ephemeral(alice)
+    answer = unescaped(h.last_ephemeral(alice))  # as shown: in\_turn reads in_turn
     assert says in answer and "could not record" not in answer, answer
     assert getattr(h.table().settings, name) != value
 
@@ -235,7 +238,8 @@ async def test_r3_5_bring_in_buttons_say_bring_in_and_offer_no_fold(h: Harness) 
     actor = h.to_act()
     assert actor is not None
     await h.click(actor, "check_call")
-    assert "brings it in" in h.table().snapshot(None).last_action
+    last = h.table().snapshot(None).last_said
+    assert last is not None and last.key == "notice.action.bring_in"
 
 
 async def test_r3_4_straddle_by_slash_command(h: Harness) -> None:
@@ -284,4 +288,6 @@ async def test_r3_5_the_bring_in_modal_says_complete(h: Harness) -> None:
     assert modal is not None and modal.title == "Complete", modal
     await h.fake.submit_modal(actor, rec, {"to": "2"})
     await h.settle()
-    assert "completes to 2" in h.table().snapshot(None).last_action
+    last = h.table().snapshot(None).last_said
+    assert last is not None and last.key == "notice.action.complete"
+    assert last.get("amount") == Chips(2)

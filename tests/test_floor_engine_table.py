@@ -43,7 +43,8 @@ async def test_r5_7_raise_when_capped_says_why_at_the_table() -> None:
         assert "The betting is capped (R-5.7)" in out.message, (word, out.message)
         assert "Say how much" not in out.message
         assert "call" in out.message
-    assert table.snapshot(actor).no_raise == "The betting is capped (R-5.7)."
+    why = table.snapshot(actor).no_raise_said
+    assert why is not None and why.key == "refuse.capped"
     assert table.state.turn == turn
     h.check(table)
 

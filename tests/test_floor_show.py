@@ -189,7 +189,8 @@ def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
 def every_view(table: Table, now: float) -> tuple[Any, str, Any, Any]:
     """The spectator view, the terminal text, the Discord embed and the picture's model
     with its alt text: what each kind of player sees of the table."""
-    from bot.table.view import render_text
+    from bot.local.drawing import draw
+    from bot.local.words import Words
     from cards_art import render_table
     from cogs.art import to_art
     from cogs.embeds import table_embed
@@ -197,7 +198,7 @@ def every_view(table: Table, now: float) -> tuple[Any, str, Any, Any]:
     view = table.snapshot(None)
     embed = table_embed(view)
     art = to_art(view)
-    return view, render_text(view, now), embed, (art, render_table(art).alt_text)
+    return view, draw(Words(), view, now), embed, (art, render_table(art).alt_text)
 
 
 def embed_text(embed: Any) -> str:
@@ -324,6 +325,7 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     view, text, embed, (art, alt) = every_view(table, h.time.now())
     assert view.street == "After draw 1 of 3" and art.street == view.street_said
     assert art.street == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
+    assert view.street_said == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     # Each player's draw is public: how many cards (or pat), in every view.
     counts = {s.name: s.drew for s in view.seats}
     assert sorted(counts.values()) == [(0,), (0,), (0,)]
@@ -400,7 +402,7 @@ async def test_r6_6_terminal_prints_whose_turn_after_a_deal_but_never_cards() ->
 
 async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() -> None:
     """R-8.3 pays the last side pot first; the summary and the picture read main first."""
-    from cogs.presenter import _SUMMARY, main_pot_first
+    from cogs.presenter import _SUMMARY, main_pot_first, pot_order
 
     h = Harness()
     deck = stacked_deck(["2c3d", "AsAd", "KsKd"], "AhKh7c8d9s")  # a showdown for both pots
@@ -425,7 +427,8 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
     awards = [line for line in lines if "pot" in line.split(":")[0]]
     # The engine tells the awards main pot first (R-12.6) though it settles side pots first.
     assert awards[0].startswith("main pot") and awards[1].startswith("side pot 1"), awards
-    ordered = [x for x in main_pot_first(lines) if x in awards]
+    told = [(pot_order(n), n.text) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
+    ordered = [x for x in main_pot_first(told[::-1]) if x in awards]  # side pots told first
     assert ordered[0].startswith("main pot") and ordered[1].startswith("side pot 1")
     presenter = DiscordPresenter(None)  # type: ignore[arg-type]
     presenter.service = h.service

@@ -25,7 +25,7 @@ from bot.poker.messages import Name, english, msg
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game, split_rotation
 from bot.table.notices import describe
-from bot.table.session import PlayerStats, stats_text
+from bot.table.session import PlayerStats, stats_said
 from bot.table.settings import TableSettings, parse_game
 from bot.table.settings_said import setting_said
 from bot.table.text_actions import (
@@ -38,7 +38,7 @@ from bot.table.text_actions import (
     parse_value,
 )
 from bot.words import render
-from tests.harness import Harness
+from tests.harness import Harness, told_story
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -649,7 +649,9 @@ async def test_settings_change_notice_in_words() -> None:
 
 def test_stats_say_hand_or_hands() -> None:
     """Item 18: "1 hand", "2 hands"."""
-    text = stats_text([PlayerStats("a", "alice", 1, 1, 5, 5), PlayerStats("b", "bob", 2, 0, -5, 0)])
+    said = stats_said([PlayerStats("a", "alice", 1, 1, 5, 5), PlayerStats("b", "bob", 2, 0, -5, 0)])
+    assert said is not None and stats_said([]) is None
+    text = english(said)
     assert "alice: 1 hand played" in text and "bob: 2 hands played" in text
     assert "1 hands" not in text
 
@@ -695,7 +697,7 @@ async def test_r13_2_history_tells_the_timeouts() -> None:
     await h.deal(table)
     h.time.set(table.deadline() or 0)
     assert await h.service.tick() == 1
-    story = await table.hand_story(1)
+    story = await told_story(table, 1)
     assert re.search(r"\b[ab]'s time ran out\.\n[ab] folds", story), story
 
 

@@ -234,3 +234,21 @@ async def test_the_terminal_s_player_words_in_every_language(tmp_path: Path) -> 
         from bot.table.amounts import in_english
 
         assert in_english(said) == said, said
+
+
+async def test_a_german_terminal_draws_its_header_last_action_and_history_in_german(
+    tmp_path: Path,
+) -> None:
+    """The drawing's header (stakes, street), its last-action line and ``history`` come
+    from the table's messages rendered in German, never the view's English."""
+    lines = ["deal", "bob: mitgehen", "alice: checken", "table", "alice: aussteigen", "history 1"]
+    text = await _script(tmp_path, "de", lines, "alice", "bob")
+    assert "== local: No-Limit Texas Hold'em, Blinds 1/2 | Hand #1 | Setzrunde | Flop ==" in text
+    assert "Zuletzt: alice checkt" in text
+    assert "No-limit Texas hold'em" not in text and "Last: " not in text
+    # `history 1`: the hand's story, told again in German.
+    head = "\nHand #1: No-Limit Texas Hold'em, Blinds 1/2.\n"
+    assert head in text, text
+    story = text.split(head, 1)[1]
+    assert "bob setzt den Small Blind 1" in story and "alice steigt aus" in story
+    assert " folds" not in text and " posts " not in text

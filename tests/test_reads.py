@@ -30,7 +30,7 @@ from bot.table.session import PlayerStats, SessionReport, hand_stats, session_re
 from bot.table.settings import TableSettings
 from bot.table.state import HandInfo
 from bot.table.table import Table
-from tests.harness import HOST, Harness
+from tests.harness import HOST, Harness, told_story
 from tests.make_legacy_log import DB as LEGACY
 from tests.test_store import _sql
 
@@ -196,7 +196,7 @@ async def test_reads_never_read_the_whole_log(tmp_path: Path, monkeypatch: Any) 
         monkeypatch.setattr(store, "events", events)
         monkeypatch.setattr(store, "ledger_rows", ledger_rows)
         assert "p1" in await table.hand_history(1, "a")
-        assert (await table.hand_story(2)).startswith("Hand #2")
+        assert (await told_story(table, 2)).startswith("Hand #2")
         assert await h.service.stats("t")
         report = await h.service.session("t")
         assert report.results and report.totals["buy_in"] > 0

@@ -14,11 +14,13 @@ import pytest
 
 from bot.poker.actions import Call, action_to_dict
 from bot.poker.errors import ConfigError
+from bot.poker.messages import RAW, Msg
 from bot.poker.record import ENGINE_RULES, OLD_ENGINE_RULES, HandStart
 from bot.poker.rules import Rules
 from bot.table.errors import TableError
 from bot.table.ports import MemoryStore
-from tests.harness import Harness
+from bot.words import render
+from tests.harness import Harness, told_story
 
 
 def _old_form(store: MemoryStore, table_id: str = "t") -> dict[str, Any]:
@@ -72,15 +74,19 @@ async def test_r16_8_an_old_hand_that_no_longer_replays_is_cancelled_with_chips_
     again = h2.service.table("t")
     assert again.state.current is not None and again.state.current.ended
     assert {s.user_id: s.stack for s in again.state.seats.values()} == before
-    assert again.snapshot().last_action == ""  # the old call does not stand
+    assert again.snapshot().last_said is None  # the old call does not stand
     h2.check(again)
     texts = [n.text for _, n in h2.presenter.public_notices]
     assert any("R-16.8" in t and "cancelled" in t for t in texts), texts
     ended = [e for e in await h.store.events("t") if e.kind == "hand_ended"]
     assert ended[-1].payload["reason"] == "cancelled" and ended[-1].payload["rake"] == 0
     # The cancelled hand is not exported as if it had been played: a clear refusal.
-    with pytest.raises(TableError, match=r"R-16\.8"):
+    with pytest.raises(TableError, match=r"R-16\.8") as refused:
         await again.hand_history(info.hand_no)
+    # Why, as the engine's own message (not its English as text): it reads in German.
+    why = refused.value.msg.get("why")
+    assert refused.value.msg.key == "table.unreplayable" and isinstance(why, Msg)
+    assert why.key != RAW and render(refused.value.msg, "de").startswith("Hand #")
     # A second recovery reads the cancellation from the log: the same table.
     h3 = Harness(store=h.store)
     assert await h3.service.recover() == []
@@ -133,7 +139,7 @@ async def test_r16_8_an_old_hand_whose_rules_are_now_refused_is_cancelled() -> N
     with pytest.raises(TableError, match=r"R-16\.8"):
         await again.hand_history(info.hand_no)
     with pytest.raises(TableError, match=r"R-16\.8"):
-        await again.hand_story(info.hand_no)
+        await told_story(again, info.hand_no)
 
 
 async def test_r2_5_a_table_whose_log_cannot_be_read_stops_and_the_others_recover() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.poker.messages import Chips, Name, english
 from bot.store.lease import Lease
 from bot.table.log import HandEnded, read_event
 from bot.table.ownership import NotOwned, Ownership
@@ -16,10 +17,13 @@ from bot.table.standings import (
     STANDINGS_LOG,
     Leaderboard,
     StandingsError,
-    board_words,
+    counted,
+    leaderboard_said,
     names_from,
-    stats_words,
+    signed,
+    standing_said,
 )
+from bot.words import render
 from tests.harness import HOST, Harness
 
 GUILD_A = 111 << 22
@@ -76,8 +80,16 @@ async def test_r14_4_stats_across_tables_and_servers(port: StorePort) -> None:
     assert (server.tables, server.hands, server.hands_net) == (1, 2, per_table["200"]["ann"].net)
     # Still seated everywhere: no session is over, so no net yet (R-14.4).
     assert (t.bought, t.cashed, t.net) == (0, 0, 0)
-    words = stats_words(everywhere, "Ann")
-    assert "2 tables, 5 hands played" in words and "Net +0" in words
+    said = standing_said(everywhere, Name("Ann"))
+    played, net = said.get("head"), said.get("tail")
+    assert played is not None and played.key == "table.standings.played"
+    assert played.get("tables") == counted("tables", 2)
+    assert played.get("hands") == counted("hands", 5)
+    assert net is not None and net.get("head") is not None
+    assert net.get("head").get("net") == signed(0)  # type: ignore[union-attr]
+    assert "2 tables, 5 hands played" in english(said) and "Net +0" in english(said)
+    german = render(said, "de")
+    assert "2 Tische, 5 Hände gespielt" in german and "Netto +0" in german
 
 
 async def test_r2_5_closed_table_standings_sum_to_minus_the_rake(port: StorePort) -> None:
@@ -119,7 +131,8 @@ async def test_r14_5_min_hands_scope_and_privacy(port: StorePort) -> None:
     only_b = await h.service.leaderboard(scope="server", guild=GUILD_B, min_hands=0)
     assert "cid" in {s.player_id for s in only_b.rows}
     mine = await h.service.player_standing("cid", viewer="cid")
-    assert mine.totals.hidden and "Hidden from the global" in stats_words(mine, "Cid")
+    assert mine.totals.hidden
+    assert "table.standings.hidden" in _keys(standing_said(mine, Name("Cid")))
     with pytest.raises(StandingsError, match="private"):
         await h.service.player_standing("cid", viewer="ann")
     assert (
@@ -192,11 +205,33 @@ def test_board_words_name_rank_net_and_hands() -> None:
     from bot.store import Standing
 
     board = Leaderboard("server", 1, 10, (Standing(1, "a", 50, 12, 1), Standing(2, "b", -5, 1, 1)))
-    text = board_words(board, names_from([("a", "Ann")]))
+    said = leaderboard_said(board, names_from([("a", "Ann")]))
+    head = said.get("head")
+    assert head is not None and head.key == "table.board.head_floor"
+    assert head.get("hands") == counted("hands", 10)
+    rows = said.get("tail")
+    assert rows is not None and rows.get("head") is not None
+    first = rows.get("head")
+    assert first is not None and first.get("who") == Name("Ann")  # type: ignore[union-attr]
+    assert first.get("net") == signed(50) and signed(-5).get("amount") == Chips(5)  # type: ignore[union-attr]
+    text = english(said)
     assert "Leaderboard, this server** (at least 10 hands)" in text
     assert "1. Ann: +50 in 12 hands" in text and "2. b: -5 in 1 hand" in text
-    empty = board_words(Leaderboard("everywhere", None, 0, ()), names_from([]))
-    assert "every server" in empty and "Nobody yet" in empty
+    empty = leaderboard_said(Leaderboard("everywhere", None, 0, ()), names_from([]))
+    assert _keys(empty) >= {"table.board.of.everywhere", "table.board.nobody"}
+    assert "Nobody yet" not in render(empty, "fr")
+
+
+def _keys(m: object) -> set[str]:
+    """Every key said in ``m`` and its nested messages."""
+    from bot.poker.messages import Msg
+
+    if not isinstance(m, Msg):
+        return set()
+    out = {m.key}
+    for _, value in m.params:
+        out |= _keys(value)
+    return out
 
 
 class _Leases:

@@ -24,7 +24,8 @@ async def test_clock_expiry_checks_when_checking_is_free() -> None:
     assert hand is not None and hand.street_index == 1  # the big blind checked: flop
     seat = table.state.seat_of(bb)
     assert seat is not None and seat.timeouts == 1
-    assert table.state.last_action.endswith("checks")
+    last = table.state.last_said
+    assert last is not None and last.key == "notice.action.check"
 
 
 async def test_clock_expiry_folds_when_facing_a_bet() -> None:

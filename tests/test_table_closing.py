@@ -4,6 +4,7 @@ service harness (in-memory store, manual clock, R-2.5 checked at every step)."""
 
 from __future__ import annotations
 
+from bot.poker.messages import Name, Rule
 from bot.table import log as tlog
 from bot.table.recovery import ledger_error, load
 from bot.table.service import TableService
@@ -65,7 +66,8 @@ async def test_r16_12_member_gone_mid_hand_is_away_then_stood_up() -> None:
     assert (await h.deal(table)).ok
     gone = h.to_act(table)
     said = await table.member_gone(gone)
-    assert said is not None and "R-16.12" in said
+    assert said is not None and said.key == "table.gone.leaving"
+    assert said.get("rule") == Rule("R-16.12") and said.get("who") == Name(gone)
     assert table.due_at() is not None and table.due_at() <= h.time.now()  # type: ignore[operator]
     turn = table.state.turn
     assert await h.service.tick() == 1

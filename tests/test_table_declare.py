@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from bot.words import render
 from tests.harness import Harness
 
 
@@ -42,7 +43,9 @@ async def test_r13_2_chip_fist_is_private_until_the_reveal() -> None:
     assert out.ok
     new_public = [n.text for _, n in h.presenter.public_notices[public_before:]]
     assert all("high" not in t for t in new_public), new_public
-    assert "high" not in table.snapshot(None).last_action  # type: ignore[attr-defined]
+    last = table.snapshot(None).last_said
+    assert last is None or last.get("side") is None  # the declaration stays sealed
+    assert last is None or "high" not in render(last, "en")
     # A declaration is final.
     again = await h.do(table, first, "declare low")  # type: ignore[arg-type]
     assert not again.ok

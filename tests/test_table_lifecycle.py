@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.poker.messages import Name
 from bot.table import log as tlog
 from bot.table.errors import SettingsError
 from bot.table.ports import MemoryStore, RecordingPresenter
@@ -120,7 +121,8 @@ async def test_r2_5_a_derived_key_already_in_the_log_halts_never_already_done() 
         hand = table.state.hand
         word = "check" if "check" in hand.legal().actions else "call"
         out = await table.act(h.to_act(table), word, key=h.key())
-    assert table.state.halted and "end:1" in table.state.halted
+    assert table.state.halted is not None and table.state.halted.key == "table.key_collision"
+    assert table.state.halted.get("entry") == Name("end:1")
     assert not out.ok and not out.duplicate and out.code == "halted"
     refused = await table.deal(HOST, key=h.key())
     assert not refused.ok and not refused.duplicate

@@ -20,7 +20,7 @@ from bot.table.ports import LoggedEvent, MemoryStore, open_store
 from bot.table.recovery import ledger_error, load, rebuild
 from bot.table.session import hand_stats
 from bot.table.settings import TableSettings
-from tests.harness import Harness
+from tests.harness import Harness, told_story
 from tests.make_legacy_log import DB, SUMMARY, summary
 
 MOVED_SETTINGS = {"thread_id"}
@@ -108,7 +108,7 @@ async def test_r2_5_legacy_hand_in_progress_plays_to_the_end(legacy: str) -> Non
     h.check(table)
     # History of an old hand is read back from the log through the records.
     table.state.recent.clear()
-    story = await table.hand_story(2)
+    story = await told_story(table, 2)
     assert story.startswith("Hand #2") and "carol posts the small blind 1" in story
     await store.close()
 
@@ -305,9 +305,9 @@ async def test_r16_8_history_tells_the_stakes_the_hand_was_dealt_at(legacy: str)
     assert await h.service.recover() == []
     table = h.service.table("t1")
     assert table.settings.big_blind == 4
-    story = await table.hand_story(2)
+    story = await told_story(table, 2)
     assert story.splitlines()[0] == "Hand #2: No-limit Texas hold'em, blinds 1/2.", story
-    late = await table.hand_story(5)  # dealt after the change
+    late = await told_story(table, 5)  # dealt after the change
     assert late.splitlines()[0] == "Hand #5: No-limit Texas hold'em, blinds 2/4.", late
     await store.close()
 

@@ -3,6 +3,7 @@ failed before its fix). Every step checks R-2.5 through the harness."""
 
 from __future__ import annotations
 
+from bot.poker.messages import Chips
 from tests.harness import Harness
 
 
@@ -78,7 +79,9 @@ async def test_r5_1_bet_or_raise_without_an_amount_in_fixed_and_no_limit() -> No
     fixed = await h.seated(["a", "b", "c"], limit="fixed", small_bet=2, big_bet=4)
     await h.deal(fixed)
     out = await h.do(fixed, h.to_act(fixed), "raise")
-    assert out.ok and "raises to 4" in fixed.state.last_action
+    last = fixed.state.last_said
+    assert out.ok and last is not None and last.key == "notice.action.raise"
+    assert last.get("amount") == Chips(4)
     nl = await h.seated(["d", "e", "f"], table_id="nl")
     await h.deal(nl)
     turn = nl.state.turn

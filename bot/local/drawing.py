@@ -1,5 +1,6 @@
 """The table drawn as text for the terminal, in the reader's language: the same picture
-as ``bot.table.view.render_text``, every word from the ``terminal`` catalogue."""
+of the table for everyone at the keyboard, every word from the ``terminal`` catalogue or
+rendered from the view's messages (stakes, street, last action, why it is halted)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from bot.local.words import Words
 from bot.poker.cards import JOKER
 from bot.poker.legal import Legal
 from bot.poker.messages import Chips
-from bot.table.view import SeatView, TableView, seconds_left
+from bot.table.view import SeatView, TableView, seconds_left, stakes_said
 
 
 def cards_text(words: Words, cards: tuple[str, ...] | list[str]) -> str:
@@ -52,10 +53,13 @@ def draw(
     words: Words, view: TableView, now: float | None = None, legal: Legal | None = None
 ) -> str:
     """The view as lines of text; ``legal``: the player to act's options when they are
-    public (``view.options`` is not empty), said in the reader's language."""
-    where = f" | {view.street}" if view.street else ""
+    public (``view.options_said`` is given), said in the reader's language."""
+    where = f" | {words.render(view.street_said)}" if view.street_said is not None else ""
     phase = words(f"phase.{view.phase}")
-    head = {"table": view.table_id, "stakes": view.stakes, "phase": phase, "where": where}
+    stakes = (
+        view.stakes if view.stakes_data is None else words.render(stakes_said(view.stakes_data))
+    )
+    head = {"table": view.table_id, "stakes": stakes, "phase": phase, "where": where}
     lines = [words("draw.header", hand=view.hand_no, **head)]
     if view.board:
         lines.append(words("draw.board", cards=cards_text(words, view.board)))
@@ -68,9 +72,9 @@ def draw(
     who = next((s for s in view.seats if s.seat == view.to_act), None)
     if who is not None:
         options = ""
-        if view.options:
-            told = words.render(legal.options()) if legal is not None else view.options
-            options = words("draw.options", options=told)
+        if view.options_said is not None:
+            said = legal.options() if legal is not None else view.options_said
+            options = words("draw.options", options=words.render(said))
         lines.append(
             words("draw.to_act", name=who.name, seat=who.seat, clock=clock, options=options)
         )
@@ -86,8 +90,8 @@ def draw(
         lines.append(
             f"{marks}{s.seat:>2} {s.name:<12} {s.stack:>7}{bet} [{state}]{notes} {cards}".rstrip()
         )
-    if view.last_action:
-        lines.append(words("draw.last", action=view.last_action))
+    if view.last_said is not None:
+        lines.append(words("draw.last", action=words.render(view.last_said)))
     if view.halted:
         lines.append(words("halted", reason=view.halted))
     return "\n".join(lines)

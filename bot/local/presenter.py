@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from bot.local.words import Names, Words
+from bot.poker.messages import Msg
 from bot.table.ports import Notice, NoticeKind
 
 # Prompts printed for everyone: whose turn, and the clock.
@@ -73,12 +74,12 @@ class TerminalPresenter:
         log.append(self.text(notice))
         del log[:-20]
 
-    async def error(self, table_id: str, user_id: str, message: str) -> None:
+    async def error(self, table_id: str, user_id: str, message: Msg) -> None:
         if self.answering:
             return  # the terminal prints the Outcome's message, in its language
         # Table commands (deal, set ...) are typed by the table itself, "host".
         who = "" if user_id == "host" else f"{user_id}: "
-        self.say(f"! {who}{message}")
+        self.say(f"! {who}{self.words.render(message)}")
 
     def is_moderator(self, table_id: str, user_id: str) -> bool:
         return True  # at one keyboard everyone may run the table

@@ -16,6 +16,7 @@ import contextlib
 import os
 import random
 import re
+import signal
 import sqlite3
 import sys
 import threading
@@ -173,7 +174,7 @@ class LocalTable:
         """The table as everyone sees it, in the terminal's language."""
         view = self.table.snapshot(None)
         legal = None
-        if view.options:
+        if view.options_said is not None:
             mover = next((s for s in view.seats if s.seat == view.to_act), None)
             legal = self.table.snapshot(mover.user_id).legal if mover else None
         return draw(self.words, view, self.table.time.now(), legal)
@@ -224,7 +225,8 @@ class LocalTable:
         if halted:
             self.emit(self.words("halted", reason=self.table.snapshot(None).halted or ""))
         conservation = self.table.conservation_error()
-        self.emit(f"conservation: {'ok' if conservation is None else conservation}")
+        ok = "ok" if conservation is None else self.words.render(conservation)
+        self.emit(f"conservation: {ok}")
         await self.service.settle_all()
         with self.answering():
             await self.seat_players()
@@ -357,7 +359,8 @@ class LocalTable:
                 if cmd == "phh":
                     self.emit(await table.hand_history(number))
                 else:
-                    self.emit(await table.hand_story(number))
+                    story = await table.hand_told(number)
+                    self.emit("\n".join(self.words.render(m) for m in story))
             except TableError as exc:
                 self.emit(f"! {self.words.refusal(exc)}")
         elif cmd == "set":
@@ -583,7 +586,7 @@ class LocalTable:
                 self.emit(f"state: {table.digest()} turn {table.snapshot(None).turn}")
             error = table.conservation_error()
             if error:
-                self.emit(f"CONSERVATION: {error}")
+                self.emit(f"CONSERVATION: {self.words.render(error)}")
                 return
 
     def _robot_to_move(self, view: TableView) -> tuple[str, TableView] | None:
@@ -705,10 +708,13 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         if interactive:
             local.emit(words(HELP_KEY))
         reader = LineReader(inp)
+        interrupted = _interrupt_event()
         while True:
             if interactive:
                 print("> ", end="", file=out, flush=True)
-            raw = await reader.get()
+            raw = await _line_or_interrupt(reader, interrupted)
+            if interrupted.is_set():
+                raise KeyboardInterrupt
             if raw is None:
                 break
             if not await local.line(raw):
@@ -718,6 +724,38 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
         # hand in progress resumes at the next start.
         await local.close()
     return 0
+
+
+def _interrupt_event() -> asyncio.Event:
+    """Ctrl-C sets this event besides cancelling the running command (as ``asyncio.run``
+    does), so the wait for the next line ends even when the cancellation landed where
+    it was absorbed (a command finishing its write): the table stops at once either
+    way, never at the next Enter."""
+    event = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def on_sigint() -> None:
+        first = not event.is_set()
+        event.set()
+        if first and task is not None:
+            task.cancel()
+
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+    return event
+
+
+async def _line_or_interrupt(reader: LineReader, interrupted: asyncio.Event) -> str | None:
+    line = asyncio.ensure_future(reader.get())
+    stop = asyncio.ensure_future(interrupted.wait())
+    try:
+        await asyncio.wait({line, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+        if not line.done():
+            line.cancel()
+    return line.result() if line.done() and not line.cancelled() else None
 
 
 class LineReader:
@@ -832,7 +870,7 @@ def settings_from_args(
 def main(argv: list[str]) -> int:
     try:
         return asyncio.run(run(argv))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         # Ctrl-C: stop at once, quietly. Everything accepted is in the log already.
         try:
             words = Words(choose(parse_args(argv).lang))

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, TypeVar
 
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import ConfigError, PokerError
-from bot.poker.messages import RAW, Msg, english, raw
+from bot.poker.messages import Msg, raw
 from bot.poker.record import HandStart
 from bot.table import said
 from bot.table.errors import TableError
@@ -443,15 +443,10 @@ class Halted(LogRecord):
     def told(self) -> Msg:
         return self.why if isinstance(self.why, Msg) else raw(self.why)
 
-    @property
-    def reason(self) -> str:
-        """Why, in English (for the operator's log and the callers that want words)."""
-        return english(self.told)
-
     def to_payload(self) -> dict[str, Any]:
-        if self.told.key == RAW:  # words written before messages: kept as they were
-            return _put_at({"reason": self.reason}, self.at)
-        return _put_at({"said": said.dump(self.told)}, self.at)
+        if isinstance(self.why, str):  # words written before messages: kept as they were
+            return _put_at({"reason": self.why}, self.at)
+        return _put_at({"said": said.dump(self.why)}, self.at)
 
     @classmethod
     def from_payload(cls, p: Mapping[str, Any]) -> Halted:
@@ -463,14 +458,14 @@ class Halted(LogRecord):
         return cls(_str(_get(p, "reason"), "reason"), at=_at(p))
 
 
-def read_start(raw: dict[str, Any]) -> tuple[HandStart, str | None]:
+def read_start(raw: dict[str, Any]) -> tuple[HandStart, Msg | None]:
     """A hand start from the log, and why this engine refuses its rules, if it does
     (written under earlier rules, R-16.8): the table is still read, and the hand is
     never dealt or replayed by these rules (cancelled if in progress)."""
     try:
         return HandStart.from_dict(raw), None
     except ConfigError as exc:
-        return HandStart.from_dict(raw, checked=False), exc.message
+        return HandStart.from_dict(raw, checked=False), exc.msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,7 +480,7 @@ class HandStarted(LogRecord):
     dead_sb: int | None
     variant: str
     limit: str
-    refused: str | None = field(default=None, compare=False)
+    refused: Msg | None = field(default=None, compare=False)
     """Why this engine refuses the recorded rules (R-16.8); never written."""
     level: tuple[tuple[str, int], ...] = ()
     """A tournament level the hand was dealt at (R-19.1): the settings it set, by name;

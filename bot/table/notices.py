@@ -223,7 +223,7 @@ def said(event: Event) -> Msg | None:
         # Stud streets after the first get a header: seventh street is dealt face down,
         # so without it the log would show two betting rounds with nothing between them.
         # Board and draw streets are announced by their own cards or draw counts.
-        if event.index > 0 and event.street.endswith(" street"):
+        if event.index > 0 and event.street.replace(" ", "_").endswith("_street"):
             return _heading(event.street)
         return None
     return None

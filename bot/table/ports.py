@@ -275,8 +275,9 @@ class Presenter(Protocol):
         """To one player only: hole cards, his own declaration, "your turn"."""
         ...
 
-    async def error(self, table_id: str, user_id: str, message: str) -> None:
-        """A refusal, to the actor only (R-6.5: nobody else learns anything)."""
+    async def error(self, table_id: str, user_id: str, message: Msg) -> None:
+        """A refusal, to the actor only (R-6.5: nobody else learns anything), as a
+        message the presenter renders in the actor's language."""
         ...
 
     def is_moderator(self, table_id: str, user_id: str) -> bool:
@@ -293,7 +294,7 @@ class NullPresenter:
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
         return None
 
-    async def error(self, table_id: str, user_id: str, message: str) -> None:
+    async def error(self, table_id: str, user_id: str, message: Msg) -> None:
         return None
 
     def is_moderator(self, table_id: str, user_id: str) -> bool:
@@ -306,7 +307,7 @@ class RecordingPresenter:
     def __init__(self, moderators: set[str] | None = None) -> None:
         self.public_notices: list[tuple[str, Notice]] = []
         self.private_notices: list[tuple[str, str, Notice]] = []
-        self.errors: list[tuple[str, str, str]] = []
+        self.errors: list[tuple[str, str, Msg]] = []
         self.moderators = moderators or set()
 
     async def public(self, table_id: str, notice: Notice) -> None:
@@ -315,7 +316,7 @@ class RecordingPresenter:
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
         self.private_notices.append((table_id, user_id, notice))
 
-    async def error(self, table_id: str, user_id: str, message: str) -> None:
+    async def error(self, table_id: str, user_id: str, message: Msg) -> None:
         self.errors.append((table_id, user_id, message))
 
     def is_moderator(self, table_id: str, user_id: str) -> bool:

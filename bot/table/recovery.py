@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from bot.poker.errors import PokerError
+from bot.poker.messages import Chips, Msg, Rule, msg
 from bot.table.log import LogError, read_event
 from bot.table.ports import BOUGHT, LedgerKind, LoggedEvent, StorePort
 from bot.table.snapshot import from_payload
@@ -35,7 +36,7 @@ def rebuild(
             # R-16.8: dealt under rules this engine no longer plays; the service cancels
             # it (chips back as committed) instead of failing to start.
             info.hand = None
-            info.replay_error = exc.message
+            info.replay_error = exc.msg
     return state
 
 
@@ -59,7 +60,7 @@ async def load(store: StorePort, table_id: str, *, use_snapshot: bool = True) ->
     return rebuild(table_id, await store.events(table_id))
 
 
-async def ledger_error(store: StorePort, state: TableState) -> str | None:
+async def ledger_error(store: StorePort, state: TableState) -> Msg | None:
     """The store's ledger must agree with the chips the log says were bought and cashed."""
     totals = await store.ledger_totals(state.table_id)
     # The log counts a host's adjustment (signed, from or to the bank, R-20.53) with the
@@ -70,8 +71,14 @@ async def ledger_error(store: StorePort, state: TableState) -> str | None:
         state.cashed,
         state.rake_total,
     ):
-        return (
-            f"The chip ledger ({totals}) disagrees with the event log (bought {state.bought}, "
-            f"cashed out {state.cashed}, rake {state.rake_total}) (R-2.5). The table is stopped."
+        return msg(
+            "table.ledger_disagrees",
+            ledger_bought=Chips(bought),
+            ledger_cashed=Chips(totals.get(LedgerKind.CASH_OUT, 0)),
+            ledger_rake=Chips(totals.get(LedgerKind.RAKE, 0)),
+            bought=Chips(state.bought),
+            cashed=Chips(state.cashed),
+            rake=Chips(state.rake_total),
+            rule=Rule("R-2.5"),
         )
     return None

@@ -225,7 +225,7 @@ class TableService:
     def _standings(self) -> StandingsSource:
         store = self.store
         if not isinstance(store, StandingsSource):
-            raise StandingsError("Stats across tables need the bot's database store.")
+            raise StandingsError(msg("table.standings.no_store"))
         return store
 
     async def player_standing(
@@ -242,10 +242,7 @@ class TableService:
         name, where = scope_of(scope, guild)
         totals = await self._standings().player_totals(player_id, guild=where)
         if totals.hidden and name == "everywhere" and viewer not in (None, player_id):
-            raise StandingsError(
-                "That player keeps their results across servers private; "
-                "scope server shows this server's."
-            )
+            raise StandingsError(msg("table.standings.private"))
         return PlayerStanding(name, where, totals)
 
     async def leaderboard(
@@ -342,10 +339,7 @@ class TableService:
                 # bot) from starting: it is stopped, in memory only, and nothing moves.
                 log.error("table %s: log unreadable", table_id, exc_info=state)
                 state = TableState(table_id)
-                state.halted = (
-                    "The table could not be read back from its log; it is stopped and no "
-                    "chip moves until an operator looks at it."
-                )
+                state.halted = msg("table.unreadable_log")
                 self.tables[table_id] = self._table(state)
                 halted.append(table_id)
                 continue
@@ -358,10 +352,7 @@ class TableService:
                 await self._check_loaded(table)
             except Exception:
                 log.exception("table %s: could not be started; halting it", table.table_id)
-                table.halt_in_memory(
-                    "The table could not be started from its log; it is stopped and no "
-                    "chip moves until an operator looks at it."
-                )
+                table.halt_in_memory(msg("table.unstartable"))
             if table.state.halted:
                 halted.append(state.table_id)
         if settle:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from bot.poker.messages import Chips, Msg, Name, msg
 from bot.table import log
 from bot.table.ports import BOUGHT, LedgerEntry, LedgerKind, LedgerRow
+from bot.table.standings import counted, lines, signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,7 @@ def hand_stats(events: Iterable[tuple[str, Mapping[str, object]]]) -> list[Playe
             order = rec.order
         elif isinstance(rec, log.HandEnded):
             for seat, net in zip(order, rec.net, strict=False):
-                user = seat_user.get(seat, (f"seat {seat}", f"seat {seat}"))[0]
+                user = seat_user.get(seat, (f"#{seat}", ""))[0]
                 row = acc.setdefault(user, [0, 0, 0, 0])
                 row[0] += 1
                 row[1] += 1 if net > 0 else 0
@@ -134,11 +136,18 @@ def hand_stats(events: Iterable[tuple[str, Mapping[str, object]]]) -> list[Playe
     return sorted(out, key=lambda s: (-s.net, s.user_id))
 
 
-def stats_text(stats: Iterable[PlayerStats], limit: int = 20) -> str:
-    """``/stats`` in words, one line a player: "alice: 1 hand played, 1 won, net +12,
-    best 12" (plurals right for 1)."""
-    lines = []
-    for s in list(stats)[:limit]:
-        hands = f"{s.hands} hand{'' if s.hands == 1 else 's'}"
-        lines.append(f"{s.name}: {hands} played, {s.won} won, net {s.net:+d}, best {s.biggest_win}")
-    return "\n".join(lines)
+def stats_said(stats: Iterable[PlayerStats], limit: int = 20) -> Msg | None:
+    """``/stats`` as a message, one line a player: "alice: 1 hand played, 1 won, net
+    +12, best 12" (None: nobody played)."""
+    parts = [
+        msg(
+            "table.stats.line",
+            who=Name(s.name),
+            hands=counted("hands", s.hands),
+            won=Chips(s.won),
+            net=signed(s.net),
+            best=Chips(s.biggest_win),
+        )
+        for s in list(stats)[:limit]
+    ]
+    return lines(parts) if parts else None

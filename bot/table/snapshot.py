@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from bot.poker.actions import Action, action_from_dict, action_to_dict
 from bot.poker.errors import PokerError
-from bot.poker.messages import RAW, Msg, english, raw
+from bot.poker.messages import RAW, Msg, Name, raw
 from bot.poker.record import HandStart
 from bot.table import said
 from bot.table.fields import Malformed as _Malformed
@@ -111,7 +111,7 @@ class OpenHand:
     limit: str
     actions: tuple[Action, ...]
     started_at: float
-    replay_error: str | None = None
+    replay_error: Msg | None = None
     """Not stored: why this engine refuses the start record's rules (R-16.8), found on
     reading; the hand is then cancelled at recovery."""
     level: tuple[tuple[str, int], ...] = ()
@@ -225,8 +225,7 @@ class SnapshotBody:
     last_phase: str
     paused: bool
     closed: bool
-    halted: str | None
-    last_action: str
+    halted: Msg | None
     last_said: Msg | None
     seq: int
     seats: tuple[SeatRecord, ...]
@@ -272,7 +271,6 @@ class SnapshotBody:
             paused=state.paused,
             closed=state.closed,
             halted=state.halted,
-            last_action=state.last_action,
             last_said=state.last_said,
             seq=state.seq,
             seats=tuple(SeatRecord.of(s) for s in state.seats.values()),
@@ -293,9 +291,8 @@ class SnapshotBody:
         state = TableState(table_id, settings=self.settings)
         for name in _SCALARS:
             setattr(state, name, getattr(self, name))
+        state.halted = self.halted
         state.last_said = self.last_said
-        if self.last_said is not None:
-            state.last_action = english(self.last_said)
         state.pot_state = dict(self.pot_state) if self.pot_state is not None else None
         state.bank_granted = self.bank_granted
         state.carried_by = self.carried_by
@@ -313,10 +310,24 @@ class SnapshotBody:
         out: dict[str, Any] = {"version": VERSION, "settings": self.settings.to_dict()}
         for name in _SCALARS:
             out[name] = getattr(self, name)
-        if self.last_said is not None and self.last_said.key != RAW:
-            # No prose kept: the message, read in its reader's language.
-            out["last_action"] = ""
-            out["last_said"] = said.dump(self.last_said)
+        # No prose kept: why the table stopped as a message (an older one's words as
+        # they were).
+        out["halted"] = None
+        if self.halted is not None:
+            words = self.halted.get("text")
+            if self.halted.key == RAW and isinstance(words, Name):
+                out["halted"] = words.text
+            else:
+                out["halted_said"] = said.dump(self.halted)
+        # No prose kept: the last action as a message, read in its reader's language (an
+        # older snapshot's words as they were).
+        out["last_action"] = ""
+        if self.last_said is not None:
+            words = self.last_said.get("text")
+            if self.last_said.key == RAW and isinstance(words, Name):
+                out["last_action"] = words.text
+            else:
+                out["last_said"] = said.dump(self.last_said)
         out["pot_state"] = dict(self.pot_state) if self.pot_state is not None else None
         out["bank_granted"] = self.bank_granted
         out["carried_by"] = list(self.carried_by)
@@ -365,8 +376,7 @@ class SnapshotBody:
             last_phase=_str(_get(p, "last_phase"), "last_phase"),
             paused=_bool(_get(p, "paused"), "paused"),
             closed=_bool(_get(p, "closed"), "closed"),
-            halted=_opt_str(_get(p, "halted"), "halted"),
-            last_action=_str(_get(p, "last_action"), "last_action"),
+            halted=_halted(p),
             last_said=_last_said(p),
             seq=_int(_get(p, "seq"), "seq"),
             seats=tuple(SeatRecord.from_payload(s) for s in _list(_get(p, "seats"), "seats")),
@@ -393,6 +403,15 @@ class SnapshotBody:
             ),
             hosting=None if p.get("hosting") is None else _dict(p["hosting"], "hosting"),
         )
+
+
+def _halted(p: Mapping[str, Any]) -> Msg | None:
+    """Why the table is stopped, as a message; an older snapshot's words read as raw
+    text."""
+    if p.get("halted_said") is not None:
+        return said.load(p["halted_said"])
+    text = _opt_str(_get(p, "halted"), "halted")
+    return raw(text) if text else None
 
 
 def _last_said(p: Mapping[str, Any]) -> Msg | None:
@@ -422,8 +441,6 @@ _SCALARS = (
     "last_phase",
     "paused",
     "closed",
-    "halted",
-    "last_action",
     "seq",
     "incarnation",
     "opened_seq",

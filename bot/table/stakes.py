@@ -84,12 +84,18 @@ def stakes_of(settings: StakesSource, variant: str, limit: str, declare: bool) -
 def stakes_said(stakes: StakesView) -> Msg:
     """The stakes as a message ("No-limit Hold'em, blinds 1/2, ante 1" in English), for
     the presenter to say in its reader's language."""
+    return joined(stakes_parts(stakes))
+
+
+def stakes_parts(stakes: StakesView) -> list[Msg]:
+    """The stakes' parts, the game in its structure first ("No-limit Hold'em", "blinds
+    1/2", "ante 1"): a presenter that names the game apart (a title) takes the first."""
     game: Msg = get_variant(stakes.variant).title
     if stakes.structure is None:
         parts = [game]
         if stakes.stake:
             parts.append(msg("table.stakes.stake", amount=Chips(stakes.stake)))
-        return joined(parts)
+        return parts
     if stakes.declare:
         game = msg("table.stakes.declare", game=game)  # R-13.1
     parts = [msg("table.stakes.game." + stakes.structure, game=game)]
@@ -103,7 +109,7 @@ def stakes_said(stakes: StakesView) -> Msg:
         parts.append(msg("table.stakes.bring_in", amount=Chips(stakes.bring_in)))
     if stakes.ante:
         parts.append(msg("table.stakes.ante", amount=Chips(stakes.ante)))
-    return joined(parts)
+    return parts
 
 
-__all__ = ["StakesSource", "StakesView", "stakes_of", "stakes_said"]
+__all__ = ["StakesSource", "StakesView", "stakes_of", "stakes_parts", "stakes_said"]

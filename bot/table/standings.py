@@ -14,7 +14,8 @@ What is counted, and how (docs/RULES.md R-14.4, R-14.5):
   play).
 
 Nothing here reads a card: the store keeps counts and chips (``bot/store/standings.py``).
-The store's rows come in one query each; this module adds the words.
+The store's rows come in one query each; this module says them as messages
+(``table`` catalogue) that presenters render in the reader's language.
 
 Guilds: a table records its guild when it is created (``Created.guild``). A table made
 before that has none; :meth:`bot.table.service.TableService.record_guild` fills it in
@@ -28,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, joined, msg
 from bot.store import PlayerTotals, Standing
 from bot.table.errors import TableError
 
@@ -93,70 +95,101 @@ class Leaderboard:
 
 
 def check_board(top: int, min_hands: int) -> None:
-    """R-14.5's ranges, refused in words (nothing is read)."""
+    """R-14.5's ranges, refused as messages (nothing is read)."""
     if not 1 <= top <= MAX_TOP:
-        raise StandingsError(f"A leaderboard shows 1 to {MAX_TOP} players, not {top}.")
+        raise StandingsError(
+            msg("table.standings.top_range", most=Number(MAX_TOP), got=Number(top))
+        )
     if not 0 <= min_hands <= MAX_MIN_HANDS:
-        raise StandingsError(f"The minimum of hands is 0 to {MAX_MIN_HANDS:,}, not {min_hands}.")
+        raise StandingsError(
+            msg(
+                "table.standings.min_hands_range",
+                most=Chips(MAX_MIN_HANDS),
+                got=Number(min_hands),
+            )
+        )
 
 
 def scope_of(scope: str, guild: int | None) -> tuple[Scope, int | None]:
     """The scope's name and the guild it reads (``server`` needs one)."""
     if scope not in SCOPES:
-        raise StandingsError(f"The scope is server or everywhere, not {scope!r}.")
+        raise StandingsError(msg("table.standings.bad_scope", scope=Name(scope)))
     if scope == "server":
         if guild is None:
-            raise StandingsError(
-                "There is no server here (a direct message): use scope everywhere."
-            )
+            raise StandingsError(msg("table.standings.no_server"))
         return "server", guild
     return "everywhere", None
 
 
-# ---------------------------------------------------------------------- words
+# ---------------------------------------------------------------------- messages
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+def counted(what: str, n: int) -> Msg:
+    """``n`` things with their plural (``table.count.hands``: "1 hand", "5 hands")."""
+    return msg(f"table.count.{what}", count=Count(n))
 
 
-def _where(scope: Scope) -> str:
-    return "on this server" if scope == "server" else "on every server"
+def signed(n: int) -> Msg:
+    """Chips won (``+12``, ``+0``) or lost (``-5``), grouped by the reader's locale."""
+    return msg("table.signed.up" if n >= 0 else "table.signed.down", amount=Chips(abs(n)))
 
 
-def stats_words(standing: PlayerStanding, name: str, where: str | None = None) -> str:
-    """A player's stats in words: counts and chips only (R-14.4). ``where``: the
-    scope's words, for a presenter without servers (the terminal)."""
+def lines(parts: list[Msg]) -> Msg:
+    """Messages said one a line."""
+    return joined(parts, "table.lines")
+
+
+def standing_said(standing: PlayerStanding, who: Name) -> Msg:
+    """A player's stats as a message: counts and chips only (R-14.4)."""
     t = standing.totals
-    where = where or _where(standing.scope)
+    where = msg(f"table.standings.on.{standing.scope}")
     if not t.tables:
-        return f"{name} has not played {where} yet."
-    lines = [
-        f"**{name}** {where}: {_plural(t.tables, 'table')}, {_plural(t.hands, 'hand')} "
-        f"played, {t.won:,} won.",
-        f"Net {t.net:+,} (cashed out {t.cashed:,} of {t.bought:,} brought in, sessions "
-        "that are over; R-14.4).",
-        f"Hands: {t.hands_net:+,} chips; biggest pot won {t.biggest_pot:,}.",
+        return msg("table.standings.none", who=who, where=where)
+    parts = [
+        msg(
+            "table.standings.played",
+            who=who,
+            where=where,
+            tables=counted("tables", t.tables),
+            hands=counted("hands", t.hands),
+            won=Chips(t.won),
+        ),
+        msg(
+            "table.standings.net",
+            net=signed(t.net),
+            cashed=Chips(t.cashed),
+            bought=Chips(t.bought),
+            rule=Rule("R-14.4"),
+        ),
+        msg("table.standings.hands", net=signed(t.hands_net), biggest=Chips(t.biggest_pot)),
     ]
     if t.hidden and standing.scope == "everywhere":
-        lines.append("Hidden from the global leaderboard (your choice).")
-    return "\n".join(lines)
+        parts.append(msg("table.standings.hidden"))
+    return lines(parts)
 
 
-def board_words(board: Leaderboard, name: Callable[[str], str], where: str | None = None) -> str:
-    """A leaderboard in words, one line a player (R-14.5); ``where`` as for
-    :func:`stats_words`."""
-    where = where or ("this server" if board.scope == "server" else "every server")
-    floor = f" (at least {_plural(board.min_hands, 'hand')})" if board.min_hands else ""
-    head = f"**Leaderboard, {where}**{floor}: net chips over sessions that are over (R-14.4)."
+def leaderboard_said(board: Leaderboard, name: Callable[[str], str]) -> Msg:
+    """A leaderboard as a message, one line a player (R-14.5)."""
+    where = msg(f"table.board.of.{board.scope}")
+    rule = Rule("R-14.4")
+    if board.min_hands:
+        floor = counted("hands", board.min_hands)
+        head = msg("table.board.head_floor", where=where, hands=floor, rule=rule)
+    else:
+        head = msg("table.board.head", where=where, rule=rule)
     if not board.rows:
-        return f"{head}\nNobody yet: finish a session (stand up, or close the table)."
-    lines = [head]
-    lines.extend(
-        f"{s.rank}. {name(s.player_id)}: {s.net:+,} in {_plural(s.hands, 'hand')}"
+        return lines([head, msg("table.board.nobody")])
+    rows = [
+        msg(
+            "table.board.row",
+            rank=Number(s.rank),
+            who=Name(name(s.player_id)),
+            net=signed(s.net),
+            hands=counted("hands", s.hands),
+        )
         for s in board.rows
-    )
-    return "\n".join(lines)
+    ]
+    return lines([head, *rows])
 
 
 def names_from(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:

@@ -17,7 +17,7 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
-from bot.poker.messages import Msg, english
+from bot.poker.messages import Chips, Msg, Number, Rule, msg
 from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
@@ -37,10 +37,10 @@ class UnreplayableHand(TableError):
     """A recorded hand this engine cannot replay (a rule changed since it was dealt,
     R-16.8)."""
 
-    def __init__(self, hand_no: int, reason: str) -> None:
+    def __init__(self, hand_no: int, reason: Msg) -> None:
+        # ``reason``: the engine's refusal of the old rules.
         super().__init__(
-            f"Hand #{hand_no} was recorded under earlier rules and cannot be replayed "
-            f"by this version ({reason}) (R-16.8)."
+            msg("table.unreplayable", hand=Number(hand_no), why=reason, rule=Rule("R-16.8"))
         )
         self.hand_no = hand_no
         self.reason = reason
@@ -68,7 +68,7 @@ class HandInfo:
     start_turn: int = 0
     """The table's turn number once this deal began: any prompt of this deal carries a
     turn at least this (an older one belongs to an earlier deal)."""
-    replay_error: str | None = None
+    replay_error: Msg | None = None
     """Why this engine could not replay the record (R-16.8): the hand is then cancelled
     at recovery and never replayed again."""
     level: tuple[tuple[str, int], ...] = ()
@@ -171,12 +171,11 @@ class TableState:
     last_phase: str = ""
     paused: bool = False
     closed: bool = False
-    halted: str | None = None
+    halted: Msg | None = None
+    """Why the table is stopped (None: it is not)."""
     chosen: tuple[str, str] | None = None
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
-    last_action: str = ""
-    """``last_said`` in English (for callers that want words)."""
     last_said: Msg | None = None
     """What the table said of the last action of the hand, as a message with names."""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
@@ -252,15 +251,18 @@ class TableState:
             total += sum(s.stack for s in self.seats.values()) + self.carried
         return total
 
-    def conservation_error(self) -> str | None:
+    def conservation_error(self) -> Msg | None:
         """R-2.5: chips on the table must equal chips bought minus chips cashed out."""
         expected = self.bought - self.cashed + sum(self.moves.values())
         actual = self.chips_on_table()
         if actual != expected:
-            return (
-                f"Chip conservation failed (R-2.5): {actual} chips on the table but "
-                f"{self.bought} bought - {self.cashed} cashed out = {expected}. "
-                "The table is stopped; no chip moves until this is fixed."
+            return msg(
+                "table.conservation_failed",
+                rule=Rule("R-2.5"),
+                actual=Chips(actual),
+                bought=Chips(self.bought),
+                cashed=Chips(self.cashed),
+                expected=Chips(expected),
             )
         return None
 
@@ -458,7 +460,7 @@ class TableState:
         self.pot_state = None
 
     def _on_halted(self, p: log.Halted, live: Any) -> None:
-        self.halted = p.reason
+        self.halted = p.told
 
     def _on_hand_started(self, p: log.HandStarted, live: Any) -> None:
         start, order = p.start, p.order
@@ -484,7 +486,7 @@ class TableState:
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed
         self.hosting.restraddles = []
-        self.last_action, self.last_said = "", None
+        self.last_said = None
         dead = start.rules.dead_posts
         live = start.rules.blinds_or_straddles
         for pos, s in enumerate(order):
@@ -569,7 +571,7 @@ class TableState:
             seat.timeouts = 0
         told = p.told
         if told is not None:
-            self.last_said, self.last_action = told, english(told)
+            self.last_said = told
 
     def _on_hand_ended(self, p: log.HandEnded, live: Any) -> None:
         info = self.current
@@ -585,7 +587,7 @@ class TableState:
         self.rake_total += p.rake
         info.ended = True
         if p.reason == "cancelled":
-            self.last_action, self.last_said = "", None  # R-16.8: nothing of it stands
+            self.last_said = None  # R-16.8: nothing of it stands
         info.hand = None  # finished hands are kept as records only
         self.recent[info.hand_no] = info
         for old in [k for k in self.recent if k <= info.hand_no - RECENT_HANDS]:

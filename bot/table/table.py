@@ -57,7 +57,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
-from bot.poker.messages import Chips, Count, Msg, Name, Number, english, joined, msg, raw
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, english, joined, msg, raw
 from bot.poker.potsystems import split_by_id
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
@@ -70,7 +70,6 @@ from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
 from bot.table.levels import Level, at_level
-from bot.table.notices import plural
 from bot.table.notices import said as event_said
 from bot.table.ports import (
     DuplicateKey,
@@ -237,7 +236,7 @@ class Table:
                 # know. Never "already done": stop the table, with the reason.
                 said = await self._halt_on_collision(str(exc))
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, english(said))
+                    await self.presenter.error(self.table_id, user, said)
                 return _outcome(False, said, self.state.turn, "halted")
             except (TableError, PokerError) as exc:
                 if self.state.seq != before:
@@ -249,7 +248,7 @@ class Table:
                 if legal is not None and not says_options(said):
                     said = refusal(said, legal)
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, english(said))
+                    await self.presenter.error(self.table_id, user, said)
                 return _outcome(False, said, st.turn, getattr(exc, "code", "refused"))
             except Exception:
                 # The store failed (disk full, I/O error) or a bug: memory may now be
@@ -264,7 +263,7 @@ class Table:
                     return _outcome(True, said, self.state.turn, "partly_recorded")
                 said = msg("table.store_error")
                 if user is not None:
-                    await self.presenter.error(self.table_id, user, english(said))
+                    await self.presenter.error(self.table_id, user, said)
                 return _outcome(False, said, self.state.turn, "store_error")
             return _outcome(True, answer if isinstance(answer, Msg) else raw(answer), st.turn)
 
@@ -275,20 +274,19 @@ class Table:
             self.state = await load(self.store, self.table_id)
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
-            self.state.halted = english(msg("table.unreadable"))
+            self.state.halted = msg("table.unreadable")
 
     async def _halt_on_collision(self, key: str) -> Msg:
         """Halt the table: its log already holds ``key``, which it derived itself."""
         log.error("table %s: derived key %r is already in the log; halting", self.table_id, key)
         await self._reload()
         said = msg("table.key_collision", entry=Name(key))
-        text = english(said)
         if not self.state.halted:
             try:
                 await self._commit(tlog.Halted(said))
             except Exception:
                 log.exception("table %s: could not log the halt", self.table_id)
-                self.state.halted = text
+                self.state.halted = said
             await self._public("halted", said)
         return said
 
@@ -743,7 +741,7 @@ class Table:
         async def body() -> str | Msg:
             self._require_manager(who)
             st = self.state
-            cancelled = ""
+            said: list[Msg] = []
             if st.halted:
                 # R-16.14: a stopped table whose chips are all accounted for can be
                 # closed; on a wrong count (R-2.5) nothing moves.
@@ -752,32 +750,37 @@ class Table:
                 info = st.current
                 if info is not None and not info.ended:
                     await self._commit(info.cancellation(st.pot_state), key=f"end:{info.hand_no}")
-                    cancelled = (
-                        f"Hand #{info.hand_no} is cancelled: every player has back the "
-                        "chips he put in (R-16.14). "
+                    said.append(
+                        msg(
+                            "table.close.cancelled",
+                            hand=Number(info.hand_no),
+                            rule=Rule("R-16.14"),
+                        )
                     )
             elif st.in_hand:
                 raise TableError(msg("table.close.in_hand"))
             returned = await self._return_carry()
+            if returned is not None:
+                said.append(returned)
             for seat in list(st.seats.values()):
                 await self._stand(seat, None)
             await self._commit(tlog.Closed(user), key=key)
-            text = cancelled + returned + "The table is closed. Every player was cashed out."
-            await self._public("closed", text)
-            return text
+            told = joined([*said, msg("table.close.done")], "notice.space")
+            await self._public("closed", told)
+            return told
 
         return await self._command(user, key, None, body, halted_ok=True)
 
-    async def _return_carry(self) -> str:
+    async def _return_carry(self) -> Msg | None:
         """R-16.13: a pot still carried when the table closes goes back to the players
         dealt into the hand that carried it, in equal shares, the odd chips one each from
         the first of them left of the button. Returns what the table says of it."""
         st = self.state
         if not st.carried:
-            return ""
+            return None
         owed = st.carried_by or tuple(s.user_id for s in st.seats.values())
         if not owed:
-            return ""
+            return None
         # The engine's split (R-11.2): equal shares, odd chips from the button's left.
         split = split_by_id(st.carried, owed, owed)
         shares = tuple((u, split[u]) for u in owed if split[u])
@@ -787,9 +790,11 @@ class Table:
             tlog.CarryReturned(shares),
             ledger=[LedgerRow(u, LedgerKind.CASH_OUT, a) for u, a in gone],
         )
-        return (
-            f"The carried pot of {plural(total, 'chip')} went back to the "
-            f"{plural(len(owed), 'player')} of the hand that carried it (R-16.13). "
+        return msg(
+            "table.close.carry_returned",
+            amount=Chips(total),
+            count=Count(len(owed)),
+            rule=Rule("R-16.13"),
         )
 
     async def abandon(self, reason: str, *, by: str) -> Abandoned | None:
@@ -816,36 +821,33 @@ class Table:
             await self._commit(tlog.Closed(by))
             self.away.clear()
             done.append(Abandoned(cancelled, cashed, reason))
-            return reason
+            return msg("table.close.done")
 
         await self._command(None, None, None, body)
         return done[0] if done else None
 
-    async def member_gone(self, user: str) -> str | None:
+    async def member_gone(self, user: str) -> Msg | None:
         """R-16.12: a seated player left the server (or was removed). Between deals he is
         stood up and cashed out at once; dealt in, he is away: the clock acts for him at
         once on each of his turns (check if free, else fold), and he is stood up and
         cashed out when the hand ends. Returns what the table said (None: not seated)."""
-        said: list[str] = []
+        said: list[Msg] = []
 
         async def body() -> str | Msg:
             seat = self.state.seat_of(user)
             if seat is None:
-                return ""
+                return msg("table.gone.not_seated")
             self.away.add(user)
             if self.state.dealt_in(seat.number) and not seat.leaving:
                 await self._commit(tlog.Leaving(seat.number))
-                text = (
-                    f"{seat.name} left the server: the clock acts for him this hand, then "
-                    "he is stood up and cashed out (R-16.12)."
-                )
-                await self._public("leaving", text, seat=seat.number)
+                told = msg("table.gone.leaving", who=Name(seat.name), rule=Rule("R-16.12"))
+                await self._public("leaving", told, seat=seat.number)
             elif self.state.dealt_in(seat.number):
-                text = f"{seat.name} left the server: the clock acts for him (R-16.12)."
+                told = msg("table.gone.away", who=Name(seat.name), rule=Rule("R-16.12"))
             else:
-                text = english(await self._stand(seat, None))
-            said.append(text)
-            return text
+                told = await self._stand(seat, None)
+            said.append(told)
+            return told
 
         await self._command(None, None, None, body)
         return said[0] if said else None
@@ -1051,16 +1053,15 @@ class Table:
         self,
         action: Action,
         key: str | None,
-        note: str = "",
+        note: str | Msg = "",
         ledger: Sequence[LedgerRow] = (),
         *,
         timeout: bool = False,
-    ) -> str:
+    ) -> Msg:
         info, hand = self._hand_or_refuse()
         events = hand.apply(action)  # a refusal raises here and changes nothing
         summary = _summary(events)
         told = None if summary is None else named(summary, info.names)
-        text = "" if told is None else english(told)
         try:
             await self._commit(
                 tlog.ActionTaken(
@@ -1081,8 +1082,11 @@ class Table:
             raise
         await self._tell(events)
         await self._after_change()
-        answer = text or "Done."
-        return f"{note} {answer}".strip() if note else answer
+        answer = told or msg("table.done")
+        if not note:
+            return answer
+        # The parser's remark on how it read the line, then what was done.
+        return joined([note if isinstance(note, Msg) else raw(note), answer], "notice.space")
 
     async def _tell(self, events: Sequence[Event]) -> None:
         info = self.state.current
@@ -1181,8 +1185,7 @@ class Table:
                 # Said, not done silently: he is out of the deals until he buys in again.
                 await self._public(
                     "sat_out",
-                    f"{seat.name} has no chips left and sits out; a top-up brings him "
-                    "back (R-1.9).",
+                    msg("table.broke_sits_out", who=Name(seat.name), rule=Rule("R-1.9")),
                     seat=number,
                 )
         await self._check_conservation()
@@ -1202,9 +1205,7 @@ class Table:
         await self._commit(info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}")
         await self._public(
             "hand_cancelled",
-            f"Hand #{info.hand_no} was dealt under earlier rules and cannot be resumed by "
-            "this version: it is cancelled and every player has back the chips he put in "
-            "(R-16.8).",
+            msg("table.hand_unresumable", hand=Number(info.hand_no), rule=Rule("R-16.8")),
         )
         return True
 
@@ -1291,7 +1292,7 @@ class Table:
             st = self.state
             mark = st.seq
             dealing = not st.in_hand
-            why = "nothing the clock may do was accepted"
+            why: Msg = msg("table.clock.nothing_accepted")
             try:
                 if dealing:
                     key = choice.TIMED_OUT if self._choice_pending() else None
@@ -1299,13 +1300,13 @@ class Table:
                 elif (hand := st.hand) is not None and hand.over:
                     await self._settle()
                 else:
-                    why = await self._timeout()
+                    why = await self._timeout() or why
             except DuplicateKey:
                 # Another writer may have done it: the log says what is true.
                 await self._reload()
-                why = "what the clock did was already in the table's log"
+                why = msg("table.clock.already_logged")
             except (TableError, PokerError) as exc:
-                why = english(self._words(exc))
+                why = self._words(exc)
             except Exception:
                 # The store failed (or a bug): rebuild from the log and try again later,
                 # not at once; failing every time, the clock stops the table (R-18.3).
@@ -1315,7 +1316,7 @@ class Table:
                 self._clock_retry_at = now + min(60.0, 2.0**self._clock_failures)
                 if self._clock_failures < CLOCK_FAILURES_TO_STOP:
                     return False
-                why = f"it failed {self._clock_failures} times in a row"
+                why = msg("table.clock.failed", count=Count(self._clock_failures))
                 self._clock_failures, self._clock_retry_at = 0, None
                 if self.state.seq == mark and not self.state.halted:
                     await self._clock_stuck(not self.state.in_hand, why)
@@ -1326,7 +1327,7 @@ class Table:
             await self._clock_stuck(dealing, why)
             return False
 
-    async def _timeout(self) -> str:
+    async def _timeout(self) -> Msg | None:
         """The clock acts for whoever is late (R-18.1); returns why it could not, if it
         could not (then nothing changed)."""
         st = self.state
@@ -1343,7 +1344,7 @@ class Table:
                 if st.hand is not hand or not hand.can_act(pos):
                     break
                 await self._apply(DeclareTimeout(pos), f"{ckey}:{pos}", timeout=True)
-            return ""
+            return None
         if sealed:
             # R-13.2: the clock is shared: every fist still open times out at once
             # (the engine takes them together; said first, then done).
@@ -1354,9 +1355,9 @@ class Table:
                 key_ = "table.clock.declare_high"
             await self._public("timeout", msg(key_, who=who, count=Count(len(late))))
             await self._apply(DeclareTimeout(late[0]), f"{ckey}:{late[0]}", timeout=True)
-            return ""
+            return None
         if hand.to_act is None:
-            return "nobody is to act, yet the hand is not over"
+            return msg("table.clock.nobody_to_act")
         pos = hand.to_act
         choices = host.clock_choices(st, hand, pos, info.users[pos])
         seat = st.seats.get(info.order[pos])
@@ -1365,12 +1366,12 @@ class Table:
             told = msg("table.story.time_ran_out", who=Name(seat.name))
             await self._public("timeout", told, seat=seat.number)
         was = seat.timeouts if seat is not None else 0
-        refusal = f"the rules allow {info.names[pos]} none of the clock's actions"
+        refusal = msg("table.clock.none_allowed", who=Name(info.names[pos]))
         for action in choices:
             try:
                 await self._apply(action, ckey, timeout=True)
             except PokerError as exc:  # refused: nothing changed; the next choice
-                refusal = exc.message
+                refusal = exc.msg
                 continue
             break
         else:
@@ -1383,33 +1384,25 @@ class Table:
             else:
                 told = msg("table.clock.sat_out", who=Name(seat.name), count=Count(limit))
             await self._public("sat_out", told, seat=seat.number)
-        return ""
+        return None
 
-    async def _clock_stuck(self, dealing: bool, why: str) -> None:
+    async def _clock_stuck(self, dealing: bool, why: Msg) -> None:
         """R-18.3: the clock was due and nothing moved. Said once, and never again at
         the same moment: the automatic deal waits until the table changes; a hand the
         clock cannot move stops the table, with the reason (its chips stay where they
         are, counted, R-2.5)."""
-        why = why.strip().rstrip(".")
-        why = why[:1].upper() + why[1:] + "."  # its own sentence, whoever worded it
+        rule = Rule("R-18.3")
         if dealing:
             self._deal_parked = self.state.seq
-            await self._public(
-                "timeout",
-                f"The automatic deal could not start. {why} It tries again when something "
-                "changes at the table, or the host deals (R-18.3).",
-            )
+            await self._public("timeout", msg("table.clock.deal_parked", why=why, rule=rule))
             return
-        reason = (
-            f"The clock could not act in hand #{self.state.hand_no}. {why} The table is "
-            "stopped with the hand as it stands, and every chip counted (R-18.3)."
-        )
+        reason = msg("table.clock.halted", hand=Number(self.state.hand_no), why=why, rule=rule)
         try:
             await self._commit(tlog.Halted(reason))
         except Exception:  # not recorded: stopped in memory all the same
             log.exception("table %s: could not record the halt", self.table_id)
             self.state.halted = reason
-        log.error("table %s halted: %s", self.table_id, reason)
+        log.error("table %s halted: %s", self.table_id, english(reason))
         await self._public("halted", reason)
 
     async def settle(self) -> None:
@@ -1424,10 +1417,7 @@ class Table:
                 # One table that cannot be settled must not keep the bot (or any other
                 # table) from starting: it stops, with the reason, and nothing moves.
                 log.exception("table %s: could not be settled; halting it", self.table_id)
-                self.halt_in_memory(
-                    "The table could not finish what was cut short when the dealer "
-                    "stopped; it is stopped and no chip moves until an operator looks at it."
-                )
+                self.halt_in_memory(msg("table.unsettled"))
 
     async def _settle_quietly(self) -> None:
         """:meth:`_settle`, when the store may still be failing (logged, not raised)."""
@@ -1436,7 +1426,7 @@ class Table:
         except Exception:
             log.exception("table %s: the rest of a command is still not written", self.table_id)
 
-    def halt_in_memory(self, reason: str) -> None:
+    def halt_in_memory(self, reason: Msg) -> None:
         """Stop the table without writing (the store is what failed): the log is
         untouched, and the next start tries again."""
         if not self.state.halted:
@@ -1464,7 +1454,7 @@ class Table:
             deadline = self.due_at()  # the dealer's clock to name the game (R-16.10)
         return build_view(self.state, viewer, deadline)
 
-    def conservation_error(self) -> str | None:
+    def conservation_error(self) -> Msg | None:
         return self.state.conservation_error()
 
     def digest(self) -> str:
@@ -1484,10 +1474,6 @@ class Table:
             return phh.export_hand(hand, players=list(info.names), viewer=position)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
-
-    async def hand_story(self, hand_no: int) -> str:
-        """A finished hand as the table told it, in English (:meth:`hand_told`)."""
-        return "\n".join(english(m) for m in await self.hand_told(hand_no))
 
     async def hand_told(self, hand_no: int) -> list[Msg]:
         """A finished hand as the table told it: its public lines as messages, players
@@ -1589,7 +1575,7 @@ class Table:
                 order = rec.order
                 found = HandInfo.started(
                     rec,
-                    tuple(names.get(s, f"seat {s}") for s in order),
+                    tuple(names.get(s, f"#{s}") for s in order),
                     tuple(users.get(s, "") for s in order),
                 )
             elif found is not None and isinstance(rec, tlog.ActionTaken):
@@ -1609,7 +1595,7 @@ def _replay(hand_no: int, info: HandInfo) -> Hand:
         for action in info.actions:
             hand.apply(action)
     except PokerError as exc:  # recorded under earlier rules (R-16.8)
-        raise UnreplayableHand(hand_no, exc.message) from None
+        raise UnreplayableHand(hand_no, exc.msg) from None
     return hand
 
 

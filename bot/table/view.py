@@ -14,7 +14,7 @@ from typing import Literal
 from bot.poker.cards import JOKER
 from bot.poker.hand import Hand
 from bot.poker.legal import ActionName, Legal, Phase, Turn
-from bot.poker.messages import Count, Msg, Number, english, msg
+from bot.poker.messages import Count, Msg, Number, english, joined, msg
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant, street_title
@@ -24,6 +24,7 @@ from bot.table.seating import SeatState
 # The stakes live in bot/table/stakes.py (the settings say them too); read from here too.
 from bot.table.stakes import StakesView as StakesView
 from bot.table.stakes import stakes_of as stakes_of
+from bot.table.stakes import stakes_parts as stakes_parts
 from bot.table.stakes import stakes_said as stakes_said
 from bot.table.state import TableState
 
@@ -90,14 +91,14 @@ class TableView:
     phase: ViewPhase
     """waiting, betting, draw, declare, guts, showdown, over, paused, halted, closed."""
     hand_no: int
-    last_action: str
     turn: int
     legal: Legal | None
     """The viewer's legal actions, only when it is his turn."""
     declare_pending: int
     """How many players still have to declare or call at once (sealed, R-13.2, R-15.2)."""
     host: str
-    halted: str | None
+    halted: Msg | None
+    """Why the table is stopped (None: it is not)."""
     pot_system: PotSystem = "normal"
     """normal, two_to_win or guts (§15) for the game on (or dealt next)."""
     reserve: int = 0
@@ -120,8 +121,6 @@ class TableView:
     """How the players who may act now act (the engine's ``Hand.actors``): ``in_turn``
     (one seat, ``to_act``), ``sealed`` (``declare_pending`` players at once, each in
     private), or None (nobody: between hands)."""
-    no_raise: str | None = None
-    """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so."""
     in_hand: bool = False
     """A hand is dealt and not yet ended (also while the table is paused or halted)."""
     draw_game: bool = False
@@ -132,14 +131,18 @@ class TableView:
     player to show (and may state his hand) or muck."""
     stakes_data: StakesView | None = None
     """``stakes`` as data."""
+    title_said: Msg | None = None
+    """``variant_name`` as a message (the game's title, "declare" with it, R-13.1)."""
     street_said: Msg | None = None
     """``street`` as a message (None between hands)."""
     last_said: Msg | None = None
-    """``last_action`` as a message (names in it; None: nothing yet this hand)."""
+    """The last action of the hand as a message (names in it; None: nothing yet this
+    hand)."""
     options_said: Msg | None = None
     """``options`` as a message (:meth:`Legal.options`), under the same condition."""
     no_raise_said: Msg | None = None
-    """``no_raise`` as a message."""
+    """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so,
+    as the engine's message."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -201,7 +204,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             options, actions = public.describe(), public.actions
             options_said = public.options()
     legal = None
-    no_raise: str | None = None
     no_raise_said: Msg | None = None
     if hand is not None and viewer_pos is not None:
         actor = hand.actor(viewer_pos)
@@ -210,7 +212,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
             legal = actor.legal
             if actor.turn == "in_turn":
                 no_raise_said = hand.no_raise_why()
-                no_raise = None if no_raise_said is None else english(no_raise_said)
     if hand is not None and info is not None:
         pots = _pots(hand, info.order)
         phase: ViewPhase = hand.phase
@@ -232,22 +233,19 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     acting = actors[0].turn if actors else None
     declare = _declare(state, variant)
     game = get_variant(variant)
-    name = game.name
     # A hand is shown at the stakes it was dealt at (R-19.1: a tournament's level).
     dealt = state.settings
     if state.current is not None and not state.current.ended and state.current.level:
         dealt = at_level(dealt, Level.of(state.current.level))
-    stakes = dealt.stakes_text(variant, limit)
-    if declare:
-        # R-13.1: a declare game says so wherever the game is named.
-        if f"{name} declare" not in stakes:
-            stakes = stakes.replace(name, f"{name} declare", 1)
-        name = f"{name} declare"
+    stakes_data = stakes_of(dealt, variant, limit, declare)
+    # R-13.1: a declare game says so wherever the game is named.
+    title = msg("table.stakes.declare", game=game.title) if declare else game.title
+    street = street_said(hand) if hand is not None else None
     return TableView(
         table_id=state.table_id,
         variant=variant,
-        variant_name=name,
-        stakes=stakes,
+        variant_name=english(title),
+        stakes=english(stakes_said(stakes_data)),
         seats=tuple(seats),
         seat_count=state.settings.seats,
         button=info.button if info else state.prev_button,
@@ -258,7 +256,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         pot_total=hand.pot_total() if hand is not None else state.carried,
         phase=phase,
         hand_no=state.hand_no,
-        last_action=state.last_action,
         turn=state.turn,
         legal=legal,
         declare_pending=sum(1 for a in actors if a.turn == "sealed"),
@@ -269,16 +266,16 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         reserve=reserve,
         legs_needed=state.settings.value("guts_legs") if system == "guts" else 0,
         declare=declare,
-        street=_street_text(hand) if hand is not None else "",
-        street_said=street_said(hand) if hand is not None else None,
-        stakes_data=stakes_of(dealt, variant, limit, declare),
+        street="" if street is None else english(street),
+        stakes_data=stakes_data,
+        title_said=title,
+        street_said=street,
         last_said=state.last_said,
         options_said=options_said,
         no_raise_said=no_raise_said,
         to_call=to_call,
         options=options,
         actions=actions,
-        no_raise=no_raise,
         in_hand=hand is not None,
         draw_game=any(street.draw for street in game.streets),
         declared_hands=hand is not None and hand.rules.declared_hands,
@@ -289,25 +286,6 @@ def _options_private(hand: Hand) -> bool:
     """R-12.2 jacks to open: before anyone opens, whether the player to act may open
     depends on his hole cards, so his options are his alone (invariant 2)."""
     return hand.rules.jacks_to_open and hand.opener is None and hand.street_index <= 0
-
-
-def _street_text(hand: Hand) -> str:
-    """The street for people: "Flop", "Third street", "Draw 2 of 3", "After the draw"."""
-    streets = hand.variant.streets
-    # Past the last street once the dealing is over (Guts calls, a declaration).
-    i = min(max(hand.street_index, 0), len(streets) - 1)
-    draws = [k for k, s in enumerate(streets) if s.draw]
-    if not draws:
-        return streets[i].name.capitalize() if any(s.betting for s in streets) else ""
-    total = len(draws)
-    of = f" of {total}" if total > 1 else ""
-    if i not in draws:
-        return "Before the draw" + (f" ({total} draws)" if total > 1 else "")
-    n = draws.index(i) + 1
-    label = f"draw {n}{of}" if total > 1 else "the draw"
-    if hand.phase == "draw":
-        return label.capitalize()
-    return f"After {label}"  # "of 3" says how many are to come
 
 
 HEADINGS = frozenset(
@@ -329,7 +307,8 @@ street"); the others are named by the engine's term."""
 
 
 def street_said(hand: Hand) -> Msg | None:
-    """Where the hand is, as a message (what :func:`_street_text` says in English)."""
+    """Where the hand is, as a message: "Flop", "Third street", "Draw 2 of 3", "After
+    the draw" (None for a game without streets to name)."""
     streets = hand.variant.streets
     i = min(max(hand.street_index, 0), len(streets) - 1)
     draws = [k for k, s in enumerate(streets) if s.draw]
@@ -414,71 +393,28 @@ def seconds_left(view: TableView, now: float | None) -> int | None:
     return max(0, math.ceil(view.deadline - now))
 
 
-def pots_text(view: TableView) -> str:
-    """ "Pot: 30" or "Pot: 30 (main 20, side 1 10)", the reserve apart (R-15.3)."""
-    in_play = view.pot_total - view.reserve
-    text = f"Pot: {in_play}"
-    if len(view.pots) > 1:
-        labels = ["main", *(f"side {i}" for i in range(1, len(view.pots)))]
-        text += (
-            " ("
-            + ", ".join(f"{k} {p.amount}" for k, p in zip(labels, view.pots, strict=True))
-            + ")"
-        )
-    if view.reserve:
-        text += f" | reserve {view.reserve} (waits above the maximum pot)"
-    return text
-
-
-def seat_notes(view: TableView, seat: SeatView) -> list[str]:
-    """What the table knows of a seat besides chips and cards: cards drawn in each draw
-    (R-16.4), two-to-win markers and Guts legs while they are live (R-15.1, R-15.3)."""
+def seat_notes(view: TableView, seat: SeatView) -> list[Msg]:
+    """What the table knows of a seat besides chips and cards, as messages: cards drawn
+    in each draw (R-16.4, ``table.note.drew``), two-to-win markers and Guts legs while
+    they are live (R-15.1, R-15.3)."""
     notes = []
     if seat.drew == (0,) and seat.state != "folded":
-        notes.append("stood pat")
+        notes.append(msg("table.note.stood_pat"))
     elif seat.drew and seat.state != "folded":
-        notes.append("drew " + ", ".join(str(n) if n else "pat" for n in seat.drew))
-    if seat.marker:
-        notes.append("marker")
-    if seat.legs:
-        need = f"/{view.legs_needed}" if view.legs_needed else ""
-        notes.append(f"legs {seat.legs}{need}")
-    return notes
-
-
-def render_text(view: TableView, now: float | None = None) -> str:
-    """A plain-text picture of the view (the terminal presenter prints this); ``now``
-    (epoch seconds) shows how long the player to act has left."""
-    where = f" | {view.street}" if view.street else ""
-    lines = [f"== {view.table_id}: {view.stakes} | hand #{view.hand_no} | {view.phase}{where} =="]
-    if view.board:
-        lines.append("Board: " + cards_words(view.board))
-    if view.pot_total or view.reserve:
-        lines.append(pots_text(view))
-    if view.pot_system == "two_to_win":
-        lines.append("Two to win (R-15.1): a win earns a marker; a marker holder's win collects.")
-    left = seconds_left(view, now)
-    clock = f", {left} s left" if left is not None else ""
-    who = next((s for s in view.seats if s.seat == view.to_act), None)
-    if who is not None:
-        may = f". Options: {view.options}" if view.options else ""
-        lines.append(f"To act: {who.name} (seat {who.seat}){clock}{may}.")
-    elif view.acting == "sealed":
-        what = "to declare" if view.phase == "declare" else "to say in or out"
-        lines.append(f"Waiting for {view.declare_pending} {what} (privately){clock}")
-    for s in view.seats:
-        marks = ("D " if s.is_button else "  ") + ("> " if s.is_turn else "  ")
-        cards = cards_words(s.cards)
-        bet = f" bet {s.bet}" if s.bet else ""
-        notes = "".join(f" ({n})" for n in seat_notes(view, s))
-        lines.append(
-            f"{marks}{s.seat:>2} {s.name:<12} {s.stack:>7}{bet} [{s.state}]{notes} {cards}".rstrip()
+        drawn = tuple(
+            msg("table.note.drawn", count=Count(n)) if n else msg("table.note.pat")
+            for n in seat.drew
         )
-    if view.last_action:
-        lines.append(f"Last: {view.last_action}")
-    if view.halted:
-        lines.append(f"HALTED: {view.halted}")
-    return "\n".join(lines)
+        notes.append(msg("table.note.drew", draws=joined(drawn)))
+    if seat.marker:
+        notes.append(msg("table.note.marker"))
+    if seat.legs:
+        if view.legs_needed:
+            legs = msg("table.note.legs_of", legs=Number(seat.legs), need=Number(view.legs_needed))
+            notes.append(legs)
+        else:
+            notes.append(msg("table.note.legs", legs=Number(seat.legs)))
+    return notes
 
 
 def cards_words(cards: tuple[str, ...] | list[str]) -> str:

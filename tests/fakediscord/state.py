@@ -434,7 +434,13 @@ def links(payload: JSON) -> list[str]:
     return found
 
 
-_ESCAPE = re.compile(r"\\([^\w\s])")
+_ESCAPE = re.compile(r"\\([^\w\s]|_)")
+"""A markdown escape: a backslash before punctuation or ``_`` (Discord's italics)."""
+
+
+def unescaped(text: str) -> str:
+    """One text as a reader sees it: each markdown escape shown as the character."""
+    return _ESCAPE.sub(r"\1", text)
 
 
 def shown(payload: JSON) -> str:

@@ -1,0 +1,399 @@
+"""The director loop: a tournament carried out over the service's tables.
+
+Every decision of the director (:mod:`bot.tournament.director`) is appended to the
+tournament's journal first, folded, then carried out at the tables: seats by
+``move_in``, balancing moves through :class:`~bot.table.moves.Mover` (under the
+tournament's moves log), busted entries stood up with their empty stacks, levels set
+for each table's next deal. :meth:`Runner.load` rebuilds the state from the journal and
+finishes whatever a crash cut short (seatings, moves, hands the director had not yet
+heard of), so nothing is applied twice and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.poker.messages import Msg
+from bot.table.moves import Mover
+from bot.table.service import TableService
+from bot.table.settings import TableSettings
+from bot.table.table import Table
+from bot.tournament import balance, director
+from bot.tournament.director import Decision, State
+from bot.tournament.log import (
+    Created,
+    HandStarted,
+    LevelUp,
+    Moved,
+    Out,
+    Record,
+    Seated,
+    Started,
+)
+from bot.tournament.ports import shape
+from bot.tournament.structure import Break, Config
+from bot.tourney_run.journal import Journal
+from bot.tourney_run.port import ServiceTable
+from bot.tourney_run.stakes import TournamentStakes, table_id
+
+Tell = Callable[[Msg], Awaitable[None]]
+
+
+async def _quiet(_: Msg) -> None:
+    return None
+
+
+def stakes_of(service: TableService) -> TournamentStakes:
+    """The service's tournament stakes source, installed on first use."""
+    if not isinstance(service.stakes, TournamentStakes):
+        service.stakes = TournamentStakes()
+    assert isinstance(service.stakes, TournamentStakes)
+    return service.stakes
+
+
+class Runner:
+    """One tournament on ``service``: its state, its tables, and the loop's steps."""
+
+    def __init__(
+        self,
+        service: TableService,
+        tournament: str,
+        *,
+        rng: random.Random | None = None,
+        tell: Tell = _quiet,
+    ) -> None:
+        self.service = service
+        self.tournament = tournament
+        self.journal = Journal(service.store, tournament)
+        self.mover = Mover(service.store, tournament, service.table)
+        self.stakes = stakes_of(service)
+        self.director = f"director:{tournament}"
+        self.rng = rng or random.Random()
+        self.tell = tell
+        self.state: State | None = None
+        self.count = 0
+        """Records folded so far (decisions' keys count from it)."""
+        self.ports: dict[int, ServiceTable] = {}
+        self.halted: frozenset[int] = frozenset()
+        self.last_hand: dict[int, int] = {}
+        """Table -> the table's hand number the director last saw dealt."""
+        self.history: list[tuple[str, Moved]] = []
+        """Every move with its transfer id, in order."""
+        self.done: set[str] = set()
+        """The transfer ids of the moves carried out."""
+        self.vacated: dict[int, list[int]] = {}
+        self.outs: list[Out] = []
+        self.notices: list[Msg] = []
+
+    # ------------------------------------------------------------ the journal
+
+    @property
+    def st(self) -> State:
+        assert self.state is not None, "no tournament: create or load it first"
+        return self.state
+
+    def _fold(self, record: Record) -> None:
+        # Seats emptied, oldest first (stud-only balancing fills the last one): from
+        # the journal, so a restart knows them too.
+        if isinstance(record, Out) and record.entry in self.st.seats:
+            table, seat = self.st.seats[record.entry]
+            self.vacated.setdefault(table, []).append(seat)
+        elif isinstance(record, Moved):
+            self.vacated.setdefault(record.from_table, []).append(record.from_seat)
+        if isinstance(record, Created):
+            self.state = State(record.config, level_at=record.at)
+        else:
+            self.state = director.fold(self.st, record)
+        if isinstance(record, HandStarted):
+            self.last_hand[record.table] = record.hand
+        elif isinstance(record, Moved):
+            self.history.append((self._transfer(self.count), record))
+        elif isinstance(record, Out):
+            self.outs.append(record)
+        self.count += 1
+
+    def _transfer(self, index: int) -> str:
+        """The transfer id of the move recorded ``index``-th in the journal."""
+        return f"{self.tournament}:move:{index}"
+
+    async def apply(self, decision: Decision, key: str) -> bool:
+        """Append ``decision`` (once: ``key``), fold it, check the invariants, carry it
+        out at the tables and say it. False: refused, or already applied."""
+        if not decision.ok:
+            return False
+        if decision.records:
+            if not await self.journal.append(decision.records, key):
+                return False
+            first = self.count
+            for record in decision.records:
+                self._fold(record)
+            director.check(self.st)
+            await self._carry_out(decision.records, first)
+            if self.st.status == "finished":
+                await self._record_payouts()
+        for said in decision.notices:
+            self.notices.append(said)
+            await self.tell(said)
+        return True
+
+    async def create(self, config: Config) -> None:
+        await self.apply(Decision((Created(config, self.service.time.now()),)), "create")
+
+    async def load(self) -> bool:
+        """Rebuild from the journal and finish what a crash cut short. False: no such
+        tournament in the store."""
+        records = await self.journal.records()
+        if not records:
+            return False
+        self.state, self.count = None, 0
+        self.last_hand, self.history, self.outs, self.vacated = {}, [], [], {}
+        for record in records:
+            self._fold(record)
+        if self.st.status in ("running", "finished"):
+            await self._open_tables()
+            await self._set_levels()
+            await self.mover.resume()
+            self.done = (await self.mover.recorded())[1]
+            for n in sorted(self.ports):
+                await self._sync_hand(n)
+            await self._reconcile()
+            await self.balance()
+        if self.st.status == "finished":
+            await self._record_payouts()
+        return True
+
+    # ------------------------------------------------------------ registration
+
+    async def register(self, player: str, name: str) -> Decision:
+        shapes = [self._shape(p) for p in self.ports.values() if p.seats()]
+        decision = director.register(
+            self.st, player, name, tables=shapes, rng=self.rng, at=self.service.time.now()
+        )
+        await self.apply(decision, f"register:{self.count}:{player}")
+        return decision
+
+    async def start(self) -> Decision:
+        decision = director.start(self.st, self.rng, at=self.service.time.now())
+        await self.apply(decision, "start")
+        return decision
+
+    # ------------------------------------------------------------ the tables
+
+    def _settings(self) -> TableSettings:
+        cfg = self.st.config
+        return TableSettings(
+            variant=cfg.game[0],
+            seats=cfg.seats,
+            button_rule="dead",
+            ante_mode="big_blind",
+            min_players=2,
+            hand_pause=0.0,
+        )
+
+    async def _table(self, number: int) -> ServiceTable:
+        port = self.ports.get(number)
+        if port is not None:
+            return port
+        tid = table_id(self.tournament, number)
+        table = self.service.get(tid)
+        if table is None:
+            await self.service.create(tid, self.director, self._settings(), key=f"create:{tid}")
+            table = self.service.table(tid)
+        forced = self.st.config.schedule.forced
+        port = self.ports[number] = ServiceTable(number, table, self.stakes, self.director, forced)
+        return port
+
+    async def _open_tables(self) -> None:
+        numbers = {t for t, _ in self.st.seats.values()} | set(self.st.table_hands)
+        for n in sorted(numbers):
+            await self._table(n)
+
+    def table(self, number: int) -> Table:
+        return self.ports[number].table
+
+    async def _set_levels(self) -> None:
+        item = self.st.config.schedule.item(self.st.level)
+        for port in self.ports.values():
+            if not isinstance(item, Break):
+                await port.set_level(item, f"level:{self.st.level}")
+            await port.set_paused(isinstance(item, Break), f"pause:{self.st.level}")
+
+    def _shape(self, port: ServiceTable) -> balance.TableShape:
+        return shape(port, self.st.config.seats, tuple(self.vacated.get(port.number, ())))
+
+    async def _carry_out(self, records: Sequence[Record], first: int) -> None:
+        """Records ``first``, ``first + 1``, ... of the journal, done at the tables."""
+        names = self.st.names()
+        for index, record in enumerate(records, start=first):
+            if isinstance(record, Started):
+                await self._open_tables()
+                await self._set_levels()
+                for entry, number, seat in record.seats:
+                    port = await self._table(number)
+                    chips = self.st.config.stack
+                    await port.move_in(entry, names[entry], chips, seat, self._seat_key(entry))
+            elif isinstance(record, Seated):
+                port = await self._table(record.table)
+                await self._set_levels()
+                await port.move_in(
+                    record.entry, names[record.entry], record.chips, record.seat,
+                    self._seat_key(record.entry),
+                )  # fmt: skip
+            elif isinstance(record, Moved):
+                await self._move(self._transfer(index), record)
+            elif isinstance(record, LevelUp):
+                self.checkpoint("level")
+                await self._set_levels()
+
+    def _seat_key(self, entry: str) -> str:
+        return f"{self.tournament}:seat:{entry}"
+
+    async def _move(self, transfer: str, m: Moved) -> None:
+        entry = m.entry
+        source, target = await self._table(m.from_table), await self._table(m.to_table)
+        done = await self.mover.move(
+            transfer, entry, source.table.table_id, target.table.table_id, m.to_seat
+        )
+        if not done.done:
+            raise RuntimeError(f"move {transfer} not carried out: {done}")
+        self.done.add(transfer)
+
+    async def _record_payouts(self) -> None:
+        state = self.st
+        won: dict[str, int] = {}
+        for b in state.bounties:
+            won[b.entry] = won.get(b.entry, 0) + b.amount
+        prizes = {f.entry: f.prize for f in state.finishes}
+        rows = [
+            (e.entry, e.player, prizes.get(e.entry, 0), won.get(e.entry, 0)) for e in state.entries
+        ]
+        await self.journal.record_payouts(rows)
+
+    def checkpoint(self, where: str) -> None:
+        """A named point of the loop (a crash test stops the service at one)."""
+
+    async def _reconcile(self) -> None:
+        """Seats at the tables as the director has them: moves recorded and not carried
+        out finished, seatings made, busted entries stood up (between hands only)."""
+        state = self.st
+        for transfer, m in self.history:
+            if transfer not in self.done:  # recorded in the journal, not carried out
+                await self._move(transfer, m)
+        where = {s.user_id: n for n, p in self.ports.items() for s in p.table.state.seats.values()}
+        for entry, (number, _) in sorted(state.seats.items()):
+            if where.get(entry) == number:
+                continue
+            if entry not in where:
+                port = await self._table(number)
+                if port.between_hands():
+                    await port.move_in(
+                        entry, state.names()[entry], state.stacks[entry],
+                        state.seats[entry][1], self._seat_key(entry),
+                    )  # fmt: skip
+        for port in self.ports.values():
+            if not port.between_hands():
+                continue
+            for seat in list(port.table.state.seats.values()):
+                if seat.user_id not in state.seats:
+                    assert seat.stack == 0, f"{seat.user_id} is out with chips"
+                    await port.move_out(seat.user_id, f"{self.tournament}:bust:{seat.user_id}")
+
+    # ------------------------------------------------------------ the loop's steps
+
+    async def _sync_hand(self, number: int) -> None:
+        """Tell the director what the table did that he has not heard of: a hand dealt,
+        a hand over (with its stacks, those who won the chips of whoever busted)."""
+        port = self.ports[number]
+        st = port.table.state
+        if st.hand_no > self.last_hand.get(number, 0) and number not in self.st.playing:
+            started = director.hand_started(self.st, number, st.hand_no)
+            await self.apply(started, f"hand:{number}:{st.hand_no}:start")
+        if number in self.st.playing and not (st.in_hand and st.hand_no == self.last_hand[number]):
+            hand = self.last_hand[number]
+            starts = self.st.playing[number]
+            chips = port.stacks()
+            stacks = [(e, chips.get(e, 0)) for e in sorted(starts)]
+            # R-19.24: who won chips this hand, most first (the odd chip of a split
+            # bounty to the first); none asked when the tournament has no bounties,
+            # so no bounty of nothing is recorded or said.
+            won = sorted((starts[e] - c, e) for e, c in stacks if c > starts[e])
+            gained = tuple(e for _, e in won)
+            bounty = self.st.config.entries.bounty
+            knockers = {e: gained for e, c in stacks if c == 0} if bounty else {}
+            done = director.hand_finished(
+                self.st, number, stacks, knockers, hand=hand, at=self.service.time.now()
+            )
+            await self.apply(done, f"hand:{number}:{hand}:end")
+
+    async def balance(self) -> None:
+        """The balancing plan after a hand, applied as moves (R-19.26 to R-19.33)."""
+        state = self.st
+        if state.status != "running" or not director.may_balance(state):
+            return
+        shapes = [self._shape(p) for p in self.ports.values() if p.seats()]
+        plan = balance.plan(
+            shapes,
+            protected=state.protected(),
+            names=state.names(),
+            rng=self.rng,
+            broken=state.broken,
+        )
+        self.halted = frozenset(plan.halted)
+        decision = director.moves(state, plan)
+        await self.apply(decision, f"plan:{self.count}")
+
+    async def after_hand(self, number: int) -> list[Out]:
+        """A table's hand is over: the director hears of it, busted entries stand up,
+        the tables are balanced. Returns the entries out in it."""
+        before = len(self.outs)
+        await self._sync_hand(number)
+        await self._reconcile()
+        await self.balance()
+        # R-2.5: every chip put in play is at the tables (stacks and pots), always.
+        assert self.chips_at_tables() == self.st.chips, (
+            f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"
+        )
+        return self.outs[before:]
+
+    async def tick(self) -> None:
+        """Levels and breaks by the clock."""
+        decision = director.tick(self.st, self.service.time.now())
+        await self.apply(decision, f"tick:{self.count}")
+
+    def ready(self) -> list[int]:
+        """Tables that may deal now (R-19.30, R-19.31, R-19.36)."""
+        tables = self.st.tables()
+        return [
+            n
+            for n, port in sorted(self.ports.items())
+            if port.between_hands()
+            and n not in self.halted
+            and director.may_deal(self.st, n, len(tables.get(n, {})))
+        ]
+
+    async def deal(self, number: int) -> bool:
+        table = self.table(number)
+        answer = await table.deal(None, key=f"deal:{table.state.hand_no + 1}")
+        if not answer.ok:
+            return False
+        self.checkpoint("dealt")
+        await self._sync_hand(number)
+        if not table.state.in_hand:  # over at once (everyone all in from the blinds)
+            await self.after_hand(number)
+        return True
+
+    # ------------------------------------------------------------ chips
+
+    def chips_at_tables(self) -> int:
+        """Every chip of the tournament's tables (stacks and pots): with no move in
+        flight, the chips put in play (R-2.5)."""
+        return sum(p.table.state.chips_on_table() for p in self.ports.values())
+
+    def check_chips(self) -> None:
+        for p in self.ports.values():
+            error = p.table.conservation_error()
+            assert error is None, error
+        assert self.chips_at_tables() == self.st.chips, (
+            f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"
+        )
