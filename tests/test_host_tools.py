@@ -9,7 +9,9 @@ from __future__ import annotations
 from bot.poker.messages import Msg
 from bot.table import log as tlog
 from bot.table.actor import Actor
+from bot.table.levels import Level
 from bot.table.ports import LedgerKind, MemoryStore
+from bot.table.predeal.stakes import FixedLevel
 from bot.table.recovery import ledger_error, load
 from bot.table.table import Table
 from bot.words import render
@@ -294,3 +296,25 @@ async def test_r20_55_the_waiting_list_survives_a_restart() -> None:
     assert again.hosting.offer is not None and again.hosting.offer.user == "w1"
     assert again.hosting.waiting == [("w2", "w2")]
     assert again.conservation_error() is None
+
+
+async def test_r20_50_a_tournament_table_refuses_kicks_moves_adjustments_and_a_waiting_list() -> (
+    None
+):
+    """R-20.50: at a tournament's table (its stakes a level, R-19.20) the director owns
+    seats and chips: kick, seat move, adjustment and the waiting list are refused and
+    write nothing; a co-host may still be named."""
+    h = Harness()
+    table = await h.seated(["alice", "bob"], seats=2)
+    table.stakes = FixedLevel(Level(1, 2))
+    before = table.state.seq
+    for out in (
+        await table.host_tool(HOST, "kick", "bob"),
+        await table.host_tool(HOST, "seat", "bob", to=1),
+        await table.host_tool(HOST, "adjust", "bob", amount=5, reason="x"),
+        await table.wait_list("carol", "carol", True),
+    ):
+        assert not out.ok and "tournament" in said(out.msg)
+    assert table.state.seq == before
+    assert (await table.host_tool(HOST, "cohost", "alice", name="alice")).ok
+    await ok(h, table)

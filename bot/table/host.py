@@ -31,6 +31,11 @@ MAX_ADJUST: Final = 1_000_000_000_000
 MAX_REASON: Final = 100
 
 
+def tournament(table: HostTable) -> bool:
+    """A tournament's table: its stakes are a level, its seats and chips the director's."""
+    return table.stakes.level(table.table_id) is not None
+
+
 def may_host(state: TableState, user: str) -> bool:
     """A co-host may do what the host does (R-20.50); the platform's moderators are
     judged by the table (``Table._require_manager``)."""
@@ -72,6 +77,8 @@ async def run(
         return await _cohost(table, who, tool == "cohost", user, name or user)
     if user == st.host and by != st.host and not _moderator(table, who):
         raise NotAllowed(msg("host.not_on_host"))  # a co-host's tools are not for the host
+    if tool in ("kick", "seat", "adjust") and tournament(table):
+        raise TableError(msg("host.tournament"))  # the director's chips and seats (R-20.50)
     seat = st.seat_of(user)
     if seat is None:
         raise TableError(msg("host.not_seated"))

@@ -13,14 +13,18 @@ from bot.table import log as tlog
 from bot.table.actor import Actor
 from bot.table.clocks import TimeSource
 from bot.table.ports import LedgerRow, Notice, NoticeKind, Presenter
+from bot.table.predeal.stakes import StakesSource
 from bot.table.settings import TableSettings
 from bot.table.state import TableState
 
 
 class HostTable(Protocol):
+    """A table as bot/table/table.py's ``Table`` is one."""
+
     state: TableState
     presenter: Presenter
     time: TimeSource
+    stakes: StakesSource
 
     @property
     def table_id(self) -> str: ...
