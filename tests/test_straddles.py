@@ -158,3 +158,30 @@ async def test_r20_58_a_rebuyer_who_does_not_post_waits_for_the_big_blind() -> N
     info = table.state.current
     assert info is not None and "d" not in info.users
     await h.play_passively(table)
+
+
+async def test_r20_58_under_the_post_option_a_rebuyer_posts_what_he_missed() -> None:
+    """R-1.6 / R-20.58: at a table whose missed blinds are posted, the busted player who
+    rebuys after the blinds passed him owes them and is dealt in at once, posting the big
+    blind live and the small dead."""
+    h = Harness()
+    h.service.seed = SEED
+    table = await h.seated(["a", "b", "c", "d"], missed_blinds="post")
+    await h.deal(table)
+    await h.play_passively(table)
+    seat = table.state.seat_of("d")
+    assert seat is not None
+    assert (await table.host_tool("host", "adjust", "d", amount=-seat.stack, reason="bust")).ok
+    for _ in range(2):
+        await h.deal(table)
+        await h.play_passively(table)
+    assert (await table.top_up("d", 100, key=h.key())).ok
+    seat = table.state.seat_of("d")
+    assert seat is not None and seat.state == "waiting" and seat.owes == 3
+    await h.deal(table)
+    info = table.state.current
+    assert info is not None and "d" in info.users
+    pos = info.users.index("d")
+    posts = forced(table)
+    assert (pos, "dead_blind", 1) in posts and (pos, "blind", 2) in posts
+    await h.play_passively(table)
