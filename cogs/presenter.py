@@ -490,7 +490,10 @@ class DiscordPresenter:
         lang = self.user_locale(user_id)
         text = f"<#{table_id}> · {notice_text(notice, lang)}"
         view = seat_offer.offer_view(table_id, lang)
-        await ops.dm(self.client, int(user_id), text, view=view, known=self.dms)
+        if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
+            # His DMs are closed: the channel tells him, mentioning him alone.
+            said = seat_offer.offer_here(user_id, self.table_locale(table_id))
+            await self._post(table_id, said, mention=int(user_id))
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)

@@ -12,7 +12,7 @@ from typing import Final
 
 import discord
 
-from bot.poker.messages import msg
+from bot.poker.messages import Name, msg
 from bot.words import Locale, render
 from cogs.ids import TABLE
 
@@ -38,3 +38,9 @@ def offer_view(table_id: str, lang: Locale) -> discord.ui.View:
     )
     view.add_item(button)
     return view
+
+
+def offer_here(user_id: str, lang: Locale) -> str:
+    """The offer said in the channel to a player whose DMs are closed (no button there:
+    ``/sit`` takes the seat)."""
+    return render(msg("waitlist.offer_here", who=Name(f"<@{user_id}>")), lang)

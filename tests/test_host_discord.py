@@ -100,3 +100,20 @@ async def test_r20_56_discord_a_seat_offered_by_dm_is_taken_with_its_button(h: H
     assert table.state.seat_of(str(carol.id)) is not None
     assert table.state.hosting.offer is None
     assert table.conservation_error() is None
+
+
+async def test_r20_55_discord_an_offer_to_closed_dms_is_said_in_the_channel(h: Harness) -> None:
+    """R-20.55 through Discord: the first in line whose DMs are closed is told in the
+    channel, mentioned alone, to take the seat with /sit; he does."""
+    fake = h.fake
+    alice, bob, carol = players(fake)
+    await h.slash(alice, "table create", seats=2)
+    for u in (alice, bob):
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(carol, "waitlist join")
+    fake.close_dms(carol)
+    await h.slash(bob, "stand")
+    told = [m for m in fake.channel_messages() if f"<@{carol.id}>" in m.content]
+    assert told and "/sit" in told[-1].content
+    await h.slash(carol, "sit", buy_in=200)
+    assert h.table().state.seat_of(str(carol.id)) is not None
