@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.local.words import Words
 from bot.poker.cards import JOKER
 from bot.poker.legal import Legal
-from bot.poker.messages import Chips
+from bot.poker.messages import Chips, Name, Number, msg
 from bot.table.view import SeatView, TableView, seconds_left
 
 
@@ -74,6 +74,9 @@ def draw(
         lines.append(
             words("draw.to_act", name=who.name, seat=who.seat, clock=clock, options=options)
         )
+    elif view.acting == "sealed" and view.phase == "run_twice":
+        count = Number(view.declare_pending)
+        lines.append(words.render(msg("home.waiting.run_twice", count=count, clock=Name(clock))))
     elif view.acting == "sealed":
         key = "draw.waiting_declare" if view.phase == "declare" else "draw.waiting_guts"
         lines.append(words(key, count=view.declare_pending, clock=clock))

@@ -43,6 +43,8 @@ RequestKind = Literal[
     "guts_out",
     "show",
     "muck",
+    "run_twice_yes",
+    "run_twice_no",
 ]
 """What a typed action asks for (``text_actions.ActionRequest.kind``)."""
 
@@ -291,6 +293,14 @@ ACTION_WORDS: Final[Mapping[str, RequestKind]] = MappingProxyType(
         "keep all": "draw",
         "show": "show",
         "muck": "muck",
+        # R-20.1: the answer to running the rest of the board twice.
+        "run twice yes": "run_twice_yes",
+        "run twice no": "run_twice_no",
+        "run it twice": "run_twice_yes",
+        "run it once": "run_twice_no",
+        "run once": "run_twice_no",
+        "twice": "run_twice_yes",
+        "once": "run_twice_no",
         # The amount words the raise modal takes ("half", "½", "all", "minimum"...): one
         # vocabulary for every way in.
         **AMOUNT_WORDS,

@@ -179,6 +179,7 @@ TableNoticeKind = Literal[
     "your_turn",
     "declare",
     "guts",
+    "run_twice",
 ]
 """What the table itself tells (seats, settings, the hand's start and end, clocks, and
 the prompts to act: ``your_turn``, ``declare``, ``guts``)."""

@@ -39,7 +39,7 @@ from bot.poker.messages import (
     joined,
     msg,
 )
-from bot.poker.rules import Limit, Rules, ante_list, jacks_apply, wild_apply
+from bot.poker.rules import Limit, Rules, ante_list, community_game, jacks_apply, wild_apply
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game
@@ -99,7 +99,6 @@ ENGINE_INTERNAL: frozenset[str] = frozenset(
         "unit",
         "limit_scale",
         "showdown",
-        "run_it_twice",
         "bomb_pot_ante",
         "double_board",
     }
@@ -131,6 +130,10 @@ def _guts(variant: str, limit: Limit) -> bool:
     return variant == "guts"
 
 
+def _board(variant: str, limit: Limit) -> bool:
+    return community_game(get_variant(variant))
+
+
 def _blinds(variant: str, limit: Limit) -> bool:
     return get_variant(variant).forced == "blinds"
 
@@ -139,7 +142,7 @@ def _bring_in(variant: str, limit: Limit) -> bool:
     return get_variant(variant).forced == "bring_in"
 
 
-ADDED_LATER: dict[str, Any] = {"language": ""}
+ADDED_LATER: dict[str, Any] = {"language": "", "run_it_twice": False}
 """Table settings newer than the logs' full set of names, with their defaults: stored
 only when set, so that every row written before them reads and writes back the same."""
 
@@ -239,6 +242,7 @@ META: dict[str, Meta] = {
     "guts_legs": Meta(unit="legs", range=(0, 100), applies=_guts, games="guts"),
     "wild": Meta(applies=_wild, games="wild", rule="R-10.7"),
     "declared_hands": Meta(),
+    "run_it_twice": Meta(applies=_board, games="board", rule="R-20.1"),
 }
 
 
@@ -781,10 +785,10 @@ class TableSettings:
     def to_dict(self) -> dict[str, Any]:
         # Flat, as the log has always held them: {"raise_cap": 4, "rotation": [...]}.
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
-        for name, default in ADDED_LATER.items():
-            if out[name] == default:
-                del out[name]  # as a log written before the setting existed holds it
         out.update(self.options)
+        for name, default in ADDED_LATER.items():
+            if out.get(name, default) == default:
+                out.pop(name, None)  # as a log written before the setting existed holds it
         out["rotation"] = list(self.rotation)
         out["extra"] = dict(self.extra)
         return out

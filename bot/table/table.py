@@ -54,6 +54,7 @@ from bot.poker.events import (
     GutsCallMade,
     HandEnded,
     PotAwarded,
+    RunItTwiceCount,
 )
 from bot.poker.hand import Hand
 from bot.poker.legal import Legal
@@ -69,6 +70,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
+from bot.table.home import runtwice
 from bot.table.levels import Level, at_level
 from bot.table.notices import plural
 from bot.table.notices import said as event_said
@@ -1046,8 +1048,9 @@ class Table:
     async def _tell(self, events: Sequence[Event]) -> None:
         info = self.state.current
         assert info is not None
+        twice = info.hand is not None and info.hand.ran_twice  # the second run
         for event in events:
-            m = event_said(event)
+            m = event_said(event, ran_twice=twice)
             if m is None:
                 continue
             text = english(named(m, info.names))
@@ -1078,7 +1081,12 @@ class Table:
             # several live prompts in every DM.
             if self._declare_told != info.hand_no:
                 for a in sealed:
-                    if "guts" in a.legal.actions:
+                    if "run_twice" in a.legal.actions:  # asked privately
+                        told = runtwice.prompt()
+                        notice = Notice(
+                            "run_twice", english(told), st.turn, deadline=deadline, msg=told
+                        )
+                    elif "guts" in a.legal.actions:
                         told = msg("table.prompt.guts")
                         notice = Notice("guts", english(told), st.turn, deadline=deadline, msg=told)
                     else:
@@ -1290,6 +1298,11 @@ class Table:
         info, hand = self._hand_or_refuse()
         ckey = f"clock:{info.hand_no}:{st.turn}"
         sealed = [a for a in hand.actors() if a.turn == "sealed"]
+        if late_rit := [a.position for a in runtwice.asked(sealed)]:
+            told, once = runtwice.timed_out([info.names[p] for p in late_rit], late_rit[0])
+            await self._public("timeout", told)  # no answer means once
+            await self._apply(once, f"{ckey}:{late_rit[0]}", timeout=True)
+            return ""
         if sealed and "guts" in sealed[0].legal.actions:
             # a player who has not called by the clock is out.
             late = [a.position for a in sealed]
@@ -1585,6 +1598,8 @@ def _check_chips(amount: int) -> None:
 
 def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     kind = req.kind
+    if (answer := runtwice.answer(kind, pos)) is not None:
+        return answer
     if kind == "check":
         return Check(pos)
     if kind == "call":
@@ -1667,7 +1682,13 @@ def _summary(events: Sequence[Event]) -> Msg | None:
         if event.audience is not None:
             continue
         if isinstance(
-            event, ActionTaken | Drew | DeclarationMade | DeclarationCount | GutsCallMade
+            event,
+            ActionTaken
+            | Drew
+            | DeclarationMade
+            | DeclarationCount
+            | GutsCallMade
+            | RunItTwiceCount,
         ):
             return event_said(event)
     for event in events:

@@ -28,7 +28,6 @@ INTERNAL_WHY: Final[dict[str, str]] = {
     "unit": "not offered at tables: bets and raises go in single chips",
     "limit_scale": "not offered at tables: a straddle or kill does not scale fixed limits",
     "showdown": "not offered at tables: the table always shows down automatically",
-    "run_it_twice": "not offered at tables yet: the table must first ask the players (R-20.1)",
     "bomb_pot_ante": "the table decides which deal is a bomb pot (R-20.4); not offered yet",
     "double_board": "set with a bomb pot by the table (R-20.5); not offered yet",
 }
