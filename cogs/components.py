@@ -140,6 +140,17 @@ def guts_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.
     return sealed(view)
 
 
+def run_twice_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.View:
+    """R-20.1: yes (run the rest twice) or no (once), sent privately; dated by the turn
+    like the fists, so a click after the question is over is refused as stale."""
+    view = discord.ui.View(timeout=None)
+    styles = {"twice": discord.ButtonStyle.success, "once": discord.ButtonStyle.secondary}
+    for arg, style in styles.items():
+        label = say(f"home.button.{arg}", locale)
+        view.add_item(button(ButtonId("dec", table_id, turn, arg), label, style))
+    return sealed(view)
+
+
 def draw_menu(
     table_id: str, turn: int, cards: tuple[str, ...], draw_max: int, locale: Locale = "en"
 ) -> discord.ui.View:

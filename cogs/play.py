@@ -30,7 +30,14 @@ from bot.words import Locale, render
 from cogs import errors, ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel, window_left
-from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal, state_modal
+from cogs.components import (
+    declare_buttons,
+    draw_menu,
+    guts_buttons,
+    raise_modal,
+    run_twice_buttons,
+    state_modal,
+)
 from cogs.ids import ButtonId
 from cogs.moderation import Moderation
 from cogs.presenter import _render_cards
@@ -54,6 +61,10 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
     try:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
+        elif bid.kind == "dec" and bid.arg in ("twice", "once"):
+            # the private run-it-twice answer, dated by its prompt's turn.
+            req = ActionRequest("run_twice_yes" if bid.arg == "twice" else "run_twice_no")
+            await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "dec" and bid.arg in ("in", "out"):
             req = ActionRequest("guts_in" if bid.arg == "in" else "guts_out")
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
@@ -243,7 +254,11 @@ async def act(
                 return
             if declare:
                 # Confirmed privately; final. The DM's buttons go away.
-                if req.kind in ("guts_in", "guts_out"):
+                if req.kind in ("run_twice_yes", "run_twice_no"):
+                    # his own answer, to him alone; final.
+                    yes = req.kind == "run_twice_yes"
+                    text = say("home.rit.you_agree" if yes else "home.rit.you_decline", lang)
+                elif req.kind in ("guts_in", "guts_out"):
                     said = say("play.guts." + req.kind, lang)
                     text = "✊ " + say("play.guts_final", lang, said=said, rule=Rule("R-15.2"))
                 else:
@@ -331,6 +346,8 @@ async def show_cards(interaction: Interaction, table_id: str) -> None:
         buttons = declare_buttons(table_id, view.turn, lang)
     elif view.legal is not None and "guts" in view.legal.actions:
         buttons = guts_buttons(table_id, view.turn, lang)
+    elif view.legal is not None and "run_twice" in view.legal.actions:
+        buttons = run_twice_buttons(table_id, view.turn, lang)
     elif view.legal is not None and "draw" in view.legal.actions:
         buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max, lang)
     extra = "\n" + say("play.you_may", lang, may=may(view.legal, lang)) if view.legal else ""

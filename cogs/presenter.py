@@ -67,7 +67,7 @@ from cards_art import (
 from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
-from cogs.components import declare_buttons, guts_buttons
+from cogs.components import declare_buttons, guts_buttons, run_twice_buttons
 from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels, save_table_place
 from cogs.words import Locales, notice_text, say
@@ -309,6 +309,8 @@ class DiscordPresenter:
             ch.enqueue(lambda: self._declare_prompt(table_id, user_id, notice))
         elif notice.kind == "guts":
             ch.enqueue(lambda: self._guts_prompt(table_id, user_id, notice))
+        elif notice.kind == "run_twice":
+            ch.enqueue(lambda: self._run_twice_prompt(table_id, user_id, notice))
         else:
             ch.enqueue(lambda: self._dm_private(table_id, user_id, notice))
 
@@ -482,6 +484,14 @@ class DiscordPresenter:
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "guts")
 
+    async def _run_twice_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
+        """R-20.1: the question by DM, its answer buttons for him alone."""
+        lang = self.user_locale(user_id)
+        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        view = run_twice_buttons(table_id, notice.turn, lang)
+        if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
+            await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
+
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)
         hand_no = notice.hand.hand_no if notice.hand is not None else 0
@@ -492,7 +502,8 @@ class DiscordPresenter:
         # Never any card here: only where to look. In the table's language: the
         # channel reads it.
         lang = self.table_locale(table_id)
-        said = say("dm.cannot", lang, user=f"<@{user_id}>", what=say("dm.what." + what, lang))
+        what_key = what if "." in what else "dm.what." + what  # a home prompt names its own
+        said = say("dm.cannot", lang, user=f"<@{user_id}>", what=say(what_key, lang))
         await self._post(table_id, said, mention=int(user_id))
 
     async def _ping(self, table_id: str, user_id: str, notice: Notice) -> None:

@@ -1,0 +1,95 @@
+"""The home-game options on Discord, end to end through the real client and the fake
+Discord (R-20.1): the run-it-twice question by DM with Yes/No buttons, each answer
+seen by its owner only until every answer is in."""
+
+from __future__ import annotations
+
+from bot.poker.events import RunItTwiceDecided, SecondBoardDealt
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.state import audience_includes
+from tests.test_discord_e2e import Harness, h, players
+
+__all__ = ["h"]  # the end-to-end fixture, shared
+
+AGREED = "You said yes to running it twice."
+DECLINED = "You said no"
+
+
+async def _all_in(h: Harness, users: list[FakeUser]) -> None:
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="run_it_twice", value="on")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    actor = h.to_act()
+    assert actor is not None
+    await h.click(actor, "all_in")
+    for _ in range(6):
+        if h.table().snapshot(None).phase != "betting":
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "check_call")
+    assert h.table().snapshot(None).phase == "run_twice"
+
+
+async def _answer(h: Harness, user: FakeUser, arg: str) -> None:
+    fake: FakeDiscord = h.fake
+    dm = next(m for m in reversed(fake.dm_messages(user)) if m.custom_ids())
+    button = next(c for c in dm.custom_ids() if c.endswith(":" + arg))
+    await fake.click(user, dm, button)
+    await h.settle()
+
+
+async def test_R_20_1_run_it_twice_answers_by_dm_are_sealed_until_all_are_in(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await _all_in(h, users)
+    # Every player asked has the question by DM, with its two buttons.
+    for u in users:
+        dm = next(m for m in reversed(fake.dm_messages(u)) if m.custom_ids())
+        assert "twice" in dm.content.lower()
+        assert sorted(c.rsplit(":", 1)[1] for c in dm.custom_ids()) == ["once", "twice"]
+    mark = len(fake.deliveries)
+    await _answer(h, users[0], "twice")
+    await _answer(h, users[1], "twice")
+    # Before the last answer: each "yes" was seen by its owner alone; no payload anyone
+    # else can see holds an answer.
+    seen_yes = set()
+    for d in fake.deliveries[mark:]:
+        if AGREED in d.text():
+            owners = {u.id for u in users if audience_includes(d.audience, u.id)}
+            assert len(owners) == 1, d
+            seen_yes |= owners
+        assert DECLINED not in d.text()
+    assert seen_yes == {users[0].id, users[1].id}
+    assert h.table().state.in_hand and h.table().snapshot(None).phase == "run_twice"
+    await _answer(h, users[2], "twice")
+    assert not h.table().state.in_hand
+    state = h.table().state
+    events = state.recent[state.hand_no].events
+    decided = [e for e in events if isinstance(e, RunItTwiceDecided)]
+    assert len(decided) == 1 and decided[0].twice
+    assert any(isinstance(e, SecondBoardDealt) for e in events)
+    said = " ".join(m.content for m in fake.channel_messages()).lower()
+    assert "second run" in said, said
+    assert h.table().conservation_error() is None
+
+
+async def test_R_20_1_one_no_by_dm_runs_the_board_once(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await _all_in(h, users)
+    await _answer(h, users[0], "once")
+    await _answer(h, users[1], "twice")
+    # The answered prompt lost its buttons; an answer is final (R-20.1): a second one,
+    # by any way in, is refused and changes nothing.
+    assert not any(m.custom_ids() for m in fake.dm_messages(users[0])[-1:])
+    again = await h.table().act(str(users[0].id), "run twice yes", key="again")
+    assert not again.ok and h.table().state.in_hand
+    await _answer(h, users[2], "twice")
+    assert not h.table().state.in_hand
+    state = h.table().state
+    events = state.recent[state.hand_no].events
+    assert not any(isinstance(e, SecondBoardDealt) for e in events)
+    assert h.table().conservation_error() is None
