@@ -87,6 +87,9 @@ _SUMMARY: set[NoticeKind] = {
     "PotSystemSettled",
     "BetReturned",
     "OpenersShown",
+    # the agreement and the second run's cards; its awards are PotAwarded.
+    "RunItTwiceDecided",
+    "SecondBoardDealt",
 }
 # Private events that carry cards for one player's eyes.
 _CARDS: set[NoticeKind] = {"CardsDealt", "Drew"}
@@ -430,7 +433,9 @@ class DiscordPresenter:
             for seat, _, cards, _ in bag.hands:
                 if seat == info.seats[event.player]:
                     cards.extend(event.cards)
-        elif isinstance(event, PotAwarded):
+        elif isinstance(event, PotAwarded) and event.board == 0:
+            # The picture is the first board's (its cards, its awards); the second run
+            # or board is told in the hand's summary, line by line.
             half = "" if event.share == "whole" else event.share
             for w, amount in zip(event.winners, event.amounts, strict=True):
                 bag.awards.append((event.pot_index, info.seats[w], info.names[w], amount, half))

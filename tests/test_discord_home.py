@@ -41,7 +41,7 @@ async def _answer(h: Harness, user: FakeUser, arg: str) -> None:
     await h.settle()
 
 
-async def test_R_20_1_run_it_twice_answers_by_dm_are_sealed_until_all_are_in(h: Harness) -> None:
+async def test_r20_10_run_it_twice_answers_by_dm_are_sealed_until_all_are_in(h: Harness) -> None:
     fake = h.fake
     users = players(fake)
     await _all_in(h, users)
@@ -71,12 +71,15 @@ async def test_R_20_1_run_it_twice_answers_by_dm_are_sealed_until_all_are_in(h: 
     decided = [e for e in events if isinstance(e, RunItTwiceDecided)]
     assert len(decided) == 1 and decided[0].twice
     assert any(isinstance(e, SecondBoardDealt) for e in events)
-    said = " ".join(m.content for m in fake.channel_messages()).lower()
-    assert "second run" in said, said
+    # The hand's end post tells the agreement, the second run's cards and its awards.
+    post = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
+    said = post.content.lower()
+    assert "everyone agreed" in said and "second run, flop:" in said, said
+    assert "on the second run" in said, said
     assert h.table().conservation_error() is None
 
 
-async def test_R_20_1_one_no_by_dm_runs_the_board_once(h: Harness) -> None:
+async def test_r20_1_one_no_by_dm_runs_the_board_once(h: Harness) -> None:
     fake = h.fake
     users = players(fake)
     await _all_in(h, users)

@@ -32,7 +32,7 @@ def _events(notices: list[Notice]) -> list[object]:
     return [n.data.get("event") for n in notices if n.data]
 
 
-async def test_R_20_1_off_by_default_the_board_runs_once() -> None:
+async def test_r20_1_off_by_default_the_board_runs_once() -> None:
     h = Harness()
     table = await _all_in(h, ["a", "b"])
     assert table.state.hand is None  # played out at once: nobody was asked
@@ -45,7 +45,7 @@ def _public(h: Harness) -> list[Notice]:
     return [n for _, n in h.presenter.public_notices]
 
 
-async def test_R_20_1_each_answer_is_private_until_all_are_in() -> None:
+async def test_r20_10_each_answer_is_private_until_all_are_in() -> None:
     h = Harness()
     table = await _all_in(h, ["a", "b", "c"], run_it_twice=True)
     hand = table.state.hand
@@ -88,7 +88,7 @@ async def test_R_20_1_each_answer_is_private_until_all_are_in() -> None:
     h.check(table)
 
 
-async def test_R_20_2_all_agree_each_run_wins_half_of_each_pot() -> None:
+async def test_r20_2_all_agree_each_run_wins_half_of_each_pot() -> None:
     h = Harness()
     table = await _all_in(h, ["a", "b"], run_it_twice=True)
     info = table.state.current
@@ -112,7 +112,7 @@ async def test_R_20_2_all_agree_each_run_wins_half_of_each_pot() -> None:
     h.check(table)
 
 
-async def test_R_20_1_the_answer_clock_means_once() -> None:
+async def test_r20_10_the_answer_clock_means_once() -> None:
     h = Harness()
     table = await _all_in(h, ["a", "b", "c"], run_it_twice=True)
     info, hand = table.state.current, table.state.hand
@@ -132,7 +132,7 @@ async def test_R_20_1_the_answer_clock_means_once() -> None:
     h.check(table)
 
 
-async def test_R_20_1_answers_are_refused_outside_the_question() -> None:
+async def test_r20_1_answers_are_refused_outside_the_question() -> None:
     h = Harness()
     table = await h.seated(["a", "b"], run_it_twice=True)
     assert (await h.deal(table)).ok
@@ -145,7 +145,7 @@ async def test_R_20_1_answers_are_refused_outside_the_question() -> None:
     h.check(table)
 
 
-async def test_R_20_2_a_run_twice_hand_recovers_from_the_log() -> None:
+async def test_r20_2_a_run_twice_hand_recovers_from_the_log() -> None:
     h = Harness()
     table = await _all_in(h, ["a", "b", "c"], run_it_twice=True)
     info, hand = table.state.current, table.state.hand
