@@ -142,7 +142,13 @@ def _bring_in(variant: str, limit: Limit) -> bool:
     return get_variant(variant).forced == "bring_in"
 
 
-ADDED_LATER: dict[str, Any] = {"language": "", "run_it_twice": False}
+ADDED_LATER: dict[str, Any] = {
+    "language": "",
+    "run_it_twice": False,
+    "bomb_pot_every": 0,
+    "bomb_pot_ante": 0,
+    "double_board": False,
+}
 """Table settings newer than the logs' full set of names, with their defaults: stored
 only when set, so that every row written before them reads and writes back the same."""
 
@@ -206,6 +212,9 @@ META: dict[str, Meta] = {
     "time_charge": Meta(unit="chips", range=CHIPS),
     "time_period": Meta(unit="seconds", range=(60, 86400)),
     "language": Meta(),
+    "bomb_pot_every": Meta(unit="hands", range=(0, 1000), games="board", rule="R-20.4"),
+    "bomb_pot_ante": Meta(unit="chips", range=CHIPS, games="board", rule="R-20.4"),
+    "double_board": Meta(games="board", rule="R-20.5"),
     # Engine options (Rules fields).
     "raise_cap": Meta(unit="raises", range=(1, 100), applies=_limited, games="limited"),
     "cap_lift": Meta(),
@@ -465,6 +474,11 @@ class TableSettings:
     # Words (bot/words): the language of the table's public messages and pictures;
     # empty: the server's.
     language: Literal["", "en", "de", "fr", "es", "pt_BR", "ru"] = ""
+    # Bomb pots (R-20.4, R-20.11): every N hands (0: off), the ante (0: the big blind),
+    # and whether they are dealt on two boards (R-20.5).
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int = 0
+    double_board: bool = False
     # The engine's options (raise cap, rake, declare, wild cards, Guts, ...): not
     # restated here but read from the engine's Rules (see the declaration above). Each
     # is read as an attribute (``settings.raise_cap``) and stored flat in to_dict, as

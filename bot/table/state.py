@@ -454,7 +454,8 @@ class TableState:
             if posted_dead or posted_live:
                 seat.owes = 0
             seat.stack = start.stacks[pos]
-        if self.settings.button_rule == "moving" and self.prev_bb is not None:
+        bomb = start.rules.bomb_pot_ante > 0  # a bomb pot makes nobody miss a blind
+        if self.settings.button_rule == "moving" and self.prev_bb is not None and not bomb:
             # moving button: the player who was due the big blind but was skipped
             # (the button jumped over a departed player) owes it.
             due = next((s for s in _clockwise(self.prev_bb, order)), None)
@@ -471,7 +472,7 @@ class TableState:
         # sits out this deal misses the small blind that was his.
         # A seat between this deal's button and big blind would have posted a blind in
         # it (on a table's first deal there is no last big blind to go by).
-        if info.bb_seat is not None:
+        if info.bb_seat is not None and not bomb:
             post = self.settings.missed_blinds == "post"
             for seat in self.seats.values():
                 if seat.state != "sitting_out":

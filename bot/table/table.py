@@ -98,6 +98,7 @@ from bot.table.predeal import (
     timecharge,
 )
 from bot.table.predeal import run as run_pipeline
+from bot.table.predeal.bomb import BombPot, bomb_rules
 from bot.table.predeal.choice import Choice
 from bot.table.predeal.plan import plan_for
 from bot.table.predeal.seats import Seats
@@ -858,7 +859,7 @@ class Table:
 
     def _contributors(self) -> tuple[Contributor, ...]:
         """What shapes the next deal, in order (bot/table/predeal)."""
-        return (Stakes(self.stakes), Choice(), Seats(), TimeCharge(), Straddle())
+        return (Stakes(self.stakes), Choice(), Seats(), TimeCharge(), Straddle(), BombPot())
 
     def _next_deal(self, key: str | None) -> NextDeal:
         """The next deal as the contributors shape it (nothing written; a refusal
@@ -885,6 +886,7 @@ class Table:
         rules = deal.settings.rules_for(
             deal.variant, deal.limit, len(plan.order), plan.blind_positions, dead, live
         )
+        rules = bomb_rules(rules, deal)  # R-20.4: the ante alone, when a bomb pot
         stacks = [st.seats[s].stack for s in plan.order]
         ids: tuple[str, ...] | None = None
         pot_state = None
