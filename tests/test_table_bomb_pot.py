@@ -110,3 +110,77 @@ async def test_r20_11_no_bomb_pot_in_a_game_without_a_board() -> None:
     assert (await h.do(table, h.to_act(table), "bring in")).ok  # a normal stud deal
     await h.play_passively(table)
     h.check(table)
+
+
+# ------------------------------------------------------------------ by vote
+
+
+async def test_r20_12_a_majority_by_vote_makes_the_next_deal_a_bomb_pot() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], bomb_pot_ante=4, action_clock=30)
+    before = sum(s.stack for s in table.state.seats.values())
+    out = await table.bomb_vote("a", None, key=h.key())
+    assert out.ok and out.msg is not None and out.msg.key == "home.vote.proposed"
+    # Votes are public; 3 of 4 pass it (the proposer is a yes).
+    assert (await table.bomb_vote("b", False, key=h.key())).ok
+    assert not table.state.bomb.get("passed")
+    final = await table.bomb_vote("b", True, key=h.key())
+    assert not final.ok  # a vote is final
+    assert (await table.bomb_vote("c", True, key=h.key())).ok
+    assert not table.state.bomb.get("passed")  # 2 of 4: not yet a majority
+    out = await table.bomb_vote("d", True, key=h.key())
+    assert out.ok and out.msg is not None
+    assert dict(out.msg.params)["then"].key == "home.vote.passed"
+    late = await table.bomb_vote("c", True, key=h.key())
+    assert not late.ok  # settled: no vote open
+    # A restart keeps the passed vote (the log is the truth).
+    fresh = TableService(h.store, RecordingPresenter(), h.time)
+    assert await fresh.recover() == []
+    again = fresh.table("t")
+    assert again.state.bomb == table.state.bomb == {"passed": True}
+    assert (await h.deal(again)).ok
+    hand = again.state.hand
+    assert hand is not None and any(isinstance(e, BombPotStarted) for e in hand.events)
+    forced = [e for e in hand.events if isinstance(e, ForcedBet)]
+    assert [(e.kind, e.amount) for e in forced] == [("ante", 4)] * 4
+    await h.play_passively(again)
+    assert again.state.bomb == {}  # spent by its deal
+    assert (await h.deal(again)).ok  # the next is a normal deal
+    hand = again.state.hand
+    assert hand is not None and not any(isinstance(e, BombPotStarted) for e in hand.events)
+    await h.play_passively(again)
+    assert sum(s.stack for s in again.state.seats.values()) == before
+    assert again.conservation_error() is None
+
+
+async def test_r20_12_voted_down_or_out_of_time_the_deal_is_normal() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=30)
+    assert (await table.bomb_vote("a", None, key=h.key())).ok
+    again = await table.bomb_vote("b", None, key=h.key())
+    assert not again.ok and again.msg is not None and again.msg.key == "home.vote.open"
+    assert (await table.bomb_vote("b", False, key=h.key())).ok
+    out = await table.bomb_vote("c", False, key=h.key())
+    assert out.ok and out.msg is not None and dict(out.msg.params)["then"].key == "home.vote.failed"
+    # A new proposal, left to run out: a vote after the time limit is refused.
+    assert (await table.bomb_vote("b", None, key=h.key())).ok
+    h.time.advance(31)
+    late = await table.bomb_vote("a", True, key=h.key())
+    assert not late.ok and late.msg is not None and late.msg.key == "home.vote.none"
+    assert (await h.deal(table)).ok
+    hand = table.state.hand
+    assert hand is not None and not any(isinstance(e, BombPotStarted) for e in hand.events)
+    await h.play_passively(table)
+    h.check(table)
+
+
+async def test_r20_12_refusals_change_nothing() -> None:
+    h = Harness()
+    stud = await h.seated(["a", "b"], variant="stud", limit="fixed", small_bet=2, big_bet=4)
+    seq = stud.state.seq
+    out = await stud.bomb_vote("a", None, key=h.key())
+    assert not out.ok and out.msg is not None and out.msg.key == "home.vote.game"
+    out = await stud.bomb_vote("a", True, key=h.key())
+    assert not out.ok and out.msg is not None and out.msg.key == "home.vote.none"
+    assert stud.state.seq == seq and stud.state.bomb == {}
+    h.check(stud)

@@ -177,6 +177,8 @@ def _samples() -> list[log.LogRecord]:
         log.MoveFinished("m1", 4),
         log.TablePlace("tn:x:1", 4242, 4343, at=12.0),
         log.TablePlace("tn:x:2", 4244),
+        log.BombProposed(2, (1, 2, 4), at=13.0),
+        log.BombVoted(4, False),
     ]
 
 

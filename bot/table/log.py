@@ -267,6 +267,40 @@ class Straddled(_SeatOnly):
 
 
 @dataclass(frozen=True, slots=True)
+class BombProposed(LogRecord):
+    """R-20.12: the seat that proposes a bomb pot for the next deal, and the seats that
+    may vote on it (a majority of them passes it)."""
+
+    KIND: ClassVar[str] = "bomb_proposed"
+    seat: int
+    voters: tuple[int, ...]
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat, "voters": list(self.voters)}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> BombProposed:
+        voters = tuple(_ints(_get(p, "voters"), "voters"))
+        return cls(_int(_get(p, "seat"), "seat"), voters, at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class BombVoted(LogRecord):
+    """R-20.12: a seat's vote on the open bomb-pot proposal."""
+
+    KIND: ClassVar[str] = "bomb_voted"
+    seat: int
+    agree: bool
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat, "agree": self.agree}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> BombVoted:
+        return cls(_int(_get(p, "seat"), "seat"), bool(_get(p, "agree")), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
 class Returned(LogRecord):
     KIND: ClassVar[str] = "returned"
     seat: int
@@ -780,6 +814,8 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         Leaving,
         Stood,
         Straddled,
+        BombProposed,
+        BombVoted,
         Chosen,
         Paused,
         Closed,

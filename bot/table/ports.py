@@ -180,6 +180,7 @@ TableNoticeKind = Literal[
     "declare",
     "guts",
     "run_twice",
+    "bomb_vote",
 ]
 """What the table itself tells (seats, settings, the hand's start and end, clocks, and
 the prompts to act: ``your_turn``, ``declare``, ``guts``)."""

@@ -22,6 +22,7 @@ from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
+from bot.table.home import bombvote
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
@@ -174,6 +175,9 @@ class TableState:
     chosen: tuple[str, str] | None = None
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
+    bomb: dict[str, Any] = field(default_factory=dict)
+    """R-20.12: the open bomb-pot proposal (``vote``: seat, at, voters, yes, no) and
+    whether one passed for the next deal (``passed``); bot/table/home/bombvote.py."""
     last_action: str = ""
     """``last_said`` in English (for callers that want words)."""
     last_said: Msg | None = None
@@ -389,6 +393,12 @@ class TableState:
     def _on_straddled(self, p: log.Straddled, live: Any) -> None:
         self.straddler = p.seat
 
+    def _on_bomb_proposed(self, p: log.BombProposed, live: Any) -> None:
+        bombvote.fold_proposed(self.bomb, p)
+
+    def _on_bomb_voted(self, p: log.BombVoted, live: Any) -> None:
+        bombvote.fold_voted(self.bomb, p)
+
     def _on_chosen(self, p: log.Chosen, live: Any) -> None:
         self.chosen = (p.variant, p.limit)
 
@@ -440,6 +450,7 @@ class TableState:
         self.carried = 0  # now inside the hand's pot
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed
+        bombvote.fold_dealt(self.bomb)  # R-20.12: a passed proposal is this deal's
         self.last_action, self.last_said = "", None
         dead = start.rules.dead_posts
         live = start.rules.blinds_or_straddles
@@ -624,6 +635,8 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Leaving: TableState._on_leaving,
     log.Stood: TableState._on_stood,
     log.Straddled: TableState._on_straddled,
+    log.BombProposed: TableState._on_bomb_proposed,
+    log.BombVoted: TableState._on_bomb_voted,
     log.Chosen: TableState._on_chosen,
     log.Paused: TableState._on_paused,
     log.Closed: TableState._on_closed,

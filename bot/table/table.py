@@ -70,7 +70,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.home import runtwice
+from bot.table.home import bombask, runtwice
 from bot.table.levels import Level, at_level
 from bot.table.notices import plural
 from bot.table.notices import said as event_said
@@ -99,6 +99,7 @@ from bot.table.predeal import (
 )
 from bot.table.predeal import run as run_pipeline
 from bot.table.predeal.bomb import BombPot, bomb_rules
+from bot.table.predeal.bomb import ante_of as bomb_ante_of
 from bot.table.predeal.choice import Choice
 from bot.table.predeal.plan import plan_for
 from bot.table.predeal.seats import Seats
@@ -844,6 +845,26 @@ class Table:
             amount = Chips(2 * self.settings.big_blind)
             told = msg("table.straddled", who=Name(seat.name), amount=amount)
             await self._public("straddled", told, seat=seat.number)
+            return told
+
+        return await self._command(user, key, None, body)
+
+    async def bomb_vote(self, user: str, agree: bool | None, *, key: str | None = None) -> Outcome:
+        """R-20.12: propose a bomb pot for the next deal (``agree`` None), or vote on
+        the open proposal; votes are public, a majority passes it."""
+
+        async def body() -> str | Msg:
+            seat, now = self._seated(user), self.time.now()
+            if agree is None:
+                record: tlog.LogRecord = bombask.check_propose(self.state, seat, now)
+                await self._commit(record, key=key)
+                assert isinstance(record, tlog.BombProposed)
+                ante = bomb_ante_of(self.settings)
+                told = bombask.proposed_said(self.state, seat, record, ante)
+            else:
+                await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
+                told = bombask.voted_said(self.state, seat, agree)
+            await self._public("bomb_vote", told, seat=seat.number)
             return told
 
         return await self._command(user, key, None, body)

@@ -8,6 +8,7 @@ import dataclasses
 
 from bot.poker.rules import Rules, community_game
 from bot.poker.variants import get_variant
+from bot.table.home import bombvote
 from bot.table.predeal.plan import DealContext, NextDeal
 from bot.table.settings import TableSettings
 from bot.table.state import TableState
@@ -37,7 +38,8 @@ class BombPot:
     due and the game can play it."""
 
     def contribute(self, deal: NextDeal, ctx: DealContext) -> NextDeal:
-        if not scheduled(ctx.state, deal.settings) or not playable(deal):
+        due = scheduled(ctx.state, deal.settings) or bombvote.passed(ctx.state.bomb)
+        if not due or not playable(deal):
             return deal
         return dataclasses.replace(
             deal, bomb_ante=ante_of(deal.settings), double_board=deal.settings.double_board
