@@ -151,6 +151,19 @@ def run_twice_buttons(table_id: str, turn: int, locale: Locale = "en") -> discor
     return sealed(view)
 
 
+def bomb_buttons(table_id: str, locale: Locale = "en", *, propose: bool) -> discord.ui.View:
+    """R-20.12: "Bomb pot?" (propose one for the next deal), or the public vote's Yes
+    and No under the proposal. Turn 0: the vote dates itself (its time limit)."""
+    view = discord.ui.View(timeout=None)
+    args = ("bomb",) if propose else ("bomb_yes", "bomb_no")
+    styles = {"bomb": None, "bomb_yes": discord.ButtonStyle.success, "bomb_no": None}
+    words = {"bomb": "propose", "bomb_yes": "yes", "bomb_no": "no"}
+    for arg in args:
+        label = say("home.vote.button." + words[arg], locale)
+        view.add_item(button(ButtonId("dec", table_id, 0, arg), label, styles[arg], "💣"))
+    return sealed(view)
+
+
 def draw_menu(
     table_id: str, turn: int, cards: tuple[str, ...], draw_max: int, locale: Locale = "en"
 ) -> discord.ui.View:

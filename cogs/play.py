@@ -16,6 +16,8 @@ import discord
 
 from bot.poker.legal import Legal
 from bot.poker.messages import Rule
+from bot.poker.rules import community_game
+from bot.poker.variants import get_variant
 from bot.table.actor import Actor
 from bot.table.text_actions import (
     ActionRequest,
@@ -31,6 +33,7 @@ from cogs import errors, ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel, window_left
 from cogs.components import (
+    bomb_buttons,
     declare_buttons,
     draw_menu,
     guts_buttons,
@@ -61,6 +64,8 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
     try:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
+        elif bid.kind == "dec" and bid.arg in ("bomb", "bomb_yes", "bomb_no"):
+            await bomb_vote(interaction, bid.table_id, bid.arg)
         elif bid.kind == "dec" and bid.arg in ("twice", "once"):
             # R-20.1: the private run-it-twice answer, dated by its prompt's turn.
             req = ActionRequest("run_twice_yes" if bid.arg == "twice" else "run_twice_no")
@@ -318,6 +323,23 @@ class Watch:
         return True
 
 
+async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
+    """R-20.12: propose a bomb pot (``bomb``) or vote on the open one; answered
+    privately, the table says it in public."""
+    lang = of(interaction)
+    table = interaction.client.table(table_id)
+    if table is None:
+        await ops.reply(interaction, say("play.no_table", lang))
+        return
+    user = str(interaction.user.id)
+    if not interaction.client.tables.is_seated(table.table_id, user):
+        await ops.reply(interaction, say(SIT_HINT, lang))
+        return
+    agree = None if arg == "bomb" else arg == "bomb_yes"
+    outcome = await table.bomb_vote(user, agree, key=f"i{interaction.id}")
+    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+
+
 async def show_cards(interaction: Interaction, table_id: str) -> None:
     """A fresh ephemeral every press (an ephemeral can be edited only for 15 minutes)."""
     lang = of(interaction)
@@ -348,6 +370,8 @@ async def show_cards(interaction: Interaction, table_id: str) -> None:
         buttons = guts_buttons(table_id, view.turn, lang)
     elif view.legal is not None and "run_twice" in view.legal.actions:
         buttons = run_twice_buttons(table_id, view.turn, lang)
+    elif community_game(get_variant(table.state.next_game()[0])):
+        buttons = bomb_buttons(table_id, lang, propose=True)  # R-20.12: a board game
     elif view.legal is not None and "draw" in view.legal.actions:
         buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max, lang)
     extra = "\n" + say("play.you_may", lang, may=may(view.legal, lang)) if view.legal else ""

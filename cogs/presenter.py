@@ -67,7 +67,7 @@ from cards_art import (
 from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
-from cogs.components import declare_buttons, guts_buttons, run_twice_buttons
+from cogs.components import bomb_buttons, declare_buttons, guts_buttons, run_twice_buttons
 from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels, save_table_place
 from cogs.words import Locales, notice_text, say
@@ -282,6 +282,10 @@ class DiscordPresenter:
         text = notice_text(notice, self.table_locale(table_id))
         said = escape_names(text, notice.hand.names if notice.hand is not None else ())
         ch.note(said)
+        if notice.kind == "bomb_vote" and notice.msg and notice.msg.key == "home.vote.proposed":
+            # the proposal gets its own message, with the vote's buttons.
+            view = bomb_buttons(table_id, self.table_locale(table_id), propose=False)
+            ch.enqueue(lambda: self._bomb_post(table_id, said, view))
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
@@ -496,6 +500,11 @@ class DiscordPresenter:
         view = run_twice_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
+
+    async def _bomb_post(self, table_id: str, text: str, view: discord.ui.View) -> None:
+        ch = self.channel(table_id)
+        if not ch.no_send:
+            await ops.send(ch.where(), f"💣 {text}", view=view)
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)

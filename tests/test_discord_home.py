@@ -4,10 +4,10 @@ seen by its owner only until every answer is in."""
 
 from __future__ import annotations
 
-from bot.poker.events import RunItTwiceDecided, SecondBoardDealt
+from bot.poker.events import BombPotStarted, RunItTwiceDecided, SecondBoardDealt
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.state import audience_includes
-from tests.test_discord_e2e import Harness, h, players
+from tests.test_discord_e2e import Harness, h, play_out, players
 
 __all__ = ["h"]  # the end-to-end fixture, shared
 
@@ -95,4 +95,37 @@ async def test_r20_1_one_no_by_dm_runs_the_board_once(h: Harness) -> None:
     state = h.table().state
     events = state.recent[state.hand_no].events
     assert not any(isinstance(e, SecondBoardDealt) for e in events)
+    assert h.table().conservation_error() is None
+
+
+async def test_r20_12_bomb_pot_proposed_and_passed_by_buttons(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    # "Show my cards" offers the proposal (a board game); the proposal is posted with
+    # the vote's buttons; a second yes of three passes it.
+    await h.click(users[0], "cards")
+    eph = fake.ephemerals(users[0])[-1]
+    propose = next(c for c in eph.custom_ids() if c.endswith(":bomb"))
+    await fake.click(users[0], eph, propose)
+    await h.settle()
+    post = next(
+        m for m in reversed(fake.channel_messages()) if m.custom_ids() and "💣" in m.content
+    )
+    assert "proposes a bomb pot" in post.content
+    assert not h.table().state.bomb.get("passed")
+    await fake.click(users[1], post, next(c for c in post.custom_ids() if c.endswith(":bomb_yes")))
+    await h.settle()
+    assert h.table().state.bomb == {"passed": True}
+    said = " ".join(m.content for m in fake.channel_messages())
+    assert "The bomb pot passed" in said or "bomb pot passed" in str(h.table_message().embeds[0])
+    # A vote after it passed is refused privately and changes nothing.
+    await fake.click(users[2], post, next(c for c in post.custom_ids() if c.endswith(":bomb_no")))
+    await h.settle()
+    assert "No bomb-pot vote is open" in h.last_ephemeral(users[2])
+    await play_out(h)
+    await h.slash(users[0], "deal")
+    state = h.table().state
+    hand = state.hand
+    assert hand is not None and any(isinstance(e, BombPotStarted) for e in hand.events)
     assert h.table().conservation_error() is None
