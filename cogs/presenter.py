@@ -90,6 +90,7 @@ _SUMMARY: set[NoticeKind] = {
     # the agreement and the second run's cards; its awards are PotAwarded.
     "RunItTwiceDecided",
     "SecondBoardDealt",
+    "SevenDeuceBounty",  # paid after the hand, said with it
 }
 # Private events that carry cards for one player's eyes.
 _CARDS: set[NoticeKind] = {"CardsDealt", "Drew"}

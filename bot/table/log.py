@@ -584,6 +584,9 @@ class HandEnded(LogRecord):
     """By engine position, the player dealt in (empty in logs written before it)."""
     won: tuple[int, ...] = ()
     """By engine position, the chips awarded from the pots (R-14.4's biggest pot)."""
+    bounty: tuple[tuple[int, int, int], ...] = ()
+    """R-20.6: the 7-2 bounty paid after the hand, (payer, winner, chips) by engine
+    position; ``stacks`` and ``net`` already hold it (written only when paid)."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -600,6 +603,8 @@ class HandEnded(LogRecord):
             # chips only, never a card.
             out["users"] = list(self.users)
             out["won"] = list(self.won)
+        if self.bounty:
+            out["bounty"] = [list(b) for b in self.bounty]
         return _put_at(out, self.at)
 
     @classmethod
@@ -615,8 +620,14 @@ class HandEnded(LogRecord):
             None if pot_state is None else _dict(pot_state, "pot_state"),
             tuple(_str(u, "users") for u in _list(p.get("users", []), "users")),
             _ints(p.get("won", []), "won"),
+            tuple(_bounty(b) for b in _list(p.get("bounty", []), "bounty")),
             at=_at(p),
         )
+
+
+def _bounty(value: Any) -> tuple[int, int, int]:
+    payer, winner, amount = _ints(value, "bounty")
+    return payer, winner, amount
 
 
 # The Discord side's own logs (reserved log ids, never a table): see cogs/prefs.py and

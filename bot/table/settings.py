@@ -148,6 +148,8 @@ ADDED_LATER: dict[str, Any] = {
     "bomb_pot_every": 0,
     "bomb_pot_ante": 0,
     "double_board": False,
+    "seven_deuce_bounty": 0,
+    "seven_deuce_suited": False,
 }
 """Table settings newer than the logs' full set of names, with their defaults: stored
 only when set, so that every row written before them reads and writes back the same."""
@@ -215,6 +217,8 @@ META: dict[str, Meta] = {
     "bomb_pot_every": Meta(unit="hands", range=(0, 1000), games="board", rule="R-20.4"),
     "bomb_pot_ante": Meta(unit="chips", range=CHIPS, games="board", rule="R-20.4"),
     "double_board": Meta(games="board", rule="R-20.5"),
+    "seven_deuce_bounty": Meta(unit="chips", range=CHIPS, rule="R-20.6"),
+    "seven_deuce_suited": Meta(rule="R-20.6"),
     # Engine options (Rules fields).
     "raise_cap": Meta(unit="raises", range=(1, 100), applies=_limited, games="limited"),
     "cap_lift": Meta(),
@@ -479,6 +483,9 @@ class TableSettings:
     bomb_pot_every: int = 0
     bomb_pot_ante: int = 0
     double_board: bool = False
+    # The 7-2 game (R-20.6): the bounty (0: off), and whether a suited 7-2 counts.
+    seven_deuce_bounty: int = 0
+    seven_deuce_suited: bool = False
     # The engine's options (raise cap, rake, declare, wild cards, Guts, ...): not
     # restated here but read from the engine's Rules (see the declaration above). Each
     # is read as an attribute (``settings.raise_cap``) and stored flat in to_dict, as

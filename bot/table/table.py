@@ -70,7 +70,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.home import bombask, runtwice
+from bot.table.home import bombask, runtwice, sevendeuce
 from bot.table.levels import Level, at_level
 from bot.table.notices import plural
 from bot.table.notices import said as event_said
@@ -1144,11 +1144,13 @@ class Table:
     async def _end_hand(self, info: HandInfo, hand: Hand) -> None:
         result = hand.result
         assert result is not None
+        bounty = sevendeuce.settle(hand, self.settings)  # the 7-2 game
+        stacks, net, paid = sevendeuce.paid(tuple(result.stacks), tuple(result.net), bounty)
         await self._commit(
             tlog.HandEnded(
                 info.hand_no,
-                tuple(result.stacks),
-                tuple(result.net),
+                stacks,
+                net,
                 rake=result.rake,
                 carried=result.carried,
                 reason=result.reason,
@@ -1159,10 +1161,13 @@ class Table:
                 ),
                 users=info.users,
                 won=_awarded(hand, len(info.users)),
+                bounty=paid,
             ),
             key=f"end:{info.hand_no}",
             ledger=[LedgerRow("house", LedgerKind.RAKE, result.rake)] if result.rake else (),
         )
+        if bounty is not None:
+            await self._tell([bounty])
         over = msg("table.hand_over", hand=Number(info.hand_no))
         await self._public("hand_ended", over, result=result)
         for number in info.order:
