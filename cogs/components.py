@@ -164,6 +164,14 @@ def bomb_buttons(table_id: str, locale: Locale = "en", *, propose: bool) -> disc
     return sealed(view)
 
 
+def rabbit_button(table_id: str, locale: Locale = "en") -> discord.ui.View:
+    """R-20.14: ask to see the cards the last hand would have dealt."""
+    view = discord.ui.View(timeout=None)
+    label = say("home.rabbit_ask.button", locale)
+    view.add_item(button(ButtonId("dec", table_id, 0, "rabbit"), label, None, "🐇"))
+    return sealed(view)
+
+
 def draw_menu(
     table_id: str, turn: int, cards: tuple[str, ...], draw_max: int, locale: Locale = "en"
 ) -> discord.ui.View:

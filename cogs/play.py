@@ -64,6 +64,8 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
     try:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
+        elif bid.kind == "dec" and bid.arg == "rabbit":
+            await rabbit(interaction, bid.table_id)
         elif bid.kind == "dec" and bid.arg in ("bomb", "bomb_yes", "bomb_no"):
             await bomb_vote(interaction, bid.table_id, bid.arg)
         elif bid.kind == "dec" and bid.arg in ("twice", "once"):
@@ -323,6 +325,17 @@ class Watch:
         return True
 
 
+async def rabbit(interaction: Interaction, table_id: str) -> None:
+    """R-20.14: the rabbit hunt, shown to the table; a refusal is answered privately."""
+    lang = of(interaction)
+    table = interaction.client.table(table_id)
+    if table is None:
+        await ops.reply(interaction, say("play.no_table", lang))
+        return
+    outcome = await table.rabbit(str(interaction.user.id), key=f"i{interaction.id}")
+    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+
+
 async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
     """R-20.12: propose a bomb pot (``bomb``) or vote on the open one; answered
     privately, the table says it in public."""
@@ -370,7 +383,7 @@ async def show_cards(interaction: Interaction, table_id: str) -> None:
         buttons = guts_buttons(table_id, view.turn, lang)
     elif view.legal is not None and "run_twice" in view.legal.actions:
         buttons = run_twice_buttons(table_id, view.turn, lang)
-    elif community_game(get_variant(table.state.next_game()[0])):
+    elif community_game(get_variant(view.variant)):
         buttons = bomb_buttons(table_id, lang, propose=True)  # R-20.12: a board game
     elif view.legal is not None and "draw" in view.legal.actions:
         buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max, lang)

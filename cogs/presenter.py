@@ -67,7 +67,13 @@ from cards_art import (
 from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
-from cogs.components import bomb_buttons, declare_buttons, guts_buttons, run_twice_buttons
+from cogs.components import (
+    bomb_buttons,
+    declare_buttons,
+    guts_buttons,
+    rabbit_button,
+    run_twice_buttons,
+)
 from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels, save_table_place
 from cogs.words import Locales, notice_text, say
@@ -286,7 +292,13 @@ class DiscordPresenter:
         if notice.kind == "bomb_vote" and notice.msg and notice.msg.key == "home.vote.proposed":
             # R-20.12: the proposal gets its own message, with the vote's buttons.
             view = bomb_buttons(table_id, self.table_locale(table_id), propose=False)
-            ch.enqueue(lambda: self._bomb_post(table_id, said, view))
+            ch.enqueue(lambda: self._post_buttons(table_id, f"💣 {said}", view))
+        if notice.kind == "rabbit":
+            ch.enqueue(lambda: self._post(table_id, f"🐇 {said}"))  # R-20.14: to the table
+        if notice.kind == "hand_ended" and self._rabbit_on(table_id, notice):
+            # R-20.14: a hand that ended early may be hunted, by button, until the next deal.
+            hunt = rabbit_button(table_id, self.table_locale(table_id))
+            ch.enqueue(lambda: self._post_buttons(table_id, "🐇", hunt))
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
@@ -502,10 +514,17 @@ class DiscordPresenter:
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
 
-    async def _bomb_post(self, table_id: str, text: str, view: discord.ui.View) -> None:
+    async def _post_buttons(self, table_id: str, text: str, view: discord.ui.View) -> None:
+        """A message with its own buttons (the bomb-pot vote, the rabbit hunt)."""
         ch = self.channel(table_id)
         if not ch.no_send:
-            await ops.send(ch.where(), f"💣 {text}", view=view)
+            await ops.send(ch.where(), text, view=view)
+
+    def _rabbit_on(self, table_id: str, notice: Notice) -> bool:
+        table = self.service.get(table_id) if self.service else None
+        result = notice.data.get("result") if notice.data else None
+        reason = getattr(result, "reason", None)
+        return table is not None and table.settings.rabbit_hunt and reason == "uncontested"
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)

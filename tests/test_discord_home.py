@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.poker.events import BombPotStarted, RunItTwiceDecided, SecondBoardDealt
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.state import audience_includes
-from tests.test_discord_e2e import Harness, h, play_out, players
+from tests.test_discord_e2e import CARD, Harness, h, hole_cards, play_out, players
 
 __all__ = ["h"]  # the end-to-end fixture, shared
 
@@ -128,4 +128,33 @@ async def test_r20_12_bomb_pot_proposed_and_passed_by_buttons(h: Harness) -> Non
     state = h.table().state
     hand = state.hand
     assert hand is not None and any(isinstance(e, BombPotStarted) for e in hand.events)
+    assert h.table().conservation_error() is None
+
+
+async def test_r20_14_rabbit_hunt_by_button_after_a_hand_ended_early(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="rabbit_hunt", value="on")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    secrets = hole_cards(fake, h.bot, h.tid)
+    for _ in range(3):
+        if not h.table().state.in_hand:
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+    assert not h.table().state.in_hand
+    post = next(m for m in reversed(fake.channel_messages()) if m.content == "🐇")
+    hunt = next(c for c in post.custom_ids() if c.endswith(":rabbit"))
+    await fake.click(users[2], post, hunt)
+    await h.settle()
+    said = " ".join(m.content for m in fake.channel_messages())
+    assert "Rabbit hunt (not played):" in said, said
+    shown = set(CARD.findall(said.split("🐇")[-1]))
+    assert len(shown) == 5
+    dealt = {c for cards in secrets.values() for c in cards}
+    assert not shown & dealt  # never a card dealt to anyone
     assert h.table().conservation_error() is None

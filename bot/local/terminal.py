@@ -510,6 +510,8 @@ class LocalTable:
             out = await table.top_up(user, amount, key=key)
         elif verb == "straddle" and len(words) == 1:
             out = await table.straddle(user, key=key)
+        elif phrase in ("rabbit", "rabbit hunt"):
+            out = await table.rabbit(user, key=key)
         elif verb == "bomb" and phrase in ("bomb", "bomb yes", "bomb no"):
             # propose a bomb pot for the next deal, or vote on the one proposed.
             agree = None if phrase == "bomb" else phrase == "bomb yes"

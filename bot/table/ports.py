@@ -181,6 +181,7 @@ TableNoticeKind = Literal[
     "guts",
     "run_twice",
     "bomb_vote",
+    "rabbit",
 ]
 """What the table itself tells (seats, settings, the hand's start and end, clocks, and
 the prompts to act: ``your_turn``, ``declare``, ``guts``)."""

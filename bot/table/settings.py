@@ -150,6 +150,7 @@ ADDED_LATER: dict[str, Any] = {
     "double_board": False,
     "seven_deuce_bounty": 0,
     "seven_deuce_suited": False,
+    "rabbit_hunt": False,
 }
 """Table settings newer than the logs' full set of names, with their defaults: stored
 only when set, so that every row written before them reads and writes back the same."""
@@ -219,6 +220,7 @@ META: dict[str, Meta] = {
     "double_board": Meta(games="board", rule="R-20.5"),
     "seven_deuce_bounty": Meta(unit="chips", range=CHIPS, rule="R-20.6"),
     "seven_deuce_suited": Meta(rule="R-20.6"),
+    "rabbit_hunt": Meta(games="board", rule="R-20.9"),
     # Engine options (Rules fields).
     "raise_cap": Meta(unit="raises", range=(1, 100), applies=_limited, games="limited"),
     "cap_lift": Meta(),
@@ -486,6 +488,8 @@ class TableSettings:
     # The 7-2 game (R-20.6): the bounty (0: off), and whether a suited 7-2 counts.
     seven_deuce_bounty: int = 0
     seven_deuce_suited: bool = False
+    # Rabbit hunt (R-20.9, R-20.14): a player may ask to see the cards that would have come.
+    rabbit_hunt: bool = False
     # The engine's options (raise cap, rake, declare, wild cards, Guts, ...): not
     # restated here but read from the engine's Rules (see the declaration above). Each
     # is read as an attribute (``settings.raise_cap``) and stored flat in to_dict, as

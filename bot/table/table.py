@@ -57,6 +57,7 @@ from bot.poker.events import (
     RunItTwiceCount,
 )
 from bot.poker.hand import Hand
+from bot.poker.home import said as home_said
 from bot.poker.legal import Legal
 from bot.poker.messages import Chips, Count, Msg, Name, Number, english, joined, msg, raw
 from bot.poker.potsystems import split_by_id
@@ -70,7 +71,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.home import bombask, runtwice, sevendeuce
+from bot.table.home import bombask, rabbit, runtwice, sevendeuce
 from bot.table.levels import Level, at_level
 from bot.table.notices import plural
 from bot.table.notices import said as event_said
@@ -169,6 +170,7 @@ class Table:
         self.time = time
         self.lock = asyncio.Lock()
         self._declare_told: int = -1
+        self._rabbit_told: int = -1  # R-20.14: the last hand hunted (once a hand)
         self.away: set[str] = set()
         """Players who left the server mid-hand (R-16.12): the clock acts for them at once.
         In memory only: after a restart his clock runs its usual length, once."""
@@ -865,6 +867,23 @@ class Table:
                 await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
                 told = bombask.voted_said(self.state, seat, agree)
             await self._public("bomb_vote", told, seat=seat.number)
+            return told
+
+        return await self._command(user, key, None, body)
+
+    async def rabbit(self, user: str, *, key: str | None = None) -> Outcome:
+        """R-20.14: show the cards the last hand would have dealt (nothing written)."""
+
+        async def body() -> str | Msg:
+            self._seated(user)
+            hand_no = rabbit.check(self.state, self._rabbit_told)
+            info = await self._finished_info(hand_no)
+            hand = await asyncio.to_thread(_replay, hand_no, info)
+            event = rabbit.hunt(hand)  # a refusal raises, in words
+            self._rabbit_told = hand_no
+            told = home_said(event)
+            assert told is not None
+            await self._public("rabbit", told, event=event)
             return told
 
         return await self._command(user, key, None, body)
