@@ -164,6 +164,15 @@ def bomb_buttons(table_id: str, locale: Locale = "en", *, propose: bool) -> disc
     return sealed(view)
 
 
+def show_buttons(table_id: str, locale: Locale = "en") -> discord.ui.View:
+    """R-20.15: show the last hand, or one card of it (sent to its owner alone)."""
+    view = discord.ui.View(timeout=None)
+    for arg, word in (("show_all", "all"), ("show_one", "one"), ("show_two", "two")):
+        label = say("home.show_ask." + word, locale)
+        view.add_item(button(ButtonId("dec", table_id, 0, arg), label, None))
+    return sealed(view)
+
+
 def rabbit_button(table_id: str, locale: Locale = "en") -> discord.ui.View:
     """R-20.14: ask to see the cards the last hand would have dealt."""
     view = discord.ui.View(timeout=None)

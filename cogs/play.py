@@ -64,6 +64,8 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
     try:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
+        elif bid.kind == "dec" and bid.arg in _SHOW_WHICH:
+            await show_choice(interaction, bid.table_id, _SHOW_WHICH[bid.arg])
         elif bid.kind == "dec" and bid.arg == "rabbit":
             await rabbit(interaction, bid.table_id)
         elif bid.kind == "dec" and bid.arg in ("bomb", "bomb_yes", "bomb_no"):
@@ -323,6 +325,22 @@ class Watch:
         with contextlib.suppress(Exception):
             await asyncio.shield(self._task)
         return True
+
+
+_SHOW_WHICH = {"show_all": "all", "show_one": "1", "show_two": "2"}
+"""R-20.15: the show-by-choice buttons' args, as the table's choices."""
+
+
+async def show_choice(interaction: Interaction, table_id: str, which: str) -> None:
+    """R-20.15: show the last hand (``all``) or one card (``1``, ``2``) to the table."""
+    lang = of(interaction)
+    table = interaction.client.table(table_id)
+    if table is None:
+        await ops.reply(interaction, say("play.no_table", lang))
+        return
+    user = str(interaction.user.id)
+    outcome = await table.show_by_choice(user, which, key=f"i{interaction.id}")
+    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
 
 
 async def rabbit(interaction: Interaction, table_id: str) -> None:

@@ -73,6 +73,7 @@ from cogs.components import (
     guts_buttons,
     rabbit_button,
     run_twice_buttons,
+    show_buttons,
 )
 from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels, save_table_place
@@ -293,8 +294,10 @@ class DiscordPresenter:
             # R-20.12: the proposal gets its own message, with the vote's buttons.
             view = bomb_buttons(table_id, self.table_locale(table_id), propose=False)
             ch.enqueue(lambda: self._post_buttons(table_id, f"💣 {said}", view))
-        if notice.kind == "rabbit":
-            ch.enqueue(lambda: self._post(table_id, f"🐇 {said}"))  # R-20.14: to the table
+        if notice.kind in ("rabbit", "shown"):
+            # R-20.14, R-20.15: after the hand, to the table as a message of its own.
+            mark = "🐇" if notice.kind == "rabbit" else "👀"
+            ch.enqueue(lambda: self._post(table_id, f"{mark} {said}"))
         if notice.kind == "hand_ended" and self._rabbit_on(table_id, notice):
             # R-20.14: a hand that ended early may be hunted, by button, until the next deal.
             hunt = rabbit_button(table_id, self.table_locale(table_id))
@@ -329,6 +332,8 @@ class DiscordPresenter:
             ch.enqueue(lambda: self._declare_prompt(table_id, user_id, notice))
         elif notice.kind == "guts":
             ch.enqueue(lambda: self._guts_prompt(table_id, user_id, notice))
+        elif notice.kind == "show_choice":
+            ch.enqueue(lambda: self._show_prompt(table_id, user_id, notice))
         elif notice.kind == "run_twice":
             ch.enqueue(lambda: self._run_twice_prompt(table_id, user_id, notice))
         else:
@@ -513,6 +518,14 @@ class DiscordPresenter:
         view = run_twice_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
+
+    async def _show_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
+        """R-20.15: the offer to show by choice, by DM (nothing said when DMs are closed:
+        showing is a choice, never owed)."""
+        lang = self.user_locale(user_id)
+        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        view = show_buttons(table_id, lang)
+        await ops.dm(self.client, int(user_id), text, view=view, known=self.dms)
 
     async def _post_buttons(self, table_id: str, text: str, view: discord.ui.View) -> None:
         """A message with its own buttons (the bomb-pot vote, the rabbit hunt)."""

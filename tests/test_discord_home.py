@@ -158,3 +158,29 @@ async def test_r20_14_rabbit_hunt_by_button_after_a_hand_ended_early(h: Harness)
     dealt = {c for cards in secrets.values() for c in cards}
     assert not shown & dealt  # never a card dealt to anyone (R-20.9)
     assert h.table().conservation_error() is None
+
+
+async def test_r20_15_the_uncontested_winner_shows_one_card_by_dm_button(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    secrets = hole_cards(fake, h.bot, h.tid)
+    for _ in range(3):
+        if not h.table().state.in_hand:
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+    assert not h.table().state.in_hand
+    winner = next(u for u in users if any(m.custom_ids() for m in fake.dm_messages(u)[-1:]))
+    dm = fake.dm_messages(winner)[-1]
+    assert "Show your hand" in dm.content
+    await fake.click(winner, dm, next(c for c in dm.custom_ids() if c.endswith(":show_one")))
+    await h.settle()
+    post = next(m for m in reversed(fake.channel_messages()) if m.content.startswith("👀"))
+    shown = set(CARD.findall(post.content))
+    assert len(shown) == 1 and shown <= secrets[winner.id]  # one of his own cards
+    # The others' cards never reached the channel.
+    others = {c for u in users if u != winner for c in secrets[u.id]}
+    assert not others & set(CARD.findall(" ".join(m.content for m in fake.channel_messages())))
+    assert h.table().conservation_error() is None

@@ -16,7 +16,7 @@ from bot.local.words import Names, Words
 from bot.table.ports import Notice, NoticeKind
 
 # Prompts printed for everyone: whose turn, and the clock.
-PROMPTS: tuple[NoticeKind, ...] = ("your_turn", "declare", "guts", "run_twice")
+PROMPTS: tuple[NoticeKind, ...] = ("your_turn", "declare", "guts", "run_twice", "show_choice")
 
 
 def namer(notice: Notice) -> Names | None:

@@ -182,6 +182,8 @@ TableNoticeKind = Literal[
     "run_twice",
     "bomb_vote",
     "rabbit",
+    "shown",
+    "show_choice",
 ]
 """What the table itself tells (seats, settings, the hand's start and end, clocks, and
 the prompts to act: ``your_turn``, ``declare``, ``guts``)."""

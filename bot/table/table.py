@@ -42,6 +42,7 @@ from bot.poker.actions import (
     RaiseBy,
     RaiseTo,
     Show,
+    ShowCards,
 )
 from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK
 from bot.poker.errors import NotYourTurn, PokerError
@@ -71,7 +72,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.home import bombask, rabbit, runtwice, sevendeuce
+from bot.table.home import bombask, rabbit, runtwice, sevendeuce, showing
 from bot.table.levels import Level, at_level
 from bot.table.notices import plural
 from bot.table.notices import said as event_said
@@ -171,6 +172,7 @@ class Table:
         self.lock = asyncio.Lock()
         self._declare_told: int = -1
         self._rabbit_told: int = -1  # R-20.14: the last hand hunted (once a hand)
+        self._shown: dict[int, list[ShowCards]] = {}  # R-20.15: the last hand's shows
         self.away: set[str] = set()
         """Players who left the server mid-hand (R-16.12): the clock acts for them at once.
         In memory only: after a restart his clock runs its usual length, once."""
@@ -871,6 +873,32 @@ class Table:
 
         return await self._command(user, key, None, body)
 
+    async def show_by_choice(self, user: str, which: str, *, key: str | None = None) -> Outcome:
+        """R-20.15: after the last hand, show all one's cards or one of them (``which``:
+        all, 1 or 2) to the table; nothing is written and no chip moves."""
+
+        async def body() -> str | Msg:
+            self._seated(user)
+            if self.state.in_hand or self.state.hand_no == 0:
+                raise TableError(msg("home.show_ask.when", rule=showing.RULE))
+            hand_no = self.state.hand_no
+            info = await self._finished_info(hand_no)
+            hand = await asyncio.to_thread(_replay, hand_no, info)
+            shown = self._shown.get(hand_no, [])
+            for earlier in shown:
+                hand.apply(earlier)
+            if user not in info.users:
+                raise TableError(msg("home.refuse.show_who", rule=showing.RULE))
+            action = showing.action(hand, info.users.index(user), which)
+            events = hand.apply(action)  # R-20.8: the engine's refusals, in words
+            self._shown = {hand_no: [*shown, action]}
+            told = home_said(events[-1])
+            assert told is not None
+            await self._public("shown", named(told, info.names), event=events[-1])
+            return named(told, info.names)
+
+        return await self._command(user, key, None, body)
+
     async def rabbit(self, user: str, *, key: str | None = None) -> Outcome:
         """R-20.14: show the cards the last hand would have dealt (nothing written)."""
 
@@ -1187,6 +1215,9 @@ class Table:
         )
         if bounty is not None:
             await self._tell([bounty])
+        for pos in showing.offered(hand):  # R-20.15: each may show by choice, privately
+            told = showing.prompt()
+            await self._private(info.users[pos], Notice("show_choice", english(told), 0, msg=told))
         over = msg("table.hand_over", hand=Number(info.hand_no))
         await self._public("hand_ended", over, result=result)
         for number in info.order:
