@@ -76,3 +76,39 @@ async def test_r20_6_off_by_default_and_suited_only_when_set(
     table, stacks = await _played(h, seven_deuce_bounty=10, seven_deuce_suited=True)
     assert stacks == {0: 112, 1: 88}
     h.check(table)
+
+
+async def test_r20_7_an_all_in_payer_who_lost_pays_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The 7-2 wins; the short stack went all in and lost (pays nothing); the big
+    stack, with chips behind, pays the whole bounty."""
+    holes = {100: "7c2d", 30: "AsKd", 200: "QhQd"}
+
+    def stacked(rules: Any, stacks: Any, _deck: Any = None, **kw: Any) -> Hand:
+        deck = stacked_deck([holes[s] for s in stacks], "7h7s2c9d4h")
+        return Hand(rules, stacks, deck, **kw)
+
+    monkeypatch.setattr(table_module, "Hand", stacked)
+    h = Harness()
+    table = await h.table(seven_deuce_bounty=10, min_buy_in=10, max_buy_in=500)
+    for user, buy_in in (("win", 100), ("short", 30), ("big", 200)):
+        assert (await table.sit(user, user, buy_in, key=h.key())).ok
+    assert (await h.deal(table)).ok
+    info = table.state.current
+    assert info is not None
+    while (hand := table.state.hand) is not None:
+        user = h.to_act(table)
+        acts = hand.legal().actions
+        word = "check" if "check" in acts else "call"
+        if user == "short" and "all_in" in acts:
+            word = "all in"
+        assert (await h.do(table, user, word)).ok
+    ended = tlog.read_rows(await h.store.events("t"), tlog.HandEnded)[-1]
+    pos = {u: p for p, u in enumerate(info.users)}
+    assert ended.bounty == ((pos["big"], pos["win"], 10),)
+    stacks = {s.user_id: s.stack for s in table.state.seats.values()}
+    assert stacks["short"] == 0
+    assert stacks == {"win": 100 + 60 + 10, "short": 0, "big": 200 - 30 - 10}
+    assert sum(stacks.values()) == 330
+    h.check(table)
