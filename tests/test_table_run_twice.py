@@ -164,3 +164,16 @@ async def test_r20_2_a_run_twice_hand_recovers_from_the_log() -> None:
     fresh2 = TableService(h.store, RecordingPresenter(), h.time)
     assert await fresh2.recover() == []
     assert state_digest(fresh2.table("t").state) == state_digest(again.state)
+
+
+async def test_r20_2_the_hand_story_names_the_second_run() -> None:
+    h = Harness()
+    table = await _all_in(h, ["a", "b"], run_it_twice=True)
+    info, hand = table.state.current, table.state.hand
+    assert info is not None and hand is not None
+    for p in hand.run_twice_pending():
+        assert (await h.do(table, info.users[p], "run twice yes")).ok
+    keys = [m.key for m in await table.hand_told(1)]
+    assert "home.rit.twice" in keys and "home.award.second_run" in keys
+    assert "home.award.second" not in keys
+    assert [m.key for m in await table.hand_told(1)].count("home.board2.run") >= 1

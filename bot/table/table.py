@@ -1548,10 +1548,11 @@ class Table:
         lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
-        def tell(events: Sequence[Event]) -> None:
+        def tell(events: Sequence[Event], twice: bool = False) -> None:
             nonlocal clock_told
             for event in events:
-                if event.audience is None and (m := event_said(event)) is not None:
+                m = event_said(event, ran_twice=twice)  # the second run's awards
+                if event.audience is None and m is not None:
                     lines.append(named(m, info.names))
                     clock_told = False
 
@@ -1571,7 +1572,7 @@ class Table:
                         who = Name(info.names[action.player])
                         lines.append(msg("table.story.time_ran_out", who=who))
                         clock_told = False
-                tell(hand.apply(action))
+                tell(hand.apply(action), hand.ran_twice)
 
         await asyncio.to_thread(replay)  # the engine's CPU work, off the loop
         return lines
