@@ -177,3 +177,16 @@ async def test_r20_2_the_hand_story_names_the_second_run() -> None:
     assert "home.rit.twice" in keys and "home.award.second_run" in keys
     assert "home.award.second" not in keys
     assert [m.key for m in await table.hand_told(1)].count("home.board2.run") >= 1
+
+
+def test_r20_10_the_answer_in_every_language() -> None:
+    for twice, once in (
+        ("zweimal", "einmal"),
+        ("deux fois", "une fois"),
+        ("dos veces", "una vez"),
+        ("duas vezes", "uma vez"),
+        ("дважды", "один раз"),
+        ("run twice yes", "run twice no"),
+    ):
+        assert parse_action(twice).kind == "run_twice_yes"
+        assert parse_action(once).kind == "run_twice_no"

@@ -78,6 +78,9 @@ languages' words are read as these."""
 SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     {
         "de": {
+            # R-20.1: the run-it-twice answer.
+            "zweimal": "twice",
+            "einmal": "once",
             "checken": "check",
             "checke": "check",
             "schieben": "check",
@@ -111,6 +114,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "verdecken": "muck",
         },
         "fr": {
+            # R-20.1: the run-it-twice answer.
+            "deux fois": "twice",
+            "une fois": "once",
             "parole": "check",
             "checker": "check",
             "je passe": "check",
@@ -143,6 +149,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "jeter": "muck",
         },
         "es": {
+            # R-20.1: the run-it-twice answer.
+            "dos veces": "twice",
+            "una vez": "once",
             "pasar": "check",
             "paso": "check",
             "igualar": "call",
@@ -175,6 +184,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "mostrar": "show",
         },
         "pt_BR": {
+            # R-20.1: the run-it-twice answer.
+            "duas vezes": "twice",
+            "uma vez": "once",
             "passar": "check",
             "passo": "check",
             "mesa": "check",
@@ -203,6 +215,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "mostrar": "show",
         },
         "ru": {
+            # R-20.1: the run-it-twice answer.
+            "дважды": "twice",
+            "один раз": "once",
             "чек": "check",
             "чекаю": "check",
             "колл": "call",
