@@ -164,20 +164,19 @@ def bomb_buttons(table_id: str, locale: Locale = "en", *, propose: bool) -> disc
     return sealed(view)
 
 
-def show_buttons(table_id: str, locale: Locale = "en") -> discord.ui.View:
-    """R-20.15: show the last hand, or one card of it (sent to its owner alone)."""
+def after_buttons(table_id: str, locale: Locale, after: list[str]) -> discord.ui.View | None:
+    """The buttons under a hand's end message: show the hand or one card of it (R-20.15:
+    the table refuses, privately, whoever may not), and the rabbit hunt (R-20.14)."""
+    if not after:
+        return None
     view = discord.ui.View(timeout=None)
-    for arg, word in (("show_all", "all"), ("show_one", "one"), ("show_two", "two")):
-        label = say("home.show_ask." + word, locale)
-        view.add_item(button(ButtonId("dec", table_id, 0, arg), label, None))
-    return sealed(view)
-
-
-def rabbit_button(table_id: str, locale: Locale = "en") -> discord.ui.View:
-    """R-20.14: ask to see the cards the last hand would have dealt."""
-    view = discord.ui.View(timeout=None)
-    label = say("home.rabbit_ask.button", locale)
-    view.add_item(button(ButtonId("dec", table_id, 0, "rabbit"), label, None, "🐇"))
+    if "show" in after:
+        for arg, word in (("show_all", "all"), ("show_one", "one"), ("show_two", "two")):
+            label = say("home.show_ask." + word, locale)
+            view.add_item(button(ButtonId("dec", table_id, 0, arg), label, None, "👀"))
+    if "rabbit" in after:
+        label = say("home.rabbit_ask.button", locale)
+        view.add_item(button(ButtonId("dec", table_id, 0, "rabbit"), label, None, "🐇"))
     return sealed(view)
 
 

@@ -68,12 +68,11 @@ from cogs import budget, ops
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
 from cogs.components import (
+    after_buttons,
     bomb_buttons,
     declare_buttons,
     guts_buttons,
-    rabbit_button,
     run_twice_buttons,
-    show_buttons,
 )
 from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels, save_table_place
@@ -299,9 +298,7 @@ class DiscordPresenter:
             mark = "🐇" if notice.kind == "rabbit" else "👀"
             ch.enqueue(lambda: self._post(table_id, f"{mark} {said}"))
         if notice.kind == "hand_ended" and self._rabbit_on(table_id, notice):
-            # R-20.14: a hand that ended early may be hunted, by button, until the next deal.
-            hunt = rabbit_button(table_id, self.table_locale(table_id))
-            ch.enqueue(lambda: self._post_buttons(table_id, "🐇", hunt))
+            ch.hand.after.append("rabbit")  # R-20.14: hunted by a button on the end post
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
@@ -318,7 +315,8 @@ class DiscordPresenter:
             notes, ch.hand = ch.hand, HandNotes()
             lines = main_pot_first(notes.summary)
             text = "\n".join([f"**{said}**", *lines])[:1900]
-            ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown))
+            after = after_buttons(table_id, self.table_locale(table_id), notes.after)
+            ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown, view=after))
             ch.enqueue(lambda: self._clear_ping(table_id))
         ch.schedule_refresh()
 
@@ -333,7 +331,9 @@ class DiscordPresenter:
         elif notice.kind == "guts":
             ch.enqueue(lambda: self._guts_prompt(table_id, user_id, notice))
         elif notice.kind == "show_choice":
-            ch.enqueue(lambda: self._show_prompt(table_id, user_id, notice))
+            # R-20.15: offered on the hand's end message (no message of its own).
+            if "show" not in ch.hand.after:
+                ch.hand.after.append("show")
         elif notice.kind == "run_twice":
             ch.enqueue(lambda: self._run_twice_prompt(table_id, user_id, notice))
         else:
@@ -401,6 +401,7 @@ class DiscordPresenter:
         fists: list[tuple[int, str, int]] | None = None,
         shown: ShowdownNotes | None = None,
         mention: int | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
         # The fists first (R-13.2), then the hands with the cards they play.
         ch = self.channel(table_id)
@@ -417,12 +418,12 @@ class DiscordPresenter:
         interaction = await self._live_interaction(table_id)
         try:
             if interaction is not None and await ops.followup(
-                interaction, text, mention=mention, image=images or None
+                interaction, text, mention=mention, image=images or None, view=view
             ):
                 return
         except ops.FollowupInDoubt:
             return  # it may be up already: never posted twice (logged by ops)
-        await ops.send(ch.where(), text, image=images or None, mention=mention)
+        await ops.send(ch.where(), text, image=images or None, mention=mention, view=view)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -518,14 +519,6 @@ class DiscordPresenter:
         view = run_twice_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
-
-    async def _show_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
-        """R-20.15: the offer to show by choice, by DM (nothing said when DMs are closed:
-        showing is a choice, never owed)."""
-        lang = self.user_locale(user_id)
-        text = f"<#{table_id}> · {notice_text(notice, lang)}"
-        view = show_buttons(table_id, lang)
-        await ops.dm(self.client, int(user_id), text, view=view, known=self.dms)
 
     async def _post_buttons(self, table_id: str, text: str, view: discord.ui.View) -> None:
         """A message with its own buttons (the bomb-pot vote, the rabbit hunt)."""

@@ -4,7 +4,7 @@ seen by its owner only until every answer is in."""
 
 from __future__ import annotations
 
-from bot.poker.events import BombPotStarted, RunItTwiceDecided, SecondBoardDealt
+from bot.poker.events import ActionTaken, BombPotStarted, RunItTwiceDecided, SecondBoardDealt
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.state import audience_includes
 from tests.test_discord_e2e import CARD, Harness, h, hole_cards, play_out, players
@@ -147,7 +147,8 @@ async def test_r20_14_rabbit_hunt_by_button_after_a_hand_ended_early(h: Harness)
         assert actor is not None
         await h.click(actor, "fold")
     assert not h.table().state.in_hand
-    post = next(m for m in reversed(fake.channel_messages()) if m.content == "🐇")
+    # The button is on the hand's end message (no message of its own).
+    post = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
     hunt = next(c for c in post.custom_ids() if c.endswith(":rabbit"))
     await fake.click(users[2], post, hunt)
     await h.settle()
@@ -160,7 +161,7 @@ async def test_r20_14_rabbit_hunt_by_button_after_a_hand_ended_early(h: Harness)
     assert h.table().conservation_error() is None
 
 
-async def test_r20_15_the_uncontested_winner_shows_one_card_by_dm_button(h: Harness) -> None:
+async def test_r20_15_the_uncontested_winner_shows_one_card_by_button(h: Harness) -> None:
     fake = h.fake
     users = players(fake)
     await h.start_table(users)
@@ -172,10 +173,20 @@ async def test_r20_15_the_uncontested_winner_shows_one_card_by_dm_button(h: Harn
         assert actor is not None
         await h.click(actor, "fold")
     assert not h.table().state.in_hand
-    winner = next(u for u in users if any(m.custom_ids() for m in fake.dm_messages(u)[-1:]))
-    dm = fake.dm_messages(winner)[-1]
-    assert "Show your hand" in dm.content
-    await fake.click(winner, dm, next(c for c in dm.custom_ids() if c.endswith(":show_one")))
+    state = h.table().state
+    info = state.recent[state.hand_no]
+    folded = {e.player for e in info.events if isinstance(e, ActionTaken) and e.kind == "fold"}
+    winner = next(fake.users[int(u)] for p, u in enumerate(info.users) if p not in folded)
+    loser = next(u for u in users if u != winner)
+    # The buttons are on the hand's end message (no message of its own); one who folded
+    # is refused privately and nothing is shown.
+    end = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
+    one = next(c for c in end.custom_ids() if c.endswith(":show_one"))
+    await fake.click(loser, end, one)
+    await h.settle()
+    assert "R-20.8" in h.last_ephemeral(loser)
+    assert not any(m.content.startswith("👀") for m in fake.channel_messages())
+    await fake.click(winner, end, one)
     await h.settle()
     post = next(m for m in reversed(fake.channel_messages()) if m.content.startswith("👀"))
     shown = set(CARD.findall(post.content))
