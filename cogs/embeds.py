@@ -59,6 +59,8 @@ def table_embed(
     embed.description = "\n".join(lines) or w("embed.waiting")
     if view.board:
         embed.add_field(name=w("embed.board"), value=cards_words(view.board), inline=False)
+    if view.board2:  # a double board's second board
+        embed.add_field(name=w("home.embed.board2"), value=cards_words(view.board2), inline=False)
     in_play = view.pot_total - view.reserve
     if view.pots or in_play:
         labels = [

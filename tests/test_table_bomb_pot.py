@@ -184,3 +184,15 @@ async def test_r20_12_refusals_change_nothing() -> None:
     assert not out.ok and out.msg is not None and out.msg.key == "home.vote.none"
     assert stud.state.seq == seq and stud.state.bomb == {}
     h.check(stud)
+
+
+async def test_r20_5_the_view_shows_the_second_board_of_a_double_board() -> None:
+    h = Harness()
+    table = await h.seated(["a", "b"], bomb_pot_every=1, bomb_pot_ante=5, double_board=True)
+    assert (await h.deal(table)).ok
+    view = table.snapshot(None)
+    assert len(view.board) == 3 and len(view.board2) == 3  # both flops, before betting
+    assert not set(view.board) & set(view.board2)
+    await h.play_passively(table)
+    assert table.snapshot(None).board2 == ()  # between hands: no board
+    h.check(table)

@@ -59,6 +59,9 @@ def draw(
     lines = [words("draw.header", hand=view.hand_no, **head)]
     if view.board:
         lines.append(words("draw.board", cards=cards_text(words, view.board)))
+    if view.board2:  # the second board of a double board
+        second = Name(cards_text(words, view.board2))
+        lines.append(words.render(msg("home.embed.board2_line", cards=second)))
     if view.pot_total or view.reserve:
         lines.append(pots_line(words, view))
     if view.pot_system == "two_to_win":

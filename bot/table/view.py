@@ -140,6 +140,8 @@ class TableView:
     """``options`` as a message (:meth:`Legal.options`), under the same condition."""
     no_raise_said: Msg | None = None
     """``no_raise`` as a message."""
+    board2: tuple[str, ...] = ()
+    """The second board of a double-board bomb pot (R-20.5), as dealt so far."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -273,6 +275,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         street_said=street_said(hand) if hand is not None else None,
         stakes_data=stakes_of(dealt, variant, limit, declare),
         last_said=state.last_said,
+        board2=tuple(hand.board2 or ()) if hand is not None else (),
         options_said=options_said,
         no_raise_said=no_raise_said,
         to_call=to_call,
