@@ -73,7 +73,7 @@ async def test_r20_5_double_board_bomb_pot_each_board_wins_half() -> None:
     h.check(table)
 
 
-async def test_r20_4_a_bomb_pot_clears_no_owed_blind_and_recovers() -> None:
+async def test_r20_11_a_bomb_pot_deal_recovers_from_the_log() -> None:
     h = Harness()
     table = await h.seated(["a", "b", "c"], bomb_pot_every=2, bomb_pot_ante=3)
     assert (await h.deal(table)).ok
