@@ -75,6 +75,9 @@ class HandNotes:
     """(seat, name, chips) of each opened fist (R-13.2), once they are revealed."""
     showdown: ShowdownNotes | None = None
     """The showdown picture's notes (``cogs.art.showdown_art``): public events only."""
+    after: list[str] = field(default_factory=list)
+    """What may be done after the hand, as buttons on its end message: ``show`` (a
+    player was offered to show by choice, R-20.15), ``rabbit`` (R-20.14)."""
 
 
 Version = tuple[int, int, int]

@@ -140,6 +140,46 @@ def guts_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.
     return sealed(view)
 
 
+def run_twice_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.View:
+    """R-20.1: yes (run the rest twice) or no (once), sent privately; dated by the turn
+    like the fists, so a click after the question is over is refused as stale."""
+    view = discord.ui.View(timeout=None)
+    styles = {"twice": discord.ButtonStyle.success, "once": discord.ButtonStyle.secondary}
+    for arg, style in styles.items():
+        label = say(f"home.button.{arg}", locale)
+        view.add_item(button(ButtonId("dec", table_id, turn, arg), label, style))
+    return sealed(view)
+
+
+def bomb_buttons(table_id: str, locale: Locale = "en", *, propose: bool) -> discord.ui.View:
+    """R-20.12: "Bomb pot?" (propose one for the next deal), or the public vote's Yes
+    and No under the proposal. Turn 0: the vote dates itself (its time limit)."""
+    view = discord.ui.View(timeout=None)
+    args = ("bomb",) if propose else ("bomb_yes", "bomb_no")
+    styles = {"bomb": None, "bomb_yes": discord.ButtonStyle.success, "bomb_no": None}
+    words = {"bomb": "propose", "bomb_yes": "yes", "bomb_no": "no"}
+    for arg in args:
+        label = say("home.vote.button." + words[arg], locale)
+        view.add_item(button(ButtonId("dec", table_id, 0, arg), label, styles[arg], "💣"))
+    return sealed(view)
+
+
+def after_buttons(table_id: str, locale: Locale, after: list[str]) -> discord.ui.View | None:
+    """The buttons under a hand's end message: show the hand or one card of it (R-20.15:
+    the table refuses, privately, whoever may not), and the rabbit hunt (R-20.14)."""
+    if not after:
+        return None
+    view = discord.ui.View(timeout=None)
+    if "show" in after:
+        for arg, word in (("show_all", "all"), ("show_one", "one"), ("show_two", "two")):
+            label = say("home.show_ask." + word, locale)
+            view.add_item(button(ButtonId("dec", table_id, 0, arg), label, None, "👀"))
+    if "rabbit" in after:
+        label = say("home.rabbit_ask.button", locale)
+        view.add_item(button(ButtonId("dec", table_id, 0, "rabbit"), label, None, "🐇"))
+    return sealed(view)
+
+
 def draw_menu(
     table_id: str, turn: int, cards: tuple[str, ...], draw_max: int, locale: Locale = "en"
 ) -> discord.ui.View:

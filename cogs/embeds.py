@@ -20,7 +20,7 @@ from cogs.components import action_buttons
 from cogs.names import escape, escape_names
 from cogs.words import say
 
-PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown")
+PLAY_PHASES = ("betting", "draw", "declare", "guts", "showdown", "run_twice")
 
 
 def to_call_of(table: object, view: TableView) -> tuple[int, frozenset[ActionName]]:
@@ -65,6 +65,8 @@ def table_embed(
     embed.description = "\n".join(lines) or w("embed.waiting")
     if view.board:
         embed.add_field(name=w("embed.board"), value=cards_words(view.board), inline=False)
+    if view.board2:  # a double board's second board
+        embed.add_field(name=w("home.embed.board2"), value=cards_words(view.board2), inline=False)
     in_play = view.pot_total - view.reserve
     if view.pots or in_play:
         labels = [
@@ -93,6 +95,9 @@ def table_embed(
         clock = f" · <t:{int(view.deadline)}:R>" if view.deadline else ""
         title = w("embed.declare") if view.phase == "declare" else w("embed.in_or_out")
         fists = w("embed.fists_closed", closed=closed, active=active)
+        if view.phase == "run_twice":  # how many answered, never what
+            title = w("home.embed.run_twice")
+            fists = w("home.embed.answered", closed=closed, active=active)
         embed.add_field(name=title, value=f"{fists}{clock}")
     seats = []
     for s in view.seats:
@@ -111,7 +116,8 @@ def table_embed(
     where = f" · {render(view.street_said, locale)}" if view.street_said else ""
     # The version (``cogs.channel``: turn.notices) says which state of the table this is.
     stamp = f" · v{version}" if version else ""
-    hand, phase = w("embed.hand", n=view.hand_no), w("embed.phase." + view.phase)
+    phase_key = "home.embed.run_twice" if view.phase == "run_twice" else "embed.phase." + view.phase
+    hand, phase = w("embed.hand", n=view.hand_no), w(phase_key)
     embed.set_footer(text=f"{hand}{where} · {phase} · {w('embed.turn', n=view.turn)}{stamp}")
     return embed
 

@@ -454,6 +454,7 @@ async def followup(
     *,
     mention: int | None = None,
     image: RenderedImage | list[RenderedImage] | None = None,
+    view: discord.ui.View | None = None,
 ) -> discord.WebhookMessage | None:
     """A public follow-up of an answered interaction, pinging ``mention`` (and no one
     else; nobody when None). Interaction webhooks are exempt from the global rate
@@ -475,7 +476,7 @@ async def followup(
     for attempt in range(len(FOLLOWUP_DELAYS) + 1):
         if not unknown:
             # Fresh files (a sent one is read); it pings ``mention`` alone, or nobody.
-            kwargs = _message(content, None, image, None, mention)
+            kwargs = _message(content, None, image, view, mention)
             kwargs["content"] = kwargs["content"] or discord.utils.MISSING
             try:
                 with rest_retry.fail_fast():  # tried once: a 5xx may have posted it

@@ -16,6 +16,8 @@ import discord
 
 from bot.poker.legal import Legal
 from bot.poker.messages import Rule
+from bot.poker.rules import community_game
+from bot.poker.variants import get_variant
 from bot.table.actor import Actor
 from bot.table.text_actions import (
     ActionRequest,
@@ -30,7 +32,15 @@ from bot.words import Locale, render
 from cogs import errors, ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel, window_left
-from cogs.components import declare_buttons, draw_menu, guts_buttons, raise_modal, state_modal
+from cogs.components import (
+    bomb_buttons,
+    declare_buttons,
+    draw_menu,
+    guts_buttons,
+    raise_modal,
+    run_twice_buttons,
+    state_modal,
+)
 from cogs.ids import ButtonId
 from cogs.moderation import Moderation
 from cogs.presenter import _render_cards
@@ -54,6 +64,16 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
     try:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
+        elif bid.kind == "dec" and bid.arg in _SHOW_WHICH:
+            await show_choice(interaction, bid.table_id, _SHOW_WHICH[bid.arg])
+        elif bid.kind == "dec" and bid.arg == "rabbit":
+            await rabbit(interaction, bid.table_id)
+        elif bid.kind == "dec" and bid.arg in ("bomb", "bomb_yes", "bomb_no"):
+            await bomb_vote(interaction, bid.table_id, bid.arg)
+        elif bid.kind == "dec" and bid.arg in ("twice", "once"):
+            # R-20.1: the private run-it-twice answer, dated by its prompt's turn.
+            req = ActionRequest("run_twice_yes" if bid.arg == "twice" else "run_twice_no")
+            await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
         elif bid.kind == "dec" and bid.arg in ("in", "out"):
             req = ActionRequest("guts_in" if bid.arg == "in" else "guts_out")
             await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
@@ -243,7 +263,11 @@ async def act(
                 return
             if declare:
                 # Confirmed privately; final (R-13.2). The DM's buttons go away.
-                if req.kind in ("guts_in", "guts_out"):
+                if req.kind in ("run_twice_yes", "run_twice_no"):
+                    # R-20.1: his own answer, to him alone; final.
+                    yes = req.kind == "run_twice_yes"
+                    text = say("home.rit.you_agree" if yes else "home.rit.you_decline", lang)
+                elif req.kind in ("guts_in", "guts_out"):
                     said = say("play.guts." + req.kind, lang)
                     text = "✊ " + say("play.guts_final", lang, said=said, rule=Rule("R-15.2"))
                 else:
@@ -303,6 +327,50 @@ class Watch:
         return True
 
 
+_SHOW_WHICH = {"show_all": "all", "show_one": "1", "show_two": "2"}
+"""R-20.15: the show-by-choice buttons' args, as the table's choices."""
+
+
+async def show_choice(interaction: Interaction, table_id: str, which: str) -> None:
+    """R-20.15: show the last hand (``all``) or one card (``1``, ``2``) to the table."""
+    lang = of(interaction)
+    table = interaction.client.table(table_id)
+    if table is None:
+        await ops.reply(interaction, say("play.no_table", lang))
+        return
+    user = str(interaction.user.id)
+    outcome = await table.show_by_choice(user, which, key=f"i{interaction.id}")
+    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+
+
+async def rabbit(interaction: Interaction, table_id: str) -> None:
+    """R-20.14: the rabbit hunt, shown to the table; a refusal is answered privately."""
+    lang = of(interaction)
+    table = interaction.client.table(table_id)
+    if table is None:
+        await ops.reply(interaction, say("play.no_table", lang))
+        return
+    outcome = await table.rabbit(str(interaction.user.id), key=f"i{interaction.id}")
+    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+
+
+async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
+    """R-20.12: propose a bomb pot (``bomb``) or vote on the open one; answered
+    privately, the table says it in public."""
+    lang = of(interaction)
+    table = interaction.client.table(table_id)
+    if table is None:
+        await ops.reply(interaction, say("play.no_table", lang))
+        return
+    user = str(interaction.user.id)
+    if not interaction.client.tables.is_seated(table.table_id, user):
+        await ops.reply(interaction, say(SIT_HINT, lang))
+        return
+    agree = None if arg == "bomb" else arg == "bomb_yes"
+    outcome = await table.bomb_vote(user, agree, key=f"i{interaction.id}")
+    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+
+
 async def show_cards(interaction: Interaction, table_id: str) -> None:
     """A fresh ephemeral every press (an ephemeral can be edited only for 15 minutes)."""
     lang = of(interaction)
@@ -331,6 +399,10 @@ async def show_cards(interaction: Interaction, table_id: str) -> None:
         buttons = declare_buttons(table_id, view.turn, lang)
     elif view.legal is not None and "guts" in view.legal.actions:
         buttons = guts_buttons(table_id, view.turn, lang)
+    elif view.legal is not None and "run_twice" in view.legal.actions:
+        buttons = run_twice_buttons(table_id, view.turn, lang)
+    elif community_game(get_variant(view.variant)):
+        buttons = bomb_buttons(table_id, lang, propose=True)  # R-20.12: a board game
     elif view.legal is not None and "draw" in view.legal.actions:
         buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max, lang)
     extra = "\n" + say("play.you_may", lang, may=may(view.legal, lang)) if view.legal else ""

@@ -68,7 +68,13 @@ from cards_art import (
 from cogs import budget, ops, seat_offer
 from cogs.art import ShowdownNotes, showdown_art
 from cogs.channel import HandNotes, TableChannel
-from cogs.components import declare_buttons, guts_buttons
+from cogs.components import (
+    after_buttons,
+    bomb_buttons,
+    declare_buttons,
+    guts_buttons,
+    run_twice_buttons,
+)
 from cogs.names import escape_names, plain
 from cogs.prefs import DmChannels, save_table_place
 from cogs.words import Locales, notice_text, say
@@ -88,6 +94,10 @@ _SUMMARY: set[NoticeKind] = {
     "PotSystemSettled",
     "BetReturned",
     "OpenersShown",
+    # R-20.1, R-20.2: the agreement and the second run's cards; its awards are PotAwarded.
+    "RunItTwiceDecided",
+    "SecondBoardDealt",
+    "SevenDeuceBounty",  # R-20.6: paid after the hand, said with it
 }
 # Private events that carry cards for one player's eyes.
 _CARDS: set[NoticeKind] = {"CardsDealt", "Drew"}
@@ -280,6 +290,16 @@ class DiscordPresenter:
         text = notice_text(notice, self.table_locale(table_id))
         said = escape_names(text, notice.hand.names if notice.hand is not None else ())
         ch.note(said)
+        if notice.kind == "bomb_vote" and notice.msg and notice.msg.key == "home.vote.proposed":
+            # R-20.12: the proposal gets its own message, with the vote's buttons.
+            view = bomb_buttons(table_id, self.table_locale(table_id), propose=False)
+            ch.enqueue(lambda: self._post_buttons(table_id, f"💣 {said}", view))
+        if notice.kind in ("rabbit", "shown"):
+            # R-20.14, R-20.15: after the hand, to the table as a message of its own.
+            mark = "🐇" if notice.kind == "rabbit" else "👀"
+            ch.enqueue(lambda: self._post(table_id, f"{mark} {said}"))
+        if notice.kind == "hand_ended" and self._rabbit_on(table_id, notice):
+            ch.hand.after.append("rabbit")  # R-20.14: hunted by a button on the end post
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
@@ -296,7 +316,8 @@ class DiscordPresenter:
             notes, ch.hand = ch.hand, HandNotes()
             lines = main_pot_first(notes.summary)
             text = "\n".join([f"**{said}**", *lines])[:1900]
-            ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown))
+            after = after_buttons(table_id, self.table_locale(table_id), notes.after)
+            ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown, view=after))
             ch.enqueue(lambda: self._clear_ping(table_id))
         ch.schedule_refresh()
 
@@ -312,6 +333,12 @@ class DiscordPresenter:
             ch.enqueue(lambda: self._guts_prompt(table_id, user_id, notice))
         elif notice.kind == "waitlist_offer":
             ch.enqueue(lambda: self._seat_offer(table_id, user_id, notice))
+        elif notice.kind == "show_choice":
+            # R-20.15: offered on the hand's end message (no message of its own).
+            if "show" not in ch.hand.after:
+                ch.hand.after.append("show")
+        elif notice.kind == "run_twice":
+            ch.enqueue(lambda: self._run_twice_prompt(table_id, user_id, notice))
         else:
             ch.enqueue(lambda: self._dm_private(table_id, user_id, notice))
 
@@ -377,6 +404,7 @@ class DiscordPresenter:
         fists: list[tuple[int, str, int]] | None = None,
         shown: ShowdownNotes | None = None,
         mention: int | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
         # The fists first (R-13.2), then the hands with the cards they play.
         ch = self.channel(table_id)
@@ -393,12 +421,12 @@ class DiscordPresenter:
         interaction = await self._live_interaction(table_id)
         try:
             if interaction is not None and await ops.followup(
-                interaction, text, mention=mention, image=images or None
+                interaction, text, mention=mention, image=images or None, view=view
             ):
                 return
         except ops.FollowupInDoubt:
             return  # it may be up already: never posted twice (logged by ops)
-        await ops.send(ch.where(), text, image=images or None, mention=mention)
+        await ops.send(ch.where(), text, image=images or None, mention=mention, view=view)
 
     def _note_showdown(self, table_id: str, notice: Notice) -> None:
         """Collect what the showdown picture needs from public events only: the board,
@@ -431,7 +459,9 @@ class DiscordPresenter:
             for seat, _, cards, _ in bag.hands:
                 if seat == info.seats[event.player]:
                     cards.extend(event.cards)
-        elif isinstance(event, PotAwarded):
+        elif isinstance(event, PotAwarded) and event.board == 0:
+            # The picture is the first board's (its cards, its awards); the second run
+            # or board is told in the hand's summary, line by line (R-20.2).
             half = "" if event.share == "whole" else event.share
             for w, amount in zip(event.winners, event.amounts, strict=True):
                 bag.awards.append((event.pot_index, info.seats[w], info.names[w], amount, half))
@@ -495,6 +525,26 @@ class DiscordPresenter:
             said = seat_offer.offer_here(user_id, self.table_locale(table_id))
             await self._post(table_id, said, mention=int(user_id))
 
+    async def _run_twice_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
+        """R-20.1: the question by DM, its answer buttons for him alone."""
+        lang = self.user_locale(user_id)
+        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        view = run_twice_buttons(table_id, notice.turn, lang)
+        if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
+            await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
+
+    async def _post_buttons(self, table_id: str, text: str, view: discord.ui.View) -> None:
+        """A message with its own buttons (the bomb-pot vote, the rabbit hunt)."""
+        ch = self.channel(table_id)
+        if not ch.no_send:
+            await ops.send(ch.where(), text, view=view)
+
+    def _rabbit_on(self, table_id: str, notice: Notice) -> bool:
+        table = self.service.get(table_id) if self.service else None
+        result = notice.data.get("result") if notice.data else None
+        reason = getattr(result, "reason", None)
+        return table is not None and table.settings.rabbit_hunt and reason == "uncontested"
+
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)
         hand_no = notice.hand.hand_no if notice.hand is not None else 0
@@ -505,7 +555,8 @@ class DiscordPresenter:
         # Never any card here: only where to look. In the table's language: the
         # channel reads it.
         lang = self.table_locale(table_id)
-        said = say("dm.cannot", lang, user=f"<@{user_id}>", what=say("dm.what." + what, lang))
+        what_key = what if "." in what else "dm.what." + what  # a home prompt names its own
+        said = say("dm.cannot", lang, user=f"<@{user_id}>", what=say(what_key, lang))
         await self._post(table_id, said, mention=int(user_id))
 
     async def _ping(self, table_id: str, user_id: str, notice: Notice) -> None:

@@ -44,7 +44,7 @@ CHANNELS = ("c1", "c2")
 USERS = ("ann", "bob", "cat", "dan")
 GAMES = ("holdem", "omaha", "stud", "razz", "guts", "draw5", "stud8", "27triple")
 WORDS = ("check", "call", "fold", "all in", "raise min", "bet min", "in", "out", "stand pat")
-WORDS += ("declare high", "declare low", "bring in", "complete")
+WORDS += ("declare high", "declare low", "bring in", "complete", "run twice no")
 FITTING = {
     "bet": "bet min",
     "raise": "raise min",
@@ -52,6 +52,7 @@ FITTING = {
     "draw": "stand pat",
     "declare": "declare high",
     "guts": "in",
+    "run_twice": "run twice yes",
 }
 EXAMPLES = int(os.environ.get("CHIPFIST_LIFECYCLE_EXAMPLES", "25"))
 
@@ -96,6 +97,8 @@ step = st.one_of(
     *_steps("close", st.just(""), 1),
     *_steps("removed", st.just(""), 1),
     *_steps("kill", st.sampled_from(("0", "1", "2", "3")), 1),
+    *_steps("bomb", st.sampled_from(USERS), 1),
+    *_steps("rabbit", st.sampled_from(USERS), 1),
     st.tuples(st.just("restart"), st.just(""), st.just("")),
 )
 
@@ -196,7 +199,12 @@ class World:
         self.steps += 1
         table = self.table(channel)
         if kind == "create":
-            settings_ = TableSettings.of(variant=arg, small_blind=1, big_blind=2)
+            # Half the tables play the home-game options (§20) where their game has them.
+            home: dict[str, Any] = {}
+            if self.steps % 2:
+                home = dict(run_it_twice=True, bomb_pot_every=2, seven_deuce_bounty=5)
+                home.update(rabbit_hunt=True, double_board=bool(self.steps % 4 == 1))
+            settings_ = TableSettings.of(variant=arg, small_blind=1, big_blind=2, **home)
             existing = table is not None and not table.state.closed
             out = await self.service.create(channel, HOST, settings_, key=self.key())
             assert out.ok != existing, out.message
@@ -223,6 +231,12 @@ class World:
             await self.service.tick()
         elif kind == "stand":
             await self.command(table, lambda key: table.stand(arg, key=key))
+        elif kind == "bomb":
+            # a proposal, or a vote yes or no (refusals write nothing).
+            agree = None if self.steps % 3 == 0 else self.steps % 3 == 1
+            await self.command(table, lambda key: table.bomb_vote(arg, agree, key=key))
+        elif kind == "rabbit":
+            await self.command(table, lambda key: table.rabbit(arg, key=key))
         elif kind == "pause":
             await self.command(table, lambda key: table.pause(HOST, arg == "on", key=key))
         elif kind == "close":

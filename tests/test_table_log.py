@@ -182,6 +182,8 @@ def _samples() -> list[log.LogRecord]:
         log.HostActed("cohost", "u1", "host"),
         log.Waitlisted("join", "u9", "Nine", at=14.0),
         log.Waitlisted("offer", "u9", "Nine"),
+        log.BombProposed(2, (1, 2, 4), at=13.0),
+        log.BombVoted(4, False),
     ]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.local.words import Words
 from bot.poker.cards import JOKER
 from bot.poker.legal import Legal
-from bot.poker.messages import Chips
+from bot.poker.messages import Chips, Name, Number, msg
 from bot.table.view import SeatView, TableView, seconds_left, stakes_said
 
 
@@ -63,6 +63,9 @@ def draw(
     lines = [words("draw.header", hand=view.hand_no, **head)]
     if view.board:
         lines.append(words("draw.board", cards=cards_text(words, view.board)))
+    if view.board2:  # the second board of a double board
+        second = Name(cards_text(words, view.board2))
+        lines.append(words.render(msg("home.embed.board2_line", cards=second)))
     if view.pot_total or view.reserve:
         lines.append(pots_line(words, view))
     if view.pot_system == "two_to_win":
@@ -78,6 +81,9 @@ def draw(
         lines.append(
             words("draw.to_act", name=who.name, seat=who.seat, clock=clock, options=options)
         )
+    elif view.acting == "sealed" and view.phase == "run_twice":
+        count = Number(view.declare_pending)
+        lines.append(words.render(msg("home.waiting.run_twice", count=count, clock=Name(clock))))
     elif view.acting == "sealed":
         key = "draw.waiting_declare" if view.phase == "declare" else "draw.waiting_guts"
         lines.append(words(key, count=view.declare_pending, clock=clock))

@@ -17,7 +17,7 @@ from bot.poker.messages import Msg
 from bot.table.ports import Notice, NoticeKind
 
 # Prompts printed for everyone: whose turn, and the clock.
-PROMPTS: tuple[NoticeKind, ...] = ("your_turn", "declare", "guts")
+PROMPTS: tuple[NoticeKind, ...] = ("your_turn", "declare", "guts", "run_twice", "show_choice")
 
 
 def namer(notice: Notice) -> Names | None:

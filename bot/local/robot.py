@@ -20,6 +20,8 @@ def pick(legal: Legal, rng: random.Random, my_cards: Sequence[str] = ()) -> Acti
         return ActionRequest("declare", choice=rng.choice(("low", "high", "both")))
     if "guts" in acts:
         return ActionRequest(rng.choice(("guts_in", "guts_out")))
+    if "run_twice" in acts:
+        return ActionRequest(rng.choice(("run_twice_yes", "run_twice_no")))
     if "draw" in acts:
         # Stand pat now and then; otherwise throw away 1..draw_max of its own cards.
         k = rng.randint(0, min(legal.draw_max, len(my_cards)))

@@ -516,6 +516,14 @@ class LocalTable:
             out = await table.top_up(user, amount, key=key)
         elif verb == "straddle" and len(words) == 1:
             out = await table.straddle(user, key=key)
+        elif verb == "show" and phrase in ("show all", "show 1", "show 2") and not self.in_hand():
+            out = await table.show_by_choice(user, words[1], key=key)
+        elif phrase in ("rabbit", "rabbit hunt"):
+            out = await table.rabbit(user, key=key)
+        elif verb == "bomb" and phrase in ("bomb", "bomb yes", "bomb no"):
+            # propose a bomb pot for the next deal, or vote on the one proposed.
+            agree = None if phrase == "bomb" else phrase == "bomb yes"
+            out = await table.bomb_vote(user, agree, key=key)
         elif verb in ("choose", "pick") and len(words) > 1:
             out = await table.choose(user, action.split(None, 1)[1], key=key)
         else:
@@ -527,6 +535,9 @@ class LocalTable:
             self.answer(user, out)
         if out is not None and out.ok:
             self.emit(self.drawing())
+
+    def in_hand(self) -> bool:
+        return self.table.snapshot(None).in_hand
 
     def show_cards(self, name: str, user: str) -> None:
         view = self.table.snapshot(user)

@@ -43,6 +43,8 @@ RequestKind = Literal[
     "guts_out",
     "show",
     "muck",
+    "run_twice_yes",
+    "run_twice_no",
 ]
 """What a typed action asks for (``text_actions.ActionRequest.kind``)."""
 
@@ -76,6 +78,9 @@ languages' words are read as these."""
 SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     {
         "de": {
+            # R-20.1: the run-it-twice answer.
+            "zweimal": "twice",
+            "einmal": "once",
             "checken": "check",
             "checke": "check",
             "schieben": "check",
@@ -109,6 +114,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "verdecken": "muck",
         },
         "fr": {
+            # R-20.1: the run-it-twice answer.
+            "deux fois": "twice",
+            "une fois": "once",
             "parole": "check",
             "checker": "check",
             "je passe": "check",
@@ -141,6 +149,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "jeter": "muck",
         },
         "es": {
+            # R-20.1: the run-it-twice answer.
+            "dos veces": "twice",
+            "una vez": "once",
             "pasar": "check",
             "paso": "check",
             "igualar": "call",
@@ -173,6 +184,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "mostrar": "show",
         },
         "pt_BR": {
+            # R-20.1: the run-it-twice answer.
+            "duas vezes": "twice",
+            "uma vez": "once",
             "passar": "check",
             "passo": "check",
             "mesa": "check",
@@ -201,6 +215,9 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "mostrar": "show",
         },
         "ru": {
+            # R-20.1: the run-it-twice answer.
+            "дважды": "twice",
+            "один раз": "once",
             "чек": "check",
             "чекаю": "check",
             "колл": "call",
@@ -291,6 +308,14 @@ ACTION_WORDS: Final[Mapping[str, RequestKind]] = MappingProxyType(
         "keep all": "draw",
         "show": "show",
         "muck": "muck",
+        # R-20.1: the answer to running the rest of the board twice.
+        "run twice yes": "run_twice_yes",
+        "run twice no": "run_twice_no",
+        "run it twice": "run_twice_yes",
+        "run it once": "run_twice_no",
+        "run once": "run_twice_no",
+        "twice": "run_twice_yes",
+        "once": "run_twice_no",
         # The amount words the raise modal takes ("half", "½", "all", "minimum"...): one
         # vocabulary for every way in.
         **AMOUNT_WORDS,

@@ -267,6 +267,40 @@ class Straddled(_SeatOnly):
 
 
 @dataclass(frozen=True, slots=True)
+class BombProposed(LogRecord):
+    """R-20.12: the seat that proposes a bomb pot for the next deal, and the seats that
+    may vote on it (a majority of them passes it)."""
+
+    KIND: ClassVar[str] = "bomb_proposed"
+    seat: int
+    voters: tuple[int, ...]
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat, "voters": list(self.voters)}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> BombProposed:
+        voters = tuple(_ints(_get(p, "voters"), "voters"))
+        return cls(_int(_get(p, "seat"), "seat"), voters, at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
+class BombVoted(LogRecord):
+    """R-20.12: a seat's vote on the open bomb-pot proposal."""
+
+    KIND: ClassVar[str] = "bomb_voted"
+    seat: int
+    agree: bool
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat, "agree": self.agree}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> BombVoted:
+        return cls(_int(_get(p, "seat"), "seat"), bool(_get(p, "agree")), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
 class Returned(LogRecord):
     KIND: ClassVar[str] = "returned"
     seat: int
@@ -603,6 +637,9 @@ class HandEnded(LogRecord):
     """By engine position, the player dealt in (empty in logs written before it)."""
     won: tuple[int, ...] = ()
     """By engine position, the chips awarded from the pots (R-14.4's biggest pot)."""
+    bounty: tuple[tuple[int, int, int], ...] = ()
+    """R-20.6: the 7-2 bounty paid after the hand, (payer, winner, chips) by engine
+    position; ``stacks`` and ``net`` already hold it (written only when paid)."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -619,6 +656,8 @@ class HandEnded(LogRecord):
             # chips only, never a card.
             out["users"] = list(self.users)
             out["won"] = list(self.won)
+        if self.bounty:
+            out["bounty"] = [list(b) for b in self.bounty]
         return _put_at(out, self.at)
 
     @classmethod
@@ -634,8 +673,14 @@ class HandEnded(LogRecord):
             None if pot_state is None else _dict(pot_state, "pot_state"),
             tuple(_str(u, "users") for u in _list(p.get("users", []), "users")),
             _ints(p.get("won", []), "won"),
+            tuple(_bounty(b) for b in _list(p.get("bounty", []), "bounty")),
             at=_at(p),
         )
+
+
+def _bounty(value: Any) -> tuple[int, int, int]:
+    payer, winner, amount = _ints(value, "bounty")
+    return payer, winner, amount
 
 
 # The Discord side's own logs (reserved log ids, never a table): see cogs/prefs.py and
@@ -833,6 +878,8 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         Leaving,
         Stood,
         Straddled,
+        BombProposed,
+        BombVoted,
         Chosen,
         Paused,
         Closed,

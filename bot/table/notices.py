@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.poker import home
 from bot.poker.cards import JOKER
 from bot.poker.events import (
     ActionTaken,
@@ -106,9 +107,13 @@ def _joined(parts: list[Msg]) -> Msg:
     return joined(parts) if parts else raw("")
 
 
-def said(event: Event) -> Msg | None:
+def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
     """What an event says, as a message (players by position), or None for events
-    nobody needs to read."""
+    nobody needs to read. The home-game events (§20) and a share won on the second board
+    are said by :func:`bot.poker.home.said` (``ran_twice``: that board was a second run)."""
+    home_said = home.said(event, ran_twice=ran_twice)
+    if home_said is not None:
+        return home_said
     if isinstance(event, ForcedBet):
         who = Player(event.player)
         if event.kind in _FORCED:

@@ -180,6 +180,11 @@ TableNoticeKind = Literal[
     "declare",
     "guts",
     "waitlist_offer",
+    "run_twice",
+    "bomb_vote",
+    "rabbit",
+    "shown",
+    "show_choice",
 ]
 """What the table itself tells (seats, settings, the hand's start and end, clocks, and
 the prompts to act: ``your_turn``, ``declare``, ``guts``)."""

@@ -39,7 +39,7 @@ from bot.poker.messages import (
     joined,
     msg,
 )
-from bot.poker.rules import Limit, Rules, ante_list, jacks_apply, wild_apply
+from bot.poker.rules import Limit, Rules, ante_list, community_game, jacks_apply, wild_apply
 from bot.poker.variants import VARIANTS, get_variant
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game
@@ -99,7 +99,6 @@ ENGINE_INTERNAL: frozenset[str] = frozenset(
         "unit",
         "limit_scale",
         "showdown",
-        "run_it_twice",
         "bomb_pot_ante",
         "double_board",
     }
@@ -131,6 +130,10 @@ def _guts(variant: str, limit: Limit) -> bool:
     return variant == "guts"
 
 
+def _board(variant: str, limit: Limit) -> bool:
+    return community_game(get_variant(variant))
+
+
 def _blinds(variant: str, limit: Limit) -> bool:
     return get_variant(variant).forced == "blinds"
 
@@ -139,7 +142,18 @@ def _bring_in(variant: str, limit: Limit) -> bool:
     return get_variant(variant).forced == "bring_in"
 
 
-ADDED_LATER: dict[str, Any] = {"language": "", "straddles": 1, "straddle_button": False}
+ADDED_LATER: dict[str, Any] = {
+    "language": "",
+    "straddles": 1,
+    "straddle_button": False,
+    "run_it_twice": False,
+    "bomb_pot_every": 0,
+    "bomb_pot_ante": 0,
+    "double_board": False,
+    "seven_deuce_bounty": 0,
+    "seven_deuce_suited": False,
+    "rabbit_hunt": False,
+}
 """Table settings newer than the logs' full set of names, with their defaults: stored
 only when set, so that every row written before them reads and writes back the same."""
 
@@ -207,6 +221,12 @@ META: dict[str, Meta] = {
     "time_charge": Meta(unit="chips", range=CHIPS),
     "time_period": Meta(unit="seconds", range=(60, 86400)),
     "language": Meta(),
+    "bomb_pot_every": Meta(unit="hands", range=(0, 1000), games="board", rule="R-20.4"),
+    "bomb_pot_ante": Meta(unit="chips", range=CHIPS, games="board", rule="R-20.4"),
+    "double_board": Meta(games="board", rule="R-20.5"),
+    "seven_deuce_bounty": Meta(unit="chips", range=CHIPS, rule="R-20.6"),
+    "seven_deuce_suited": Meta(rule="R-20.6"),
+    "rabbit_hunt": Meta(games="board", rule="R-20.9"),
     # Engine options (Rules fields).
     "raise_cap": Meta(unit="raises", range=(1, 100), applies=_limited, games="limited"),
     "cap_lift": Meta(),
@@ -243,6 +263,7 @@ META: dict[str, Meta] = {
     "guts_legs": Meta(unit="legs", range=(0, 100), applies=_guts, games="guts"),
     "wild": Meta(applies=_wild, games="wild", rule="R-10.7"),
     "declared_hands": Meta(),
+    "run_it_twice": Meta(applies=_board, games="board", rule="R-20.1"),
 }
 
 
@@ -470,6 +491,16 @@ class TableSettings:
     # Words (bot/words): the language of the table's public messages and pictures;
     # empty: the server's.
     language: Literal["", "en", "de", "fr", "es", "pt_BR", "ru"] = ""
+    # Bomb pots (R-20.4, R-20.11): every N hands (0: off), the ante (0: the big blind),
+    # and whether they are dealt on two boards (R-20.5).
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int = 0
+    double_board: bool = False
+    # The 7-2 game (R-20.6): the bounty (0: off), and whether a suited 7-2 counts.
+    seven_deuce_bounty: int = 0
+    seven_deuce_suited: bool = False
+    # Rabbit hunt (R-20.9, R-20.14): a player may ask to see the cards that would have come.
+    rabbit_hunt: bool = False
     # The engine's options (raise cap, rake, declare, wild cards, Guts, ...): not
     # restated here but read from the engine's Rules (see the declaration above). Each
     # is read as an attribute (``settings.raise_cap``) and stored flat in to_dict, as
@@ -790,10 +821,10 @@ class TableSettings:
     def to_dict(self) -> dict[str, Any]:
         # Flat, as the log has always held them: {"raise_cap": 4, "rotation": [...]}.
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
-        for name, default in ADDED_LATER.items():
-            if out[name] == default:
-                del out[name]  # as a log written before the setting existed holds it
         out.update(self.options)
+        for name, default in ADDED_LATER.items():
+            if out.get(name, default) == default:
+                out.pop(name, None)  # as a log written before the setting existed holds it
         out["rotation"] = list(self.rotation)
         out["extra"] = dict(self.extra)
         return out

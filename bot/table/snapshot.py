@@ -17,6 +17,7 @@ log); a malformed one raises :class:`LogError` (kind ``snapshot``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -245,6 +246,8 @@ class SnapshotBody:
     """Co-hosts, kicked players, the waiting list (bot/table/hosting.py); none before."""
     """R-19.2: the chips each move between tables brought in or took out (none before
     moves existed)."""
+    bomb: str = ""
+    """R-20.12: the bomb-pot vote (``TableState.bomb``) as JSON ("" when none)."""
 
     @classmethod
     def of(cls, state: TableState) -> SnapshotBody:
@@ -277,6 +280,7 @@ class SnapshotBody:
             idem=dict(state.idem),
             chosen=state.chosen,
             straddler=state.straddler,
+            bomb=json.dumps(state.bomb, sort_keys=True) if state.bomb else "",
             departures=dict(state.departures),
             current=OpenHand.of(info) if info is not None and not info.ended else None,
             bank_granted=state.bank_granted,
@@ -302,6 +306,7 @@ class SnapshotBody:
         state.idem = dict(self.idem)
         state.chosen = self.chosen
         state.straddler = self.straddler
+        state.bomb = json.loads(self.bomb) if self.bomb else {}
         state.departures = dict(self.departures)
         state.current = self.current.to_info() if self.current is not None else None
         return state
@@ -339,6 +344,8 @@ class SnapshotBody:
         out["idem"] = dict(self.idem)
         out["chosen"] = list(self.chosen) if self.chosen else None
         out["straddler"] = self.straddler
+        if self.bomb:
+            out["bomb"] = self.bomb
         out["departures"] = {u: list(v) for u, v in self.departures.items()}
         if self.current is not None:
             out["current"] = self.current.to_payload()
@@ -383,6 +390,7 @@ class SnapshotBody:
             idem={str(k): _int(v, "idem") for k, v in _dict(_get(p, "idem"), "idem").items()},
             chosen=chosen,
             straddler=_opt_int(p.get("straddler"), "straddler"),
+            bomb=_str(p.get("bomb", ""), "bomb"),
             departures={
                 str(u): (_int(_list(v, "departures")[0], "departures"), _float(v[1], "departures"))
                 for u, v in _dict(_get(p, "departures"), "departures").items()

@@ -22,6 +22,7 @@ from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
+from bot.table.home import bombvote
 from bot.table.hosting import Hosting, Offer
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
@@ -176,6 +177,9 @@ class TableState:
     chosen: tuple[str, str] | None = None
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
+    bomb: dict[str, Any] = field(default_factory=dict)
+    """R-20.12: the open bomb-pot proposal (``vote``: seat, at, voters, yes, no) and
+    whether one passed for the next deal (``passed``); bot/table/home/bombvote.py."""
     last_said: Msg | None = None
     """What the table said of the last action of the hand, as a message with names."""
     departures: dict[str, tuple[int, float]] = field(default_factory=dict)
@@ -434,6 +438,12 @@ class TableState:
         else:
             self.hosting.restraddles.append(p.seat)  # a re-straddle (R-20.57)
 
+    def _on_bomb_proposed(self, p: log.BombProposed, live: Any) -> None:
+        bombvote.fold_proposed(self.bomb, p)
+
+    def _on_bomb_voted(self, p: log.BombVoted, live: Any) -> None:
+        bombvote.fold_voted(self.bomb, p)
+
     def _on_chosen(self, p: log.Chosen, live: Any) -> None:
         self.chosen = (p.variant, p.limit)
 
@@ -486,6 +496,7 @@ class TableState:
         self.chosen = None
         self.straddler = None  # posted in this deal, or lapsed
         self.hosting.restraddles = []
+        bombvote.fold_dealt(self.bomb)  # R-20.12: a passed proposal is this deal's
         self.last_said = None
         dead = start.rules.dead_posts
         live = start.rules.blinds_or_straddles
@@ -500,7 +511,8 @@ class TableState:
             if posted_dead or posted_live:
                 seat.owes = 0
             seat.stack = start.stacks[pos]
-        if self.settings.button_rule == "moving" and self.prev_bb is not None:
+        bomb = start.rules.bomb_pot_ante > 0  # R-20.4: a bomb pot makes nobody miss a blind
+        if self.settings.button_rule == "moving" and self.prev_bb is not None and not bomb:
             # R-1.4 moving button: the player who was due the big blind but was skipped
             # (the button jumped over a departed player) owes it.
             due = next((s for s in _clockwise(self.prev_bb, order)), None)
@@ -517,7 +529,7 @@ class TableState:
         # sits out this deal misses the small blind that was his.
         # A seat between this deal's button and big blind would have posted a blind in
         # it (on a table's first deal there is no last big blind to go by).
-        if info.bb_seat is not None:
+        if info.bb_seat is not None and not bomb:
             post = self.settings.missed_blinds == "post"
             for seat in self.seats.values():
                 if seat.state != "sitting_out":
@@ -671,6 +683,8 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Straddled: TableState._on_straddled,
     log.HostActed: TableState._on_host_acted,
     log.Waitlisted: TableState._on_waitlisted,
+    log.BombProposed: TableState._on_bomb_proposed,
+    log.BombVoted: TableState._on_bomb_voted,
     log.Chosen: TableState._on_chosen,
     log.Paused: TableState._on_paused,
     log.Closed: TableState._on_closed,

@@ -42,6 +42,7 @@ from bot.poker.actions import (
     RaiseBy,
     RaiseTo,
     Show,
+    ShowCards,
 )
 from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK
 from bot.poker.errors import NotYourTurn, PokerError
@@ -54,8 +55,10 @@ from bot.poker.events import (
     GutsCallMade,
     HandEnded,
     PotAwarded,
+    RunItTwiceCount,
 )
 from bot.poker.hand import Hand
+from bot.poker.home import said as home_said
 from bot.poker.legal import Legal
 from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, english, joined, msg, raw
 from bot.poker.potsystems import split_by_id
@@ -69,6 +72,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
+from bot.table.home import bombask, rabbit, runtwice, sevendeuce, showing
 from bot.table.levels import Level, at_level
 from bot.table.notices import said as event_said
 from bot.table.ports import (
@@ -95,6 +99,8 @@ from bot.table.predeal import (
     timecharge,
 )
 from bot.table.predeal import run as run_pipeline
+from bot.table.predeal.bomb import BombPot, bomb_rules
+from bot.table.predeal.bomb import ante_of as bomb_ante_of
 from bot.table.predeal.choice import Choice
 from bot.table.predeal.plan import plan_for
 from bot.table.predeal.seats import Seats
@@ -163,6 +169,8 @@ class Table:
         self.time = time
         self.lock = asyncio.Lock()
         self._declare_told: int = -1
+        self._rabbit_told: int = -1  # R-20.14: the last hand hunted (once a hand)
+        self._shown: dict[int, list[ShowCards]] = {}  # R-20.15: the last hand's shows
         self.away: set[str] = set()
         """Players who left the server mid-hand (R-16.12): the clock acts for them at once.
         In memory only: after a restart his clock runs its usual length, once."""
@@ -888,6 +896,69 @@ class Table:
 
         return await self._command(user, key, None, body)
 
+    async def bomb_vote(self, user: str, agree: bool | None, *, key: str | None = None) -> Outcome:
+        """R-20.12: propose a bomb pot for the next deal (``agree`` None), or vote on
+        the open proposal; votes are public, a majority passes it."""
+
+        async def body() -> str | Msg:
+            seat, now = self._seated(user), self.time.now()
+            if agree is None:
+                record: tlog.LogRecord = bombask.check_propose(self.state, seat, now)
+                await self._commit(record, key=key)
+                assert isinstance(record, tlog.BombProposed)
+                ante = bomb_ante_of(self.settings)
+                told = bombask.proposed_said(self.state, seat, record, ante)
+            else:
+                await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
+                told = bombask.voted_said(self.state, seat, agree)
+            await self._public("bomb_vote", told, seat=seat.number)
+            return told
+
+        return await self._command(user, key, None, body)
+
+    async def show_by_choice(self, user: str, which: str, *, key: str | None = None) -> Outcome:
+        """R-20.15: after the last hand, show all one's cards or one of them (``which``:
+        all, 1 or 2) to the table; nothing is written and no chip moves."""
+
+        async def body() -> str | Msg:
+            self._seated(user)
+            if self.state.in_hand or self.state.hand_no == 0:
+                raise TableError(msg("home.show_ask.when", rule=showing.RULE))
+            hand_no = self.state.hand_no
+            info = await self._finished_info(hand_no)
+            hand = await asyncio.to_thread(_replay, hand_no, info)
+            shown = self._shown.get(hand_no, [])
+            for earlier in shown:
+                hand.apply(earlier)
+            if user not in info.users:
+                raise TableError(msg("home.refuse.show_who", rule=showing.RULE))
+            action = showing.action(hand, info.users.index(user), which)
+            events = hand.apply(action)  # R-20.8: the engine's refusals, in words
+            self._shown = {hand_no: [*shown, action]}
+            told = home_said(events[-1])
+            assert told is not None
+            await self._public("shown", named(told, info.names), event=events[-1])
+            return named(told, info.names)
+
+        return await self._command(user, key, None, body)
+
+    async def rabbit(self, user: str, *, key: str | None = None) -> Outcome:
+        """R-20.14: show the cards the last hand would have dealt (nothing written)."""
+
+        async def body() -> str | Msg:
+            self._seated(user)
+            hand_no = rabbit.check(self.state, self._rabbit_told)
+            info = await self._finished_info(hand_no)
+            hand = await asyncio.to_thread(_replay, hand_no, info)
+            event = rabbit.hunt(hand)  # a refusal raises, in words
+            self._rabbit_told = hand_no
+            told = home_said(event)
+            assert told is not None
+            await self._public("rabbit", told, event=event)
+            return told
+
+        return await self._command(user, key, None, body)
+
     def _choice_pending(self) -> bool:
         return choice.pending(self.state)
 
@@ -899,7 +970,7 @@ class Table:
 
     def _contributors(self) -> tuple[Contributor, ...]:
         """What shapes the next deal, in order (bot/table/predeal)."""
-        return (Stakes(self.stakes), Choice(), Seats(), TimeCharge(), Straddle())
+        return (Stakes(self.stakes), Choice(), Seats(), TimeCharge(), Straddle(), BombPot())
 
     def _next_deal(self, key: str | None) -> NextDeal:
         """The next deal as the contributors shape it (nothing written; a refusal
@@ -926,6 +997,7 @@ class Table:
         rules = deal.settings.rules_for(
             deal.variant, deal.limit, len(plan.order), plan.blind_positions, dead, live
         )
+        rules = bomb_rules(rules, deal)  # R-20.4: the ante alone, when a bomb pot
         stacks = [st.seats[s].stack for s in plan.order]
         ids: tuple[str, ...] | None = None
         pot_state = None
@@ -1091,8 +1163,9 @@ class Table:
     async def _tell(self, events: Sequence[Event]) -> None:
         info = self.state.current
         assert info is not None
+        twice = info.hand is not None and info.hand.ran_twice  # R-20.2: the second run
         for event in events:
-            m = event_said(event)
+            m = event_said(event, ran_twice=twice)
             if m is None:
                 continue
             text = english(named(m, info.names))
@@ -1123,7 +1196,12 @@ class Table:
             # several live prompts in every DM.
             if self._declare_told != info.hand_no:
                 for a in sealed:
-                    if "guts" in a.legal.actions:
+                    if "run_twice" in a.legal.actions:  # R-20.1: asked privately
+                        told = runtwice.prompt()
+                        notice = Notice(
+                            "run_twice", english(told), st.turn, deadline=deadline, msg=told
+                        )
+                    elif "guts" in a.legal.actions:
                         told = msg("table.prompt.guts")
                         notice = Notice("guts", english(told), st.turn, deadline=deadline, msg=told)
                     else:
@@ -1158,11 +1236,13 @@ class Table:
     async def _end_hand(self, info: HandInfo, hand: Hand) -> None:
         result = hand.result
         assert result is not None
+        bounty = sevendeuce.settle(hand, self.settings)  # R-20.6: the 7-2 game
+        stacks, net, paid = sevendeuce.paid(tuple(result.stacks), tuple(result.net), bounty)
         await self._commit(
             tlog.HandEnded(
                 info.hand_no,
-                tuple(result.stacks),
-                tuple(result.net),
+                stacks,
+                net,
                 rake=result.rake,
                 carried=result.carried,
                 reason=result.reason,
@@ -1173,10 +1253,16 @@ class Table:
                 ),
                 users=info.users,
                 won=_awarded(hand, len(info.users)),
+                bounty=paid,
             ),
             key=f"end:{info.hand_no}",
             ledger=[LedgerRow("house", LedgerKind.RAKE, result.rake)] if result.rake else (),
         )
+        if bounty is not None:
+            await self._tell([bounty])
+        for pos in showing.offered(hand):  # R-20.15: each may show by choice, privately
+            told = showing.prompt()
+            await self._private(info.users[pos], Notice("show_choice", english(told), 0, msg=told))
         over = msg("table.hand_over", hand=Number(info.hand_no))
         await self._public("hand_ended", over, result=result)
         for number in info.order:
@@ -1334,6 +1420,11 @@ class Table:
         info, hand = self._hand_or_refuse()
         ckey = f"clock:{info.hand_no}:{st.turn}"
         sealed = [a for a in hand.actors() if a.turn == "sealed"]
+        if late_rit := [a.position for a in runtwice.asked(sealed)]:
+            told, once = runtwice.timed_out([info.names[p] for p in late_rit], late_rit[0])
+            await self._public("timeout", told)  # R-20.1: no answer means once
+            await self._apply(once, f"{ckey}:{late_rit[0]}", timeout=True)
+            return None
         if sealed and "guts" in sealed[0].legal.actions:
             # R-15.2: a player who has not called by the clock is out.
             late = [a.position for a in sealed]
@@ -1486,10 +1577,11 @@ class Table:
         lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
-        def tell(events: Sequence[Event]) -> None:
+        def tell(events: Sequence[Event], twice: bool = False) -> None:
             nonlocal clock_told
             for event in events:
-                if event.audience is None and (m := event_said(event)) is not None:
+                m = event_said(event, ran_twice=twice)  # R-20.2: the second run's awards
+                if event.audience is None and m is not None:
                     lines.append(named(m, info.names))
                     clock_told = False
 
@@ -1509,7 +1601,7 @@ class Table:
                         who = Name(info.names[action.player])
                         lines.append(msg("table.story.time_ran_out", who=who))
                         clock_told = False
-                tell(hand.apply(action))
+                tell(hand.apply(action), hand.ran_twice)
 
         await asyncio.to_thread(replay)  # the engine's CPU work, off the loop
         return lines
@@ -1614,6 +1706,8 @@ def _check_chips(amount: int) -> None:
 
 def _to_action(req: ActionRequest, pos: int, hand: Hand) -> Action:
     kind = req.kind
+    if (answer := runtwice.answer(kind, pos)) is not None:
+        return answer
     if kind == "check":
         return Check(pos)
     if kind == "call":
@@ -1696,7 +1790,13 @@ def _summary(events: Sequence[Event]) -> Msg | None:
         if event.audience is not None:
             continue
         if isinstance(
-            event, ActionTaken | Drew | DeclarationMade | DeclarationCount | GutsCallMade
+            event,
+            ActionTaken
+            | Drew
+            | DeclarationMade
+            | DeclarationCount
+            | GutsCallMade
+            | RunItTwiceCount,
         ):
             return event_said(event)
     for event in events:

@@ -143,6 +143,8 @@ class TableView:
     no_raise_said: Msg | None = None
     """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so,
     as the engine's message."""
+    board2: tuple[str, ...] = ()
+    """The second board of a double-board bomb pot (R-20.5), as dealt so far."""
 
 
 def build_view(state: TableState, viewer: str | None, deadline: float | None) -> TableView:
@@ -271,6 +273,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         title_said=title,
         street_said=street,
         last_said=state.last_said,
+        board2=tuple(hand.board2 or ()) if hand is not None else (),
         options_said=options_said,
         no_raise_said=no_raise_said,
         to_call=to_call,

@@ -28,9 +28,8 @@ INTERNAL_WHY: Final[dict[str, str]] = {
     "unit": "not offered at tables: bets and raises go in single chips",
     "limit_scale": "not offered at tables: a straddle or kill does not scale fixed limits",
     "showdown": "not offered at tables: the table always shows down automatically",
-    "run_it_twice": "not offered at tables yet: the table must first ask the players (R-20.1)",
-    "bomb_pot_ante": "the table decides which deal is a bomb pot (R-20.4); not offered yet",
-    "double_board": "set with a bomb pot by the table (R-20.5); not offered yet",
+    "bomb_pot_ante": "set on the deals the table makes bomb pots (bomb_pot_every, R-20.11)",
+    "double_board": "set on a bomb pot from the table's double_board setting (R-20.5)",
 }
 """For the docs, why each of :data:`ENGINE_INTERNAL` is no setting (the same names)."""
 

@@ -5,8 +5,8 @@ A deal is built in one pass, before anything is written:
 1. :func:`run` folds the table's contributors, in order, over a :class:`NextDeal`
    (``contribute(deal, ctx) -> deal``): the stakes (a tournament's level, or the table's
    settings), the game (dealer's choice), the seats (who is dealt in, the button), the
-   time charge, the straddle. A contributor that refuses raises a ``TableError``, and
-   nothing has been written;
+   time charge, the straddle, the bomb pot (R-20.11). A contributor that refuses raises
+   a ``TableError``, and nothing has been written;
 2. the table builds the engine hand from the finished :class:`NextDeal` (the time
    charge applied in memory only, :func:`~bot.table.predeal.timecharge.charged`), which
    may refuse too, still before any write (R-14.6: all or nothing);

@@ -41,6 +41,10 @@ class NextDeal:
     """The seat of a dealer who did not name the game in time (R-16.10)."""
     level: Level | None = None
     """The tournament level the deal is dealt at (R-19.1), recorded with the hand."""
+    bomb_ante: int = 0
+    """R-20.4: the deal is a bomb pot with this ante (0: a normal deal)."""
+    double_board: bool = False
+    """R-20.5: the bomb pot is dealt on two boards."""
 
 
 class Contributor(Protocol):

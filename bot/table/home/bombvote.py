@@ -1,0 +1,60 @@
+"""R-20.12: a bomb pot by vote. A player in the game proposes one for the next deal; the
+players in the game when it was proposed vote yes or no (the proposer is a yes); a
+majority of them passes it, within the table's ``action_clock`` seconds. A proposal is
+for the next deal only: the deal spends it, passed or not.
+
+The state (``TableState.bomb``) is folded from the log's ``bomb_proposed`` and
+``bomb_voted`` records by the functions here, so recovery replays it exactly; the
+command's checks and words are :mod:`bot.table.home.bombask`'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.table import log
+
+
+def needed(voters: int) -> int:
+    """Yes votes that pass a proposal among ``voters``: more than half."""
+    return voters // 2 + 1
+
+
+def _settle(bomb: dict[str, Any]) -> None:
+    vote = bomb.get("vote")
+    if vote is None:
+        return
+    voters = len(vote["voters"])
+    if len(vote["yes"]) >= needed(voters):
+        bomb["passed"] = True
+        del bomb["vote"]
+    elif voters - len(vote["no"]) < needed(voters):
+        del bomb["vote"]  # a majority can no longer say yes
+
+
+def fold_proposed(bomb: dict[str, Any], p: log.BombProposed) -> None:
+    bomb["vote"] = {
+        "seat": p.seat,
+        "at": p.at or 0.0,
+        "voters": list(p.voters),
+        "yes": [p.seat],
+        "no": [],
+    }
+    _settle(bomb)
+
+
+def fold_voted(bomb: dict[str, Any], p: log.BombVoted) -> None:
+    vote = bomb.get("vote")
+    if vote is None:
+        return
+    vote["yes" if p.agree else "no"].append(p.seat)
+    _settle(bomb)
+
+
+def fold_dealt(bomb: dict[str, Any]) -> None:
+    """A deal spends the proposal: passed (this deal is its bomb pot) or not."""
+    bomb.clear()
+
+
+def passed(bomb: dict[str, Any]) -> bool:
+    """A proposal passed for the next deal."""
+    return bool(bomb.get("passed"))

@@ -1,0 +1,197 @@
+"""The home-game options on Discord, end to end through the real client and the fake
+Discord (R-20.1): the run-it-twice question by DM with Yes/No buttons, each answer
+seen by its owner only until every answer is in."""
+
+from __future__ import annotations
+
+from bot.poker.events import ActionTaken, BombPotStarted, RunItTwiceDecided, SecondBoardDealt
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.state import audience_includes
+from tests.test_discord_e2e import CARD, Harness, h, hole_cards, play_out, players
+
+__all__ = ["h"]  # the end-to-end fixture, shared
+
+AGREED = "You said yes to running it twice."
+DECLINED = "You said no"
+
+
+async def _all_in(h: Harness, users: list[FakeUser]) -> None:
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="run_it_twice", value="on")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    actor = h.to_act()
+    assert actor is not None
+    await h.click(actor, "all_in")
+    for _ in range(6):
+        if h.table().snapshot(None).phase != "betting":
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "check_call")
+    assert h.table().snapshot(None).phase == "run_twice"
+
+
+async def _answer(h: Harness, user: FakeUser, arg: str) -> None:
+    fake: FakeDiscord = h.fake
+    dm = next(m for m in reversed(fake.dm_messages(user)) if m.custom_ids())
+    button = next(c for c in dm.custom_ids() if c.endswith(":" + arg))
+    await fake.click(user, dm, button)
+    await h.settle()
+
+
+async def test_r20_10_run_it_twice_answers_by_dm_are_sealed_until_all_are_in(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await _all_in(h, users)
+    # Every player asked has the question by DM, with its two buttons.
+    for u in users:
+        dm = next(m for m in reversed(fake.dm_messages(u)) if m.custom_ids())
+        assert "twice" in dm.content.lower()
+        assert sorted(c.rsplit(":", 1)[1] for c in dm.custom_ids()) == ["once", "twice"]
+    mark = len(fake.deliveries)
+    await _answer(h, users[0], "twice")
+    await _answer(h, users[1], "twice")
+    # Before the last answer: each "yes" was seen by its owner alone; no payload anyone
+    # else can see holds an answer.
+    seen_yes = set()
+    for d in fake.deliveries[mark:]:
+        if AGREED in d.text():
+            owners = {u.id for u in users if audience_includes(d.audience, u.id)}
+            assert len(owners) == 1, d
+            seen_yes |= owners
+        assert DECLINED not in d.text()
+    assert seen_yes == {users[0].id, users[1].id}
+    assert h.table().state.in_hand and h.table().snapshot(None).phase == "run_twice"
+    await _answer(h, users[2], "twice")
+    assert not h.table().state.in_hand
+    state = h.table().state
+    events = state.recent[state.hand_no].events
+    decided = [e for e in events if isinstance(e, RunItTwiceDecided)]
+    assert len(decided) == 1 and decided[0].twice
+    assert any(isinstance(e, SecondBoardDealt) for e in events)
+    # The hand's end post tells the agreement, the second run's cards and its awards.
+    post = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
+    said = post.content.lower()
+    assert "everyone agreed" in said and "second run, flop:" in said, said
+    assert "on the second run" in said, said
+    assert h.table().conservation_error() is None
+
+
+async def test_r20_1_one_no_by_dm_runs_the_board_once(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await _all_in(h, users)
+    await _answer(h, users[0], "once")
+    await _answer(h, users[1], "twice")
+    # The answered prompt lost its buttons; an answer is final (R-20.1): a second one,
+    # by any way in, is refused and changes nothing.
+    assert not any(m.custom_ids() for m in fake.dm_messages(users[0])[-1:])
+    again = await h.table().act(str(users[0].id), "run twice yes", key="again")
+    assert not again.ok and h.table().state.in_hand
+    await _answer(h, users[2], "twice")
+    assert not h.table().state.in_hand
+    state = h.table().state
+    events = state.recent[state.hand_no].events
+    assert not any(isinstance(e, SecondBoardDealt) for e in events)
+    assert h.table().conservation_error() is None
+
+
+async def test_r20_12_bomb_pot_proposed_and_passed_by_buttons(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    # "Show my cards" offers the proposal (a board game); the proposal is posted with
+    # the vote's buttons; a second yes of three passes it.
+    await h.click(users[0], "cards")
+    eph = fake.ephemerals(users[0])[-1]
+    propose = next(c for c in eph.custom_ids() if c.endswith(":bomb"))
+    await fake.click(users[0], eph, propose)
+    await h.settle()
+    post = next(
+        m for m in reversed(fake.channel_messages()) if m.custom_ids() and "💣" in m.content
+    )
+    assert "proposes a bomb pot" in post.content
+    assert not h.table().state.bomb.get("passed")
+    await fake.click(users[1], post, next(c for c in post.custom_ids() if c.endswith(":bomb_yes")))
+    await h.settle()
+    assert h.table().state.bomb == {"passed": True}
+    said = " ".join(m.content for m in fake.channel_messages())
+    assert "The bomb pot passed" in said or "bomb pot passed" in str(h.table_message().embeds[0])
+    # A vote after it passed is refused privately and changes nothing.
+    await fake.click(users[2], post, next(c for c in post.custom_ids() if c.endswith(":bomb_no")))
+    await h.settle()
+    assert "No bomb-pot vote is open" in h.last_ephemeral(users[2])
+    await play_out(h)
+    await h.slash(users[0], "deal")
+    state = h.table().state
+    hand = state.hand
+    assert hand is not None and any(isinstance(e, BombPotStarted) for e in hand.events)
+    assert h.table().conservation_error() is None
+
+
+async def test_r20_14_rabbit_hunt_by_button_after_a_hand_ended_early(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="rabbit_hunt", value="on")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    secrets = hole_cards(fake, h.bot, h.tid)
+    for _ in range(3):
+        if not h.table().state.in_hand:
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+    assert not h.table().state.in_hand
+    # The button is on the hand's end message (no message of its own).
+    post = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
+    hunt = next(c for c in post.custom_ids() if c.endswith(":rabbit"))
+    await fake.click(users[2], post, hunt)
+    await h.settle()
+    said = " ".join(m.content for m in fake.channel_messages())
+    assert "Rabbit hunt (not played):" in said, said
+    shown = set(CARD.findall(said.split("🐇")[-1]))
+    assert len(shown) == 5
+    dealt = {c for cards in secrets.values() for c in cards}
+    assert not shown & dealt  # never a card dealt to anyone (R-20.9)
+    assert h.table().conservation_error() is None
+
+
+async def test_r20_15_the_uncontested_winner_shows_one_card_by_button(h: Harness) -> None:
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    secrets = hole_cards(fake, h.bot, h.tid)
+    for _ in range(3):
+        if not h.table().state.in_hand:
+            break
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+    assert not h.table().state.in_hand
+    state = h.table().state
+    info = state.recent[state.hand_no]
+    folded = {e.player for e in info.events if isinstance(e, ActionTaken) and e.kind == "fold"}
+    winner = next(fake.users[int(u)] for p, u in enumerate(info.users) if p not in folded)
+    loser = next(u for u in users if u != winner)
+    # The buttons are on the hand's end message (no message of its own); one who folded
+    # is refused privately and nothing is shown.
+    end = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
+    one = next(c for c in end.custom_ids() if c.endswith(":show_one"))
+    await fake.click(loser, end, one)
+    await h.settle()
+    assert "R-20.8" in h.last_ephemeral(loser)
+    assert not any(m.content.startswith("👀") for m in fake.channel_messages())
+    await fake.click(winner, end, one)
+    await h.settle()
+    post = next(m for m in reversed(fake.channel_messages()) if m.content.startswith("👀"))
+    shown = set(CARD.findall(post.content))
+    assert len(shown) == 1 and shown <= secrets[winner.id]  # one of his own cards
+    # The others' cards never reached the channel.
+    others = {c for u in users if u != winner for c in secrets[u.id]}
+    assert not others & set(CARD.findall(" ".join(m.content for m in fake.channel_messages())))
+    assert h.table().conservation_error() is None
