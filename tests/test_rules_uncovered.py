@@ -26,6 +26,7 @@ from bot.poker.events import (
     PotsFormed,
 )
 from bot.poker.hand import Hand
+from bot.poker.messages import Term, msg
 from bot.poker.rules import Limit, Rules
 from bot.poker.showdown import evaluate_hand
 from bot.poker.variants import get_variant
@@ -70,7 +71,7 @@ async def test_r1_1_one_table_per_channel_with_2_to_10_seats() -> None:
     h = Harness()
     table = await h.table("channel-1", seats=10)
     out = await h.service.create("channel-1", "someone", TableSettings(), key=h.key())
-    assert not out.ok and "already has a table" in out.message
+    assert not out.ok and out.msg == msg("table.channel_has_table")
     assert h.service.table("channel-1") is table
     # Another channel is another table.
     other = await h.table("channel-2", seats=2)
@@ -82,7 +83,7 @@ async def test_r1_1_one_table_per_channel_with_2_to_10_seats() -> None:
     for n in range(10):
         assert (await table.sit(f"u{n}", f"u{n}", 100, key=h.key())).ok
     out = await table.sit("u10", "u10", 100, key=h.key())
-    assert not out.ok and "full" in out.message
+    assert not out.ok and out.msg == msg("table.sit.full")
 
 
 async def test_r1_1_a_variant_lowers_the_seat_maximum() -> None:
@@ -99,7 +100,7 @@ async def test_r1_1_a_variant_lowers_the_seat_maximum() -> None:
     for n in range(8):
         assert (await table.sit(f"u{n}", f"u{n}", 100, key=h.key())).ok
     out = await table.sit("u8", "u8", 100, key=h.key())
-    assert not out.ok and "full" in out.message
+    assert not out.ok and out.msg == msg("table.sit.full")
 
 
 async def test_r1_2_clockwise_is_ascending_seat_number_wrapping() -> None:
@@ -471,9 +472,9 @@ def test_r9_3_cards_speak_the_dealer_reads_the_best_hand() -> None:
     deck = stacked_deck(["JcJd", "7h8h"], "9hThJhJs2c")
     h = Hand(Rules(blinds_or_straddles=(1, 2)), [100, 100], deck)
     play_to_end(h)
-    shown = {e.player: e.descriptions for e in h.events if isinstance(e, HandShown)}
-    assert "four" in shown[0][0].lower()
-    assert "straight flush" in shown[1][0].lower()
+    shown = {e.player: e.hands for e in h.events if isinstance(e, HandShown)}
+    assert shown[0][0] == msg("hand.four_kind", rank=Term("rank.pl.J"))
+    assert shown[1][0] == msg("hand.straight_flush", rank=Term("rank.high.J"))
     assert awards(h) == [(0, "whole", (1,), (4,))]
     assert Rules().declared_hands is False  # cards speak is the default
 
