@@ -26,7 +26,7 @@ from bot.poker.events import (
     PotsFormed,
 )
 from bot.poker.hand import Hand
-from bot.poker.messages import Term, msg
+from bot.poker.messages import Name, Term, msg
 from bot.poker.rules import Limit, Rules
 from bot.poker.showdown import evaluate_hand
 from bot.poker.variants import get_variant
@@ -581,8 +581,14 @@ def test_r11_5_hi_lo_cards_speak_one_player_scoops_with_different_cards() -> Non
     h.apply(Check(0))
     h.apply(Bet(1, 2))
     h.apply(Call(0))
-    shown = {e.player: e.descriptions for e in h.events if isinstance(e, HandShown)}
-    assert shown == {0: ("Three kings", "8-4-3-2-A low"), 1: ("Pair of queens", "No low")}
+    shown = {e.player: e.hands for e in h.events if isinstance(e, HandShown)}
+    assert shown == {
+        0: (
+            msg("hand.three_kind", rank=Term("rank.pl.K")),
+            msg("hand.low", cards=Name("8-4-3-2-A")),
+        ),
+        1: (msg("hand.pair", rank=Term("rank.pl.Q")), msg("hand.no_low")),
+    }
     assert awards(h) == [(0, "high", (0,), (4,)), (0, "low", (0,), (4,))]
     assert h.stacks == [104, 96]
 
