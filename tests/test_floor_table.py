@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from bot.poker.cards import stacked_deck
 from bot.poker.messages import Chips, Count, Msg, Name, Rule, joined, msg
 from tests.harness import HOST, Harness
-from tests.said import said_in
+from tests.said import keys_in, said_in
 
 
 async def _five(h: Harness, **settings_: Any) -> Any:
@@ -366,13 +366,14 @@ def test_r16_9_a_game_named_without_a_structure_gets_its_conventional_one(
     game: str, limit: str
 ) -> None:
     from bot.local.terminal import parse_args, settings_from_args
-    from bot.table.settings import LIMIT_NAMES, TableSettings
+    from bot.table.settings import TableSettings
 
     assert TableSettings(variant=game).games() == ((game, limit),)
     args = parse_args(["--local", "--game", game, "a", "b"])
     settings_ = settings_from_args(args)
     assert settings_.games() == ((game, limit),)
-    assert settings_.stakes_text().startswith(LIMIT_NAMES[limit])
+    said = settings_.stakes_said()
+    assert said.get("head") == msg(f"table.stakes.game.{limit}", game=msg(f"game.{game}")), said
 
 
 def test_r16_9_an_explicit_structure_wins() -> None:
@@ -403,9 +404,9 @@ def test_r16_9_stud_stakes_derive_from_the_tables() -> None:
     ), said
     rules = s.rules_for("stud", "fixed", 3, (None, None))
     assert (rules.small_bet, rules.big_bet, rules.bring_in, rules.antes) == (10, 20, 5, (2, 2, 2))
-    assert "ante" not in TableSettings(variant="stud").stakes_text()  # small bet 2
+    assert "table.stakes.ante" not in keys_in(TableSettings(variant="stud").stakes_said())
     assert TableSettings(variant="stud", ante=1, big_blind=10, small_blind=5).ante_for("stud") == 1
-    assert "ante" not in s.stakes_text()  # hold'em keeps no ante
+    assert "table.stakes.ante" not in keys_in(s.stakes_said())  # hold'em keeps no ante
 
 
 async def test_r16_9_choose_a_bare_game_at_a_no_limit_table() -> None:
@@ -655,10 +656,8 @@ async def test_r1_6_a_player_sat_out_by_the_clock_is_told() -> None:
     sleeper = h.to_act(table)
     h.time.advance(10)
     assert await h.service.tick() == 1
-    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
-    assert len(said) == 1 and said[0].startswith(
-        f"{sleeper} sits out from the next deal after a timeout"
-    )
+    said = [n.msg for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert said == [msg("table.clock.sat_out_once", who=Name(sleeper))], said
 
 
 def test_r16_9_set_variant_names_a_game_without_a_structure() -> None:
@@ -801,5 +800,5 @@ async def test_r1_9_a_busted_player_is_told_he_sits_out(monkeypatch: pytest.Monk
         user = h.to_act(table)
         word = {"p3": "all in", "p4": "call"}.get(user, "fold")
         assert (await h.do(table, user, word)).ok
-    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
-    assert said == ["p3 has no chips left and sits out; a top-up brings him back (R-1.9)."]
+    said = [n.msg for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert said == [msg("table.broke_sits_out", who=Name("p3"), rule=Rule("R-1.9"))], said
