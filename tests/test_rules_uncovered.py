@@ -26,7 +26,7 @@ from bot.poker.events import (
     PotsFormed,
 )
 from bot.poker.hand import Hand
-from bot.poker.messages import Name, Term, msg
+from bot.poker.messages import Cards, Name, Term, msg
 from bot.poker.rules import Limit, Rules
 from bot.poker.showdown import evaluate_hand
 from bot.poker.variants import get_variant
@@ -687,10 +687,12 @@ def test_r16_5_no_misdeal_can_occur_a_bad_deck_is_refused_before_any_deal() -> N
     redealt by the same dealer. The dealer here cannot misdeal: a deck with a card twice
     or a card that does not exist is refused before anything is dealt, every player gets
     exactly his cards, face down where the game says so, and only players dealt in."""
-    with pytest.raises(CardError, match="twice"):
+    with pytest.raises(CardError) as refused:
         Hand(Rules(), [100, 100], ["As", "As", "2c", "3c"])
-    with pytest.raises(CardError, match="not a card"):
+    assert refused.value.msg == msg("card.deck_twice", card=Cards(("As",)))
+    with pytest.raises(CardError) as refused:
         Hand(Rules(), [100, 100], ["Zz", "2c", "3c", "4c"])
+    assert refused.value.msg == msg("card.deck_not_a_card", card=Name("'Zz'"))
     h = Hand(Rules(blinds_or_straddles=(1, 2)), [100] * 6)
     dealt = [e for e in h.events if isinstance(e, CardsDealt) and e.audience is not None]
     per_player: dict[int, int] = {}
