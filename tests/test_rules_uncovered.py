@@ -26,7 +26,7 @@ from bot.poker.events import (
     PotsFormed,
 )
 from bot.poker.hand import Hand
-from bot.poker.messages import Cards, Name, Term, msg
+from bot.poker.messages import Cards, Chips, Name, Number, Term, msg
 from bot.poker.rules import Limit, Rules
 from bot.poker.showdown import evaluate_hand
 from bot.poker.variants import get_variant
@@ -77,8 +77,11 @@ async def test_r1_1_one_table_per_channel_with_2_to_10_seats() -> None:
     other = await h.table("channel-2", seats=2)
     assert other is not table and other.settings.seats == 2
     for seats in (1, 11):
-        with pytest.raises(SettingsError, match="2"):
+        with pytest.raises(SettingsError) as refused:
             TableSettings(seats=seats)
+        assert refused.value.msg.key == "settings.seats_range"
+        assert refused.value.msg.get("low") == Chips(2)
+        assert refused.value.msg.get("value") == Name(str(seats))
     # Ten players can sit at ten seats; the eleventh cannot.
     for n in range(10):
         assert (await table.sit(f"u{n}", f"u{n}", 100, key=h.key())).ok
@@ -91,10 +94,12 @@ async def test_r1_1_a_variant_lowers_the_seat_maximum() -> None:
     for more players is refused, and the table offers only that many seats."""
     assert get_variant("stud").max_players == 8
     assert get_variant("draw5").max_players == 6
-    with pytest.raises(ConfigError, match="2–8"):
+    with pytest.raises(ConfigError) as refused:
         Hand(Rules(variant="stud", limit=Limit.FIXED, bring_in=1), [100] * 9)
-    with pytest.raises(ConfigError, match="2–6"):
+    assert refused.value.msg == msg("config.players", game=msg("game.stud"), most=Number(8))
+    with pytest.raises(ConfigError) as refused:
         Hand(Rules(variant="draw5"), [100] * 7)
+    assert refused.value.msg == msg("config.players", game=msg("game.draw5"), most=Number(6))
     h = Harness()
     table = await h.table(seats=10, variant="stud", limit="fixed")
     for n in range(8):
@@ -236,8 +241,12 @@ def test_r5_2_spread_limit_any_amount_between_min_and_max_doubling_late() -> Non
         legal = h.legal()
         assert (legal.min_to, legal.max_to) == (4, 6)  # raise by 2 to 4
         for bad in (3, 7):
-            with pytest.raises(BadAmount, match="4"):
+            with pytest.raises(BadAmount) as refused:
                 h.apply(RaiseTo(2, bad))
+            assert refused.value.msg.key == "refuse.out_of_range"
+            word = Term("refuse.word_raise_to")
+            allowed = msg("refuse.legal_range", word=word, low=Chips(4), high=Chips(6))
+            assert refused.value.msg.get("allowed") == allowed
         h.apply(RaiseTo(2, 5))  # any amount in between
         h.apply(Call(0))
         h.apply(Call(1))

@@ -122,8 +122,9 @@ def test_r15_2_guts_cannot_be_in_a_rotation() -> None:
     from bot.table.errors import SettingsError
     from bot.table.settings import TableSettings
 
-    with pytest.raises(SettingsError, match="rotation"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings(rotation=("holdem", "guts"))
+    assert refused.value.msg == msg("settings.guts_in_rotation")
 
 
 async def test_r15_2_dealers_choice_stays_guts_while_a_guts_pot_waits() -> None:
