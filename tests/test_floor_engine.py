@@ -11,7 +11,9 @@ from bot.poker.cards import FULL_DECK, stacked_deck
 from bot.poker.errors import IllegalAction
 from bot.poker.events import ActionTaken, HandEnded, PotAwarded
 from bot.poker.hand import Hand
+from bot.poker.messages import Chips, Player, Rule, msg
 from bot.poker.rules import Limit, Rules
+from tests.said import said_in
 
 # ---------------------------------------------------------------- R-3.2, R-3.3 equal blinds
 
@@ -67,11 +69,12 @@ def _fixed_capped() -> Hand:
 def test_r5_7_raise_when_capped_says_the_betting_is_capped() -> None:
     h = _fixed_capped()
     assert h.to_act == 2 and h.legal().min_to is None
-    assert h.no_raise_reason() == "The betting is capped (R-5.7)."
+    capped = msg("refuse.capped", rule=Rule("R-5.7"))
+    assert h.no_raise_why() == capped
     with pytest.raises(IllegalAction) as err:
         h.apply(RaiseTo(2, 10))
-    assert "The betting is capped (R-5.7)" in err.value.message
-    assert "call 4" in err.value.message
+    assert said_in(err.value.msg, capped), err.value.msg
+    assert said_in(err.value.msg, msg("legal.call", amount=Chips(4)))
 
 
 def test_r7_3_raise_not_reopened_says_why() -> None:
@@ -87,12 +90,13 @@ def test_r7_3_raise_not_reopened_says_why() -> None:
     h.apply(Call(4))  # E
     h.apply(Call(0))  # A
     assert h.to_act == 1
-    reason = "An all-in short of a full raise does not reopen the betting for you (R-7.3)."
-    assert h.no_raise_reason() == reason
+    reason = msg("refuse.not_reopened", rule=Rule("R-7.3"))
+    assert h.no_raise_why() == reason
     for action in (RaiseTo(1, 100), AllIn(1)):
         with pytest.raises(IllegalAction) as err:
             h.apply(action)
-        assert reason in err.value.message and "call 15" in err.value.message
+        assert said_in(err.value.msg, reason), err.value.msg
+        assert said_in(err.value.msg, msg("legal.call", amount=Chips(15)))
 
 
 def test_r4_8_raise_nobody_can_call_says_why() -> None:
@@ -100,11 +104,11 @@ def test_r4_8_raise_nobody_can_call_says_why() -> None:
     h.apply(AllIn(2))
     h.apply(Fold(0))
     assert h.to_act == 1 and h.legal().min_to is None
-    reason = h.no_raise_reason()
-    assert reason is not None and "(R-4.8)" in reason
+    reason = h.no_raise_why()
+    assert reason == msg("refuse.nobody_to_raise", rule=Rule("R-4.8"))
     with pytest.raises(IllegalAction) as err:
         h.apply(RaiseTo(1, 40))
-    assert reason in err.value.message
+    assert said_in(err.value.msg, reason), err.value.msg
 
 
 def test_r7_1_raise_without_the_chips_says_why() -> None:
@@ -112,8 +116,7 @@ def test_r7_1_raise_without_the_chips_says_why() -> None:
     h.apply(RaiseTo(2, 20))
     h.apply(Call(0))
     assert h.to_act == 1
-    reason = h.no_raise_reason()
-    assert reason is not None and "(R-7.1)" in reason
+    assert h.no_raise_why() == msg("refuse.short_to_raise", rule=Rule("R-7.1"))
 
 
 @pytest.mark.parametrize("limit", [Limit.NO_LIMIT, Limit.POT_LIMIT, Limit.FIXED, Limit.SPREAD])
@@ -143,10 +146,10 @@ def test_r6_6_every_refused_raise_has_a_reason_and_only_those(limit: Limit) -> N
                 break
             legal = h.legal()
             if h.phase == "betting" and not h.bring_in_due:
-                reason = h.no_raise_reason()
+                reason = h.no_raise_why()
                 assert (reason is None) == (legal.min_to is not None), (k, reason, legal)
-                if reason:
-                    seen.add(reason.split("(R-")[1])
+                if reason is not None:
+                    seen.add(reason.key)
             acts = sorted(legal.actions)
             act = rng.choice(acts)
             if act == "draw":
@@ -187,11 +190,12 @@ def test_r4_9_jacks_with_blinds_no_raise_without_openers() -> None:
     assert h.to_act == 3
     legal = h.legal()
     assert "raise" not in legal.actions and legal.min_to is None and "call" in legal.actions
-    reason = h.no_raise_reason()
-    assert reason is not None and "jacks or better" in reason and "(R-4.9)" in reason
+    reason = h.no_raise_why()
+    assert reason == msg("refuse.jacks_raise_blinds", rule=Rule("R-4.9"))
     with pytest.raises(IllegalAction) as err:
         h.apply(RaiseTo(3, 4))
-    assert "(R-4.9)" in err.value.message and "call 2" in err.value.message
+    assert said_in(err.value.msg, reason), err.value.msg
+    assert said_in(err.value.msg, msg("legal.call", amount=Chips(2)))
     h.apply(Call(3))
     with pytest.raises(IllegalAction):
         h.apply(RaiseTo(0, 4))  # queen high: no openers
@@ -236,23 +240,23 @@ def test_r4_9_a_jacks_pass_out_is_announced_under_r4_9_not_r4_6() -> None:
     """R-4.9: a deal nobody opened under jacks to open is announced citing R-4.9 (the
     rule that threw it in), with what carries; a plain all-check pass-out of an ante game
     without jacks still cites R-4.6."""
-    from bot.table.notices import describe
+    from bot.table.notices import said
 
     h = _jacks_blinds(NO_OPENERS_DECK)
     for p in (2, 3, 0):
         h.apply(Call(p))
     h.apply(Check(1))
     end = [e for e in h.events if isinstance(e, HandEnded)][-1]
-    text = describe(end, str)
-    assert text is not None and "(R-4.9)" in text and "R-4.6" not in text
-    assert "8 carries to the next deal" in text
+    # notice.end.not_opened is the R-4.9 ending, notice.end.passed_out the R-4.6 one.
+    assert said(end) == msg("notice.carried", said=msg("notice.end.not_opened"), amount=Chips(8))
     antes = Rules(blinds_or_straddles=(0, 0, 0), antes=(1, 1, 1), **DRAW5)  # type: ignore[arg-type]
     plain = Hand(antes, [100] * 3)
     for p in (0, 1, 2):
         plain.apply(Check(p))
     end = [e for e in plain.events if isinstance(e, HandEnded)][-1]
     assert end.reason == "passed out"
-    assert "(R-4.6)" in (describe(end, str) or "")
+    told = said(end)
+    assert told is not None and told.get("said") == msg("notice.end.passed_out")
 
 
 def test_r4_9_jacks_with_blinds_fold_to_the_big_blind_wins() -> None:
@@ -267,10 +271,9 @@ def test_r4_9_jacks_to_open_refused_outside_high_draw_games() -> None:
 
     for variant in ("holdem", "stud", "27single", "razz"):
         extra = {"bring_in": 1} if variant in ("stud", "razz") else {}
-        with pytest.raises(
-            ConfigError, match="Jacks or better to open is played in high draw games"
-        ):
+        with pytest.raises(ConfigError) as refused:
             Rules(variant=variant, jacks_to_open=True, **extra)  # type: ignore[arg-type]
+        assert refused.value.msg == msg("config.jacks_game", game=msg(f"game.{variant}"))
     Rules(variant="draw5", jacks_to_open=True)
 
 
@@ -369,9 +372,9 @@ def test_r13_4_both_without_a_qualifying_low_is_told_he_wins_nothing() -> None:
         names={0: "alice", 1: "bob"},
     )
     assert result.payouts == {1: 100}
-    text = " ".join(result.steps)
-    assert "alice declared both but has no qualifying low" in text
-    assert "alice declared both but has no qualifying low, and wins nothing" in text
+    no_low = msg("declare.both_no_low", player=Player(0))
+    out = msg("declare.both_out", rule=Rule("R-13.4"), reason=no_low)
+    assert out in result.messages, result.messages
 
 
 # ---------------------------------------------------------------- R-8.3 awards, main pot first
@@ -472,11 +475,14 @@ def test_r3_9_full_bring_in_bet_word_is_the_bring_in_and_above_the_small_bet_ref
     assert b is not None
     with pytest.raises(IllegalAction) as err:
         h.apply(RaiseTo(b, 4))
-    assert "(R-3.9)" in err.value.message
+    full = msg("refuse.full_bring_in", rule=Rule("R-3.9"), amount=Chips(2))
+    assert said_in(err.value.msg, full), err.value.msg
     h.apply(Bet(b, 2))  # "bet 2" is the bring-in itself
     assert h.bets[b] == 2 and h.raises == 1 and h.acted_level[b] is None
-    with pytest.raises(ConfigError, match="cannot be more than the small bet"):
+    with pytest.raises(ConfigError) as refused:
         Rules(variant="stud", limit=Limit.FIXED, bring_in=3, small_bet=2, big_bet=4)
+    above = msg("config.bring_in_above", rule=Rule("R-3.5"), bring_in=Chips(3), small_bet=Chips(2))
+    assert refused.value.msg == above
 
 
 # ---------------------------------------------------------------- R-5.1, R-5.10 small blinds
@@ -499,7 +505,7 @@ def test_r5_10_fixed_limit_blind_below_the_small_bet_first_raise_completes() -> 
         totals.append(legal.min_to)
         h.apply(RaiseTo(legal.player, legal.min_to))
     assert totals == [8, 12, 16]
-    assert h.no_raise_reason() == "The betting is capped (R-5.7)."
+    assert h.no_raise_why() == msg("refuse.capped", rule=Rule("R-5.7"))
     kinds = [e.kind for e in h.events if isinstance(e, ActionTaken)]
     assert kinds[:2] == ["complete", "raise"]
 
@@ -607,8 +613,9 @@ def test_r10_7_omaha_with_a_joker_reaches_the_showdown() -> None:
 def test_r10_7_wild_cards_refused_where_no_ranking_reads_them(variant: str) -> None:
     from bot.poker.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="played without wild cards"):
+    with pytest.raises(ConfigError) as refused:
         Rules(variant=variant, wild="joker")
+    assert refused.value.msg == msg("config.no_wild", game=msg(f"game.{variant}"))
 
 
 # ---------------------------------------------------------------- R-9.2, R-12.5 mucked hands

@@ -4,7 +4,9 @@ harness."""
 
 from __future__ import annotations
 
+from bot.poker.messages import Chips, Rule, msg
 from tests.harness import Harness
+from tests.said import keys_in, parts, said_in
 
 
 async def test_r3_2_equal_blinds_at_the_table_left_of_the_big_blind_first() -> None:
@@ -40,9 +42,9 @@ async def test_r5_7_raise_when_capped_says_why_at_the_table() -> None:
     for word in ("raise", "raise to 10", "bet", "pot", "all in"):
         out = await h.do(table, actor, word)
         assert not out.ok, word
-        assert "The betting is capped (R-5.7)" in out.message, (word, out.message)
-        assert "Say how much" not in out.message
-        assert "call" in out.message
+        assert said_in(out.msg, msg("refuse.capped", rule=Rule("R-5.7"))), (word, out.msg)
+        assert "table.say_how_much" not in keys_in(out.msg)
+        assert "legal.call" in keys_in(out.msg)
     why = table.snapshot(actor).no_raise_said
     assert why is not None and why.key == "refuse.capped"
     assert table.state.turn == turn
@@ -85,11 +87,8 @@ async def test_r7_3_raise_not_reopened_says_why_at_the_table() -> None:
     for word in ("raise", "raise to 100", "pot"):
         out = await h.do(table, names[bettor], word)
         assert not out.ok
-        assert (
-            "An all-in short of a full raise does not reopen the betting for you (R-7.3)"
-            in out.message
-        ), out.message
-        assert "call 18" in out.message
+        assert said_in(out.msg, msg("refuse.not_reopened", rule=Rule("R-7.3"))), out.msg
+        assert said_in(out.msg, msg("legal.call", amount=Chips(18)))
     assert table.state.turn == turn
     h.check(table)
 
@@ -100,8 +99,9 @@ def test_r4_9_jacks_to_open_setting_is_refused_where_it_cannot_apply() -> None:
     from bot.table.errors import SettingsError
     from bot.table.settings import TableSettings
 
-    with pytest.raises(SettingsError, match="high draw games"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings.of(variant="holdem", jacks_to_open=True)
+    assert refused.value.msg == msg("settings.jacks_unplayed", game=msg("game.holdem"))
     # A draw table, a rotation with a draw game, and dealer's choice accept it; it
     # reaches the engine only for the draw games.
     draw = TableSettings.of(variant="draw5", limit="fixed", jacks_to_open=True)
@@ -138,7 +138,8 @@ async def test_r4_9_jacks_with_blinds_at_the_table() -> None:
             assert pos is not None
             if not has_openers(hand.hole[pos]) and hand.opener is None:
                 out = await h.do(table, actor, "raise")
-                assert not out.ok and "(R-4.9)" in out.message, out.message
+                assert not out.ok and out.msg is not None, out.message
+                assert any(p.get("rule") == Rule("R-4.9") for p in parts(out.msg)), out.msg
             word = "check" if "check" in hand.legal().actions else "call"
             assert (await h.do(table, actor, word)).ok
         if table.state.hand is None and table.state.carried:
@@ -155,8 +156,11 @@ def test_r10_7_wild_setting_refused_where_no_game_reads_it() -> None:
     from bot.table.errors import SettingsError
     from bot.table.settings import TableSettings
 
-    with pytest.raises(SettingsError, match="played without wild cards"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings.of(variant="27triple", limit="fixed", wild="joker")
+    assert refused.value.msg.key == "settings.wild_unplayed"
+    assert refused.value.msg.get("game") == msg("game.27triple")
+    assert any(p.get("rule") == Rule("R-10.7") for p in parts(refused.value.msg))
     mixed = TableSettings.of(rotation=("27triple:fixed", "holdem:fixed"), wild="joker")
     assert mixed.rules_for("27triple", "fixed", 3, (0, 1)).wild == "none"
     assert mixed.rules_for("holdem", "fixed", 3, (0, 1)).wild == "joker"

@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.poker.cards import stacked_deck
-from bot.poker.messages import Count, Msg, Name, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Rule, joined, msg
 from tests.harness import HOST, Harness
+from tests.said import keys_in, said_in
 
 
 async def _five(h: Harness, **settings_: Any) -> Any:
@@ -50,7 +51,7 @@ async def test_r1_9_players_back_before_their_blinds_keep_the_rotation() -> None
     await h.play_passively(table)
     for user in ("p2", "p3", "p4"):
         out = await table.sit_in(user, key=h.key())
-        assert out.ok and "waiting" not in out.message, out.message
+        assert out.ok and out.msg == msg("table.back", who=Name(user)), out.msg
     seen = []
     for _ in range(4):
         assert (await h.deal(table)).ok
@@ -98,7 +99,7 @@ async def test_r1_9_a_player_who_missed_the_big_blind_still_waits() -> None:
     assert _positions(table) == (2, 3, 5)
     await h.play_passively(table)
     out = await table.sit_in("p4", key=h.key())
-    assert out.ok and "waiting for the big blind" in out.message
+    assert out.ok and out.msg == msg("table.back_waiting", who=Name("p4"))
     assert (await h.deal(table)).ok
     assert 4 not in table.state.current.order
 
@@ -365,13 +366,14 @@ def test_r16_9_a_game_named_without_a_structure_gets_its_conventional_one(
     game: str, limit: str
 ) -> None:
     from bot.local.terminal import parse_args, settings_from_args
-    from bot.table.settings import LIMIT_NAMES, TableSettings
+    from bot.table.settings import TableSettings
 
     assert TableSettings(variant=game).games() == ((game, limit),)
     args = parse_args(["--local", "--game", game, "a", "b"])
     settings_ = settings_from_args(args)
     assert settings_.games() == ((game, limit),)
-    assert settings_.stakes_text().startswith(LIMIT_NAMES[limit])
+    said = settings_.stakes_said()
+    assert said.get("head") == msg(f"table.stakes.game.{limit}", game=msg(f"game.{game}")), said
 
 
 def test_r16_9_an_explicit_structure_wins() -> None:
@@ -393,13 +395,18 @@ def test_r16_9_stud_stakes_derive_from_the_tables() -> None:
     from bot.table.settings import TableSettings
 
     s = TableSettings(variant="holdem", small_blind=5, big_blind=10)
-    text = s.stakes_text("stud", "fixed")
-    assert text == "Fixed-limit Seven-card stud, bets 10/20, bring-in 5, ante 2", text
+    said = s.stakes_said("stud", "fixed")
+    bets = msg("table.stakes.bets", small=Chips(10), big=Chips(20))
+    bring_in = msg("table.stakes.bring_in", amount=Chips(5))
+    ante = msg("table.stakes.ante", amount=Chips(2))
+    assert said == joined(
+        [msg("table.stakes.game.fixed", game=msg("game.stud")), bets, bring_in, ante]
+    ), said
     rules = s.rules_for("stud", "fixed", 3, (None, None))
     assert (rules.small_bet, rules.big_bet, rules.bring_in, rules.antes) == (10, 20, 5, (2, 2, 2))
-    assert "ante" not in TableSettings(variant="stud").stakes_text()  # small bet 2
+    assert "table.stakes.ante" not in keys_in(TableSettings(variant="stud").stakes_said())
     assert TableSettings(variant="stud", ante=1, big_blind=10, small_blind=5).ante_for("stud") == 1
-    assert "ante" not in s.stakes_text()  # hold'em keeps no ante
+    assert "table.stakes.ante" not in keys_in(s.stakes_said())  # hold'em keeps no ante
 
 
 async def test_r16_9_choose_a_bare_game_at_a_no_limit_table() -> None:
@@ -412,12 +419,14 @@ async def test_r16_9_choose_a_bare_game_at_a_no_limit_table() -> None:
         assert (await table.sit(n, n, 100, key=h.key())).ok
     dealer = table.state.seats[table._plan().button].user_id
     out = await table.choose(dealer, "razz", key=h.key())
-    assert out.ok and "Fixed-limit Razz" in out.message, out.message
+    assert out.ok and out.msg is not None and out.msg.key == "table.chosen", out.msg
+    assert out.msg.get("who") == Name(dealer)
+    assert said_in(out.msg, msg("table.stakes.game.fixed", game=msg("game.razz")))
     assert table.state.chosen == ("razz", "fixed")
     out = await table.choose(dealer, "razz:no_limit", key=h.key())
     assert out.ok and table.state.chosen == ("razz", "no_limit")
     out = await h.deal(table)
-    assert out.ok and "No-limit Razz" in out.message
+    assert out.ok and said_in(out.msg, msg("table.stakes.game.no_limit", game=msg("game.razz")))
 
 
 def test_r16_9_the_tables_own_structure_for_its_own_game() -> None:
@@ -590,7 +599,8 @@ async def test_r16_10_a_waiting_guts_pot_is_dealt_without_a_choice() -> None:
     assert table.state.carried == 6
     dealer = table.state.seats[table._plan().button].user_id
     out = await table.choose(dealer, "holdem", key=h.key())
-    assert not out.ok and "deals it with `deal`" in out.message
+    assert not out.ok
+    assert out.msg == msg("deal.guts_waiting", amount=Chips(6), rule=Rule("R-16.10"))
     out = await h.deal(table)
     assert out.ok, out.message
     assert table.state.current.variant == "guts"
@@ -600,18 +610,21 @@ async def test_r16_10_the_chooser_is_told_what_he_may_pick() -> None:
     h = Harness()
     table = await h.seated(["a", "b", "c"], dealers_choice=True)
     out = await h.deal(table)
-    assert not out.ok and "must choose the game first" in out.message
-    for game in ("holdem", "omaha8", "razz", "27triple"):
-        assert game in out.message
-    assert "draw5" in out.message  # three players: a five-card draw fits
     dealer = table.state.seats[table._plan().button].user_id
+    assert not out.ok and out.msg is not None and out.msg.key == "deal.must_choose"
+    assert out.msg.get("who") == Name(dealer)
+    for game in ("holdem", "omaha8", "razz", "27triple"):
+        assert said_in(out.msg, msg("engine.who", who=Name(game))), game
+    # three players: a five-card draw fits
+    assert said_in(out.msg, msg("engine.who", who=Name("draw5")))
     assert (await table.choose(dealer, "omaha", key=h.key())).ok
     assert (await h.deal(table)).ok
     await h.play_passively(table)
-    said = [n.text for _, n in h.presenter.public_notices if n.kind == "choose"]
+    said = [n.msg for _, n in h.presenter.public_notices if n.kind == "choose"]
     nxt = table.state.seats[table._plan().button].name
-    assert said and said[-1].startswith(f"Dealer's choice: {nxt} deals next")
-    assert "razz" in said[-1]
+    assert said and said[-1] is not None and said[-1].key == "deal.chooser"
+    assert said[-1].get("who") == Name(nxt)
+    assert said_in(said[-1], msg("engine.who", who=Name("razz")))
 
 
 async def test_r16_10_a_choice_that_times_out_is_announced() -> None:
@@ -621,11 +634,13 @@ async def test_r16_10_a_choice_that_times_out_is_announced() -> None:
     )
     view = table.snapshot(None)
     assert view.deadline == h.time.now() + 22  # the dealer's clock to choose
+    chooser = table.state.seats[table._plan().button].name
     h.time.advance(22)
     assert await h.service.tick() == 1
-    said = [n.text for _, n in h.presenter.public_notices if n.kind == "choice_timeout"]
-    assert len(said) == 1 and "did not choose in time" in said[0]
-    assert "No-limit Texas hold'em" in said[0]
+    said = [n.msg for _, n in h.presenter.public_notices if n.kind == "choice_timeout"]
+    assert len(said) == 1 and said[0] is not None and said[0].key == "deal.choice_timeout"
+    assert said[0].get("who") == Name(chooser) and said[0].get("rule") == Rule("R-16.10")
+    assert said_in(said[0], msg("table.stakes.game.no_limit", game=msg("game.holdem")))
     h.check(table)
 
 
@@ -641,10 +656,8 @@ async def test_r1_6_a_player_sat_out_by_the_clock_is_told() -> None:
     sleeper = h.to_act(table)
     h.time.advance(10)
     assert await h.service.tick() == 1
-    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
-    assert len(said) == 1 and said[0].startswith(
-        f"{sleeper} sits out from the next deal after a timeout"
-    )
+    said = [n.msg for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert said == [msg("table.clock.sat_out_once", who=Name(sleeper))], said
 
 
 def test_r16_9_set_variant_names_a_game_without_a_structure() -> None:
@@ -718,7 +731,7 @@ async def test_r1_9_sitting_out_through_the_blinds_of_the_first_deal_is_a_miss()
     assert _positions(table) == (1, 3, 4)
     await h.play_passively(table)
     out = await table.sit_in("p2", key=h.key())
-    assert out.ok and "waiting for the big blind" in out.message
+    assert out.ok and out.msg == msg("table.back_waiting", who=Name("p2"))
     assert (await h.deal(table)).ok
     assert _positions(table) == (3, 4, 5)
 
@@ -787,5 +800,5 @@ async def test_r1_9_a_busted_player_is_told_he_sits_out(monkeypatch: pytest.Monk
         user = h.to_act(table)
         word = {"p3": "all in", "p4": "call"}.get(user, "fold")
         assert (await h.do(table, user, word)).ok
-    said = [n.text for _, n in h.presenter.public_notices if n.kind == "sat_out"]
-    assert said == ["p3 has no chips left and sits out; a top-up brings him back (R-1.9)."]
+    said = [n.msg for _, n in h.presenter.public_notices if n.kind == "sat_out"]
+    assert said == [msg("table.broke_sits_out", who=Name("p3"), rule=Rule("R-1.9"))], said

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.poker.messages import Chips, Name, msg
 from bot.table.button import plan_deal
 from tests.harness import HOST, Harness
 
@@ -196,7 +197,7 @@ async def test_r1_6_missed_blinds_are_posted_on_return_with_the_option() -> None
     owed = seat.owes
     assert owed == table.settings.small_blind + table.settings.big_blind
     out = await table.sit_in("d", key=h.key())
-    assert out.ok and f"posting {owed}" in out.message
+    assert out.ok and out.msg == msg("table.back_posting", who=Name("d"), amount=Chips(owed))
     await h.deal(table)
     info = table.state.current
     assert info is not None and "d" in info.users  # dealt in at once, not waiting

@@ -3,7 +3,9 @@ command serialisation (duplicates, stale turns). Time moves by hand, nobody slee
 
 from __future__ import annotations
 
+from bot.poker.messages import Name, Number, msg
 from tests.harness import HOST, Harness
+from tests.said import said_in
 
 
 async def test_clock_expiry_checks_when_checking_is_free() -> None:
@@ -40,7 +42,8 @@ async def test_clock_expiry_folds_when_facing_a_bet() -> None:
     info = table.state.current
     assert hand is not None and info is not None
     assert hand.folded[info.users.index(first)]
-    assert any("time ran out" in n.text for _, n in h.presenter.public_notices)
+    ran_out = msg("table.story.time_ran_out", who=Name(first))
+    assert any(said_in(n.msg, ran_out) for _, n in h.presenter.public_notices)
 
 
 async def test_time_bank_extends_the_clock_and_is_used_up() -> None:
@@ -127,7 +130,8 @@ async def test_duplicate_command_applies_once() -> None:
     assert first.ok and not first.duplicate
     turn = table.state.turn
     again = await table.act(user, "call", key="interaction-1")
-    assert again.ok and again.duplicate and "Already done" in again.message
+    assert again.ok and again.duplicate
+    assert again.msg == msg("table.already_done_at", turn=Number(first.turn))
     assert table.state.turn == turn
     h.check(table)
     # The same key after a restart is still recognised (it is in the log).
@@ -146,7 +150,8 @@ async def test_stale_command_is_refused_clearly() -> None:
     assert (await table.act(user, "call", key=h.key(), turn=turn)).ok
     nxt = h.to_act(table)
     out = await table.act(nxt, "fold", key=h.key(), turn=turn)
-    assert not out.ok and out.code == "stale" and "has passed" in out.message
+    assert not out.ok and out.code == "stale"
+    assert out.msg == msg("table.stale", turn=Number(turn), now=Number(table.state.turn))
     assert table.state.turn == turn + 1
     assert (await table.act(nxt, "call", key=h.key(), turn=turn + 1)).ok
     h.check(table)

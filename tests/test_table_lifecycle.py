@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.poker.messages import Name
+from bot.poker.messages import Chips, Count, Name, Number, Rule, msg
 from bot.table import log as tlog
 from bot.table.errors import SettingsError
 from bot.table.ports import MemoryStore, RecordingPresenter
@@ -167,16 +167,24 @@ async def test_r2_5_recovery_halts_only_the_table_it_cannot_settle() -> None:
 def test_r14_6_a_time_charge_above_the_big_blind_is_refused() -> None:
     """R-14.6: no setting takes a stack in one collection: the time charge is at most
     the big blind (the small bet when larger)."""
-    with pytest.raises(SettingsError, match=r"R-14\.6"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings.of(small_blind=1, big_blind=2, time_charge=1_000_000_000)
+    assert refused.value.msg == msg(
+        "settings.time_charge_above",
+        most=msg("settings.unit.chips", count=Count(2)),
+        value=Name("1000000000"),
+    )
     assert TableSettings.of(small_blind=1, big_blind=2, time_charge=2).time_charge == 2
 
 
 def test_r14_6_a_step_rake_above_a_fifth_of_the_pot_is_refused() -> None:
     """R-14.6: a step rake of 1e9 chips per chip would take every pot: refused, with
     the most it may be; a fifth of the pot is allowed."""
-    with pytest.raises(SettingsError, match=r"R-14\.6"):
+    with pytest.raises(SettingsError) as refused:
         TableSettings().changed({"rake_step_chips": 1_000_000_000, "rake_step_per": 1})
+    assert refused.value.msg.key == "settings.step_rake_above"
+    assert refused.value.msg.get("percent") == Number(20)
+    assert refused.value.msg.get("per") == Chips(1)
     ok = TableSettings().changed({"rake_step_chips": 1, "rake_step_per": 5})
     assert (ok.value("rake_step_chips"), ok.value("rake_step_per")) == (1, 5)
 
@@ -188,7 +196,8 @@ async def test_r14_6_a_refused_deal_collects_no_time() -> None:
     h = Harness()
     table = await h.seated(["alice", "bob"], buy_in=2, min_buy_in=1, time_charge=2)
     refused = await h.deal(table)
-    assert not refused.ok and "R-14.6" in refused.message and not refused.duplicate
+    assert not refused.ok and not refused.duplicate
+    assert refused.msg == msg("deal.time_too_few", amount=Chips(2), rule=Rule("R-14.6"))
     assert table.state.rake_total == 0 and table.state.time_collected_at is None
     assert all(s.stack == 2 for s in table.state.seats.values())
     assert not [r for r in await h.store.ledger_rows("t") if r.kind == "rake"]
@@ -221,7 +230,11 @@ async def test_r16_13_close_returns_a_carried_pot_in_equal_shares() -> None:
     h = Harness()
     table = await _carry_a_guts_pot(h)
     out = await table.close(HOST, key=h.key())
-    assert out.ok and "R-16.13" in out.message
+    assert out.ok and out.msg is not None and out.msg.key == "notice.space"
+    assert out.msg.get("head") == msg(
+        "table.close.carry_returned", amount=Chips(15), count=Count(3), rule=Rule("R-16.13")
+    )
+    assert out.msg.get("tail") == msg("table.close.done")
     assert table.state.carried == 0
     await ledger_ok(h)
     cashed = {r.player_id: r.amount for r in await h.store.ledger_rows("t") if r.kind == "cash_out"}
@@ -289,7 +302,7 @@ async def test_r2_5_a_command_whose_later_write_failed_says_it_was_recorded() ->
     store.fail = ("t", "hand_ended")
     out = await table.act(h.to_act(table), "fold", key=h.key())
     assert out.ok and out.code == "partly_recorded", out.message
-    assert "nothing was done" not in out.message
+    assert out.msg == msg("table.partly_recorded")
     info = table.state.current
     assert info is not None and not info.ended and table.state.hand is not None
     store.fail = None
@@ -317,7 +330,9 @@ async def test_r16_14_a_stopped_table_with_every_chip_counted_can_be_closed() ->
     assert not refused.ok
     store._keys.discard(("t", "end:1"))  # the operator cleared what stopped it
     out = await table.close(HOST, key=h.key())
-    assert out.ok and "R-16.14" in out.message, out.message
+    assert out.ok and out.msg is not None and out.msg.key == "notice.space", out.message
+    assert out.msg.get("head") == msg("table.close.cancelled", hand=Number(1), rule=Rule("R-16.14"))
+    assert out.msg.get("tail") == msg("table.close.done")
     cashed = {r.player_id: r.amount for r in await h.store.ledger_rows("t") if r.kind == "cash_out"}
     assert cashed == dealt
     await ledger_ok(h)
