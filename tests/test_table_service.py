@@ -140,10 +140,12 @@ async def test_r6_2_string_raise_is_a_call(h: Harness) -> None:
     await h.deal(table)
     user = h.to_act(table)
     out = await h.do(table, user, "call... and raise 200")
-    # The remark reaches the answer as English text (engine.raw), so only its rule
-    # id can be checked; what was done is a message.
-    assert out.ok and "R-6.2" in out.message
-    assert out.msg is not None and out.msg.key == "notice.space"
+    # The parser's remark, then what was done: both messages (a German player
+    # reads both in German).
+    assert out.ok and out.msg is not None and out.msg.key == "notice.space"
+    remark = out.msg.get("head")
+    assert isinstance(remark, Msg) and remark.key == "input.string_raise"
+    assert remark.get("rule") == Rule("R-6.2")
     done = out.msg.get("tail")
     assert isinstance(done, Msg) and done.key == "notice.action.call"
     assert done.get("who") == Name(user)

@@ -53,7 +53,7 @@ class HostTable(Protocol):
         self,
         action: Action,
         key: str | None,
-        note: str = "",
+        note: Msg | None = None,
         ledger: Sequence[LedgerRow] = (),
         *,
         timeout: bool = False,

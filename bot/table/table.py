@@ -1110,7 +1110,7 @@ class Table:
             if pos is None:
                 raise TableError(msg("table.act.not_dealt"))
             action = _to_action(req, pos, hand)
-            return await self._apply(action, key, note=req.note)
+            return await self._apply(action, key, note=req.why)
 
         return await self._command(user, key, turn, body)
 
@@ -1125,7 +1125,7 @@ class Table:
         self,
         action: Action,
         key: str | None,
-        note: str | Msg = "",
+        note: Msg | None = None,
         ledger: Sequence[LedgerRow] = (),
         *,
         timeout: bool = False,
@@ -1155,10 +1155,10 @@ class Table:
         await self._tell(events)
         await self._after_change()
         answer = told or msg("table.done")
-        if not note:
+        if note is None:
             return answer
         # The parser's remark on how it read the line, then what was done.
-        return joined([note if isinstance(note, Msg) else raw(note), answer], "notice.space")
+        return joined([note, answer], "notice.space")
 
     async def _tell(self, events: Sequence[Event]) -> None:
         info = self.state.current
