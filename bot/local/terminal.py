@@ -528,7 +528,7 @@ class LocalTable:
             out = await table.choose(user, action.split(None, 1)[1], key=key)
         else:
             out = await table.act(user, action, key=key)
-            if out.ok and _string_raise_note(action):
+            if out.ok and _read_as_string_raise(action):
                 # R-6.2: the player is told why his raise was a call.
                 self.emit(f"  {name}: {self.words('string_raise')}")
         if out is not None:
@@ -838,12 +838,12 @@ class LineReader:
                 return
 
 
-def _string_raise_note(action: str) -> str:
-    """The R-6.2 explanation when a typed action was read as only its first part."""
+def _read_as_string_raise(action: str) -> bool:
+    """Whether a typed action was read as only its first part (R-6.2)."""
     try:
-        return parse_action(action).note
+        return parse_action(action).why is not None
     except TableError:
-        return ""
+        return False
 
 
 def settings_from_args(
