@@ -1562,7 +1562,7 @@ class Table:
 
         def export() -> str:
             hand = _replay(hand_no, info)
-            after = aftermath.settled(hand, info, self.state.after, dealt_under)
+            after = aftermath.settled(hand, hand_no, info.bounty, self.state.after, dealt_under)
             return phh.export_hand(hand, players=list(info.names), viewer=position, after=after)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
@@ -1605,7 +1605,7 @@ class Table:
                 tell(hand.apply(action), hand.ran_twice)
             # After the hand: the 7-2 bounty, the shows by choice, the rabbit hunt.
             played = len(hand.events)
-            after = aftermath.settled(hand, info, self.state.after, dealt_under)
+            after = aftermath.settled(hand, hand_no, info.bounty, self.state.after, dealt_under)
             tell([e for e in after if isinstance(e, SevenDeuceBounty)])
             tell(hand.events[played:])
             tell([e for e in after if not isinstance(e, SevenDeuceBounty)])

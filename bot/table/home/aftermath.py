@@ -6,7 +6,7 @@ survives a restart and the hand's history shows what was shown."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.poker.actions import ShowCards
 from bot.poker.events import BountyPayment, Event
@@ -15,9 +15,6 @@ from bot.poker.hand import Hand
 from bot.table import log
 from bot.table.home import sevendeuce
 from bot.table.settings import TableSettings
-
-if TYPE_CHECKING:
-    from bot.table.state import HandInfo
 
 KEEP = 20
 """How many finished hands keep their aftermath (as many as the state's recent hands)."""
@@ -63,20 +60,25 @@ def shows_of(after: dict[str, Any], hand_no: int) -> list[ShowCards]:
 
 
 def settled(
-    hand: Hand, info: HandInfo, after: dict[str, Any], dealt_under: TableSettings
+    hand: Hand,
+    hand_no: int,
+    paid: tuple[tuple[int, int, int], ...],
+    after: dict[str, Any],
+    dealt_under: TableSettings,
 ) -> list[Event]:
     """The finished ``hand`` replayed with its shows by choice (applied to it, so its
-    events hold them as shown cards), and what was settled after it for the export
-    (``phh.export_hand(after=)``): the 7-2 bounty as its end wrote it, the rabbit hunt."""
+        events hold them as shown cards), and what was settled after it for the export
+        (``phh.export_hand(after=)``): the 7-2 bounty as its end wrote it (``paid``:
+    ``HandEnded.bounty``), the rabbit hunt."""
     out: list[Event] = []
     # The bounty was settled at the hand's end, before anyone showed by choice.
     bounty = sevendeuce.settle(hand, dealt_under)
     if bounty is not None:
-        paid = tuple(BountyPayment(p, w, a) for p, w, a in info.bounty)
-        out.append(dataclasses.replace(bounty, payments=paid))
-    for show in shows_of(after, info.hand_no):
+        payments = tuple(BountyPayment(p, w, a) for p, w, a in paid)
+        out.append(dataclasses.replace(bounty, payments=payments))
+    for show in shows_of(after, hand_no):
         hand.apply(show)
-    rabbit = rabbit_of(after, info.hand_no)
+    rabbit = rabbit_of(after, hand_no)
     if rabbit is not None:
         out.append(rabbit)
     return out
