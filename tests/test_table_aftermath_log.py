@@ -159,3 +159,19 @@ async def test_R_20_14_snapshot_keeps_the_aftermath() -> None:
     assert (await table.rabbit("a", key=h.key())).ok
     state = from_payload("t", to_payload(table.state))
     assert state is not None and state.after == table.state.after != {}
+
+
+async def test_R_20_14_recovery_folds_the_aftermath_into_the_same_digest() -> None:
+    """The state rebuilt from the log has the same rabbit hunt and shows: the digest
+    (which counts them) is the same."""
+    h = Harness()
+    table, info, hand = await _folded_round(h, rabbit_hunt=True)
+    winner = next(p for p in range(len(info.users)) if not hand.folded[p])
+    before = table.digest()
+    assert (await table.rabbit("a", key=h.key())).ok
+    assert (await table.show_by_choice(info.users[winner], "all", key=h.key())).ok
+    assert table.digest() != before
+    h2 = Harness(store=h.store)
+    assert await h2.service.recover() == []
+    again = h2.service.table("t")
+    assert again.digest() == table.digest() and again.state.after == table.state.after

@@ -724,6 +724,8 @@ def state_digest(state: TableState) -> str:
         "carried": state.carried,
         "rake": state.rake_total,
     }
+    if state.after:  # what was shown after the last hands (absent: the digest of old)
+        data["after"] = state.after
     if hand is not None:
         data["hand"] = {
             "stacks": list(hand.stacks),
