@@ -1559,10 +1559,11 @@ class Table:
         info = await self._finished_info(hand_no)
         position = info.users.index(viewer) if viewer in info.users else None
         dealt_under = await self._dealt_under(hand_no)
+        kept = aftermath.kept(self.state.after, hand_no)
 
         def export() -> str:
             hand = _replay(hand_no, info)
-            after = aftermath.settled(hand, hand_no, info.bounty, self.state.after, dealt_under)
+            after = aftermath.settled(hand, hand_no, info.bounty, kept, dealt_under)
             return phh.export_hand(hand, players=list(info.names), viewer=position, after=after)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
@@ -1575,6 +1576,7 @@ class Table:
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
         stakes = _stakes(dealt_under, info.variant, info.limit)
+        kept = aftermath.kept(self.state.after, hand_no)
         lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
@@ -1605,7 +1607,7 @@ class Table:
                 tell(hand.apply(action), hand.ran_twice)
             # After the hand: the 7-2 bounty, the shows by choice, the rabbit hunt.
             played = len(hand.events)
-            after = aftermath.settled(hand, hand_no, info.bounty, self.state.after, dealt_under)
+            after = aftermath.settled(hand, hand_no, info.bounty, kept, dealt_under)
             tell([e for e in after if isinstance(e, SevenDeuceBounty)])
             tell(hand.events[played:])
             tell([e for e in after if not isinstance(e, SevenDeuceBounty)])

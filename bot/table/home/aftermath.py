@@ -5,6 +5,7 @@ survives a restart and the hand's history shows what was shown."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any
 
@@ -57,6 +58,13 @@ def shows_of(after: dict[str, Any], hand_no: int) -> list[ShowCards]:
     """The shows of hand ``hand_no`` in the order made, as engine actions to replay."""
     shown = after.get(str(hand_no), {}).get("shown", [])
     return [ShowCards(int(pos), tuple(cards)) for pos, cards in shown]
+
+
+def kept(after: dict[str, Any], hand_no: int) -> dict[str, Any]:
+    """A copy of hand ``hand_no``'s aftermath, for work in a worker thread while the
+    table's loop may fold more into ``after``."""
+    key = str(hand_no)
+    return {key: copy.deepcopy(after[key])} if key in after else {}
 
 
 def settled(
