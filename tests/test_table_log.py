@@ -184,6 +184,9 @@ def _samples() -> list[log.LogRecord]:
         log.Waitlisted("offer", "u9", "Nine"),
         log.BombProposed(2, (1, 2, 4), at=13.0),
         log.BombVoted(4, False),
+        log.RabbitHunted(4, 2, ("Kh", "7c"), at=15.0),
+        log.RabbitHunted(5, 1, ("2d",), ("3s",)),
+        log.ShownByChoice(4, 1, ("As",), at=16.0),
     ]
 
 

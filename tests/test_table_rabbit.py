@@ -1,6 +1,7 @@
 """The rabbit hunt at the table (R-20.9, R-20.14): after a hand ended before its board
 was complete, a player asks and the table shows the cards that would have come, never a
-card dealt to anyone; nothing is written and no chip moves (R-2.5)."""
+card dealt to anyone; the hunt is written to the log (once a hand) and no chip moves
+(R-2.5)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,10 @@ async def test_r20_14_the_rabbit_shows_the_cards_that_would_have_come() -> None:
     info = table.state.recent[table.state.hand_no]  # type: ignore[attr-defined]
     dealt = {c for e in info.events if isinstance(e, CardsDealt) for c in e.cards}
     assert len(dealt) == 6 and not dealt & set(event.cards)  # never a dealt card
-    # Nothing written, no chip moved; once a hand.
-    assert table.state.seq == seq  # type: ignore[attr-defined]
+    # One record written (what was shown), no chip moved; once a hand.
+    assert table.state.seq == seq + 1  # type: ignore[attr-defined]
+    hunted = (await h.store.events("t"))[-1]
+    assert hunted.kind == "rabbit_hunted" and hunted.payload["cards"] == list(event.cards)
     assert {n: s.stack for n, s in table.state.seats.items()} == stacks  # type: ignore[attr-defined]
     again = await table.rabbit("a", key=h.key())  # type: ignore[attr-defined]
     assert not again.ok and again.msg is not None and again.msg.key == "home.rabbit_ask.once"

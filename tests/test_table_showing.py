@@ -1,6 +1,7 @@
 """Showing by choice at the table (R-20.8, R-20.15): the winner of an uncontested pot is
 offered, privately, to show his hand or one card; what he shows goes to the table; a
-player who folded may not show; nothing is written and no chip moves (R-2.5)."""
+player who folded may not show; each show is written to the log and no chip moves
+(R-2.5)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ async def test_r20_15_the_uncontested_winner_shows_one_card_then_all() -> None:
     assert all(isinstance(e, CardsShownByChoice) for e in shown)
     hole = hand.hole[info.users.index(winner)]
     assert [tuple(e.cards) for e in shown] == [(hole[0],), tuple(hole)]
-    assert table.state.seq == seq
+    assert table.state.seq == seq + 2  # one record a show
     assert {n: s.stack for n, s in table.state.seats.items()} == stacks
     h.check(table)
 

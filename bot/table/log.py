@@ -301,6 +301,63 @@ class BombVoted(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class RabbitHunted(LogRecord):
+    """R-20.14: the rabbit hunt of a finished hand (once a hand): who asked, and the
+    cards that would have come, never played (``second``: a double board's)."""
+
+    KIND: ClassVar[str] = "rabbit_hunted"
+    hand_no: int
+    seat: int
+    cards: tuple[str, ...]
+    second: tuple[str, ...] = ()
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"hand_no": self.hand_no, "seat": self.seat}
+        out["cards"] = list(self.cards)
+        if self.second:
+            out["second"] = list(self.second)
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> RabbitHunted:
+        return cls(
+            _int(_get(p, "hand_no"), "hand_no"),
+            _int(_get(p, "seat"), "seat"),
+            _cards(_get(p, "cards"), "cards"),
+            _cards(p.get("second", []), "second"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ShownByChoice(LogRecord):
+    """R-20.15: cards a player showed by choice after a finished hand (``position``:
+    his place in the hand's order)."""
+
+    KIND: ClassVar[str] = "shown_by_choice"
+    hand_no: int
+    position: int
+    cards: tuple[str, ...]
+
+    def to_payload(self) -> dict[str, Any]:
+        out = {"hand_no": self.hand_no, "position": self.position, "cards": list(self.cards)}
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> ShownByChoice:
+        return cls(
+            _int(_get(p, "hand_no"), "hand_no"),
+            _int(_get(p, "position"), "position"),
+            _cards(_get(p, "cards"), "cards"),
+            at=_at(p),
+        )
+
+
+def _cards(value: Any, what: str) -> tuple[str, ...]:
+    return tuple(_str(c, what) for c in _list(value, what))
+
+
+@dataclass(frozen=True, slots=True)
 class Returned(LogRecord):
     KIND: ClassVar[str] = "returned"
     seat: int
@@ -880,6 +937,8 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         Straddled,
         BombProposed,
         BombVoted,
+        RabbitHunted,
+        ShownByChoice,
         Chosen,
         Paused,
         Closed,

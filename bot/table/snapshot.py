@@ -248,6 +248,9 @@ class SnapshotBody:
     moves existed)."""
     bomb: str = ""
     """R-20.12: the bomb-pot vote (``TableState.bomb``) as JSON ("" when none)."""
+    after: str = ""
+    """R-20.14, R-20.15: the rabbit hunts and shows of the last hands (``TableState.after``)
+    as JSON ("" when none)."""
 
     @classmethod
     def of(cls, state: TableState) -> SnapshotBody:
@@ -281,6 +284,7 @@ class SnapshotBody:
             chosen=state.chosen,
             straddler=state.straddler,
             bomb=json.dumps(state.bomb, sort_keys=True) if state.bomb else "",
+            after=json.dumps(state.after, sort_keys=True) if state.after else "",
             departures=dict(state.departures),
             current=OpenHand.of(info) if info is not None and not info.ended else None,
             bank_granted=state.bank_granted,
@@ -307,6 +311,7 @@ class SnapshotBody:
         state.chosen = self.chosen
         state.straddler = self.straddler
         state.bomb = json.loads(self.bomb) if self.bomb else {}
+        state.after = json.loads(self.after) if self.after else {}
         state.departures = dict(self.departures)
         state.current = self.current.to_info() if self.current is not None else None
         return state
@@ -346,6 +351,8 @@ class SnapshotBody:
         out["straddler"] = self.straddler
         if self.bomb:
             out["bomb"] = self.bomb
+        if self.after:
+            out["after"] = self.after
         out["departures"] = {u: list(v) for u, v in self.departures.items()}
         if self.current is not None:
             out["current"] = self.current.to_payload()
@@ -391,6 +398,7 @@ class SnapshotBody:
             chosen=chosen,
             straddler=_opt_int(p.get("straddler"), "straddler"),
             bomb=_str(p.get("bomb", ""), "bomb"),
+            after=_str(p.get("after", ""), "after"),
             departures={
                 str(u): (_int(_list(v, "departures")[0], "departures"), _float(v[1], "departures"))
                 for u, v in _dict(_get(p, "departures"), "departures").items()

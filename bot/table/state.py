@@ -22,7 +22,7 @@ from bot.poker.record import HandStart
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
-from bot.table.home import bombvote
+from bot.table.home import aftermath, bombvote
 from bot.table.hosting import Hosting, Offer
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
@@ -74,6 +74,8 @@ class HandInfo:
     at recovery and never replayed again."""
     level: tuple[tuple[str, int], ...] = ()
     """The tournament level it was dealt at (R-19.1); none at a cash table."""
+    bounty: tuple[tuple[int, int, int], ...] = ()
+    """R-20.6: the 7-2 bounty paid after it, (payer, winner, chips), as its end wrote it."""
 
     @classmethod
     def started(
@@ -177,6 +179,9 @@ class TableState:
     chosen: tuple[str, str] | None = None
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
+    after: dict[str, Any] = field(default_factory=dict)
+    """The rabbit hunts and the shows by choice of the last finished hands, by hand
+    number (R-20.14, R-20.15; bot/table/home/aftermath.py)."""
     bomb: dict[str, Any] = field(default_factory=dict)
     """R-20.12: the open bomb-pot proposal (``vote``: seat, at, voters, yes, no) and
     whether one passed for the next deal (``passed``); bot/table/home/bombvote.py."""
@@ -444,6 +449,12 @@ class TableState:
     def _on_bomb_voted(self, p: log.BombVoted, live: Any) -> None:
         bombvote.fold_voted(self.bomb, p)
 
+    def _on_rabbit_hunted(self, p: log.RabbitHunted, live: Any) -> None:
+        aftermath.fold_rabbit(self.after, p)
+
+    def _on_shown_by_choice(self, p: log.ShownByChoice, live: Any) -> None:
+        aftermath.fold_shown(self.after, p)
+
     def _on_chosen(self, p: log.Chosen, live: Any) -> None:
         self.chosen = (p.variant, p.limit)
 
@@ -598,6 +609,7 @@ class TableState:
         self.pot_state = p.pot_state
         self.rake_total += p.rake
         info.ended = True
+        info.bounty = p.bounty
         if p.reason == "cancelled":
             self.last_said = None  # R-16.8: nothing of it stands
         info.hand = None  # finished hands are kept as records only
@@ -685,6 +697,8 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Waitlisted: TableState._on_waitlisted,
     log.BombProposed: TableState._on_bomb_proposed,
     log.BombVoted: TableState._on_bomb_voted,
+    log.RabbitHunted: TableState._on_rabbit_hunted,
+    log.ShownByChoice: TableState._on_shown_by_choice,
     log.Chosen: TableState._on_chosen,
     log.Paused: TableState._on_paused,
     log.Closed: TableState._on_closed,
@@ -710,6 +724,8 @@ def state_digest(state: TableState) -> str:
         "carried": state.carried,
         "rake": state.rake_total,
     }
+    if state.after:  # what was shown after the last hands (absent: the digest of old)
+        data["after"] = state.after
     if hand is not None:
         data["hand"] = {
             "stacks": list(hand.stacks),

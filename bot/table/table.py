@@ -42,7 +42,6 @@ from bot.poker.actions import (
     RaiseBy,
     RaiseTo,
     Show,
-    ShowCards,
 )
 from bot.poker.cards import FULL_DECK, JOKER, SHORT_DECK
 from bot.poker.errors import NotYourTurn, PokerError
@@ -56,6 +55,7 @@ from bot.poker.events import (
     HandEnded,
     PotAwarded,
     RunItTwiceCount,
+    SevenDeuceBounty,
 )
 from bot.poker.hand import Hand
 from bot.poker.home import said as home_said
@@ -72,7 +72,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.home import bombask, rabbit, runtwice, sevendeuce, showing
+from bot.table.home import aftermath, bombask, rabbit, runtwice, sevendeuce, showing
 from bot.table.levels import Level, at_level
 from bot.table.notices import said as event_said
 from bot.table.ports import (
@@ -169,8 +169,6 @@ class Table:
         self.time = time
         self.lock = asyncio.Lock()
         self._declare_told: int = -1
-        self._rabbit_told: int = -1  # R-20.14: the last hand hunted (once a hand)
-        self._shown: dict[int, list[ShowCards]] = {}  # R-20.15: the last hand's shows
         self.away: set[str] = set()
         """Players who left the server mid-hand (R-16.12): the clock acts for them at once.
         In memory only: after a restart his clock runs its usual length, once."""
@@ -918,7 +916,7 @@ class Table:
 
     async def show_by_choice(self, user: str, which: str, *, key: str | None = None) -> Outcome:
         """R-20.15: after the last hand, show all one's cards or one of them (``which``:
-        all, 1 or 2) to the table; nothing is written and no chip moves."""
+        all, 1 or 2) to the table; written to the log, no chip moves."""
 
         async def body() -> str | Msg:
             self._seated(user)
@@ -927,14 +925,14 @@ class Table:
             hand_no = self.state.hand_no
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
-            shown = self._shown.get(hand_no, [])
-            for earlier in shown:
+            for earlier in aftermath.shows_of(self.state.after, hand_no):
                 hand.apply(earlier)
             if user not in info.users:
                 raise TableError(msg("home.refuse.show_who", rule=showing.RULE))
             action = showing.action(hand, info.users.index(user), which)
             events = hand.apply(action)  # R-20.8: the engine's refusals, in words
-            self._shown = {hand_no: [*shown, action]}
+            own = key or f"show:{hand_no}:{action.player}:{''.join(action.cards)}"
+            await self._commit(tlog.ShownByChoice(hand_no, action.player, action.cards), key=own)
             told = home_said(events[-1])
             assert told is not None
             await self._public("shown", named(told, info.names), event=events[-1])
@@ -943,15 +941,16 @@ class Table:
         return await self._command(user, key, None, body)
 
     async def rabbit(self, user: str, *, key: str | None = None) -> Outcome:
-        """R-20.14: show the cards the last hand would have dealt (nothing written)."""
+        """R-20.14: show the cards the last hand would have dealt (written: once a hand)."""
 
         async def body() -> str | Msg:
-            self._seated(user)
-            hand_no = rabbit.check(self.state, self._rabbit_told)
+            seat = self._seated(user)
+            hand_no = rabbit.check(self.state)
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
             event = rabbit.hunt(hand)  # a refusal raises, in words
-            self._rabbit_told = hand_no
+            hunted = tlog.RabbitHunted(hand_no, seat.number, event.cards, event.second)
+            await self._commit(hunted, key=key or f"rabbit:{hand_no}")
             told = home_said(event)
             assert told is not None
             await self._public("rabbit", told, event=event)
@@ -1559,10 +1558,13 @@ class Table:
         was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
         info = await self._finished_info(hand_no)
         position = info.users.index(viewer) if viewer in info.users else None
+        dealt_under = await self._dealt_under(hand_no)
+        kept = aftermath.kept(self.state.after, hand_no)
 
         def export() -> str:
             hand = _replay(hand_no, info)
-            return phh.export_hand(hand, players=list(info.names), viewer=position)
+            after = aftermath.settled(hand, hand_no, info.bounty, kept, dealt_under)
+            return phh.export_hand(hand, players=list(info.names), viewer=position, after=after)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 
@@ -1574,6 +1576,7 @@ class Table:
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
         stakes = _stakes(dealt_under, info.variant, info.limit)
+        kept = aftermath.kept(self.state.after, hand_no)
         lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
@@ -1602,6 +1605,12 @@ class Table:
                         lines.append(msg("table.story.time_ran_out", who=who))
                         clock_told = False
                 tell(hand.apply(action), hand.ran_twice)
+            # After the hand: the 7-2 bounty, the shows by choice, the rabbit hunt.
+            played = len(hand.events)
+            after = aftermath.settled(hand, hand_no, info.bounty, kept, dealt_under)
+            tell([e for e in after if isinstance(e, SevenDeuceBounty)])
+            tell(hand.events[played:])
+            tell([e for e in after if not isinstance(e, SevenDeuceBounty)])
 
         await asyncio.to_thread(replay)  # the engine's CPU work, off the loop
         return lines
@@ -1674,6 +1683,7 @@ class Table:
                 found.actions.append(rec.action)
             elif found is not None and isinstance(rec, tlog.HandEnded):
                 found.ended = True
+                found.bounty = rec.bounty
         return found
 
 

@@ -1,8 +1,9 @@
 """Showing by choice at the table (R-20.8, R-20.15): after a hand, the winner of an
 uncontested pot and each player whose hand was mucked are offered, privately, to show
 their whole hand or one card of it; what they show goes to the whole table. The finished
-hand is replayed from its record with what was shown so far, so the engine's checks
-(who may show, which cards, not twice) hold; no chip moves and no award changes."""
+hand is replayed from its record with what was shown so far (``ShownByChoice`` in the
+log), so the engine's checks (who may show, which cards, not twice) hold across a
+restart; no chip moves and no award changes."""
 
 from __future__ import annotations
 
