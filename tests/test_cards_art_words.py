@@ -1,4 +1,4 @@
-"""The pictures speak the table's language (issue 22): every word drawn or said in alt
+"""The pictures speak the table's language: every word drawn or said in alt
 text comes from the ``art`` catalogue in the locale asked for, pots and stakes arrive as
 data, the shipped fonts draw every catalogue word in every language, and names in
 scripts the fonts lack fall back cleanly. Wording is the catalogue's (tests/test_words.py
@@ -73,7 +73,7 @@ def _drawn_as_notdef(ch: str, bold: bool) -> bool:
 
 @pytest.mark.parametrize("locale", SUPPORTED)
 def test_shipped_fonts_draw_every_art_word_in_every_language(locale: Locale) -> None:
-    """Fonts (issue 22): every character of every art.po text (accents, ß, Cyrillic,
+    """Fonts: every character of every art.po text (accents, ß, Cyrillic,
     №, «») has a real glyph in both shipped faces: the face's cmap says so, FreeType
     draws it as something other than the .notdef box, and cleaning keeps it."""
     chars = {ch for text in _art_texts(locale) for ch in _literal(text) if not ch.isspace()}
@@ -152,7 +152,7 @@ PICTURES: dict[str, Callable[[Locale], RenderedImage]] = {
 @pytest.mark.parametrize("locale", [loc for loc in SUPPORTED if loc != "en"])
 @pytest.mark.parametrize("picture", sorted(PICTURES))
 def test_pictures_speak_the_tables_language(picture: str, locale: Locale) -> None:
-    """Who reads what (issue 22): drawn in ``locale``, a picture shows no English
+    """Who reads what: drawn in ``locale``, a picture shows no English
     words of the catalogue, neither drawn nor in its alt text. (The samples' game and
     hand names are the caller's words, not the catalogue's.)"""
     with _drawn_words() as drawn:
@@ -258,7 +258,7 @@ def test_r8_3_the_showdown_picture_lists_the_main_pot_first_from_pot_data() -> N
 
 
 def test_names_in_scripts_the_fonts_lack_fall_back_cleanly() -> None:
-    """Fonts (issue 22): a name in a script the fonts do not draw (CJK) never becomes
+    """Fonts: a name in a script the fonts do not draw (CJK) never becomes
     tofu boxes or a crash: its letters are dropped per character; a name left with no
     letter reads "Seat N" in the table's language; the alt text keeps the name."""
     assert fonts.clean(CJK_AND_CARD) == "🂡"  # the card symbol is in DejaVu, CJK is not

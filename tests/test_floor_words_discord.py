@@ -61,7 +61,7 @@ def test_r16_2_create_and_choose_suggest_the_game_an_alias_names() -> None:
         "Pot-limit Omaha hi-lo eight-or-better",
         "omaha8:pot_limit",
     )
-    # In the asker's language (issue 22): the structure as that card room says it.
+    # In the asker's language: the structure as that card room says it.
     german = _game_choices("plo8", "de")[0]
     assert german.value == "omaha8:pot_limit" and german.name.startswith("Pot-Limit Omaha")
     assert len(_game_choices("")) <= 25
