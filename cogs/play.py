@@ -19,6 +19,7 @@ from bot.poker.messages import Rule
 from bot.poker.rules import community_game
 from bot.poker.variants import get_variant
 from bot.table.actor import Actor
+from bot.table.table import Table
 from bot.table.text_actions import (
     ActionRequest,
     ParseError,
@@ -327,6 +328,14 @@ class Watch:
         return True
 
 
+async def _table_or_say(interaction: Interaction, table_id: str, lang: Locale) -> Table | None:
+    """The button's table, or None after telling the clicker it is gone."""
+    table = interaction.client.table(table_id)
+    if table is None:
+        await ops.reply(interaction, say("play.no_table", lang))
+    return table
+
+
 _SHOW_WHICH = {"show_all": "all", "show_one": "1", "show_two": "2"}
 """R-20.15: the show-by-choice buttons' args, as the table's choices."""
 
@@ -334,9 +343,8 @@ _SHOW_WHICH = {"show_all": "all", "show_one": "1", "show_two": "2"}
 async def show_choice(interaction: Interaction, table_id: str, which: str) -> None:
     """R-20.15: show the last hand (``all``) or one card (``1``, ``2``) to the table."""
     lang = of(interaction)
-    table = interaction.client.table(table_id)
+    table = await _table_or_say(interaction, table_id, lang)
     if table is None:
-        await ops.reply(interaction, say("play.no_table", lang))
         return
     user = str(interaction.user.id)
     outcome = await table.show_by_choice(user, which, key=f"i{interaction.id}")
@@ -346,9 +354,8 @@ async def show_choice(interaction: Interaction, table_id: str, which: str) -> No
 async def rabbit(interaction: Interaction, table_id: str) -> None:
     """R-20.14: the rabbit hunt, shown to the table; a refusal is answered privately."""
     lang = of(interaction)
-    table = interaction.client.table(table_id)
+    table = await _table_or_say(interaction, table_id, lang)
     if table is None:
-        await ops.reply(interaction, say("play.no_table", lang))
         return
     outcome = await table.rabbit(str(interaction.user.id), key=f"i{interaction.id}")
     await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
@@ -358,9 +365,8 @@ async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
     """R-20.12: propose a bomb pot (``bomb``) or vote on the open one; answered
     privately, the table says it in public."""
     lang = of(interaction)
-    table = interaction.client.table(table_id)
+    table = await _table_or_say(interaction, table_id, lang)
     if table is None:
-        await ops.reply(interaction, say("play.no_table", lang))
         return
     user = str(interaction.user.id)
     if not interaction.client.tables.is_seated(table.table_id, user):
