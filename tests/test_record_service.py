@@ -72,6 +72,29 @@ async def test_R_20_42_stats_kept_with_each_hand_end(port: StorePort) -> None:
     assert (await records.player("ann", GUILD_B, None)).hands == 0
 
 
+async def test_R_20_60_a_bomb_pot_is_a_hand_but_no_vpip_or_pfr_chance(port: StorePort) -> None:
+    """R-20.60: a bomb pot has no pre-flop betting, so it counts as a hand dealt but not
+    among the flop-game hands VPIP and PFR are shares of, even when a player bets on its
+    flop and the others call; the normal hand before it counts in both."""
+    h = Harness(port)
+    table = await _open(h, "100", GUILD_A, ["ann", "bob", "cid"], bomb_pot_every=2)
+    raiser = await _raised_hand(h, table)
+    assert (await h.deal(table)).ok
+    hand = table.state.hand
+    assert hand is not None and hand.rules.bomb_pot_ante > 0 and len(hand.board) == 3
+    bettor = h.to_act(table)
+    assert (await h.do(table, bettor, "bet 10")).ok
+    await h.play_passively(table)
+    records = h.service.records
+    total = 0
+    for player in ("ann", "bob", "cid"):
+        r = await records.player(player, GUILD_A, None)
+        assert (r.hands, r.flop_hands, r.vpip) == (2, 1, 1)
+        assert r.pfr == (1 if player == raiser else 0)
+        total += r.net
+    assert total == -table.state.rake_total  # R-2.5
+
+
 async def test_R_20_40_session_ledger_and_csv(port: StorePort) -> None:
     """R-20.40, R-20.44: a session's ledger (buy-ins, cash-outs, chips on the table,
     hands) balances with the rake (R-2.5), and its CSV reads back equal."""

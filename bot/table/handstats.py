@@ -39,10 +39,12 @@ class Tally:
 
     VPIP: a call of something, a bet, a raise or an all-in before the flop (a blind is
     no action; the big blind checking his option is not voluntary). PFR: a bet or a
-    raise before the flop, or an all-in that goes over the bet to call."""
+    raise before the flop, or an all-in that goes over the bet to call. A bomb pot
+    (R-20.60) offers no pre-flop choice, so it is no flop-game hand: it counts as a hand
+    dealt, never in the VPIP and PFR shares' base."""
 
     def __init__(self, hand: Hand) -> None:
-        self.flop = is_flop_game(hand.variant)
+        self.flop = is_flop_game(hand.variant) and hand.rules.bomb_pot_ante <= 0
         self.vpip = [False] * hand.n
         self.pfr = [False] * hand.n
 
