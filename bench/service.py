@@ -87,6 +87,11 @@ class CountingStore:
     async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
         return await self.inner.seating(table_id, before_seq=before_seq)
 
+    async def after_hand(
+        self, table_id: str, hand_no: int, kinds: Sequence[str]
+    ) -> list[LoggedEvent]:
+        return await self.inner.after_hand(table_id, hand_no, kinds)
+
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         await self.inner.save_snapshot(table_id, seq, payload)
 

@@ -225,6 +225,11 @@ class TimedStore:
     async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
         return await self._inner.seating(table_id, before_seq=before_seq)
 
+    async def after_hand(
+        self, table_id: str, hand_no: int, kinds: Sequence[str]
+    ) -> list[LoggedEvent]:
+        return await self._inner.after_hand(table_id, hand_no, kinds)
+
     async def save_snapshot(
         self,
         table_id: str,

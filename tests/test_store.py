@@ -552,6 +552,36 @@ async def test_hand_record_and_history(store: BaseStore) -> None:
     assert await store.hands("b") == []
 
 
+async def test_R_20_61_after_hand_reads_only_the_rows_between_its_end_and_the_next_deal(
+    store: BaseStore,
+) -> None:
+    """R-20.61: what was settled after a hand (rows naming it, of the kinds asked, after
+    its end and before the next hand started), on both back ends; nothing for a hand
+    still being played, nothing of another hand's."""
+    kinds = ("rabbit_hunted", "shown_by_choice")
+    await store.append("a", "created", {})
+    for hand in (1, 2, 3):
+        await store.append("a", "hand_started", {"hand_no": hand})
+        await store.append("a", "action", {"hand_no": hand, "a": "fold"})
+        if hand < 3:
+            await store.append("a", "hand_ended", {"hand_no": hand})
+            await store.append("a", "rabbit_hunted", {"hand_no": hand, "cards": [str(hand)]})
+            await store.append("a", "sat_out", {"seat": 2})
+            await store.append("a", "shown_by_choice", {"hand_no": hand, "cards": ["x"]})
+    await store.append("a", "rabbit_hunted", {"hand_no": 1, "cards": ["late"]})  # not after 1
+    one = await store.after_hand("a", 1, kinds)
+    assert [(e.kind, e.payload["cards"]) for e in one] == [
+        ("rabbit_hunted", ["1"]),
+        ("shown_by_choice", ["x"]),
+    ]
+    two = await store.after_hand("a", 2, kinds)
+    assert [e.payload["cards"] for e in two] == [["2"], ["x"]]
+    assert [e.kind for e in await store.after_hand("a", 2, ("rabbit_hunted",))] == ["rabbit_hunted"]
+    assert await store.after_hand("a", 3, kinds) == []  # still being played
+    assert await store.after_hand("a", 9, kinds) == []
+    assert await store.after_hand("b", 1, kinds) == []
+
+
 async def test_sqlite_background_checkpoint_moves_the_wal_into_the_database(tmp_path: Path) -> None:
     path = tmp_path / "w.sqlite3"
     s = await Store.open(path)

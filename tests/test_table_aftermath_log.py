@@ -16,6 +16,7 @@ import bot.table.table as table_module
 from bot.poker.cards import stacked_deck
 from bot.poker.hand import Hand
 from bot.table import log as tlog
+from bot.table.home import aftermath
 from bot.table.ports import open_store
 from bot.table.snapshot import from_payload, to_payload
 from tests.harness import Harness
@@ -175,3 +176,58 @@ async def test_R_20_14_recovery_folds_the_aftermath_into_the_same_digest() -> No
     assert await h2.service.recover() == []
     again = h2.service.table("t")
     assert again.digest() == table.digest() and again.state.after == table.state.after
+
+
+async def _open_store_or_memory(where: str, tmp_path: Path) -> Harness:
+    if where == "memory":
+        return Harness()
+    return Harness(store=await open_store(str(tmp_path / "table.sqlite3")))
+
+
+@pytest.mark.parametrize("where", ["memory", "sqlite"])
+async def test_R_20_61_an_old_hands_show_and_rabbit_are_in_its_export(
+    where: str, tmp_path: Path
+) -> None:
+    """R-20.61: hand 1's rabbit hunt and its show by choice stay in hand 1's history
+    (PHH and the story) after more hands than the table keeps in memory, read from
+    hand 1's own records in the log; a later hand's hunt is not hand 1's. Privacy: no
+    rabbit card was dealt, and no unshown card appears (its owner's copy aside)."""
+    h = await _open_store_or_memory(where, tmp_path)
+    table, info, hand = await _folded_round(h, rabbit_hunt=True)
+    chips = _chips(table)
+    assert (await table.rabbit("b", key=h.key())).ok
+    winner = next(p for p in range(len(info.users)) if not hand.folded[p])
+    shown = hand.hole[winner][1]
+    assert (await table.show_by_choice(info.users[winner], "2", key=h.key())).ok
+    rabbit = tlog.read_rows(await h.store.events("t"), tlog.RabbitHunted)[0].cards
+    dealt = {c for hole in hand.hole for c in hole}
+    assert not dealt & set(rabbit)
+    first = {viewer: await table.hand_history(1, viewer) for viewer in (None, *info.users)}
+    for _ in range(aftermath.KEEP + 4):
+        assert (await h.deal(table)).ok
+        while table.state.hand is not None:
+            assert (await h.do(table, h.to_act(table), "fold")).ok
+        h.check(table)
+    assert (await table.rabbit("a", key=h.key())).ok  # the last hand's own hunt
+    last = tlog.read_rows(await h.store.events("t"), tlog.RabbitHunted)[-1]
+    assert last.hand_no == table.state.hand_no > aftermath.KEEP + 1
+    assert "1" not in table.state.after  # hand 1 is no longer kept in memory
+    for viewer in (None, *info.users):
+        text = await table.hand_history(1, viewer)
+        assert text == first[viewer]
+        assert f'_rabbit_hunt = "{"".join(rabbit)}"' in text
+        assert f'_shown_by_choice = ["p{winner + 1}={shown}"]' in text
+        own = set(hand.hole[info.users.index(viewer)]) if viewer in info.users else set()
+        assert not (dealt - {shown} - own) & _cards(text), viewer
+        if last.cards != rabbit:
+            assert "".join(last.cards) not in text
+    told = [m.key for m in await table.hand_told(1)]
+    assert told.count("home.show.shows") == 1 and told.count("home.rabbit.cards") == 1
+    # A fresh service reads hand 1 from the log alone, the same record.
+    h2 = Harness(store=h.store)
+    assert await h2.service.recover() == []
+    assert await h2.service.table("t").hand_history(1) == first[None]
+    assert _chips(table) == chips  # R-2.5: no chip created or lost over the night
+    h.check(table)
+    if where == "sqlite":
+        await h.store.close()  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ started, including every ``append`` that has already returned.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -216,6 +216,29 @@ class Reader:
         )
         records = await self._records(table_id, rows)
         return records[0] if records else None
+
+    async def after_hand(
+        self, table_id: str, hand_no: int, kinds: Sequence[str]
+    ) -> list[StoredEvent]:
+        rows = await self._rows(
+            "SELECT hand_no, start_seq, end_seq FROM hands WHERE table_id = ?"
+            " AND hand_no IN (?, ?)",
+            (table_id, hand_no, hand_no + 1),
+        )
+        bounds = {int(h): (int(s), None if e is None else int(e)) for h, s, e in rows}
+        end = bounds.get(hand_no, (0, None))[1]
+        if end is None or not kinds:
+            return []
+        following = bounds.get(hand_no + 1, (0, None))[0]
+        high = following if following > end else 2**63 - 1
+        marks = ", ".join("?" * len(kinds))
+        # A range scan over the (table_id, seq) index: only the rows between two deals.
+        rows = await self._rows(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq > ? AND seq < ?"
+            f" AND hand_no = ? AND kind IN ({marks}) ORDER BY seq",
+            (table_id, end, high, hand_no, *kinds),
+        )
+        return [_event(r) for r in rows]
 
     async def hands(self, table_id: str, limit: int, before: int | None) -> list[HandRecord]:
         rows = await self._rows(

@@ -240,6 +240,15 @@ class BaseStore(ABC):
         while it is being played); ``None`` if the hand never started."""
         return await self._reader.hand_record(table_id, hand_no)
 
+    async def after_hand(
+        self, table_id: str, hand_no: int, kinds: Sequence[str]
+    ) -> list[StoredEvent]:
+        """The events of these ``kinds`` that name hand ``hand_no`` (the latest hand of
+        that number) and were logged after its end and before the next hand started:
+        what was settled between the deals (a rabbit hunt, a show by choice), read
+        through the hands index and a range of the log between two deals."""
+        return await self._reader.after_hand(table_id, hand_no, kinds)
+
     async def hands(
         self, table_id: str, *, limit: int = 20, before: int | None = None
     ) -> list[HandRecord]:

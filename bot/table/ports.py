@@ -128,6 +128,14 @@ class StorePort(Protocol):
         """The ``created``, ``sat`` and ``settings`` events (seq below ``before_seq``)."""
         ...
 
+    async def after_hand(
+        self, table_id: str, hand_no: int, kinds: Sequence[str]
+    ) -> list[LoggedEvent]:
+        """The events of these ``kinds`` naming hand ``hand_no`` (the latest of that
+        number) logged after its end and before the next hand's start (what was settled
+        between the deals); empty if the hand has not ended."""
+        ...
+
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         """Keep the table's folded state as of ``seq`` (recovery replays only what follows)."""
         ...
@@ -435,6 +443,22 @@ class MemoryStore:
             if e.kind in SEATING and (before_seq is None or e.seq < before_seq)
         ]
 
+    async def after_hand(
+        self, table_id: str, hand_no: int, kinds: Sequence[str]
+    ) -> list[LoggedEvent]:
+        # As the real store: from the hand's end to the next hand's start.
+        hand = await self.hand_events(table_id, hand_no)
+        if not hand or hand[-1].kind != HAND_ENDED:
+            return []
+        following = await self.hand_events(table_id, hand_no + 1)
+        end = hand[-1].seq
+        high = following[0].seq if following and following[0].seq > end else 2**63 - 1
+        return [
+            e
+            for e in self._events.get(table_id, [])
+            if end < e.seq < high and e.hand_no == hand_no and e.kind in kinds
+        ]
+
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
         self._snapshots[table_id] = (seq, json.loads(json.dumps(payload)))
 
@@ -550,6 +574,11 @@ class StoreAdapter:
 
     async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
         return await self.store.seating(table_id, before_seq=before_seq)
+
+    async def after_hand(
+        self, table_id: str, hand_no: int, kinds: Sequence[str]
+    ) -> list[LoggedEvent]:
+        return await self.store.after_hand(table_id, hand_no, kinds)
 
     # The standings' queries (bot.table.standings.StandingsSource), one each.
 

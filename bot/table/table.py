@@ -1559,7 +1559,7 @@ class Table:
         info = await self._finished_info(hand_no)
         position = info.users.index(viewer) if viewer in info.users else None
         dealt_under = await self._dealt_under(hand_no)
-        kept = aftermath.kept(self.state.after, hand_no)
+        kept = await self._after_of(hand_no)
 
         def export() -> str:
             hand = _replay(hand_no, info)
@@ -1576,7 +1576,7 @@ class Table:
         timed_out = await self._timed_out(hand_no)
         dealt_under = await self._dealt_under(hand_no)
         stakes = _stakes(dealt_under, info.variant, info.limit)
-        kept = aftermath.kept(self.state.after, hand_no)
+        kept = await self._after_of(hand_no)
         lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
@@ -1614,6 +1614,15 @@ class Table:
 
         await asyncio.to_thread(replay)  # the engine's CPU work, off the loop
         return lines
+
+    async def _after_of(self, hand_no: int) -> dict[str, Any]:
+        """What was settled after hand ``hand_no`` (its rabbit hunt, its shows by
+        choice; R-20.61): the state keeps the last hands', and an older hand's are read
+        from its own records in the log, the rows between its end and the next deal."""
+        if str(hand_no) in self.state.after:
+            return aftermath.kept(self.state.after, hand_no)
+        rows = await self.store.after_hand(self.table_id, hand_no, aftermath.KINDS)
+        return aftermath.folded(self._read(rows))
 
     async def _dealt_under(self, hand_no: int) -> TableSettings:
         """The settings in force when hand ``hand_no`` was dealt (R-16.8: a hand is told

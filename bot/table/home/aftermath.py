@@ -1,12 +1,14 @@
 """What the table settled after a finished hand, folded from the log: the rabbit hunt
 (R-20.14, once a hand) and the cards shown by choice (R-20.15). Kept by hand number
 for the last hands (``TableState.after``, JSON-ready for snapshots), so once a hand
-survives a restart and the hand's history shows what was shown."""
+survives a restart and the hand's history shows what was shown; an older hand's are
+read back from its own records in the log (:func:`folded`, R-20.61)."""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from bot.poker.actions import ShowCards
@@ -38,6 +40,22 @@ def fold_rabbit(after: dict[str, Any], p: log.RabbitHunted) -> None:
 
 def fold_shown(after: dict[str, Any], p: log.ShownByChoice) -> None:
     _entry(after, p.hand_no).setdefault("shown", []).append([p.position, list(p.cards)])
+
+
+KINDS = (log.RabbitHunted.KIND, log.ShownByChoice.KIND)
+"""The log's kinds of what is settled after a hand, which :func:`folded` reads."""
+
+
+def folded(records: Iterable[log.LogRecord]) -> dict[str, Any]:
+    """The aftermath of the hands these records name, folded as the state folds them
+    (a hand older than the state keeps is read this way from its rows in the log)."""
+    after: dict[str, Any] = {}
+    for record in records:
+        if isinstance(record, log.RabbitHunted):
+            fold_rabbit(after, record)
+        elif isinstance(record, log.ShownByChoice):
+            fold_shown(after, record)
+    return after
 
 
 def hunted(after: dict[str, Any], hand_no: int) -> bool:
