@@ -166,7 +166,8 @@ def bomb_buttons(table_id: str, locale: Locale = "en", *, propose: bool) -> disc
 
 def after_buttons(table_id: str, locale: Locale, after: list[str]) -> discord.ui.View | None:
     """The buttons under a hand's end message: show the hand or one card of it (R-20.15:
-    the table refuses, privately, whoever may not), and the rabbit hunt (R-20.14)."""
+    the table refuses, privately, whoever may not), the rabbit hunt (R-20.14) and the
+    proposal of the next deal's bomb pot (R-20.62)."""
     if not after:
         return None
     view = discord.ui.View(timeout=None)
@@ -177,6 +178,9 @@ def after_buttons(table_id: str, locale: Locale, after: list[str]) -> discord.ui
     if "rabbit" in after:
         label = say("home.rabbit_ask.button", locale)
         view.add_item(button(ButtonId("dec", table_id, 0, "rabbit"), label, None, "🐇"))
+    if "bomb" in after:
+        label = say("home.vote.button.propose", locale)
+        view.add_item(button(ButtonId("dec", table_id, 0, "bomb"), label, None, "💣"))
     return sealed(view)
 
 

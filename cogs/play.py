@@ -392,7 +392,13 @@ async def show_cards(interaction: Interaction, table_id: str) -> None:
         return
     cards = tuple(c for c in seat.cards if c != "??")
     if not cards:
-        await ops.reply(interaction, say("play.no_cards", lang))
+        # between hands too, a board game's player may propose the next
+        # deal's bomb pot (the table refuses, privately, whoever may not).
+        text, offer = say("play.no_cards", lang), None
+        if view.phase not in ("closed", "halted") and community_game(get_variant(view.variant)):
+            text += "\n" + say("home.vote.offer", lang, rule=Rule("R-20.12"))
+            offer = bomb_buttons(table_id, lang, propose=True)
+        await ops.reply(interaction, text, view=offer)
         return
     image = None
     try:

@@ -53,6 +53,8 @@ from bot.poker.events import (
     PotAwarded,
 )
 from bot.poker.messages import Msg
+from bot.poker.rules import community_game
+from bot.poker.variants import get_variant
 from bot.table.ports import Notice, NoticeKind
 from bot.table.service import TableService
 from bot.table.view import TableView, cards_words
@@ -300,6 +302,8 @@ class DiscordPresenter:
             ch.enqueue(lambda: self._post(table_id, f"{mark} {said}"))
         if notice.kind == "hand_ended" and self._rabbit_on(table_id, notice):
             ch.hand.after.append("rabbit")  # R-20.14: hunted by a button on the end post
+        if notice.kind == "hand_ended" and self._bomb_on(table_id):
+            ch.hand.after.append("bomb")  # R-20.62: the next deal's bomb pot, proposed
         self._note_showdown(table_id, notice)
         if notice.kind == "hand_started":
             ch.hand.summary = []
@@ -544,6 +548,15 @@ class DiscordPresenter:
         result = notice.data.get("result") if notice.data else None
         reason = getattr(result, "reason", None)
         return table is not None and table.settings.rabbit_hunt and reason == "uncontested"
+
+    def _bomb_on(self, table_id: str) -> bool:
+        """Whether the next deal is a board game's, so a bomb pot may be proposed for
+        it between the hands (the table refuses, privately, whoever may not)."""
+        table = self.service.get(table_id) if self.service else None
+        if table is None:
+            return False
+        view = table.snapshot(None)
+        return view.phase not in ("closed", "halted") and community_game(get_variant(view.variant))
 
     async def _dm_fallback(self, table_id: str, user_id: str, notice: Notice, what: str) -> None:
         ch = self.channel(table_id)

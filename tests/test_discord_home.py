@@ -131,6 +131,84 @@ async def test_r20_12_bomb_pot_proposed_and_passed_by_buttons(h: Harness) -> Non
     assert h.table().conservation_error() is None
 
 
+async def test_R_20_62_bomb_pot_proposed_between_hands_is_the_next_hand(h: Harness) -> None:
+    """R-20.62: with no hand running, ``/cards`` offers the proposal; the vote runs by
+    the buttons of its own post, and the next deal is the bomb pot."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    assert not h.table().state.in_hand and h.table().state.hand_no == 0
+    chips = sum(s.stack for s in h.table().state.seats.values())
+    await h.slash(users[1], "cards")
+    eph = fake.ephemerals(users[1])[-1]
+    assert "You hold no cards" in eph.content and "propose a bomb pot" in eph.content
+    propose = next(c for c in eph.custom_ids() if c.endswith(":bomb"))
+    await fake.click(users[1], eph, propose)
+    await h.settle()
+    post = next(
+        m for m in reversed(fake.channel_messages()) if m.custom_ids() and "💣" in m.content
+    )
+    assert "proposes a bomb pot" in post.content
+    await fake.click(users[2], post, next(c for c in post.custom_ids() if c.endswith(":bomb_yes")))
+    await h.settle()
+    assert h.table().state.bomb == {"passed": True} and not h.table().state.in_hand
+    await h.slash(users[0], "deal")
+    hand = h.table().state.hand
+    assert hand is not None and any(isinstance(e, BombPotStarted) for e in hand.events)
+    assert len(hand.board) == 3  # no pre-flop betting: the flop is out
+    await play_out(h)
+    # The deal spent it: the hand after is a normal one, unless voted again.
+    await h.slash(users[0], "deal")
+    hand = h.table().state.hand
+    assert hand is not None and not any(isinstance(e, BombPotStarted) for e in hand.events)
+    assert sum(s.stack for s in h.table().state.seats.values()) == chips  # R-2.5
+    assert h.table().conservation_error() is None
+
+
+async def test_R_20_62_a_spectator_between_hands_is_offered_nothing(h: Harness) -> None:
+    """Not seated: told to sit, no proposal button; nothing changes."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "sit", buy_in=200)
+    await h.slash(users[2], "cards")
+    eph = fake.ephemerals(users[2])[-1]
+    assert not any(c.endswith(":bomb") for c in eph.custom_ids())
+    assert h.table().state.bomb == {}
+
+
+async def test_R_20_62_the_hands_end_post_offers_the_next_bomb_pot(h: Harness) -> None:
+    """After a hand, its end post carries "Bomb pot?": pressed between the hands it
+    opens the vote, and once passed the next deal is the bomb pot; a second proposal
+    while one is passed is refused privately and changes nothing."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    await play_out(h)
+    chips = sum(s.stack for s in h.table().state.seats.values())
+    end = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
+    propose = next(c for c in end.custom_ids() if c.endswith(":bomb"))
+    await fake.click(users[2], end, propose)
+    await h.settle()
+    post = next(
+        m for m in reversed(fake.channel_messages()) if m.custom_ids() and "💣" in m.content
+    )
+    await fake.click(users[0], post, next(c for c in post.custom_ids() if c.endswith(":bomb_yes")))
+    await h.settle()
+    assert h.table().state.bomb == {"passed": True}
+    await fake.click(users[1], end, propose)
+    await h.settle()
+    assert "already" in h.last_ephemeral(users[1]).lower()
+    assert h.table().state.bomb == {"passed": True}
+    await h.slash(users[0], "deal")
+    hand = h.table().state.hand
+    assert hand is not None and any(isinstance(e, BombPotStarted) for e in hand.events)
+    assert sum(s.stack for s in h.table().state.seats.values()) == chips  # R-2.5
+    assert h.table().conservation_error() is None
+
+
 async def test_r20_14_rabbit_hunt_by_button_after_a_hand_ended_early(h: Harness) -> None:
     fake = h.fake
     users = players(fake)
