@@ -266,13 +266,15 @@ class Reading:
 
 @dataclass(frozen=True)
 class ShownHand:
-    """A hand tabled at showdown: the player's own cards and its reading(s)."""
+    """A hand tabled at showdown: the player's own cards and its reading(s);
+    ``second_readings``: how it plays on the second board or run, when there is one."""
 
     seat: int
     name: str
     cards: tuple[str, ...]
     readings: tuple[Reading, ...] = ()
     declared: Declaration | None = None
+    second_readings: tuple[Reading, ...] = ()
 
     def __post_init__(self) -> None:
         _check_cards(self.cards, "shown cards")
@@ -282,17 +284,29 @@ class ShownHand:
 
 @dataclass(frozen=True)
 class Award:
-    """Who won what: ``half`` is "", "high" or "low" (split pots, R-11.3)."""
+    """Who won what: ``half`` is "", "high" or "low" (split pots, R-11.3); ``board`` 0
+    the first board (or run), 1 the second (R-20.2, R-20.5)."""
 
     pot: Pot
     seat: int
     amount: int
     half: str = ""
+    board: int = 0
 
     def __post_init__(self) -> None:
         _check_amount(self.amount, "award")
         if self.half not in ("", "high", "low"):
             raise ValueError(f"half must be '', 'high' or 'low': {self.half!r}")
+        if self.board not in (0, 1):
+            raise ValueError(f"board must be 0 or 1: {self.board}")
+
+
+class Second(StrEnum):
+    """What a showdown's second board is: the second run of the board (run it twice,
+    R-20.2) or the second board of a double board (R-20.5)."""
+
+    RUN = "run"
+    BOARD = "board"
 
 
 @dataclass(frozen=True)
@@ -307,13 +321,19 @@ class ShowdownView:
     deck: DeckStyle = DeckStyle.TWO_COLOUR
     wild: Wild = NO_WILD
     names: tuple[tuple[int, str], ...] = ()  # seat -> name for winners who did not show
+    second: tuple[str, ...] = ()
+    """The second board or run, whole (a run's shared cards included); () for one."""
+    second_kind: Second = Second.BOARD
 
     def __post_init__(self) -> None:
         if len(self.hands) > MAX_SEATS:
             raise ValueError(f"at most {MAX_SEATS} shown hands")
-        if len(self.board) > 5:
+        if len(self.board) > 5 or len(self.second) > 5:
             raise ValueError("at most 5 board cards")
         _check_cards(self.board, "board")
+        _check_cards(self.second, "second board")
+        if not self.second and any(a.board for a in self.awards):
+            raise ValueError("an award on the second board needs a second board")
 
 
 @dataclass(frozen=True)

@@ -130,8 +130,8 @@ def _header(img: Image.Image, title: str, stakes: str) -> None:
 
 def _awards(view: ShowdownView) -> list[Award]:
     """Main pot first (the engine awards the last side pot first, R-8.3); the halves of
-    one pot keep their order."""
-    return sorted(view.awards, key=lambda a: a.pot.order)
+    one pot keep their order; the first board's (or run's) before the second's."""
+    return sorted(view.awards, key=lambda a: (a.board, a.pot.order))
 
 
 def _pot_phrase(pot: Pot, w: Words) -> str:
@@ -152,25 +152,48 @@ def _award_line(a: Award, w: Words, who: str | None = None) -> str:
     return w(key, **params)
 
 
-def _award_lines(view: ShowdownView, seat: int, w: Words) -> list[str]:
-    return [_award_line(a, w) for a in _awards(view) if a.seat == seat]
+def _award_lines(view: ShowdownView, seat: int, w: Words, board: int = 0) -> list[str]:
+    return [_award_line(a, w) for a in _awards(view) if a.seat == seat and a.board == board]
 
 
-def _marks(hand: ShownHand, card: str) -> sprites.Mark:
-    high = any(card in r.used and r.kind != "low" for r in hand.readings)
-    low = any(card in r.used and r.kind == "low" for r in hand.readings)
+def _which(view: ShowdownView, board: int, w: Words) -> str:
+    """ "First run", "Second board": which board a line of a two-board showdown is."""
+    return w(f"art.showdown.{view.second_kind.value}_{board + 1}")
+
+
+def _boards(view: ShowdownView) -> list[tuple[str, ...]]:
+    """The boards the showdown was played on: one, or two (R-20.2, R-20.5)."""
+    return [view.board, view.second] if view.second else [view.board]
+
+
+def _readings(hand: ShownHand, board: int) -> tuple[Reading, ...]:
+    return hand.second_readings if board else hand.readings
+
+
+def _marks(hand: ShownHand, card: str, board: int = 0) -> sprites.Mark:
+    """How ``card`` is framed on the hand's line for ``board`` (0 the first)."""
+    readings = _readings(hand, board)
+    high = any(card in r.used and r.kind != "low" for r in readings)
+    low = any(card in r.used and r.kind == "low" for r in readings)
     if high and low:
         return sprites.Mark.BOTH
     if high:
         return sprites.Mark.HIGH
     if low:
         return sprites.Mark.LOW
-    return sprites.Mark.DIM if hand.readings else sprites.Mark.PLAIN
+    return sprites.Mark.DIM if readings else sprites.Mark.PLAIN
+
+
+def _line_height(view: ShowdownView, hand: ShownHand, w: Words, board: int) -> int:
+    """One board's line of a hand's row: its cards, then its readings and awards (with
+    two boards, under the board's name)."""
+    lines = len(_readings(hand, board)) + len(_award_lines(view, hand.seat, w, board))
+    lines += 1 if view.second else 0
+    return max(ROW_CARD[1] + 30, 24 + 26 * lines)
 
 
 def _row_height(view: ShowdownView, hand: ShownHand, w: Words) -> int:
-    lines = len(hand.readings) + len(_award_lines(view, hand.seat, w))
-    return max(ROW_CARD[1] + 30, 24 + 26 * lines)
+    return sum(_line_height(view, hand, w, b) for b in range(len(_boards(view))))
 
 
 def draw_showdown(view: ShowdownView, *, locale: Locale = DEFAULT) -> Image.Image:
@@ -178,6 +201,8 @@ def draw_showdown(view: ShowdownView, *, locale: Locale = DEFAULT) -> Image.Imag
     rows = [_row_height(view, h, w) for h in view.hands]
     orphans = [a for a in _awards(view) if a.seat not in {h.seat for h in view.hands}]
     h = 64 + sum(r + 10 for r in rows) + 30 * len(orphans) + PAD
+    if view.second and not view.hands:
+        h += 2 * (ROW_CARD[1] + 20)  # nobody shown: the two boards alone
     img = _canvas(SHOW_W, max(h, 140))
     draw = ImageDraw.Draw(img)
     variant = w.text(view.variant)
@@ -187,7 +212,7 @@ def draw_showdown(view: ShowdownView, *, locale: Locale = DEFAULT) -> Image.Imag
     if fonts.width(title, 26) > SHOW_W - 2 * PAD - stakes_w - 24 and variant:
         title = variant  # a long game name whole rather than cut short
     _header(img, title, stakes)
-    if any(r.kind == "low" for hand in view.hands for r in hand.readings):
+    if any(r.kind == "low" for hand in view.hands for b in (0, 1) for r in _readings(hand, b)):
         # The key to the frames: gold plays for high, blue for low (both: gold and blue).
         right = SHOW_W - PAD
         key_low, key_high = w("art.showdown.key_low"), w("art.showdown.key_high")
@@ -212,46 +237,85 @@ def draw_showdown(view: ShowdownView, *, locale: Locale = DEFAULT) -> Image.Imag
             said = w(f"art.showdown.declared_{hand.declared.value}")
             text = fonts.fit(said, 17, NAME_COL - 24)
             fonts.put_text(img, (PAD + 14, y + 68), text, 17, ink)
-        x = PAD + NAME_COL
-        cy = y + (rh - ROW_CARD[1]) // 2
-        groups = [hand.cards, view.board] if view.board else [hand.cards]
-        for g, group in enumerate(groups):
-            if g:
-                x += 14
-                draw.line((x - 8, cy + 6, x - 8, cy + ROW_CARD[1] - 6), fill=(70, 80, 92), width=2)
-            for card in group:
-                sprite = sprites.card(
-                    card,
-                    ROW_CARD,
-                    view.deck,
-                    wild=view.wild.is_wild(card),
-                    mark=_marks(hand, card),
-                )
-                _paste(img, sprite, (x, cy))
-                x += ROW_STEP
-        tx = max(x + 12, 640)
-        text_w = SHOW_W - PAD - 12 - tx
-        ty = y + 12
-        for reading in hand.readings:
-            line = w.text(reading.name)
-            if reading.kind:
-                line = w(f"art.showdown.{reading.kind}", hand=Name(line))
-            ink = sprites.LOW_BLUE if reading.kind == "low" else sprites.GOLD
-            size = fonts.size_to_fit(line, 19, text_w)
-            fonts.put_text(img, (tx, ty), fonts.fit(line, size, text_w), size, ink)
-            ty += 26
-        for line in _award_lines(view, hand.seat, w):
-            size = fonts.size_to_fit(line, 18, text_w)
-            said = fonts.fit(line, size, text_w)
-            fonts.put_text(img, (tx, ty), said, size, sprites.GREEN_TEXT)
-            ty += 26
+        ly = y
+        for b, board in enumerate(_boards(view)):
+            lh = _line_height(view, hand, w, b)
+            if b:  # the second board's line, under a hairline
+                draw.line((PAD + NAME_COL, ly, SHOW_W - PAD - 12, ly), fill=(70, 80, 92), width=1)
+            _draw_line(img, draw, view, hand, b, board, (ly, lh), w)
+            ly += lh
         y += rh + 10
+    if view.second and not view.hands:
+        for b, board in enumerate(_boards(view)):
+            fonts.put_text(img, (PAD + 14, y + 24), _which(view, b, w), 19, sprites.MUTED)
+            x = PAD + NAME_COL
+            for card in board:
+                sprite = sprites.card(card, ROW_CARD, view.deck, wild=view.wild.is_wild(card))
+                _paste(img, sprite, (x, y))
+                x += ROW_STEP
+            y += ROW_CARD[1] + 20
     names = dict(view.names)
     for a in orphans:
         who = display_name(names.get(a.seat, ""), a.seat, w)
-        fonts.put_text(img, (PAD, y + 4), _award_line(a, w, who), 18, sprites.WHITE)
+        line = _award_line(a, w, who)
+        if view.second:
+            line = w("art.on_board", which=Name(_which(view, a.board, w)), said=Name(line))
+        fonts.put_text(img, (PAD, y + 4), line, 18, sprites.WHITE)
         y += 30
     return img
+
+
+def _draw_line(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: ShowdownView,
+    hand: ShownHand,
+    b: int,
+    board: tuple[str, ...],
+    at: tuple[int, int],
+    w: Words,
+) -> None:
+    """One board's line of a hand's row: the hand and the board (the used cards framed),
+    then how it plays there and what it won there."""
+    y, lh = at
+    readings = _readings(hand, b)
+    x = PAD + NAME_COL
+    cy = y + (lh - ROW_CARD[1]) // 2
+    groups = [hand.cards, board] if board else [hand.cards]
+    for g, group in enumerate(groups):
+        if g:
+            x += 14
+            draw.line((x - 8, cy + 6, x - 8, cy + ROW_CARD[1] - 6), fill=(70, 80, 92), width=2)
+        for card in group:
+            sprite = sprites.card(
+                card,
+                ROW_CARD,
+                view.deck,
+                wild=view.wild.is_wild(card),
+                mark=_marks(hand, card, b),
+            )
+            _paste(img, sprite, (x, cy))
+            x += ROW_STEP
+    tx = max(x + 12, 640)
+    text_w = SHOW_W - PAD - 12 - tx
+    ty = y + 12
+    if view.second:
+        which = fonts.fit(_which(view, b, w), 17, text_w)
+        fonts.put_text(img, (tx, ty + 2), which, 17, sprites.MUTED)
+        ty += 26
+    for reading in readings:
+        line = w.text(reading.name)
+        if reading.kind:
+            line = w(f"art.showdown.{reading.kind}", hand=Name(line))
+        ink = sprites.LOW_BLUE if reading.kind == "low" else sprites.GOLD
+        size = fonts.size_to_fit(line, 19, text_w)
+        fonts.put_text(img, (tx, ty), fonts.fit(line, size, text_w), size, ink)
+        ty += 26
+    for line in _award_lines(view, hand.seat, w, b):
+        size = fonts.size_to_fit(line, 18, text_w)
+        said = fonts.fit(line, size, text_w)
+        fonts.put_text(img, (tx, ty), said, size, sprites.GREEN_TEXT)
+        ty += 26
 
 
 def _reading_alt(reading: Reading, w: Words) -> str:
@@ -268,9 +332,19 @@ def showdown_alt(view: ShowdownView, *, locale: Locale = DEFAULT) -> str:
         t for t in (w.text(view.variant), stakes_text(view.stakes, w)) if t
     )
     parts = [w("art.alt.showdown_game", game=Name(game)) if game else w("art.alt.showdown")]
-    if view.board:
+
+    def on(board: int, said: str) -> str:
+        """With two boards, a line names its board (R-20.2, R-20.5)."""
+        if not view.second:
+            return said
+        return w("art.on_board", which=Name(_which(view, board, w)), said=Name(said))
+
+    if view.second:
+        for b, board in enumerate(_boards(view)):
+            parts.append(on(b, cards_text(board, w)) + ".")
+    elif view.board:
         parts.append(w("art.alt.board", cards=Name(cards_text(view.board, w))))
-    if any(r.kind == "low" for h in view.hands for r in h.readings):
+    if any(r.kind == "low" for h in view.hands for b in (0, 1) for r in _readings(h, b)):
         parts.append(w("art.alt.frames"))
     names = dict(view.names)
     for hand in view.hands:
@@ -282,6 +356,12 @@ def showdown_alt(view: ShowdownView, *, locale: Locale = DEFAULT) -> str:
             who = name
         cards = Name(cards_text(hand.cards, w))
         readings = [_reading_alt(r, w) for r in hand.readings]
+        if view.second:
+            readings = [
+                on(b, w("art.list.semicolon").join(_reading_alt(r, w) for r in _readings(hand, b)))
+                for b in range(2)
+                if _readings(hand, b)
+            ]
         if readings:
             listed = Name(w("art.list.semicolon").join(readings))
             parts.append(w("art.alt.shows_reading", name=Name(who), cards=cards, readings=listed))
@@ -289,7 +369,7 @@ def showdown_alt(view: ShowdownView, *, locale: Locale = DEFAULT) -> str:
             parts.append(w("art.alt.shows", name=Name(who), cards=cards))
     for a in _awards(view):
         who = alt_name(names.get(a.seat, ""), a.seat, w)
-        parts.append(_award_line(a, w, who) + ".")
+        parts.append(on(a.board, _award_line(a, w, who)) + ".")
     return " ".join(parts)
 
 

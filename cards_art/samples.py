@@ -22,6 +22,7 @@ from cards_art.model import (
     Reading,
     RevealView,
     SeatView,
+    Second,
     ShowdownView,
     ShownHand,
     Stakes,
@@ -276,6 +277,74 @@ def showdown_holdem() -> ShowdownView:
             ),
         ),
         awards=(Award(ONLY_POT, 2, 1_240),),
+    )
+
+
+def showdown_run_twice() -> ShowdownView:
+    """Hold'em run twice from the flop (R-20.2): aces hold on the first run, kings and
+    queens get there on the second; the pot of 401 split 201/200, the odd chip to the
+    first run."""
+    return ShowdownView(
+        variant="Texas Hold'em",
+        stakes=Stakes(Structure.NO_LIMIT, blinds=(1, 2)),
+        board=("Kc", "7h", "2d", "5s", "9h"),
+        second=("Kc", "7h", "2d", "Qc", "3s"),
+        second_kind=Second.RUN,
+        hands=(
+            ShownHand(
+                seat=1,
+                name="Alice",
+                cards=("As", "Ah"),
+                readings=(Reading("Pair of aces", ("As", "Ah", "Kc", "9h", "7h")),),
+                second_readings=(Reading("Pair of aces", ("As", "Ah", "Kc", "Qc", "7h")),),
+            ),
+            ShownHand(
+                seat=4,
+                name="Bob",
+                cards=("Kd", "Qd"),
+                readings=(Reading("Pair of kings", ("Kd", "Kc", "Qd", "9h", "7h")),),
+                second_readings=(
+                    Reading("Two pair, kings and queens", ("Kd", "Kc", "Qd", "Qc", "7h")),
+                ),
+            ),
+        ),
+        awards=(Award(ONLY_POT, 1, 201), Award(ONLY_POT, 4, 200, board=1)),
+    )
+
+
+def showdown_double_board() -> ShowdownView:
+    """A bomb pot on a double board (R-20.5): three hands, each read on both boards;
+    the pot of 75 split 38/37, the odd chip to the first board."""
+    return ShowdownView(
+        variant="Texas Hold'em",
+        stakes=Stakes(Structure.NO_LIMIT, blinds=(10, 20)),
+        board=("Ah", "Td", "6c", "6s", "2h"),
+        second=("9s", "8s", "3d", "Kh", "4s"),
+        second_kind=Second.BOARD,
+        hands=(
+            ShownHand(
+                seat=2,
+                name="Carol",
+                cards=("Th", "Tc"),
+                readings=(Reading("Tens full of sixes", ("Th", "Tc", "Td", "6c", "6s")),),
+                second_readings=(Reading("Pair of tens", ("Th", "Tc", "Kh", "9s", "8s")),),
+            ),
+            ShownHand(
+                seat=3,
+                name="Dan",
+                cards=("7s", "5s"),
+                readings=(Reading("Pair of sixes", ("6c", "6s", "Ah", "Td", "7s")),),
+                second_readings=(Reading("Nine-high flush", ("9s", "8s", "7s", "5s", "4s")),),
+            ),
+            ShownHand(
+                seat=5,
+                name="Eve",
+                cards=("Ad", "Kd"),
+                readings=(Reading("Two pair, aces and sixes", ("Ad", "Ah", "6c", "6s", "Kd")),),
+                second_readings=(Reading("Pair of kings", ("Kd", "Kh", "Ad", "9s", "8s")),),
+            ),
+        ),
+        awards=(Award(ONLY_POT, 2, 38), Award(ONLY_POT, 3, 37, board=1)),
     )
 
 

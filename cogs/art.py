@@ -27,6 +27,7 @@ from cards_art import (
     Reading,
     RenderedImage,
     SeatView,
+    Second,
     ShowdownView,
     ShownHand,
     Stakes,
@@ -254,6 +255,12 @@ class ShowdownNotes:
     """(seat, name, cards shown, the engine's names of the hand, as messages)."""
     awards: list[tuple[int, int, str, int, str]] = field(default_factory=list)
     """(pot index: 0 the main pot, N side pot N; seat, name, amount, half)."""
+    second: list[str] = field(default_factory=list)
+    """The second board's cards as dealt (a run's: only those after the shared ones)."""
+    second_why: str = ""
+    """Why there is a second board: ``double_board`` (R-20.5) or ``run_twice`` (R-20.2)."""
+    awards2: list[tuple[int, int, str, int, str]] = field(default_factory=list)
+    """The awards on the second board or run, as ``awards``."""
 
 
 def showdown_art(
@@ -266,23 +273,35 @@ def showdown_art(
     variant = VARIANTS.get(shown.code)
     board = tuple(shown.board)
     wild = shown.wild
+    second = tuple(shown.second)
+    if second and shown.second_why == "run_twice":
+        # R-20.2: the second run starts from the board as it stood when it was run.
+        second = board[: max(0, len(board) - len(second))] + second
+    second = second[:5]
+
+    def read(cards: list[str], on: tuple[str, ...]) -> tuple[Reading, ...]:
+        assert variant is not None
+        return tuple(
+            Reading(
+                # The hand's name as a message (the picture says it in its language).
+                (r.words or r.name) if r.used or r.half != "low" else _NO_LOW,
+                tuple(r.used),
+                r.half,
+            )
+            for r in read_hand(variant, tuple(cards), on, wild)
+            if r.name
+        )
+
     declared = {
         seat: (Declaration.LOW, Declaration.HIGH, Declaration.BOTH)[c] for seat, _, c in fists or ()
     }
     hands = []
     for seat, name, cards, names in shown.hands:
         readings: tuple[Reading, ...]
+        readings2: tuple[Reading, ...] = ()
         if variant is not None:
-            readings = tuple(
-                Reading(
-                    # The hand's name as a message (the picture says it in its language).
-                    (r.words or r.name) if r.used or r.half != "low" else _NO_LOW,
-                    tuple(r.used),
-                    r.half,
-                )
-                for r in read_hand(variant, tuple(cards), board, wild)
-                if r.name
-            )
+            readings = read(cards, board)
+            readings2 = read(cards, second) if second else ()
         else:  # an unknown game: the engine's names, no frames
             readings = tuple(Reading(n) for n in names)
         said = declared.get(seat)
@@ -290,9 +309,11 @@ def showdown_art(
             # R-13.2: a hand plays only for the half it declared; the other half's
             # reading would frame cards that play for nothing.
             readings = tuple(r for r in readings if r.kind == said.value)
-        hands.append(ShownHand(seat, plain(name, 24), tuple(cards)[:8], readings, said))
+        hand = ShownHand(seat, plain(name, 24), tuple(cards)[:8], readings, said, readings2)
+        hands.append(hand)
     seen = {h.seat for h in hands}
-    several = any(pot for pot, *_ in shown.awards)
+    both = [(0, a) for a in shown.awards] + ([(1, a) for a in shown.awards2] if second else [])
+    several = any(a[0] for _, a in both)
     title, stakes = art_stakes(shown.stakes, shown.variant)
     return ShowdownView(
         variant=title,
@@ -301,13 +322,13 @@ def showdown_art(
         board=board,
         awards=tuple(
             # Main pot first: the engine pays the last side pot first (R-8.3). One pot
-            # alone is "the pot".
-            Award(Pot.index(pot) if several else ONLY_POT, seat, amount, half)
-            for pot, seat, _, amount, half in sorted(shown.awards, key=lambda a: a[0])
+            # alone is "the pot". The first board's (or run's) first.
+            Award(Pot.index(pot) if several else ONLY_POT, seat, amount, half, b)
+            for b, (pot, seat, _, amount, half) in sorted(both, key=lambda a: (a[0], a[1][0]))
         ),
         names=tuple(
-            {
-                seat: plain(name, 24) for _, seat, name, _, _ in shown.awards if seat not in seen
-            }.items()
+            {seat: plain(name, 24) for _, (_, seat, name, _, _) in both if seat not in seen}.items()
         ),
+        second=second,
+        second_kind=Second.RUN if shown.second_why == "run_twice" else Second.BOARD,
     )

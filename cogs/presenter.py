@@ -51,6 +51,7 @@ from bot.poker.events import (
     Drew,
     HandShown,
     PotAwarded,
+    SecondBoardDealt,
 )
 from bot.poker.messages import Msg
 from bot.poker.rules import community_game
@@ -463,12 +464,15 @@ class DiscordPresenter:
             for seat, _, cards, _ in bag.hands:
                 if seat == info.seats[event.player]:
                     cards.extend(event.cards)
-        elif isinstance(event, PotAwarded) and event.board == 0:
-            # The picture is the first board's (its cards, its awards); the second run
-            # or board is told in the hand's summary, line by line (R-20.2).
+        elif isinstance(event, SecondBoardDealt):
+            # R-20.2, R-20.5: the picture draws both boards (or runs), each with its awards.
+            bag.second.extend(event.cards)
+            bag.second_why = event.why
+        elif isinstance(event, PotAwarded):
             half = "" if event.share == "whole" else event.share
+            awards = bag.awards2 if event.board else bag.awards
             for w, amount in zip(event.winners, event.amounts, strict=True):
-                bag.awards.append((event.pot_index, info.seats[w], info.names[w], amount, half))
+                awards.append((event.pot_index, info.seats[w], info.names[w], amount, half))
 
     def _fists(self, table_id: str, notice: Notice) -> list[tuple[int, str, int]]:
         """(seat, name, chips) of each opened fist, from the notice alone."""

@@ -49,6 +49,9 @@ CASES: dict[str, Callable[[], RenderedImage]] = {
     "showdown_split_ru": lambda: render_showdown(samples.showdown_split(), locale="ru"),
     "showdown_holdem": lambda: render_showdown(samples.showdown_holdem()),
     "showdown_declare": lambda: render_showdown(samples.showdown_declare()),
+    # both runs, both boards, each with its readings and awards.
+    "showdown_run_twice": lambda: render_showdown(samples.showdown_run_twice()),
+    "showdown_double_board": lambda: render_showdown(samples.showdown_double_board()),
     "guts_legs": lambda: render_table(samples.guts_legs()),
     "reveal": lambda: render_reveal(samples.reveal()),
     "ledger": lambda: render_ledger(samples.ledger()),

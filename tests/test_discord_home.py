@@ -168,7 +168,7 @@ async def test_R_20_62_bomb_pot_proposed_between_hands_is_the_next_hand(h: Harne
 
 
 async def test_R_20_62_a_spectator_between_hands_is_offered_nothing(h: Harness) -> None:
-    """Not seated: told to sit, no proposal button; nothing changes."""
+    """R-20.62: not seated: told to sit, no proposal button; nothing changes."""
     fake = h.fake
     users = players(fake)
     await h.slash(users[0], "table create")
@@ -180,7 +180,7 @@ async def test_R_20_62_a_spectator_between_hands_is_offered_nothing(h: Harness) 
 
 
 async def test_R_20_62_the_hands_end_post_offers_the_next_bomb_pot(h: Harness) -> None:
-    """After a hand, its end post carries "Bomb pot?": pressed between the hands it
+    """R-20.62: after a hand, its end post carries "Bomb pot?": pressed between hands it
     opens the vote, and once passed the next deal is the bomb pot; a second proposal
     while one is passed is refused privately and changes nothing."""
     fake = h.fake
