@@ -76,6 +76,46 @@ async def test_r20_10_run_it_twice_answers_by_dm_are_sealed_until_all_are_in(h: 
     said = post.content.lower()
     assert "everyone agreed" in said and "second run, flop:" in said, said
     assert "on the second run" in said, said
+    # R-20.63: the showdown picture is drawn with both runs, and its alt text says so.
+    alt = " ".join(a.description for a in post.attachments if "showdown" in a.filename)
+    assert "First run" in alt and "Second run" in alt, alt
+    assert h.table().conservation_error() is None
+
+
+async def test_R_20_1_no_answer_leaks_to_anyone_before_all_are_in(h: Harness) -> None:
+    """R-20.1, R-20.10: one yes and one no, then the last answer. Until the last, every
+    payload the bot sent (public posts, edits, each player's DMs and ephemerals) is
+    checked: an answer's confirmation reaches its owner alone, no outcome is said, and
+    nothing anyone else can see tells an answer (the count only says how many)."""
+    fake = h.fake
+    users = players(fake)
+    await _all_in(h, users)
+    mark = len(fake.deliveries)
+    await _answer(h, users[0], "twice")
+    await _answer(h, users[1], "once")
+    before_last = fake.deliveries[mark:]
+    assert before_last
+    owners_of = {AGREED: {users[0].id}, DECLINED: {users[1].id}}
+    for d in before_last:
+        text = d.text()
+        seen_by = {u.id for u in users if audience_includes(d.audience, u.id)}
+        for said, owner in owners_of.items():
+            if said in text:
+                assert seen_by == owner, d  # his own confirmation, to him alone
+        # No outcome before the last answer, to anyone.
+        assert "Everyone agreed" not in text and "Not everyone agreed" not in text, d
+        if seen_by - {users[0].id, users[1].id}:
+            # What the third player (or the channel) can see names no answer.
+            assert AGREED not in text and DECLINED not in text, d
+            assert "said yes" not in text.lower() and "said no" not in text.lower(), d
+    assert any(AGREED in d.text() for d in before_last)
+    assert any(DECLINED in d.text() for d in before_last)
+    assert h.table().state.in_hand and h.table().snapshot(None).phase == "run_twice"
+    await _answer(h, users[2], "twice")
+    assert not h.table().state.in_hand
+    state = h.table().state
+    decided = [e for e in state.recent[state.hand_no].events if isinstance(e, RunItTwiceDecided)]
+    assert len(decided) == 1 and not decided[0].twice  # one no: once
     assert h.table().conservation_error() is None
 
 

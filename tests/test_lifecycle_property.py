@@ -1,7 +1,9 @@
 """The lifecycle property (R-2.5, invariant 4): random sequences of what a community and
 an operator do to the tables of several channels over weeks — create, sit, deal, act,
 let the clock run out, pause, close, reopen, the bot removed and added back (R-16.11),
-a restart on the same database, and a kill between two writes — on the in-memory store,
+the home-game options (§20: bomb pots by count and by vote, double boards, run it
+twice, the 7-2 game, rabbit hunts, showing by choice), a restart on the same database,
+and a kill between two writes — on the in-memory store,
 a real SQLite file and PostgreSQL. After every step:
 
 - chips are conserved at every table (R-2.5, carried pots included) and the ledger
@@ -99,6 +101,7 @@ step = st.one_of(
     *_steps("kill", st.sampled_from(("0", "1", "2", "3")), 1),
     *_steps("bomb", st.sampled_from(USERS), 1),
     *_steps("rabbit", st.sampled_from(USERS), 1),
+    *_steps("show", st.sampled_from(USERS), 1),
     st.tuples(st.just("restart"), st.just(""), st.just("")),
 )
 
@@ -237,6 +240,10 @@ class World:
             await self.command(table, lambda key: table.bomb_vote(arg, agree, key=key))
         elif kind == "rabbit":
             await self.command(table, lambda key: table.rabbit(arg, key=key))
+        elif kind == "show":
+            # R-20.15: showing by choice after the hand (all, or one card of two).
+            which = ("all", "1", "2")[self.steps % 3]
+            await self.command(table, lambda key: table.show_by_choice(arg, which, key=key))
         elif kind == "pause":
             await self.command(table, lambda key: table.pause(HOST, arg == "on", key=key))
         elif kind == "close":
