@@ -309,6 +309,7 @@ def showdown_art(
             # a hand plays only for the half it declared; the other half's
             # reading would frame cards that play for nothing.
             readings = tuple(r for r in readings if r.kind == said.value)
+            readings2 = tuple(r for r in readings2 if r.kind == said.value)
         hand = ShownHand(seat, plain(name, 24), tuple(cards)[:8], readings, said, readings2)
         hands.append(hand)
     seen = {h.seat for h in hands}
