@@ -154,3 +154,24 @@ def test_R_20_63_alt_text_in_the_tables_language() -> None:
     assert "Erster Durchgang" in de and "Zweiter Durchgang" in de
     ru = showdown_alt(samples.showdown_double_board(), locale="ru")
     assert "Первый борд" in ru and "Второй борд" in ru
+
+
+def test_R_20_63_awards_of_unshown_winners_name_their_board() -> None:
+    """R-20.63: with nobody's hand shown, both boards are still drawn and each award
+    line (picture and alt text) names the board it was won on."""
+    from cards_art import ONLY_POT, Award
+
+    view = ShowdownView(
+        variant="Texas Hold'em",
+        stakes="",
+        hands=(),
+        board=("Ah", "Td", "6c", "6s", "2h"),
+        second=("9s", "8s", "3d", "Kh", "4s"),
+        awards=(Award(ONLY_POT, 2, 38), Award(ONLY_POT, 3, 37, board=1)),
+        names=((2, "Carol"), (3, "Dan")),
+    )
+    alt = showdown_alt(view)
+    assert "First board: Carol wins 38 (pot)." in alt
+    assert "Second board: Dan wins 37 (pot)." in alt
+    one = _one_board(view)
+    assert render_showdown(view).height > render_showdown(one).height  # both boards drawn
