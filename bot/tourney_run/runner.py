@@ -33,6 +33,7 @@ from bot.tournament.log import (
 )
 from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
+from bot.tourney_run import games
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.port import ServiceTable
 from bot.tourney_run.stakes import TournamentStakes, table_id
@@ -181,15 +182,7 @@ class Runner:
     # ------------------------------------------------------------ the tables
 
     def _settings(self) -> TableSettings:
-        cfg = self.st.config
-        return TableSettings(
-            variant=cfg.game[0],
-            seats=cfg.seats,
-            button_rule="dead",
-            ante_mode="big_blind",
-            min_players=2,
-            hand_pause=0.0,
-        )
+        return games.table_settings(self.st.config)
 
     async def _table(self, number: int) -> ServiceTable:
         port = self.ports.get(number)
@@ -200,8 +193,8 @@ class Runner:
         if table is None:
             await self.service.create(tid, self.director, self._settings(), key=f"create:{tid}")
             table = self.service.table(tid)
-        forced = self.st.config.schedule.forced
-        port = self.ports[number] = ServiceTable(number, table, self.stakes, self.director, forced)
+        port = ServiceTable(number, table, self.stakes, self.director, self.st.config)
+        self.ports[number] = port
         return port
 
     async def _open_tables(self) -> None:

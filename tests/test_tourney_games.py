@@ -1,0 +1,206 @@
+"""Stud-only and mixed (HORSE) tournaments played by robots through the table service,
+and the tournament rulings checked at real tables rather than model ones: balancing by
+position in stud, the hold'em positions frozen through a rotation's stud deals, the
+simultaneous-elimination order, hand-for-hand, the heads-up transition, broken tables
+closed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.table.ports import NullPresenter, StorePort, open_store
+from bot.table.service import TableService
+from bot.tournament import balance
+from bot.tournament.balance import Plan, TableShape
+from bot.tournament.log import Placed
+from bot.tournament.structure import Config, preset
+from bot.tourney_run import games
+from bot.tourney_run import runner as runner_module
+from bot.tourney_run.robots import play
+from bot.tourney_run.runner import Runner
+from tests.tourney_watch import Watch
+
+HORSE = ("horse",)
+
+
+def _config(game: tuple[str, ...], seats: int = 8) -> Config:
+    return Config(
+        game=game,
+        buy_in=100,
+        stack=1000,
+        schedule=preset("turbo", 1000, unit="hands", forced="bring_in"),
+        seats=seats,
+    )
+
+
+@dataclass
+class Plans:
+    """Every balancing plan the runner made, with the tables as it saw them."""
+
+    seen: list[tuple[tuple[TableShape, ...], frozenset[str], Plan]] = field(default_factory=list)
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        real = balance.plan
+
+        def plan(tables: Sequence[TableShape], **kw: Any) -> Plan:
+            out = real(tables, **kw)
+            self.seen.append((tuple(tables), kw.get("protected", frozenset()), out))
+            return out
+
+        monkeypatch.setattr(runner_module.balance, "plan", plan)
+
+
+async def _started(
+    store_url: str, game: tuple[str, ...], players: int, seed: int
+) -> tuple[StorePort, Runner]:
+    store = await open_store(store_url)
+    service = TableService(store, NullPresenter(), seed=f"games{seed}")
+    runner = Runner(service, "mixed", rng=random.Random(seed))
+    await runner.create(_config(game))
+    for n in range(players):
+        await runner.register(f"p{n}", f"Player {n}")
+    assert (await runner.start()).ok
+    runner.check_chips()
+    return store, runner
+
+
+async def _one_winner(runner: Runner, players: int) -> None:
+    state = runner.st
+    assert state.status == "finished" and state.winner is not None
+    records = await runner.journal.records()
+    placed = [r for r in records if isinstance(r, Placed)]
+    assert sorted(p.entry for p in placed) == sorted(e.entry for e in state.entries)
+    rows = await runner.journal.payouts()
+    assert sum(prize for _, _, prize, _ in rows) == state.pool
+    runner.check_chips()
+    assert runner.chips_at_tables() == players * 1000 == state.chips
+    for port in runner.ports.values():
+        assert await runner.service.store.ledger_rows(port.table.table_id) == []
+
+
+def _first_balance_move(shapes: tuple[TableShape, ...], plan: Plan) -> balance.Move | None:
+    """The plan's first move when it balances (no table broken first)."""
+    if plan.breaking or not plan.moves or plan.moves[0].reason != "balance":
+        return None
+    return plan.moves[0]
+
+
+async def test_R_19_27_a_stud_freezeout_through_the_service(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-19.27, R-19.51, R-19.26, R-2.5: a seven-card stud freezeout on real tables,
+    robots to one winner, each deal at the level's ante, bring-in and bets, tables
+    balanced after every hand by position (the short table's last seat to open filled
+    from that seat number at the long one), chips constant."""
+    plans = Plans()
+    plans.install(monkeypatch)
+    store, runner = await _started(str(tmp_path / "stud.sqlite3"), ("stud",), 20, 1)
+    assert sorted(runner.ports) == [1, 2, 3]
+    watch = Watch(runner, seats=8)
+    variants: set[str] = set()
+
+    async def dealt(number: int) -> None:
+        await watch.dealt(number)
+        info = runner.table(number).state.current
+        assert info is not None
+        variants.add(info.variant)
+        level = dict(info.level)
+        assert level["bring_in"] > 0 and level["small_bet"] > 0 and level["small_blind"] == 0
+        # R-19.21: in stud everyone dealt in antes (no big-blind ante).
+        rules = info.start.rules
+        assert rules.antes == (level["ante"],) * len(info.order), rules.antes
+        assert rules.bring_in == level["bring_in"] and rules.small_bet == level["small_bet"]
+
+    await play(runner, random.Random(1), watch.after, dealt)
+    await _one_winner(runner, 20)
+    assert variants == {"stud"}
+    assert len(watch.levels) > 2 and watch.balanced_checks > 0
+    checked = 0
+    for shapes, protected, plan in plans.seen:
+        assert all(s.kind == "stud" for s in shapes)
+        move = _first_balance_move(shapes, plan)
+        if move is None:
+            continue
+        src = next(s for s in shapes if s.table == move.from_table)
+        dst = next(s for s in shapes if s.table == move.to_table)
+        opened = [s for s in dst.vacated if s in dst.empty()]
+        assert move.to_seat == (opened[-1] if opened else min(dst.empty()))
+        taken = src.occupied()
+        order = [(move.to_seat - 1 + k) % src.seats + 1 for k in range(src.seats)]
+        movable = [s for s in order if s in taken and taken[s] not in protected]
+        assert move.from_seat == (movable or [s for s in order if s in taken])[0]
+        checked += 1
+    assert checked > 0, "no table was balanced"
+    await store.close()
+
+
+async def test_R_19_28_a_horse_freezeout_through_the_service(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-19.28, R-19.50, R-19.51, R-2.5: a HORSE freezeout on real tables, robots to one
+    winner: every table deals the rotation in turn, each game at its level (blinds of
+    half the small bet in hold'em and Omaha hi-lo, ante and bring-in in the stud
+    games); the button and blinds frozen through the stud deals, the next hold'em big
+    blind the player after the last one; tables balanced by the hold'em big blind after
+    every hand; nobody skips or pays the big blind twice through a move; chips constant."""
+    plans = Plans()
+    plans.install(monkeypatch)
+    store, runner = await _started(str(tmp_path / "horse.sqlite3"), HORSE, 30, 2)
+    rotation = games.games_of(runner.st.config)
+    assert [v for v, _ in rotation] == ["holdem", "omaha8", "razz", "stud", "stud8"]
+    assert all(limit == "fixed" for _, limit in rotation)
+    watch = Watch(runner, seats=8)
+    frozen: dict[int, tuple[int | None, int | None, int | None]] = {}
+    dealt_games: dict[int, set[str]] = {}
+    stud_deals = next_big_blinds = 0
+
+    async def dealt(number: int) -> None:
+        nonlocal stud_deals, next_big_blinds
+        await watch.dealt(number)  # the level of each game, the big blinds by who paid
+        st = runner.table(number).state
+        info = st.current or st.recent[st.hand_no]
+        assert (info.variant, info.limit) == rotation[(info.hand_no - 1) % len(rotation)]
+        dealt_games.setdefault(number, set()).add(info.variant)
+        level = dict(info.level)
+        rules = info.start.rules
+        if games.is_stud(info.variant):
+            stud_deals += 1
+            assert rules.antes == (level["ante"],) * len(info.order) and level["ante"] > 0
+            assert level["small_blind"] == 0 and rules.bring_in == level["bring_in"]
+            if number in frozen:  # R-19.50: nothing moved by a stud deal
+                assert (st.prev_button, st.prev_sb, st.prev_bb) == frozen[number]
+        else:
+            assert not any(rules.antes) and level["big_blind"] == level["small_bet"]
+            last_bb = frozen.get(number, (None, None, None))[2]
+            if last_bb is not None:  # the big blind moves on from the last hold'em one
+                seats = sorted(info.order)
+                later = [s for s in seats if s > last_bb] + [s for s in seats if s <= last_bb]
+                assert info.bb_seat == later[0], (number, info.hand_no, last_bb, info.bb_seat)
+                next_big_blinds += 1
+            frozen[number] = (st.prev_button, st.prev_sb, st.prev_bb)
+
+    await play(runner, random.Random(2), watch.after, dealt)
+    await _one_winner(runner, 30)
+    assert stud_deals > 0 and next_big_blinds > 0 and watch.balanced_checks > 0
+    assert any(len(seen) == len(rotation) for seen in dealt_games.values())
+    checked = 0
+    for shapes, protected, plan in plans.seen:
+        move = _first_balance_move(shapes, plan)
+        if move is None:
+            continue
+        src = next(s for s in shapes if s.table == move.from_table)
+        dst = next(s for s in shapes if s.table == move.to_table)
+        assert src.kind != "stud"
+        due = balance.due_big_blind(src)
+        movable = [s for s in due if src.occupied()[s] not in protected]
+        assert move.from_seat == (movable or due)[0]
+        assert move.to_seat == balance.worst_seat(dst)
+        checked += 1
+    assert checked > 0, "no table was balanced"
+    await store.close()
