@@ -22,19 +22,21 @@ from bot.tournament.log import Placed
 from bot.tournament.structure import Config, preset
 from bot.tourney_run import games
 from bot.tourney_run import runner as runner_module
-from bot.tourney_run.robots import play
+from bot.tourney_run.robots import play, step
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.stakes import table_id
 from tests.tourney_watch import Watch
 
 HORSE = ("horse",)
 
 
 def _config(game: tuple[str, ...], seats: int = 8) -> Config:
+    stud = any(games.is_stud(v) for v, _ in games.games_of(Config(game=game)))
     return Config(
         game=game,
         buy_in=100,
         stack=1000,
-        schedule=preset("turbo", 1000, unit="hands", forced="bring_in"),
+        schedule=preset("turbo", 1000, unit="hands", forced="bring_in" if stud else "blinds"),
         seats=seats,
     )
 
@@ -57,12 +59,12 @@ class Plans:
 
 
 async def _started(
-    store_url: str, game: tuple[str, ...], players: int, seed: int
+    store_url: str, game: tuple[str, ...], players: int, seed: int, seats: int = 8
 ) -> tuple[StorePort, Runner]:
     store = await open_store(store_url)
     service = TableService(store, NullPresenter(), seed=f"games{seed}")
     runner = Runner(service, "mixed", rng=random.Random(seed))
-    await runner.create(_config(game))
+    await runner.create(_config(game, seats))
     for n in range(players):
         await runner.register(f"p{n}", f"Player {n}")
     assert (await runner.start()).ok
@@ -203,4 +205,59 @@ async def test_R_19_28_a_horse_freezeout_through_the_service(
         assert move.to_seat == balance.worst_seat(dst)
         checked += 1
     assert checked > 0, "no table was balanced"
+    await store.close()
+
+
+async def _reboot(store: StorePort, path: str, seed: int) -> tuple[StorePort, Runner]:
+    await store.close()
+    store = await open_store(path)
+    service = TableService(store, NullPresenter(), seed=f"games{seed}")
+    await service.recover()
+    runner = Runner(service, "mixed", rng=random.Random(seed))
+    assert await runner.load()
+    return store, runner
+
+
+def _emptied(runner: Runner) -> set[int]:
+    return set(runner.st.broken) - {t for t, _ in runner.st.seats.values()}
+
+
+async def _closed_after_the_last_move(store: StorePort, tid: str) -> None:
+    """The table's log ends with one close, after every player stood up (moved out)."""
+    rows = await store.events(tid)
+    kinds = [r.kind for r in rows]
+    assert kinds.count("closed") == 1 and kinds[-1] == "closed", kinds[-5:]
+    closed = rows[-1].seq
+    stood = [r for r in rows if r.kind == "stood"]
+    assert stood and all(r.seq < closed for r in stood)
+    assert all(r.payload.get("transfer") for r in stood if r.payload["amount"] > 0)
+
+
+async def test_R_19_52_broken_tables_are_closed_and_stay_closed(tmp_path: Path) -> None:
+    """R-19.52, R-19.29: when a broken table's last player has moved out its service
+    table is closed (not left open with nobody at it); a restart neither recovers nor
+    reopens it, and the tournament plays on to one winner."""
+    path = str(tmp_path / "closed.sqlite3")
+    store, runner = await _started(path, ("holdem",), 20, 3)
+    assert sorted(runner.ports) == [1, 2, 3]
+    rng = random.Random(3)
+    while not _emptied(runner):
+        await step(runner, rng)
+    (first,) = _emptied(runner)
+    tid = table_id("mixed", first)
+    assert first not in runner.ports
+    table = runner.service.get(tid)
+    assert table is not None and table.state.closed and not table.state.seats
+    await _closed_after_the_last_move(store, tid)
+    store, runner = await _reboot(store, path, 4)
+    assert runner.service.get(tid) is None, "a restart opened the broken table again"
+    assert first not in runner.ports
+    await play(runner, rng)
+    await _one_winner(runner, 20)
+    assert _emptied(runner) == set(runner.st.broken) and len(runner.st.broken) == 2
+    for n in runner.st.broken:
+        await _closed_after_the_last_move(store, table_id("mixed", n))
+    store, runner = await _reboot(store, path, 5)
+    assert sorted(runner.ports) == sorted(set(range(1, 4)) - runner.st.broken)
+    assert all(runner.service.get(table_id("mixed", n)) is None for n in runner.st.broken)
     await store.close()

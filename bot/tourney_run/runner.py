@@ -33,7 +33,7 @@ from bot.tournament.log import (
 )
 from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
-from bot.tourney_run import games
+from bot.tourney_run import closing, games
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.port import ServiceTable
 from bot.tourney_run.stakes import TournamentStakes, table_id
@@ -160,6 +160,7 @@ class Runner:
                 await self._sync_hand(n)
             await self._reconcile()
             await self.balance()
+            await self._close_broken()
         if self.st.status == "finished":
             await self._record_payouts()
         return True
@@ -200,7 +201,16 @@ class Runner:
     async def _open_tables(self) -> None:
         numbers = {t for t, _ in self.st.seats.values()} | set(self.st.table_hands)
         for n in sorted(numbers):
-            await self._table(n)
+            open_table = self.service.get(table_id(self.tournament, n))
+            loaded = open_table is not None and not open_table.state.closed
+            if not closing.reopens(self.st, n, loaded):  # R-19.52: closed stays closed
+                await self._table(n)
+
+    async def _close_broken(self) -> None:
+        """R-19.52: broken tables with nobody left are closed, and the runner forgets them."""
+        for n in closing.closable(self.st, self.ports, self.history, self.done):
+            self.checkpoint("close")
+            await closing.close(self.ports.pop(n), self.tournament)
 
     def table(self, number: int) -> Table:
         return self.ports[number].table
@@ -343,6 +353,7 @@ class Runner:
         await self._sync_hand(number)
         await self._reconcile()
         await self.balance()
+        await self._close_broken()
         # R-2.5: every chip put in play is at the tables (stacks and pots), always.
         assert self.chips_at_tables() == self.st.chips, (
             f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"
