@@ -7,18 +7,22 @@ closed."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.local.robot import pick
+from bot.poker.legal import Legal
+from bot.poker.messages import Rule
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
+from bot.table.text_actions import ActionRequest
 from bot.tournament import balance
 from bot.tournament.balance import Plan, TableShape
-from bot.tournament.log import Placed
+from bot.tournament.log import Out, Placed
 from bot.tournament.structure import Config, preset
 from bot.tourney_run import games
 from bot.tourney_run import runner as runner_module
@@ -260,4 +264,182 @@ async def test_R_19_52_broken_tables_are_closed_and_stay_closed(tmp_path: Path) 
     store, runner = await _reboot(store, path, 5)
     assert sorted(runner.ports) == sorted(set(range(1, 4)) - runner.st.broken)
     assert all(runner.service.get(table_id("mixed", n)) is None for n in runner.st.broken)
+    await store.close()
+
+
+# ------------------------------------------------ eliminations, hand-for-hand, heads-up
+
+Choose = Callable[[Legal, random.Random], ActionRequest]
+
+
+def _shove(legal: Legal, rng: random.Random) -> ActionRequest:
+    """Everyone all in: hands that knock several players out at once."""
+    for kind in ("all_in", "call", "check"):
+        if kind in legal.actions:
+            return ActionRequest(kind)
+    return ActionRequest("fold")
+
+
+async def _play_hand(runner: Runner, number: int, choose: Choose, rng: random.Random) -> list[Out]:
+    """Deal one hand at table ``number``, play it out with ``choose``, tell the runner."""
+    before = len(runner.outs)
+    table = runner.table(number)
+    assert await runner.deal(number)
+    if not table.state.in_hand:  # over at the deal: the runner has heard of it
+        return runner.outs[before:]
+    while table.state.in_hand:
+        st = table.state
+        hand, info = st.hand, st.current
+        assert hand is not None and info is not None
+        actor = hand.actors()[0]
+        user = info.users[actor.position]
+        answer = await table.act(user, choose(actor.legal, rng), key=f"a:{st.turn}", turn=st.turn)
+        assert answer.ok, answer.msg
+    return await runner.after_hand(number)
+
+
+async def _sit_and_go(
+    tmp_path: Path, players: int, seats: int, payouts: tuple[int, ...] = ()
+) -> tuple[StorePort, Runner]:
+    store = await open_store(str(tmp_path / "sng.sqlite3"))
+    service = TableService(store, NullPresenter(), seed="elim")
+    runner = Runner(service, "sng", rng=random.Random(7))
+    config = Config(
+        stack=1000, schedule=preset("turbo", 1000, unit="hands"), seats=seats, payouts=payouts
+    )
+    await runner.create(config)
+    for n in range(players):
+        await runner.register(f"p{n}", f"Player {n}")
+    assert (await runner.start()).ok
+    return store, runner
+
+
+def _places(records: Sequence[object]) -> dict[str, tuple[int, int, int]]:
+    return {r.entry: (r.first, r.last, r.prize) for r in records if isinstance(r, Placed)}
+
+
+def _check_group(
+    outs: list[Out], places: dict[str, tuple[int, int, int]], prizes: Sequence[int]
+) -> None:
+    """R-19.34, R-19.23: more chips at the start finishes higher, equal starts share the
+    places and their prizes (split evenly, odd chips apart), the group's places
+    consecutive."""
+    for a in outs:
+        for b in outs:
+            if a.started_with > b.started_with:
+                assert places[a.entry][1] < places[b.entry][0], (a, b, places)
+            elif a.started_with == b.started_with:
+                assert places[a.entry][:2] == places[b.entry][:2]
+    held = sorted({p for o in outs for p in range(places[o.entry][0], places[o.entry][1] + 1)})
+    assert held == list(range(held[0], held[0] + len(outs)))
+    by_places: dict[tuple[int, int], list[int]] = {}
+    for o in outs:
+        first, last, prize = places[o.entry]
+        by_places.setdefault((first, last), []).append(prize)
+    for (first, last), won in by_places.items():
+        pooled = sum(prizes[p - 1] if p <= len(prizes) else 0 for p in range(first, last + 1))
+        assert sum(won) == pooled and max(won) - min(won) <= 1
+
+
+async def test_R_19_34_players_out_in_one_hand_finish_by_their_starting_stacks(
+    tmp_path: Path,
+) -> None:
+    """R-19.34, R-19.23 at real tables: hands played until stacks differ, then everyone
+    all in until one hand knocks out several who started it with different stacks: the
+    bigger start finishes higher; equal starts share; the prizes of shared places
+    pooled and split evenly; chips constant."""
+    store, runner = await _sit_and_go(tmp_path, 6, 6, payouts=(5000, 3000, 2000))
+    rng = random.Random(4)
+    groups: list[list[Out]] = []
+    for _ in range(40):  # random play until the stacks differ, nobody out yet
+        if len(set(runner.table(1).state.seats[s].stack for s in runner.table(1).state.seats)) >= 3:
+            break
+        outs = await _play_hand(runner, 1, lambda legal, r: pick(legal, r), rng)
+        if len(outs) > 1:
+            groups.append(outs)
+    while runner.st.status == "running":
+        outs = await _play_hand(runner, 1, _shove, rng)
+        assert runner.chips_at_tables() == runner.st.chips == 6000
+        if len(outs) > 1:
+            groups.append(outs)
+    places = _places(await runner.journal.records())
+    prizes = runner.st.prizes()
+    assert any(len({o.started_with for o in g}) > 1 for g in groups), "no uneven group"
+    for outs in groups:
+        _check_group(outs, places, prizes)
+    assert sum(p for _, _, p in places.values()) == runner.st.pool
+    await store.close()
+
+
+async def test_R_19_36_players_out_at_two_tables_in_one_synchronized_hand_share(
+    tmp_path: Path,
+) -> None:
+    """R-19.36, R-19.34 at real tables: on the bubble each table deals one hand and waits
+    for the others; players knocked out at different tables in that round are out
+    together, placed only once every table has finished it, ranked by the chips they
+    started it with, equal starts sharing the places and their prizes."""
+    store, runner = await _sit_and_go(tmp_path, 8, 4, payouts=(3000, 2500, 2000, 1500, 1000))
+    assert sorted(runner.ports) == [1, 2]
+    rng = random.Random(9)
+    while not runner.st.hfh.on:
+        (number, *_) = runner.ready()
+        await _play_hand(runner, number, lambda legal, r: pick(legal, r), rng)
+    assert len(runner.st.seats) == 6, "hand-for-hand on the bubble: five paid"
+    shared: list[list[Out]] = []
+    while runner.st.hfh.on:
+        round_no = runner.st.hfh.round
+        tables = runner.ready()
+        assert len(tables) == 2, "every table deals the round's hand"
+        out_at: dict[int, list[Out]] = {}
+        for k, number in enumerate(tables):
+            out_at[number] = await _play_hand(runner, number, _shove, rng)
+            placed = {f.entry for f in runner.st.finishes}
+            if k == 0:
+                # The round is not over: its outs are not placed, the table may not deal.
+                assert not placed & {o.entry for o in out_at[number]}
+                assert number not in runner.ready()
+            assert runner.chips_at_tables() == runner.st.chips == 8000
+        outs = [o for n in tables for o in out_at[n]]
+        assert all(o.group.startswith("hfh") for o in outs), outs
+        assert len({o.group for o in outs}) <= 1
+        if all(out_at[n] for n in tables):
+            shared.append(outs)
+        if runner.st.hfh.on:
+            assert runner.st.hfh.round > round_no
+    assert shared, "no synchronized hand knocked players out at both tables"
+    places = _places(await runner.journal.records())
+    for outs in shared:
+        _check_group(outs, places, runner.st.prizes())
+    await store.close()
+
+
+async def test_R_19_37_the_heads_up_transition_at_a_real_table(tmp_path: Path) -> None:
+    """R-19.37, R-1.5 at a real table: down to two, heads-up is announced once (citing
+    R-1.5); the big blind keeps moving (the first heads-up big blind is the player after
+    the last big blind, never the same player twice running), the other player has the
+    button and posts the small blind; the big blind then alternates."""
+    store, runner = await _sit_and_go(tmp_path, 3, 9)
+    rng = random.Random(5)
+    table = runner.table(1)
+    last_bb: int | None = None
+    while len(runner.st.seats) == 3:
+        await _play_hand(runner, 1, lambda legal, r: pick(legal, r), rng)
+        info = table.state.recent[table.state.hand_no]
+        last_bb = info.bb_seat
+    assert last_bb is not None and runner.st.status == "running"
+    heads = [m for m in runner.notices if m.key == "tournament.heads_up"]
+    assert len(heads) == 1 and heads[0].get("rule") == Rule("R-1.5")
+    heads_up = 0
+    while runner.st.status == "running" and heads_up < 6:
+        left = sorted(s for s in table.state.seats)
+        await _play_hand(runner, 1, lambda legal, r: pick(legal, r), rng)
+        info = table.state.recent[table.state.hand_no]
+        later = [s for s in left if s > last_bb] + [s for s in left if s <= last_bb]
+        assert info.bb_seat == later[0] != last_bb, (left, last_bb, info.bb_seat)
+        other = next(s for s in left if s != info.bb_seat)
+        assert info.button == info.sb_seat == other
+        last_bb = info.bb_seat
+        heads_up += 1
+    assert heads_up >= 2, "too few heads-up hands to see the big blind move"
+    assert runner.chips_at_tables() == runner.st.chips == 3000
     await store.close()
