@@ -16,7 +16,7 @@ import pytest
 
 from bot.local.robot import pick
 from bot.poker.legal import Legal
-from bot.poker.messages import Rule
+from bot.poker.messages import Number, Rule
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.text_actions import ActionRequest
@@ -29,6 +29,8 @@ from bot.tourney_run import runner as runner_module
 from bot.tourney_run.robots import play, step
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id
+from bot.words import render
+from bot.words.locales import SUPPORTED
 from tests.tourney_watch import Watch
 
 HORSE = ("horse",)
@@ -442,4 +444,28 @@ async def test_R_19_37_the_heads_up_transition_at_a_real_table(tmp_path: Path) -
         heads_up += 1
     assert heads_up >= 2, "too few heads-up hands to see the big blind move"
     assert runner.chips_at_tables() == runner.st.chips == 3000
+    await store.close()
+
+
+async def test_R_19_53_a_stud_event_with_more_seats_than_stud_deals_to_is_refused(
+    tmp_path: Path,
+) -> None:
+    """R-19.53: stud deals to eight at most: a stud or HORSE event of nine-seat tables is
+    refused saying so (in every language), nothing written; eight seats are accepted."""
+    store = await open_store(str(tmp_path / "seats.sqlite3"))
+    service = TableService(store, NullPresenter(), seed="seats")
+    for game in (("stud",), HORSE):
+        runner = Runner(service, f"nine{len(game)}", rng=random.Random(1))
+        decision = await runner.create(_config(game, seats=9))
+        assert decision.refusal is not None and not decision.ok
+        assert decision.refusal.key == "rotation.too_many_seats"
+        assert decision.refusal.get("most") == Number(8)
+        assert decision.refusal.get("seats") == Number(9)
+        assert await runner.journal.records() == [] and runner.state is None
+        for locale in SUPPORTED:
+            said = render(decision.refusal, locale)
+            assert "8" in said and "9" in said and "{" not in said, (locale, said)
+    runner = Runner(service, "eight", rng=random.Random(1))
+    assert (await runner.create(_config(HORSE, seats=8))).ok
+    assert runner.st.config.seats == 8
     await store.close()

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from bot.poker.messages import Msg, Number, msg
 from bot.poker.variants import get_variant
 from bot.table.games import split_game, split_rotation
 from bot.table.levels import Level as TableLevel
@@ -45,6 +46,21 @@ def stud_only(config: Config) -> bool:
 def most_players(config: Config) -> int:
     """The most players every game of the event can be dealt to (stud: 8)."""
     return min(get_variant(v).max_players for v, _ in games_of(config))
+
+
+def refusal(config: Config) -> Msg | None:
+    """Why the event cannot be dealt at its tables (None: it can): tables of more seats
+    than one of its games deals to (stud: 8, R-19.53)."""
+    most = most_players(config)
+    if config.seats <= most:
+        return None
+    game = next(v for v, _ in games_of(config) if get_variant(v).max_players == most)
+    return msg(
+        "rotation.too_many_seats",
+        game=get_variant(game).title,
+        most=Number(most),
+        seats=Number(config.seats),
+    )
 
 
 def table_settings(config: Config) -> TableSettings:
@@ -105,6 +121,7 @@ __all__ = [
     "is_stud",
     "kind",
     "most_players",
+    "refusal",
     "stud_only",
     "table_settings",
 ]

@@ -138,8 +138,14 @@ class Runner:
             await self.tell(said)
         return True
 
-    async def create(self, config: Config) -> None:
-        await self.apply(Decision((Created(config, self.service.time.now()),)), "create")
+    async def create(self, config: Config) -> Decision:
+        """Create the tournament; refused when its tables cannot deal its game (R-19.53)."""
+        refusal = games.refusal(config)
+        if refusal is not None:
+            return Decision(refusal=refusal)
+        decision = Decision((Created(config, self.service.time.now()),))
+        await self.apply(decision, "create")
+        return decision
 
     async def load(self) -> bool:
         """Rebuild from the journal and finish what a crash cut short. False: no such
