@@ -7,6 +7,7 @@ closed."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from bot.table.service import TableService
 from bot.table.text_actions import ActionRequest
 from bot.tournament import balance
 from bot.tournament.balance import Plan, TableShape
-from bot.tournament.log import Out, Placed
+from bot.tournament.log import HandFinished, HandStarted, Out, Placed
 from bot.tournament.structure import Config, preset
 from bot.tourney_run import games
 from bot.tourney_run import runner as runner_module
@@ -468,4 +469,51 @@ async def test_R_19_53_a_stud_event_with_more_seats_than_stud_deals_to_is_refuse
     runner = Runner(service, "eight", rng=random.Random(1))
     assert (await runner.create(_config(HORSE, seats=8))).ok
     assert runner.st.config.seats == 8
+    await store.close()
+
+
+async def test_R_19_50_a_horse_event_restarted_at_random_points_resumes(store_url: str) -> None:
+    """R-19.50, R-19.2, R-2.5: a HORSE freezeout whose service is dropped at random
+    steps (mid-hand too) and recovered from the store (SQLite or PostgreSQL): each
+    table's frozen button and blinds, its next game and that game's stakes come back as
+    they were; played on to one winner, every hand heard of once, chips constant."""
+    store, runner = await _started(store_url, HORSE, 20, 6)
+    rng = random.Random(6)
+    restarts = 0
+    until = rng.randrange(20, 80)
+    for n in range(200_000):
+        if runner.st.status != "running":
+            break
+        if n == until:
+            before = {
+                p.table.table_id: (
+                    (p.table.state.prev_button, p.table.state.prev_sb, p.table.state.prev_bb),
+                    p.table.state.next_game(),
+                    runner.stakes.level(p.table.table_id),
+                    p.table.state.hand_no,
+                    p.table.state.in_hand,
+                )
+                for p in runner.ports.values()
+            }
+            store, runner = await _reboot(store, store_url, 6 + restarts)
+            restarts += 1
+            for port in runner.ports.values():
+                st = port.table.state
+                now = (
+                    (st.prev_button, st.prev_sb, st.prev_bb),
+                    st.next_game(),
+                    runner.stakes.level(port.table.table_id),
+                    st.hand_no,
+                    st.in_hand,
+                )
+                assert now == before[port.table.table_id], port.table.table_id
+            until = n + rng.randrange(20, 80)
+        await step(runner, rng)
+    assert restarts >= 3
+    await _one_winner(runner, 20)
+    records = await runner.journal.records()
+    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
+    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
+    assert max(started.values()) == 1 and max(finished.values()) == 1
+    assert set(started) == set(finished)
     await store.close()
