@@ -38,9 +38,9 @@ def closable(
     ]
 
 
-def reopens(state: State, number: int, loaded: bool) -> bool:
-    """Whether a restart would open table ``number`` again for nothing: broken, nobody
-    there by the director, and not among the service's open tables (closed)."""
+def stays_closed(state: State, number: int, loaded: bool) -> bool:
+    """Table ``number`` is not to be opened at a restart: broken, nobody there by the
+    director, and not among the service's open tables (so closed, R-19.52)."""
     seated = {t for t, _ in state.seats.values()}
     return number in state.broken and number not in seated and not loaded
 
@@ -58,4 +58,4 @@ async def close(port: ServiceTable, tournament: str) -> None:
         raise TableError(answer.msg or answer.message)
 
 
-__all__ = ["closable", "close", "close_key", "reopens"]
+__all__ = ["closable", "close", "close_key", "stays_closed"]

@@ -209,7 +209,7 @@ class Runner:
         for n in sorted(numbers):
             open_table = self.service.get(table_id(self.tournament, n))
             loaded = open_table is not None and not open_table.state.closed
-            if not closing.reopens(self.st, n, loaded):  # closed stays closed
+            if not closing.stays_closed(self.st, n, loaded):  # closed stays closed
                 await self._table(n)
 
     async def _close_broken(self) -> None:
