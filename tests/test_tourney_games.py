@@ -18,8 +18,11 @@ import pytest
 from bot.local.robot import pick
 from bot.poker.legal import Legal
 from bot.poker.messages import Number, Rule
+from bot.table.games import split_rotation
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
+from bot.table.settings import TableSettings
+from bot.table.state import button_frozen
 from bot.table.text_actions import ActionRequest
 from bot.tournament import balance
 from bot.tournament.balance import Plan, TableShape
@@ -517,3 +520,17 @@ async def test_R_19_50_a_horse_event_restarted_at_random_points_resumes(store_ur
     assert max(started.values()) == 1 and max(finished.values()) == 1
     assert set(started) == set(finished)
     await store.close()
+
+
+def test_R_19_50_only_a_dead_button_rotations_stud_deals_freeze_the_button() -> None:
+    """R-19.50: the button and blinds stay put through a stud deal of a rotation that
+    also deals blinds games, under the dead button only: a cash table's button (the
+    simplified rule) and a stud-only table move as before (R-1.3)."""
+    horse = split_rotation("horse")
+    dead = TableSettings(rotation=horse, button_rule="dead")
+    assert button_frozen(dead, "stud") and button_frozen(dead, "razz")
+    assert not button_frozen(dead, "holdem") and not button_frozen(dead, "omaha8")
+    assert not button_frozen(TableSettings(rotation=horse), "stud")
+    assert not button_frozen(TableSettings(variant="stud", button_rule="dead"), "stud")
+    studs = TableSettings(rotation=("razz", "stud"), button_rule="dead")
+    assert not button_frozen(studs, "razz")
