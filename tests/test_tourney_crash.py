@@ -15,14 +15,16 @@ from typing import Any
 
 import pytest
 
+from bot.table.moves import Balance, balance
 from bot.table.ports import NullPresenter, StorePort, open_store
+from bot.table.recovery import load
 from bot.table.service import TableService
 from bot.table.table import Table
 from bot.tournament.log import HandFinished, HandStarted
 from bot.tournament.structure import Break
 from bot.tourney_run.robots import step
 from bot.tourney_run.runner import Runner
-from bot.tourney_run.stakes import table_level
+from bot.tourney_run.stakes import table_id, table_level
 from tests.test_tourney_run import _started
 from tests.tourney_watch import Watch
 
@@ -44,8 +46,8 @@ class Faults:
             raise Crash(where)
 
 
-async def _boot(path: Path, seed: int, faults: Faults) -> tuple[StorePort, Runner]:
-    store = await open_store(str(path))
+async def _boot(path: str, seed: int, faults: Faults) -> tuple[StorePort, Runner]:
+    store = await open_store(path)
     service = TableService(store, NullPresenter(), seed=f"deal{seed}")
     await service.recover()
     runner = Runner(service, "weekly", rng=random.Random(seed))
@@ -56,6 +58,21 @@ async def _boot(path: Path, seed: int, faults: Faults) -> tuple[StorePort, Runne
         await store.close()
         raise
     return store, runner
+
+
+async def _moves(runner: Runner) -> Balance:
+    """The moves checked over every table the tournament had, the closed ones (R-19.52,
+    no longer the service's) read from the store; every broken table closed."""
+    state = runner.st
+    numbers = set(state.table_hands) | {t for t, _ in state.seats.values()}
+    tables = {}
+    for n in sorted(numbers):
+        tid = table_id(runner.tournament, n)
+        table = runner.service.get(tid)
+        tables[tid] = table.state if table is not None else await load(runner.service.store, tid)
+        assert tables[tid].closed == (n in state.broken), tid
+    recorded, _ = await runner.mover.recorded()
+    return balance(tables, recorded)
 
 
 def _resumed(
@@ -93,11 +110,12 @@ def _resumed(
 
 @pytest.mark.parametrize("seed", [3, 8])
 async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
-    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+    store_url: str, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """R-19.2, R-19.20, R-2.5: dropped between the two commands of a move, mid-hand,
-    after a level change, after a deal and at random steps, recovered from the file."""
-    path = tmp_path / "crash.sqlite3"
+    """R-19.2, R-19.20, R-19.52, R-2.5: dropped between the two commands of a move,
+    mid-hand, after a level change, after a deal, before a broken table is closed and at
+    random steps, recovered from the store (a SQLite file, or a PostgreSQL database)."""
+    path = store_url
     rng = random.Random(seed)
     faults = Faults(rng)
     real_move_in = Table.move_in
@@ -118,7 +136,7 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
         if runner.st.status != "running":
             break
         if n == until:
-            faults.armed |= {"move", "level", "dealt"}
+            faults.armed |= {"move", "level", "dealt", "close"}
         try:
             if n == until + 10 and any(not p.between_hands() for p in runner.ports.values()):
                 faults.hit["mid_hand"] += 1
@@ -149,7 +167,7 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
             until = n + rng.randrange(20, 150)
     state = runner.st
     assert state.status == "finished"
-    assert {"move", "level", "dealt", "mid_hand"} <= set(faults.hit), faults.hit
+    assert {"move", "level", "dealt", "mid_hand", "close"} <= set(faults.hit), faults.hit
     assert crashes >= 8
     # Nothing twice: each hand heard of once, each move out once and in once.
     records = await runner.journal.records()
@@ -157,8 +175,7 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
     finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
     assert max(started.values()) == 1 and max(finished.values()) == 1
     assert set(started) == set(finished)
-    ids = [p.table.table_id for p in runner.ports.values()]
-    moves = await runner.mover.balance(ids)
+    moves = await _moves(runner)
     odd = [(what, t) for what, t in moves.problems if what != "unknown" or ":move:" in t]
     assert odd == [] and moves.in_flight == 0
     recorded, done = await runner.mover.recorded()
@@ -170,17 +187,18 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
     await store.close()
 
 
-async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(tmp_path: Path) -> None:
+async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(store_url: str) -> None:
     """R-19.2, R-2.5: the process playing the tournament is killed (SIGKILL) at random
-    moments, restarted from the file each time, and finally played to the end here:
-    every hand heard of once, every move out once and in once, chips and places exact."""
-    path = tmp_path / "killed.sqlite3"
+    moments, restarted from the store each time (a SQLite file, or a PostgreSQL
+    database), and finally played to the end here: every hand heard of once, every move
+    out once and in once, chips and places exact."""
+    path = store_url
     rng = random.Random(11)
     root = Path(__file__).resolve().parent.parent
     kills = 0
     for n in range(5):
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.tourney_child", str(path), str(n), cwd=root,
+            sys.executable, "-m", "tests.tourney_child", path, str(n), cwd=root,
             stdout=asyncio.subprocess.PIPE,
         )  # fmt: skip
         assert child.stdout is not None
@@ -202,8 +220,7 @@ async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(tmp_path:
     finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
     assert max(started.values()) == 1 and max(finished.values()) == 1
     assert set(started) == set(finished)
-    ids = [p.table.table_id for p in runner.ports.values()]
-    moves = await runner.mover.balance(ids)
+    moves = await _moves(runner)
     odd = [(what, t) for what, t in moves.problems if what != "unknown" or ":move:" in t]
     assert odd == [] and moves.in_flight == 0
     recorded, done = await runner.mover.recorded()

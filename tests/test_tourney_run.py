@@ -34,7 +34,9 @@ def _config(entries: Entries = FREEZEOUT) -> Config:
     )
 
 
-async def _started(path: Path, seed: int, entries: Entries = FREEZEOUT) -> tuple[StorePort, Runner]:
+async def _started(
+    path: str | Path, seed: int, entries: Entries = FREEZEOUT
+) -> tuple[StorePort, Runner]:
     store = await open_store(str(path))
     service = TableService(store, NullPresenter(), seed=f"deal{seed}")
     runner = Runner(service, "weekly", rng=random.Random(seed))

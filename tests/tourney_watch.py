@@ -9,8 +9,9 @@ from bot.table.state import HandInfo
 from bot.tournament import director
 from bot.tournament.log import Moved, Out
 from bot.tournament.structure import Level
+from bot.tourney_run import games
+from bot.tourney_run.games import game_level
 from bot.tourney_run.runner import Runner
-from bot.tourney_run.stakes import table_level
 
 
 @dataclass
@@ -60,7 +61,8 @@ class Watch:
         assert dealt is not None
         item = r.st.config.schedule.item(r.st.level)
         assert isinstance(item, Level)
-        level = table_level(item, r.st.config.schedule.forced)
+        config = r.st.config
+        level = game_level(item, config.schedule.forced, dealt.variant, games.is_mixed(config))
         assert dealt.level == level.pairs(), f"dealt at {dealt.level}, the level is {level}"
         self.levels.add(r.st.level)
         if r.st.hfh.on:
@@ -83,7 +85,7 @@ class Watch:
             )
             assert self.since_bb.get(big, 0) <= 2 * self.seats, f"{big} skipped the big blind"
             self.big_blinds += 1
-        for entry in info.users:
+        for entry in info.users if position is not None else ():  # blinds deals only
             self.since_bb[entry] = self.since_bb.get(entry, 0) + 1
         if position is not None:
             self.since_bb[info.users[position]] = 0

@@ -19,6 +19,7 @@ from bot.poker.events import Event
 from bot.poker.hand import Hand
 from bot.poker.messages import Chips, Msg, Number, Rule, msg
 from bot.poker.record import HandStart
+from bot.poker.variants import get_variant
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
@@ -559,7 +560,8 @@ class TableState:
         # R-1.4 dead button: a dead small blind's seat is where the button goes next.
         dead_sb = p.dead_sb
         sb_seat = info.sb_seat if info.sb_seat is not None else dead_sb
-        self.prev_button, self.prev_sb, self.prev_bb = info.button, sb_seat, info.bb_seat
+        if not button_frozen(self.settings, start.rules.variant):
+            self.prev_button, self.prev_sb, self.prev_bb = info.button, sb_seat, info.bb_seat
         self.phase_started_at = p.at or 0.0
         self.last_phase = "betting"
 
@@ -671,6 +673,15 @@ def _trim(row: list[int]) -> tuple[int, ...]:
 def _clockwise(after: int, seats: Sequence[int]) -> list[int]:
     ordered = sorted(seats)
     return [s for s in ordered if s > after] + [s for s in ordered if s <= after]
+
+
+def button_frozen(settings: TableSettings, variant: str) -> bool:
+    """R-19.50: under the dead button, a rotation's stud deal leaves the button and the
+    blinds where its last blinds deal put them (frozen, as mixed events play it, R-19.28);
+    the next blinds deal moves them on from there."""
+    if settings.button_rule != "dead" or get_variant(variant).forced != "bring_in":
+        return False
+    return any(get_variant(v).forced == "blinds" for v, _ in settings.games())
 
 
 def _passed(prev_bb: int, new_bb: int | None, seat: int) -> bool:

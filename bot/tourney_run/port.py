@@ -12,19 +12,22 @@ from collections.abc import Mapping
 from bot.table.errors import TableError
 from bot.table.table import Table
 from bot.tournament.balance import Kind
-from bot.tournament.structure import Level
-from bot.tourney_run.stakes import TournamentStakes, table_level
+from bot.tournament.structure import Config, Level
+from bot.tourney_run import games
+from bot.tourney_run.stakes import TournamentStakes
 
 
 class ServiceTable:
     def __init__(
-        self, number: int, table: Table, stakes: TournamentStakes, director: str, forced: str
+        self, number: int, table: Table, stakes: TournamentStakes, director: str, config: Config
     ) -> None:
         self._number = number
         self.table = table
         self.stakes = stakes
         self.director = director
-        self.forced = forced
+        self.config = config
+        self.forced = config.schedule.forced
+        self.mixed = games.is_mixed(config)
 
     @property
     def number(self) -> int:
@@ -40,8 +43,14 @@ class ServiceTable:
         st = self.table.state
         return st.prev_button, st.prev_sb, st.prev_bb
 
+    def next_variant(self) -> str:
+        return self.table.state.next_game()[0]
+
     def kind(self) -> Kind:
-        return "stud" if self.forced == "bring_in" else "blinds"
+        # A mixed table's button and blinds stay where its last blinds deal put them
+        # through its stud deals: they are the hold'em positions.
+        flop_dealt = self.table.state.prev_bb is not None
+        return games.kind(self.config, self.next_variant(), flop_dealt)
 
     def between_hands(self) -> bool:
         return not self.table.state.in_hand
@@ -60,8 +69,15 @@ class ServiceTable:
             raise TableError(answer.msg or answer.message)
 
     async def set_level(self, level: Level, key: str) -> None:
-        # The level is the tournament's record; the table reads it at its next deal.
-        self.stakes.set(self.table.table_id, table_level(level, self.forced))
+        # The level is the tournament's record; the table reads it at its next deal (in
+        # a mixed rotation, for the game that deal deals).
+        tid, forced, mixed = self.table.table_id, self.forced, self.mixed
+        if mixed:
+            self.stakes.set_by_game(
+                tid, lambda: games.game_level(level, forced, self.next_variant(), mixed)
+            )
+        else:
+            self.stakes.set(tid, games.game_level(level, forced, self.next_variant(), mixed))
 
     async def set_paused(self, paused: bool, key: str) -> None:
         if self.table.state.paused != paused:

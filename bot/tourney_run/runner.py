@@ -33,6 +33,7 @@ from bot.tournament.log import (
 )
 from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
+from bot.tourney_run import closing, games
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.port import ServiceTable
 from bot.tourney_run.stakes import TournamentStakes, table_id
@@ -137,8 +138,14 @@ class Runner:
             await self.tell(said)
         return True
 
-    async def create(self, config: Config) -> None:
-        await self.apply(Decision((Created(config, self.service.time.now()),)), "create")
+    async def create(self, config: Config) -> Decision:
+        """Create the tournament; refused when its tables cannot deal its game (R-19.53)."""
+        refusal = games.refusal(config)
+        if refusal is not None:
+            return Decision(refusal=refusal)
+        decision = Decision((Created(config, self.service.time.now()),))
+        await self.apply(decision, "create")
+        return decision
 
     async def load(self) -> bool:
         """Rebuild from the journal and finish what a crash cut short. False: no such
@@ -159,6 +166,7 @@ class Runner:
                 await self._sync_hand(n)
             await self._reconcile()
             await self.balance()
+            await self._close_broken()
         if self.st.status == "finished":
             await self._record_payouts()
         return True
@@ -181,15 +189,7 @@ class Runner:
     # ------------------------------------------------------------ the tables
 
     def _settings(self) -> TableSettings:
-        cfg = self.st.config
-        return TableSettings(
-            variant=cfg.game[0],
-            seats=cfg.seats,
-            button_rule="dead",
-            ante_mode="big_blind",
-            min_players=2,
-            hand_pause=0.0,
-        )
+        return games.table_settings(self.st.config)
 
     async def _table(self, number: int) -> ServiceTable:
         port = self.ports.get(number)
@@ -200,14 +200,23 @@ class Runner:
         if table is None:
             await self.service.create(tid, self.director, self._settings(), key=f"create:{tid}")
             table = self.service.table(tid)
-        forced = self.st.config.schedule.forced
-        port = self.ports[number] = ServiceTable(number, table, self.stakes, self.director, forced)
+        port = ServiceTable(number, table, self.stakes, self.director, self.st.config)
+        self.ports[number] = port
         return port
 
     async def _open_tables(self) -> None:
         numbers = {t for t, _ in self.st.seats.values()} | set(self.st.table_hands)
         for n in sorted(numbers):
-            await self._table(n)
+            open_table = self.service.get(table_id(self.tournament, n))
+            loaded = open_table is not None and not open_table.state.closed
+            if not closing.stays_closed(self.st, n, loaded):  # R-19.52: closed stays closed
+                await self._table(n)
+
+    async def _close_broken(self) -> None:
+        """R-19.52: broken tables with nobody left are closed, and the runner forgets them."""
+        for n in closing.closable(self.st, self.ports, self.history, self.done):
+            self.checkpoint("close")
+            await closing.close(self.ports.pop(n), self.tournament)
 
     def table(self, number: int) -> Table:
         return self.ports[number].table
@@ -350,6 +359,7 @@ class Runner:
         await self._sync_hand(number)
         await self._reconcile()
         await self.balance()
+        await self._close_broken()
         # R-2.5: every chip put in play is at the tables (stacks and pots), always.
         assert self.chips_at_tables() == self.st.chips, (
             f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"

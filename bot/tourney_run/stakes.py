@@ -3,6 +3,8 @@ it, from its next deal; every other table keeps its own settings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.table.levels import Level as TableLevel
 from bot.tournament.structure import Level
 
@@ -29,9 +31,21 @@ class TournamentStakes:
 
     def __init__(self) -> None:
         self.levels: dict[str, TableLevel] = {}
+        self.by_game: dict[str, Callable[[], TableLevel]] = {}
+        """Tables of a mixed rotation: the level of the game their next deal deals."""
 
     def set(self, table: str, level: TableLevel) -> None:
         self.levels[table] = level
+        self.by_game.pop(table, None)
+
+    def set_by_game(self, table: str, level: Callable[[], TableLevel]) -> None:
+        """A table whose forced bets follow the game of its next deal (R-19.50): asked
+        at each deal, so the game the rotation deals next decides them."""
+        self.by_game[table] = level
+        self.levels.pop(table, None)
 
     def level(self, table_id: str) -> TableLevel | None:
+        of_game = self.by_game.get(table_id)
+        if of_game is not None:
+            return of_game()
         return self.levels.get(table_id)
