@@ -1,7 +1,7 @@
 """Every rule of docs/RULES.md is named by a test that checks it (issue 12, "Proof").
 
 A test *names* a rule when its function name carries the id in snake case (``r7_3``
-in ``test_r7_3_incomplete_all_in_does_not_reopen``, ``e4`` for E-4) or its docstring
+in ``test_r7_3_incomplete_all_in_does_not_reopen``, or ``R_7_3``; ``e4`` for E-4) or its docstring
 carries it as written in the rulebook (``R-7.3``, ``E-4``). Only ``test_*`` functions
 of ``tests/**/test_*.py`` count; comments, helpers and module docstrings do not. A test
 marked ``xfail`` records a rule the code breaks: it does not count as checking the rule,
@@ -24,7 +24,7 @@ KNOWN_BROKEN: set[str] = set()
 """Rules the code breaks, each named by a strict xfail test. Empty: the suite carries no
 xfail (R-8.4, the last entry, was fixed); ``test_no_test_is_marked_xfail`` keeps it so."""
 
-_NAME = re.compile(r"(?:^|_)(r|e)(\d+)(?:_(\d+))?(?=_|$)")
+_NAME = re.compile(r"(?:^|_)(r_?|e)(\d+)(?:_(\d+))?(?=_|$)", re.IGNORECASE)
 _DOC = re.compile(r"\b(R-\d+\.\d+|E-\d+)\b")
 
 
@@ -35,7 +35,8 @@ def _is_xfail(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def ids_named(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """The rule ids a test function names (its name, its docstring)."""
     found = set(_DOC.findall(ast.get_docstring(node) or ""))
-    for letter, major, minor in _NAME.findall(node.name):
+    for prefix, major, minor in _NAME.findall(node.name):
+        letter = prefix[0].lower()
         if letter == "r" and minor:
             found.add(f"R-{int(major)}.{int(minor)}")
         elif letter == "e" and not minor:
@@ -104,3 +105,12 @@ def test_naming_detection() -> None:
     assert ids_named(fns[0]) == {"R-7.3", "R-16.3", "R-10.8", "E-4"}
     assert ids_named(fns[1]) == set()
     assert ids_named(fns[2]) == {"E-12"}
+
+
+def test_a_name_carries_a_rule_in_either_case() -> None:
+    """``test_r7_3_...`` and ``test_R_7_3_...`` both name R-7.3; ``e2e`` names no example."""
+    tree = ast.parse(
+        "def test_r7_3_x(): pass\ndef test_R_19_26_y(): pass\ndef test_e2e_z(): pass\n"
+    )
+    named = [ids_named(n) for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert named == [{"R-7.3"}, {"R-19.26"}, set()]
