@@ -11,12 +11,23 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bot.table.clocks import ManualTime
-from bot.table.ports import NullPresenter, StorePort, open_store
+from bot.table.ports import LedgerKind, NullPresenter, StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
+from bot.tournament import director
 from bot.tournament.director import Decision
-from bot.tournament.log import Cancelled, ChipRaced, HandStarted, LevelUp, Rebought
+from bot.tournament.log import (
+    Cancelled,
+    ChipRaced,
+    HandStarted,
+    LevelUp,
+    Rebought,
+    Registered,
+    Unregistered,
+)
 from bot.tournament.structure import Config, Entries, Level, Schedule, preset
 from bot.tourney_run import control
+from bot.tourney_run.journal import journal_id
+from bot.tourney_run.money import settled
 from bot.tourney_run.robots import act, step
 from bot.tourney_run.runner import Runner
 
@@ -109,6 +120,38 @@ def _config(entries: Entries = FREEZEOUT) -> Config:
 
 def _keys(decision: Decision) -> list[str]:
     return [m.key for m in decision.notices]
+
+
+async def _check_money(world: World, runner: Runner) -> None:
+    """R-19.46: the tournament's money in the store's ledger under its own log: every
+    price paid in, every prize, bounty and refund paid out per player, the fees the
+    difference; the standings read it; no table has a ledger row (chips never enter)."""
+    state = runner.st
+    rows = await world.store.ledger_rows(journal_id(runner.tournament))
+    paid_in = sum(r.amount for r in rows if r.kind in (LedgerKind.BUY_IN, LedgerKind.TOP_UP))
+    records = await runner.journal.records()
+    rebuys = sum(r.paid for r in records if isinstance(r, Rebought))
+    players = {r.entry: r.player for r in records if isinstance(r, Registered)}
+    gone: Counter[str] = Counter()  # unregistered before the start: the price back
+    for r in records:
+        if isinstance(r, Unregistered):
+            gone[players[r.entry]] += r.refund
+    assert paid_in == sum(e.paid for e in state.entries) + rebuys + sum(gone.values())
+    out: Counter[str] = Counter()
+    for r in rows:
+        if r.kind is LedgerKind.CASH_OUT:
+            out[r.player_id] += r.amount
+    assert out == Counter(settled(state)) + gone
+    kept = state.fees if state.chips else 0  # called off before the start: all back
+    assert paid_in - sum(out.values()) == kept
+    assert isinstance(world.store, StoreAdapter)
+    for entry in state.entries:
+        totals = await world.store.store.player_totals(entry.player)
+        mine = [r for r in rows if r.player_id == entry.player]
+        assert totals.cashed == out[entry.player]
+        assert totals.bought == sum(r.amount for r in mine if r.kind is not LedgerKind.CASH_OUT)
+    for port in runner.ports.values():
+        assert await world.store.ledger_rows(port.table.table_id) == []
 
 
 # ---------------------------------------------------------------- pause (R-19.41)
@@ -227,6 +270,7 @@ async def test_R_19_39_a_cancelled_tournament_refunds_every_price_before_the_sta
     assert over.refusal is not None and over.refusal.key == "tournament.refuse.over"
     (record,) = [r for r in await runner.journal.records() if isinstance(r, Cancelled)]
     assert record.by == "host"
+    await _check_money(world, runner)
     await world.store.close()
 
 
@@ -297,8 +341,7 @@ async def test_R_19_39_a_cancelled_tournament_refunds_by_chips_mid_tournament(
             if e.kind == "hand_ended" and e.payload.get("hand_no") == hands[n]
         ]
         assert [e.payload.get("reason") for e in ended] == ["cancelled"]
-    for port in runner.ports.values():
-        assert await world.store.ledger_rows(port.table.table_id) == []
+    await _check_money(world, runner)
     assert await runner.after_hand(busy[0]) == []  # nothing heard of a called-off hand
     assert not await runner.deal(busy[0])
     await world.store.close()
@@ -328,6 +371,7 @@ async def test_R_19_42_a_cancel_cut_short_by_a_crash_is_finished_once(tmp_path: 
         assert max(outs.values()) == 1
         assert sum(1 for e in events if e.kind == "closed") == 1
     assert await runner.cancel("host", key="c") == Decision()
+    await _check_money(world, runner)
     await world.store.close()
 
 
@@ -508,4 +552,46 @@ async def test_R_19_45_a_chip_race_cut_short_by_a_crash_is_finished_once(tmp_pat
         assert all(chips % 25 == 0 for chips in port.stacks().values())
     await world.play(100)
     runner.check_chips()
+    await world.store.close()
+
+
+# ---------------------------------------------------------------- money (R-19.46)
+
+
+async def test_R_19_46_a_tournament_s_money_in_the_ledger_and_the_standings(
+    tmp_path: Path,
+) -> None:
+    """R-19.46: a sit-and-go with rebuys and bounties played to its winner: each price
+    paid (entries, rebuys, an unregistration's refund) and each player's prizes and
+    bounties are ledger rows under the tournament's log, once; the players' totals
+    and the leaderboard read them; the tables' ledgers stay empty."""
+    config = _quick(Entries(rebuys=1, rebuy_until=2, bounty=20))
+    world = World(tmp_path / "money.sqlite3", config, seed=9)
+    runner = await world.open(7)
+    assert await runner.apply(director.unregister(runner.st, "p6"), "unregister:p6")
+    assert (await runner.start()).ok
+    rebought = 0
+    for _ in range(50_000):
+        if runner.st.status != "running":
+            break
+        await step(runner, world.rng)
+        for entry in list(runner.st.seats):
+            if runner.st.stacks[entry] <= 1000 and (await runner.rebuy(entry, key=entry)).ok:
+                rebought += 1
+    assert runner.st.status == "finished" and rebought > 0
+    await _check_money(world, runner)
+    winner = runner.st.winner
+    assert winner is not None
+    assert isinstance(world.store, StoreAdapter)
+    board = await world.store.store.leaderboard()
+    top = board[0]
+    assert top.player_id == winner
+    paid = sum(
+        r.amount
+        for r in await world.store.ledger_rows(journal_id("cup"))
+        if r.player_id == winner and r.kind is not LedgerKind.CASH_OUT
+    )
+    assert top.net == settled(runner.st)[winner] - paid
+    runner = await world.reboot()
+    await _check_money(world, runner)  # nothing written twice by the restart
     await world.store.close()

@@ -40,6 +40,7 @@ from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
 from bot.tourney_run import control
 from bot.tourney_run.journal import Journal
+from bot.tourney_run.money import ledger_rows
 from bot.tourney_run.port import ServiceTable
 from bot.tourney_run.stakes import TournamentStakes, table_id
 
@@ -134,7 +135,8 @@ class Runner:
         if not decision.ok:
             return False
         if decision.records:
-            if not await self.journal.append(decision.records, key):
+            money = ledger_rows(self.state, decision.records)
+            if not await self.journal.append(decision.records, key, money):
                 return False
             self.keys.add(key)
             first = self.count
