@@ -595,3 +595,39 @@ async def test_R_19_46_a_tournament_s_money_in_the_ledger_and_the_standings(
     runner = await world.reboot()
     await _check_money(world, runner)  # nothing written twice by the restart
     await world.store.close()
+
+
+async def test_R_19_44_a_stack_change_is_a_transfer_counted_at_the_table(tmp_path: Path) -> None:
+    """R-19.44, R-2.5: ``Table.change_chips`` changes a stack between hands as a
+    transfer (counted in the table's moves, no ledger row), once per transfer id, is
+    refused during his hand or when it would leave no chip, and is recovered from the
+    log after a restart."""
+    world = World(tmp_path / "transfer.sqlite3", _quick(REBUYS))
+    runner = await world.start(12)
+    table = runner.table(1)
+    user = table.state.seats[min(table.state.seats)].user_id
+    seat = table.state.seat_of(user)
+    assert seat is not None
+    before = seat.stack
+    done = await table.change_chips(user, 700, key="x1", transfer="cup:test:1")
+    assert done.ok and done.msg is not None and done.msg.key == "tournament.chips_changed"
+    assert seat.stack == before + 700 and table.state.moves["cup:test:1"] == 700
+    assert table.state.conservation_error() is None
+    again = await table.change_chips(user, 700, key="x2", transfer="cup:test:1")
+    assert again.duplicate and seat.stack == before + 700
+    none_left = await table.change_chips(user, -(before + 700), key="x3", transfer="cup:test:2")
+    assert not none_left.ok and none_left.msg is not None
+    assert none_left.msg.key == "tournament.refuse.chips"
+    assert await world.store.ledger_rows(table.table_id) == []
+    assert await runner.deal(2)
+    other = runner.table(2)
+    dealt = other.state.seats[min(other.state.seats)].user_id
+    busy = await other.change_chips(dealt, 100, key="x4", transfer="cup:test:3")
+    assert not busy.ok and busy.msg is not None and busy.msg.key == "deal.move.in_hand"
+    assert "cup:test:3" not in other.state.moves
+    runner = await world.reboot()
+    table = runner.table(1)
+    seat = table.state.seat_of(user)
+    assert seat is not None and seat.stack == before + 700
+    assert table.state.conservation_error() is None
+    await world.store.close()
