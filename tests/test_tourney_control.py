@@ -4,11 +4,15 @@ checked after each, and after the service is dropped at the worst moment."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+
+import pytest
 
 from bot.table.clocks import ManualTime
 from bot.table.ports import LedgerKind, NullPresenter, StoreAdapter, StorePort, open_store
@@ -18,10 +22,13 @@ from bot.tournament.director import Decision
 from bot.tournament.log import (
     Cancelled,
     ChipRaced,
+    HandFinished,
     HandStarted,
     LevelUp,
+    Paused,
     Rebought,
     Registered,
+    Resumed,
     Unregistered,
 )
 from bot.tournament.structure import Config, Entries, Level, Schedule, preset
@@ -47,12 +54,16 @@ class World:
         self.time = ManualTime(START)
         self.rng = random.Random(seed)
         self.crash_at: str | None = None
+        self.armed: set[str] = set()
+        self.hit: Counter[str] = Counter()
         self.store: StorePort
         self.runner: Runner
 
     def _checkpoint(self, where: str) -> None:
-        if where == self.crash_at:
+        if where == self.crash_at or where in self.armed:
             self.crash_at = None
+            self.armed.discard(where)
+            self.hit[where] += 1
             raise Crash(where)
 
     def _runner(self, service: TableService) -> Runner:
@@ -133,14 +144,14 @@ async def _check_money(world: World, runner: Runner) -> None:
     rebuys = sum(r.paid for r in records if isinstance(r, Rebought))
     players = {r.entry: r.player for r in records if isinstance(r, Registered)}
     gone: Counter[str] = Counter()  # unregistered before the start: the price back
-    for r in records:
-        if isinstance(r, Unregistered):
-            gone[players[r.entry]] += r.refund
+    for record in records:
+        if isinstance(record, Unregistered):
+            gone[players[record.entry]] += record.refund
     assert paid_in == sum(e.paid for e in state.entries) + rebuys + sum(gone.values())
     out: Counter[str] = Counter()
-    for r in rows:
-        if r.kind is LedgerKind.CASH_OUT:
-            out[r.player_id] += r.amount
+    for row in rows:
+        if row.kind is LedgerKind.CASH_OUT:
+            out[row.player_id] += row.amount
     assert out == Counter(settled(state)) + gone
     kept = state.fees if state.chips else 0  # called off before the start: all back
     assert paid_in - sum(out.values()) == kept
@@ -630,4 +641,108 @@ async def test_R_19_44_a_stack_change_is_a_transfer_counted_at_the_table(tmp_pat
     seat = table.state.seat_of(user)
     assert seat is not None and seat.stack == before + 700
     assert table.state.conservation_error() is None
+    await world.store.close()
+
+
+# ---------------------------------------------------------------- all of it, dropped at random
+
+
+async def _on_runner(
+    world: World, command: str, who: str, *, key: str, addon: bool = False
+) -> Decision:
+    """A host's or player's command on the runner of the moment (a restart replaces it)."""
+    runner = world.runner
+    if command == "pause":
+        return await runner.pause(who, key=key)
+    if command == "resume":
+        return await runner.resume(who, key=key)
+    return await runner.rebuy(who, addon=addon, key=key)
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+async def test_R_19_43_pauses_rebuys_and_a_race_dropped_at_random_points_apply_once(
+    tmp_path: Path, seed: int
+) -> None:
+    """R-19.41, R-19.43, R-19.44, R-19.45, R-19.46, R-2.5: robots play while the host
+    pauses and resumes and players rebuy and take the add-on, a color-up due on the
+    way; the service is dropped right after such decisions are journaled (before the
+    tables heard of them) and at other points. After each restart the interrupted
+    command, given again with its key, applies nothing; at the end every hand was heard
+    of once, every stack change made once at one table, chips and money exact."""
+    schedule = Schedule(
+        (Level(5, 10, length=2), Level(10, 20, length=2), Level(25, 50, length=3),
+         Level(50, 100, length=3), Level(100, 200, length=1000)),
+        unit="hands",
+    )  # fmt: skip
+    config = Config(
+        buy_in=100, fee=10, stack=1000, schedule=schedule, seats=9,
+        entries=Entries(rebuys=3, rebuy_until=2, addon=1000, addon_price=80, bounty=20),
+        chip_races=((3, 5, 25),),
+    )  # fmt: skip
+    world = World(tmp_path / "random.sqlite3", config, seed=seed)
+    runner = await world.start(18)
+    rng = random.Random(seed)
+    until = rng.randrange(10, 60)
+    crashes = 0
+    for n in range(200_000):
+        runner = world.runner
+        state = runner.st
+        if state.status != "running":
+            break
+        if n == until:
+            world.armed |= {"hold", "chips", "dealt", "level", "move"}
+        command: Callable[[], Awaitable[Decision]] | None = None
+        r = rng.random()
+        if r < 0.01 and not state.paused:
+            command = partial(_on_runner, world, "pause", "host", key=f"p{n}")
+        elif state.paused and r < 0.1:
+            command = partial(_on_runner, world, "resume", "host", key=f"r{n}")
+        elif r < 0.15:
+            low = sorted(e for e, c in state.stacks.items() if c <= 1000)
+            if low:
+                addon = rng.random() < 0.3
+                who = rng.choice(low)
+                command = partial(_on_runner, world, "rebuy", who, key=f"b{n}", addon=addon)
+        try:
+            if command is not None:
+                await command()
+            elif state.paused:
+                playing = [k for k, p in sorted(runner.ports.items()) if not p.between_hands()]
+                if playing:
+                    number = rng.choice(playing)
+                    if await act(runner, number, world.rng):
+                        await runner.after_hand(number)
+            else:
+                await step(runner, world.rng)
+        except Crash:
+            crashes += 1
+            while True:
+                try:
+                    await world.reboot()
+                    break
+                except Crash:
+                    crashes += 1
+            if not world.runner.st.playing:
+                world.runner.check_chips()
+            if command is not None:
+                assert await command() == Decision(), "the same key applied twice"
+            until = n + rng.randrange(10, 60)
+    runner = world.runner
+    state = runner.st
+    assert state.status == "finished", "played to the end"
+    assert {"hold", "chips"} <= set(world.hit), world.hit
+    assert crashes >= 4
+    records = await runner.journal.records()
+    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
+    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
+    assert max(started.values()) == 1 and set(started) == set(finished)
+    assert any(isinstance(r, ChipRaced) for r in records)
+    assert sum(1 for r in records if isinstance(r, Rebought)) > 0
+    made = Counter(t for p in runner.ports.values() for t in p.table.state.moves if ":chips:" in t)
+    assert sorted(made) == sorted(c.transfer for c in runner.changes)
+    assert max(made.values()) == 1
+    pauses = [type(r).__name__ for r in records if isinstance(r, Paused | Resumed)]
+    assert pauses and all(a != b for a, b in itertools.pairwise(pauses))
+    runner.check_chips()
+    await _check_money(world, runner)
     await world.store.close()
