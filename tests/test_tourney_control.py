@@ -37,6 +37,7 @@ from bot.tourney_run.journal import journal_id
 from bot.tourney_run.money import settled
 from bot.tourney_run.robots import act, step
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.stakes import table_id
 
 START = 1_700_000_000.0
 
@@ -738,11 +739,34 @@ async def test_R_19_43_pauses_rebuys_and_a_race_dropped_at_random_points_apply_o
     assert max(started.values()) == 1 and set(started) == set(finished)
     assert any(isinstance(r, ChipRaced) for r in records)
     assert sum(1 for r in records if isinstance(r, Rebought)) > 0
-    made = Counter(t for p in runner.ports.values() for t in p.table.state.moves if ":chips:" in t)
+    made: Counter[str] = Counter()  # from every table's log, closed ones too
+    for number in state.table_hands:
+        for row in await world.store.events(table_id("cup", number)):
+            if row.kind == "chips_changed":
+                made[row.payload["transfer"]] += 1
     assert sorted(made) == sorted(c.transfer for c in runner.changes)
     assert max(made.values()) == 1
     pauses = [type(r).__name__ for r in records if isinstance(r, Paused | Resumed)]
     assert pauses and all(a != b for a, b in itertools.pairwise(pauses))
     runner.check_chips()
     await _check_money(world, runner)
+    await world.store.close()
+
+
+async def test_R_19_44_a_change_made_at_a_table_no_longer_open_is_not_made_again(
+    tmp_path: Path,
+) -> None:
+    """R-19.44: after a restart, a rebuy made at a table the runner no longer opens (a
+    broken table is closed once its players moved on) is known from that table's log:
+    nothing is pending, nothing is added twice."""
+    world = World(tmp_path / "closed.sqlite3", _quick(REBUYS))
+    runner = await world.start(12)
+    number = runner.st.seats["p2"][0]
+    assert (await runner.rebuy("p2", key="b")).ok
+    runner = await world.reboot()
+    runner.ports.pop(number)  # as if closed: its log is all that is left of it
+    runner.made.clear()
+    assert [c.entry for c in control.pending(runner)] == ["p2"]
+    await control.recall_changes(runner)
+    assert control.pending(runner) == []
     await world.store.close()

@@ -94,6 +94,8 @@ class Runner:
         self.notices: list[Msg] = []
         self.changes: list[control.Change] = []
         """Stack changes recorded (rebuys, add-ons, chip races), in journal order."""
+        self.made: set[str] = set()
+        """The transfer ids of the stack changes made at a table."""
         self.keys: set[str] = set()
         """The journal's keys: a cause already applied is not applied again."""
 
@@ -162,11 +164,12 @@ class Runner:
             return False
         self.state, self.count = None, 0
         self.last_hand, self.history, self.outs, self.vacated = {}, [], [], {}
-        self.changes, self.keys = [], await self.journal.keys()
+        self.changes, self.made, self.keys = [], set(), await self.journal.keys()
         for record in records:
             self._fold(record)
         if self.st.status in ("running", "finished"):
             await self._open_tables()
+            await control.recall_changes(self)
             await self._set_levels()
             await self.mover.resume()
             self.done = (await self.mover.recorded())[1]
