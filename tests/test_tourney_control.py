@@ -189,9 +189,13 @@ async def test_R_19_41_a_paused_tournament_stops_clocks_and_tables_and_resumes_w
     assert (await runner.pause("host", key="k1")) == Decision()  # the same key: done
     again = await runner.pause("host", key="k2")
     assert again.refusal is not None and again.refusal.key == "tournament.refuse.paused"
+    board = director.status(runner.st, world.time.now())
+    assert board[-1].key == "tournament.status.paused"
     world.time.advance(3600)
     await runner.tick()
     assert runner.st.level == 0, "the level clock stops during the pause"
+    late = director.status(runner.st, world.time.now())
+    assert late[1] == board[1], "the status board's next level stays where it stopped"
     await world.finish_hand(1)  # the hand in progress finishes
     assert runner.table(1).state.paused and runner.ready() == []
     runner.check_chips()
