@@ -50,7 +50,7 @@ class World:
     """A tournament on a SQLite file, its service and clock; :meth:`reboot` drops it and
     recovers from the file as a restarted process does."""
 
-    def __init__(self, path: Path, config: Config, seed: int = 1) -> None:
+    def __init__(self, path: Path | str, config: Config, seed: int = 1) -> None:
         self.path, self.config, self.seed = path, config, seed
         self.time = ManualTime(START)
         self.rng = random.Random(seed)
@@ -363,11 +363,11 @@ async def test_R_19_39_a_cancelled_tournament_refunds_by_chips_mid_tournament(
     await world.store.close()
 
 
-async def test_R_19_42_a_cancel_cut_short_by_a_crash_is_finished_once(tmp_path: Path) -> None:
+async def test_R_19_42_a_cancel_cut_short_by_a_crash_is_finished_once(store_url: str) -> None:
     """R-19.42: the service dropped right after the cancel was journaled, before any
     table heard of it: the restart calls off the hand, empties and closes every table,
-    once; a second restart changes nothing."""
-    world = World(tmp_path / "cut.sqlite3", _config(Entries(bounty=20)), seed=6)
+    once; a second restart changes nothing (SQLite and PostgreSQL)."""
+    world = World(store_url, _config(Entries(bounty=20)), seed=6)
     runner, stacks = await _cancel_mid_tournament(world)
     money_in = sum(e.paid for e in runner.st.entries)
     with crashing(world, "cancel"):
@@ -575,14 +575,15 @@ async def test_R_19_45_a_chip_race_cut_short_by_a_crash_is_finished_once(tmp_pat
 
 
 async def test_R_19_46_a_tournament_s_money_in_the_ledger_and_the_standings(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
     """R-19.46: a sit-and-go with rebuys and bounties played to its winner: each price
     paid (entries, rebuys, an unregistration's refund) and each player's prizes and
     bounties are ledger rows under the tournament's log, once; the players' totals
-    and the leaderboard read them; the tables' ledgers stay empty."""
+    and the leaderboard read them; the tables' ledgers stay empty (SQLite and
+    PostgreSQL)."""
     config = _quick(Entries(rebuys=1, rebuy_until=2, bounty=20))
-    world = World(tmp_path / "money.sqlite3", config, seed=9)
+    world = World(store_url, config, seed=9)
     runner = await world.open(7)
     assert await runner.apply(director.unregister(runner.st, "p6"), "unregister:p6")
     assert (await runner.start()).ok
