@@ -4,13 +4,17 @@ checked after each, and after the service is dropped at the worst moment."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
+import signal
+import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -89,6 +93,10 @@ class World:
 
     async def reboot(self) -> Runner:
         await self.store.close()
+        return await self.recover()
+
+    async def recover(self) -> Runner:
+        """Open the file as a restarted process does: the tables, then the journal."""
         self.store = await open_store(str(self.path))
         service = TableService(self.store, NullPresenter(), self.time, seed=f"d{self.seed}")
         await service.recover()
@@ -653,16 +661,97 @@ async def test_R_19_44_a_stack_change_is_a_transfer_counted_at_the_table(tmp_pat
 # ---------------------------------------------------------------- all of it, dropped at random
 
 
+class Holder(Protocol):
+    """Whatever holds the runner of the moment (a restart replaces it)."""
+
+    runner: Runner
+
+
+Command = Callable[[], Awaitable[Decision]]
+
+
+def controlled() -> Config:
+    """Rebuys through level 2, the add-on in levels 2 and 3, a color-up at level 3."""
+    schedule = Schedule(
+        (Level(5, 10, length=2), Level(10, 20, length=2), Level(25, 50, length=3),
+         Level(50, 100, length=3), Level(100, 200, length=1000)),
+        unit="hands",
+    )  # fmt: skip
+    return Config(
+        buy_in=100, fee=10, stack=1000, schedule=schedule, seats=9,
+        entries=Entries(rebuys=3, rebuy_until=2, addon=1000, addon_price=80, bounty=20),
+        chip_races=((3, 5, 25),),
+    )  # fmt: skip
+
+
 async def _on_runner(
-    world: World, command: str, who: str, *, key: str, addon: bool = False
+    holder: Holder, command: str, who: str, *, key: str, addon: bool = False
 ) -> Decision:
-    """A host's or player's command on the runner of the moment (a restart replaces it)."""
-    runner = world.runner
+    runner = holder.runner
     if command == "pause":
         return await runner.pause(who, key=key)
     if command == "resume":
         return await runner.resume(who, key=key)
     return await runner.rebuy(who, addon=addon, key=key)
+
+
+def random_command(holder: Holder, rng: random.Random, tag: str) -> Command | None:
+    """Now and then the host pauses or resumes, or a player at or below the starting
+    stack rebuys or takes the add-on (keys unique to ``tag``)."""
+    state = holder.runner.st
+    r = rng.random()
+    if r < 0.01 and not state.paused:
+        return partial(_on_runner, holder, "pause", "host", key=f"p{tag}")
+    if state.paused and r < 0.1:
+        return partial(_on_runner, holder, "resume", "host", key=f"r{tag}")
+    if r < 0.15:
+        low = sorted(e for e, c in state.stacks.items() if c <= 1000)
+        if low:
+            addon = rng.random() < 0.3
+            who = rng.choice(low)
+            return partial(_on_runner, holder, "rebuy", who, key=f"b{tag}", addon=addon)
+    return None
+
+
+async def random_play(holder: Holder, rng: random.Random, command: Command | None) -> None:
+    """The command, or a robot's step (while paused: only hands in progress go on)."""
+    runner = holder.runner
+    if command is not None:
+        await command()
+    elif runner.st.paused:
+        playing = [k for k, p in sorted(runner.ports.items()) if not p.between_hands()]
+        if playing:
+            number = rng.choice(playing)
+            if await act(runner, number, rng):
+                await runner.after_hand(number)
+    else:
+        await step(runner, rng)
+
+
+async def _check_end(world: World) -> None:
+    """Played to the end: every hand heard of once, every stack change made once at one
+    table (read from every table's log, closed ones too), pauses and resumes in turn,
+    chips and money exact."""
+    runner = world.runner
+    state = runner.st
+    assert state.status == "finished", "played to the end"
+    records = await runner.journal.records()
+    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
+    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
+    assert max(started.values()) == 1 and set(started) == set(finished)
+    assert any(isinstance(r, ChipRaced) for r in records)
+    assert sum(1 for r in records if isinstance(r, Rebought)) > 0
+    made: Counter[str] = Counter()
+    for number in state.table_hands:
+        for row in await world.store.events(table_id("cup", number)):
+            if row.kind == "chips_changed":
+                made[row.payload["transfer"]] += 1
+    assert sorted(made) == sorted(c.transfer for c in runner.changes)
+    assert max(made.values()) == 1
+    pauses = [type(r).__name__ for r in records if isinstance(r, Paused | Resumed)]
+    assert pauses and all(a != b for a, b in itertools.pairwise(pauses))
+    runner.check_chips()
+    await _check_money(world, runner)
 
 
 @pytest.mark.parametrize("seed", [21, 22])
@@ -675,51 +764,19 @@ async def test_R_19_43_pauses_rebuys_and_a_race_dropped_at_random_points_apply_o
     tables heard of them) and at other points. After each restart the interrupted
     command, given again with its key, applies nothing; at the end every hand was heard
     of once, every stack change made once at one table, chips and money exact."""
-    schedule = Schedule(
-        (Level(5, 10, length=2), Level(10, 20, length=2), Level(25, 50, length=3),
-         Level(50, 100, length=3), Level(100, 200, length=1000)),
-        unit="hands",
-    )  # fmt: skip
-    config = Config(
-        buy_in=100, fee=10, stack=1000, schedule=schedule, seats=9,
-        entries=Entries(rebuys=3, rebuy_until=2, addon=1000, addon_price=80, bounty=20),
-        chip_races=((3, 5, 25),),
-    )  # fmt: skip
-    world = World(tmp_path / "random.sqlite3", config, seed=seed)
-    runner = await world.start(18)
+    world = World(tmp_path / "random.sqlite3", controlled(), seed=seed)
+    await world.start(18)
     rng = random.Random(seed)
     until = rng.randrange(10, 60)
     crashes = 0
     for n in range(200_000):
-        runner = world.runner
-        state = runner.st
-        if state.status != "running":
+        if world.runner.st.status != "running":
             break
         if n == until:
             world.armed |= {"hold", "chips", "dealt", "level", "move"}
-        command: Callable[[], Awaitable[Decision]] | None = None
-        r = rng.random()
-        if r < 0.01 and not state.paused:
-            command = partial(_on_runner, world, "pause", "host", key=f"p{n}")
-        elif state.paused and r < 0.1:
-            command = partial(_on_runner, world, "resume", "host", key=f"r{n}")
-        elif r < 0.15:
-            low = sorted(e for e, c in state.stacks.items() if c <= 1000)
-            if low:
-                addon = rng.random() < 0.3
-                who = rng.choice(low)
-                command = partial(_on_runner, world, "rebuy", who, key=f"b{n}", addon=addon)
+        command = random_command(world, rng, str(n))
         try:
-            if command is not None:
-                await command()
-            elif state.paused:
-                playing = [k for k, p in sorted(runner.ports.items()) if not p.between_hands()]
-                if playing:
-                    number = rng.choice(playing)
-                    if await act(runner, number, world.rng):
-                        await runner.after_hand(number)
-            else:
-                await step(runner, world.rng)
+            await random_play(world, world.rng, command)
         except Crash:
             crashes += 1
             while True:
@@ -733,28 +790,43 @@ async def test_R_19_43_pauses_rebuys_and_a_race_dropped_at_random_points_apply_o
             if command is not None:
                 assert await command() == Decision(), "the same key applied twice"
             until = n + rng.randrange(10, 60)
-    runner = world.runner
-    state = runner.st
-    assert state.status == "finished", "played to the end"
     assert {"hold", "chips"} <= set(world.hit), world.hit
     assert crashes >= 4
-    records = await runner.journal.records()
-    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
-    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
-    assert max(started.values()) == 1 and set(started) == set(finished)
-    assert any(isinstance(r, ChipRaced) for r in records)
-    assert sum(1 for r in records if isinstance(r, Rebought)) > 0
-    made: Counter[str] = Counter()  # from every table's log, closed ones too
-    for number in state.table_hands:
-        for row in await world.store.events(table_id("cup", number)):
-            if row.kind == "chips_changed":
-                made[row.payload["transfer"]] += 1
-    assert sorted(made) == sorted(c.transfer for c in runner.changes)
-    assert max(made.values()) == 1
-    pauses = [type(r).__name__ for r in records if isinstance(r, Paused | Resumed)]
-    assert pauses and all(a != b for a, b in itertools.pairwise(pauses))
-    runner.check_chips()
-    await _check_money(world, runner)
+    await _check_end(world)
+    await world.store.close()
+
+
+async def test_R_19_41_a_process_killed_during_pauses_and_rebuys_resumes(tmp_path: Path) -> None:
+    """R-19.41, R-19.43, R-19.45, R-2.5: the process playing (pauses, rebuys, add-ons,
+    the chip race) is killed with SIGKILL at random moments and restarted from the
+    file each time, then played to the end here: nothing applied twice, chips and
+    money exact."""
+    path = tmp_path / "killed.sqlite3"
+    rng = random.Random(13)
+    root = Path(__file__).resolve().parent.parent
+    kills = 0
+    for n in range(4):
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.tourney_control_child", str(path), str(n), cwd=root,
+            stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert child.stdout is not None
+        assert (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"ready"
+        await asyncio.sleep(rng.uniform(0.3, 1.2))
+        if child.returncode is None:
+            child.send_signal(signal.SIGKILL)
+            kills += 1
+        await child.wait()
+    assert kills >= 3
+    world = World(path, controlled(), seed=99)
+    runner = await world.recover()
+    if not runner.st.playing:
+        runner.check_chips()
+    for n in range(200_000):
+        if world.runner.st.status != "running":
+            break
+        await random_play(world, world.rng, random_command(world, rng, f"end:{n}"))
+    await _check_end(world)
     await world.store.close()
 
 
