@@ -617,6 +617,14 @@ async def test_R_19_46_a_tournament_s_money_in_the_ledger_and_the_standings(
         if r.player_id == winner and r.kind is not LedgerKind.CASH_OUT
     )
     assert top.net == settled(runner.st)[winner] - paid
+    # Told its server, the tournament counts in that server's boards too.
+    assert (await world.store.store.leaderboard(guild=77)) == []
+    assert await runner.journal.record_guild(77)
+    assert not await runner.journal.record_guild(77)
+    server = (await world.store.store.leaderboard(guild=77))[0]
+    assert (server.player_id, server.net) == (winner, top.net)
+    mine = await world.store.store.player_totals(winner, guild=77)
+    assert mine.cashed == settled(runner.st)[winner] and mine.bought == paid
     runner = await world.reboot()
     await _check_money(world, runner)  # nothing written twice by the restart
     await world.store.close()

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.table.log import GuildRecorded
 from bot.table.ownership import RESERVED_PREFIX
 from bot.table.ports import DuplicateKey, LedgerRow, StorePort
+from bot.table.standings import STANDINGS_LOG
 from bot.tournament.log import Record, from_payload, to_payload
 
 KIND = "tournament"
@@ -36,6 +38,18 @@ class Journal:
         """The key of every decision appended."""
         rows = await self.store.events(self.log_id)
         return {r.idem_key for r in rows if r.kind == KIND and r.idem_key is not None}
+
+    async def record_guild(self, guild: int) -> bool:
+        """The server the tournament is played in, once: its money (R-19.46) then
+        counts in that server's night's record, stats and leaderboards too."""
+        rec = GuildRecorded(self.log_id, guild)
+        try:
+            await self.store.append(
+                STANDINGS_LOG, rec.kind, rec.to_payload(), idem_key=f"guild:{self.log_id}"
+            )
+        except DuplicateKey:
+            return False
+        return True
 
     async def record_payouts(self, rows: Sequence[tuple[str, str, int, int]]) -> bool:
         """The money each entry won, for the ledger, stats and leaderboards: (entry,
