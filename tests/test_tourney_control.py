@@ -456,6 +456,26 @@ async def test_R_19_43_a_rebuy_adds_a_stack_at_his_table_between_hands_only(
     await world.store.close()
 
 
+async def test_R_19_39_a_cancelled_tournament_refunds_rebought_chips_by_chips_too(
+    tmp_path: Path,
+) -> None:
+    """R-19.39, R-19.42, R-19.46: cancelled after a rebuy with hands in progress: the
+    rebuy's price is in the pool shared by chips, its chips in the stacks that share
+    it; every chip leaves the tables, every price is paid back or kept as a fee."""
+    world = World(tmp_path / "rebuycancel.sqlite3", _quick(REBUYS), seed=8)
+    runner = await world.start(12)
+    assert (await runner.rebuy("p5", key="b")).ok
+    for number in sorted(runner.ports):
+        assert await runner.deal(number)
+    stacks = dict(runner.st.stacks)
+    assert stacks["p5"] == 2000
+    money_in = sum(e.paid for e in runner.st.entries) + 100
+    assert (await runner.cancel("host", key="c")).ok
+    _check_cancelled(runner, stacks, money_in)
+    await _check_money(world, runner)
+    await world.store.close()
+
+
 async def test_R_19_43_the_add_on_in_its_period_once(tmp_path: Path) -> None:
     """R-19.38, R-19.43: from the last rebuy level the add-on is open, once per entry,
     its chips at the table between hands; rebuys close after their last level."""
