@@ -35,6 +35,7 @@ DOMAINS: Final[tuple[str, ...]] = (
     "record",
     "deal",
     "host",
+    "results",
 )
 """Every domain; a key lives in exactly one of them."""
 
