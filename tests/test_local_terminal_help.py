@@ -49,7 +49,7 @@ def _tournament_flags() -> list[str]:
 
 
 @pytest.mark.parametrize("locale", SUPPORTED)
-def test_R_20_50_help_names_every_command_the_terminal_takes(locale: Locale) -> None:
+def test_r20_50_help_names_every_command_the_terminal_takes(locale: Locale) -> None:
     """Every table, host, home-game, record and tournament command, and every
     tournament option, is in the help in ``locale``."""
     text = Words(locale)("help")
@@ -62,14 +62,14 @@ def test_R_20_50_help_names_every_command_the_terminal_takes(locale: Locale) -> 
     assert not missing, (locale, missing)
 
 
-def test_R_20_50_the_check_finds_a_missing_command() -> None:
+def test_r20_50_the_check_finds_a_missing_command() -> None:
     """The check above can fail: a word the help does not hold is reported."""
     text = Words("en")("help")
     assert _named(text, "kick") and not _named(text, "frobnicate")
     assert not _named("bomb yesterday", "bomb yes")
 
 
-async def test_R_20_50_help_and_question_mark_print_the_help(tmp_path: Path) -> None:
+async def test_r20_50_help_and_question_mark_print_the_help(tmp_path: Path) -> None:
     out = io.StringIO()
     inp = io.StringIO("help\n?\n")
     assert await terminal.run(["--db", str(tmp_path / "h.sqlite3")], inp=inp, out=out) == 0

@@ -54,7 +54,7 @@ def _places_complete(places: list[str], entries: int) -> None:
     assert covered == list(range(1, entries + 1)), places
 
 
-async def test_R_19_70_a_sit_and_go_played_by_robots_to_a_winner(tmp_path: Path) -> None:
+async def test_r19_70_a_sit_and_go_played_by_robots_to_a_winner(tmp_path: Path) -> None:
     """Six robots to one winner: the start, levels rising, each hand's result lines,
     each elimination, the winner once, and the standings: every entry once, places 1 to
     6, prizes summing exactly to the pool (R-19.22)."""
@@ -80,7 +80,7 @@ async def test_R_19_70_a_sit_and_go_played_by_robots_to_a_winner(tmp_path: Path)
     assert sum(text.count(_en("tournament.winner", player=Name(r))) for r in robots) == 1
 
 
-async def test_R_19_70_the_same_seed_plays_the_same_tournament(tmp_path: Path) -> None:
+async def test_r19_70_the_same_seed_plays_the_same_tournament(tmp_path: Path) -> None:
     argv = ["--tournament", "sng", "--players", "4", "--robots", "--seed", "11"]
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -91,7 +91,7 @@ async def test_R_19_70_the_same_seed_plays_the_same_tournament(tmp_path: Path) -
     assert other != first
 
 
-async def test_R_19_33_a_two_table_freezeout_moves_players_to_the_final_table(
+async def test_r19_33_a_two_table_freezeout_moves_players_to_the_final_table(
     tmp_path: Path,
 ) -> None:
     """Twelve robots on two tables: moves, the final table announced once, a winner,
@@ -133,7 +133,7 @@ async def test_R_19_33_a_two_table_freezeout_moves_players_to_the_final_table(
         await store.close()
 
 
-async def test_R_19_71_exports_replay_and_show_no_unshown_card(tmp_path: Path) -> None:
+async def test_r19_71_exports_replay_and_show_no_unshown_card(tmp_path: Path) -> None:
     """--export: one PHH file per hand, each replayed by the engine to its finishing
     stacks, with the event, the table, the hand and its level (its blinds those of the
     level), and no hole card but those shown at the showdown; results.csv read back
@@ -190,7 +190,7 @@ async def test_R_19_71_exports_replay_and_show_no_unshown_card(tmp_path: Path) -
     assert (folder / "standings.png").read_bytes().startswith(b"\x89PNG")
 
 
-async def test_R_19_70_a_player_types_his_actions_among_robots(tmp_path: Path) -> None:
+async def test_r19_70_a_player_types_his_actions_among_robots(tmp_path: Path) -> None:
     """alice types (the words players use, refusals answered and nothing changed);
     robots take the other seats; she only sees her cards when she asks; the standings
     place her."""
@@ -210,7 +210,7 @@ async def test_R_19_70_a_player_types_his_actions_among_robots(tmp_path: Path) -
     )
 
 
-async def test_R_19_70_bad_tournament_options_exit_2_and_say_what_is_allowed(
+async def test_r19_70_bad_tournament_options_exit_2_and_say_what_is_allowed(
     tmp_path: Path,
 ) -> None:
     code, text = await _run(tmp_path, ["--tournament", "sng", "--players", "11", "--robots"])
