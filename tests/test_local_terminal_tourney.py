@@ -21,6 +21,7 @@ from bot.poker.phh import replay_file
 from bot.table.ports import open_store
 from bot.tournament.structure import preset
 from bot.words import render
+from bot.words.catalog import read_catalog
 
 
 async def _run(tmp_path: Path, argv: list[str], lines: str = "") -> tuple[int, str]:
@@ -202,7 +203,9 @@ async def test_r19_70_a_player_types_his_actions_among_robots(tmp_path: Path) ->
     rows = _standings(text)
     assert len(rows) == 3 and sum(" alice:" in row for row in rows) == 1
     assert Words()("tourney.who", names="alice") in text
-    assert "! alice:" in text  # "raise banana" refused
+    refusals = [ln for ln in text.splitlines() if ln.startswith("! alice:")]
+    assert len(refusals) >= 1 and "banana" in refusals[0]  # "raise banana", said once
+    assert sum("banana" in ln for ln in refusals) == 1
     assert re.search(r"^alice: [2-9TJQKA][shdc] [2-9TJQKA][shdc]$", text, re.M)
     assert (
         _en("tournament.status.players", count=Count(3), entries=Number(3), average=Chips(1500))
@@ -223,3 +226,38 @@ async def test_r19_70_bad_tournament_options_exit_2_and_say_what_is_allowed(
     with contextlib.redirect_stderr(err):
         code = await run(["--db", str(tmp_path / "c.sqlite3"), "--robots"], io.StringIO(), out)
     assert code == 2 and Words()("args.robots") in err.getvalue()
+
+
+def _english_pieces() -> set[str]:
+    """The English sentences of the catalogues a terminal tournament speaks (terminal,
+    tournament, results), cut at their parameters: pieces of two words or more."""
+    out: set[str] = set()
+    for domain in ("terminal", "tournament", "results"):
+        for m in read_catalog("en", domain):
+            if not m.id or m.id == "terminal.help":
+                continue
+            texts = m.string if isinstance(m.string, tuple) else (m.string,)
+            for text in texts:
+                for piece in re.split(r"\{[a-z_]+\}", str(text)):
+                    piece = piece.strip(" .,:()|=!")
+                    if len(piece.split()) >= 2 and len(piece) >= 8 and "`" not in piece:
+                        out.add(piece)
+    return out
+
+
+async def test_r19_70_a_tournament_in_russian_says_nothing_in_english(tmp_path: Path) -> None:
+    """--lang ru: the director's notices, the hands' lines, the standings and the
+    export's words are Russian; no English sentence of the catalogues is printed."""
+    argv = ["--tournament", "sng", "--players", "4", "--robots", "--seed", "9", "--lang", "ru"]
+    argv += ["--export", str(tmp_path / "ex")]
+    code, text = await _run(tmp_path, argv)
+    assert code == 0
+    ru = Words("ru")
+    assert ru("tourney.standings", title=ru("tourney.title.sng")) in text
+    assert ru("tourney.table", table=1) in text and ru("tourney.robot", number=4) in text
+    winners = [ru("tourney.robot", number=n) for n in range(1, 5)]
+    said = [render(msg("tournament.winner", player=Name(w)), "ru") for w in winners]
+    assert sum(text.count(s) for s in said) == 1
+    leaked = [piece for piece in _english_pieces() if piece in text]
+    assert not leaked, leaked
+    assert re.search("[а-я]", text)

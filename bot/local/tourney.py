@@ -378,7 +378,11 @@ class Tourney:
             self.emit("! " + self.words("player.empty", name=name))
             return
         number = next(n for n, p in self.run.ports.items() if p.table is table)
-        out = await table.act(user, action, key=self.key("act"))
+        self.presenter.answering = True  # the refusal is printed here, once
+        try:
+            out = await table.act(user, action, key=self.key("act"))
+        finally:
+            self.presenter.answering = False
         if not out.ok:
             self.emit(f"! {name}: {self.words.said(out.msg, out.message)}")
             return
