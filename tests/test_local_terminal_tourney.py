@@ -261,3 +261,40 @@ async def test_r19_70_a_tournament_in_russian_says_nothing_in_english(tmp_path: 
     leaked = [piece for piece in _english_pieces() if piece in text]
     assert not leaked, leaked
     assert re.search("[а-я]", text)
+
+
+async def test_r19_40_a_killed_terminal_tournament_resumes_from_the_file(tmp_path: Path) -> None:
+    """The terminal stopped mid-tournament (the service dropped, nothing said): the
+    next start on the same file carries the tournament on from its journal and tables
+    to one winner, every entry placed once and every chip still in play (R-2.5)."""
+    db = tmp_path / "t.sqlite3"
+    argv = ["--tournament", "sng", "--players", "5", "--robots", "--seed", "8"]
+    args = parse_args(["--db", str(db), *argv])
+    config = config_from_args(args, 0, Words())
+    assert not isinstance(config, str)
+    store = await open_store(str(db))
+    first = Tourney(args, io.StringIO(), Words())
+    await first.open(store, config)
+    for _ in range(150):
+        await first.step()
+    state = first.run.st
+    assert state.status == "running" and state.table_hands
+    hands = sum(state.table_hands.values())
+    assert first.service is not None
+    await first.service.stop()
+    await store.close()
+
+    code, text = await _run(tmp_path, argv)
+    assert code == 0
+    said = Words()(
+        "tourney.resumed",
+        title=Words()("tourney.title.sng"),
+        left=Count(len(state.seats)),
+        entries=5,
+    )
+    assert text.startswith(said), text[:300]
+    rows = _standings(text)
+    assert len(rows) == 5
+    _places_complete([row.split()[0] for row in rows], 5)
+    heads = re.findall(r"Hand #(\d+):", text)
+    assert heads and int(heads[0]) >= hands, "the hands carried on, not from #1"

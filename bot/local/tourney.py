@@ -195,9 +195,12 @@ class Tourney:
     async def open(self, store: StorePort, config: Config) -> None:
         self.store = store
         self.service = TableService(store, self.presenter, SystemTime(), seed=self.args.seed)
+        await self.service.recover()
         number = 1
         while await store.events(journal_id(f"{TOURNEY_ID}-{number}")):
             number += 1
+        if number > 1 and await self.resume(f"{TOURNEY_ID}-{number - 1}"):
+            return
         tid = f"{TOURNEY_ID}-{number}"
         self.runner = Runner(self.service, tid, rng=self.rng, tell=self.tell)
         await self.run.create(config)
@@ -214,6 +217,23 @@ class Tourney:
             await self.run.register(name.casefold(), name)
         if self.run.st.status == "registering":
             await self.run.start()
+
+    async def resume(self, tournament: str) -> bool:
+        """Carry on the file's last tournament if it was stopped before its end (a
+        killed terminal): the journal and the tables are in the file (R-19.40)."""
+        runner = Runner(self.service_, tournament, rng=self.rng, tell=self.tell)
+        if not await runner.load() or runner.st.status != "running":
+            return False
+        self.runner = runner
+        st = runner.st
+        left, entries = Count(len(st.seats)), len(st.entries)
+        self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
+        return True
+
+    @property
+    def service_(self) -> TableService:
+        assert self.service is not None
+        return self.service
 
     async def play(self, lines: Callable[[], Awaitable[str | None]]) -> bool:
         """Until the tournament is over (True), or the input ends or says quit while a
