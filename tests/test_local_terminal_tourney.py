@@ -196,7 +196,7 @@ async def test_r19_70_a_player_types_his_actions_among_robots(tmp_path: Path) ->
     robots take the other seats; she only sees her cards when she asks; the standings
     place her."""
     lines = ["alice: cards", "alice: raise banana", "bob: call", "status", "table"]
-    lines += ["alice: all in", "alice: call", "alice: fold"] * 400
+    lines += ["alice: raise 40", "alice: call", "alice: all in", "alice: fold"] * 300
     argv = ["--tournament", "sng", "--players", "3", "--seed", "2", "alice"]
     code, text = await _run(tmp_path, argv, "\n".join(lines) + "\n")
     assert code == 0, text[-3000:]

@@ -8,7 +8,8 @@ other seats, or every seat with ``--robots``. The terminal prints what the direc
 says (eliminations, levels, moves, the final table), each hand's result lines (every
 line of a hand at a table where someone types), then the final standings with prizes;
 ``export DIR`` (or ``--export DIR``) writes every hand in PHH, the results as CSV and
-the standings picture (R-19.70, R-19.71).
+the standings picture (R-19.70, R-19.71). A start on a file whose last tournament
+stopped before its end (a killed terminal) carries that one on.
 """
 
 from __future__ import annotations
