@@ -405,7 +405,8 @@ class Tourney:
         finally:
             self.presenter.answering = False
         if not out.ok:
-            self.emit(f"! {name}: {self.words.said(out.msg, out.message)}")
+            if out.msg is not None:  # a refusal always says why, as a message
+                self.emit(f"! {name}: {self.words.render(out.msg)}")
             return
         if not table.snapshot(None).in_hand:
             await self.hand_over(number)
