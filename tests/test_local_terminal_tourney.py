@@ -196,7 +196,8 @@ async def test_r19_70_a_player_types_his_actions_among_robots(tmp_path: Path) ->
     robots take the other seats; she only sees her cards when she asks; the standings
     place her."""
     lines = ["alice: cards", "alice: raise banana", "bob: call", "status", "table"]
-    lines += ["alice: raise 40", "alice: call", "alice: all in", "alice: fold"] * 300
+    cycle = ["alice: raise 40", "alice: call", "alice: all in", "alice: fold"]
+    lines += cycle[:2] + [f"export {tmp_path / 'mid'}"] + cycle * 300
     argv = ["--tournament", "sng", "--players", "3", "--seed", "2", "alice"]
     code, text = await _run(tmp_path, argv, "\n".join(lines) + "\n")
     assert code == 0, text[-3000:]
@@ -207,6 +208,10 @@ async def test_r19_70_a_player_types_his_actions_among_robots(tmp_path: Path) ->
     assert len(refusals) >= 1 and "banana" in refusals[0]  # "raise banana", said once
     assert sum("banana" in ln for ln in refusals) == 1
     assert re.search(r"^alice: [2-9TJQKA][shdc] [2-9TJQKA][shdc]$", text, re.M)
+    # export DIR while it is played: the hands so far; the results come at the end.
+    mid = sorted((tmp_path / "mid" / "hands").glob("*.phh"))
+    said = Words()("tourney.exported_hands", hands=Count(len(mid)), folder=str(tmp_path / "mid"))
+    assert said in text and not (tmp_path / "mid" / "results.csv").exists()
     assert (
         _en("tournament.status.players", count=Count(3), entries=Number(3), average=Chips(1500))
         in text

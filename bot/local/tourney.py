@@ -37,6 +37,7 @@ from bot.table.table import Table
 from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
 from bot.tournament import director
+from bot.tournament.log import Created
 from bot.tournament.structure import PRESETS, Config, Entries, Forced, preset
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
@@ -132,8 +133,10 @@ class Shown(TerminalPresenter):
     """The terminal presenter for the tables where someone types (``watched``); the
     robots' tables are told by their hands' result lines."""
 
-    def __init__(self, out: TextIO, words: Words, watched: Callable[[str], bool]) -> None:
-        super().__init__(out, words=words)
+    def __init__(
+        self, out: TextIO, words: Words, watched: Callable[[str], bool], quiet: bool = False
+    ) -> None:
+        super().__init__(out, words=words, quiet=quiet)
         self.watched = watched
 
     async def public(self, table_id: str, notice: Notice) -> None:
@@ -154,7 +157,7 @@ class Tourney:
         self.words = words
         self.names = [check_name(n) for n in args.players]
         self.humans: dict[str, str] = {} if args.robots else {n.casefold(): n for n in self.names}
-        self.presenter = Shown(out, words, self.watched)
+        self.presenter = Shown(out, words, self.watched, bool(args.quiet))
         self.store: StorePort | None = None
         self.service: TableService | None = None
         self.runner: Runner | None = None
@@ -205,6 +208,7 @@ class Tourney:
         tid = f"{TOURNEY_ID}-{number}"
         self.runner = Runner(self.service, tid, rng=self.rng, tell=self.tell)
         await self.run.create(config)
+        await self.dated()
         fmt = str(self.args.tournament)
         total = DEFAULTS[fmt] if self.args.entrants is None else int(self.args.entrants)
         names = list(self.names)
@@ -226,10 +230,17 @@ class Tourney:
         if not await runner.load() or runner.st.status != "running":
             return False
         self.runner = runner
+        await self.dated()
         st = runner.st
         left, entries = Count(len(st.seats)), len(st.entries)
         self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
         return True
+
+    async def dated(self) -> None:
+        """The standings' day: the day the tournament was created (in the file)."""
+        first = (await self.run.journal.records())[:1]
+        if first and isinstance(first[0], Created) and first[0].at > 0:
+            self.day = datetime.date.fromtimestamp(first[0].at)
 
     @property
     def service_(self) -> TableService:
@@ -318,7 +329,7 @@ class Tourney:
         """A finished hand's lines: all of them where someone types (the presenter told
         them as they came, so only the result), its result where robots play."""
         table = self.run.table(number)
-        if self.human_at(table):
+        if self.args.quiet or self.human_at(table):
             return  # told line by line as it was played
         lines = await table.hand_told(hand)
         keep = [m for m in lines if m.key.startswith(RESULT_KEYS)]
