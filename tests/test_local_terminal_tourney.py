@@ -9,7 +9,10 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -303,3 +306,21 @@ async def test_r19_40_a_killed_terminal_tournament_resumes_from_the_file(tmp_pat
     _places_complete([row.split()[0] for row in rows], 5)
     heads = re.findall(r"Hand #(\d+):", text)
     assert heads and int(heads[0]) >= hands, "the hands carried on, not from #1"
+
+
+def test_r19_70_python_m_bot_tournament_is_the_terminal(tmp_path: Path) -> None:
+    """``python -m bot --tournament ...`` needs no --local and no token: the terminal
+    plays the tournament to its standings."""
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    argv = ["--tournament", "sng", "--players", "3", "--robots", "--seed", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *argv, "--db", str(tmp_path / "p.sqlite3")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(_standings(done.stdout)) == 3
