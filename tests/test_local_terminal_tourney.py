@@ -23,6 +23,7 @@ from bot.poker.messages import Chips, Count, Name, Number, Param, msg
 from bot.poker.phh import replay_file
 from bot.table.ports import open_store
 from bot.tournament.structure import preset
+from bot.tourney_run.results import hand_files
 from bot.words import render
 from bot.words.catalog import read_catalog
 
@@ -131,6 +132,15 @@ async def test_r19_33_a_two_table_freezeout_moves_players_to_the_final_table(
         moved = re.escape(_en("tournament.move", player=Name("@"), table=Number(1), seat=Number(9)))
         moved = moved.replace("@", ".+").replace("1", r"\d").replace("9", r"\d+")
         assert re.search(moved, text), "players moved to balance or break"
+        # the hands of a broken table are exported even once the runner has
+        # let it go and a restart did not load it (closed, R-19.52).
+        every = await hand_files(tourney.run, "x")
+        broken = sorted(tourney.run.st.broken)
+        assert broken and any(name.startswith(f"table{broken[0]}-") for name, _ in every)
+        for n in broken:
+            port = tourney.run.ports.pop(n)
+            tourney.service.tables.pop(port.table.table_id)
+        assert await hand_files(tourney.run, "x") == every
     finally:
         assert tourney.service is not None
         await tourney.service.stop()

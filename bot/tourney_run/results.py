@@ -15,9 +15,13 @@ import io
 from dataclasses import dataclass
 
 from bot.poker.messages import Number, msg
+from bot.table.ports import NullPresenter
+from bot.table.recovery import load
+from bot.table.table import Table
 from bot.tournament.director import State
 from bot.tournament.log import HandStarted, LevelUp, Record
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.stakes import table_id
 from bot.words import DEFAULT, Locale, render
 
 
@@ -109,14 +113,31 @@ def _toml(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+async def tables(runner: Runner, records: list[Record]) -> list[tuple[int, Table]]:
+    """Every table the tournament dealt at, by number: the runner's, or a broken one it
+    let go of (closed, perhaps not loaded since a restart), read from its log."""
+    numbers = {r.table for r in records if isinstance(r, HandStarted)} | set(runner.ports)
+    service = runner.service
+    out: list[tuple[int, Table]] = []
+    for number in sorted(numbers):
+        port = runner.ports.get(number)
+        tid = table_id(runner.tournament, number)
+        table = port.table if port is not None else service.get(tid)
+        if table is None:
+            state = await load(service.store, tid)
+            table = Table(state, service.store, NullPresenter(), service.time)
+        out.append((number, table))
+    return out
+
+
 async def hand_files(runner: Runner, event: str) -> list[tuple[str, str]]:
     """Every finished hand of the tournament's tables as (file name, PHH text), the
     spectator's copy with the tournament's fields, table by table, hand by hand."""
-    levels = levels_by_hand(await runner.journal.records())
+    records = await runner.journal.records()
+    levels = levels_by_hand(records)
     schedule = runner.st.config.schedule
     out: list[tuple[str, str]] = []
-    for number, port in sorted(runner.ports.items()):
-        table = port.table
+    for number, table in await tables(runner, records):
         view = table.snapshot(None)
         last = view.hand_no - (1 if view.in_hand else 0)
         for hand in range(1, last + 1):
