@@ -239,6 +239,8 @@ async def test_r19_70_bad_tournament_options_exit_2_and_say_what_is_allowed(
     assert code == 2 and Words()("tourney.players", low=2, high=10, named=0) in text
     code, text = await _run(tmp_path, ["--tournament", "sng", "--game", "horse", "--robots"])
     assert code == 2 and Words()("tourney.game", game="horse") in text
+    code, text = await _run(tmp_path, ["--tournament", "sng", "x" * 200])
+    assert code == 2 and "Traceback" not in text and "x" * 20 in text
     code, text = await _run(tmp_path, ["--tournament", "sng", "--bounty", "500", "--robots"])
     assert code == 2 and Words()("tourney.money", buy_in=100) in text
     out, err = io.StringIO(), io.StringIO()

@@ -496,7 +496,11 @@ async def main(
 ) -> int:
     """Set up, play and tell one tournament in ``store``; ``lines`` gives the typed
     lines (None at the end of the input). 0 when it was played to a winner."""
-    tourney = Tourney(args, out, words)
+    try:
+        tourney = Tourney(args, out, words)
+    except ParseError as exc:  # a name that cannot be a player's
+        print(f"chipfist: {words.refusal(exc)}", file=out, flush=True)
+        return 2
     humans = len(tourney.humans)
     config = config_from_args(args, humans, words)
     if isinstance(config, str):
