@@ -23,6 +23,7 @@ from bot.poker.messages import Chips, Count, Name, Number, Param, msg
 from bot.poker.phh import replay_file
 from bot.table.ports import open_store
 from bot.tournament.structure import preset
+from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files
 from bot.tourney_run.stakes import table_id
 from bot.words import render
@@ -337,3 +338,26 @@ def test_r19_70_python_m_bot_tournament_is_the_terminal(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert len(_standings(done.stdout)) == 3
+
+
+async def test_r19_40_quit_stops_the_tournament_and_a_new_start_carries_it_on(
+    tmp_path: Path,
+) -> None:
+    """`quit` while alice must act: exit 1, saying how to carry on; the next start on
+    the file resumes the same tournament (not a new one) and plays it to its end."""
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "6", "alice"]
+    code, text = await _run(tmp_path, argv, "alice: cards\nquit\n")
+    assert code == 1 and Words()("tourney.stopped") in text
+    code, text = await _run(tmp_path, argv, "alice: fold\n" * 500)
+    assert code == 0
+    resumed = Words()(
+        "tourney.resumed", title=Words()("tourney.title.sng"), left=Count(3), entries=3
+    )
+    assert text.startswith(resumed)
+    assert len(_standings(text)) == 3
+    store = await open_store(str(tmp_path / "t.sqlite3"))
+    try:
+        assert await store.events(journal_id("local-tourney-1"))
+        assert not await store.events(journal_id("local-tourney-2")), "one tournament"
+    finally:
+        await store.close()
