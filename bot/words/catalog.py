@@ -36,6 +36,7 @@ DOMAINS: Final[tuple[str, ...]] = (
     "deal",
     "host",
     "rotation",
+    "results",
 )
 """Every domain; a key lives in exactly one of them."""
 
