@@ -22,7 +22,8 @@ from bot.local.words import Words
 from bot.poker.messages import Chips, Count, Name, Number, Param, msg
 from bot.poker.phh import replay_file
 from bot.table.ports import open_store
-from bot.tournament.structure import preset
+from bot.tournament.structure import Config, preset
+from bot.tourney_run.games import refusal
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files
 from bot.tourney_run.stakes import table_id
@@ -238,8 +239,14 @@ async def test_r19_70_bad_tournament_options_exit_2_and_say_what_is_allowed(
 ) -> None:
     code, text = await _run(tmp_path, ["--tournament", "sng", "--players", "11", "--robots"])
     assert code == 2 and Words()("tourney.players", low=2, high=10, named=0) in text
-    code, text = await _run(tmp_path, ["--tournament", "sng", "--game", "horse", "--robots"])
-    assert code == 2 and Words()("tourney.game", game="horse") in text
+    code, text = await _run(tmp_path, ["--tournament", "sng", "--game", "guts", "--robots"])
+    assert code == 2 and Words()("tourney.game", game="guts") in text
+    # R-19.53: stud deals to eight at most, so a ten-seat stud sit-and-go is refused.
+    argv = ["--tournament", "sng", "--game", "stud", "--players", "10", "--robots"]
+    code, text = await _run(tmp_path, argv)
+    too_many = refusal(Config(game=("stud",), seats=10))
+    assert too_many is not None and too_many.key == "rotation.too_many_seats"
+    assert code == 2 and render(too_many, "en") in text, text
     code, text = await _run(tmp_path, ["--tournament", "sng", "x" * 200])
     assert code == 2 and "Traceback" not in text and "x" * 20 in text
     code, text = await _run(tmp_path, ["--tournament", "sng", "--bounty", "500", "--robots"])
@@ -361,3 +368,20 @@ async def test_r19_40_quit_stops_the_tournament_and_a_new_start_carries_it_on(
         assert not await store.events(journal_id("local-tourney-2")), "one tournament"
     finally:
         await store.close()
+
+
+async def test_r19_50_a_horse_sit_and_go_at_the_terminal(tmp_path: Path) -> None:
+    """R-19.50, R-19.27: ``--game horse`` deals the rotation to a winner: stud deals and
+    hold'em deals are both told, places complete."""
+    argv = ["--tournament", "sng", "--players", "6", "--game", "horse", "--robots", "--seed", "5"]
+    code, text = await _run(tmp_path, argv)
+    assert code == 0, text[-2000:]
+    _places_complete([r.split()[0] for r in _standings_of(text, "sng")], 6)
+    for game in ("Texas hold'em", "Omaha hi-lo", "Razz", "Seven-card stud"):
+        assert game in text, game
+
+
+def _standings_of(text: str, fmt: str) -> list[str]:
+    head = Words()("tourney.standings", title=Words()(f"tourney.title.{fmt}"))
+    assert head in text, text[-2000:]
+    return [ln for ln in text.split(head, 1)[1].splitlines() if ln.startswith("  ")]

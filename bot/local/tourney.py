@@ -39,6 +39,7 @@ from bot.table.view import TableView
 from bot.tournament import director
 from bot.tournament.log import Created
 from bot.tournament.structure import PRESETS, Config, Entries, Forced, preset
+from bot.tourney_run import games as tourney_games
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
 from bot.tourney_run.runner import Runner
@@ -108,25 +109,29 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     low, high = (2, 10) if fmt == "sng" else (2, 1000)
     if not low <= players <= high or players < humans:
         return say("tourney.players", low=low, high=high, named=humans)
-    games = split_rotation(str(args.game or "holdem")) or ("holdem",)
-    variant, _ = split_game(games[0])
-    game = VARIANTS.get(variant)
-    if len(games) > 1 or game is None or game.forced not in ("blinds", "bring_in"):
+    dealt = split_rotation(str(args.game or "holdem")) or ("holdem",)
+    kinds = [VARIANTS.get(split_game(g)[0]) for g in dealt]
+    if any(k is None or k.forced not in ("blinds", "bring_in") for k in kinds):
         return say("tourney.game", game=str(args.game))
     buy_in = BUY_IN if args.buy_in is None else int(args.buy_in)
     if args.stack < 1 or args.bounty < 0 or args.bounty > buy_in:
         return say("tourney.money", buy_in=buy_in)
-    forced: Forced = "bring_in" if game.forced == "bring_in" else "blinds"
-    return Config(
-        game=(variant,),
+    # A stud deal or a mixed rotation's levels are written in the limit form.
+    forced: Forced = "bring_in" if any(k and k.forced == "bring_in" for k in kinds) else "blinds"
+    event = Config(game=dealt)
+    seats = players if fmt == "sng" else min(MTT_SEATS, tourney_games.most_players(event))
+    config = Config(
+        game=dealt,
         format="sit_and_go" if fmt == "sng" else "scheduled",
         buy_in=buy_in,
         stack=args.stack,
         schedule=preset(args.structure, args.stack, unit="hands", forced=forced),
-        seats=players if fmt == "sng" else MTT_SEATS,
+        seats=seats,
         max_players=players if fmt == "sng" else 0,
         entries=Entries(bounty=args.bounty),
     )
+    why = tourney_games.refusal(config)
+    return config if why is None else say.render(why)
 
 
 class Shown(TerminalPresenter):
