@@ -32,6 +32,11 @@ class Journal:
                 out += [from_payload(p) for p in row.payload["records"]]
         return out
 
+    async def keys(self) -> set[str]:
+        """The key of every decision appended."""
+        rows = await self.store.events(self.log_id)
+        return {r.idem_key for r in rows if r.kind == KIND and r.idem_key is not None}
+
     async def record_payouts(self, rows: Sequence[tuple[str, str, int, int]]) -> bool:
         """The money each entry won, for the ledger, stats and leaderboards: (entry,
         player, prize, bounties). Once; never chips at a table."""
