@@ -23,6 +23,7 @@ import threading
 from collections.abc import Iterator
 from typing import TextIO
 
+from bot.local import tourney
 from bot.local.drawing import cards_text, draw
 from bot.local.host import HOST_COMMANDS, host_line
 from bot.local.presenter import TerminalPresenter
@@ -104,7 +105,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument(
         "--auto", action="store_true", default=None, help="deal the next hand automatically"
     )
-    ap.add_argument("--robots", type=int, default=0, help="robots play this many hands")
+    ap.add_argument(
+        "--robots",
+        type=int,
+        nargs="?",
+        const=-1,
+        default=0,
+        help="robots play this many hands; in a tournament (no number) robots take every seat",
+    )
     ap.add_argument(
         "--seed",
         default=None,
@@ -118,6 +126,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=None,
         help="the table's language: en, de, fr, es, pt_BR or ru (default: CHIPFIST_LANG, else en)",
     )
+    tourney.add_arguments(ap)
     return ap.parse_args(argv)
 
 
@@ -703,12 +712,19 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
     except SettingsError as exc:
         print(f"chipfist: {words.refusal(exc)}", file=sys.stderr)
         return 2
+    if args.robots < 0 and not args.tournament:
+        print(f"chipfist: {words('args.robots')}", file=sys.stderr)
+        return 2
     local = LocalTable(args, out)
     try:
         problem = await local.open_store()
         if problem:
             print(f"chipfist: {problem}", file=sys.stderr)
             return 2
+        if args.tournament:
+            assert local.store is not None
+            reader = LineReader(inp)
+            return await tourney.main(args, local.store, reader.get, out, words, inp.isatty())
         await local.start()
         if args.robots:
             await local.robots(args.robots, args.seed)

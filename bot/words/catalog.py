@@ -36,6 +36,7 @@ DOMAINS: Final[tuple[str, ...]] = (
     "record",
     "deal",
     "host",
+    "results",
 )
 """Every domain; a key lives in exactly one of them."""
 
