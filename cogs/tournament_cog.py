@@ -1,5 +1,5 @@
-"""Tournaments on Discord (docs/RULES.md R-19.60 to R-19.64): ``/tournament create|
-register|unregister|start|status``, the announcement's Register/Unregister buttons, and
+"""Tournaments on Discord (docs/RULES.md R-19.60 to R-19.65): ``/tournament create|
+register|unregister|start|status|pause|cancel``, the announcement's Register/Unregister buttons, and
 the driver (:mod:`bot.tourney_run.driver`) that deals the tournament's tables, each in
 a thread of its own (:mod:`cogs.tourney_board`). Every answer is private and in the
 asker's language; a refusal says what is allowed and changes nothing.
@@ -7,7 +7,7 @@ asker's language; a refusal says what is allowed and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Literal
 
 import discord
@@ -285,17 +285,50 @@ class TournamentCog(commands.Cog):
     @tournament.command(name="start", description="Start the tournament now (host or moderator)")
     @app_commands.describe(tournament="Its id (default: the one open here)")
     async def start(self, interaction: Interaction, tournament: str | None = None) -> None:
-        runner = await self._find(interaction, tournament)
+        """R-19.26: seats drawn, stacks equal; refused with too few players."""
+        await self._host_command(interaction, tournament, lambda r, by, key: r.start())
+
+    @tournament.command(
+        name="pause", description="Pause or resume the tournament (host or moderator)"
+    )
+    @app_commands.describe(
+        resume="True resumes it", tournament="Its id (default: the one open here)"
+    )
+    async def pause(
+        self, interaction: Interaction, resume: bool = False, tournament: str | None = None
+    ) -> None:
+        """R-19.41: tables finish the hand in progress and deal no more until resumed."""
+        await self._host_command(
+            interaction,
+            tournament,
+            lambda r, by, key: r.resume(by, key=key) if resume else r.pause(by, key=key),
+        )
+
+    @tournament.command(name="cancel", description="Call the tournament off, refunds by rule")
+    @app_commands.describe(tournament="Its id (default: the one open here)")
+    async def cancel(self, interaction: Interaction, tournament: str | None = None) -> None:
+        """R-19.39: refunds by rule; the tables are emptied and closed."""
+        await self._host_command(interaction, tournament, lambda r, by, key: r.cancel(by, key=key))
+
+    async def _host_command(
+        self,
+        interaction: Interaction,
+        given: str | None,
+        command: Callable[[Runner, str, str], Awaitable[Decision]],
+    ) -> None:
+        """A command of the tournament's host or a moderator (R-19.60), run once by the
+        interaction's id; answered privately."""
+        runner = await self._find(interaction, given)
         if runner is None:
             return
         lang = of(interaction)
         if not self._may_manage(interaction, runner.tournament):
-            await ops.reply(
-                interaction, render(msg("tourney.refuse.host", rule=Rule("R-19.60")), lang)
-            )
+            refusal = msg("tourney.refuse.host", rule=Rule("R-19.60"))
+            await ops.reply(interaction, render(refusal, lang))
             return
         await ops.defer(interaction)
-        decision = await self.driver.start(runner.tournament)
+        by, key = str(interaction.user.id), f"i{interaction.id}"
+        decision = await self.driver.run(runner.tournament, lambda r: command(r, by, key))
         await ops.reply(interaction, answer(decision, lang))
 
     @tournament.command(name="status", description="The tournament's status board (privately)")

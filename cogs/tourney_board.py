@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -25,8 +26,9 @@ from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
 from bot.tourney_run.driver import Driver
+from bot.tourney_run.results import results
 from bot.words import Locale, render
-from cards_art import RenderedImage
+from cards_art import Finisher, RenderedImage, StandingsView, render_standings
 from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
@@ -40,12 +42,20 @@ BOARD = "board"
 LATEST = 6
 """Lines of the director's latest words on the status board."""
 
-Picture = Callable[[State, Locale], RenderedImage | None]
-"""Draws the final standings (None: text only)."""
+Picture = Callable[[StandingsView, Locale], RenderedImage | None]
+"""Draws the final standings (None: text only). Blocking: run in a worker thread."""
 
 
-def no_picture(_state: State, _locale: Locale) -> RenderedImage | None:
-    return None
+def standings_view(name: str, state: State, now: float) -> StandingsView:
+    """What the standings picture shows (R-19.70): every finisher best first."""
+    rows = results(state)
+    finishers = tuple(Finisher(r.first, r.last, r.name, r.prize, r.bounties) for r in rows)
+    day = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
+    return StandingsView(name, day, len(state.entries), state.pool, finishers)
+
+
+def draw_standings(view: StandingsView, locale: Locale) -> RenderedImage | None:
+    return render_standings(view, locale=locale)
 
 
 @dataclass
@@ -126,8 +136,8 @@ class DiscordBoards:
         self.presenter = presenter
         self.driver: Driver | None = None
         self.boards: dict[str, Board] = {}
-        self.picture: Picture = no_picture
-        """The standings picture (a hook for cards_art; text only until one is set)."""
+        self.picture: Picture = draw_standings
+        """Draws the standings picture (cards_art's; a test may set another)."""
         self._dirty: set[str] = set()
         self._painting: dict[str, asyncio.Task[None]] = {}
         self._placing = asyncio.Lock()
@@ -333,7 +343,10 @@ class DiscordBoards:
             title=render(msg("tourney.standings.title", id=Name(tournament)), lang),
             description="\n".join(render(m, lang) for m in standing_lines(state)),
         )
-        image = await asyncio.to_thread(self.picture, state, lang)
+        service = self.presenter.service
+        now = service.time.now() if service is not None else 0.0
+        view = standings_view(tournament, state, now)
+        image = await asyncio.to_thread(self.picture, view, lang)
         where = self.client.get_partial_messageable(board.channel)
         sent = await ops.send(where, embed=embed, image=image)
         if sent is not None:

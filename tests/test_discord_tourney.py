@@ -218,8 +218,11 @@ async def sit_and_go(h: Harness, players: int, seats: int, seed: int) -> None:
         if any("final standings" in str(e.get("title", "")) for e in m.embeds)
     ]
     assert len(posts) == 1
+    assert posts[0].attachment_bytes().startswith(b"\x89PNG")  # R-19.70's picture
     text = str(posts[0].embeds[0]["description"])
-    assert all(f"p{n}" in text for n in range(players)), text
+    lines = text.splitlines()
+    named = sorted(re.search(r"\b(p\d+)\b", line).group(1) for line in lines)  # type: ignore[union-attr]
+    assert named == sorted(f"p{n}" for n in range(players)), text  # each entry once
     winner = state.names()[state.winner]
     assert text.splitlines()[0].startswith(f"1. {winner}"), text
     # No hole card of any hand in a public message of its table's thread.
@@ -236,6 +239,9 @@ def announcement_or_none(h: Harness) -> list[str]:
 async def test_r19_61_a_sit_and_go_registered_by_buttons_is_played_to_its_standings(
     t: Harness,
 ) -> None:
+    """R-19.61, R-19.63, R-19.64, R-19.70, R-2.5: six register by the button (the count
+    live), the last one starts it, they play it out in its thread by the table's
+    buttons, the standings (every entry once, best first, with the picture) posted."""
     await sit_and_go(t, players=6, seats=6, seed=1)
 
 
@@ -422,3 +428,88 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
             if any("final standings" in str(e.get("title", "")) for e in m.embeds)
         ]
         assert len(standings) == 1
+
+
+async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call") -> None:
+    """The player to act at table ``number`` clicks ``arg`` on its table message."""
+    table = runner.table(number)
+    await h.fake.wait_for(
+        lambda: (
+            bool(h.bot.presenter.channel(table.table_id).message_id)
+            and any(
+                c.endswith(":" + arg) and f":{table.state.turn}:" in c
+                for c in h.fake.message(
+                    h.bot.presenter.channel(table.table_id).message_id
+                ).custom_ids()
+            )
+        )
+    )
+    view = table.snapshot(None)
+    seat = next(s for s in view.seats if s.seat == view.to_act)
+    message = h.fake.message(h.bot.presenter.channel(table.table_id).message_id)
+    button = next(
+        c for c in message.custom_ids() if c.endswith(":" + arg) and f":{table.state.turn}:" in c
+    )
+    await h.fake.click(h.fake.users[int(seat.user_id)], message, button)
+    await settle(h)
+
+
+async def test_r19_60_pause_and_resume_by_the_host_between_hands(t: Harness) -> None:
+    """R-19.60: only the host or a moderator pauses; a paused tournament's table ends
+    the hand in progress and deals no other until resumed."""
+    fake = t.fake
+    alice, bob = fake.user("alice"), fake.user("bob")
+    await create(t, alice, format="sit_and_go", players=2, stack=1000)
+    await click(t, alice, "reg")
+    await click(t, bob, "reg")
+    runner = next(iter(cog(t).driver.runners.values()))
+    await fake.wait_for(lambda: runner.table(1).state.in_hand)
+    bob.permissions = SEND_ONLY
+    said = await command(t, bob, "pause")
+    assert "host or a moderator" in said and not runner.st.paused, said
+    await command(t, alice, "pause")
+    assert runner.st.paused
+    hand = runner.table(1).state.hand_no
+    await act_once(t, runner, 1, "fold")  # the hand in progress ends
+    await fake.wait_idle(0.2)
+    assert not runner.table(1).state.in_hand and runner.table(1).state.hand_no == hand
+    await command(t, alice, "pause", resume=True)
+    await fake.wait_for(lambda: runner.table(1).state.hand_no == hand + 1)
+    assert not runner.st.paused
+    runner.check_chips()
+
+
+async def test_r19_39_cancel_on_discord_refunds_by_rule_and_closes_registration(
+    t: Harness,
+) -> None:
+    """R-19.39, R-19.60: the host cancels a running tournament: the refunds are the
+    director's, registration is closed (no button left), the board says so."""
+    fake = t.fake
+    alice, bob, carol = (fake.user(n) for n in ("alice", "bob", "carol"))
+    await create(t, alice, format="sit_and_go", players=3, stack=1000, buy_in=50)
+    for user in (alice, bob, carol):
+        await click(t, user, "reg")
+    runner = next(iter(cog(t).driver.runners.values()))
+    await fake.wait_for(lambda: runner.table(1).state.in_hand)
+    carol.permissions = SEND_ONLY
+    said = await command(t, carol, "cancel")
+    assert "host or a moderator" in said and runner.st.status == "running", said
+    await command(t, alice, "cancel")
+    assert runner.st.status == "cancelled"
+    assert sum(amount for _, amount in runner.st.refunds) == 3 * 50
+    await settle(t)
+    assert not any(c.startswith("cft:") for c in announcement_or_none(t))
+    board = " ".join(
+        str(e.get("description"))
+        for m in fake.channel_messages()
+        for e in m.embeds
+        if "status" in str(e.get("title"))
+    )
+    assert "Cancelled." in board, board
+    said = await click_gone(t, bob, runner.tournament)
+    assert "closed" in said.lower() or "over" in said.lower(), said
+
+
+async def click_gone(h: Harness, user: FakeUser, tournament: str) -> str:
+    """``/tournament register`` for a tournament that is over: refused privately."""
+    return await command(h, user, "register", tournament=tournament)
