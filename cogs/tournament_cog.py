@@ -227,10 +227,9 @@ class TournamentCog(commands.Cog):
             str(interaction.user.id),
             now + start_in * 60 if start_in else 0.0,
         )
-        runner = await self.driver.create(opened, made)
-        if runner is None:
-            await ops.reply(interaction, render(msg("tourney.refuse.unknown"), lang))
-            return
+        # Its public words in the server's language (R-19.64's board, the standings).
+        self.bot.presenter.locales.saw(interaction, str(opened.place))
+        await self.driver.create(opened, made)  # None: this very command, retried
         posted = await self.boards.post_announcement(tournament, opened.place)
         key = "tourney.created" if posted else "tourney.created_unposted"
         await ops.reply(interaction, render(msg(key, id=Name(tournament)), lang))

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 BOARD_LOG = f"{RESERVED_PREFIX}tourney_board"
 """Reserved log: ``board`` records (tournament, what, channel, message)."""
 BOARD = "board"
+GAP = 2.0
+"""Seconds between two redraws of a tournament's messages (the channel's rate limit is
+shared with its tables' threads' parent)."""
 LATEST = 6
 """Lines of the director's latest words on the status board."""
 
@@ -141,6 +144,9 @@ class DiscordBoards:
         self._dirty: set[str] = set()
         self._painting: dict[str, asyncio.Task[None]] = {}
         self._placing = asyncio.Lock()
+        self._shown: dict[int, object] = {}
+        """Message -> what it was last edited to show."""
+        self.gap = GAP
 
     # ------------------------------------------------------------ records
 
@@ -266,6 +272,22 @@ class DiscordBoards:
                 await self._paint(tournament)
             except Exception:  # a message is no chip: the next change redraws it
                 log.exception("tournament %s: could not redraw its messages", tournament)
+            if tournament in self._dirty and self.gap:
+                await asyncio.sleep(self.gap)  # changes meanwhile: one edit for them all
+
+    async def _edit(
+        self,
+        where: discord.PartialMessageable,
+        message: int,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+    ) -> None:
+        """Edit ``message`` unless it already shows exactly this (no request spent)."""
+        shown = (embed.to_dict(), None if view is None else view.to_components())
+        if self._shown.get(message) == shown:
+            return
+        if await ops.edit(where.get_partial_message(message), embed=embed, view=view):
+            self._shown[message] = shown
 
     async def _paint(self, tournament: str) -> None:
         board = self.boards.get(tournament)
@@ -275,12 +297,12 @@ class DiscordBoards:
         where = self.client.get_partial_messageable(board.channel)
         if board.announcement:
             embed, view = self.announcement(tournament)
-            await ops.edit(where.get_partial_message(board.announcement), embed=embed, view=view)
+            await self._edit(where, board.announcement, embed, view)
         if state.status == "registering":
             return
         embed = self.status_embed(tournament, self.locale(tournament))
         if board.status:
-            await ops.edit(where.get_partial_message(board.status), embed=embed, view=None)
+            await self._edit(where, board.status, embed, None)
         else:
             sent = await ops.send(where, embed=embed)
             if sent is not None:

@@ -91,6 +91,7 @@ async def t(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]
         harness = Harness(fake_discord, bot)
         harness.guard = guards  # type: ignore[assignment]
         cog(harness).driver.interval = 0.02
+        cog(harness).boards.gap = 0.0
         yield harness
 
 
@@ -406,6 +407,7 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
     async with run_bot(fake_discord, bot, sync=True):
         h = Harness(fake_discord, bot)
         cog(h).driver.interval = 0.02
+        cog(h).boards.gap = 0.0
         await create(h, fake_discord.user("alice"), players=3, stack=300, structure="turbo")
         await register_all(h, users)
         runner = next(iter(cog(h).driver.runners.values()))
@@ -416,6 +418,7 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
     async with run_bot(fake_discord, bot2, sync=True):
         h2 = Harness(fake_discord, bot2)
         cog(h2).driver.interval = 0.02
+        cog(h2).boards.gap = 0.0
         runner2 = next(iter(cog(h2).driver.runners.values()))
         assert runner2.st.status == "running" and bot2.presenter.places == places
         await play_to_the_end(h2, 3)
@@ -513,3 +516,22 @@ async def test_r19_39_cancel_on_discord_refunds_by_rule_and_closes_registration(
 async def click_gone(h: Harness, user: FakeUser, tournament: str) -> str:
     """``/tournament register`` for a tournament that is over: refused privately."""
     return await command(h, user, "register", tournament=tournament)
+
+
+async def test_r19_64_the_announcement_speaks_the_servers_language_and_answers_the_players(
+    t: Harness,
+) -> None:
+    """R-19.64, R-19.61: in a German server the announcement and its buttons are German;
+    each player's private answers are in his own client's language."""
+    fake = t.fake
+    fake.set_guild_locale("de")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    alice.locale, bob.locale = "de", "fr"
+    said = await create(t, alice, format="scheduled")
+    assert "ist eröffnet" in said, said
+    message = announcement(t)
+    assert "Turnier" in str(message.embeds) and "Startstack" in str(message.embeds)
+    labels = [c.get("label") for row in message.components for c in row.get("components", [])]
+    assert labels == ["Anmelden", "Abmelden"], labels
+    said = await click(t, bob, "reg")
+    assert "inscrit" in said.lower() or "inscription" in said.lower(), said
