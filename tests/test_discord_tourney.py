@@ -535,3 +535,54 @@ async def test_r19_64_the_announcement_speaks_the_servers_language_and_answers_t
     assert labels == ["Anmelden", "Abmelden"], labels
     said = await click(t, bob, "reg")
     assert "inscrit" in said.lower() or "inscription" in said.lower(), said
+
+
+async def test_r19_64_a_board_redrawn_unchanged_spends_no_request(t: Harness) -> None:
+    """R-19.64: the announcement is edited when what it shows changes (the count), and
+    a redraw that would show the same spends no request."""
+    fake = t.fake
+    alice, bob = fake.user("alice"), fake.user("bob")
+    await create(t, alice, format="scheduled")
+    await click(t, bob, "reg")
+    boards = cog(t).boards
+    (tournament,) = list(cog(t).driver.runners)
+    edit = "PATCH /channels/{channel_id}/messages/{message_id}"
+    with fake.counting() as used:
+        boards.repaint(tournament)
+        await settle(t)
+    assert used[edit] == 0, used
+    with fake.counting() as used:
+        await click(t, alice, "reg")
+    assert used[edit] == 1, used
+    assert live_count(announcement(t)) == 2
+
+
+async def test_r19_61_late_registration_by_the_button_seats_a_player_while_it_runs(
+    t: Harness,
+) -> None:
+    """R-19.61, R-19.38: with late registration the Register button stays after the
+    start (Unregister goes); a late registrant gets a full stack at a drawn seat."""
+    fake = t.fake
+    alice, bob, carol = (fake.user(n) for n in ("alice", "bob", "carol"))
+    await create(t, alice, format="scheduled", stack=1000, late_until=3)
+    await click(t, alice, "reg")
+    await click(t, bob, "reg")
+    await command(t, alice, "start")
+    runner = next(iter(cog(t).driver.runners.values()))
+    assert runner.st.status == "running"
+    ids = [c.split(":")[1] for c in announcement(t).custom_ids()]
+    assert ids == ["reg"], ids
+    await fake.wait_for(lambda: runner.table(1).state.in_hand)
+    said = await click(t, carol, "reg")  # no seat between hands while it deals
+    assert "try again" in said and str(carol.id) not in runner.st.seats, said
+    await command(t, alice, "pause")
+    await act_once(t, runner, 1, "fold")
+    said = await click(t, carol, "reg")
+    assert "registered" in said and str(carol.id) in runner.st.seats, said
+    assert runner.st.stacks[str(carol.id)] == 1000 and runner.st.chips == 3000
+    assert live_count(announcement(t)) == 3
+    await fake.wait_for(lambda: str(carol.id) in runner.ports[1].seats().values())
+    await command(t, alice, "pause", resume=True)
+    await fake.wait_for(lambda: runner.table(1).state.in_hand)
+    async with cog(t).driver.lock(runner.tournament):
+        runner.check_chips()
