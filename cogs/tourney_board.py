@@ -353,6 +353,17 @@ class DiscordBoards:
     async def changed(self, tournament: str) -> None:
         self.repaint(tournament)
 
+    async def moved(self, tournament: str, entry: str, table: str) -> None:
+        """Tell the moved player by DM where his new table is (its thread, R-19.63)."""
+        if not entry.isdigit():
+            return  # not a Discord user's first entry
+        thread = self.presenter.places.get(table, (0, 0))[1]
+        number = int(table.rsplit(":", 1)[1])
+        where = f"<#{thread}>" if thread else ""
+        said = msg("tourney.moved", table=Number(number), thread=Name(where))
+        text = render(said, self.presenter.user_locale(entry))
+        await ops.dm(self.client, int(entry), text, known=self.presenter.dms)
+
     async def finished(self, tournament: str) -> None:
         """The final standings, posted once in the announcement's channel, with the
         standings picture when one is drawn."""

@@ -252,6 +252,13 @@ async def test_r19_63_a_two_table_sit_and_go_is_balanced_and_broken_to_one(t: Ha
     assert len(runner.ports) == 2
     assert runner.st.broken, "one table was broken as the players fit at one"
     assert len([p for p in runner.ports.values() if p.seats()]) == 1
+    # each moved player is told by DM where his new table's thread is.
+    assert runner.history, "players moved"
+    places = t.bot.presenter.places
+    for _, move in runner.history:
+        thread = places[f"tn:{runner.tournament}:{move.to_table}"][1]
+        dms = [m.content for m in t.fake.dm_messages(t.fake.users[int(move.entry)])]
+        assert any(f"<#{thread}>" in d and "You now play at table" in d for d in dms), dms
 
 
 SEND_ONLY = str(1 << 11)

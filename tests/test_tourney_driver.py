@@ -26,6 +26,7 @@ class Hooks:
         self.keys: list[str] = []
         self.changes = 0
         self.ends = 0
+        self.moves: list[tuple[str, str]] = []
 
     async def place(self, tournament: str, table_id: str) -> None:
         assert self.driver is not None
@@ -41,6 +42,9 @@ class Hooks:
 
     async def finished(self, tournament: str) -> None:
         self.ends += 1
+
+    async def moved(self, tournament: str, entry: str, table_id: str) -> None:
+        self.moves.append((entry, table_id))
 
 
 def _config() -> Config:
@@ -110,6 +114,9 @@ async def test_r19_63_the_driver_places_deals_and_recovers_a_two_table_sit_and_g
     await driver2.step("d1")
     assert runner2.st.status == "finished" and runner2.st.winner is not None
     assert hooks2.ends == 1  # told once, however many passes follow
+    # Every move told once, none again after the restart, each to its new table.
+    told = hooks.moves + hooks2.moves
+    assert told == [(m.entry, f"tn:d1:{m.to_table}") for _, m in runner2.history] and told
     assert runner2.chips_at_tables() == 12 * 400 == runner2.st.chips
     await store.close()
 

@@ -86,6 +86,9 @@ class Hooks(Protocol):
     async def finished(self, tournament: str) -> None:
         """The tournament is over (its standings are to be posted); once per run."""
 
+    async def moved(self, tournament: str, entry: str, table_id: str) -> None:
+        """``entry`` now plays at ``table_id`` (a balancing move or a broken table)."""
+
 
 class Driver:
     """Every open tournament on ``service`` and the loop that moves them."""
@@ -106,6 +109,8 @@ class Driver:
         self._locks: dict[str, asyncio.Lock] = {}
         self._rng = rng or (lambda _t: random.Random())
         self._told_end: set[str] = set()
+        self._told_moves: dict[str, int] = {}
+        """Per tournament: the moves of the runner's history already told."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -151,6 +156,7 @@ class Driver:
                     continue
             self.opened[opened.tournament] = opened
             self.runners[opened.tournament] = runner
+            self._told_moves[opened.tournament] = len(runner.history)
             if runner.st.status in LIVE:
                 loaded.append(opened.tournament)
             else:
@@ -234,6 +240,7 @@ class Driver:
                         await self.hooks.said(tournament, decision.refusal)
             if runner.st.status == "running":
                 moved = await self._play(runner) or moved
+        await self._tell_moves(runner)
         if runner.st.status == "finished" and tournament not in self._told_end:
             self._told_end.add(tournament)
             await self.hooks.changed(tournament)
@@ -241,6 +248,14 @@ class Driver:
         elif moved:
             await self.hooks.changed(tournament)
         return moved
+
+    async def _tell_moves(self, runner: Runner) -> None:
+        told = self._told_moves.get(runner.tournament, 0)
+        for _, move in runner.history[told:]:
+            await self.hooks.moved(
+                runner.tournament, move.entry, table_id(runner.tournament, move.to_table)
+            )
+        self._told_moves[runner.tournament] = len(runner.history)
 
     async def _play(self, runner: Runner) -> bool:
         before = runner.count
