@@ -4,21 +4,44 @@ checked after each, and after the service is dropped at the worst moment."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import random
+import signal
+import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import Protocol
+
+import pytest
 
 from bot.table.clocks import ManualTime
-from bot.table.ports import NullPresenter, StorePort, open_store
+from bot.table.ports import LedgerKind, NullPresenter, StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
+from bot.tournament import director
 from bot.tournament.director import Decision
-from bot.tournament.log import Cancelled, ChipRaced, HandStarted, LevelUp, Rebought
+from bot.tournament.log import (
+    Cancelled,
+    ChipRaced,
+    HandFinished,
+    HandStarted,
+    LevelUp,
+    Paused,
+    Rebought,
+    Registered,
+    Resumed,
+    Unregistered,
+)
 from bot.tournament.structure import Config, Entries, Level, Schedule, preset
 from bot.tourney_run import control
+from bot.tourney_run.journal import journal_id
+from bot.tourney_run.money import settled
 from bot.tourney_run.robots import act, step
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.stakes import table_id
 
 START = 1_700_000_000.0
 
@@ -31,17 +54,21 @@ class World:
     """A tournament on a SQLite file, its service and clock; :meth:`reboot` drops it and
     recovers from the file as a restarted process does."""
 
-    def __init__(self, path: Path, config: Config, seed: int = 1) -> None:
+    def __init__(self, path: Path | str, config: Config, seed: int = 1) -> None:
         self.path, self.config, self.seed = path, config, seed
         self.time = ManualTime(START)
         self.rng = random.Random(seed)
         self.crash_at: str | None = None
+        self.armed: set[str] = set()
+        self.hit: Counter[str] = Counter()
         self.store: StorePort
         self.runner: Runner
 
     def _checkpoint(self, where: str) -> None:
-        if where == self.crash_at:
+        if where == self.crash_at or where in self.armed:
             self.crash_at = None
+            self.armed.discard(where)
+            self.hit[where] += 1
             raise Crash(where)
 
     def _runner(self, service: TableService) -> Runner:
@@ -66,6 +93,10 @@ class World:
 
     async def reboot(self) -> Runner:
         await self.store.close()
+        return await self.recover()
+
+    async def recover(self) -> Runner:
+        """Open the file as a restarted process does: the tables, then the journal."""
         self.store = await open_store(str(self.path))
         service = TableService(self.store, NullPresenter(), self.time, seed=f"d{self.seed}")
         await service.recover()
@@ -111,6 +142,38 @@ def _keys(decision: Decision) -> list[str]:
     return [m.key for m in decision.notices]
 
 
+async def _check_money(world: World, runner: Runner) -> None:
+    """R-19.46: the tournament's money in the store's ledger under its own log: every
+    price paid in, every prize, bounty and refund paid out per player, the fees the
+    difference; the standings read it; no table has a ledger row (chips never enter)."""
+    state = runner.st
+    rows = await world.store.ledger_rows(journal_id(runner.tournament))
+    paid_in = sum(r.amount for r in rows if r.kind in (LedgerKind.BUY_IN, LedgerKind.TOP_UP))
+    records = await runner.journal.records()
+    rebuys = sum(r.paid for r in records if isinstance(r, Rebought))
+    players = {r.entry: r.player for r in records if isinstance(r, Registered)}
+    gone: Counter[str] = Counter()  # unregistered before the start: the price back
+    for record in records:
+        if isinstance(record, Unregistered):
+            gone[players[record.entry]] += record.refund
+    assert paid_in == sum(e.paid for e in state.entries) + rebuys + sum(gone.values())
+    out: Counter[str] = Counter()
+    for row in rows:
+        if row.kind is LedgerKind.CASH_OUT:
+            out[row.player_id] += row.amount
+    assert out == Counter(settled(state)) + gone
+    kept = state.fees if state.chips else 0  # called off before the start: all back
+    assert paid_in - sum(out.values()) == kept
+    assert isinstance(world.store, StoreAdapter)
+    for entry in state.entries:
+        totals = await world.store.store.player_totals(entry.player)
+        mine = [r for r in rows if r.player_id == entry.player]
+        assert totals.cashed == out[entry.player]
+        assert totals.bought == sum(r.amount for r in mine if r.kind is not LedgerKind.CASH_OUT)
+    for port in runner.ports.values():
+        assert await world.store.ledger_rows(port.table.table_id) == []
+
+
 # ---------------------------------------------------------------- pause (R-19.41)
 
 
@@ -134,9 +197,13 @@ async def test_R_19_41_a_paused_tournament_stops_clocks_and_tables_and_resumes_w
     assert (await runner.pause("host", key="k1")) == Decision()  # the same key: done
     again = await runner.pause("host", key="k2")
     assert again.refusal is not None and again.refusal.key == "tournament.refuse.paused"
+    board = director.status(runner.st, world.time.now())
+    assert board[-1].key == "tournament.status.paused"
     world.time.advance(3600)
     await runner.tick()
     assert runner.st.level == 0, "the level clock stops during the pause"
+    late = director.status(runner.st, world.time.now())
+    assert late[1] == board[1], "the status board's next level stays where it stopped"
     await world.finish_hand(1)  # the hand in progress finishes
     assert runner.table(1).state.paused and runner.ready() == []
     runner.check_chips()
@@ -227,6 +294,7 @@ async def test_R_19_39_a_cancelled_tournament_refunds_every_price_before_the_sta
     assert over.refusal is not None and over.refusal.key == "tournament.refuse.over"
     (record,) = [r for r in await runner.journal.records() if isinstance(r, Cancelled)]
     assert record.by == "host"
+    await _check_money(world, runner)
     await world.store.close()
 
 
@@ -297,18 +365,17 @@ async def test_R_19_39_a_cancelled_tournament_refunds_by_chips_mid_tournament(
             if e.kind == "hand_ended" and e.payload.get("hand_no") == hands[n]
         ]
         assert [e.payload.get("reason") for e in ended] == ["cancelled"]
-    for port in runner.ports.values():
-        assert await world.store.ledger_rows(port.table.table_id) == []
+    await _check_money(world, runner)
     assert await runner.after_hand(busy[0]) == []  # nothing heard of a called-off hand
     assert not await runner.deal(busy[0])
     await world.store.close()
 
 
-async def test_R_19_42_a_cancel_cut_short_by_a_crash_is_finished_once(tmp_path: Path) -> None:
+async def test_R_19_42_a_cancel_cut_short_by_a_crash_is_finished_once(store_url: str) -> None:
     """R-19.42: the service dropped right after the cancel was journaled, before any
     table heard of it: the restart calls off the hand, empties and closes every table,
-    once; a second restart changes nothing."""
-    world = World(tmp_path / "cut.sqlite3", _config(Entries(bounty=20)), seed=6)
+    once; a second restart changes nothing (SQLite and PostgreSQL)."""
+    world = World(store_url, _config(Entries(bounty=20)), seed=6)
     runner, stacks = await _cancel_mid_tournament(world)
     money_in = sum(e.paid for e in runner.st.entries)
     with crashing(world, "cancel"):
@@ -328,6 +395,7 @@ async def test_R_19_42_a_cancel_cut_short_by_a_crash_is_finished_once(tmp_path: 
         assert max(outs.values()) == 1
         assert sum(1 for e in events if e.kind == "closed") == 1
     assert await runner.cancel("host", key="c") == Decision()
+    await _check_money(world, runner)
     await world.store.close()
 
 
@@ -508,4 +576,274 @@ async def test_R_19_45_a_chip_race_cut_short_by_a_crash_is_finished_once(tmp_pat
         assert all(chips % 25 == 0 for chips in port.stacks().values())
     await world.play(100)
     runner.check_chips()
+    await world.store.close()
+
+
+# ---------------------------------------------------------------- money (R-19.46)
+
+
+async def test_R_19_46_a_tournament_s_money_in_the_ledger_and_the_standings(
+    store_url: str,
+) -> None:
+    """R-19.46: a sit-and-go with rebuys and bounties played to its winner: each price
+    paid (entries, rebuys, an unregistration's refund) and each player's prizes and
+    bounties are ledger rows under the tournament's log, once; the players' totals
+    and the leaderboard read them; the tables' ledgers stay empty (SQLite and
+    PostgreSQL)."""
+    config = _quick(Entries(rebuys=1, rebuy_until=2, bounty=20))
+    world = World(store_url, config, seed=9)
+    runner = await world.open(7)
+    assert await runner.apply(director.unregister(runner.st, "p6"), "unregister:p6")
+    assert (await runner.start()).ok
+    rebought = 0
+    for _ in range(50_000):
+        if runner.st.status != "running":
+            break
+        await step(runner, world.rng)
+        for entry in list(runner.st.seats):
+            if runner.st.stacks[entry] <= 1000 and (await runner.rebuy(entry, key=entry)).ok:
+                rebought += 1
+    assert runner.st.status == "finished" and rebought > 0
+    await _check_money(world, runner)
+    winner = runner.st.winner
+    assert winner is not None
+    assert isinstance(world.store, StoreAdapter)
+    board = await world.store.store.leaderboard()
+    top = board[0]
+    assert top.player_id == winner
+    paid = sum(
+        r.amount
+        for r in await world.store.ledger_rows(journal_id("cup"))
+        if r.player_id == winner and r.kind is not LedgerKind.CASH_OUT
+    )
+    assert top.net == settled(runner.st)[winner] - paid
+    runner = await world.reboot()
+    await _check_money(world, runner)  # nothing written twice by the restart
+    await world.store.close()
+
+
+async def test_R_19_44_a_stack_change_is_a_transfer_counted_at_the_table(tmp_path: Path) -> None:
+    """R-19.44, R-2.5: ``Table.change_chips`` changes a stack between hands as a
+    transfer (counted in the table's moves, no ledger row), once per transfer id, is
+    refused during his hand or when it would leave no chip, and is recovered from the
+    log after a restart."""
+    world = World(tmp_path / "transfer.sqlite3", _quick(REBUYS))
+    runner = await world.start(12)
+    table = runner.table(1)
+    user = table.state.seats[min(table.state.seats)].user_id
+    seat = table.state.seat_of(user)
+    assert seat is not None
+    before = seat.stack
+    done = await table.change_chips(user, 700, key="x1", transfer="cup:test:1")
+    assert done.ok and done.msg is not None and done.msg.key == "tournament.chips_changed"
+    assert seat.stack == before + 700 and table.state.moves["cup:test:1"] == 700
+    assert table.state.conservation_error() is None
+    again = await table.change_chips(user, 700, key="x2", transfer="cup:test:1")
+    assert again.duplicate and seat.stack == before + 700
+    none_left = await table.change_chips(user, -(before + 700), key="x3", transfer="cup:test:2")
+    assert not none_left.ok and none_left.msg is not None
+    assert none_left.msg.key == "tournament.refuse.chips"
+    assert await world.store.ledger_rows(table.table_id) == []
+    assert await runner.deal(2)
+    other = runner.table(2)
+    dealt = other.state.seats[min(other.state.seats)].user_id
+    busy = await other.change_chips(dealt, 100, key="x4", transfer="cup:test:3")
+    assert not busy.ok and busy.msg is not None and busy.msg.key == "deal.move.in_hand"
+    assert "cup:test:3" not in other.state.moves
+    runner = await world.reboot()
+    table = runner.table(1)
+    seat = table.state.seat_of(user)
+    assert seat is not None and seat.stack == before + 700
+    assert table.state.conservation_error() is None
+    await world.store.close()
+
+
+# ---------------------------------------------------------------- all of it, dropped at random
+
+
+class Holder(Protocol):
+    """Whatever holds the runner of the moment (a restart replaces it)."""
+
+    runner: Runner
+
+
+Command = Callable[[], Awaitable[Decision]]
+
+
+def controlled() -> Config:
+    """Rebuys through level 2, the add-on in levels 2 and 3, a color-up at level 3."""
+    schedule = Schedule(
+        (Level(5, 10, length=2), Level(10, 20, length=2), Level(25, 50, length=3),
+         Level(50, 100, length=3), Level(100, 200, length=1000)),
+        unit="hands",
+    )  # fmt: skip
+    return Config(
+        buy_in=100, fee=10, stack=1000, schedule=schedule, seats=9,
+        entries=Entries(rebuys=3, rebuy_until=2, addon=1000, addon_price=80, bounty=20),
+        chip_races=((3, 5, 25),),
+    )  # fmt: skip
+
+
+async def _on_runner(
+    holder: Holder, command: str, who: str, *, key: str, addon: bool = False
+) -> Decision:
+    runner = holder.runner
+    if command == "pause":
+        return await runner.pause(who, key=key)
+    if command == "resume":
+        return await runner.resume(who, key=key)
+    return await runner.rebuy(who, addon=addon, key=key)
+
+
+def random_command(holder: Holder, rng: random.Random, tag: str) -> Command | None:
+    """Now and then the host pauses or resumes, or a player at or below the starting
+    stack rebuys or takes the add-on (keys unique to ``tag``)."""
+    state = holder.runner.st
+    r = rng.random()
+    if r < 0.01 and not state.paused:
+        return partial(_on_runner, holder, "pause", "host", key=f"p{tag}")
+    if state.paused and r < 0.1:
+        return partial(_on_runner, holder, "resume", "host", key=f"r{tag}")
+    if r < 0.15:
+        low = sorted(e for e, c in state.stacks.items() if c <= 1000)
+        if low:
+            addon = rng.random() < 0.3
+            who = rng.choice(low)
+            return partial(_on_runner, holder, "rebuy", who, key=f"b{tag}", addon=addon)
+    return None
+
+
+async def random_play(holder: Holder, rng: random.Random, command: Command | None) -> None:
+    """The command, or a robot's step (while paused: only hands in progress go on)."""
+    runner = holder.runner
+    if command is not None:
+        await command()
+    elif runner.st.paused:
+        playing = [k for k, p in sorted(runner.ports.items()) if not p.between_hands()]
+        if playing:
+            number = rng.choice(playing)
+            if await act(runner, number, rng):
+                await runner.after_hand(number)
+    else:
+        await step(runner, rng)
+
+
+async def _check_end(world: World) -> None:
+    """Played to the end: every hand heard of once, every stack change made once at one
+    table (read from every table's log, closed ones too), pauses and resumes in turn,
+    chips and money exact."""
+    runner = world.runner
+    state = runner.st
+    assert state.status == "finished", "played to the end"
+    records = await runner.journal.records()
+    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
+    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
+    assert max(started.values()) == 1 and set(started) == set(finished)
+    assert any(isinstance(r, ChipRaced) for r in records)
+    assert sum(1 for r in records if isinstance(r, Rebought)) > 0
+    made: Counter[str] = Counter()
+    for number in state.table_hands:
+        for row in await world.store.events(table_id("cup", number)):
+            if row.kind == "chips_changed":
+                made[row.payload["transfer"]] += 1
+    assert sorted(made) == sorted(c.transfer for c in runner.changes)
+    assert max(made.values()) == 1
+    pauses = [type(r).__name__ for r in records if isinstance(r, Paused | Resumed)]
+    assert pauses and all(a != b for a, b in itertools.pairwise(pauses))
+    runner.check_chips()
+    await _check_money(world, runner)
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+async def test_R_19_43_pauses_rebuys_and_a_race_dropped_at_random_points_apply_once(
+    tmp_path: Path, seed: int
+) -> None:
+    """R-19.41, R-19.43, R-19.44, R-19.45, R-19.46, R-2.5: robots play while the host
+    pauses and resumes and players rebuy and take the add-on, a color-up due on the
+    way; the service is dropped right after such decisions are journaled (before the
+    tables heard of them) and at other points. After each restart the interrupted
+    command, given again with its key, applies nothing; at the end every hand was heard
+    of once, every stack change made once at one table, chips and money exact."""
+    world = World(tmp_path / "random.sqlite3", controlled(), seed=seed)
+    await world.start(18)
+    rng = random.Random(seed)
+    until = rng.randrange(10, 60)
+    crashes = 0
+    for n in range(200_000):
+        if world.runner.st.status != "running":
+            break
+        if n == until:
+            world.armed |= {"hold", "chips", "dealt", "level", "move"}
+        command = random_command(world, rng, str(n))
+        try:
+            await random_play(world, world.rng, command)
+        except Crash:
+            crashes += 1
+            while True:
+                try:
+                    await world.reboot()
+                    break
+                except Crash:
+                    crashes += 1
+            if not world.runner.st.playing:
+                world.runner.check_chips()
+            if command is not None:
+                assert await command() == Decision(), "the same key applied twice"
+            until = n + rng.randrange(10, 60)
+    assert {"hold", "chips"} <= set(world.hit), world.hit
+    assert crashes >= 4
+    await _check_end(world)
+    await world.store.close()
+
+
+async def test_R_19_41_a_process_killed_during_pauses_and_rebuys_resumes(tmp_path: Path) -> None:
+    """R-19.41, R-19.43, R-19.45, R-2.5: the process playing (pauses, rebuys, add-ons,
+    the chip race) is killed with SIGKILL at random moments and restarted from the
+    file each time, then played to the end here: nothing applied twice, chips and
+    money exact."""
+    path = tmp_path / "killed.sqlite3"
+    rng = random.Random(13)
+    root = Path(__file__).resolve().parent.parent
+    kills = 0
+    for n in range(4):
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.tourney_control_child", str(path), str(n), cwd=root,
+            stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert child.stdout is not None
+        assert (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"ready"
+        await asyncio.sleep(rng.uniform(0.3, 1.2))
+        if child.returncode is None:
+            child.send_signal(signal.SIGKILL)
+            kills += 1
+        await child.wait()
+    assert kills >= 3
+    world = World(path, controlled(), seed=99)
+    runner = await world.recover()
+    if not runner.st.playing:
+        runner.check_chips()
+    for n in range(200_000):
+        if world.runner.st.status != "running":
+            break
+        await random_play(world, world.rng, random_command(world, rng, f"end:{n}"))
+    await _check_end(world)
+    await world.store.close()
+
+
+async def test_R_19_44_a_change_made_at_a_table_no_longer_open_is_not_made_again(
+    tmp_path: Path,
+) -> None:
+    """R-19.44: after a restart, a rebuy made at a table the runner no longer opens (a
+    broken table is closed once its players moved on) is known from that table's log:
+    nothing is pending, nothing is added twice."""
+    world = World(tmp_path / "closed.sqlite3", _quick(REBUYS))
+    runner = await world.start(12)
+    number = runner.st.seats["p2"][0]
+    assert (await runner.rebuy("p2", key="b")).ok
+    runner = await world.reboot()
+    runner.ports.pop(number)  # as if closed: its log is all that is left of it
+    runner.made.clear()
+    assert [c.entry for c in control.pending(runner)] == ["p2"]
+    await control.recall_changes(runner)
+    assert control.pending(runner) == []
     await world.store.close()

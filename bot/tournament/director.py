@@ -673,6 +673,8 @@ def status(state: State, now: float = 0.0) -> tuple[Msg, ...]:
     entries left and the average stack, the places paid and first prize, the bubble
     or the money, hand-for-hand."""
     lines = [state.level_words()]
+    if state.paused_at is not None:
+        now = state.paused_at  # R-19.41: the clock stands where the pause stopped it
     sched = state.config.schedule
     item = sched.item(state.level)
     if state.level + 1 < len(sched.items):

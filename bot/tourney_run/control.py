@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.table.errors import TableError
+from bot.table.log import ChipsChanged
 from bot.table.service import TableService
 from bot.table.table import Table
 from bot.tournament import director
@@ -51,6 +52,7 @@ class Runner(Protocol):
     count: int
     ports: dict[int, ServiceTable]
     changes: list[Change]
+    made: set[str]
 
     @property
     def st(self) -> State: ...
@@ -75,7 +77,26 @@ def changes(tournament: str, before: State, record: Record, index: int) -> list[
 
 
 def _done(runner: Runner, transfer: str) -> bool:
-    return any(transfer in p.table.state.moves for p in runner.ports.values())
+    if transfer in runner.made:
+        return True
+    if any(transfer in p.table.state.moves for p in runner.ports.values()):
+        runner.made.add(transfer)
+        return True
+    return False
+
+
+async def recall_changes(runner: Runner) -> None:
+    """At a restart: the changes made at tables the runner no longer opens (a broken
+    table, closed once its players moved on) are known from those tables' logs, so they
+    are never made again where their players sit now."""
+    missing = {c.transfer for c in runner.changes if not _done(runner, c.transfer)}
+    if not missing:
+        return
+    for number in sorted(set(runner.st.table_hands) - set(runner.ports)):
+        for row in await runner.service.store.events(table_id(runner.tournament, number)):
+            transfer = row.payload.get("transfer")
+            if row.kind == ChipsChanged.KIND and transfer in missing:
+                runner.made.add(str(transfer))
 
 
 def pending(runner: Runner) -> list[Change]:
@@ -107,6 +128,7 @@ async def make_changes(runner: Runner) -> None:
         )
         if not answer.ok and not answer.duplicate:
             raise TableError(answer.msg or answer.message)
+        runner.made.add(change.transfer)
 
 
 async def race_if_due(runner: Runner) -> None:
@@ -182,6 +204,7 @@ __all__ = [
     "make_changes",
     "pending",
     "race_if_due",
+    "recall_changes",
     "waiting_tables",
     "wind_up",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.table.ownership import RESERVED_PREFIX
-from bot.table.ports import DuplicateKey, StorePort
+from bot.table.ports import DuplicateKey, LedgerRow, StorePort
 from bot.tournament.log import Record, from_payload, to_payload
 
 KIND = "tournament"
@@ -59,11 +59,14 @@ class Journal:
             for d in r.payload["rows"]
         ]
 
-    async def append(self, records: Sequence[Record], key: str) -> bool:
-        """Append one decision's records; False when ``key`` was already appended."""
+    async def append(
+        self, records: Sequence[Record], key: str, ledger: Sequence[LedgerRow] = ()
+    ) -> bool:
+        """Append one decision's records (with its money for the ledger, in the same
+        commit); False when ``key`` was already appended."""
         payload = {"records": [to_payload(r) for r in records]}
         try:
-            await self.store.append(self.log_id, KIND, payload, idem_key=key)
+            await self.store.append(self.log_id, KIND, payload, idem_key=key, ledger=ledger)
         except DuplicateKey:
             return False
         return True

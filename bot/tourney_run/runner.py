@@ -40,6 +40,7 @@ from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
 from bot.tourney_run import control
 from bot.tourney_run.journal import Journal
+from bot.tourney_run.money import ledger_rows
 from bot.tourney_run.port import ServiceTable
 from bot.tourney_run.stakes import TournamentStakes, table_id
 
@@ -93,6 +94,8 @@ class Runner:
         self.notices: list[Msg] = []
         self.changes: list[control.Change] = []
         """Stack changes recorded (rebuys, add-ons, chip races), in journal order."""
+        self.made: set[str] = set()
+        """The transfer ids of the stack changes made at a table."""
         self.keys: set[str] = set()
         """The journal's keys: a cause already applied is not applied again."""
 
@@ -134,7 +137,8 @@ class Runner:
         if not decision.ok:
             return False
         if decision.records:
-            if not await self.journal.append(decision.records, key):
+            money = ledger_rows(self.state, decision.records)
+            if not await self.journal.append(decision.records, key, money):
                 return False
             self.keys.add(key)
             first = self.count
@@ -160,11 +164,12 @@ class Runner:
             return False
         self.state, self.count = None, 0
         self.last_hand, self.history, self.outs, self.vacated = {}, [], [], {}
-        self.changes, self.keys = [], await self.journal.keys()
+        self.changes, self.made, self.keys = [], set(), await self.journal.keys()
         for record in records:
             self._fold(record)
         if self.st.status in ("running", "finished"):
             await self._open_tables()
+            await control.recall_changes(self)
             await self._set_levels()
             await self.mover.resume()
             self.done = (await self.mover.recorded())[1]
