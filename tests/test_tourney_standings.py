@@ -46,7 +46,7 @@ COLUMNS = ("results.col.place", "results.col.name", "results.col.prize", "result
 
 
 @pytest.mark.parametrize("locale", SUPPORTED)
-def test_R_19_70_standings_speak_the_readers_language(locale: Locale) -> None:
+def test_r19_70_standings_speak_the_readers_language(locale: Locale) -> None:
     """Every column label is the catalogue's in ``locale``; none of English's differing
     labels is drawn; the day is written in the locale's way."""
     view = samples.standings()
@@ -65,7 +65,7 @@ def test_R_19_70_standings_speak_the_readers_language(locale: Locale) -> None:
     assert "Алексей" in image.alt_text and "李小龍" in image.alt_text
 
 
-def test_R_19_70_places_best_first_shared_places_as_a_range() -> None:
+def test_r19_70_places_best_first_shared_places_as_a_range() -> None:
     """Each finisher is one row: his place (a range when shared, for each sharer), his
     name, prize and bounties; a view not best first is refused."""
     view = samples.standings()
@@ -83,7 +83,7 @@ def test_R_19_70_places_best_first_shared_places_as_a_range() -> None:
         Finisher(3, 2, "x", 0)
 
 
-def test_R_19_70_a_name_the_fonts_lack_is_drawn_as_player() -> None:
+def test_r19_70_a_name_the_fonts_lack_is_drawn_as_player() -> None:
     """A name in a script the shipped fonts lack (CJK) is drawn as "Player", exactly as
     an empty name is, never as boxes; the alt text keeps it as typed."""
     base = samples.standings()
@@ -96,7 +96,7 @@ def test_R_19_70_a_name_the_fonts_lack_is_drawn_as_player() -> None:
     assert "李小龍" in render_standings(odd).alt_text
 
 
-def test_R_19_70_a_long_field_draws_the_first_rows_and_counts_the_rest() -> None:
+def test_r19_70_a_long_field_draws_the_first_rows_and_counts_the_rest() -> None:
     field = tuple(Finisher(i, i, f"P{i}", 100 if i == 1 else 0) for i in range(1, 46))
     view = StandingsView("Big one", datetime.date(2026, 1, 2), 45, 100, field)
     with _drawn() as drawn:
@@ -115,7 +115,7 @@ def _texts(locale: Locale) -> list[str]:
 
 
 @pytest.mark.parametrize("locale", SUPPORTED)
-def test_R_19_70_shipped_fonts_draw_every_results_word(locale: Locale) -> None:
+def test_r19_70_shipped_fonts_draw_every_results_word(locale: Locale) -> None:
     """Every character the results catalogue writes (accents, Cyrillic, º, –, …) has a
     glyph in the shipped fonts, so cleaning keeps it."""
     chars = {

@@ -21,7 +21,7 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Iterator
-from typing import TextIO
+from typing import Final, TextIO
 
 from bot.local import tourney
 from bot.local.drawing import cards_text, draw
@@ -81,6 +81,11 @@ _LEAVE = {
 }
 _TOP_UP = ("top up", "topup", "rebuy", "re buy", "add on", "addon", "add", "buy in", "buyin", "buy")
 _CARDS = {"cards", "my cards", "hand", "my hand", "hole cards"}
+# The home game's player lines (§20); the help names each (tests/test_local_terminal_help.py).
+POST: Final = ("post", "back post", "back and post", "post and play")
+SHOW_CHOICES: Final = ("show all", "show 1", "show 2")
+RABBIT: Final = ("rabbit", "rabbit hunt")
+BOMB: Final = ("bomb", "bomb yes", "bomb no")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -490,7 +495,7 @@ class LocalTable:
             out = await table.sit_out(user, key=key)
         elif phrase in _BACK:
             out = await table.sit_in(user, key=key)
-        elif phrase in ("post", "back post", "back and post", "post and play"):
+        elif phrase in POST:
             out = await table.sit_in(user, key=key, post=True)
         elif phrase in _LEAVE:
             out = await table.stand(user, key=key)
@@ -525,11 +530,11 @@ class LocalTable:
             out = await table.top_up(user, amount, key=key)
         elif verb == "straddle" and len(words) == 1:
             out = await table.straddle(user, key=key)
-        elif verb == "show" and phrase in ("show all", "show 1", "show 2") and not self.in_hand():
+        elif phrase in SHOW_CHOICES and not self.in_hand():
             out = await table.show_by_choice(user, words[1], key=key)
-        elif phrase in ("rabbit", "rabbit hunt"):
+        elif phrase in RABBIT:
             out = await table.rabbit(user, key=key)
-        elif verb == "bomb" and phrase in ("bomb", "bomb yes", "bomb no"):
+        elif phrase in BOMB:
             # propose a bomb pot for the next deal, or vote on the one proposed.
             agree = None if phrase == "bomb" else phrase == "bomb yes"
             out = await table.bomb_vote(user, agree, key=key)

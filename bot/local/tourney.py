@@ -8,7 +8,8 @@ other seats, or every seat with ``--robots``. The terminal prints what the direc
 says (eliminations, levels, moves, the final table), each hand's result lines (every
 line of a hand at a table where someone types), then the final standings with prizes;
 ``export DIR`` (or ``--export DIR``) writes every hand in PHH, the results as CSV and
-the standings picture (R-19.70, R-19.71).
+the standings picture (R-19.70, R-19.71). A start on a file whose last tournament
+stopped before its end (a killed terminal) carries that one on.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from bot.table.table import Table
 from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
 from bot.tournament import director
+from bot.tournament.log import Created
 from bot.tournament.structure import PRESETS, Config, Entries, Forced, preset
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
@@ -131,8 +133,10 @@ class Shown(TerminalPresenter):
     """The terminal presenter for the tables where someone types (``watched``); the
     robots' tables are told by their hands' result lines."""
 
-    def __init__(self, out: TextIO, words: Words, watched: Callable[[str], bool]) -> None:
-        super().__init__(out, words=words)
+    def __init__(
+        self, out: TextIO, words: Words, watched: Callable[[str], bool], quiet: bool = False
+    ) -> None:
+        super().__init__(out, words=words, quiet=quiet)
         self.watched = watched
 
     async def public(self, table_id: str, notice: Notice) -> None:
@@ -153,7 +157,7 @@ class Tourney:
         self.words = words
         self.names = [check_name(n) for n in args.players]
         self.humans: dict[str, str] = {} if args.robots else {n.casefold(): n for n in self.names}
-        self.presenter = Shown(out, words, self.watched)
+        self.presenter = Shown(out, words, self.watched, bool(args.quiet))
         self.store: StorePort | None = None
         self.service: TableService | None = None
         self.runner: Runner | None = None
@@ -195,12 +199,16 @@ class Tourney:
     async def open(self, store: StorePort, config: Config) -> None:
         self.store = store
         self.service = TableService(store, self.presenter, SystemTime(), seed=self.args.seed)
+        await self.service.recover()
         number = 1
         while await store.events(journal_id(f"{TOURNEY_ID}-{number}")):
             number += 1
+        if number > 1 and await self.resume(f"{TOURNEY_ID}-{number - 1}"):
+            return
         tid = f"{TOURNEY_ID}-{number}"
         self.runner = Runner(self.service, tid, rng=self.rng, tell=self.tell)
         await self.run.create(config)
+        await self.dated()
         fmt = str(self.args.tournament)
         total = DEFAULTS[fmt] if self.args.entrants is None else int(self.args.entrants)
         names = list(self.names)
@@ -214,6 +222,30 @@ class Tourney:
             await self.run.register(name.casefold(), name)
         if self.run.st.status == "registering":
             await self.run.start()
+
+    async def resume(self, tournament: str) -> bool:
+        """Carry on the file's last tournament if it was stopped before its end (a
+        killed terminal): the journal and the tables are in the file (R-19.40)."""
+        runner = Runner(self.service_, tournament, rng=self.rng, tell=self.tell)
+        if not await runner.load() or runner.st.status != "running":
+            return False
+        self.runner = runner
+        await self.dated()
+        st = runner.st
+        left, entries = Count(len(st.seats)), len(st.entries)
+        self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
+        return True
+
+    async def dated(self) -> None:
+        """The standings' day: the day the tournament was created (in the file)."""
+        first = (await self.run.journal.records())[:1]
+        if first and isinstance(first[0], Created) and first[0].at > 0:
+            self.day = datetime.date.fromtimestamp(first[0].at)
+
+    @property
+    def service_(self) -> TableService:
+        assert self.service is not None
+        return self.service
 
     async def play(self, lines: Callable[[], Awaitable[str | None]]) -> bool:
         """Until the tournament is over (True), or the input ends or says quit while a
@@ -297,7 +329,7 @@ class Tourney:
         """A finished hand's lines: all of them where someone types (the presenter told
         them as they came, so only the result), its result where robots play."""
         table = self.run.table(number)
-        if self.human_at(table):
+        if self.args.quiet or self.human_at(table):
             return  # told line by line as it was played
         lines = await table.hand_told(hand)
         keep = [m for m in lines if m.key.startswith(RESULT_KEYS)]
@@ -378,9 +410,14 @@ class Tourney:
             self.emit("! " + self.words("player.empty", name=name))
             return
         number = next(n for n, p in self.run.ports.items() if p.table is table)
-        out = await table.act(user, action, key=self.key("act"))
+        self.presenter.answering = True  # the refusal is printed here, once
+        try:
+            out = await table.act(user, action, key=self.key("act"))
+        finally:
+            self.presenter.answering = False
         if not out.ok:
-            self.emit(f"! {name}: {self.words.said(out.msg, out.message)}")
+            if out.msg is not None:  # a refusal always says why, as a message
+                self.emit(f"! {name}: {self.words.render(out.msg)}")
             return
         if not table.snapshot(None).in_hand:
             await self.hand_over(number)
