@@ -37,6 +37,9 @@ FORMATS = [
 ]
 DRIVER_INTERVAL = 0.5
 """Seconds between the driver's passes when nothing wakes it."""
+BETWEEN_HANDS = 3.0
+"""Seconds a tournament table shows a hand's end before the next deal (a cash table's
+``hand_pause`` default)."""
 
 
 def tournament_id(interaction: Interaction) -> str:
@@ -82,7 +85,9 @@ class TournamentCog(commands.Cog):
         (nothing to drive when the cog is loaded without a service: the command list)."""
         if self.bot.service is None:
             return
-        self._driver = Driver(self.bot.service, self.boards, interval=DRIVER_INTERVAL)
+        self._driver = Driver(
+            self.bot.service, self.boards, interval=DRIVER_INTERVAL, between=BETWEEN_HANDS
+        )
         self.boards.driver = self._driver
         await self.boards.load()
         for tournament in await self._driver.recover():

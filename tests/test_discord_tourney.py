@@ -91,6 +91,7 @@ async def t(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]
         harness = Harness(fake_discord, bot)
         harness.guard = guards  # type: ignore[assignment]
         cog(harness).driver.interval = 0.02
+        cog(harness).driver.between = 0.0
         cog(harness).boards.gap = 0.0
         yield harness
 
@@ -213,12 +214,7 @@ async def sit_and_go(h: Harness, players: int, seats: int, seed: int) -> None:
     for port in runner.ports.values():
         assert await runner.service.store.ledger_rows(port.table.table_id) == []
     # The final standings, posted once in the channel: every player, the winner first.
-    posts = [
-        m
-        for m in fake.channel_messages()
-        if any("final standings" in str(e.get("title", "")) for e in m.embeds)
-    ]
-    assert len(posts) == 1
+    posts = await standings(fake)
     assert posts[0].attachment_bytes().startswith(b"\x89PNG")  # R-19.70's picture
     text = str(posts[0].embeds[0]["description"])
     lines = text.splitlines()
@@ -230,6 +226,24 @@ async def sit_and_go(h: Harness, players: int, seats: int, seed: int) -> None:
     assert h.guard is not None
     seen = h.guard.check(places)  # type: ignore[attr-defined]
     assert seen > 0
+
+
+async def standings(fake: FakeDiscord) -> list[FakeMessage]:
+    """The final standings post, once it is there (posted after the last hand's end,
+    its picture drawn in a worker thread); exactly one."""
+
+    def posts() -> list[FakeMessage]:
+        return [
+            m
+            for m in fake.channel_messages()
+            if any("final standings" in str(e.get("title", "")) for e in m.embeds)
+        ]
+
+    await fake.wait_for(posts, timeout=10.0)
+    await fake.wait_idle(0.2)
+    found = posts()
+    assert len(found) == 1, found
+    return found
 
 
 def announcement_or_none(h: Harness) -> list[str]:
@@ -257,8 +271,13 @@ async def test_r19_63_a_two_table_sit_and_go_is_balanced_and_broken_to_one(t: Ha
     places = t.bot.presenter.places
     for _, move in runner.history:
         thread = places[f"tn:{runner.tournament}:{move.to_table}"][1]
-        dms = [m.content for m in t.fake.dm_messages(t.fake.users[int(move.entry)])]
-        assert any(f"<#{thread}>" in d and "You now play at table" in d for d in dms), dms
+        user = t.fake.users[int(move.entry)]
+        await t.fake.wait_for(
+            lambda u=user, th=thread: any(
+                f"<#{th}>" in m.content and "You now play at table" in m.content
+                for m in t.fake.dm_messages(u)
+            )
+        )
 
 
 SEND_ONLY = str(1 << 11)
@@ -414,6 +433,7 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
     async with run_bot(fake_discord, bot, sync=True):
         h = Harness(fake_discord, bot)
         cog(h).driver.interval = 0.02
+        cog(h).driver.between = 0.0
         cog(h).boards.gap = 0.0
         await create(h, fake_discord.user("alice"), players=3, stack=300, structure="turbo")
         await register_all(h, users)
@@ -425,6 +445,7 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
     async with run_bot(fake_discord, bot2, sync=True):
         h2 = Harness(fake_discord, bot2)
         cog(h2).driver.interval = 0.02
+        cog(h2).driver.between = 0.0
         cog(h2).boards.gap = 0.0
         runner2 = next(iter(cog(h2).driver.runners.values()))
         assert runner2.st.status == "running" and bot2.presenter.places == places
@@ -432,12 +453,7 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
         await settle(h2)
         runner2.check_chips()
         assert runner2.chips_at_tables() == 3 * 300
-        standings = [
-            m
-            for m in fake_discord.channel_messages()
-            if any("final standings" in str(e.get("title", "")) for e in m.embeds)
-        ]
-        assert len(standings) == 1
+        await standings(fake_discord)
 
 
 async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call") -> None:

@@ -137,3 +137,68 @@ async def test_r19_65_a_scheduled_start_waits_for_enough_players(tmp_path: Path)
     assert (await driver.start("s1")).ok
     assert driver.runners["s1"].st.status == "running"
     await store.close()
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.t = now
+
+    def now(self) -> float:
+        return self.t
+
+
+async def test_r19_63_a_table_shows_the_hand_s_end_before_the_next_deal(tmp_path: Path) -> None:
+    """R-19.63: the dealer deals each hand as soon as the tournament allows it, but a
+    table first shows the last hand's end for ``between`` seconds."""
+    store, driver, _ = await _boot(tmp_path / "b.sqlite3")
+    clock = Clock(driver.service.time.now())
+    driver.service.time = clock
+    driver.between = 3.0
+    config = Config(format="sit_and_go", max_players=2, seats=2, stack=10_000)
+    await driver.create(Opened("b1"), config)
+    await driver.register("b1", "a", "A")
+    await driver.register("b1", "b", "B")
+    runner = driver.runners["b1"]
+    await driver.step("b1")
+    table = runner.table(1)
+    assert table.state.in_hand and table.state.hand_no == 1
+    rng = random.Random(3)
+    while table.state.in_hand:
+        await act(runner, 1, rng)
+    await driver.step("b1")  # the end heard of; the table waits
+    assert not table.state.in_hand and table.state.hand_no == 1
+    clock.t += 2.9
+    await driver.step("b1")
+    assert not table.state.in_hand
+    clock.t += 0.2
+    await driver.step("b1")
+    assert table.state.in_hand and table.state.hand_no == 2
+    await store.close()
+
+
+async def test_r19_31_a_hand_over_before_the_director_hears_of_it_neither_deals_nor_moves(
+    tmp_path: Path,
+) -> None:
+    """R-19.31, R-19.34: players act while the loop runs, so a table's hand can end
+    between two of the driver's steps. Until the runner hears of it that table is still
+    in the hand: it is not dealt again (its stacks would be read after the new blinds)
+    and the balancing plan moves nobody from it (a busted player is not out yet)."""
+    store, driver, _ = await _boot(tmp_path / "r.sqlite3")
+    await driver.create(Opened("r1"), _config())
+    for n in range(12):
+        await driver.register("r1", f"u{n}", f"User {n}")
+    runner = driver.runners["r1"]
+    await driver.step("r1")
+    table = runner.table(2)
+    assert table.state.in_hand and 2 in runner.st.playing
+    rng = random.Random(4)
+    while table.state.in_hand:
+        await act(runner, 2, rng)  # the hand ends; the driver has not stepped
+    assert 2 in runner.st.playing and runner.ports[2].between_hands()
+    assert 2 not in runner.ready()
+    assert not runner._shape(runner.ports[2]).between_hands
+    await driver.step("r1")  # now it hears of it, and deals it again
+    assert 2 not in runner.st.playing or runner.table(2).state.hand_no == 2
+    async with driver.lock("r1"):
+        runner.check_chips()
+    await store.close()

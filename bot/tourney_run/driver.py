@@ -99,11 +99,17 @@ class Driver:
         hooks: Hooks,
         *,
         interval: float = 0.5,
+        between: float = 0.0,
         rng: Callable[[str], random.Random] | None = None,
     ) -> None:
         self.service = service
         self.hooks = hooks
         self.interval = interval
+        self.between = between
+        """Seconds a table waits after a hand before the next deal (the players see
+        the showdown); 0: at once."""
+        self._ended: dict[tuple[str, int], float] = {}
+        """(tournament, table) -> when the driver saw its last hand over."""
         self.runners: dict[str, Runner] = {}
         self.opened: dict[str, Opened] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -266,9 +272,13 @@ class Driver:
             mid = st.in_hand and st.hand_no == runner.last_hand.get(number)
             if number in runner.st.playing and not mid:
                 await runner.after_hand(number)
+                self._ended[(runner.tournament, number)] = self.service.time.now()
         dealt = False
+        now = self.service.time.now()
         if runner.st.status == "running":
             for number in runner.ready():
+                if now < self._ended.get((runner.tournament, number), 0.0) + self.between:
+                    continue  # the last hand's end still on show
                 await self.hooks.place(runner.tournament, table_id(runner.tournament, number))
                 dealt = await runner.deal(number) or dealt
         return dealt or runner.count != before
