@@ -609,3 +609,29 @@ async def test_r19_61_late_registration_by_the_button_seats_a_player_while_it_ru
     await fake.wait_for(lambda: runner.table(1).state.in_hand)
     async with cog(t).driver.lock(runner.tournament):
         runner.check_chips()
+
+
+async def test_r19_61_the_announcement_buttons_work_after_a_restart(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """R-19.61: the buttons carry the tournament's id: after a restart on the same file
+    a click on the announcement posted before registers, and the same message's count
+    is edited."""
+    db = tmp_path / "chipfist.sqlite3"
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    bot = make_bot(db)
+    async with run_bot(fake_discord, bot, sync=True):
+        h = Harness(fake_discord, bot)
+        cog(h).boards.gap = 0.0
+        await create(h, alice, format="scheduled")
+        await click(h, alice, "reg")
+        before = announcement(h).id
+    bot2 = make_bot(db)
+    async with run_bot(fake_discord, bot2, sync=True):
+        h2 = Harness(fake_discord, bot2)
+        cog(h2).boards.gap = 0.0
+        said = await click(h2, bob, "reg")
+        assert "registered" in said, said
+        assert announcement(h2).id == before and live_count(announcement(h2)) == 2
+        runner = next(iter(cog(h2).driver.runners.values()))
+        assert sorted(e.player for e in runner.st.entries) == sorted([str(alice.id), str(bob.id)])
