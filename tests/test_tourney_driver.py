@@ -148,9 +148,10 @@ class Clock:
 
 
 async def test_r19_63_a_table_shows_the_hand_s_end_before_the_next_deal(tmp_path: Path) -> None:
-    """R-19.63: the dealer deals each hand as soon as the tournament allows it, but a
-    table first shows the last hand's end for ``between`` seconds."""
-    store, driver, _ = await _boot(tmp_path / "b.sqlite3")
+    """R-19.63, R-19.64: the dealer deals each hand as soon as the tournament allows
+    it, but a table first shows the last hand's end for ``between`` seconds; the board
+    is redrawn when something happened, or when its clock moved on."""
+    store, driver, hooks = await _boot(tmp_path / "b.sqlite3")
     clock = Clock(driver.service.time.now())
     driver.service.time = clock
     driver.between = 3.0
@@ -173,6 +174,13 @@ async def test_r19_63_a_table_shows_the_hand_s_end_before_the_next_deal(tmp_path
     clock.t += 0.2
     await driver.step("b1")
     assert table.state.in_hand and table.state.hand_no == 2
+    # Nothing happens mid-hand: the board is told again only once its clock moved on.
+    told = hooks.changes
+    await driver.step("b1")
+    assert hooks.changes == told
+    clock.t += driver.refresh
+    await driver.step("b1")
+    assert hooks.changes == told + 1
     await store.close()
 
 

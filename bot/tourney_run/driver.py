@@ -108,6 +108,9 @@ class Driver:
         self.between = between
         """Seconds a table waits after a hand before the next deal (the players see
         the showdown); 0: at once."""
+        self.refresh = 30.0
+        """Seconds after which a running tournament's board is redrawn anyway."""
+        self._told_at: dict[str, float] = {}
         self._ended: dict[tuple[str, int], float] = {}
         """(tournament, table) -> when the driver saw its last hand over."""
         self.runners: dict[str, Runner] = {}
@@ -251,9 +254,17 @@ class Driver:
             self._told_end.add(tournament)
             await self.hooks.changed(tournament)
             await self.hooks.finished(tournament)
-        elif moved:
+        elif moved or self._stale(runner):
+            self._told_at[tournament] = self.service.time.now()
             await self.hooks.changed(tournament)
         return moved
+
+    def _stale(self, runner: Runner) -> bool:
+        """A running tournament's board is told again every :attr:`refresh` seconds
+        even when nothing happened: its clock (the next level in minutes) moves on."""
+        told = self._told_at.get(runner.tournament)
+        now = self.service.time.now()
+        return runner.st.status == "running" and (told is None or now - told >= self.refresh)
 
     async def _tell_moves(self, runner: Runner) -> None:
         told = self._told_moves.get(runner.tournament, 0)
