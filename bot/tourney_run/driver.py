@@ -268,11 +268,12 @@ class Driver:
 
     async def _tell_moves(self, runner: Runner) -> None:
         told = self._told_moves.get(runner.tournament, 0)
-        for _, move in runner.history[told:]:
+        new = runner.history[told:]
+        self._told_moves[runner.tournament] = told + len(new)  # each told once
+        for _, move in new:
             await self.hooks.moved(
                 runner.tournament, move.entry, table_id(runner.tournament, move.to_table)
             )
-        self._told_moves[runner.tournament] = len(runner.history)
 
     async def _play(self, runner: Runner) -> bool:
         before = runner.count
