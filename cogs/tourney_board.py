@@ -379,7 +379,11 @@ class DiscordBoards:
         service = self.presenter.service
         now = service.time.now() if service is not None else 0.0
         view = standings_view(tournament, state, now)
-        image = await asyncio.to_thread(self.picture, view, lang)
+        try:
+            image = await asyncio.to_thread(self.picture, view, lang)
+        except Exception:  # the standings still go, as text
+            log.exception("tournament %s: the standings picture failed", tournament)
+            image = None
         where = self.client.get_partial_messageable(board.channel)
         sent = await ops.send(where, embed=embed, image=image)
         if sent is not None:

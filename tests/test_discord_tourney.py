@@ -635,3 +635,19 @@ async def test_r19_61_the_announcement_buttons_work_after_a_restart(
         assert announcement(h2).id == before and live_count(announcement(h2)) == 2
         runner = next(iter(cog(h2).driver.runners.values()))
         assert sorted(e.player for e in runner.st.entries) == sorted([str(alice.id), str(bob.id)])
+
+
+async def test_r19_64_the_standings_go_as_text_when_the_picture_fails(t: Harness) -> None:
+    """R-19.64: the final standings are posted even if their picture cannot be drawn."""
+
+    def broken(*_: Any) -> None:
+        raise OSError("no font")
+
+    cog(t).boards.picture = broken
+    alice, bob = t.fake.user("alice"), t.fake.user("bob")
+    await create(t, alice, players=2, stack=100, structure="turbo")
+    await click(t, alice, "reg")
+    await click(t, bob, "reg")
+    await play_to_the_end(t, 5)
+    posts = await standings(t.fake)
+    assert not posts[0].attachments and "1. " in str(posts[0].embeds[0]["description"])
