@@ -11,6 +11,7 @@ heard of), so nothing is applied twice and nothing is lost.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -249,7 +250,13 @@ class Runner:
         await control.hold(self)
 
     def _shape(self, port: ServiceTable) -> balance.TableShape:
-        return shape(port, self.st.config.seats, tuple(self.vacated.get(port.number, ())))
+        made = shape(port, self.st.config.seats, tuple(self.vacated.get(port.number, ())))
+        if port.number in self.st.playing:
+            # Players act at the tables while the loop runs: a hand may be over at the
+            # table before the director hears of it. Until then it is still in that
+            # hand for the plan (its busted are not out yet: none of them is moved).
+            return dataclasses.replace(made, between_hands=False)
+        return made
 
     async def _carry_out(self, records: Sequence[Record], first: int) -> None:
         """Records ``first``, ``first + 1``, ... of the journal, done at the tables."""
@@ -415,6 +422,7 @@ class Runner:
             n
             for n, port in sorted(self.ports.items())
             if port.between_hands()
+            and n not in self.st.playing  # its last hand's end heard of first
             and n not in self.halted
             and n not in waiting
             and director.may_deal(self.st, n, len(tables.get(n, {})))

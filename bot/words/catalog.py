@@ -30,6 +30,7 @@ DOMAINS: Final[tuple[str, ...]] = (
     "art",
     "settings",
     "tournament",
+    "tourney",
     "home",
     "input",
     "record",
