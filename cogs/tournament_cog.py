@@ -150,14 +150,14 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(name="create", description="Open a tournament in this channel")
     @app_commands.describe(
-        game="The game (hold'em, Omaha, stud, razz, draw...)",
+        game="The game (hold'em, Omaha, stud, razz, draw...) or a rotation (horse)",
         stack="Starting stack (chips)",
         structure="Blind schedule preset",
         level_unit="Levels last minutes or hands",
         level_length="Minutes or hands per level (0: the preset's)",
         format="Sit-and-go (starts when full) or scheduled",
         players="Sit-and-go: players to start (0: one full table); scheduled: the cap",
-        seats="Players per table",
+        seats="Players per table (0: a full table of the game)",
         start_in="Scheduled: minutes from now until it starts by itself (0: by its host)",
         buy_in="Buy-in (recorded, never cash chips)",
         bounty="Part of the buy-in paid to whoever knocks a player out",
@@ -175,7 +175,7 @@ class TournamentCog(commands.Cog):
         level_length: app_commands.Range[int, 0] = 0,
         format: str = "sit_and_go",
         players: app_commands.Range[int, 0] = 0,
-        seats: app_commands.Range[int, 2, 10] = 9,
+        seats: app_commands.Range[int, 0, 10] = 0,
         start_in: app_commands.Range[int, 0] = 0,
         buy_in: app_commands.Range[int, 0] = 100,
         bounty: app_commands.Range[int, 0] = 0,

@@ -18,6 +18,7 @@ import pytest_asyncio
 from bot.poker.messages import Msg
 from bot.tournament.structure import Level
 from bot.tourney_run.options import Options, config, payout_table
+from bot.tourney_run.stakes import table_id as tourney_table
 from cogs.tournament_cog import TournamentCog
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
@@ -202,9 +203,12 @@ async def sit_and_go(h: Harness, players: int, seats: int, seed: int) -> None:
     await settle(h)
     state = runner.st
     assert state.status == "finished" and state.winner is not None and actions > 0
-    # R-19.3: every table played in its own thread under the announcement's channel.
+    # R-19.3: every table played in its own thread under the announcement's channel
+    # (R-19.52: a broken table is closed, so only the last is still the runner's).
     places = h.bot.presenter.places
-    assert sorted(places) == sorted(p.table.table_id for p in runner.ports.values())
+    tables = -(-players // seats)
+    assert sorted(places) == sorted(tourney_table(tournament, n) for n in range(1, tables + 1))
+    assert {p.table.table_id for p in runner.ports.values()} <= set(places)
     for channel, thread in places.values():
         assert channel == fake.channel.id and thread and thread != channel
         assert fake.channels[thread].is_thread
@@ -263,9 +267,12 @@ async def test_r19_61_a_sit_and_go_registered_by_buttons_is_played_to_its_standi
 async def test_r19_63_a_two_table_sit_and_go_is_balanced_and_broken_to_one(t: Harness) -> None:
     await sit_and_go(t, players=12, seats=6, seed=2)
     runner = next(iter(cog(t).driver.runners.values()))
-    assert len(runner.ports) == 2
     assert runner.st.broken, "one table was broken as the players fit at one"
-    assert len([p for p in runner.ports.values() if p.seats()]) == 1
+    # R-19.52: the broken table was closed; the final one plays on to the winner.
+    assert len(runner.ports) == 1 and len([p for p in runner.ports.values() if p.seats()]) == 1
+    for number in runner.st.broken:
+        broken = runner.service.get(tourney_table(runner.tournament, number))
+        assert broken is None or broken.state.closed
     # R-19.63: each moved player is told by DM where his new table's thread is.
     assert runner.history, "players moved"
     places = t.bot.presenter.places
@@ -365,6 +372,18 @@ def test_r19_62_payouts_are_whole_percentages_highest_first_adding_to_100() -> N
     assert {i.length for i in made.schedule.items if isinstance(i, Level)} == {3}
     stud = config(Options(game="razz"))
     assert not isinstance(stud, Msg) and stud.schedule.forced == "bring_in"
+
+
+def test_r19_53_a_full_table_of_the_game_and_horse_from_the_create_options() -> None:
+    """R-19.53, R-19.50: with no seats given a table is full for the game (stud eight);
+    nine seats of stud are refused saying the game's most; horse is a rotation."""
+    assert not isinstance(stud := config(Options(game="stud")), Msg) and stud.seats == 8
+    assert not isinstance(hold := config(Options(game="holdem")), Msg) and hold.seats == 9
+    refused = config(Options(game="stud", seats=9))
+    assert isinstance(refused, Msg) and refused.key == "rotation.too_many_seats"
+    horse = config(Options(game="horse"))
+    assert not isinstance(horse, Msg) and len(horse.game) == 5 and horse.seats == 8
+    assert horse.schedule.forced == "bring_in"
 
 
 async def test_r19_64_the_status_board_is_posted_kept_and_shown_privately(t: Harness) -> None:

@@ -12,12 +12,14 @@ from typing import Final, Literal
 
 from bot.poker.messages import Chips, Count, Msg, Name, Number, Term, msg
 from bot.poker.variants import VARIANTS
-from bot.table.games import split_game
+from bot.table.games import split_game, split_rotation
 from bot.tournament.structure import PRESETS, Config, Entries, Forced, Level, Schedule, preset
+from bot.tourney_run.games import most_players, refusal
 
 STACK: Final = (100, 1_000_000)
 LEVEL: Final = {"minutes": 120, "hands": 100}
 PLAYERS: Final = (2, 500)
+FULL_TABLE: Final = 9
 START_IN: Final = 7 * 24 * 60
 """A scheduled start at most a week ahead (minutes)."""
 
@@ -39,7 +41,8 @@ class Options:
     format: Literal["sit_and_go", "scheduled"] = "sit_and_go"
     players: int = 0
     """A sit-and-go's size (0: one full table); a scheduled one's cap (0: none)."""
-    seats: int = 9
+    seats: int = 0
+    """Players per table; 0: a full table of the game (nine; stud eight, draw six)."""
     start_in: int = 0
     """Minutes from now a scheduled tournament starts by itself (0: by its host)."""
     buy_in: int = 100
@@ -63,13 +66,13 @@ def payout_table(text: str) -> tuple[int, ...] | None:
 
 def config(o: Options) -> Config | Msg:
     """The director's config, or the refusal saying what is allowed."""
-    variant, _ = split_game(o.game)
+    dealt = split_rotation(o.game)
     allowed = games()
-    if variant not in allowed:
+    if not dealt or any(split_game(g)[0] not in allowed for g in dealt):
         return msg(
             "tourney.refuse.game",
             game=Name(o.game),
-            games=Name(", ".join(allowed)),
+            games=Name(", ".join((*allowed, "horse"))),
         )
     if not STACK[0] <= o.stack <= STACK[1]:
         return msg("tourney.refuse.stack", low=Chips(STACK[0]), high=Chips(STACK[1]))
@@ -90,7 +93,9 @@ def config(o: Options) -> Config | Msg:
         if table is None:
             return msg("tourney.refuse.payouts")
         shares = table
-    forced: Forced = "bring_in" if VARIANTS[variant].forced == "bring_in" else "blinds"
+    # A stud deal or a mixed rotation's levels are written in the limit form (R-19.50).
+    stud = any(VARIANTS[split_game(g)[0]].forced == "bring_in" for g in dealt)
+    forced: Forced = "bring_in" if stud else "blinds"
     schedule = preset(o.structure, o.stack, unit=o.unit, forced=forced)
     if o.length:
         schedule = Schedule(
@@ -100,18 +105,21 @@ def config(o: Options) -> Config | Msg:
             schedule.unit,
             schedule.forced,
         )
-    players = o.players or (o.seats if o.format == "sit_and_go" else 0)
-    return Config(
-        game=(variant,),
+    seats = o.seats or min(FULL_TABLE, most_players(Config(game=dealt)))
+    players = o.players or (seats if o.format == "sit_and_go" else 0)
+    made = Config(
+        game=dealt,
         format=o.format,
         buy_in=o.buy_in,
         stack=o.stack,
         schedule=schedule,
-        seats=o.seats,
+        seats=seats,
         max_players=players,
         entries=Entries(late_until=o.late_until, bounty=o.bounty),
         payouts=shares,
     )
+    why = refusal(made)  # more seats than a game of the event deals to (R-19.53)
+    return made if why is None else why
 
 
 __all__ = ["Options", "config", "games", "payout_table"]
