@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.local.terminal import parse_args, run
 from bot.local.tourney import Tourney, config_from_args
 from bot.local.words import Words
-from bot.poker.messages import Chips, Count, Name, Number, Param, msg
+from bot.poker.messages import Chips, Count, Name, Number, Param, Rule, msg
 from bot.poker.phh import replay_file
 from bot.table.ports import open_store
 from bot.tournament.structure import Config, preset
@@ -220,6 +220,11 @@ async def test_r19_70_a_player_types_his_actions_among_robots(tmp_path: Path) ->
     rows = _standings(text)
     assert len(rows) == 3 and sum(" alice:" in row for row in rows) == 1
     assert Words()("tourney.who", names="alice") in text
+    # a player with no chips is out of the tournament, not sitting out until
+    # he buys in again (R-1.9 is the cash table's).
+    for name in ["alice", *(Words()("tourney.robot", number=n) for n in (1, 2))]:
+        cash_words = _en("table.broke_sits_out", who=Name(name), rule=Rule("R-1.9"))
+        assert cash_words not in text
     refusals = [ln for ln in text.splitlines() if ln.startswith("! alice:")]
     assert len(refusals) >= 1 and "banana" in refusals[0]  # "raise banana", said once
     assert sum("banana" in ln for ln in refusals) == 1

@@ -1310,7 +1310,10 @@ class Table:
             await self._private(info.users[pos], Notice("show_choice", english(told), 0, msg=told))
         over = msg("table.hand_over", hand=Number(info.hand_no))
         await self._public("hand_ended", over, result=result)
-        for number in info.order:
+        # At a tournament's table a player with no chips is out of the tournament, which
+        # the tournament says; no buy-in brings him back there.
+        cash = self.stakes.level(self.table_id) is None
+        for number in info.order if cash else ():
             seat = self.state.seats.get(number)
             if seat is not None and seat.stack == 0 and not seat.leaving:
                 # Said, not done silently: he is out of the deals until he buys in again.
