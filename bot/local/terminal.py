@@ -30,7 +30,7 @@ from bot.local.record import record_lines
 from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
 from bot.local.words import Words, choose, player_phrase
-from bot.poker.messages import Chips, Count, Param
+from bot.poker.messages import Chips, Count, Param, msg
 from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
@@ -497,6 +497,16 @@ class LocalTable:
             # "buy in 200": sitting down with that buy-in (seated, it is a top-up).
             given = phrase.split()[2 if phrase.startswith("buy in") else 1 :]
             await self.sit(name, ["any", *given])
+            return
+        elif verb == "wait":
+            # a player asks for the waiting list himself ("carol: wait", "wait off").
+            if words[1:] not in ([], ["off"]):
+                self.emit("! " + self.words.render(msg("host.usage")))
+                return
+            out = await table.wait_list(user, name, not words[1:], key=key)
+        elif verb in HOST_COMMANDS and len(words) > (2 if verb == "seat" else 1):
+            # "alice: kick bob": the host's commands are typed with no name in front.
+            self.refuse("player.command", name=name, command=clip(" ".join(action.split()))[1:-1])
             return
         elif phrase in COMMANDS and phrase not in ("show",):
             self.refuse("player.command", name=name, command=phrase)
