@@ -8,11 +8,19 @@ import io
 from pathlib import Path
 
 from bot.local.terminal import TABLE_ID, run
+from bot.poker.events import ActionTaken
+from bot.poker.messages import msg
 from bot.table.ports import open_store
 from bot.table.recovery import ledger_error, load
 from bot.table.table import Table
+from bot.words import render
+from tests.fakediscord.state import FakeMessage
 from tests.harness import HOST, Harness
 from tests.said import keys_in
+from tests.test_discord_e2e import CARD, h, hole_cards, play_out, players
+from tests.test_discord_e2e import Harness as DiscordHarness
+
+__all__ = ["h"]  # the end-to-end fixture, shared
 
 
 async def ok(h: Harness, table: Table) -> None:
@@ -105,3 +113,110 @@ async def test_r20_55_a_player_joins_the_waiting_list_under_his_own_name(
         assert [u for u, _ in state.hosting.waiting] == ["dave"]
     finally:
         await store.close()
+
+
+async def _fold_to_one(h: DiscordHarness) -> None:
+    for _ in range(3):
+        if not h.table().state.in_hand:
+            return
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+
+
+def _vote_post(h: DiscordHarness) -> FakeMessage:
+    return next(
+        m for m in reversed(h.fake.channel_messages()) if m.custom_ids() and "💣" in m.content
+    )
+
+
+async def test_r20_12_a_vote_button_of_a_spent_proposal_votes_on_no_other(
+    h: DiscordHarness,
+) -> None:
+    """An old proposal's Yes, pressed (from a client still showing it) while another
+    proposal was open, counted as a yes on the new one and passed it. A vote button
+    votes on its own proposal only: on another it is refused privately, nothing changes."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    chips = sum(s.stack for s in h.table().state.seats.values())
+    await h.slash(users[1], "cards")
+    eph = fake.ephemerals(users[1])[-1]
+    await fake.click(users[1], eph, next(c for c in eph.custom_ids() if c.endswith(":bomb")))
+    await h.settle()
+    old = _vote_post(h)
+    yes = next(c for c in old.custom_ids() if c.endswith(":bomb_yes"))
+    await fake.click(users[2], old, yes)
+    await h.settle()
+    assert h.table().state.bomb == {"passed": True}
+    await h.slash(users[0], "deal")  # the bomb pot: it spends the proposal
+    await play_out(h)
+    assert h.table().state.bomb == {}
+    # A new proposal for the next deal, then the old post's Yes.
+    await h.slash(users[1], "cards")
+    eph = fake.ephemerals(users[1])[-1]
+    await fake.click(users[1], eph, next(c for c in eph.custom_ids() if c.endswith(":bomb")))
+    await h.settle()
+    assert _vote_post(h).id != old.id
+    vote = dict(h.table().state.bomb["vote"])
+    await fake.click(users[0], old, yes, stale=True)
+    await h.settle()
+    assert h.last_ephemeral(users[0]) == render(msg("home.vote.stale"), "en")
+    assert h.table().state.bomb.get("vote") == vote and not h.table().state.bomb.get("passed")
+    # The new post's own Yes counts.
+    new = _vote_post(h)
+    await fake.click(users[0], new, next(c for c in new.custom_ids() if c.endswith(":bomb_yes")))
+    await h.settle()
+    assert h.table().state.bomb == {"passed": True}
+    assert sum(s.stack for s in h.table().state.seats.values()) == chips  # R-2.5
+    assert h.table().conservation_error() is None
+
+
+async def test_r20_15_r20_14_an_old_hand_end_posts_buttons_act_on_no_later_hand(
+    h: DiscordHarness,
+) -> None:
+    """ "Show my hand" and the rabbit hunt pressed on hand #1's end post after hand #2
+    ended showed hand #2's cards and hunted hand #2's board. An end post's buttons are
+    its hand's: on another they are refused privately and nothing is shown."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="rabbit_hunt", value="on")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    await _fold_to_one(h)
+    first = next(m for m in reversed(fake.channel_messages()) if "#1 is over" in m.content)
+    await h.slash(users[0], "deal")
+    secrets = hole_cards(fake, h.bot, h.tid)
+    await _fold_to_one(h)
+    state = h.table().state
+    assert state.hand_no == 2 and not state.in_hand
+    info = state.recent[2]
+    winner = next(
+        fake.users[int(u)]
+        for p, u in enumerate(info.users)
+        if not any(
+            isinstance(e, ActionTaken) and e.kind == "fold" and e.player == p for e in info.events
+        )
+    )
+    shown_before = len([m for m in fake.channel_messages() if m.content.startswith(("👀", "🐇"))])
+    for arg in ("show_all", "show_one", "rabbit"):
+        cid = next(c for c in first.custom_ids() if c.endswith(":" + arg))
+        await fake.click(winner, first, cid, stale=True)
+        await h.settle()
+        assert "hand #1" in h.last_ephemeral(winner).lower(), h.last_ephemeral(winner)
+    posts = [m for m in fake.channel_messages() if m.content.startswith(("👀", "🐇"))]
+    assert len(posts) == shown_before, [m.content for m in posts]
+    said = " ".join(m.content for m in fake.channel_messages())
+    assert not set(CARD.findall(said)) & secrets[winner.id]
+    # Hand #2's own end post shows hand #2.
+    second = next(m for m in reversed(fake.channel_messages()) if "#2 is over" in m.content)
+    cid = next(c for c in second.custom_ids() if c.endswith(":show_one"))
+    await fake.click(winner, second, cid)
+    await h.settle()
+    post = next(m for m in reversed(fake.channel_messages()) if m.content.startswith("👀"))
+    assert set(CARD.findall(post.content)) <= secrets[winner.id]
+    assert h.table().conservation_error() is None
