@@ -29,7 +29,7 @@ async def ok(h: Harness, table: Table) -> None:
     assert await ledger_error(h.store, table.state) is None
 
 
-async def test_r20_51_a_kicked_player_cannot_act_when_his_turn_comes() -> None:
+async def test_r20_70_a_kicked_player_cannot_act_when_his_turn_comes() -> None:
     """Kicked out of turn, the player typed "raise to 50" the moment his turn came, before
     the clock's tick: the raise was taken. His turn is the clock's: only a fold of his own
     is taken, anything else is refused and changes nothing."""
@@ -70,7 +70,7 @@ async def _terminal(db: Path, lines: list[str], *args: str) -> str:
     return out.getvalue()
 
 
-async def test_r20_50_a_host_command_under_a_players_name_says_how_to_type_it(
+async def test_r20_72_a_host_command_under_a_players_name_says_how_to_type_it(
     tmp_path: Path,
 ) -> None:
     """A player typed "alice: kick bob" and was told the actions he may take in a hand.
@@ -94,7 +94,7 @@ async def test_r20_50_a_host_command_under_a_players_name_says_how_to_type_it(
         await store.close()
 
 
-async def test_r20_55_a_player_joins_the_waiting_list_under_his_own_name(
+async def test_r20_72_a_player_joins_the_waiting_list_under_his_own_name(
     tmp_path: Path,
 ) -> None:
     """ "carol: wait" at a full table was answered "`wait` is a table command: type it
@@ -130,7 +130,7 @@ def _vote_post(h: DiscordHarness) -> FakeMessage:
     )
 
 
-async def test_r20_12_a_vote_button_of_a_spent_proposal_votes_on_no_other(
+async def test_r20_71_a_vote_button_of_a_spent_proposal_votes_on_no_other(
     h: DiscordHarness,
 ) -> None:
     """An old proposal's Yes, pressed (from a client still showing it) while another
@@ -174,7 +174,7 @@ async def test_r20_12_a_vote_button_of_a_spent_proposal_votes_on_no_other(
     assert h.table().conservation_error() is None
 
 
-async def test_r20_15_r20_14_an_old_hand_end_posts_buttons_act_on_no_later_hand(
+async def test_r20_71_an_old_hand_end_posts_buttons_act_on_no_later_hand(
     h: DiscordHarness,
 ) -> None:
     """ "Show my hand" and the rabbit hunt pressed on hand #1's end post after hand #2

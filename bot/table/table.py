@@ -1120,7 +1120,7 @@ class Table:
             if pos is None:
                 raise TableError(msg("table.act.not_dealt"))
             if user in self.state.hosting.kicked and req.kind != "fold":
-                # a kicked player's turns are the clock's; his own fold is
+                # a kicked player's turns are the clock's; his own fold is
                 # what the clock would do, anything else waits for it.
                 raise TableError(msg("host.kicked.no_action"))
             action = _to_action(req, pos, hand)
