@@ -220,3 +220,45 @@ async def test_r20_71_an_old_hand_end_posts_buttons_act_on_no_later_hand(
     post = next(m for m in reversed(fake.channel_messages()) if m.content.startswith("👀"))
     assert set(CARD.findall(post.content)) <= secrets[winner.id]
     assert h.table().conservation_error() is None
+
+
+async def test_r20_73_a_bomb_pot_vote_that_did_not_pass_is_said_at_the_deal() -> None:
+    """Two yes of four (three needed): the next hand was dealt as usual and nobody was
+    told why the bomb pot they voted on did not come. The deal says the vote lapsed."""
+    h = Harness()
+    table = await h.seated(["alice", "bob", "carol", "dave"])
+    assert (await table.bomb_vote("alice", None, key=h.key())).ok
+    assert (await table.bomb_vote("bob", True, key=h.key())).ok
+    mark = len(h.presenter.public_notices)
+    assert (await h.deal(table)).ok
+    said = [n.msg for _, n in h.presenter.public_notices[mark:] if n.msg is not None]
+    keys = [m.key for m in said]
+    assert "home.vote.lapsed" in keys
+    assert keys.index("home.vote.lapsed") < keys.index("table.hand_started")
+    assert "home.bomb.started" not in keys and table.state.bomb == {}
+    await h.play_passively(table)
+    # A passed one is the bomb pot and says nothing of a lapse.
+    assert (await table.bomb_vote("carol", None, key=h.key())).ok
+    for user in ("alice", "bob"):
+        assert (await table.bomb_vote(user, True, key=h.key())).ok
+    mark = len(h.presenter.public_notices)
+    assert (await h.deal(table)).ok
+    keys = [n.msg.key for _, n in h.presenter.public_notices[mark:] if n.msg is not None]
+    assert "home.vote.lapsed" not in keys
+    await h.play_passively(table)
+    await ok(h, table)
+
+
+async def test_r20_73_a_player_sitting_out_is_told_he_may_not_propose() -> None:
+    """Sitting out, a player proposing a bomb pot was told that only the players in the
+    game when it was proposed vote on it: he was proposing, not voting."""
+    h = Harness()
+    table = await h.seated(["alice", "bob", "carol"])
+    assert (await table.sit_out("carol", key=h.key())).ok
+    out = await table.bomb_vote("carol", None, key=h.key())
+    assert not out.ok and out.msg is not None and out.msg.key == "home.vote.not_in_game"
+    assert table.state.bomb == {}
+    assert (await table.sit_out("bob", key=h.key())).ok
+    out = await table.bomb_vote("alice", None, key=h.key())
+    assert not out.ok and out.msg is not None and out.msg.key == "home.vote.too_few"
+    assert table.state.bomb == {}

@@ -1059,6 +1059,7 @@ class Table:
             await self._commit(record, key=tkey, ledger=ledger)
             await self._public("time_collected", told_time)
         hand_no = st.hand_no + 1
+        lapsed = bombask.lapsed_said(st)  # the deal spends an open proposal
         late = choice.late_said(deal, st)
         if late is not None:
             # said just before the deal it explains.
@@ -1079,6 +1080,8 @@ class Table:
             key=key if key not in (None, choice.TIMED_OUT) else f"deal:{hand_no}",
             live=hand,
         )
+        if lapsed is not None:
+            await self._public("bomb_vote", lapsed)
         players = joined([msg("engine.who", who=Name(st.seats[s].name)) for s in plan.order])
         # Stud has no button (R-16.3: the cards decide who acts); the seat is only the
         # nominal dealer the deal starts from.
