@@ -262,3 +262,17 @@ async def test_r20_73_a_player_sitting_out_is_told_he_may_not_propose() -> None:
     out = await table.bomb_vote("alice", None, key=h.key())
     assert not out.ok and out.msg is not None and out.msg.key == "home.vote.too_few"
     assert table.state.bomb == {}
+
+
+async def test_r20_70_a_kicked_player_already_folded_hears_the_usual_refusal() -> None:
+    """Kicked on his turn he is folded at once; a later line of his was answered "you
+    may fold now", which he had. He gets the refusal anyone folded gets."""
+    h = Harness()
+    table = await h.seated(["alice", "bob", "carol"])
+    assert (await h.deal(table)).ok
+    victim = h.to_act(table)
+    assert (await table.host_tool(HOST, "kick", victim, key=h.key())).ok
+    out = await h.do(table, victim, "all in")
+    assert not out.ok and "host.kicked.no_action" not in keys_in(out.msg)
+    await h.play_passively(table)
+    await ok(h, table)

@@ -1122,7 +1122,8 @@ class Table:
             pos = info.position_of(seat.number)
             if pos is None:
                 raise TableError(msg("table.act.not_dealt"))
-            if user in self.state.hosting.kicked and req.kind != "fold":
+            kicked = user in self.state.hosting.kicked and not hand.folded[pos]
+            if kicked and req.kind != "fold":
                 # a kicked player's turns are the clock's; his own fold is
                 # what the clock would do, anything else waits for it.
                 raise TableError(msg("host.kicked.no_action"))
