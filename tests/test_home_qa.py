@@ -5,6 +5,7 @@ it holds the table to. Every one checks R-2.5 where chips could move."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from bot.local.terminal import TABLE_ID, run
@@ -276,3 +277,18 @@ async def test_r20_70_a_kicked_player_already_folded_hears_the_usual_refusal() -
     assert not out.ok and "host.kicked.no_action" not in keys_in(out.msg)
     await h.play_passively(table)
     await ok(h, table)
+
+
+async def test_r20_15_the_terminal_tells_the_winner_the_words_to_show(tmp_path: Path) -> None:
+    """The uncontested winner was asked "Show your hand to the table? All of it or one
+    card" with no word to type; R-20.15 has him told `show all`, `show 1`, `show 2`.
+    The words he is told are the ones taken."""
+    db = tmp_path / "s.sqlite3"
+    folds = [f"{p}: fold" for p in "abcabc"]
+    text = await _terminal(
+        db, ["deal", *folds, "a: show 1", "b: show 1", "c: show 1"], "a", "b", "c"
+    )
+    prompt = next(line for line in text.splitlines() if "Show your hand to the table?" in line)
+    assert "`show all`" in prompt and "`show 1`" in prompt and "`show 2`" in prompt, prompt
+    shown = [line for line in text.splitlines() if re.fullmatch(r"  [abc] shows \S\S", line)]
+    assert len(shown) == 1, text
