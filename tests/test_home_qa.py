@@ -292,3 +292,32 @@ async def test_r20_15_the_terminal_tells_the_winner_the_words_to_show(tmp_path: 
     assert "`show all`" in prompt and "`show 1`" in prompt and "`show 2`" in prompt, prompt
     shown = [line for line in text.splitlines() if re.fullmatch(r"  [abc] shows \S\S", line)]
     assert len(shown) == 1, text
+
+
+async def test_r20_74_a_straddle_asked_for_a_deal_that_is_a_bomb_pot_lapses_aloud() -> None:
+    """b straddled for the next deal, then a bomb pot passed for it: the bomb pot was
+    dealt (no straddle, R-20.4) and b was never told his straddle was gone."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c", "d"], straddle=True)
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    straddler = ""
+    for user in ("a", "b", "c", "d"):
+        if not straddler and (await table.straddle(user, key=h.key())).ok:
+            straddler = user
+    assert straddler
+    assert (await table.bomb_vote("a", None, key=h.key())).ok
+    for user in ("b", "c"):
+        assert (await table.bomb_vote(user, True, key=h.key())).ok
+    chips = sum(s.stack for s in table.state.seats.values())
+    mark = len(h.presenter.public_notices)
+    assert (await h.deal(table)).ok
+    said = [n.msg for _, n in h.presenter.public_notices[mark:] if n.msg is not None]
+    keys = [m.key for m in said]
+    assert "home.bomb.no_straddle" in keys and "home.bomb.started" in keys
+    told = said[keys.index("home.bomb.no_straddle")]
+    assert render(told, "en").startswith(f"{straddler}'s straddle")
+    assert table.state.straddler is None
+    await h.play_passively(table)
+    assert sum(s.stack for s in table.state.seats.values()) == chips  # R-2.5
+    await ok(h, table)

@@ -1060,6 +1060,7 @@ class Table:
             await self._public("time_collected", told_time)
         hand_no = st.hand_no + 1
         lapsed = bombask.lapsed_said(st)  # the deal spends an open proposal
+        no_straddle = bombask.straddle_lapsed_said(st, start.rules.bomb_pot_ante > 0)
         late = choice.late_said(deal, st)
         if late is not None:
             # said just before the deal it explains.
@@ -1080,8 +1081,9 @@ class Table:
             key=key if key not in (None, choice.TIMED_OUT) else f"deal:{hand_no}",
             live=hand,
         )
-        if lapsed is not None:
-            await self._public("bomb_vote", lapsed)
+        for told_first in (lapsed, no_straddle):
+            if told_first is not None:
+                await self._public("bomb_vote", told_first)
         players = joined([msg("engine.who", who=Name(st.seats[s].name)) for s in plan.order])
         # Stud has no button (R-16.3: the cards decide who acts); the seat is only the
         # nominal dealer the deal starts from.

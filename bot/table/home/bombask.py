@@ -63,6 +63,15 @@ def lapsed_said(state: TableState) -> Msg | None:
     return msg("home.vote.lapsed", rule=RULE)
 
 
+def straddle_lapsed_said(state: TableState, bomb_pot: bool) -> Msg | None:
+    """R-20.74: a straddle asked for a deal that is a bomb pot lapses (R-20.4: no
+    straddles), said to the table. None when no straddle was asked or it is no bomb pot."""
+    seat = state.seats.get(state.straddler) if state.straddler is not None else None
+    if not bomb_pot or seat is None:
+        return None
+    return msg("home.bomb.no_straddle", who=Name(seat.name), rule=Rule("R-20.4"))
+
+
 def proposed_said(state: TableState, seat: Seat, record: log.BombProposed, ante: int) -> Msg:
     return msg(
         "home.vote.proposed",
