@@ -321,3 +321,18 @@ async def test_r20_74_a_straddle_asked_for_a_deal_that_is_a_bomb_pot_lapses_alou
     await h.play_passively(table)
     assert sum(s.stack for s in table.state.seats.values()) == chips  # R-2.5
     await ok(h, table)
+
+
+async def test_r20_15_show_one_card_typed_in_a_hand_says_it_waits_for_the_hands_end(
+    tmp_path: Path,
+) -> None:
+    """In a hand, "show 1" and "show all" were answered "'1' is not a card" and "'all'
+    is not a card". "show 1" is told that showing by choice is between hands; "show
+    all" is the hand's own show (refused here with what the player may do)."""
+    db = tmp_path / "h.sqlite3"
+    text = await _terminal(
+        db, ["deal", "a: show 1", "b: show 1", "a: show all", "b: show all"], "a", "b"
+    )
+    assert "is not a card" not in text, text
+    assert "Showing by choice is for the last hand, between hands (R-20.15)." in text
+    assert "show all" not in text.split("Hand #1:", 1)[1].replace("`show all`", ""), text

@@ -526,8 +526,11 @@ class LocalTable:
             out = await table.top_up(user, amount, key=key)
         elif verb == "straddle" and len(words) == 1:
             out = await table.straddle(user, key=key)
-        elif verb == "show" and phrase in ("show all", "show 1", "show 2") and not self.in_hand():
-            out = await table.show_by_choice(user, words[1], key=key)
+        elif verb == "show" and phrase == "show all" and self.in_hand():
+            out = await table.act(user, "show", key=key)  # in a hand: his whole hand
+        elif verb == "show" and phrase in ("show all", "show 1", "show 2"):
+            # R-20.15 (in a hand, "show 1" is answered that showing one card waits).
+            out = await table.show_by_choice(user, words[1], key=key)
         elif phrase in ("rabbit", "rabbit hunt"):
             out = await table.rabbit(user, key=key)
         elif verb == "bomb" and phrase in ("bomb", "bomb yes", "bomb no"):
