@@ -336,3 +336,37 @@ async def test_r20_15_show_one_card_typed_in_a_hand_says_it_waits_for_the_hands_
     assert "is not a card" not in text, text
     assert "Showing by choice is for the last hand, between hands (R-20.15)." in text
     assert "show all" not in text.split("Hand #1:", 1)[1].replace("`show all`", ""), text
+
+
+async def test_r20_70_discord_a_kicked_players_button_on_his_turn_is_refused(
+    h: DiscordHarness,
+) -> None:
+    """Through the fake Discord: kicked out of turn, the player's Call button on his
+    turn (the clock not yet run) is refused privately, in his language, and changes
+    nothing; his Fold is taken."""
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users)
+    first = h.to_act()
+    assert first is not None
+    victim = next(u for u in users[1:] if u.id != first.id)  # not the host, not in turn
+    await h.slash(users[0], "host kick", member=victim)
+    assert str(victim.id) in h.table().state.hosting.kicked
+    for _ in range(4):
+        actor = h.to_act()
+        if actor is None or actor.id == victim.id:
+            break
+        await h.click(actor, "check_call")
+    actor = h.to_act()
+    assert actor is not None and actor.id == victim.id
+    victim.locale = "de"
+    turn = h.table().state.turn
+    await h.click(victim, "check_call")
+    assert "Gastgeber hat dich entfernt" in h.last_ephemeral(victim), h.last_ephemeral(victim)
+    assert h.table().state.turn == turn
+    await h.click(victim, "fold")
+    state = h.table().state
+    assert state.turn > turn
+    await play_out(h)
+    assert h.table().state.seat_of(str(victim.id)) is None
+    assert h.table().conservation_error() is None
