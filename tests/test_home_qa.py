@@ -370,3 +370,16 @@ async def test_r20_70_discord_a_kicked_players_button_on_his_turn_is_refused(
     await play_out(h)
     assert h.table().state.seat_of(str(victim.id)) is None
     assert h.table().conservation_error() is None
+
+
+async def test_r20_1_when_the_board_runs_once_the_table_says_who_said_no(tmp_path: Path) -> None:
+    """R-20.1 opens every answer together once all are in; the table said only "Not
+    everyone agreed", never whose answer it was. It names who said no (or, silent, is
+    counted as no), and no answer before the last one is in."""
+    db = tmp_path / "r.sqlite3"
+    play = ["a: all in", "b: all in", "a: call", "b: call"]
+    lines = ["set run_it_twice on", "deal", *play, "b: run twice no", "a: run twice yes"]
+    text = await _terminal(db, lines, "a", "b")
+    said = text.split("1 of 2 has answered.", 1)
+    assert len(said) == 2 and "from b" not in said[0], text
+    assert "Not everyone agreed (no from b): the board runs once (R-20.1)." in said[1], text
