@@ -6,6 +6,8 @@
 * ``python -m bot --local [players...]`` — always the terminal table (players are named
   after ``--local`` only: without it a word is a command, and an unknown one is refused
   in one line with exit 2).
+* ``python -m bot --tournament sng|mtt [options] [players...]`` — a tournament at the
+  terminal (robots take the seats of those not named; ``--robots``: every seat).
 * ``python -m bot doctor`` — check the configuration; print the settings (token masked)
   and the invite URL.
 * ``python -m bot backup PATH`` — a consistent copy of the live database (SQLite or
@@ -83,7 +85,9 @@ def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None
     if argv[:1] in (["-h"], ["--help"]):
         print(USAGE, file=err)
         return 0
-    unknown = [] if "--local" in argv else [a for a in argv if a != "--force-sync"]
+    # A tournament at the terminal is the terminal too (``--tournament sng|mtt``).
+    terminal = "--local" in argv or "--tournament" in argv
+    unknown = [] if terminal else [a for a in argv if a != "--force-sync"]
     if unknown:
         # Checked before anything starts: a typo is never a player's name at a terminal
         # table, nor a bot that starts and ignores it.
@@ -93,7 +97,7 @@ def main(argv: list[str], stdin: TextIO | None = None, err: TextIO | None = None
     config = load_config(err)
     if config is None:
         return 2
-    local = "--local" in argv
+    local = terminal
     if local or config.discord_token is None:
         if not local and not stdin.isatty():
             print(NO_TOKEN, file=err)

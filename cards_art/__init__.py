@@ -1,5 +1,5 @@
-"""Chipfist's pictures: table, hole cards, showdown, chip-fist reveal, session chart and
-the session's story.
+"""Chipfist's pictures: table, hole cards, showdown, chip-fist reveal, session chart,
+the session's story and a tournament's final standings.
 
 Turns the plain view-models of :mod:`cards_art.model` into PNG images with alt text, in
 the reader's language (every entry point takes ``locale=``; the words are the ``art``
@@ -50,6 +50,7 @@ from cards_art.model import (
 from cards_art.panels import render_hole_cards, render_ledger, render_reveal, render_showdown
 from cards_art.story import render_story
 from cards_art.table import render_table
+from cards_art.tourney_standings import Finisher, StandingsView, render_standings
 from cards_art.words import Text
 
 
@@ -116,6 +117,7 @@ __all__ = [
     "Award",
     "DeckStyle",
     "Declaration",
+    "Finisher",
     "Fist",
     "LedgerLine",
     "LedgerView",
@@ -130,6 +132,7 @@ __all__ = [
     "ShowdownView",
     "ShownHand",
     "Stakes",
+    "StandingsView",
     "StoryLine",
     "StoryView",
     "Structure",
@@ -141,6 +144,7 @@ __all__ = [
     "render_ledger",
     "render_reveal",
     "render_showdown",
+    "render_standings",
     "render_story",
     "render_table",
 ]

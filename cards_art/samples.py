@@ -31,6 +31,7 @@ from cards_art.model import (
     TableView,
     Wild,
 )
+from cards_art.tourney_standings import Finisher, StandingsView
 from cards_art.words import Text
 
 LONG_AND_ODD_NAMES = (
@@ -439,3 +440,27 @@ def ledger() -> LedgerView:
 
 HOLE_HOLDEM = ("As", "Kh")
 HOLE_OMAHA = ("Td", "Jd", "Qc", "2h")
+
+
+def standings() -> StandingsView:
+    """A nine-entry freezeout's final standings: a shared place, bounties, a name the
+    fonts cannot draw (drawn as "Player"), accents and Cyrillic."""
+    import datetime
+
+    return StandingsView(
+        name="Friday Night Freezeout",
+        day=datetime.date(2026, 11, 27),
+        entries=9,
+        pool=900,
+        finishers=(
+            Finisher(1, 1, "Zoë Ångström", 450, 40),
+            Finisher(2, 2, "Алексей", 270, 10),
+            Finisher(3, 3, "O'Brien", 180, 20),
+            Finisher(4, 5, "李小龍", 0, 10),
+            Finisher(4, 5, "José Núñez", 0),
+            Finisher(6, 6, "Bartholomew Fitzgerald-Smythe III", 0),
+            Finisher(7, 7, "Ana", 0),
+            Finisher(8, 8, "Grégoire", 0),
+            Finisher(9, 9, "Hannah", 0),
+        ),
+    )

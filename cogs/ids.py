@@ -38,6 +38,24 @@ class ButtonId:
         return text
 
 
+TOURNEY = re.compile(r"cft:(?P<kind>reg|unreg):(?P<tournament>[A-Za-z0-9_.-]+)")
+"""A tournament announcement's buttons: ``cft:reg|unreg:<tournament>``. The tournament is
+in the custom_id, so the buttons work after a restart (R-19.61)."""
+
+
+def tourney_button(kind: Literal["reg", "unreg"], tournament: str) -> str:
+    text = f"cft:{kind}:{tournament}"
+    if len(text) > MAX_LEN or TOURNEY.fullmatch(text) is None:
+        raise ValueError(f"not a valid tournament custom_id: {text!r}")
+    return text
+
+
+def decode_tourney(custom_id: str) -> tuple[str, str] | None:
+    """(kind, tournament) of an announcement's button, or None for any other id."""
+    m = TOURNEY.fullmatch(custom_id)
+    return None if m is None else (m["kind"], m["tournament"])
+
+
 def decode(custom_id: str) -> ButtonId | None:
     """The button id, or None for a custom_id that is not ours."""
     m = PATTERN.fullmatch(custom_id)

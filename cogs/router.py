@@ -31,6 +31,7 @@ from cogs.ids import TABLE, decode
 from cogs.moderation import Moderation
 from cogs.standings_cog import StandingsCog
 from cogs.table_cog import TableCog
+from cogs.tournament_cog import TournamentCog
 from cogs.words import of, say
 
 Interaction = discord.Interaction[ChipfistBot]
@@ -129,6 +130,7 @@ async def setup(bot: ChipfistBot) -> None:
     await bot.add_cog(TableCog(bot))
     await bot.add_cog(StandingsCog(bot))
     await bot.add_cog(HostCog(bot))
+    await bot.add_cog(TournamentCog(bot))
     # Every command guild-only, installed to servers only (R-1.11, cogs/places.py).
     places.restrict(bot.tree)
     # The listeners that follow moderators' actions (permissions, deletions, removals).

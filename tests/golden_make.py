@@ -26,6 +26,7 @@ from cards_art import (
     render_ledger,
     render_reveal,
     render_showdown,
+    render_standings,
     render_table,
     samples,
 )
@@ -55,6 +56,10 @@ CASES: dict[str, Callable[[], RenderedImage]] = {
     "guts_legs": lambda: render_table(samples.guts_legs()),
     "reveal": lambda: render_reveal(samples.reveal()),
     "ledger": lambda: render_ledger(samples.ledger()),
+    # A tournament's final standings: Cyrillic, accents, a name the fonts lack, a
+    # shared place; in the reader's language.
+    "standings": lambda: render_standings(samples.standings()),
+    "standings_ru": lambda: render_standings(samples.standings(), locale="ru"),
     "hole_holdem": lambda: render_hole_cards(samples.HOLE_HOLDEM, caption="Your hand · Hold'em"),
     "hole_stud_wild": lambda: render_hole_cards(
         ("Qs", "4h", "Qd", "2c", "Xx"),

@@ -187,6 +187,8 @@ def _samples() -> list[log.LogRecord]:
         log.RabbitHunted(4, 2, ("Kh", "7c"), at=15.0),
         log.RabbitHunted(5, 1, ("2d",), ("3s",)),
         log.ShownByChoice(4, 1, ("As",), at=16.0),
+        log.ChipsChanged(4, "u3", 1000, "cup:chips:9:u3", at=17.0),
+        log.ChipsChanged(2, "u2", -5, "cup:chips:12:u2"),
     ]
 
 

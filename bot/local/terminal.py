@@ -21,8 +21,9 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Iterator
-from typing import TextIO
+from typing import Final, TextIO
 
+from bot.local import tourney
 from bot.local.drawing import cards_text, draw
 from bot.local.host import HOST_COMMANDS, host_line
 from bot.local.presenter import TerminalPresenter
@@ -80,6 +81,11 @@ _LEAVE = {
 }
 _TOP_UP = ("top up", "topup", "rebuy", "re buy", "add on", "addon", "add", "buy in", "buyin", "buy")
 _CARDS = {"cards", "my cards", "hand", "my hand", "hole cards"}
+# The home game's player lines (§20); the help names each (tests/test_local_terminal_help.py).
+POST: Final = ("post", "back post", "back and post", "post and play")
+SHOW_CHOICES: Final = ("show all", "show 1", "show 2")
+RABBIT: Final = ("rabbit", "rabbit hunt")
+BOMB: Final = ("bomb", "bomb yes", "bomb no")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -104,7 +110,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument(
         "--auto", action="store_true", default=None, help="deal the next hand automatically"
     )
-    ap.add_argument("--robots", type=int, default=0, help="robots play this many hands")
+    ap.add_argument(
+        "--robots",
+        type=int,
+        nargs="?",
+        const=-1,
+        default=0,
+        help="robots play this many hands; in a tournament (no number) robots take every seat",
+    )
     ap.add_argument(
         "--seed",
         default=None,
@@ -118,6 +131,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=None,
         help="the table's language: en, de, fr, es, pt_BR or ru (default: CHIPFIST_LANG, else en)",
     )
+    tourney.add_arguments(ap)
     return ap.parse_args(argv)
 
 
@@ -481,7 +495,7 @@ class LocalTable:
             out = await table.sit_out(user, key=key)
         elif phrase in _BACK:
             out = await table.sit_in(user, key=key)
-        elif phrase in ("post", "back post", "back and post", "post and play"):
+        elif phrase in POST:
             out = await table.sit_in(user, key=key, post=True)
         elif phrase in _LEAVE:
             out = await table.stand(user, key=key)
@@ -526,14 +540,14 @@ class LocalTable:
             out = await table.top_up(user, amount, key=key)
         elif verb == "straddle" and len(words) == 1:
             out = await table.straddle(user, key=key)
-        elif verb == "show" and phrase == "show all" and self.in_hand():
+        elif phrase == "show all" and self.in_hand():
             out = await table.act(user, "show", key=key)  # in a hand: his whole hand
-        elif verb == "show" and phrase in ("show all", "show 1", "show 2"):
+        elif phrase in SHOW_CHOICES:
             # R-20.15 (in a hand, "show 1" is answered that showing one card waits).
             out = await table.show_by_choice(user, words[1], key=key)
-        elif phrase in ("rabbit", "rabbit hunt"):
+        elif phrase in RABBIT:
             out = await table.rabbit(user, key=key)
-        elif verb == "bomb" and phrase in ("bomb", "bomb yes", "bomb no"):
+        elif phrase in BOMB:
             # propose a bomb pot for the next deal, or vote on the one proposed.
             agree = None if phrase == "bomb" else phrase == "bomb yes"
             out = await table.bomb_vote(user, agree, key=key)
@@ -716,12 +730,19 @@ async def run(argv: list[str], inp: TextIO | None = None, out: TextIO | None = N
     except SettingsError as exc:
         print(f"chipfist: {words.refusal(exc)}", file=sys.stderr)
         return 2
+    if args.robots < 0 and not args.tournament:
+        print(f"chipfist: {words('args.robots')}", file=sys.stderr)
+        return 2
     local = LocalTable(args, out)
     try:
         problem = await local.open_store()
         if problem:
             print(f"chipfist: {problem}", file=sys.stderr)
             return 2
+        if args.tournament:
+            assert local.store is not None
+            reader = LineReader(inp)
+            return await tourney.main(args, local.store, reader.get, out, words, inp.isatty())
         await local.start()
         if args.robots:
             await local.robots(args.robots, args.seed)

@@ -403,6 +403,34 @@ class Stood(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class ChipsChanged(LogRecord):
+    """A tournament's chips added to or taken from a stack between hands (a rebuy, the
+    add-on, a chip race; R-19.43, R-19.45): counted like a move by its ``transfer`` id,
+    never in the cash ledger."""
+
+    KIND: ClassVar[str] = "chips_changed"
+    seat: int
+    user: str
+    amount: int
+    transfer: str
+
+    def to_payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "user": self.user, "amount": self.amount}
+        out["transfer"] = self.transfer
+        return _put_at(out, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> ChipsChanged:
+        return cls(
+            _int(_get(p, "seat"), "seat"),
+            _str(_get(p, "user"), "user"),
+            _int(_get(p, "amount"), "amount"),
+            _str(_get(p, "transfer"), "transfer"),
+            at=_at(p),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class HostActed(LogRecord):
     """A host's (or co-host's, or moderator's) change at the table, with who made it
     (§20 host tools, bot/table/host.py): ``kick``, ``seat`` (to ``to``), ``adjust``
@@ -958,6 +986,7 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         MoveFinished,
         HostActed,
         Waitlisted,
+        ChipsChanged,
     )
 }
 """Every kind the log holds, and its record."""

@@ -164,7 +164,8 @@ class TableState:
     cashed: int = 0
     moves: dict[str, int] = field(default_factory=dict)
     """R-19.2: chips each move between tables brought in (+) or took out (-), by the
-    move's transfer id; none of it is in the ledger."""
+    move's transfer id, and a tournament's rebuys, add-ons and chip races (R-19.43);
+    none of it is in the ledger."""
     idem: dict[str, int] = field(default_factory=dict)
     last_change_at: float = 0.0
     """Time of the last event of any kind (the pause before an automatic deal)."""
@@ -404,6 +405,11 @@ class TableState:
         self.cashed += amount
         at = p.at or 0.0
         self.departures[seat.user_id] = (amount, at)
+
+    def _on_chips_changed(self, p: log.ChipsChanged, live: Any) -> None:
+        """A tournament's rebuy, add-on or chip race: a transfer, not a buy (R-19.43)."""
+        self.seats[p.seat].stack += p.amount
+        self.moves[p.transfer] = self.moves.get(p.transfer, 0) + p.amount
 
     def _on_host_acted(self, p: log.HostActed, live: Any) -> None:
         """§20 host tools (R-20.50 to R-20.54); the checks are bot/table/host.py's."""
@@ -705,6 +711,7 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Stood: TableState._on_stood,
     log.Straddled: TableState._on_straddled,
     log.HostActed: TableState._on_host_acted,
+    log.ChipsChanged: TableState._on_chips_changed,
     log.Waitlisted: TableState._on_waitlisted,
     log.BombProposed: TableState._on_bomb_proposed,
     log.BombVoted: TableState._on_bomb_voted,

@@ -668,6 +668,52 @@ class Table:
 
         return await self._command(user, key, None, body)
 
+    async def change_chips(
+        self, user: str, amount: int, *, key: str | None, transfer: str
+    ) -> Outcome:
+        """R-19.43: a tournament adds chips to ``user``'s stack (a rebuy, the add-on) or
+        a chip race changes it, between his hands only; counted by ``transfer`` like a
+        move, no ledger row. A transfer already done answers "already done"."""
+
+        async def body() -> str | Msg:
+            st = self.state
+            if transfer in st.moves and key is not None:
+                raise DuplicateKey(st.scoped(key))  # done under another key: not again
+            seat = self._seated(user)
+            if st.dealt_in(seat.number):
+                raise TableError(msg("deal.move.in_hand", who=Name(seat.name)))
+            if type(amount) is not int or amount == 0 or seat.stack + amount <= 0:
+                raise TableError(msg("tournament.refuse.chips", amount=Chips(amount)))
+            await self._commit(tlog.ChipsChanged(seat.number, user, amount, transfer), key=key)
+            told = msg(
+                "tournament.chips_changed",
+                player=Name(seat.name),
+                amount=Chips(amount),
+                stack=Chips(seat.stack),
+            )
+            await self._public("topped_up", told, seat=seat.number, user=user)
+            return told
+
+        return await self._command(user, key, None, body)
+
+    async def call_off(self, who: str | Actor, *, key: str | None = None) -> Outcome:
+        """R-19.42: the hand in progress of a tournament called off is cancelled as a
+        misdeal: every player gets back what he put in (as R-16.8 cancels a hand)."""
+
+        async def body() -> str | Msg:
+            self._require_manager(who)
+            info = self.state.current
+            if info is None or info.ended:
+                raise TableError(msg("tournament.refuse.no_hand"))
+            await self._commit(info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}")
+            told = msg(
+                "tournament.hand_called_off", hand=Number(info.hand_no), rule=Rule("R-19.42")
+            )
+            await self._public("hand_cancelled", told)
+            return told
+
+        return await self._command(user_of(who), key, None, body, halted_ok=True)
+
     # ================================================================== management
 
     async def host_tool(

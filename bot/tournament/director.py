@@ -35,11 +35,13 @@ from bot.tournament.log import (
     LevelUp,
     Moved,
     Out,
+    Paused,
     Placed,
     Rebought,
     Record,
     Registered,
     RegistrationClosed,
+    Resumed,
     Seated,
     Started,
     TableBroken,
@@ -99,6 +101,12 @@ class State:
     winner: str | None = None
     unit: int = 1
     """The smallest chip in play (raised by each color-up, R-19.25)."""
+    paused_at: float | None = None
+    """When the host paused the tournament (None: it runs, R-19.41)."""
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
 
     # ------------------------------------------------------------ reading
 
@@ -300,7 +308,13 @@ def fold(state: State, record: Record) -> State:
             unit=max(state.unit, record.unit),
         )
     if isinstance(record, Cancelled):
-        return replace(state, status="cancelled", refunds=record.refunds)
+        return replace(state, status="cancelled", refunds=record.refunds, paused_at=None)
+    if isinstance(record, Paused):
+        return replace(state, paused_at=record.at)
+    if isinstance(record, Resumed):
+        # R-19.41: the level's clock ran until the pause and runs on from the resume.
+        stopped = record.at - state.paused_at if state.paused_at is not None else 0.0
+        return replace(state, paused_at=None, level_at=state.level_at + max(0.0, stopped))
     if isinstance(record, Finished):
         return replace(state, status="finished", winner=record.winner)
     if isinstance(record, Created):
@@ -433,7 +447,7 @@ def may_deal(state: State, table: int, players: int) -> bool:
     """Whether ``table`` may deal its next hand now: the tournament runs, no break, the
     table is not breaking or waiting to be balanced (``halted`` from the planner is the
     caller's), hand-for-hand allows it, and two players are seated."""
-    if state.status != "running" or players < 2 or table in state.broken:
+    if state.status != "running" or players < 2 or table in state.broken or state.paused:
         return False
     if isinstance(state.config.schedule.item(state.level), Break):
         return False
@@ -632,7 +646,7 @@ def level_up(state: State, at: float = 0.0) -> Decision:
 
 def tick(state: State, now: float) -> Decision:
     """Levels and breaks by the clock (schedules in minutes; a break always is)."""
-    if state.status != "running":
+    if state.status != "running" or state.paused:
         return Decision()
     sched = state.config.schedule
     item = sched.item(state.level)
@@ -659,6 +673,8 @@ def status(state: State, now: float = 0.0) -> tuple[Msg, ...]:
     entries left and the average stack, the places paid and first prize, the bubble
     or the money, hand-for-hand."""
     lines = [state.level_words()]
+    if state.paused_at is not None:
+        now = state.paused_at  # R-19.41: the clock stands where the pause stopped it
     sched = state.config.schedule
     item = sched.item(state.level)
     if state.level + 1 < len(sched.items):
@@ -690,7 +706,32 @@ def status(state: State, now: float = 0.0) -> tuple[Msg, ...]:
             lines.append(msg("tournament.status.in_money"))
     if state.hfh.on:
         lines.append(msg("tournament.hand_for_hand"))
+    if state.paused:
+        lines.append(msg("tournament.status.paused"))
     return tuple(lines)
+
+
+# ---------------------------------------------------------------- the host's pause
+
+
+def pause(state: State, by: str, *, at: float = 0.0) -> Decision:
+    """The host pauses a running tournament (R-19.41): clocks stop, tables finish the
+    hand in progress and deal no other until :func:`resume`."""
+    if state.status != "running":
+        return refuse("not_running")
+    if state.paused:
+        return refuse("paused")
+    return Decision((Paused(by, at),), notices=(msg("tournament.paused"),))
+
+
+def resume(state: State, by: str, *, at: float = 0.0) -> Decision:
+    """The host resumes a paused tournament; the level goes on with the time it had
+    left when paused (R-19.41)."""
+    if state.status != "running":
+        return refuse("not_running")
+    if not state.paused:
+        return refuse("not_paused")
+    return Decision((Resumed(by, at),), notices=(msg("tournament.resumed"),))
 
 
 # ---------------------------------------------------------------- buying chips
@@ -716,12 +757,22 @@ def rebuy(state: State, entry: str, *, addon: bool = False) -> Decision:
             or level > e.rebuy_until + 1
         ):
             return refuse("addon_closed")
-        return Decision((Rebought(entry, e.addon, e.addon_price, True),))
+        return Decision(
+            (Rebought(entry, e.addon, e.addon_price, True),),
+            notices=(_bought("tournament.addon_bought", state, entry, e.addon),),
+        )
     if not e.rebuys or level > e.rebuy_until or state.rebuys.get(entry, 0) >= e.rebuys:
         return refuse("rebuy_closed")
     if state.stacks.get(entry, 0) > state.config.stack:
         return refuse("rebuy_stack", amount=Chips(state.config.stack))
-    return Decision((Rebought(entry, state.config.stack, state.config.prize_part),))
+    return Decision(
+        (Rebought(entry, state.config.stack, state.config.prize_part),),
+        notices=(_bought("tournament.rebought", state, entry, state.config.stack),),
+    )
+
+
+def _bought(key: str, state: State, entry: str, chips: int) -> Msg:
+    return msg(key, player=Name(state.names()[entry]), amount=Chips(chips))
 
 
 def color_up_due(state: State) -> int | None:
@@ -755,7 +806,7 @@ def color_up(state: State, new_unit: int, rng: random.Random) -> Decision:
 # ---------------------------------------------------------------- cancelling
 
 
-def cancel(state: State, *, at: float = 0.0) -> Decision:
+def cancel(state: State, *, at: float = 0.0, by: str = "") -> Decision:
     """Call the tournament off (R-19.39). Before the start every entry gets its whole
     price back. After it, prizes already won stand; what is left of the prize pool is
     shared by the entries still in, in proportion to their chips (odd chips one each,
@@ -777,7 +828,7 @@ def cancel(state: State, *, at: float = 0.0) -> Decision:
         refunds = tuple((e, shares[e] + bounty) for e in alive)
     names = state.names()
     return Decision(
-        (Cancelled(refunds, at),),
+        (Cancelled(refunds, at, by),),
         notices=(
             msg("tournament.cancelled"),
             *(
@@ -837,9 +888,11 @@ __all__ = [
     "may_balance",
     "may_deal",
     "moves",
+    "pause",
     "rebuy",
     "register",
     "replay",
+    "resume",
     "start",
     "status",
     "tick",

@@ -187,6 +187,27 @@ class Cancelled:
     kind: ClassVar[str] = "cancelled"
     refunds: Pairs
     at: float = 0.0
+    by: str = ""
+    """Who called it off (the host, a moderator); empty in logs written before."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paused:
+    """The host stops the tournament: level clocks stop, tables stop dealing once
+    their hand in progress is over (R-19.41)."""
+
+    kind: ClassVar[str] = "paused"
+    by: str
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """The host starts it again: the level clock runs on with the time it had left."""
+
+    kind: ClassVar[str] = "resumed"
+    by: str
+    at: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +235,8 @@ Record: TypeAlias = (
     | HandForHandChanged
     | ChipRaced
     | Cancelled
+    | Paused
+    | Resumed
     | Finished
 )
 KINDS: dict[str, type[Record]] = {
@@ -237,6 +260,8 @@ KINDS: dict[str, type[Record]] = {
         HandForHandChanged,
         ChipRaced,
         Cancelled,
+        Paused,
+        Resumed,
         Finished,
     )
 }
@@ -297,11 +322,13 @@ __all__ = [
     "Moved",
     "Out",
     "Pairs",
+    "Paused",
     "Placed",
     "Rebought",
     "Record",
     "Registered",
     "RegistrationClosed",
+    "Resumed",
     "Seated",
     "Started",
     "TableBroken",

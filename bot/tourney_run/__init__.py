@@ -10,6 +10,10 @@ carried out over real tables.
 * :mod:`~bot.tourney_run.runner` — the director loop: registration, the start, after
   each hand eliminations, balancing moves, levels, hand-for-hand, the end and payouts;
   :meth:`Runner.load` recovers it all from the store.
+* :mod:`~bot.tourney_run.control` — the host's pause and cancel, rebuys, the add-on
+  and the chip race carried out at the tables (R-19.41 to R-19.45).
+* :mod:`~bot.tourney_run.money` — each decision's money as ledger rows of the
+  tournament's own log (R-19.46).
 * :mod:`~bot.tourney_run.robots` — robots playing a tournament through the service (the
   proof tests and ``python -m bench tournament``).
 

@@ -11,6 +11,7 @@ heard of), so nothing is applied twice and nothing is lost.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -22,19 +23,25 @@ from bot.table.table import Table
 from bot.tournament import balance, director
 from bot.tournament.director import Decision, State
 from bot.tournament.log import (
+    Cancelled,
+    ChipRaced,
     Created,
     HandStarted,
     LevelUp,
     Moved,
     Out,
+    Paused,
+    Rebought,
     Record,
+    Resumed,
     Seated,
     Started,
 )
 from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
-from bot.tourney_run import closing, games
+from bot.tourney_run import closing, control, games
 from bot.tourney_run.journal import Journal
+from bot.tourney_run.money import ledger_rows
 from bot.tourney_run.port import ServiceTable
 from bot.tourney_run.stakes import TournamentStakes, table_id
 
@@ -86,6 +93,12 @@ class Runner:
         self.vacated: dict[int, list[int]] = {}
         self.outs: list[Out] = []
         self.notices: list[Msg] = []
+        self.changes: list[control.Change] = []
+        """Stack changes recorded (rebuys, add-ons, chip races), in journal order."""
+        self.made: set[str] = set()
+        """The transfer ids of the stack changes made at a table."""
+        self.keys: set[str] = set()
+        """The journal's keys: a cause already applied is not applied again."""
 
     # ------------------------------------------------------------ the journal
 
@@ -105,6 +118,7 @@ class Runner:
         if isinstance(record, Created):
             self.state = State(record.config, level_at=record.at)
         else:
+            self.changes += control.changes(self.tournament, self.st, record, self.count)
             self.state = director.fold(self.st, record)
         if isinstance(record, HandStarted):
             self.last_hand[record.table] = record.hand
@@ -124,8 +138,10 @@ class Runner:
         if not decision.ok:
             return False
         if decision.records:
-            if not await self.journal.append(decision.records, key):
+            money = ledger_rows(self.state, decision.records)
+            if not await self.journal.append(decision.records, key, money):
                 return False
+            self.keys.add(key)
             first = self.count
             for record in decision.records:
                 self._fold(record)
@@ -155,10 +171,12 @@ class Runner:
             return False
         self.state, self.count = None, 0
         self.last_hand, self.history, self.outs, self.vacated = {}, [], [], {}
+        self.changes, self.made, self.keys = [], set(), await self.journal.keys()
         for record in records:
             self._fold(record)
         if self.st.status in ("running", "finished"):
             await self._open_tables()
+            await control.recall_changes(self)
             await self._set_levels()
             await self.mover.resume()
             self.done = (await self.mover.recorded())[1]
@@ -167,6 +185,9 @@ class Runner:
             await self._reconcile()
             await self.balance()
             await self._close_broken()
+            await control.race_if_due(self)
+        if self.st.status == "cancelled":
+            await control.wind_up(self)
         if self.st.status == "finished":
             await self._record_payouts()
         return True
@@ -226,10 +247,16 @@ class Runner:
         for port in self.ports.values():
             if not isinstance(item, Break):
                 await port.set_level(item, f"level:{self.st.level}")
-            await port.set_paused(isinstance(item, Break), f"pause:{self.st.level}")
+        await control.hold(self)
 
     def _shape(self, port: ServiceTable) -> balance.TableShape:
-        return shape(port, self.st.config.seats, tuple(self.vacated.get(port.number, ())))
+        made = shape(port, self.st.config.seats, tuple(self.vacated.get(port.number, ())))
+        if port.number in self.st.playing:
+            # Players act at the tables while the loop runs: a hand may be over at the
+            # table before the director hears of it. Until then it is still in that
+            # hand for the plan (its busted are not out yet: none of them is moved).
+            return dataclasses.replace(made, between_hands=False)
+        return made
 
     async def _carry_out(self, records: Sequence[Record], first: int) -> None:
         """Records ``first``, ``first + 1``, ... of the journal, done at the tables."""
@@ -254,6 +281,15 @@ class Runner:
             elif isinstance(record, LevelUp):
                 self.checkpoint("level")
                 await self._set_levels()
+            elif isinstance(record, (Paused, Resumed)):
+                self.checkpoint("hold")
+                await control.hold(self)
+            elif isinstance(record, (Rebought, ChipRaced)):
+                self.checkpoint("chips")
+                await control.make_changes(self)
+            elif isinstance(record, Cancelled):
+                self.checkpoint("cancel")
+                await control.wind_up(self)
 
     def _seat_key(self, entry: str) -> str:
         return f"{self.tournament}:seat:{entry}"
@@ -307,6 +343,7 @@ class Runner:
                 if seat.user_id not in state.seats:
                     assert seat.stack == 0, f"{seat.user_id} is out with chips"
                     await port.move_out(seat.user_id, f"{self.tournament}:bust:{seat.user_id}")
+        await control.make_changes(self)
 
     # ------------------------------------------------------------ the loop's steps
 
@@ -356,10 +393,15 @@ class Runner:
         """A table's hand is over: the director hears of it, busted entries stand up,
         the tables are balanced. Returns the entries out in it."""
         before = len(self.outs)
+        if self.st.status == "cancelled":
+            return []  # the hand was called off; its table is closed (R-19.42)
         await self._sync_hand(number)
         await self._reconcile()
         await self.balance()
         await self._close_broken()
+        await control.race_if_due(self)
+        if self.st.paused:
+            await control.hold(self)
         # R-2.5: every chip put in play is at the tables (stacks and pots), always.
         assert self.chips_at_tables() == self.st.chips, (
             f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"
@@ -370,19 +412,25 @@ class Runner:
         """Levels and breaks by the clock."""
         decision = director.tick(self.st, self.service.time.now())
         await self.apply(decision, f"tick:{self.count}")
+        await control.race_if_due(self)
 
     def ready(self) -> list[int]:
         """Tables that may deal now (R-19.30, R-19.31, R-19.36)."""
         tables = self.st.tables()
+        waiting = control.waiting_tables(self)
         return [
             n
             for n, port in sorted(self.ports.items())
             if port.between_hands()
+            and n not in self.st.playing  # its last hand's end heard of first
             and n not in self.halted
+            and n not in waiting
             and director.may_deal(self.st, n, len(tables.get(n, {})))
         ]
 
     async def deal(self, number: int) -> bool:
+        if number in control.waiting_tables(self):
+            return False
         table = self.table(number)
         answer = await table.deal(None, key=f"deal:{table.state.hand_no + 1}")
         if not answer.ok:
@@ -392,6 +440,53 @@ class Runner:
         if not table.state.in_hand:  # over at once (everyone all in from the blinds)
             await self.after_hand(number)
         return True
+
+    # ------------------------------------------------------------ the host's controls
+
+    async def _decide(self, key: str, decide: Callable[[], Decision]) -> Decision:
+        """A host's or player's command, once by ``key``: a key already in the journal
+        answers an empty decision (ok, nothing new)."""
+        if key in self.keys:
+            return Decision()
+        decision = decide()
+        if decision.ok and not await self.apply(decision, key):
+            return Decision()  # applied meanwhile under the same key
+        return decision
+
+    async def pause(self, by: str, *, key: str) -> Decision:
+        """R-19.41: the host pauses the tournament; clocks stop, each table deals no
+        more once its hand in progress is over. Idempotent by ``key``."""
+        now = self.service.time.now()
+        return await self._decide(f"pause:{key}", lambda: director.pause(self.st, by, at=now))
+
+    async def resume(self, by: str, *, key: str) -> Decision:
+        """R-19.41: the host resumes; the level runs on with the time it had left."""
+        now = self.service.time.now()
+        return await self._decide(f"resume:{key}", lambda: director.resume(self.st, by, at=now))
+
+    async def cancel(self, by: str, *, key: str) -> Decision:
+        """R-19.39, R-19.42: the tournament called off; hands in progress cancelled as
+        misdeals, every table emptied and closed, refunds in the journal."""
+        now = self.service.time.now()
+        return await self._decide(f"cancel:{key}", lambda: director.cancel(self.st, at=now, by=by))
+
+    async def rebuy(self, player: str, *, addon: bool = False, key: str) -> Decision:
+        """R-19.38, R-19.43: a rebuy (or the add-on) for ``player``'s entry still in,
+        its chips added at his table between hands; refused with the reason otherwise."""
+        state = self.st
+        entry = next(
+            (e.entry for e in state.entries if e.player == player and e.entry in state.seats),
+            player,
+        )
+
+        def decide() -> Decision:
+            where = state.seats.get(entry)
+            port = self.ports.get(where[0]) if where is not None else None
+            if port is not None and not port.between_hands():
+                return director.refuse("in_hand")
+            return director.rebuy(state, entry, addon=addon)
+
+        return await self._decide(f"rebuy:{key}", decide)
 
     # ------------------------------------------------------------ chips
 

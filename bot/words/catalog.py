@@ -30,12 +30,14 @@ DOMAINS: Final[tuple[str, ...]] = (
     "art",
     "settings",
     "tournament",
+    "tourney",
     "home",
     "input",
     "record",
     "deal",
     "host",
     "rotation",
+    "results",
 )
 """Every domain; a key lives in exactly one of them."""
 
