@@ -383,3 +383,18 @@ async def test_r20_1_when_the_board_runs_once_the_table_says_who_said_no(tmp_pat
     said = text.split("1 of 2 has answered.", 1)
     assert len(said) == 2 and "from b" not in said[0], text
     assert "Not everyone agreed (no from b): the board runs once (R-20.1)." in said[1], text
+
+
+async def test_r20_40_the_terminal_ledger_shows_an_adjustment_apart_from_the_buy_in(
+    tmp_path: Path,
+) -> None:
+    """After "adjust a +50", the terminal's `ledger` said "a: +0 (bought 150, ...)": the
+    bank's chips as a buy-in, no adjustment, no hands, unlike Discord's /ledger. It is
+    the session's ledger of R-20.40, as /ledger gives it."""
+    db = tmp_path / "l.sqlite3"
+    text = await _terminal(db, ["adjust a +50 found chips", "ledger"], "a", "b", "--buy-in", "100")
+    assert "Session ledger" in text, text
+    assert "a: net 0 (bought in 100, cashed out 0, adjusted 50, on the table 150; 0 hands)" in text
+    assert "bought 150" not in text
+    empty = await _terminal(tmp_path / "e.sqlite3", ["ledger"])
+    assert "No chips moved at this table yet." in empty
