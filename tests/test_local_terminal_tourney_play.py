@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.local.terminal import parse_args
 from bot.local.tourney import Tourney, config_from_args
 from bot.local.words import Words, choose
-from bot.poker.messages import Chips, Count, Name, Number, msg
+from bot.poker.messages import Chips, Count, Name, Number, Rule, msg
 from bot.table.clocks import ManualTime
 from bot.table.ports import StorePort, open_store
 from bot.words import render
@@ -291,3 +291,26 @@ async def test_R_19_70_a_player_typing_in_german_or_russian_reads_no_english(
         assert say("tourney.stopped") in text and say("tourney.help").splitlines()[0] in text
         assert render(msg("tournament.paused"), choose(lang)) in text
         assert not _leaks(text), (lang, _leaks(text))
+
+
+async def test_R_19_73_the_drawing_names_the_table_by_its_number(tmp_path: Path) -> None:
+    """The drawing's head names the table as the director's notices do (its number),
+    never by its internal id."""
+    argv = ["--tournament", "mtt", "--players", "12", "--seed", "5", "--lang", "de"]
+    code, text = await _run(tmp_path, [*argv, "alice", "bob"], "table\nquit\n")
+    assert code == 1
+    heads = [ln for ln in text.splitlines() if ln.startswith("== ")]
+    named = re.escape(Words("de")("tourney.table_head", table=9)).replace("9", r"[12]")
+    assert heads and all(re.match(f"== {named}: ", ln) for ln in heads), heads
+    assert "tn:" not in text
+
+
+async def test_R_19_73_no_prompt_a_player_cannot_answer(tmp_path: Path) -> None:
+    """alice wins a hand uncontested: the table offers to show by choice (R-20.15),
+    but a tournament deals the next hand at once, so the terminal asks nothing the
+    keyboard cannot answer."""
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "2", "alice"]
+    code, text = await _run(tmp_path, argv, "alice: raise 40\nalice: bet 100\nquit\n")
+    assert code == 1 and re.search(r"^\s+alice bets 100$", text, re.M)
+    assert re.search(r"Hand #2: ", text), "the hand is over and the next dealt"
+    assert render(msg("home.show_ask.prompt", rule=Rule("R-20.15")), "en") not in text

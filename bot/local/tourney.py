@@ -205,7 +205,7 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
 class Shown(TerminalPresenter):
     """The terminal presenter for the tables where someone types (``watched``); the
     robots' tables are told by their hands' result lines. Without a clock (``--clock
-    0``) a prompt says no time left."""
+    0``) a prompt says no time left; the offer to show by choice is not made."""
 
     def __init__(
         self,
@@ -226,6 +226,8 @@ class Shown(TerminalPresenter):
             await super().public(table_id, notice)
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
+        if notice.kind == "show_choice":
+            return  # the next hand is dealt at once: no line could answer it
         if self.watched(user_id):
             if not self.clocked:
                 notice = dataclasses.replace(notice, deadline=None)
@@ -573,6 +575,11 @@ class Tourney:
         if view.options_said is not None:
             mover = next((s for s in view.seats if s.seat == view.to_act), None)
             legal = table.snapshot(mover.user_id).legal if mover else None
+        number = next((n for n, p in self.run.ports.items() if p.table is table), None)
+        if number is not None:  # the table as players know it: by its number
+            view = dataclasses.replace(
+                view, table_id=self.words("tourney.table_head", table=number)
+            )
         return draw(self.words, view, self.time.now() if self.clock > 0 else None, legal)
 
     # ------------------------------------------------------------ typed lines
