@@ -314,3 +314,16 @@ async def test_R_19_73_no_prompt_a_player_cannot_answer(tmp_path: Path) -> None:
     assert code == 1 and re.search(r"^\s+alice bets 100$", text, re.M)
     assert re.search(r"Hand #2: ", text), "the hand is over and the next dealt"
     assert render(msg("home.show_ask.prompt", rule=Rule("R-20.15")), "en") not in text
+
+
+async def test_R_19_70_a_name_given_twice_is_refused_and_prompts_use_the_name(
+    tmp_path: Path,
+) -> None:
+    """Names ignore case, so `Alice alice` is one player named twice: refused (exit 2)
+    with the reason, not a tournament short of an entrant. The prompt names a player
+    as he wrote his name."""
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "1", "--clock", "0"]
+    code, text = await _run(tmp_path, [*argv, "Alice", "alice"], "quit\n")
+    assert code == 2 and Words()("tourney.same_name", name="alice") in text, text
+    code, text = await _run(tmp_path, [*argv, "Alice"], "quit\n")
+    assert code == 1 and Words()("prompt.turn", name="Alice", clock="") in text, text

@@ -220,6 +220,7 @@ class Shown(TerminalPresenter):
         super().__init__(out, words=words, quiet=quiet, now=now)
         self.watched = watched
         self.clocked = clocked
+        self.named: Callable[[str], str] = lambda user: user
 
     async def public(self, table_id: str, notice: Notice) -> None:
         if self.watched(table_id):
@@ -231,7 +232,8 @@ class Shown(TerminalPresenter):
         if self.watched(user_id):
             if not self.clocked:
                 notice = dataclasses.replace(notice, deadline=None)
-            await super().private(table_id, user_id, notice)
+            # Said to him by the name he wrote (ids are names in lower case).
+            await super().private(table_id, self.named(user_id), notice)
 
 
 Lines = Callable[[], Awaitable[str | None]]
@@ -259,6 +261,7 @@ class Tourney:
         self.presenter = Shown(
             out, words, self.watched, bool(args.quiet), now=self.time.now, clocked=self.clock > 0
         )
+        self.presenter.named = lambda user: self.humans.get(user, user)
         self.store: StorePort | None = None
         self.service: TableService | None = None
         self.runner: Runner | None = None
@@ -769,6 +772,11 @@ async def main(
         print(f"chipfist: {words.refusal(exc)}", file=out, flush=True)
         return 2
     humans = len(tourney.humans)
+    if humans < len(tourney.names) and not args.robots:  # names ignore case
+        folded = [n.casefold() for n in tourney.names]
+        twice = next(n for i, n in enumerate(folded) if n in folded[:i])
+        print(f"chipfist: {words('tourney.same_name', name=twice)}", file=out, flush=True)
+        return 2
     config = config_from_args(args, humans, words)
     if isinstance(config, str):
         print(f"chipfist: {config}", file=out, flush=True)
