@@ -255,12 +255,13 @@ async def test_R_19_70_a_player_typing_in_german_or_russian_reads_no_english(
 ) -> None:
     """--lang de and --lang ru with alice typing her language's words: the help, the
     drawings, refusals of bad input (-5, 1e9, abc, out of turn), status, pause and
-    resume, a rebuy refused, quit: no English sentence of the terminal's, the
-    tournament's or the results' catalogues."""
+    resume, a rebuy in her words (refused: none in this tournament), quit: no English
+    sentence of the catalogues a player at a tournament table reads."""
     words = {
         "de": ("karten", "mitgehen", "erhöhen 40", "erhöhen auf 100", "checken", "aussteigen"),
         "ru": ("карты", "колл", "рейз 40", "рейз до 100", "чек", "фолд"),
     }
+    rebuys = {"de": "nachkaufen", "ru": "ребай"}
     for lang, (cards, call, raise_by, raise_to, check, fold) in words.items():
         script = [
             "help",
@@ -272,7 +273,7 @@ async def test_R_19_70_a_player_typing_in_german_or_russian_reads_no_english(
             "status",
             "table",
             f"alice: {raise_by}",
-            "alice: rebuy",
+            f"alice: {rebuys[lang]}",
             f"alice: {call}",
             f"alice: {raise_to}",
             f"alice: {check}",
@@ -290,6 +291,10 @@ async def test_R_19_70_a_player_typing_in_german_or_russian_reads_no_english(
         say = Words(choose(lang))
         assert say("tourney.stopped") in text and say("tourney.help").splitlines()[0] in text
         assert render(msg("tournament.paused"), choose(lang)) in text
+        # the rebuy in her words: noted, then refused in her language (none in this one)
+        assert say("tourney.after_hand", name="alice") in text
+        closed = render(msg("tournament.refuse.rebuy_closed"), choose(lang))
+        assert f"! alice: {closed}" in text
         assert not _leaks(text), (lang, _leaks(text))
 
 

@@ -89,6 +89,9 @@ ENTRY_WORDS: Final = {
     "addon": "addon",
     "add on": "addon",
     "add-on": "addon",
+    "top up": "rebuy",  # what player_phrase makes of nachkaufen, recave, докупить ...
+    "ребай": "rebuy",
+    "аддон": "addon",
 }
 """A player's words for buying chips: a rebuy (or, once out, a re-entry) and the add-on."""
 
