@@ -332,3 +332,22 @@ async def test_R_19_70_a_name_given_twice_is_refused_and_prompts_use_the_name(
     assert code == 2 and Words()("tourney.same_name", name="alice") in text, text
     code, text = await _run(tmp_path, [*argv, "Alice"], "quit\n")
     assert code == 1 and Words()("prompt.turn", name="Alice", clock="") in text, text
+
+
+async def test_R_19_73_cash_table_lines_are_answered_with_what_a_tournament_takes(
+    tmp_path: Path,
+) -> None:
+    """`leave`, `sit out`, `back`, `top up 50`, `straddle`, `rabbit`, `sit 3` (and
+    their German words) at a tournament: each refused saying it is a cash table's and
+    what a tournament player may type; nothing changes (her turn is still hers)."""
+    lines = ["leave", "sit out", "back", "top up 50", "straddle", "rabbit", "sit 3", "bomb"]
+    lines += ["aufstehen", "pause"]
+    script = "".join(f"alice: {ln}\n" for ln in lines) + "alice: call\nquit\n"
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "2", "--clock", "0", "alice"]
+    code, text = await _run(tmp_path, argv, script)
+    assert code == 1
+    refused = [ln for ln in text.splitlines() if ln.startswith("! alice")]
+    assert len(refused) == len(lines), refused
+    for line, said in zip(lines, refused, strict=True):
+        assert said == "! " + Words()("tourney.cash_only", name="alice", what=line), said
+    assert re.search(r"^\s+alice calls 30$", text, re.M)

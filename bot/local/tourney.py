@@ -94,6 +94,13 @@ ENTRY_WORDS: Final = {
     "аддон": "addon",
 }
 """A player's words for buying chips: a rebuy (or, once out, a re-entry) and the add-on."""
+CASH_ONLY: Final = (
+    *("leave", "stand up", "standup", "cash out", "cashout", "get up", "quit table"),
+    *("sit", "sitout", "sitin", "away", "back", "i'm back", "im back", "return"),
+    *("top up", "topup", "buy in", "buyin", "straddle", "rabbit", "bomb", "post", "choose"),
+)
+"""A cash table's player lines (as :func:`player_phrase` gives them, so in any language):
+a tournament player plays every hand dealt to him until he is out."""
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
@@ -653,6 +660,10 @@ class Tourney:
             await self.wish(user)
             if user in self.wishes:  # made when his hand is over
                 self.emit(self.words("tourney.after_hand", name=name))
+            return
+        if any(phrase == w or phrase.startswith(w + " ") for w in CASH_ONLY):
+            typed = " ".join(action.split())[:40]
+            self.emit("! " + self.words("tourney.cash_only", name=name, what=typed))
             return
         found = self.table_of(user)
         if found is None:
