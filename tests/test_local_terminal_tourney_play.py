@@ -11,13 +11,16 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.local.terminal import parse_args
-from bot.local.tourney import Tourney, config_from_args
-from bot.local.words import Words, choose
+from bot.local.tourney import ENTRY_WORDS, Tourney, config_from_args
+from bot.local.words import Words, choose, player_phrase
 from bot.poker.messages import Chips, Count, Name, Number, Rule, msg
 from bot.table.clocks import ManualTime
 from bot.table.ports import StorePort, open_store
-from bot.words import render
+from bot.table.text_actions import parse_action
+from bot.words import SUPPORTED, Locale, render
 from bot.words.catalog import read_catalog
 from tests.test_local_terminal_tourney import _english_pieces, _run
 
@@ -351,3 +354,16 @@ async def test_R_19_73_cash_table_lines_are_answered_with_what_a_tournament_take
     for line, said in zip(lines, refused, strict=True):
         assert said == "! " + Words()("tourney.cash_only", name="alice", what=line), said
     assert re.search(r"^\s+alice calls 30$", text, re.M)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_R_19_73_every_line_the_tournament_help_shows_is_understood(lang: Locale) -> None:
+    """Each `alice: ...` example of the tournament's help, in each language, is an
+    action the table reads or a word the tournament takes (cards, rebuy, addon)."""
+    examples = re.findall(r"`alice: ([^`]+)`", Words(lang)("tourney.help"))
+    assert len(examples) >= 9, examples
+    for typed in examples:
+        phrase = player_phrase(typed.lower())
+        if phrase == "cards" or phrase in ENTRY_WORDS:
+            continue
+        assert parse_action(typed).kind, (lang, typed)
