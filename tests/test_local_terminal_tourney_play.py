@@ -367,3 +367,35 @@ def test_R_19_73_every_line_the_tournament_help_shows_is_understood(lang: Locale
         if phrase == "cards" or phrase in ENTRY_WORDS:
             continue
         assert parse_action(typed).kind, (lang, typed)
+
+
+async def test_R_19_72_a_turn_carried_over_a_restart_gets_its_clock_again(
+    tmp_path: Path,
+) -> None:
+    """alice quits on her turn and comes back after her clock would have run out: her
+    turn is hers for a full --clock again (nobody could type while the terminal was
+    stopped), and her line, typed at once, is taken, not timed out."""
+    time = ManualTime()
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "2", "--clock", "30", "alice"]
+    first = await _open(tmp_path, argv, time)
+    script = iter(["alice: call", "quit"])
+
+    async def typed() -> str | None:
+        return next(script)
+
+    assert not await first[0].play(typed)
+    await _close(first)
+    time.advance(600)
+    again = await _open(tmp_path, argv, time)
+    tourney, _, out = again
+    try:
+        (number, table, user), *_ = tourney.humans_to_act()
+        assert user == "alice" and tourney.deadline(number, table) == time.now() + 30
+        assert Words()("draw.left", seconds=30) in tourney.drawing(table)
+        script = iter(["alice: check", "quit"])
+        assert not await tourney.play(typed)
+        text = out.getvalue()
+        assert re.search(r"^\s+alice checks$", text, re.M), text
+        assert _en("table.story.time_ran_out", who=Name("alice")) not in text
+    finally:
+        await _close(again)

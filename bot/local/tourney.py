@@ -59,6 +59,8 @@ REBUY_LEVELS: Final = 3
 """The rebuy period without --late-reg: through this level; the add-on follows it."""
 SLICE: Final = 0.25
 """The longest wait for a line before the clock is looked at again (seconds)."""
+GRACE: Final = 0.05
+"""The shortest: a line on its way from the keyboard is read before a clock acts."""
 
 RESULT_KEYS: Final = (
     "table.story.head",
@@ -286,6 +288,9 @@ class Tourney:
         self.wishes: dict[str, list[str]] = {}
         """Player -> the rebuys and add-on he asked for, in order, made once
         his table is between hands (R-19.43)."""
+        self.started = self.time.now()
+        self.carried: dict[int, int] = {}
+        """Table -> the turn in progress when a stopped tournament was carried on."""
         self.offered: dict[str, int] = {}
         """Player -> his entries when he was last offered a re-entry."""
 
@@ -353,6 +358,11 @@ class Tourney:
             return False
         self.runner = runner
         await self.dated()
+        self.started = self.time.now()
+        for number, port in runner.ports.items():
+            view = port.table.snapshot(None)
+            if view.in_hand:
+                self.carried[number] = view.turn
         st = runner.st
         left, entries = Count(len(st.seats)), len(st.entries)
         self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
@@ -450,8 +460,14 @@ class Tourney:
         if self.pending is None:
             self.pending = asyncio.ensure_future(lines())
         while True:
-            due = [(d, n, t) for n, t, _ in waiting if (d := self.deadline(t)) is not None]
+            due = [(d, n, t) for n, t, _ in waiting if (d := self.deadline(n, t)) is not None]
             left = min((d for d, _, _ in due), default=None)
+            # A line typed already is taken before the clock is looked at.
+            wait = None if left is None else max(GRACE, min(SLICE, left - self.time.now()))
+            done, _ = await asyncio.wait({self.pending}, timeout=wait)
+            if done:
+                raw, self.pending = self.pending.result(), None
+                return raw
             if left is not None and left <= self.time.now():
                 for d, number, table in due:
                     if d <= self.time.now():
@@ -459,14 +475,15 @@ class Tourney:
                         if not table.snapshot(None).in_hand:
                             await self.hand_over(number)
                 return TIMED_OUT
-            wait = None if left is None else min(SLICE, left - self.time.now())
-            done, _ = await asyncio.wait({self.pending}, timeout=wait)
-            if done:
-                raw, self.pending = self.pending.result(), None
-                return raw
 
-    def deadline(self, table: Table) -> float | None:
-        return table.deadline() if self.clock > 0 else None
+    def deadline(self, number: int, table: Table) -> float | None:
+        """When the turn at table ``number`` runs out (None: no clock). A turn carried
+        over a restart has a whole clock from the restart: nobody could type while the
+        terminal was stopped (R-19.72)."""
+        due = table.deadline() if self.clock > 0 else None
+        if due is not None and self.carried.get(number) == table.snapshot(None).turn:
+            due = max(due, self.started + self.clock)
+        return due
 
     async def entries(self, lines: Lines) -> bool:
         """The rebuys and add-ons asked for, made at tables between hands; a player
@@ -591,7 +608,9 @@ class Tourney:
         number = next((n for n, p in self.run.ports.items() if p.table is table), None)
         if number is not None:  # the table as players know it: by its number
             view = dataclasses.replace(
-                view, table_id=self.words("tourney.table_head", table=number)
+                view,
+                table_id=self.words("tourney.table_head", table=number),
+                deadline=self.deadline(number, table),
             )
         return draw(self.words, view, self.time.now() if self.clock > 0 else None, legal)
 
