@@ -399,3 +399,32 @@ async def test_R_19_72_a_turn_carried_over_a_restart_gets_its_clock_again(
         assert _en("table.story.time_ran_out", who=Name("alice")) not in text
     finally:
         await _close(again)
+
+
+async def test_R_19_74_the_add_on_typed_once_its_level_comes(tmp_path: Path) -> None:
+    """--rebuys 1 (rebuys through level 3): alice folds until level 3, then types
+    `addon`: made when her hand is over, a starting stack more (R-19.38, R-19.43);
+    typed again it is refused with the reason. Chips in play count it (R-2.5)."""
+    argv = ["--tournament", "sng", "--players", "4", "--seed", "6", "--clock", "0"]
+    opened = await _open(tmp_path, [*argv, "--rebuys", "1", "alice"])
+    tourney, _, out = opened
+    said = 0
+
+    async def lines() -> str | None:
+        nonlocal said
+        st = tourney.run.st
+        if said < 2 and st.config.schedule.level_number(st.level) >= 3:
+            said += 1
+            return "alice: addon"
+        return "quit" if said >= 2 and "alice" in st.addons else "alice: fold"
+
+    try:
+        await tourney.play(lines)
+        state = tourney.run.st
+        assert "alice" in state.addons and state.chips == 5 * 1500
+        text = out.getvalue()
+        assert _en("tournament.addon_bought", player=Name("alice"), amount=Chips(1500)) in text
+        assert "! alice: " + _en("tournament.refuse.addon_closed") in text
+        tourney.run.check_chips()
+    finally:
+        await _close(opened)
