@@ -225,15 +225,18 @@ async def test_R_19_74_a_rebuy_typed_in_a_hand_is_made_when_it_is_over(tmp_path:
 
 async def test_R_19_41_pause_and_resume_typed_by_the_host(tmp_path: Path) -> None:
     """`pause` while alice is to act: her hand is played out and no table deals until
-    `resume`; the terminal says it waits for it."""
+    `resume`; the terminal says it waits for it, and her `call` meanwhile is told
+    that she acts when her table deals again (R-19.73)."""
     argv = ["--tournament", "sng", "--players", "3", "--seed", "2", "--clock", "0", "alice"]
-    script = "pause\nalice: fold\nstatus\nresume\n" + "alice: fold\n" * 3 + "quit\n"
+    script = "pause\nalice: fold\nalice: call\nstatus\nresume\n" + "alice: fold\n" * 3 + "quit\n"
     code, text = await _run(tmp_path, argv, script)
     assert code == 1
     paused, resumed = _en("tournament.paused"), _en("tournament.resumed")
     assert paused in text and resumed in text
     between = text.split(paused, 1)[1].split(resumed, 1)[0]
     assert Words()("tourney.paused") in between
+    # a line while her table waits between hands: where, and that she acts at its deal
+    assert "! " + Words()("tourney.wait.deal", name="alice", table=1) in between
     assert not re.search(r"Hand #\d+: ", between), between
     assert re.search(r"Hand #2: ", text.split(resumed, 1)[1])
 
