@@ -27,7 +27,7 @@ from bot.local.drawing import cards_text, draw
 from bot.local.presenter import TerminalPresenter
 from bot.local.robot import pick
 from bot.local.words import Words, player_phrase
-from bot.poker.messages import Chips, Count, Msg
+from bot.poker.messages import Chips, Count, Msg, msg
 from bot.poker.variants import VARIANTS
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
@@ -38,6 +38,7 @@ from bot.table.table import Table
 from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
 from bot.tournament import director
+from bot.tournament.director import Decision
 from bot.tournament.log import Created
 from bot.tournament.structure import PRESETS, Config, Entries, Forced, preset
 from bot.tourney_run import games as tourney_games
@@ -523,7 +524,7 @@ class Tourney:
                 addon = asked[0] == "addon"
                 decision = await self.run.rebuy(user, addon=addon, key=self.key(asked[0]))
             elif asked[0] == "addon" or not mine:
-                decision = director.refuse("not_playing")
+                decision = Decision(refusal=msg("tournament.refuse.not_playing"))
             else:
                 decision = await self.run.register(user, self.humans[user])
                 if decision.refusal is not None and decision.refusal.key.endswith(".no_seat"):
