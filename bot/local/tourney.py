@@ -10,6 +10,12 @@ line of a hand at a table where someone types), then the final standings with pr
 ``export DIR`` (or ``--export DIR``) writes every hand in PHH, the results as CSV and
 the standings picture (R-19.70, R-19.71). A start on a file whose last tournament
 stopped before its end (a killed terminal) carries that one on.
+
+Every table plays on until the player who types there must act; his clock
+(``--clock``) runs meanwhile and acts for him when it runs out, and he stays dealt in
+(R-19.72). A line out of turn says where and when he acts (R-19.73). ``--late-reg``,
+``--reentry`` and ``--rebuys`` open the entries; ``NAME: rebuy`` and ``NAME: addon``
+are made when his hand is over, and ``pause``/``resume`` are the host's (R-19.74).
 """
 
 from __future__ import annotations
