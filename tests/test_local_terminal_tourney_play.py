@@ -431,3 +431,32 @@ async def test_R_19_74_the_add_on_typed_once_its_level_comes(tmp_path: Path) -> 
         tourney.run.check_chips()
     finally:
         await _close(opened)
+
+
+async def test_R_19_74_a_player_out_cannot_buy_the_add_on(tmp_path: Path) -> None:
+    """--rebuys 1, alice and bob: alice shoves until she is out (no re-entry: nobody
+    asks her); her `addon` then is refused with the director's reason, nothing bought."""
+    argv = ["--tournament", "sng", "--players", "4", "--seed", "4", "--clock", "0"]
+    opened = await _open(tmp_path, [*argv, "--rebuys", "1", "alice", "bob"])
+    tourney, _, out = opened
+    asked = 0
+
+    async def lines() -> str | None:
+        nonlocal asked
+        st = tourney.run.st
+        if "alice" not in st.seats:
+            asked += 1
+            return "alice: addon" if asked == 1 else "quit"
+        waiting = [user for _, _, user in tourney.humans_to_act()]
+        return "alice: all in" if "alice" in waiting else "bob: fold"
+
+    try:
+        await tourney.play(lines)
+        state = tourney.run.st
+        assert asked and "alice" not in state.seats and "alice" not in state.addons
+        assert Words()("tourney.reentry", name="alice") not in out.getvalue()
+        refused = "! alice: " + _en("tournament.refuse.not_playing")
+        assert refused in out.getvalue()
+        tourney.run.check_chips()
+    finally:
+        await _close(opened)
