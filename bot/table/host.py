@@ -51,6 +51,31 @@ def clock_choices(state: TableState, hand: Hand, position: int, user: str) -> tu
     return choices
 
 
+Role = Literal["host", "cohost", "moderator"]
+
+
+def role_of(state: TableState, user: str) -> Role:
+    """Which of the managers (R-20.50) ``user`` acts as: the host, a co-host, or else a
+    moderator (the table has let him manage it already)."""
+    if user == state.host:
+        return "host"
+    return "cohost" if user in state.hosting.cohosts else "moderator"
+
+
+def acted_by(state: TableState, who: str | Actor, key: str) -> tuple[str, dict[str, Name]]:
+    """R-20.76: the key of a tool's announcement naming the role that acted and the
+    person (``key.host``, ``key.cohost``, ``key.moderator`` with ``by``), and that
+    parameter. The host with no name known (the terminal's host, who has no seat) is
+    ``key`` itself, "the host"."""
+    by = user_of(who)
+    seat = state.seat_of(by)
+    name = who.name if isinstance(who, Actor) and who.name else (seat.name if seat else "")
+    role = role_of(state, by)
+    if role == "host" and not name:
+        return key, {}
+    return f"{key}.{role}", {"by": Name(name or by)}
+
+
 def check_reason(reason: str) -> str:
     text = " ".join(reason.split())
     if not text or len(text) > MAX_REASON:
@@ -125,9 +150,14 @@ async def run(
             tlog.HostActed("adjust", user, by, seat.number, amount=amount, reason=why),
             ledger=[LedgerRow(user, LedgerKind.ADJUSTMENT, amount)],
         )
-        key = "host.adjusted.up" if amount > 0 else "host.adjusted.down"
+        key, by_name = acted_by(st, who, "host.adjusted.up" if amount > 0 else "host.adjusted.down")
         told = msg(
-            key, who=who_name, amount=Chips(abs(amount)), stack=Chips(after), reason=Name(why)
+            key,
+            who=who_name,
+            amount=Chips(abs(amount)),
+            stack=Chips(after),
+            reason=Name(why),
+            **by_name,
         )
         await table._public("topped_up", told, seat=seat.number, user=user)
         return told
