@@ -21,6 +21,16 @@ async def ok(h: Harness, table: Table) -> None:
     assert await ledger_error(h.store, table.state) is None
 
 
+def told(h: Harness) -> list[str]:
+    """What the table said, in English, players named."""
+    said = []
+    for _, n in h.presenter.public_notices:
+        names = n.hand.names if n.hand is not None else ()
+        if n.msg is not None:
+            said.append(render(n.msg, "en", names=lambda p, names=names: names[p]))
+    return said
+
+
 async def _terminal(db: Path, lines: list[str], *args: str) -> str:
     out = io.StringIO()
     code = await run(["--db", str(db), *args], inp=io.StringIO("\n".join(lines) + "\n"), out=out)
@@ -76,3 +86,60 @@ async def test_r20_79_a_players_line_typed_alone_is_answered_with_the_line_to_ty
     assert "`rabbit` is a player's line: type it after his name, as `NAME: rabbit`." in text
     assert "as `NAME: rabbit hunt`" in text and "as `NAME: bomb yes`" in text
     assert "not played" not in text  # no hunt was made
+
+
+async def _all_in_asked(h: Harness, names: list[str]) -> Table:
+    """Everyone all in before the flop with run it twice on: the question is open."""
+    table = await h.seated(names, declare_clock=30, run_it_twice=True)
+    assert (await h.deal(table)).ok
+    assert (await h.do(table, h.to_act(table), "all in")).ok
+    while (hand := table.state.hand) is not None and hand.to_act is not None:
+        assert (await h.do(table, h.to_act(table), "call")).ok
+    return table
+
+
+async def test_r20_78_a_kicked_player_asked_to_run_it_twice_says_no_at_once() -> None:
+    """Kicked while the run-it-twice question was open, an all-in player could not
+    answer, so everyone waited for the clock. A kicked player is counted as no at once
+    (R-20.1: the board runs once), without the clock."""
+    h = Harness()
+    table = await _all_in_asked(h, ["a", "b", "c"])
+    hand, info = table.state.hand, table.state.current
+    assert hand is not None and info is not None and hand.phase == "run_twice"
+    assert (await h.do(table, "a", "run twice yes")).ok
+    assert (await table.host_tool(HOST, "kick", "b", key=h.key())).ok
+    assert table.state.hand is not None and table.state.hand.phase == "run_twice"
+    assert [info.users[p] for p in table.state.hand.run_twice_pending()] == ["c"]
+    assert (await h.do(table, "c", "run twice yes")).ok
+    assert not table.state.in_hand  # played out once, no clock
+    said = [n.msg for _, n in h.presenter.public_notices if n.msg is not None]
+    assert "home.clock.run_twice" not in [m.key for m in said]
+    assert any("Not everyone agreed (no from b)" in t for t in told(h)), told(h)
+    assert table.state.seat_of("b") is None  # cashed out when the hand ended
+    await ok(h, table)
+
+
+async def test_r20_78_a_player_kicked_before_the_question_is_counted_no_when_it_comes() -> None:
+    """Kicked after going all in, before the question was asked: he is never asked and
+    is counted as no the moment it is, so the others' answers settle it at once."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], declare_clock=30, run_it_twice=True)
+    assert (await h.deal(table)).ok
+    shover = h.to_act(table)
+    assert (await h.do(table, shover, "all in")).ok
+    caller = h.to_act(table)
+    assert (await h.do(table, caller, "call")).ok
+    assert (await table.host_tool(HOST, "kick", shover, key=h.key())).ok
+    last = h.to_act(table)
+    prompts = len([1 for _, _, n in h.presenter.private_notices if n.kind == "run_twice"])
+    assert (await h.do(table, last, "call")).ok
+    hand, info = table.state.hand, table.state.current
+    assert hand is not None and info is not None and hand.phase == "run_twice"
+    assert sorted(info.users[p] for p in hand.run_twice_pending()) == sorted([caller, last])
+    asked = [u for _, u, n in h.presenter.private_notices[prompts:] if n.kind == "run_twice"]
+    assert shover not in asked
+    for user in (caller, last):
+        assert (await h.do(table, user, "run twice yes")).ok
+    assert not table.state.in_hand
+    assert any(f"Not everyone agreed (no from {shover})" in t for t in told(h)), told(h)
+    await ok(h, table)

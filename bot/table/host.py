@@ -18,6 +18,7 @@ from bot.poker.messages import Chips, Msg, Name, Number, msg
 from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
 from bot.table.errors import NotAllowed, TableError
+from bot.table.home import runtwice
 from bot.table.hostport import HostTable
 from bot.table.ports import LedgerKind, LedgerRow
 from bot.table.state import TableState
@@ -197,7 +198,13 @@ async def _fold_now(table: HostTable, user: str) -> None:
     """R-20.51: a kicked player whose turn it is folds at once (his later turns are the
     clock's, at once too)."""
     info, hand = table.state.current, table.state.hand
-    if info is None or hand is None or hand.to_act is None:
+    if info is None or hand is None:
+        return
+    if hand.to_act is None:
+        # R-20.78: asked to run it twice, he answers no at once.
+        no = runtwice.kicked_no(hand.actors(), info.users, table.state.hosting.kicked)
+        if no is not None:
+            await table._apply(no, f"kick:{info.hand_no}:{table.state.turn}", timeout=True)
         return
     if info.users[hand.to_act] != user:
         return

@@ -1256,6 +1256,9 @@ class Table:
         deadline = self.deadline()
         actors = hand.actors()
         sealed = [a for a in actors if a.turn == "sealed"]
+        if (no := runtwice.kicked_no(sealed, info.users, st.hosting.kicked)) is not None:
+            await self._apply(no, f"kick:{info.hand_no}:{st.turn}", timeout=True)
+            return
         if sealed:
             # Sealed Guts calls or declarations: one prompt per player
             # per deal; each commit moves the turn, and prompting again then would leave
