@@ -8,8 +8,11 @@ import io
 from pathlib import Path
 
 from bot.local.terminal import run
+from bot.poker.events import BombPotStarted, ForcedBet
 from bot.table.actor import Actor
+from bot.table.ports import RecordingPresenter
 from bot.table.recovery import ledger_error
+from bot.table.service import TableService
 from bot.table.table import Table
 from bot.words import render
 from tests.harness import HOST, Harness
@@ -143,3 +146,44 @@ async def test_r20_78_a_player_kicked_before_the_question_is_counted_no_when_it_
     assert not table.state.in_hand
     assert any(f"Not everyone agreed (no from {shover})" in t for t in told(h)), told(h)
     await ok(h, table)
+
+
+async def test_r20_75_a_bomb_pot_by_vote_is_dealt_on_the_terms_agreed() -> None:
+    """The vote passed on a bomb pot of 4 each; the host then set the ante to 50 and
+    turned the double board on, and the deal took 50 from everyone on two boards. The
+    ante (and the boards) the proposal stated are kept with the vote and dealt, across
+    a restart; the changed settings are for later bomb pots."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], bomb_pot_ante=4, action_clock=30)
+    chips = sum(s.stack for s in table.state.seats.values())
+    assert (await table.bomb_vote("a", None, key=h.key())).ok
+    # Changed while the vote is open, and again once it passed.
+    change = {"bomb_pot_ante": 20, "double_board": True}
+    assert (await table.change_settings(HOST, change, key=h.key())).ok
+    assert (await table.bomb_vote("b", True, key=h.key())).ok
+    assert table.state.bomb.get("passed") is True
+    change = {"bomb_pot_ante": 50}
+    assert (await table.change_settings(HOST, change, key=h.key())).ok
+    fresh = TableService(h.store, RecordingPresenter(), h.time)
+    assert await fresh.recover() == []
+    again = fresh.table("t")
+    assert again.state.bomb == table.state.bomb
+    assert (await h.deal(again)).ok
+    hand = again.state.hand
+    assert hand is not None
+    started = [e for e in hand.events if isinstance(e, BombPotStarted)]
+    assert len(started) == 1 and not started[0].double_board
+    forced = [e for e in hand.events if isinstance(e, ForcedBet)]
+    assert [(e.kind, e.amount) for e in forced] == [("ante", 4)] * 3
+    assert hand.rules.bomb_pot_ante == 4 and not hand.rules.double_board
+    await h.play_passively(again)
+    assert sum(s.stack for s in again.state.seats.values()) == chips  # R-2.5
+    # A bomb pot proposed now is on the settings as they are.
+    assert (await again.bomb_vote("a", None, key=h.key())).ok
+    assert (await again.bomb_vote("c", True, key=h.key())).ok
+    assert (await h.deal(again)).ok
+    hand = again.state.hand
+    assert hand is not None and hand.rules.bomb_pot_ante == 50 and hand.rules.double_board
+    await h.play_passively(again)
+    assert again.conservation_error() is None
+    assert await ledger_error(h.store, again.state) is None

@@ -952,10 +952,12 @@ class Table:
             if agree is not None and deal and deal != self.state.hand_no + 1:
                 raise StaleCommand(msg("home.vote.stale"))  # a settled proposal's button
             if agree is None:
-                record: tlog.LogRecord = bombask.check_propose(self.state, seat, now)
+                ante = bomb_ante_of(self.settings)
+                record: tlog.LogRecord = bombask.check_propose(
+                    self.state, seat, now, ante, self.settings.double_board
+                )
                 await self._commit(record, key=key)
                 assert isinstance(record, tlog.BombProposed)
-                ante = bomb_ante_of(self.settings)
                 told = bombask.proposed_said(self.state, seat, record, ante)
             else:
                 await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
