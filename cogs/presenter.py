@@ -323,7 +323,9 @@ class DiscordPresenter:
             lines = main_pot_first(notes.summary)
             text = "\n".join([f"**{said}**", *lines])[:1900]
             ended = notice.hand.hand_no if notice.hand is not None else 0
-            after = after_buttons(table_id, self.table_locale(table_id), notes.after, ended)
+            session = notice.hand.session if notice.hand is not None else 0
+            lang = self.table_locale(table_id)
+            after = after_buttons(table_id, lang, notes.after, ended, session)
             ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown, view=after))
             ch.enqueue(lambda: self._clear_ping(table_id))
         ch.schedule_refresh()
