@@ -109,3 +109,65 @@ async def test_r20_77_an_earlier_tables_end_post_acts_on_no_hand_of_the_next(
     assert post.content.startswith("👀"), post.content
     assert set(CARD.findall(post.content)) <= secrets[winner.id]
     assert h.table().conservation_error() is None
+
+
+def _vote_post(h: DiscordHarness) -> FakeMessage:
+    return next(m for m in reversed(h.fake.channel_messages()) if "💣" in m.content)
+
+
+async def _propose(h: DiscordHarness, user: FakeUser) -> FakeMessage:
+    await h.slash(user, "cards")
+    eph = h.fake.ephemerals(user)[-1]
+    await h.fake.click(user, eph, next(c for c in eph.custom_ids() if c.endswith(":bomb")))
+    await h.settle()
+    post = _vote_post(h)
+    assert any(c.endswith(":bomb_yes") for c in post.custom_ids()), post.custom_ids()
+    return post
+
+
+async def _vote(h: DiscordHarness, user: FakeUser, post: FakeMessage, arg: str) -> None:
+    await h.fake.click(user, post, next(c for c in post.custom_ids() if c.endswith(":" + arg)))
+    await h.settle()
+
+
+def _closed(h: DiscordHarness, post: FakeMessage) -> None:
+    """The post lost its buttons in one edit; its words stay."""
+    now = h.fake.messages[post.id]
+    assert now.custom_ids() == [] and now.edits == 1, (now.custom_ids(), now.edits)
+    assert now.content == post.content
+
+
+async def test_r20_77_the_vote_post_loses_its_buttons_when_the_vote_closes(
+    h: DiscordHarness,
+) -> None:
+    """The proposal's Yes and No stayed under the post after the vote passed, failed or
+    lapsed. Once the vote is closed the post is edited once: its buttons go, its words
+    stay."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    # Passed: 2 of 3.
+    post = await _propose(h, users[1])
+    await _vote(h, users[2], post, "bomb_yes")
+    assert h.table().state.bomb.get("passed") is True
+    _closed(h, post)
+    await h.slash(users[0], "deal")  # the bomb pot spends it
+    while h.table().state.in_hand:
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+    # Failed: two no of three.
+    post = await _propose(h, users[1])
+    await _vote(h, users[0], post, "bomb_no")
+    assert fake.messages[post.id].custom_ids(), "still open: one no"
+    await _vote(h, users[2], post, "bomb_no")
+    assert h.table().state.bomb == {}
+    _closed(h, post)
+    # Lapsed: the deal comes before a majority.
+    post = await _propose(h, users[2])
+    await h.slash(users[0], "deal")
+    assert h.table().state.in_hand
+    _closed(h, post)
+    assert h.table().conservation_error() is None  # R-2.5

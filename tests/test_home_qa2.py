@@ -187,3 +187,21 @@ async def test_r20_75_a_bomb_pot_by_vote_is_dealt_on_the_terms_agreed() -> None:
     await h.play_passively(again)
     assert again.conservation_error() is None
     assert await ledger_error(h.store, again.state) is None
+
+
+async def test_r20_71_a_vote_dated_for_a_dealt_deal_is_refused_by_the_table() -> None:
+    """On Discord a closed vote's post loses its buttons (R-20.77); a vote that still
+    arrives dated for a deal already dealt is the table's to refuse (R-20.71): refused
+    privately, the open proposal for the next deal unchanged."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=30)
+    assert (await h.deal(table)).ok
+    await h.play_passively(table)
+    assert (await table.bomb_vote("a", None, key=h.key())).ok
+    vote = dict(table.state.bomb["vote"])
+    out = await table.bomb_vote("b", True, key=h.key(), deal=1)
+    assert not out.ok and out.msg is not None and out.msg.key == "home.vote.stale"
+    assert table.state.bomb.get("vote") == vote and not table.state.bomb.get("passed")
+    assert (await table.bomb_vote("b", True, key=h.key(), deal=2)).ok
+    assert table.state.bomb.get("passed") is True
+    await ok(h, table)
