@@ -306,7 +306,8 @@ class DiscordPresenter:
             deal = int(notice.data.get("deal", 0))
             view = bomb_buttons(table_id, self.table_locale(table_id), propose=False, deal=deal)
             ch.enqueue(lambda: self._post_vote(table_id, f"💣 {said}", view))
-        if notice.kind == "bomb_vote" and notice.msg and notice.msg.key in _VOTE_CLOSED:
+        closes = notice.kind == "bomb_vote" and notice.msg and notice.msg.key in _VOTE_CLOSED
+        if closes or notice.kind == "closed":
             ch.enqueue(lambda: self._close_vote(table_id))  # its buttons go
         if notice.kind in ("rabbit", "shown"):
             # after the hand, to the table as a message of its own.

@@ -171,3 +171,12 @@ async def test_r20_77_the_vote_post_loses_its_buttons_when_the_vote_closes(
     assert h.table().state.in_hand
     _closed(h, post)
     assert h.table().conservation_error() is None
+    while h.table().state.in_hand:
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "fold")
+    # Closed with the table: its Yes would otherwise vote at the channel's next table.
+    post = await _propose(h, users[1])
+    await h.slash(users[0], "table close")
+    assert h.table().state.closed
+    _closed(h, post)
