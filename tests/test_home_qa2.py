@@ -76,6 +76,31 @@ async def test_r20_76_an_adjustment_names_the_role_and_the_person_who_made_it() 
     await ok(h, table)
 
 
+async def test_r20_76_a_kick_a_move_and_a_sit_out_name_who_made_them() -> None:
+    """Like the adjustment: the co-host's seat move, sit-out and kick and a moderator's
+    were said as the host's. Each names the role and the person."""
+    h = Harness()
+    table = await h.seated(["alice", "bob", "carol", "dave"])
+    assert (await table.host_tool(HOST, "cohost", "alice", name="alice", key=h.key())).ok
+    mod = Actor("m1", may_manage=True, name="Mona")
+    out = await table.host_tool("alice", "seat", "bob", to=7, key=h.key())
+    assert out.ok and out.msg is not None and out.msg.key == "host.moved.cohost"
+    assert render(out.msg, "en") == "The co-host alice moved bob from seat 2 to seat 7."
+    out = await table.host_tool(mod, "sitout", "carol", key=h.key())
+    assert out.ok and out.msg is not None and out.msg.key == "host.sat_out.moderator"
+    assert render(out.msg, "es").startswith("El moderador Mona puso a carol ausente")
+    out = await table.host_tool("alice", "kick", "dave", key=h.key())
+    assert out.ok and out.msg is not None and out.msg.key == "host.kicked.cohost"
+    assert render(out.msg, "en").startswith("dave was removed from the table by the co-host alice")
+    assert render(out.msg, "ru").startswith("Помощник хозяина alice удалил dave")
+    assert (await h.deal(table)).ok
+    victim = h.to_act(table)  # folded at once, on his turn
+    out = await table.host_tool(mod, "kick", victim, key=h.key())
+    assert out.ok and out.msg is not None and out.msg.key == "host.kicked_in_hand.moderator"
+    await h.play_passively(table)
+    await ok(h, table)
+
+
 async def test_r20_79_a_players_line_typed_alone_is_answered_with_the_line_to_type(
     tmp_path: Path,
 ) -> None:

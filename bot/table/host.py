@@ -64,10 +64,10 @@ def role_of(state: TableState, user: str) -> Role:
 
 
 def acted_by(state: TableState, who: str | Actor, key: str) -> tuple[str, dict[str, Name]]:
-    """R-20.76: the key of a tool's announcement naming the role that acted and the
-    person (``key.host``, ``key.cohost``, ``key.moderator`` with ``by``), and that
-    parameter. The host with no name known (the terminal's host, who has no seat) is
-    ``key`` itself, "the host"."""
+    """R-20.76: the key of a tool's announcement (a kick, a seat move, an adjustment, a
+    sit-out) naming the role that acted and the person (``key.host``, ``key.cohost``,
+    ``key.moderator`` with ``by``), and that parameter. The host with no name known
+    (the terminal's host, who has no seat) is ``key`` itself, "the host"."""
     by = user_of(who)
     seat = state.seat_of(by)
     name = who.name if isinstance(who, Actor) and who.name else (seat.name if seat else "")
@@ -114,11 +114,13 @@ async def run(
             raise TableError(msg("host.kick.already", who=who_name))
         await table._commit(tlog.HostActed("kick", user, by, seat.number))
         if not st.dealt_in(seat.number):
-            kicked = msg("host.kicked", who=who_name)
+            key, by_name = acted_by(st, who, "host.kicked")
+            kicked = msg(key, who=who_name, **by_name)
             await table._public("leaving", kicked, seat=seat.number, user=user)
             await table._stand(seat, None)  # cashed out, said as any stand is
             return kicked
-        kicked = msg("host.kicked_in_hand", who=who_name)
+        key, by_name = acted_by(st, who, "host.kicked_in_hand")
+        kicked = msg(key, who=who_name, **by_name)
         await table._public("leaving", kicked, seat=seat.number, user=user)
         await _fold_now(table, user)
         return kicked
@@ -133,7 +135,8 @@ async def run(
             raise TableError(msg("table.sit.taken", seat=Number(to), last=Number(last)))
         was = seat.number
         await table._commit(tlog.HostActed("seat", user, by, was, to))
-        told = msg("host.moved", who=who_name, seat=Number(was), to=Number(to))
+        key, by_name = acted_by(st, who, "host.moved")
+        told = msg(key, who=who_name, seat=Number(was), to=Number(to), **by_name)
         await table._public("sat", told, seat=to, user=user)
         return told
     if tool == "adjust":
@@ -167,7 +170,8 @@ async def run(
             raise TableError(msg("host.sitout.already", who=who_name))
         dealt = st.dealt_in(seat.number)
         await table._commit(tlog.HostActed("sitout", user, by, seat.number))
-        told = msg("host.sat_out_next" if dealt else "host.sat_out", who=who_name)
+        key, by_name = acted_by(st, who, "host.sat_out_next" if dealt else "host.sat_out")
+        told = msg(key, who=who_name, **by_name)
         await table._public("sat_out", told, seat=seat.number, user=user)
         return told
     raise TableError(msg("host.unknown", tools=Name(" ".join(TOOLS))))
