@@ -180,3 +180,21 @@ async def test_r20_77_the_vote_post_loses_its_buttons_when_the_vote_closes(
     await h.slash(users[0], "table close")
     assert h.table().state.closed
     _closed(h, post)
+
+
+async def test_r20_76_discord_a_co_hosts_adjustment_names_him(h: DiscordHarness) -> None:
+    """Through the fake Discord: the co-host's /host adjust was said as the host's. It
+    names the co-host, by his name on Discord."""
+    fake = h.fake
+    users = players(fake)
+    for u in users[1:]:
+        u.permissions = str(1 << 11)  # Send Messages only: not a moderator
+    await h.slash(users[0], "table create")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "host cohost", member=users[1])
+    await h.slash(users[1], "host adjust", member=users[2], amount=50, reason="found chips")
+    said = h.last_ephemeral(users[1])
+    assert said.startswith(f"The co-host {users[1].name} added 50 from the bank"), said
+    assert h.table().state.seat_of(str(users[2].id)).stack == 250
+    assert h.table().conservation_error() is None
