@@ -169,22 +169,25 @@ def bomb_buttons(
 
 
 def after_buttons(
-    table_id: str, locale: Locale, after: list[str], hand: int = 0
+    table_id: str, locale: Locale, after: list[str], hand: int = 0, session: int = 0
 ) -> discord.ui.View | None:
     """The buttons under a hand's end message: show the hand or one card of it (R-20.15:
     the table refuses, privately, whoever may not), the rabbit hunt (R-20.14) and the
     proposal of the next deal's bomb pot (R-20.62). Showing and hunting are dated by the
-    ``hand`` the message ends, so a press on an older end message acts on no later hand."""
+    ``hand`` the message ends and the table's ``session`` at the channel, so a press on
+    an older end message acts on no later hand, nor on a later table's (R-20.77)."""
     if not after:
         return None
     view = discord.ui.View(timeout=None)
     if "show" in after:
         for arg, word in (("show_all", "all"), ("show_one", "one"), ("show_two", "two")):
             label = say("home.show_ask." + word, locale)
-            view.add_item(button(ButtonId("dec", table_id, hand, arg), label, None, "👀"))
+            bid = ButtonId("dec", table_id, hand, arg, session)
+            view.add_item(button(bid, label, None, "👀"))
     if "rabbit" in after:
         label = say("home.rabbit_ask.button", locale)
-        view.add_item(button(ButtonId("dec", table_id, hand, "rabbit"), label, None, "🐇"))
+        bid = ButtonId("dec", table_id, hand, "rabbit", session)
+        view.add_item(button(bid, label, None, "🐇"))
     if "bomb" in after:
         label = say("home.vote.button.propose", locale)
         view.add_item(button(ButtonId("dec", table_id, 0, "bomb"), label, None, "💣"))

@@ -8,6 +8,7 @@ it with ``/sit``."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Mapping
 
 import discord
@@ -65,8 +66,10 @@ class HostCog(commands.Cog):
             await ops.reply(interaction, say("table.none", of(interaction)))
             return
         watch = play.Watch.start(interaction)
+        # Named, so the table says who used a tool (R-20.75), not only his role.
+        actor = dataclasses.replace(play.actor(interaction), name=_name(interaction.user))
         try:
-            outcome = await command(t, play.actor(interaction), _key(interaction))
+            outcome = await command(t, actor, _key(interaction))
         finally:
             await watch.stop()
         await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, of(interaction)))

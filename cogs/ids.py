@@ -1,4 +1,4 @@
-"""Custom ids of Chipfist's buttons: ``cf:<kind>:<table_id>:<turn>:<arg>``.
+"""Custom ids of Chipfist's buttons: ``cf:<kind>:<table_id>:[<session>.]<turn>:<arg>``.
 
 The table and the turn live in the custom_id so a button works after a restart (no
 view state to lose) and a click on a button of a past turn is recognised as stale by
@@ -18,8 +18,12 @@ TABLE = r"\d+|tn(?::[A-Za-z0-9_.-]+)+"
 after a channel (``tn:<tournament>:<n>``, R-19.3). Its colons are not ambiguous: the
 turn and the argument after it hold none."""
 PATTERN = re.compile(
-    rf"cf:(?P<kind>act|dec|show|bump|draw):(?P<table>{TABLE}):(?P<turn>\d+):(?P<arg>[a-z_]*)"
+    rf"cf:(?P<kind>act|dec|show|bump|draw):(?P<table>{TABLE}):"
+    r"(?:(?P<session>[1-9]\d*)\.)?(?P<turn>\d+):(?P<arg>[a-z_]*)"
 )
+"""``<session>.`` before the turn: which of the channel's tables the button was posted
+at (R-20.77), on buttons dated by a hand (``cf:dec:<table>:2.1:rabbit``); absent on the
+others and on buttons an older version posted."""
 ACT_ARGS = ("check_call", "bet_raise", "fold", "all_in", "show", "muck", "state")
 DECLARE_ARGS = ("low", "high", "both")
 
@@ -30,9 +34,12 @@ class ButtonId:
     table_id: str
     turn: int
     arg: str = ""
+    session: int = 0
+    """The table's session at its channel (``HandFacts.session``); 0: not said."""
 
     def encode(self) -> str:
-        text = f"cf:{self.kind}:{self.table_id}:{self.turn}:{self.arg}"
+        dated = f"{self.session}.{self.turn}" if self.session else str(self.turn)
+        text = f"cf:{self.kind}:{self.table_id}:{dated}:{self.arg}"
         if len(text) > MAX_LEN or PATTERN.fullmatch(text) is None:
             raise ValueError(f"not a valid Chipfist custom_id: {text!r}")
         return text
@@ -62,4 +69,4 @@ def decode(custom_id: str) -> ButtonId | None:
     if m is None:
         return None
     kind: IdKind = m["kind"]  # type: ignore[assignment]  # PATTERN matches only IdKind words
-    return ButtonId(kind, m["table"], int(m["turn"]), m["arg"])
+    return ButtonId(kind, m["table"], int(m["turn"]), m["arg"], int(m["session"] or 0))

@@ -600,6 +600,25 @@ async def edit(
         return False
 
 
+async def drop_buttons(message: discord.Message) -> bool:
+    """Edit a message's buttons away, its words kept (a closed vote's post, R-20.77);
+    False when it is gone or no longer ours to edit. Transient failures are retried."""
+
+    async def attempt() -> discord.Message:
+        return await message.edit(view=None)
+
+    try:
+        await _retrying("drop buttons", attempt)
+        return True
+    except (discord.NotFound, discord.Forbidden):
+        return False
+    except Exception as exc:
+        if not transient(exc):
+            raise
+        log.warning("could not drop a message's buttons: %s", _why(exc))
+        return False
+
+
 async def delete(message: discord.PartialMessage | discord.Message | None) -> None:
     if message is None:
         return

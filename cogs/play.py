@@ -66,9 +66,10 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
         elif bid.kind == "dec" and bid.arg in _SHOW_WHICH:
-            await show_choice(interaction, bid.table_id, _SHOW_WHICH[bid.arg], bid.turn)
+            which = _SHOW_WHICH[bid.arg]
+            await show_choice(interaction, bid.table_id, which, bid.turn, bid.session)
         elif bid.kind == "dec" and bid.arg == "rabbit":
-            await rabbit(interaction, bid.table_id, bid.turn)
+            await rabbit(interaction, bid.table_id, bid.turn, bid.session)
         elif bid.kind == "dec" and bid.arg in ("bomb", "bomb_yes", "bomb_no"):
             await bomb_vote(interaction, bid.table_id, bid.arg, bid.turn)
         elif bid.kind == "dec" and bid.arg in ("twice", "once"):
@@ -340,26 +341,30 @@ _SHOW_WHICH = {"show_all": "all", "show_one": "1", "show_two": "2"}
 """R-20.15: the show-by-choice buttons' args, as the table's choices."""
 
 
-async def show_choice(interaction: Interaction, table_id: str, which: str, hand: int = 0) -> None:
+async def show_choice(
+    interaction: Interaction, table_id: str, which: str, hand: int = 0, session: int = 0
+) -> None:
     """R-20.15: show the last hand (``all``) or one card (``1``, ``2``) to the table;
-    ``hand``: the hand of the end message pressed (0: not dated)."""
+    ``hand``, ``session``: the hand and table of the end message pressed (0: not said)."""
     lang = of(interaction)
     table = await _table_or_say(interaction, table_id, lang)
     if table is None:
         return
     user = str(interaction.user.id)
-    outcome = await table.show_by_choice(user, which, key=f"i{interaction.id}", for_hand=hand)
+    key = f"i{interaction.id}"
+    outcome = await table.show_by_choice(user, which, key=key, for_hand=hand, session=session)
     await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
 
 
-async def rabbit(interaction: Interaction, table_id: str, hand: int = 0) -> None:
+async def rabbit(interaction: Interaction, table_id: str, hand: int = 0, session: int = 0) -> None:
     """R-20.14: the rabbit hunt, shown to the table; a refusal is answered privately.
-    ``hand``: the hand of the end message pressed (0: not dated)."""
+    ``hand``, ``session``: the hand and table of the end message pressed (0: not said)."""
     lang = of(interaction)
     table = await _table_or_say(interaction, table_id, lang)
     if table is None:
         return
-    outcome = await table.rabbit(str(interaction.user.id), key=f"i{interaction.id}", for_hand=hand)
+    user, key = str(interaction.user.id), f"i{interaction.id}"
+    outcome = await table.rabbit(user, key=key, for_hand=hand, session=session)
     await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
 
 

@@ -128,6 +128,11 @@ ANSWER_WAIT_STEP = 0.05
 until Discord's 3 s to answer it are over."""
 
 
+_VOTE_CLOSED = frozenset({"home.vote.then", "home.vote.lapsed"})
+"""The bomb-pot vote's words when it closes: a vote that settles it (passed or failed,
+``home.vote.then``) or the deal it lapses at (R-20.73)."""
+
+
 class DiscordPresenter:
     """Routes the service's notices to the table channels (:class:`TableChannel`); per
     table it holds nothing but them. Per player: how he wants to be pinged."""
@@ -168,6 +173,9 @@ class DiscordPresenter:
         """Interactions whose webhook Discord refused (never tried again)."""
         self._hook_pings: dict[str, discord.WebhookMessage] = {}
         """Per table, the turn mention sent as a follow-up (deleted through its webhook)."""
+        self._vote_posts: dict[str, discord.Message] = {}
+        """Per table, the open bomb-pot proposal's post, whose buttons go when the vote
+        closes (R-20.77)."""
         self.pings_sent = 0
         """Turn nudges delivered (by DM, follow-up or channel message)."""
         self.pings_by_followup = 0
@@ -297,7 +305,10 @@ class DiscordPresenter:
             # R-20.12: the proposal gets its own message, with the vote's buttons.
             deal = int(notice.data.get("deal", 0))
             view = bomb_buttons(table_id, self.table_locale(table_id), propose=False, deal=deal)
-            ch.enqueue(lambda: self._post_buttons(table_id, f"💣 {said}", view))
+            ch.enqueue(lambda: self._post_vote(table_id, f"💣 {said}", view))
+        closes = notice.kind == "bomb_vote" and notice.msg and notice.msg.key in _VOTE_CLOSED
+        if closes or notice.kind == "closed":
+            ch.enqueue(lambda: self._close_vote(table_id))  # R-20.77: its buttons go
         if notice.kind in ("rabbit", "shown"):
             # R-20.14, R-20.15: after the hand, to the table as a message of its own.
             mark = "🐇" if notice.kind == "rabbit" else "👀"
@@ -323,7 +334,9 @@ class DiscordPresenter:
             lines = main_pot_first(notes.summary)
             text = "\n".join([f"**{said}**", *lines])[:1900]
             ended = notice.hand.hand_no if notice.hand is not None else 0
-            after = after_buttons(table_id, self.table_locale(table_id), notes.after, ended)
+            session = notice.hand.session if notice.hand is not None else 0
+            lang = self.table_locale(table_id)
+            after = after_buttons(table_id, lang, notes.after, ended, session)
             ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown, view=after))
             ch.enqueue(lambda: self._clear_ping(table_id))
         ch.schedule_refresh()
@@ -543,11 +556,21 @@ class DiscordPresenter:
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
 
-    async def _post_buttons(self, table_id: str, text: str, view: discord.ui.View) -> None:
-        """A message with its own buttons (the bomb-pot vote, the rabbit hunt)."""
+    async def _post_vote(self, table_id: str, text: str, view: discord.ui.View) -> None:
+        """The proposal's post with the vote's buttons, kept until the vote closes."""
         ch = self.channel(table_id)
-        if not ch.no_send:
-            await ops.send(ch.where(), text, view=view)
+        if ch.no_send:
+            return
+        post = await ops.send(ch.where(), text, view=view)
+        if post is not None:
+            self._vote_posts[table_id] = post
+
+    async def _close_vote(self, table_id: str) -> None:
+        """R-20.77: the vote is closed: its post loses its buttons (one edit, the
+        words kept)."""
+        post = self._vote_posts.pop(table_id, None)
+        if post is not None:
+            await ops.drop_buttons(post)
 
     def _rabbit_on(self, table_id: str, notice: Notice) -> bool:
         table = self.service.get(table_id) if self.service else None

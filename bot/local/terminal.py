@@ -31,7 +31,7 @@ from bot.local.record import record_lines
 from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
 from bot.local.words import Words, choose, player_phrase
-from bot.poker.messages import Chips, Count, Param, msg
+from bot.poker.messages import Chips, Count, Name, Param, msg
 from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
@@ -86,6 +86,11 @@ POST: Final = ("post", "back post", "back and post", "post and play")
 SHOW_CHOICES: Final = ("show all", "show 1", "show 2")
 RABBIT: Final = ("rabbit", "rabbit hunt")
 BOMB: Final = ("bomb", "bomb yes", "bomb no")
+PLAYER_LINES: Final = frozenset(
+    {*RABBIT, *BOMB, *POST, "straddle", "run twice yes", "run twice no"}
+)
+"""The home game's player lines: typed alone (no ``NAME:``), they are answered with the
+line to type (R-20.79)."""
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -331,7 +336,11 @@ class LocalTable:
             with self.answering():
                 return await self.command(first.lower(), rest.strip())
         if ":" not in text:
-            if self.seated(self.user_id(first)) and rest:
+            phrase = " ".join(text.lower().split())
+            if phrase in PLAYER_LINES and not (self.seated(self.user_id(first)) and rest):
+                # R-20.79: a player's line typed alone: the line to type, under a name.
+                self.emit("! " + self.words.render(msg("home.player_line", line=Name(phrase))))
+            elif self.seated(self.user_id(first)) and rest:
                 example = f"{clip(first)[1:-1]}: {clip(rest)[1:-1]}"
                 self.refuse("line.colon", example=example)
             else:

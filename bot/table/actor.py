@@ -18,6 +18,9 @@ class Actor:
     user_id: str
     may_manage: bool = False
     """The platform lets him manage this table's channel (a moderator)."""
+    name: str = ""
+    """His name as the platform shows it, where a command names who did it (the host's
+    tools); empty: the table names him by his seat, if he has one."""
 
 
 def user_of(who: str | Actor) -> str:

@@ -18,6 +18,7 @@ from bot.poker.messages import Chips, Msg, Name, Number, msg
 from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
 from bot.table.errors import NotAllowed, TableError
+from bot.table.home import runtwice
 from bot.table.hostport import HostTable
 from bot.table.ports import LedgerKind, LedgerRow
 from bot.table.state import TableState
@@ -49,6 +50,31 @@ def clock_choices(state: TableState, hand: Hand, position: int, user: str) -> tu
     if user in state.hosting.kicked and actor is not None and "fold" in actor.legal.actions:
         return (Fold(position), *choices)
     return choices
+
+
+Role = Literal["host", "cohost", "moderator"]
+
+
+def role_of(state: TableState, user: str) -> Role:
+    """Which of the managers (R-20.50) ``user`` acts as: the host, a co-host, or else a
+    moderator (the table has let him manage it already)."""
+    if user == state.host:
+        return "host"
+    return "cohost" if user in state.hosting.cohosts else "moderator"
+
+
+def acted_by(state: TableState, who: str | Actor, key: str) -> tuple[str, dict[str, Name]]:
+    """R-20.76: the key of a tool's announcement (a kick, a seat move, an adjustment, a
+    sit-out) naming the role that acted and the person (``key.host``, ``key.cohost``,
+    ``key.moderator`` with ``by``), and that parameter. The host with no name known
+    (the terminal's host, who has no seat) is ``key`` itself, "the host"."""
+    by = user_of(who)
+    seat = state.seat_of(by)
+    name = who.name if isinstance(who, Actor) and who.name else (seat.name if seat else "")
+    role = role_of(state, by)
+    if role == "host" and not name:
+        return key, {}
+    return f"{key}.{role}", {"by": Name(name or by)}
 
 
 def check_reason(reason: str) -> str:
@@ -88,11 +114,13 @@ async def run(
             raise TableError(msg("host.kick.already", who=who_name))
         await table._commit(tlog.HostActed("kick", user, by, seat.number))
         if not st.dealt_in(seat.number):
-            kicked = msg("host.kicked", who=who_name)
+            key, by_name = acted_by(st, who, "host.kicked")
+            kicked = msg(key, who=who_name, **by_name)
             await table._public("leaving", kicked, seat=seat.number, user=user)
             await table._stand(seat, None)  # cashed out, said as any stand is
             return kicked
-        kicked = msg("host.kicked_in_hand", who=who_name)
+        key, by_name = acted_by(st, who, "host.kicked_in_hand")
+        kicked = msg(key, who=who_name, **by_name)
         await table._public("leaving", kicked, seat=seat.number, user=user)
         await _fold_now(table, user)
         return kicked
@@ -107,7 +135,8 @@ async def run(
             raise TableError(msg("table.sit.taken", seat=Number(to), last=Number(last)))
         was = seat.number
         await table._commit(tlog.HostActed("seat", user, by, was, to))
-        told = msg("host.moved", who=who_name, seat=Number(was), to=Number(to))
+        key, by_name = acted_by(st, who, "host.moved")
+        told = msg(key, who=who_name, seat=Number(was), to=Number(to), **by_name)
         await table._public("sat", told, seat=to, user=user)
         return told
     if tool == "adjust":
@@ -125,9 +154,14 @@ async def run(
             tlog.HostActed("adjust", user, by, seat.number, amount=amount, reason=why),
             ledger=[LedgerRow(user, LedgerKind.ADJUSTMENT, amount)],
         )
-        key = "host.adjusted.up" if amount > 0 else "host.adjusted.down"
+        key, by_name = acted_by(st, who, "host.adjusted.up" if amount > 0 else "host.adjusted.down")
         told = msg(
-            key, who=who_name, amount=Chips(abs(amount)), stack=Chips(after), reason=Name(why)
+            key,
+            who=who_name,
+            amount=Chips(abs(amount)),
+            stack=Chips(after),
+            reason=Name(why),
+            **by_name,
         )
         await table._public("topped_up", told, seat=seat.number, user=user)
         return told
@@ -136,7 +170,8 @@ async def run(
             raise TableError(msg("host.sitout.already", who=who_name))
         dealt = st.dealt_in(seat.number)
         await table._commit(tlog.HostActed("sitout", user, by, seat.number))
-        told = msg("host.sat_out_next" if dealt else "host.sat_out", who=who_name)
+        key, by_name = acted_by(st, who, "host.sat_out_next" if dealt else "host.sat_out")
+        told = msg(key, who=who_name, **by_name)
         await table._public("sat_out", told, seat=seat.number, user=user)
         return told
     raise TableError(msg("host.unknown", tools=Name(" ".join(TOOLS))))
@@ -167,7 +202,13 @@ async def _fold_now(table: HostTable, user: str) -> None:
     """R-20.51: a kicked player whose turn it is folds at once (his later turns are the
     clock's, at once too)."""
     info, hand = table.state.current, table.state.hand
-    if info is None or hand is None or hand.to_act is None:
+    if info is None or hand is None:
+        return
+    if hand.to_act is None:
+        # R-20.78: asked to run it twice, he answers no at once.
+        no = runtwice.kicked_no(hand.actors(), info.users, table.state.hosting.kicked)
+        if no is not None:
+            await table._apply(no, f"kick:{info.hand_no}:{table.state.turn}", timeout=True)
         return
     if info.users[hand.to_act] != user:
         return

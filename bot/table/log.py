@@ -274,14 +274,24 @@ class BombProposed(LogRecord):
     KIND: ClassVar[str] = "bomb_proposed"
     seat: int
     voters: tuple[int, ...]
+    ante: int = 0
+    """R-20.75: the ante the proposal stated, which a pass agrees to (0: not kept, a
+    record of an older version; the deal then reads the table's settings)."""
+    double_board: bool = False
+    """R-20.75: whether the table dealt a bomb pot on two boards when it was proposed."""
 
     def to_payload(self) -> dict[str, Any]:
-        return _put_at({"seat": self.seat, "voters": list(self.voters)}, self.at)
+        p: dict[str, Any] = {"seat": self.seat, "voters": list(self.voters)}
+        if self.ante:
+            p |= {"ante": self.ante, "double_board": self.double_board}
+        return _put_at(p, self.at)
 
     @classmethod
     def from_payload(cls, p: Mapping[str, Any]) -> BombProposed:
         voters = tuple(_ints(_get(p, "voters"), "voters"))
-        return cls(_int(_get(p, "seat"), "seat"), voters, at=_at(p))
+        ante = _int(p.get("ante", 0), "ante")
+        double = bool(p.get("double_board", False))
+        return cls(_int(_get(p, "seat"), "seat"), voters, ante, double, at=_at(p))
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,6 +161,10 @@ class HandFacts:
     """Position -> seat number."""
     names: tuple[str, ...]
     """Position -> player's name."""
+    session: int = 0
+    """Which of its channel's tables this is (``TableState.incarnation``: 1 for the
+    first): hand numbers start again with each, so a button dated by a hand carries it
+    too (R-20.77)."""
 
 
 TableNoticeKind = Literal[

@@ -345,7 +345,10 @@ class Table:
         info = self.state.current
         if info is None:
             return None
-        return HandFacts(info.hand_no, info.variant, info.start.rules.wild, info.order, info.names)
+        rules = info.start.rules
+        return HandFacts(
+            info.hand_no, info.variant, rules.wild, info.order, info.names, self.state.incarnation
+        )
 
     def _require_manager(self, who: str | Actor) -> None:
         user = user_of(who)
@@ -952,10 +955,12 @@ class Table:
             if agree is not None and deal and deal != self.state.hand_no + 1:
                 raise StaleCommand(msg("home.vote.stale"))  # a settled proposal's button
             if agree is None:
-                record: tlog.LogRecord = bombask.check_propose(self.state, seat, now)
+                ante = bomb_ante_of(self.settings)
+                record: tlog.LogRecord = bombask.check_propose(
+                    self.state, seat, now, ante, self.settings.double_board
+                )
                 await self._commit(record, key=key)
                 assert isinstance(record, tlog.BombProposed)
-                ante = bomb_ante_of(self.settings)
                 told = bombask.proposed_said(self.state, seat, record, ante)
             else:
                 await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
@@ -966,13 +971,21 @@ class Table:
         return await self._command(user, key, None, body)
 
     async def show_by_choice(
-        self, user: str, which: str, *, key: str | None = None, for_hand: int = 0
+        self,
+        user: str,
+        which: str,
+        *,
+        key: str | None = None,
+        for_hand: int = 0,
+        session: int = 0,
     ) -> Outcome:
         """R-20.15: after the last hand, show all one's cards or one of them (``which``:
         all, 1 or 2) to the table; written to the log, no chip moves. ``for_hand``: the
-        hand the request was made for (a button's date; 0: the last)."""
+        hand the request was made for (a button's date; 0: the last); ``session``: the
+        table it was made at (``HandFacts.session``; 0: not said)."""
 
         async def body() -> str | Msg:
+            _same_session(session, self.state.incarnation)
             self._seated(user)
             if self.state.in_hand or self.state.hand_no == 0:
                 raise TableError(msg("home.show_ask.when", rule=showing.RULE))
@@ -995,11 +1008,15 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def rabbit(self, user: str, *, key: str | None = None, for_hand: int = 0) -> Outcome:
+    async def rabbit(
+        self, user: str, *, key: str | None = None, for_hand: int = 0, session: int = 0
+    ) -> Outcome:
         """R-20.14: show the cards the last hand would have dealt (written: once a hand).
-        ``for_hand``: the hand the request was made for (a button's date; 0: the last)."""
+        ``for_hand``: the hand the request was made for (a button's date; 0: the last);
+        ``session``: the table it was made at (``HandFacts.session``; 0: not said)."""
 
         async def body() -> str | Msg:
+            _same_session(session, self.state.incarnation)
             seat = self._seated(user)
             hand_no = rabbit.check(self.state)
             _same_hand(for_hand, hand_no)
@@ -1256,6 +1273,9 @@ class Table:
         deadline = self.deadline()
         actors = hand.actors()
         sealed = [a for a in actors if a.turn == "sealed"]
+        if (no := runtwice.kicked_no(sealed, info.users, st.hosting.kicked)) is not None:
+            await self._apply(no, f"kick:{info.hand_no}:{st.turn}", timeout=True)  # R-20.78
+            return
         if sealed:
             # Sealed Guts calls (R-15.2) or declarations (R-13.2): one prompt per player
             # per deal; each commit moves the turn, and prompting again then would leave
@@ -1767,6 +1787,14 @@ class Table:
 
 
 # ====================================================================== helpers
+
+
+def _same_session(asked: int, this: int) -> None:
+    """R-20.77: a show or a hunt asked from an end message of an earlier table at this
+    channel (its hand numbers started again) acts on nothing here. 0: not said (a button
+    of an older version), judged by its hand alone."""
+    if asked and asked != this:
+        raise StaleCommand(msg("home.after.stale.table"))
 
 
 def _same_hand(asked: int, last: int) -> None:

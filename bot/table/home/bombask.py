@@ -24,8 +24,11 @@ def _open(state: TableState, now: float) -> dict[str, Any] | None:
     return vote
 
 
-def check_propose(state: TableState, seat: Seat, now: float) -> log.BombProposed:
-    """The ``bomb`` command's checks: the record to write, or a refusal."""
+def check_propose(
+    state: TableState, seat: Seat, now: float, ante: int, double_board: bool
+) -> log.BombProposed:
+    """The ``bomb`` command's checks: the record to write, or a refusal. ``ante`` and
+    ``double_board``: the terms proposed, kept with it for the deal (R-20.75)."""
     if state.closed:
         raise TableError(msg("table.closed"))
     if passed(state.bomb):
@@ -40,7 +43,7 @@ def check_propose(state: TableState, seat: Seat, now: float) -> log.BombProposed
         raise TableError(msg("home.vote.not_in_game", rule=RULE))
     if len(voters) < 2:
         raise TableError(msg("home.vote.too_few", rule=RULE))
-    return log.BombProposed(seat.number, voters)
+    return log.BombProposed(seat.number, voters, ante, double_board)
 
 
 def check_vote(state: TableState, seat: Seat, agree: bool, now: float) -> log.BombVoted:

@@ -26,6 +26,9 @@ def _settle(bomb: dict[str, Any]) -> None:
     voters = len(vote["voters"])
     if len(vote["yes"]) >= needed(voters):
         bomb["passed"] = True
+        if vote.get("ante"):
+            # R-20.75: what the players agreed to is what the deal plays.
+            bomb["ante"], bomb["double_board"] = vote["ante"], vote["double_board"]
         del bomb["vote"]
     elif voters - len(vote["no"]) < needed(voters):
         del bomb["vote"]  # a majority can no longer say yes
@@ -39,6 +42,8 @@ def fold_proposed(bomb: dict[str, Any], p: log.BombProposed) -> None:
         "yes": [p.seat],
         "no": [],
     }
+    if p.ante:
+        bomb["vote"] |= {"ante": p.ante, "double_board": p.double_board}
     _settle(bomb)
 
 
@@ -58,3 +63,11 @@ def fold_dealt(bomb: dict[str, Any]) -> None:
 def passed(bomb: dict[str, Any]) -> bool:
     """A proposal passed for the next deal."""
     return bool(bomb.get("passed"))
+
+
+def agreed(bomb: dict[str, Any]) -> tuple[int, bool] | None:
+    """R-20.75: the ante and the double board a passed proposal agreed to; None when
+    none passed, or its record (an older version's) kept none."""
+    if not passed(bomb) or not bomb.get("ante"):
+        return None
+    return int(bomb["ante"]), bool(bomb["double_board"])

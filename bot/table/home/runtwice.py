@@ -5,7 +5,7 @@ everyone still silent (no answer means once)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.poker.actions import RunItTwice, RunItTwiceTimeout
 from bot.poker.legal import Actor
@@ -18,6 +18,17 @@ ANSWERS = ("run_twice_yes", "run_twice_no")
 def asked(actors: Sequence[Actor]) -> list[Actor]:
     """The players still to answer the run-it-twice question (none outside it)."""
     return [a for a in actors if a.turn == "sealed" and "run_twice" in a.legal.actions]
+
+
+def kicked_no(
+    actors: Sequence[Actor], users: Sequence[str], kicked: Collection[str]
+) -> RunItTwice | None:
+    """R-20.78: a kicked player still to answer cannot (his turns are the clock's,
+    R-20.70): his answer is no, at once, rather than at the clock."""
+    for a in asked(actors):
+        if users[a.position] in kicked:
+            return RunItTwice(a.position, False)
+    return None
 
 
 def prompt() -> Msg:

@@ -38,6 +38,11 @@ class BombPot:
     due and the game can play it."""
 
     def contribute(self, deal: NextDeal, ctx: DealContext) -> NextDeal:
+        agreed = bombvote.agreed(ctx.state.bomb)
+        if agreed is not None and community_game(get_variant(deal.variant)):
+            # R-20.75: a vote's bomb pot is dealt on the terms its players agreed to.
+            ante, double = agreed
+            return dataclasses.replace(deal, bomb_ante=ante, double_board=double)
         due = scheduled(ctx.state, deal.settings) or bombvote.passed(ctx.state.bomb)
         if not due or not playable(deal):
             return deal
