@@ -34,7 +34,7 @@ from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
-from cogs.tourney_entries import buy_view
+from cogs.tourney_entries import buy_view, out_dm
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +148,8 @@ class DiscordBoards:
         self._placing = asyncio.Lock()
         self._shown: dict[int, object] = {}
         """Message -> what it was last edited to show."""
+        self._outs_told: dict[str, int] = {}
+        """Per tournament: the outs of its runner already told by DM."""
         self.gap = GAP
 
     # ------------------------------------------------------------ records
@@ -356,6 +358,24 @@ class DiscordBoards:
 
     async def changed(self, tournament: str) -> None:
         self.repaint(tournament)
+        await self._tell_outs(tournament)
+
+    async def _tell_outs(self, tournament: str) -> None:
+        """Each player whose entry went out is told by DM, once (the Re-enter button
+        while he may re-enter, R-19.90); outs from before a restart are not told again."""
+        runner = self.driver.runners.get(tournament) if self.driver is not None else None
+        if runner is None or runner.state is None:
+            return
+        told = self._outs_told.setdefault(tournament, len(runner.outs))
+        new = runner.outs[told:]
+        self._outs_told[tournament] = told + len(new)
+        for out in new:
+            player = player_of(runner.st, out.entry)
+            if not player.isdigit():
+                continue
+            lang = self.presenter.user_locale(player)
+            text, view = out_dm(runner.st, tournament, player, lang)
+            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:
         """Tell the moved player by DM where his new table is (its thread, R-19.63); a

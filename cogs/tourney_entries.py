@@ -15,14 +15,15 @@ from typing import Literal
 
 import discord
 
-from bot.poker.messages import msg
+from bot.poker.messages import Name, msg
 from bot.tournament.director import Decision, State
-from bot.tourney_run.buying import addon_open, click_key, rebuys_open
+from bot.tourney_run.buying import addon_open, click_key, rebuys_open, reentry_open
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.runner import Runner
 from bot.words import Locale, render
 from cogs import ops
 from cogs.components import sealed
+from cogs.ids import tourney_button
 
 Kind = Literal["rebuy", "addon"]
 ENTRY = re.compile(r"cfe:(?P<kind>rebuy|addon):(?P<tournament>[A-Za-z0-9_.-]+)")
@@ -68,6 +69,24 @@ def buy_view(state: State, tournament: str, lang: Locale) -> discord.ui.View | N
     return sealed(view)
 
 
+def out_dm(
+    state: State, tournament: str, player: str, lang: Locale
+) -> tuple[str, discord.ui.View | None]:
+    """The DM telling ``player`` his entry is out: with a Re-enter button (the
+    announcement's Register, R-19.61) while he may re-enter."""
+    if not reentry_open(state, player):
+        return render(msg("entries.out", id=Name(tournament)), lang), None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=render(msg("entries.button.reenter"), lang),
+            custom_id=tourney_button("reg", tournament),
+            style=discord.ButtonStyle.success,
+        )
+    )
+    return render(msg("entries.out_reenter", id=Name(tournament)), lang), sealed(view)
+
+
 def answer(decision: Decision, lang: Locale) -> str:
     """The buyer's private answer: the director's refusal, what he bought, or that this
     click was already counted."""
@@ -102,4 +121,13 @@ async def buy(
     await ops.reply(interaction, answer(decision, lang))
 
 
-__all__ = ["ENTRY", "Kind", "answer", "buy", "buy_view", "decode_entry", "entry_button"]
+__all__ = [
+    "ENTRY",
+    "Kind",
+    "answer",
+    "buy",
+    "buy_view",
+    "decode_entry",
+    "entry_button",
+    "out_dm",
+]

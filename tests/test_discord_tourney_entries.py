@@ -95,8 +95,19 @@ async def test_R_19_90_a_busted_player_reenters_by_the_button_and_plays_on(t: Ha
     assert runner.st.registration_open, runner.st.status
     busted = runner.outs[0].entry
     user = t.fake.users[int(busted)]
-    # the announcement's Register button re-enters him.
-    said = await click(t, user, "reg")
+
+    # he is told by DM that he is out, with a Re-enter button (the
+    # announcement's Register, R-19.38), which re-enters him.
+    def offer() -> list[FakeMessage]:
+        return [m for m in t.fake.dm_messages(user) if any("cft:reg:" in c for c in m.custom_ids())]
+
+    await t.fake.wait_for(offer)
+    (dm,) = offer()
+    assert "You are out of tournament" in dm.content and "re-enter" in dm.content, dm.content
+    before = len(t.fake.ephemerals(user))
+    await t.fake.click(user, dm, dm.custom_ids()[0])
+    await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)
+    said = t.last_ephemeral(user)
     assert "re-enters" in said, said
     again = f"{busted}#2"
     await t.fake.wait_for(lambda: again in runner.st.seats)

@@ -44,6 +44,19 @@ def addon_open(state: State) -> bool:
     )
 
 
+def reentry_open(state: State, player: str) -> bool:
+    """``player`` may re-enter now (R-19.38): late registration open, no entry of his
+    still in, a re-entry left."""
+    mine = [e for e in state.entries if e.player == player]
+    return (
+        state.status == "running"
+        and state.registration_open
+        and bool(mine)
+        and live_entry(state, player) is None
+        and len(mine) <= state.config.entries.reentries
+    )
+
+
 def click_key(state: State, player: str, *, addon: bool) -> str:
     """The key of a button click buying for ``player``: the same for every click
     until one is applied (a double click buys once), a new one for his next rebuy."""
@@ -53,4 +66,4 @@ def click_key(state: State, player: str, *, addon: bool) -> str:
     return f"button:{entry}:{state.rebuys.get(entry, 0)}"
 
 
-__all__ = ["addon_open", "click_key", "rebuys_open"]
+__all__ = ["addon_open", "click_key", "rebuys_open", "reentry_open"]
