@@ -308,7 +308,7 @@ class TournamentCog(commands.Cog):
         if runner is not None:
             await entries.buy(
                 self.driver, interaction, runner.tournament, of(interaction),
-                kind="rebuy", button=False,
+                kind="rebuy",
             )  # fmt: skip
 
     @tournament.command(name="addon", description="Buy the add-on while it is open")
@@ -318,7 +318,7 @@ class TournamentCog(commands.Cog):
         if runner is not None:
             await entries.buy(
                 self.driver, interaction, runner.tournament, of(interaction),
-                kind="addon", button=False,
+                kind="addon",
             )  # fmt: skip
 
     @commands.Cog.listener("on_interaction")
@@ -330,12 +330,12 @@ class TournamentCog(commands.Cog):
         found = entries.decode_entry(str(data.get("custom_id", "")))
         if found is None:
             return
-        kind, tournament = found
+        kind, tournament, offered = found
         if self.driver.get(tournament) is None:
             await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
             return
         await entries.buy(
-            self.driver, interaction, tournament, of(interaction), kind=kind, button=True
+            self.driver, interaction, tournament, of(interaction), kind=kind, offered=offered
         )
 
     # ------------------------------------------------------------ running it

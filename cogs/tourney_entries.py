@@ -4,8 +4,9 @@ sold. Each purchase is the director's to grant (:meth:`Runner.rebuy`); a refusal
 answered privately with his reason and changes nothing.
 
 A command counts once per interaction (a retried delivery buys nothing more); a button
-counts once per purchase it offers (:func:`bot.tourney_run.buying.click_key`): a
-double click buys once, a click after the purchase was made buys the next rebuy.
+counts once per player (:func:`bot.tourney_run.buying.click_key`): a double click buys
+once. The buttons carry the purchases made when they were drawn, so those drawn anew
+after a purchase make a new request.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import discord
 
 from bot.poker.messages import Name, msg
 from bot.tournament.director import Decision, State
-from bot.tourney_run.buying import addon_open, click_key, rebuys_open, reentry_open
+from bot.tourney_run.buying import addon_open, click_key, offer, rebuys_open, reentry_open
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.runner import Runner
 from bot.words import Locale, render
@@ -26,26 +27,27 @@ from cogs.components import sealed
 from cogs.ids import tourney_button
 
 Kind = Literal["rebuy", "addon"]
-ENTRY = re.compile(r"cfe:(?P<kind>rebuy|addon):(?P<tournament>[A-Za-z0-9_.-]+)")
-"""A status board's purchase buttons: ``cfe:rebuy|addon:<tournament>`` (the tournament
-in the custom_id, so the buttons work after a restart)."""
+ENTRY = re.compile(r"cfe:(?P<kind>rebuy|addon):(?P<tournament>[A-Za-z0-9_.-]+):(?P<offer>\d+)")
+"""A status board's purchase buttons: ``cfe:rebuy|addon:<tournament>:<offer>`` (the
+tournament in the custom_id, so the buttons work after a restart; the offer, the
+purchases made when it was drawn, so the clicks of one button count once)."""
 MAX_LEN = 100
 
 
-def entry_button(kind: Kind, tournament: str) -> str:
-    text = f"cfe:{kind}:{tournament}"
+def entry_button(kind: Kind, tournament: str, offered: int) -> str:
+    text = f"cfe:{kind}:{tournament}:{offered}"
     if len(text) > MAX_LEN or ENTRY.fullmatch(text) is None:
         raise ValueError(f"not a valid purchase custom_id: {text!r}")
     return text
 
 
-def decode_entry(custom_id: str) -> tuple[Kind, str] | None:
-    """(kind, tournament) of a purchase button, or None for any other id."""
+def decode_entry(custom_id: str) -> tuple[Kind, str, int] | None:
+    """(kind, tournament, offer) of a purchase button, or None for any other id."""
     m = ENTRY.fullmatch(custom_id)
     if m is None:
         return None
     kind: Kind = "addon" if m["kind"] == "addon" else "rebuy"
-    return kind, m["tournament"]
+    return kind, m["tournament"], int(m["offer"])
 
 
 def buy_view(state: State, tournament: str, lang: Locale) -> discord.ui.View | None:
@@ -62,7 +64,7 @@ def buy_view(state: State, tournament: str, lang: Locale) -> discord.ui.View | N
         view.add_item(
             discord.ui.Button(
                 label=render(msg(key), lang),
-                custom_id=entry_button(kind, tournament),
+                custom_id=entry_button(kind, tournament, offer(state)),
                 style=discord.ButtonStyle.primary,
             )
         )
@@ -104,17 +106,18 @@ async def buy(
     lang: Locale,
     *,
     kind: Kind,
-    button: bool,
+    offered: int | None = None,
 ) -> None:
-    """A rebuy or the add-on for the clicking member, once by its key."""
+    """A rebuy or the add-on for the clicking member, once by its key: a command's
+    interaction, or the button's offer (``offered``: a click of a purchase button)."""
     await ops.defer(interaction)
     player = str(interaction.user.id)
     addon = kind == "addon"
+    key = (
+        f"i{interaction.id}" if offered is None else click_key(player, addon=addon, offered=offered)
+    )
 
     async def command(runner: Runner) -> Decision:
-        key = (
-            click_key(runner.st, player, addon=addon) if button else f"i{interaction.id}"
-        )  # read under the tournament's lock: two clicks of one offer share it
         return await runner.rebuy(player, addon=addon, key=key)
 
     decision = await driver.run(tournament, command)

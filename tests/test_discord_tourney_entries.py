@@ -185,12 +185,19 @@ async def test_R_19_91_rebuys_and_the_addon_by_command_and_by_button(t: Harness)
     # A rebuy by the board's button, clicked twice at once: bought once.
     answers = await press(t, first, "rebuy", times=2)
     assert sum("rebuys" in a for a in answers) == 1, answers
+    assert sum("already counted" in a for a in answers) == 1, answers
+    # The board is drawn again with the purchase: a new click is a new request, here
+    # refused with the director's reason (his stack is above the starting stack now).
+    await t.fake.wait_for(lambda: any(c.endswith(":1") for c in board(t).custom_ids()))
+    (again,) = await press(t, first, "rebuy")
+    assert "You may rebuy with 300 chips or fewer" in again, again
     # A rebuy by command.
     assert "rebuys" in await command(t, second, "rebuy")
     # The add-on: by command, then by a double click of the button.
     assert "add-on" in await command(t, first, "addon")
     answers = await press(t, second, "addon", times=2)
     assert sum("takes the add-on" in a for a in answers) == 1, answers
+    assert sum("already counted" in a for a in answers) == 1, answers
     # A second add-on is refused with the reason; nothing changes.
     said = await command(t, first, "addon")
     assert "not open now, or you have taken it" in said, said

@@ -9,7 +9,7 @@ from dataclasses import replace
 from bot.poker.messages import Msg
 from bot.tournament.director import Entry, State
 from bot.tournament.structure import Config, Entries, Level, preset
-from bot.tourney_run.buying import addon_open, click_key, rebuys_open, reentry_open
+from bot.tourney_run.buying import addon_open, click_key, offer, rebuys_open, reentry_open
 from bot.tourney_run.entrants import entry_at, live_entry, player_of
 from bot.tourney_run.options import Options, config
 
@@ -57,18 +57,17 @@ def test_R_19_91_rebuys_through_their_level_the_addon_at_its_end() -> None:
     assert not rebuys_open(paused_before)
 
 
-def test_R_19_91_a_buttons_clicks_share_a_key_until_the_rebuy_is_made() -> None:
-    state = _state(Entries(rebuys=2, rebuy_until=2), 1)
-    state = replace(
-        state,
-        entries=(Entry("u1", "u1", "Ann", 1, 100), Entry("u1#2", "u1", "Ann", 2, 100)),
-        seats={"u1#2": (1, 3)},
-    )
-    first = click_key(state, "u1", addon=False)
-    assert first == click_key(state, "u1", addon=False)  # a double click: once
+def test_R_19_91_a_buttons_clicks_share_a_key_until_a_purchase_is_made() -> None:
+    state = _state(Entries(rebuys=2, rebuy_until=2, addon=500), 2)
+    drawn = offer(state)
+    first = click_key("u1", addon=False, offered=drawn)
+    assert first == click_key("u1", addon=False, offered=drawn)  # a double click: once
+    assert first != click_key("u2", addon=False, offered=drawn)  # each player his own
+    assert first != click_key("u1", addon=True, offered=drawn)
     after = replace(state, rebuys={"u1#2": 1})
-    assert click_key(after, "u1", addon=False) != first  # the next rebuy: a new key
-    assert click_key(after, "u1", addon=True) == click_key(state, "u1", addon=True)
+    assert offer(after) == drawn + 1  # the button drawn again: his next rebuy a new key
+    assert click_key("u1", addon=False, offered=offer(after)) != first
+    assert offer(replace(after, addons=frozenset({"u2"}))) == drawn + 2
 
 
 def test_R_19_90_a_seat_is_its_players_and_names_his_entry() -> None:

@@ -1,5 +1,5 @@
-"""Whether a tournament sells rebuys or the add-on now (R-19.38), and the key that
-makes one click of a player's button count once (R-19.91).
+"""Whether a tournament sells rebuys, the add-on or a re-entry now (R-19.38), and the
+key that makes the clicks of one purchase button count once (R-19.91).
 
 The director decides every purchase (:func:`bot.tournament.director.rebuy`); this only
 says when a platform shows the buttons, so a button offered is one the director may
@@ -57,13 +57,17 @@ def reentry_open(state: State, player: str) -> bool:
     )
 
 
-def click_key(state: State, player: str, *, addon: bool) -> str:
-    """The key of a button click buying for ``player``: the same for every click
-    until one is applied (a double click buys once), a new one for his next rebuy."""
-    entry = live_entry(state, player) or player
-    if addon:
-        return f"button:addon:{entry}"
-    return f"button:{entry}:{state.rebuys.get(entry, 0)}"
+def offer(state: State) -> int:
+    """The purchases made so far (rebuys and add-ons of every entry): a purchase button
+    drawn now carries it, so its clicks name the offer they answer."""
+    return sum(state.rebuys.values()) + len(state.addons)
 
 
-__all__ = ["addon_open", "click_key", "rebuys_open", "reentry_open"]
+def click_key(player: str, *, addon: bool, offered: int) -> str:
+    """The key of ``player``'s click on a purchase button drawn at ``offered``: the
+    same for every click of that button (a double click buys once); the button drawn
+    again after any purchase carries a new offer (his next rebuy is a new key)."""
+    return f"button:{'addon' if addon else 'rebuy'}:{player}:{offered}"
+
+
+__all__ = ["addon_open", "click_key", "offer", "rebuys_open", "reentry_open"]
