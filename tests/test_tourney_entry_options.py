@@ -91,3 +91,20 @@ def test_R_19_90_a_seat_is_its_players_and_names_his_entry() -> None:
     spent = replace(out, config=replace(out.config, entries=Entries(late_until=3, reentries=1)))
     assert not reentry_open(spent, "u1")  # his one re-entry used
     assert not reentry_open(out, "u9")  # never registered: that is registering
+
+
+def test_R_19_90_the_out_dm_offers_reentry_only_while_he_may() -> None:
+    from cogs.tourney_entries import out_dm
+
+    state = replace(
+        _state(Entries(late_until=3, reentries=1), 1),
+        entries=(Entry("u1", "u1", "Ann", 1, 100), Entry("u2", "u2", "Bob", 2, 100)),
+        seats={"u2": (1, 1)},
+    )
+    text, view = out_dm(state, "t1", "u1", "en")
+    assert "You are out of tournament t1" in text and "re-enter" in text
+    assert view is not None
+    assert [c.custom_id for c in view.children] == ["cft:reg:t1"]  # type: ignore[attr-defined]
+    closed = replace(state, registration_open=False)
+    text, view = out_dm(closed, "t1", "u1", "de")
+    assert view is None and "t1" in text and "re-enter" not in text
