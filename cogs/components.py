@@ -151,33 +151,40 @@ def run_twice_buttons(table_id: str, turn: int, locale: Locale = "en") -> discor
     return sealed(view)
 
 
-def bomb_buttons(table_id: str, locale: Locale = "en", *, propose: bool) -> discord.ui.View:
-    """R-20.12: "Bomb pot?" (propose one for the next deal), or the public vote's Yes
-    and No under the proposal. Turn 0: the vote dates itself (its time limit)."""
+def bomb_buttons(
+    table_id: str, locale: Locale = "en", *, propose: bool, deal: int = 0
+) -> discord.ui.View:
+    """R-20.12: "Bomb pot?" (propose one for the next deal, undated), or the public
+    vote's Yes and No under the proposal, dated by the deal it is for (``deal``), so a
+    press on a settled proposal's post votes on no later one."""
     view = discord.ui.View(timeout=None)
     args = ("bomb",) if propose else ("bomb_yes", "bomb_no")
     styles = {"bomb": None, "bomb_yes": discord.ButtonStyle.success, "bomb_no": None}
     words = {"bomb": "propose", "bomb_yes": "yes", "bomb_no": "no"}
     for arg in args:
         label = say("home.vote.button." + words[arg], locale)
-        view.add_item(button(ButtonId("dec", table_id, 0, arg), label, styles[arg], "💣"))
+        dated = 0 if propose else deal
+        view.add_item(button(ButtonId("dec", table_id, dated, arg), label, styles[arg], "💣"))
     return sealed(view)
 
 
-def after_buttons(table_id: str, locale: Locale, after: list[str]) -> discord.ui.View | None:
+def after_buttons(
+    table_id: str, locale: Locale, after: list[str], hand: int = 0
+) -> discord.ui.View | None:
     """The buttons under a hand's end message: show the hand or one card of it (R-20.15:
     the table refuses, privately, whoever may not), the rabbit hunt (R-20.14) and the
-    proposal of the next deal's bomb pot (R-20.62)."""
+    proposal of the next deal's bomb pot (R-20.62). Showing and hunting are dated by the
+    ``hand`` the message ends, so a press on an older end message acts on no later hand."""
     if not after:
         return None
     view = discord.ui.View(timeout=None)
     if "show" in after:
         for arg, word in (("show_all", "all"), ("show_one", "one"), ("show_two", "two")):
             label = say("home.show_ask." + word, locale)
-            view.add_item(button(ButtonId("dec", table_id, 0, arg), label, None, "👀"))
+            view.add_item(button(ButtonId("dec", table_id, hand, arg), label, None, "👀"))
     if "rabbit" in after:
         label = say("home.rabbit_ask.button", locale)
-        view.add_item(button(ButtonId("dec", table_id, 0, "rabbit"), label, None, "🐇"))
+        view.add_item(button(ButtonId("dec", table_id, hand, "rabbit"), label, None, "🐇"))
     if "bomb" in after:
         label = say("home.vote.button.propose", locale)
         view.add_item(button(ButtonId("dec", table_id, 0, "bomb"), label, None, "💣"))

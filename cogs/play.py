@@ -66,11 +66,11 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
         if bid.kind == "show":
             await show_cards(interaction, bid.table_id)
         elif bid.kind == "dec" and bid.arg in _SHOW_WHICH:
-            await show_choice(interaction, bid.table_id, _SHOW_WHICH[bid.arg])
+            await show_choice(interaction, bid.table_id, _SHOW_WHICH[bid.arg], bid.turn)
         elif bid.kind == "dec" and bid.arg == "rabbit":
-            await rabbit(interaction, bid.table_id)
+            await rabbit(interaction, bid.table_id, bid.turn)
         elif bid.kind == "dec" and bid.arg in ("bomb", "bomb_yes", "bomb_no"):
-            await bomb_vote(interaction, bid.table_id, bid.arg)
+            await bomb_vote(interaction, bid.table_id, bid.arg, bid.turn)
         elif bid.kind == "dec" and bid.arg in ("twice", "once"):
             # R-20.1: the private run-it-twice answer, dated by its prompt's turn.
             req = ActionRequest("run_twice_yes" if bid.arg == "twice" else "run_twice_no")
@@ -340,30 +340,32 @@ _SHOW_WHICH = {"show_all": "all", "show_one": "1", "show_two": "2"}
 """R-20.15: the show-by-choice buttons' args, as the table's choices."""
 
 
-async def show_choice(interaction: Interaction, table_id: str, which: str) -> None:
-    """R-20.15: show the last hand (``all``) or one card (``1``, ``2``) to the table."""
+async def show_choice(interaction: Interaction, table_id: str, which: str, hand: int = 0) -> None:
+    """R-20.15: show the last hand (``all``) or one card (``1``, ``2``) to the table;
+    ``hand``: the hand of the end message pressed (0: not dated)."""
     lang = of(interaction)
     table = await _table_or_say(interaction, table_id, lang)
     if table is None:
         return
     user = str(interaction.user.id)
-    outcome = await table.show_by_choice(user, which, key=f"i{interaction.id}")
+    outcome = await table.show_by_choice(user, which, key=f"i{interaction.id}", for_hand=hand)
     await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
 
 
-async def rabbit(interaction: Interaction, table_id: str) -> None:
-    """R-20.14: the rabbit hunt, shown to the table; a refusal is answered privately."""
+async def rabbit(interaction: Interaction, table_id: str, hand: int = 0) -> None:
+    """R-20.14: the rabbit hunt, shown to the table; a refusal is answered privately.
+    ``hand``: the hand of the end message pressed (0: not dated)."""
     lang = of(interaction)
     table = await _table_or_say(interaction, table_id, lang)
     if table is None:
         return
-    outcome = await table.rabbit(str(interaction.user.id), key=f"i{interaction.id}")
+    outcome = await table.rabbit(str(interaction.user.id), key=f"i{interaction.id}", for_hand=hand)
     await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
 
 
-async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
+async def bomb_vote(interaction: Interaction, table_id: str, arg: str, deal: int = 0) -> None:
     """R-20.12: propose a bomb pot (``bomb``) or vote on the open one; answered
-    privately, the table says it in public."""
+    privately, the table says it in public. ``deal``: the deal the pressed vote is for."""
     lang = of(interaction)
     table = await _table_or_say(interaction, table_id, lang)
     if table is None:
@@ -373,7 +375,7 @@ async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
         await ops.reply(interaction, say(SIT_HINT, lang))
         return
     agree = None if arg == "bomb" else arg == "bomb_yes"
-    outcome = await table.bomb_vote(user, agree, key=f"i{interaction.id}")
+    outcome = await table.bomb_vote(user, agree, key=f"i{interaction.id}", deal=deal)
     await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
 
 

@@ -295,7 +295,8 @@ class DiscordPresenter:
         ch.note(said)
         if notice.kind == "bomb_vote" and notice.msg and notice.msg.key == "home.vote.proposed":
             # the proposal gets its own message, with the vote's buttons.
-            view = bomb_buttons(table_id, self.table_locale(table_id), propose=False)
+            deal = int(notice.data.get("deal", 0))
+            view = bomb_buttons(table_id, self.table_locale(table_id), propose=False, deal=deal)
             ch.enqueue(lambda: self._post_buttons(table_id, f"💣 {said}", view))
         if notice.kind in ("rabbit", "shown"):
             # after the hand, to the table as a message of its own.
@@ -321,7 +322,8 @@ class DiscordPresenter:
             notes, ch.hand = ch.hand, HandNotes()
             lines = main_pot_first(notes.summary)
             text = "\n".join([f"**{said}**", *lines])[:1900]
-            after = after_buttons(table_id, self.table_locale(table_id), notes.after)
+            ended = notice.hand.hand_no if notice.hand is not None else 0
+            after = after_buttons(table_id, self.table_locale(table_id), notes.after, ended)
             ch.enqueue(lambda: self._post(table_id, text, notes.fists, notes.showdown, view=after))
             ch.enqueue(lambda: self._clear_ping(table_id))
         ch.schedule_refresh()

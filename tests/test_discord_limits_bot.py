@@ -389,10 +389,12 @@ async def test_issue15_3_4_a_503_on_the_refresh_is_retried_until_current(
     user, word, turn = play.actor() or pytest.fail("nobody to act")
     outcome = await play.table().act(str(user.id), word, key="k503", turn=turn)
     assert outcome.ok, outcome.message
-    await fake_discord.wait_for(lambda: fake_discord.requests_by_route[EDIT] >= 2, timeout=10)
+    # Other messages' edits fail too: wait for the table message's own refresh to be
+    # refused and rescheduled, not for any two edits.
+    await fake_discord.wait_for(lambda: play.ch().retries >= 1, timeout=10)
+    assert fake_discord.requests_by_route[EDIT] >= 1
     fake_discord.configure(FakeConfig())
     await play.settle()
-    assert play.ch().retries >= 1
     play.assert_shows_latest()
     play.assert_conserved()
 

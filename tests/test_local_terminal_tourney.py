@@ -16,10 +16,12 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from bot.local.terminal import parse_args, run
 from bot.local.tourney import Tourney, config_from_args
 from bot.local.words import Words
-from bot.poker.messages import Chips, Count, Name, Number, Param, msg
+from bot.poker.messages import Chips, Count, Name, Number, Param, Rule, msg
 from bot.poker.phh import replay_file
 from bot.table.ports import open_store
 from bot.tournament.structure import Config, preset
@@ -27,7 +29,7 @@ from bot.tourney_run.games import refusal
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files
 from bot.tourney_run.stakes import table_id
-from bot.words import render
+from bot.words import Locale, render
 from bot.words.catalog import read_catalog
 
 
@@ -220,6 +222,11 @@ async def test_r19_70_a_player_types_his_actions_among_robots(tmp_path: Path) ->
     rows = _standings(text)
     assert len(rows) == 3 and sum(" alice:" in row for row in rows) == 1
     assert Words()("tourney.who", names="alice") in text
+    # R-19.34: a player with no chips is out of the tournament, not sitting out until
+    # he buys in again (R-1.9 is the cash table's).
+    for name in ["alice", *(Words()("tourney.robot", number=n) for n in (1, 2))]:
+        cash_words = _en("table.broke_sits_out", who=Name(name), rule=Rule("R-1.9"))
+        assert cash_words not in text
     refusals = [ln for ln in text.splitlines() if ln.startswith("! alice:")]
     assert len(refusals) >= 1 and "banana" in refusals[0]  # "raise banana", said once
     assert sum("banana" in ln for ln in refusals) == 1
@@ -274,22 +281,26 @@ def _english_pieces() -> set[str]:
     return out
 
 
-async def test_r19_70_a_tournament_in_russian_says_nothing_in_english(tmp_path: Path) -> None:
-    """--lang ru: the director's notices, the hands' lines, the standings and the
-    export's words are Russian; no English sentence of the catalogues is printed."""
-    argv = ["--tournament", "sng", "--players", "4", "--robots", "--seed", "9", "--lang", "ru"]
+@pytest.mark.parametrize("lang", ["ru", "de"])
+async def test_r19_70_a_tournament_in_russian_says_nothing_in_english(
+    tmp_path: Path, lang: Locale
+) -> None:
+    """--lang ru (and de): the director's notices, the hands' lines, the standings and
+    the export's words are Russian (German); no English sentence of the catalogues is
+    printed."""
+    argv = ["--tournament", "sng", "--players", "4", "--robots", "--seed", "9", "--lang", lang]
     argv += ["--export", str(tmp_path / "ex")]
     code, text = await _run(tmp_path, argv)
     assert code == 0
-    ru = Words("ru")
-    assert ru("tourney.standings", title=ru("tourney.title.sng")) in text
-    assert ru("tourney.table", table=1) in text and ru("tourney.robot", number=4) in text
-    winners = [ru("tourney.robot", number=n) for n in range(1, 5)]
-    said = [render(msg("tournament.winner", player=Name(w)), "ru") for w in winners]
+    say = Words(lang)
+    assert say("tourney.standings", title=say("tourney.title.sng")) in text
+    assert say("tourney.table", table=1) in text and say("tourney.robot", number=4) in text
+    winners = [say("tourney.robot", number=n) for n in range(1, 5)]
+    said = [render(msg("tournament.winner", player=Name(w)), lang) for w in winners]
     assert sum(text.count(s) for s in said) == 1
     leaked = [piece for piece in _english_pieces() if piece in text]
     assert not leaked, leaked
-    assert re.search("[а-я]", text)
+    assert re.search("[а-я]" if lang == "ru" else "Tisch|Turnier", text)
 
 
 async def test_r19_40_a_killed_terminal_tournament_resumes_from_the_file(tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ async def test_a_german_terminal_game_speaks_german(tmp_path: Path) -> None:
         "alice: sag, was du tust",
         "Schreib set SCHLÜSSEL=WERT",
         "bob: sag, wie viele Chips",
-        "(gekauft 200, ausgezahlt 0, auf dem Tisch 200)",  # ledger
+        "(Buy-ins 200, ausgezahlt 0, korrigiert 0, am Tisch 200",  # ledger
         "Board: ",  # mitgehen and checken were played: the flop is out
     ):
         assert german in text, german

@@ -534,3 +534,12 @@ def test_R_19_50_only_a_dead_button_rotations_stud_deals_freeze_the_button() -> 
     assert not button_frozen(TableSettings(variant="stud", button_rule="dead"), "stud")
     studs = TableSettings(rotation=("razz", "stud"), button_rule="dead")
     assert not button_frozen(studs, "razz")
+
+
+def test_R_19_72_a_tournament_table_never_sits_a_player_out_for_timeouts() -> None:
+    """R-19.72: at every tournament table (Discord's too) a player who lets the clock
+    act for him stays dealt in: the most timeouts the settings allow, not the cash
+    table's two."""
+    for game in (("holdem",), ("stud",), HORSE):
+        settings = games.table_settings(_config(game))
+        assert settings.timeouts_to_sit_out == 100 > TableSettings().timeouts_to_sit_out

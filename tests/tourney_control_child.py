@@ -25,6 +25,7 @@ async def main(path: Path, n: int) -> None:
     while world.runner.st.status == "running":
         await random_play(world, world.rng, random_command(world, rng, f"{n}:{i}"))
         i += 1
+        print("step", flush=True)  # the parent kills after a number of these
     await world.store.close()
     print("finished", flush=True)
 

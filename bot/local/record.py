@@ -1,14 +1,16 @@
 """The night's record in the terminal (R-20.40-R-20.43), in the terminal's language.
 The terminal has no servers: "all" is every table the file holds.
 
-* ``ledger all [SINCE [UNTIL]]``: the ledger of every table over the days (today by
-  default); ``ledger csv`` (or ``ledger csv all [SINCE [UNTIL]]``): the same as CSV;
+* ``ledger``: this table's session's ledger (as Discord's ``/ledger``: buy-ins,
+  cash-outs, adjustments apart, chips on the table, hands); ``ledger all [SINCE
+  [UNTIL]]``: every table's over the days (today by default); ``ledger csv`` (or
+  ``ledger csv all [SINCE [UNTIL]]``): the same as CSV;
 * ``settle`` (this table's session) or ``settle all [SINCE [UNTIL]]``: who pays whom;
 * ``stats NAME [SINCE [UNTIL]]``: the player's figures, then VPIP, PFR and showdowns;
 * ``leaderboard by net|hands|pot [SINCE [UNTIL]]``: a period's board (30 days by default).
 
-Anything else (``ledger``, ``stats``, ``leaderboard [TOP] [min HANDS]``) is the
-standings' own (``terminal.py``): :func:`record_lines` answers None for it.
+Anything else (``stats``, ``leaderboard [TOP] [min HANDS]``, a ledger with no line
+yet) is the standings' own (``terminal.py``): :func:`record_lines` answers None for it.
 """
 
 from __future__ import annotations
@@ -77,6 +79,11 @@ async def record_lines(local: LocalTable, cmd: str, words: list[str]) -> str | N
     service = local.service
     assert service is not None
     render = local.words.render
+    if cmd == "ledger" and not words:
+        # R-20.40: an adjustment is the bank's, apart from the buy-ins (the standings'
+        # line counts it as bought); nothing moved yet is the standings' words.
+        session = await _ledger(local, [])
+        return "\n".join(render(m) for m in ledger_said(session)) if session.lines else None
     if cmd == "ledger" and words and words[0] in ("all", "csv"):
         if words[0] == "csv":
             return ledger_csv(await _ledger(local, words[1:])).rstrip("\r\n")

@@ -31,7 +31,7 @@ from bot.local.record import record_lines
 from bot.local.reports import board_lines, player_lines, stats_lines
 from bot.local.robot import pick
 from bot.local.words import Words, choose, player_phrase
-from bot.poker.messages import Chips, Count, Param
+from bot.poker.messages import Chips, Count, Param, msg
 from bot.store import DatabaseInUse, StoreError, describe, is_postgres
 from bot.table.clocks import SystemTime
 from bot.table.errors import SettingsError, TableError
@@ -512,6 +512,16 @@ class LocalTable:
             given = phrase.split()[2 if phrase.startswith("buy in") else 1 :]
             await self.sit(name, ["any", *given])
             return
+        elif verb == "wait":
+            # a player asks for the waiting list himself ("carol: wait", "wait off").
+            if words[1:] not in ([], ["off"]):
+                self.emit("! " + self.words.render(msg("host.usage")))
+                return
+            out = await table.wait_list(user, name, not words[1:], key=key)
+        elif verb in HOST_COMMANDS and len(words) > (2 if verb == "seat" else 1):
+            # "alice: kick bob": the host's commands are typed with no name in front.
+            self.refuse("player.command", name=name, command=clip(" ".join(action.split()))[1:-1])
+            return
         elif phrase in COMMANDS and phrase not in ("show",):
             self.refuse("player.command", name=name, command=phrase)
             return
@@ -530,8 +540,11 @@ class LocalTable:
             out = await table.top_up(user, amount, key=key)
         elif verb == "straddle" and len(words) == 1:
             out = await table.straddle(user, key=key)
-        elif phrase in SHOW_CHOICES and not self.in_hand():
-            out = await table.show_by_choice(user, words[1], key=key)
+        elif phrase == "show all" and self.in_hand():
+            out = await table.act(user, "show", key=key)  # in a hand: his whole hand
+        elif phrase in SHOW_CHOICES:
+            # R-20.15 (in a hand, "show 1" is answered that showing one card waits).
+            out = await table.show_by_choice(user, words[1], key=key)
         elif phrase in RABBIT:
             out = await table.rabbit(user, key=key)
         elif phrase in BOMB:

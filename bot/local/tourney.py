@@ -10,15 +10,22 @@ line of a hand at a table where someone types), then the final standings with pr
 ``export DIR`` (or ``--export DIR``) writes every hand in PHH, the results as CSV and
 the standings picture (R-19.70, R-19.71). A start on a file whose last tournament
 stopped before its end (a killed terminal) carries that one on.
+
+Every table plays on until the player who types there must act; his clock
+(``--clock``) runs meanwhile and acts for him when it runs out, and he stays dealt in
+(R-19.72). A line out of turn says where and when he acts (R-19.73). ``--late-reg``,
+``--reentry`` and ``--rebuys`` open the entries; ``NAME: rebuy`` and ``NAME: addon``
+are made when his hand is over, and ``pause``/``resume`` are the host's (R-19.74).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Final, TextIO
 
@@ -26,9 +33,9 @@ from bot.local.drawing import cards_text, draw
 from bot.local.presenter import TerminalPresenter
 from bot.local.robot import pick
 from bot.local.words import Words, player_phrase
-from bot.poker.messages import Chips, Count, Msg
+from bot.poker.messages import Chips, Count, Msg, msg
 from bot.poker.variants import VARIANTS
-from bot.table.clocks import SystemTime
+from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.games import split_game, split_rotation
 from bot.table.ports import Notice, StorePort
@@ -37,6 +44,7 @@ from bot.table.table import Table
 from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
 from bot.tournament import director
+from bot.tournament.director import Decision
 from bot.tournament.log import Created
 from bot.tournament.structure import PRESETS, Config, Entries, Forced, preset
 from bot.tourney_run import games as tourney_games
@@ -51,6 +59,15 @@ DEFAULTS: Final = {"sng": 6, "mtt": 18}
 STACK: Final = 1500
 BUY_IN: Final = 100
 TOURNEY_ID: Final = "local-tourney"
+CLOCK: Final = 60
+"""A player's time to act by default (seconds); the terminal gives no time bank."""
+MAX_CLOCK: Final = 3600
+REBUY_LEVELS: Final = 3
+"""The rebuy period without --late-reg: through this level; the add-on follows it."""
+SLICE: Final = 0.25
+"""The longest wait for a line before the clock is looked at again (seconds)."""
+GRACE: Final = 0.05
+"""The shortest: a line on its way from the keyboard is read before a clock acts."""
 
 RESULT_KEYS: Final = (
     "table.story.head",
@@ -65,8 +82,34 @@ RESULT_KEYS: Final = (
 """The lines of a hand told at a table where only robots play: its head, what was
 shown, who won what (the rest of the hand is told where someone types)."""
 
-COMMANDS: Final = frozenset({"help", "?", "table", "status", "export", "quit", "exit"})
+COMMANDS: Final = frozenset(
+    {"help", "?", "table", "status", "export", "quit", "exit", "pause", "resume"}
+)
 """What the terminal takes in a tournament besides players' lines."""
+HOST: Final = "host"
+"""Who gives the host's commands (pause, resume) at the terminal."""
+ENTRY_WORDS: Final = {
+    "rebuy": "rebuy",
+    "re buy": "rebuy",
+    "reentry": "rebuy",
+    "re-entry": "rebuy",
+    "reenter": "rebuy",
+    "re-enter": "rebuy",
+    "addon": "addon",
+    "add on": "addon",
+    "add-on": "addon",
+    "top up": "rebuy",  # what player_phrase makes of nachkaufen, recave, докупить ...
+    "ребай": "rebuy",
+    "аддон": "addon",
+}
+"""A player's words for buying chips: a rebuy (or, once out, a re-entry) and the add-on."""
+CASH_ONLY: Final = (
+    *("leave", "stand up", "standup", "cash out", "cashout", "get up", "quit table"),
+    *("sit", "sitout", "sitin", "away", "back", "i'm back", "im back", "return"),
+    *("top up", "topup", "buy in", "buyin", "straddle", "rabbit", "bomb", "post", "choose"),
+)
+"""A cash table's player lines (as :func:`player_phrase` gives them, so in any language):
+a tournament player plays every hand dealt to him until he is out."""
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
@@ -94,6 +137,38 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--stack", type=int, default=STACK, help="starting stack (%(default)s)")
     ap.add_argument("--bounty", type=int, default=0, help="bounty per entry (default none)")
     ap.add_argument(
+        "--clock",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help=f"a player's time to act in a tournament (default {CLOCK}; 0: no clock); when "
+        "it runs out the clock checks or folds for him and he stays dealt in",
+    )
+    ap.add_argument(
+        "--late-reg",
+        dest="late_reg",
+        type=int,
+        default=0,
+        metavar="LEVEL",
+        help="registration (and re-entry) stays open through level LEVEL (default: closed)",
+    )
+    ap.add_argument(
+        "--reentry",
+        type=int,
+        default=0,
+        metavar="N",
+        help="entries a busted player may buy again while registration is open (`NAME: rebuy`)",
+    )
+    ap.add_argument(
+        "--rebuys",
+        type=int,
+        default=0,
+        metavar="N",
+        help="rebuys per entry at or below the starting stack through the late-registration "
+        f"level (or level {REBUY_LEVELS}), then one add-on of a starting stack "
+        "(`NAME: rebuy`, `NAME: addon`)",
+    )
+    ap.add_argument(
         "--export",
         default=None,
         metavar="DIR",
@@ -116,6 +191,10 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     buy_in = BUY_IN if args.buy_in is None else int(args.buy_in)
     if args.stack < 1 or args.bounty < 0 or args.bounty > buy_in:
         return say("tourney.money", buy_in=buy_in)
+    clock = CLOCK if args.clock is None else int(args.clock)
+    late, again, rebuys = int(args.late_reg), int(args.reentry), int(args.rebuys)
+    if min(late, again, rebuys) < 0 or not 0 <= clock <= MAX_CLOCK or (again and not late):
+        return say("tourney.entries", most=MAX_CLOCK)
     # A stud deal or a mixed rotation's levels are written in the limit form (R-19.50).
     forced: Forced = "bring_in" if any(k and k.forced == "bring_in" for k in kinds) else "blinds"
     event = Config(game=dealt)
@@ -128,7 +207,15 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
         schedule=preset(args.structure, args.stack, unit="hands", forced=forced),
         seats=seats,
         max_players=players if fmt == "sng" else 0,
-        entries=Entries(bounty=args.bounty),
+        entries=Entries(
+            bounty=args.bounty,
+            late_until=late,
+            reentries=again,
+            rebuys=rebuys,
+            rebuy_until=(late or REBUY_LEVELS) if rebuys else 0,
+            addon=args.stack if rebuys else 0,
+            addon_price=buy_in if rebuys else 0,
+        ),
     )
     why = tourney_games.refusal(config)
     return config if why is None else say.render(why)
@@ -136,41 +223,83 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
 
 class Shown(TerminalPresenter):
     """The terminal presenter for the tables where someone types (``watched``); the
-    robots' tables are told by their hands' result lines."""
+    robots' tables are told by their hands' result lines. Without a clock (``--clock
+    0``) a prompt says no time left; the offer to show by choice is not made."""
 
     def __init__(
-        self, out: TextIO, words: Words, watched: Callable[[str], bool], quiet: bool = False
+        self,
+        out: TextIO,
+        words: Words,
+        watched: Callable[[str], bool],
+        quiet: bool = False,
+        *,
+        now: Callable[[], float],
+        clocked: bool = True,
     ) -> None:
-        super().__init__(out, words=words, quiet=quiet)
+        super().__init__(out, words=words, quiet=quiet, now=now)
         self.watched = watched
+        self.clocked = clocked
+        self.named: Callable[[str], str] = lambda user: user
 
     async def public(self, table_id: str, notice: Notice) -> None:
         if self.watched(table_id):
             await super().public(table_id, notice)
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
+        if notice.kind == "show_choice":
+            return  # the next hand is dealt at once: no line could answer it
         if self.watched(user_id):
-            await super().private(table_id, user_id, notice)
+            if not self.clocked:
+                notice = dataclasses.replace(notice, deadline=None)
+            # Said to him by the name he wrote (ids are names in lower case).
+            await super().private(table_id, self.named(user_id), notice)
+
+
+Lines = Callable[[], Awaitable[str | None]]
+TIMED_OUT: Final = "\x00clock"
+"""What :meth:`Tourney.next_line` gives when a player's time ran out before a line came."""
 
 
 class Tourney:
     """One tournament at the terminal: set up, played, told, exported."""
 
-    def __init__(self, args: argparse.Namespace, out: TextIO, words: Words) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        out: TextIO,
+        words: Words,
+        time: TimeSource | None = None,
+    ) -> None:
         self.args = args
         self.out = out
         self.words = words
+        self.time: TimeSource = time or SystemTime()
+        self.clock = CLOCK if args.clock is None else int(args.clock)
         self.names = [check_name(n) for n in args.players]
         self.humans: dict[str, str] = {} if args.robots else {n.casefold(): n for n in self.names}
-        self.presenter = Shown(out, words, self.watched, bool(args.quiet))
+        self.presenter = Shown(
+            out, words, self.watched, bool(args.quiet), now=self.time.now, clocked=self.clock > 0
+        )
+        self.presenter.named = lambda user: self.humans.get(user, user)
         self.store: StorePort | None = None
         self.service: TableService | None = None
         self.runner: Runner | None = None
         self.rng = random.Random(args.seed)
         self.title = args.title or words("tourney.title." + str(args.tournament))
         self.day = datetime.date.today()
-        self.prompted: tuple[int, int] | None = None
+        self.prompted: dict[int, int] = {}
+        """Table -> the turn its drawing was last printed for."""
         self.n = 0
+        self.pending: asyncio.Future[str | None] | None = None
+        """The line being read, kept while the tournament goes on without it."""
+        self.wishes: dict[str, list[str]] = {}
+        """Player -> the rebuys and add-on he asked for, in order, made once
+        his table is between hands (R-19.43)."""
+        self.started = self.time.now()
+        self.carried: dict[int, int] = {}
+        """Table -> the turn in progress when a stopped tournament was carried on."""
+        self.offered: dict[str, int] = {}
+        """Player -> his entries when he was last offered a re-entry."""
 
     # ------------------------------------------------------------ output
 
@@ -203,7 +332,7 @@ class Tourney:
 
     async def open(self, store: StorePort, config: Config) -> None:
         self.store = store
-        self.service = TableService(store, self.presenter, SystemTime(), seed=self.args.seed)
+        self.service = TableService(store, self.presenter, self.time, seed=self.args.seed)
         await self.service.recover()
         number = 1
         while await store.events(journal_id(f"{TOURNEY_ID}-{number}")):
@@ -236,6 +365,11 @@ class Tourney:
             return False
         self.runner = runner
         await self.dated()
+        self.started = self.time.now()
+        for number, port in runner.ports.items():
+            view = port.table.snapshot(None)
+            if view.in_hand:
+                self.carried[number] = view.turn
         st = runner.st
         left, entries = Count(len(st.seats)), len(st.entries)
         self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
@@ -252,34 +386,159 @@ class Tourney:
         assert self.service is not None
         return self.service
 
-    async def play(self, lines: Callable[[], Awaitable[str | None]]) -> bool:
-        """Until the tournament is over (True), or the input ends or says quit while a
-        player must act (False)."""
+    async def play(self, lines: Lines) -> bool:
+        """Until the tournament is over (True), or the input ends or says quit (False).
+
+        Every table moves on by itself (robots act, tables deal) until each waits for
+        someone typing; then a line is read, from whichever of them types (R-19.73),
+        while the clock of each player to act runs (R-19.72)."""
         run = self.run
-        while run.st.status == "running":
-            await run.tick()
-            waiting = self.human_to_act()
-            if waiting is not None:
-                table, _ = waiting
-                view = table.snapshot(None)
-                if self.prompted != (id(table), view.turn):
-                    self.prompted = (id(table), view.turn)
-                    self.emit(self.drawing(table))
-                raw = await lines()
+        try:
+            while run.st.status == "running":
+                await run.tick()
+                await self.set_clocks()
+                if not await self.entries(lines):
+                    return False
+                waiting = self.humans_to_act()
+                for number, table, _ in waiting:
+                    turn = table.snapshot(None).turn
+                    if self.prompted.get(number) != turn:
+                        self.prompted[number] = turn
+                        self.emit(self.drawing(table))
+                if self.robots_may_move({n for n, _, _ in waiting}):
+                    await self.step({n for n, _, _ in waiting})
+                    continue
+                if not waiting and not run.st.paused:
+                    raise TableError(self.words("robots.stuck"))
+                if not waiting:
+                    self.emit(self.words("tourney.paused"))
+                raw = await self.next_line(lines, waiting)
+                if raw == TIMED_OUT:
+                    continue
                 if raw is None or not await self.line(raw):
                     return False
+            return True
+        finally:
+            if self.pending is not None:
+                self.pending.cancel()
+                self.pending = None
+
+    def humans_to_act(self) -> list[tuple[int, Table, str]]:
+        """Each table where a player who types is to act: its number, the table, him."""
+        out = []
+        for number, port in sorted(self.run.ports.items()):
+            view = port.table.snapshot(None)
+            if view.in_hand:
+                mover = self.to_move(port.table, view)
+                if mover is not None and mover[0] in self.humans:
+                    out.append((number, port.table, mover[0]))
+        return out
+
+    def robots_may_move(self, waiting: set[int]) -> bool:
+        """A robot to act at a table that waits for nobody typing, or a table to deal."""
+        busy = [p for n, p in self.run.ports.items() if not p.between_hands() and n not in waiting]
+        return bool(busy or self.run.ready())
+
+    async def set_clocks(self) -> None:
+        """The terminal's clock at each table, set between its hands: ``--clock``
+        seconds to act and no time bank; nobody is sat out by the clock, a player away
+        is dealt in and blinded off (R-19.72)."""
+        if self.clock <= 0:
+            return
+        want = {"action_clock": float(self.clock), "time_bank": 0.0, "timeouts_to_sit_out": 100}
+        for number, port in sorted(self.run.ports.items()):
+            table = port.table
+            s = table.settings
+            have = {"action_clock": s.action_clock, "time_bank": s.time_bank}
+            have["timeouts_to_sit_out"] = s.timeouts_to_sit_out
+            if have == want or not port.between_hands():
                 continue
-            await self.step()
+            quiet, self.presenter.quiet = self.presenter.quiet, True  # not a table's news
+            try:
+                await table.change_settings(
+                    self.run.director, want, key=f"tourney-clock:{number}:{self.clock}"
+                )
+            finally:
+                self.presenter.quiet = quiet
+
+    async def next_line(self, lines: Lines, waiting: list[tuple[int, Table, str]]) -> str | None:
+        """The next typed line (None at the end of the input), or ``TIMED_OUT`` once a
+        waiting player's time ran out and the clock acted for him (R-18.1)."""
+        if self.pending is None:
+            self.pending = asyncio.ensure_future(lines())
+        while True:
+            due = [(d, n, t) for n, t, _ in waiting if (d := self.deadline(n, t)) is not None]
+            left = min((d for d, _, _ in due), default=None)
+            # A line typed already is taken before the clock is looked at.
+            wait = None if left is None else max(GRACE, min(SLICE, left - self.time.now()))
+            done, _ = await asyncio.wait({self.pending}, timeout=wait)
+            if done:
+                raw, self.pending = self.pending.result(), None
+                return raw
+            if left is not None and left <= self.time.now():
+                for d, number, table in due:
+                    if d <= self.time.now():
+                        await table.on_clock()
+                        if not table.snapshot(None).in_hand:
+                            await self.hand_over(number)
+                return TIMED_OUT
+
+    def deadline(self, number: int, table: Table) -> float | None:
+        """When the turn at table ``number`` runs out (None: no clock). A turn carried
+        over a restart has a whole clock from the restart: nobody could type while the
+        terminal was stopped (R-19.72)."""
+        due = table.deadline() if self.clock > 0 else None
+        if due is not None and self.carried.get(number) == table.snapshot(None).turn:
+            due = max(due, self.started + self.clock)
+        return due
+
+    async def entries(self, lines: Lines) -> bool:
+        """The rebuys and add-ons asked for, made at tables between hands; a player
+        who busted and may enter again is asked once (R-19.74). False: quit."""
+        for user in list(self.wishes):
+            await self.wish(user)
+        for user, name in self.humans.items():
+            mine = [e for e in self.run.st.entries if e.player == user]
+            if not mine or any(e.entry in self.run.st.seats for e in mine):
+                continue
+            if not self.may_reenter(len(mine)) or self.offered.get(user) == len(mine):
+                continue
+            self.offered[user] = len(mine)
+            self.emit(self.words("tourney.reentry", name=name))
+            raw = await self.next_line(lines, [])
+            if raw is None or not await self.line(raw):
+                return False
+            await self.wish(user)
         return True
 
-    def human_to_act(self) -> tuple[Table, str] | None:
-        for table in self.tables():
-            view = table.snapshot(None)
-            if view.in_hand:
-                mover = self.to_move(table, view)
-                if mover is not None and mover[0] in self.humans:
-                    return table, mover[0]
-        return None
+    def may_reenter(self, entries: int) -> bool:
+        st = self.run.st
+        return st.registration_open and entries <= st.config.entries.reentries
+
+    async def wish(self, user: str) -> None:
+        """Make ``user``'s rebuys, add-on or re-entry, in the order asked, if his table
+        is between hands (else they wait for the end of his hand); say each refusal."""
+        asked = self.wishes.get(user, [])
+        while asked:
+            st = self.run.st
+            mine = [e for e in st.entries if e.player == user]
+            alive = next((e.entry for e in mine if e.entry in st.seats), None)
+            if alive is not None:
+                port = self.run.ports.get(st.seats[alive][0])
+                if port is not None and not port.between_hands():
+                    return  # at the end of his hand
+                addon = asked[0] == "addon"
+                decision = await self.run.rebuy(user, addon=addon, key=self.key(asked[0]))
+            elif asked[0] == "addon" or not mine:
+                decision = Decision(refusal=msg("tournament.refuse.not_playing"))
+            else:
+                decision = await self.run.register(user, self.humans[user])
+                if decision.refusal is not None and decision.refusal.key.endswith(".no_seat"):
+                    return  # no table between hands just now: at the next
+            asked.pop(0)
+            if decision.refusal is not None:
+                self.emit(f"! {self.humans[user]}: {self.words.render(decision.refusal)}")
+        self.wishes.pop(user, None)
 
     def to_move(self, table: Table, view: TableView) -> tuple[str, TableView] | None:
         """Who acts next and his own view: the player in turn, or the first in the
@@ -294,10 +553,15 @@ class Tourney:
                 return seat.user_id, own
         return None
 
-    async def step(self) -> None:
-        """One robot action at a table mid-hand, or a deal where one may deal."""
+    async def step(self, waiting: Collection[int] = ()) -> None:
+        """One robot action at a table mid-hand that waits for nobody typing
+        (``waiting``: the tables that do), or a deal where one may deal."""
         run = self.run
-        playing = [(n, p.table) for n, p in sorted(run.ports.items()) if not p.between_hands()]
+        playing = [
+            (n, p.table)
+            for n, p in sorted(run.ports.items())
+            if not p.between_hands() and n not in waiting
+        ]
         ready = run.ready()
         if playing and (not ready or self.rng.random() < 0.5):
             number, table = self.rng.choice(playing)
@@ -348,7 +612,14 @@ class Tourney:
         if view.options_said is not None:
             mover = next((s for s in view.seats if s.seat == view.to_act), None)
             legal = table.snapshot(mover.user_id).legal if mover else None
-        return draw(self.words, view, table.time.now(), legal)
+        number = next((n for n, p in self.run.ports.items() if p.table is table), None)
+        if number is not None:  # the table as players know it: by its number
+            view = dataclasses.replace(
+                view,
+                table_id=self.words("tourney.table_head", table=number),
+                deadline=self.deadline(number, table),
+            )
+        return draw(self.words, view, self.time.now() if self.clock > 0 else None, legal)
 
     # ------------------------------------------------------------ typed lines
 
@@ -380,7 +651,7 @@ class Tourney:
         if cmd in ("quit", "exit"):
             return False
         if cmd in ("help", "?"):
-            self.emit(self.words("help"))
+            self.emit(self.words("tourney.help"))
         elif cmd == "table":
             for table in self.tables():
                 if self.human_at(table):
@@ -390,21 +661,41 @@ class Tourney:
                 self.emit(self.words.render(m))
         elif cmd == "export":
             await self.export(Path(rest or "."))
+        elif cmd in ("pause", "resume"):
+            control = self.run.pause if cmd == "pause" else self.run.resume
+            decision = await control(HOST, key=self.key(cmd))
+            if decision.refusal is not None:
+                self.emit("! " + self.words.render(decision.refusal))
         return True
 
-    def table_of(self, user: str) -> Table | None:
+    def table_of(self, user: str) -> tuple[int, Table] | None:
         return next(
-            (t for t in self.tables() if any(s.user_id == user for s in t.snapshot(None).seats)),
+            (
+                (n, p.table)
+                for n, p in sorted(self.run.ports.items())
+                if any(s.user_id == user for s in p.table.snapshot(None).seats)
+            ),
             None,
         )
 
     async def player(self, user: str, action: str) -> None:
-        table = self.table_of(user)
         name = self.humans[user]
-        if table is None:
+        phrase = player_phrase(" ".join(action.lower().split()))
+        if phrase in ENTRY_WORDS:
+            self.wishes.setdefault(user, []).append(ENTRY_WORDS[phrase])
+            await self.wish(user)
+            if user in self.wishes:  # made when his hand is over
+                self.emit(self.words("tourney.after_hand", name=name))
+            return
+        if any(phrase == w or phrase.startswith(w + " ") for w in CASH_ONLY):
+            typed = " ".join(action.split())[:40]
+            self.emit("! " + self.words("tourney.cash_only", name=name, what=typed))
+            return
+        found = self.table_of(user)
+        if found is None:
             self.emit("! " + self.words("tourney.not_seated", name=name))
             return
-        phrase = player_phrase(" ".join(action.lower().split()))
+        number, table = found
         if phrase in ("cards", "my cards", "hand", "my hand", "hole cards"):
             view = table.snapshot(user)
             mine = next((s for s in view.seats if s.user_id == user), None)
@@ -414,18 +705,32 @@ class Tourney:
         if not phrase:
             self.emit("! " + self.words("player.empty", name=name))
             return
-        number = next(n for n, p in self.run.ports.items() if p.table is table)
         self.presenter.answering = True  # the refusal is printed here, once
         try:
             out = await table.act(user, action, key=self.key("act"))
         finally:
             self.presenter.answering = False
         if not out.ok:
-            if out.msg is not None:  # a refusal always says why, as a message
+            if table.snapshot(user).legal is None:  # not his turn: where and when
+                self.emit(f"! {self.not_now(number, table, user)}")
+            elif out.msg is not None:  # a refusal always says why, as a message
                 self.emit(f"! {name}: {self.words.render(out.msg)}")
             return
         if not table.snapshot(None).in_hand:
             await self.hand_over(number)
+
+    def not_now(self, number: int, table: Table, user: str) -> str:
+        """Where ``user`` plays and when he may act there (R-19.73)."""
+        name = self.humans[user]
+        view = table.snapshot(None)
+        seat = next((s for s in view.seats if s.user_id == user), None)
+        if not view.in_hand:
+            return self.words("tourney.wait.deal", name=name, table=number)
+        if seat is None or seat.position is None or seat.state in ("folded", "all_in"):
+            return self.words("tourney.wait.hand", name=name, table=number)
+        mover = self.to_move(table, view)
+        who = self.run.st.names().get(mover[0], mover[0]) if mover else "?"
+        return self.words("tourney.wait.turn", name=name, table=number, who=who)
 
     # ------------------------------------------------------------ the end
 
@@ -507,6 +812,11 @@ async def main(
         print(f"chipfist: {words.refusal(exc)}", file=out, flush=True)
         return 2
     humans = len(tourney.humans)
+    if humans < len(tourney.names) and not args.robots:  # names ignore case
+        folded = [n.casefold() for n in tourney.names]
+        twice = next(n for i, n in enumerate(folded) if n in folded[:i])
+        print(f"chipfist: {words('tourney.same_name', name=twice)}", file=out, flush=True)
+        return 2
     config = config_from_args(args, humans, words)
     if isinstance(config, str):
         print(f"chipfist: {config}", file=out, flush=True)
@@ -514,7 +824,7 @@ async def main(
     try:
         await tourney.open(store, config)
         if humans and interactive:
-            tourney.emit(words("help"))
+            tourney.emit(words("tourney.help"))
         if not await tourney.play(lines):
             tourney.emit(words("tourney.stopped"))
             return 1

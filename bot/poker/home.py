@@ -27,7 +27,19 @@ from bot.poker.events import (
     SevenDeuceBounty,
 )
 from bot.poker.hand import Hand
-from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Number, Player, Rule, msg, names
+from bot.poker.messages import (
+    Cards,
+    Chips,
+    Count,
+    Listing,
+    Msg,
+    Number,
+    Param,
+    Player,
+    Rule,
+    msg,
+    names,
+)
 from bot.poker.pots import split
 from bot.poker.rules import community_game
 from bot.poker.variants import street_title
@@ -164,7 +176,11 @@ def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
     if isinstance(event, RunItTwiceCount):
         return msg("home.rit.count", answered=Count(event.answered), total=Number(event.total))
     if isinstance(event, RunItTwiceDecided):
-        return msg("home.rit.twice" if event.twice else "home.rit.once", rule=Rule("R-20.1"))
+        said_no: list[Param] = [Player(p) for p, agree in event.answers if not agree]
+        if event.twice or not said_no:
+            return msg("home.rit.twice" if event.twice else "home.rit.once", rule=Rule("R-20.1"))
+        # the answers are opened together; the noes (a silence counts as one).
+        return msg("home.rit.once_no", no=names(said_no), rule=Rule("R-20.1"))
     if isinstance(event, CardsShownByChoice):
         return msg("home.show.shows", who=Player(event.player), cards=Cards(tuple(event.cards)))
     if isinstance(event, SevenDeuceBounty):

@@ -940,12 +940,17 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def bomb_vote(self, user: str, agree: bool | None, *, key: str | None = None) -> Outcome:
+    async def bomb_vote(
+        self, user: str, agree: bool | None, *, key: str | None = None, deal: int = 0
+    ) -> Outcome:
         """R-20.12: propose a bomb pot for the next deal (``agree`` None), or vote on
-        the open proposal; votes are public, a majority passes it."""
+        the open proposal; votes are public, a majority passes it. ``deal``: the deal
+        the vote was asked for (a button's date; 0: the open proposal, whichever)."""
 
         async def body() -> str | Msg:
             seat, now = self._seated(user), self.time.now()
+            if agree is not None and deal and deal != self.state.hand_no + 1:
+                raise StaleCommand(msg("home.vote.stale"))  # a settled proposal's button
             if agree is None:
                 record: tlog.LogRecord = bombask.check_propose(self.state, seat, now)
                 await self._commit(record, key=key)
@@ -955,20 +960,24 @@ class Table:
             else:
                 await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
                 told = bombask.voted_said(self.state, seat, agree)
-            await self._public("bomb_vote", told, seat=seat.number)
+            await self._public("bomb_vote", told, seat=seat.number, deal=self.state.hand_no + 1)
             return told
 
         return await self._command(user, key, None, body)
 
-    async def show_by_choice(self, user: str, which: str, *, key: str | None = None) -> Outcome:
+    async def show_by_choice(
+        self, user: str, which: str, *, key: str | None = None, for_hand: int = 0
+    ) -> Outcome:
         """R-20.15: after the last hand, show all one's cards or one of them (``which``:
-        all, 1 or 2) to the table; written to the log, no chip moves."""
+        all, 1 or 2) to the table; written to the log, no chip moves. ``for_hand``: the
+        hand the request was made for (a button's date; 0: the last)."""
 
         async def body() -> str | Msg:
             self._seated(user)
             if self.state.in_hand or self.state.hand_no == 0:
                 raise TableError(msg("home.show_ask.when", rule=showing.RULE))
             hand_no = self.state.hand_no
+            _same_hand(for_hand, hand_no)
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
             for earlier in aftermath.shows_of(self.state.after, hand_no):
@@ -986,12 +995,14 @@ class Table:
 
         return await self._command(user, key, None, body)
 
-    async def rabbit(self, user: str, *, key: str | None = None) -> Outcome:
-        """R-20.14: show the cards the last hand would have dealt (written: once a hand)."""
+    async def rabbit(self, user: str, *, key: str | None = None, for_hand: int = 0) -> Outcome:
+        """R-20.14: show the cards the last hand would have dealt (written: once a hand).
+        ``for_hand``: the hand the request was made for (a button's date; 0: the last)."""
 
         async def body() -> str | Msg:
             seat = self._seated(user)
             hand_no = rabbit.check(self.state)
+            _same_hand(for_hand, hand_no)
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
             event = rabbit.hunt(hand)  # a refusal raises, in words
@@ -1094,6 +1105,8 @@ class Table:
             await self._commit(record, key=tkey, ledger=ledger)
             await self._public("time_collected", told_time)
         hand_no = st.hand_no + 1
+        lapsed = bombask.lapsed_said(st)  # the deal spends an open proposal (R-20.12)
+        no_straddle = bombask.straddle_lapsed_said(st, start.rules.bomb_pot_ante > 0)
         late = choice.late_said(deal, st)
         if late is not None:
             # R-16.10: said just before the deal it explains.
@@ -1114,6 +1127,9 @@ class Table:
             key=key if key not in (None, choice.TIMED_OUT) else f"deal:{hand_no}",
             live=hand,
         )
+        for told_first in (lapsed, no_straddle):
+            if told_first is not None:
+                await self._public("bomb_vote", told_first)
         players = joined([msg("engine.who", who=Name(st.seats[s].name)) for s in plan.order])
         # Stud has no button (R-16.3: the cards decide who acts); the seat is only the
         # nominal dealer the deal starts from.
@@ -1154,6 +1170,11 @@ class Table:
             pos = info.position_of(seat.number)
             if pos is None:
                 raise TableError(msg("table.act.not_dealt"))
+            kicked = user in self.state.hosting.kicked and not hand.folded[pos]
+            if kicked and req.kind != "fold":
+                # R-20.70: a kicked player's turns are the clock's; his own fold is
+                # what the clock would do, anything else waits for it.
+                raise TableError(msg("host.kicked.no_action"))
             action = _to_action(req, pos, hand)
             return await self._apply(action, key, note=req.why)
 
@@ -1310,7 +1331,10 @@ class Table:
             await self._private(info.users[pos], Notice("show_choice", english(told), 0, msg=told))
         over = msg("table.hand_over", hand=Number(info.hand_no))
         await self._public("hand_ended", over, result=result)
-        for number in info.order:
+        # At a tournament's table a player with no chips is out of the tournament, which
+        # the tournament says (R-19.34); no buy-in brings him back there.
+        cash = self.stakes.level(self.table_id) is None
+        for number in info.order if cash else ():
             seat = self.state.seats.get(number)
             if seat is not None and seat.stack == 0 and not seat.leaving:
                 # Said, not done silently: he is out of the deals until he buys in again.
@@ -1743,6 +1767,13 @@ class Table:
 
 
 # ====================================================================== helpers
+
+
+def _same_hand(asked: int, last: int) -> None:
+    """R-20.14, R-20.15: a show or a hunt asked for hand ``asked`` (a button under that
+    hand's end message; 0: not dated) acts on it only while it is the last hand."""
+    if asked and asked != last:
+        raise StaleCommand(msg("home.after.stale", hand=Number(asked), last=Number(last)))
 
 
 def _replay(hand_no: int, info: HandInfo) -> Hand:

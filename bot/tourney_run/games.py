@@ -78,6 +78,8 @@ def table_settings(config: Config) -> TableSettings:
         ante_mode="big_blind" if blinds_only else "each",
         min_players=2,
         hand_pause=0.0,
+        # A player away is dealt in and blinded off, never sat out by the clock.
+        timeouts_to_sit_out=100,
     )
 
 

@@ -36,8 +36,10 @@ def check_propose(state: TableState, seat: Seat, now: float) -> log.BombProposed
     if not community_game(get_variant(variant)):
         raise TableError(msg("home.vote.game", game=get_variant(variant).title, rule=RULE))
     voters = tuple(sorted(n for n, s in state.seats.items() if s.state != "sitting_out"))
-    if seat.number not in voters or len(voters) < 2:
-        raise TableError(msg("home.vote.not_voter", rule=RULE))
+    if seat.number not in voters:
+        raise TableError(msg("home.vote.not_in_game", rule=RULE))
+    if len(voters) < 2:
+        raise TableError(msg("home.vote.too_few", rule=RULE))
     return log.BombProposed(seat.number, voters)
 
 
@@ -51,6 +53,23 @@ def check_vote(state: TableState, seat: Seat, agree: bool, now: float) -> log.Bo
     if seat.number in vote["yes"] or seat.number in vote["no"]:
         raise TableError(msg("home.vote.final"))
     return log.BombVoted(seat.number, agree)
+
+
+def lapsed_said(state: TableState) -> Msg | None:
+    """R-20.73: what the deal about to start says of a proposal still open (not passed,
+    not voted down): it lapses, and the hand is dealt as usual. None when there is none."""
+    if state.bomb.get("vote") is None or passed(state.bomb):
+        return None
+    return msg("home.vote.lapsed", rule=RULE)
+
+
+def straddle_lapsed_said(state: TableState, bomb_pot: bool) -> Msg | None:
+    """R-20.74: a straddle asked for a deal that is a bomb pot lapses (R-20.4: no
+    straddles), said to the table. None when no straddle was asked or it is no bomb pot."""
+    seat = state.seats.get(state.straddler) if state.straddler is not None else None
+    if not bomb_pot or seat is None:
+        return None
+    return msg("home.bomb.no_straddle", who=Name(seat.name), rule=Rule("R-20.4"))
 
 
 def proposed_said(state: TableState, seat: Seat, record: log.BombProposed, ante: int) -> Msg:
