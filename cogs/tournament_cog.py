@@ -22,6 +22,7 @@ from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import PREFIX
 from bot.words import Locale, render
 from cogs import names, ops, permissions, places
+from cogs import tourney_entries as entries
 from cogs.bot import ChipfistBot
 from cogs.ids import decode_tourney
 from cogs.tourney_board import DiscordBoards
@@ -163,6 +164,11 @@ class TournamentCog(commands.Cog):
         bounty="Part of the buy-in paid to whoever knocks a player out",
         late_until="Late registration through this level (0: none)",
         payouts="Prize shares in percent by place, e.g. 50,30,20 (empty: the default)",
+        reentries="Re-entries a player may buy after busting, during late registration",
+        rebuys="Rebuys a player may buy (stack at or below the starting stack)",
+        rebuy_until="Rebuys are sold through this level; the add-on at its end",
+        addon="The add-on's chips (0: none)",
+        addon_price="What the add-on costs (0: the buy-in)",
     )
     @app_commands.choices(structure=STRUCTURES, level_unit=UNITS, format=FORMATS)
     async def create(
@@ -181,6 +187,11 @@ class TournamentCog(commands.Cog):
         bounty: app_commands.Range[int, 0] = 0,
         late_until: app_commands.Range[int, 0, 50] = 0,
         payouts: str = "",
+        reentries: app_commands.Range[int, 0, 10] = 0,
+        rebuys: app_commands.Range[int, 0, 10] = 0,
+        rebuy_until: app_commands.Range[int, 0, 50] = 0,
+        addon: app_commands.Range[int, 0] = 0,
+        addon_price: app_commands.Range[int, 0] = 0,
     ) -> None:
         lang = of(interaction)
         if not self._may_create(interaction):
@@ -218,6 +229,11 @@ class TournamentCog(commands.Cog):
             bounty=bounty,
             late_until=late_until,
             payouts=payouts,
+            reentries=reentries,
+            rebuys=rebuys,
+            rebuy_until=rebuy_until,
+            addon=addon,
+            addon_price=addon_price,
         )
         made = config(options)
         if isinstance(made, Msg):
@@ -283,6 +299,44 @@ class TournamentCog(commands.Cog):
             await self._register(interaction, tournament)
         else:
             await self._unregister(interaction, tournament)
+
+    @tournament.command(name="rebuy", description="Buy a rebuy while rebuys are open")
+    @app_commands.describe(tournament="Its id (default: the one open here)")
+    async def rebuy(self, interaction: Interaction, tournament: str | None = None) -> None:
+        """R-19.91: refused privately with the director's reason when not allowed."""
+        runner = await self._find(interaction, tournament)
+        if runner is not None:
+            await entries.buy(
+                self.driver, interaction, runner.tournament, of(interaction),
+                kind="rebuy",
+            )  # fmt: skip
+
+    @tournament.command(name="addon", description="Buy the add-on while it is open")
+    @app_commands.describe(tournament="Its id (default: the one open here)")
+    async def addon(self, interaction: Interaction, tournament: str | None = None) -> None:
+        runner = await self._find(interaction, tournament)
+        if runner is not None:
+            await entries.buy(
+                self.driver, interaction, runner.tournament, of(interaction),
+                kind="addon",
+            )  # fmt: skip
+
+    @commands.Cog.listener("on_interaction")
+    async def on_buy_button(self, interaction: Interaction) -> None:
+        """A status board's Rebuy or Add-on button (R-19.91)."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        data: Mapping[str, object] = dict(interaction.data or {})
+        found = entries.decode_entry(str(data.get("custom_id", "")))
+        if found is None:
+            return
+        kind, tournament, offered = found
+        if self.driver.get(tournament) is None:
+            await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
+            return
+        await entries.buy(
+            self.driver, interaction, tournament, of(interaction), kind=kind, offered=offered
+        )
 
     # ------------------------------------------------------------ running it
 

@@ -26,6 +26,7 @@ from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
 from bot.tourney_run.driver import Driver
+from bot.tourney_run.entrants import player_of
 from bot.tourney_run.results import results
 from bot.words import Locale, render
 from cards_art import Finisher, RenderedImage, StandingsView, render_standings
@@ -33,6 +34,7 @@ from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
+from cogs.tourney_entries import buy_view, out_dm
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +148,8 @@ class DiscordBoards:
         self._placing = asyncio.Lock()
         self._shown: dict[int, object] = {}
         """Message -> what it was last edited to show."""
+        self._outs_told: dict[str, int] = {}
+        """Per tournament: the outs of its runner already told by DM."""
         self.gap = GAP
 
     # ------------------------------------------------------------ records
@@ -300,11 +304,13 @@ class DiscordBoards:
             await self._edit(where, board.announcement, embed, view)
         if state.status == "registering":
             return
-        embed = self.status_embed(tournament, self.locale(tournament))
+        lang = self.locale(tournament)
+        embed = self.status_embed(tournament, lang)
+        view = buy_view(state, tournament, lang)  # R-19.91: rebuys and the add-on
         if board.status:
-            await self._edit(where, board.status, embed, None)
+            await self._edit(where, board.status, embed, view)
         else:
-            sent = await ops.send(where, embed=embed)
+            sent = await ops.send(where, embed=embed, view=view)
             if sent is not None:
                 await self._save(tournament, "status", sent.id)
 
@@ -352,11 +358,32 @@ class DiscordBoards:
 
     async def changed(self, tournament: str) -> None:
         self.repaint(tournament)
+        await self._tell_outs(tournament)
+
+    async def _tell_outs(self, tournament: str) -> None:
+        """Each player whose entry went out is told by DM, once (the Re-enter button
+        while he may re-enter, R-19.90); outs from before a restart are not told again."""
+        runner = self.driver.runners.get(tournament) if self.driver is not None else None
+        if runner is None or runner.state is None:
+            return
+        told = self._outs_told.setdefault(tournament, len(runner.outs))
+        new = runner.outs[told:]
+        self._outs_told[tournament] = told + len(new)
+        for out in new:
+            player = player_of(runner.st, out.entry)
+            if not player.isdigit():
+                continue
+            lang = self.presenter.user_locale(player)
+            text, view = out_dm(runner.st, tournament, player, lang)
+            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:
-        """Tell the moved player by DM where his new table is (its thread, R-19.63)."""
+        """Tell the moved player by DM where his new table is (its thread, R-19.63); a
+        re-entry's player too (R-19.90)."""
+        state = self._now(tournament)
+        entry = entry if state is None else player_of(state, entry)
         if not entry.isdigit():
-            return  # not a Discord user's first entry
+            return  # not a Discord user
         thread = self.presenter.places.get(table, (0, 0))[1]
         number = int(table.rsplit(":", 1)[1])
         where = f"<#{thread}>" if thread else ""

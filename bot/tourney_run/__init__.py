@@ -12,6 +12,10 @@ carried out over real tables.
   :meth:`Runner.load` recovers it all from the store.
 * :mod:`~bot.tourney_run.control` — the host's pause and cancel, rebuys, the add-on
   and the chip race carried out at the tables (R-19.41 to R-19.45).
+* :mod:`~bot.tourney_run.entrants` — a re-entry sits under its player's user id; which
+  entry a seat is (R-19.90).
+* :mod:`~bot.tourney_run.buying` — when rebuys, the add-on and a re-entry are offered,
+  and the key of a purchase button's click (R-19.91).
 * :mod:`~bot.tourney_run.money` — each decision's money as ledger rows of the
   tournament's own log (R-19.46).
 * :mod:`~bot.tourney_run.robots` — robots playing a tournament through the service (the

@@ -124,7 +124,7 @@ async def make_changes(runner: Runner) -> None:
         if port is None or not port.between_hands():
             continue
         answer = await port.table.change_chips(
-            change.entry, change.amount, key=change.transfer, transfer=change.transfer
+            port.user(change.entry), change.amount, key=change.transfer, transfer=change.transfer
         )
         if not answer.ok and not answer.duplicate:
             raise TableError(answer.msg or answer.message)

@@ -20,6 +20,8 @@ STACK: Final = (100, 1_000_000)
 LEVEL: Final = {"minutes": 120, "hands": 100}
 PLAYERS: Final = (2, 500)
 FULL_TABLE: Final = 9
+ENTRIES: Final = 10
+"""At most this many re-entries, and this many rebuys, per player."""
 START_IN: Final = 7 * 24 * 60
 """A scheduled start at most a week ahead (minutes)."""
 
@@ -50,6 +52,15 @@ class Options:
     late_until: int = 0
     payouts: str = ""
     """Percentages of the prize pool by place, ``50,30,20``; empty: the default table."""
+    reentries: int = 0
+    """Re-entries a player may buy after busting, while late registration is open."""
+    rebuys: int = 0
+    rebuy_until: int = 0
+    """Rebuys are sold through this level; the add-on at its end."""
+    addon: int = 0
+    """The add-on's chips (0: none)."""
+    addon_price: int = 0
+    """What the add-on costs (0: the buy-in)."""
 
 
 def payout_table(text: str) -> tuple[int, ...] | None:
@@ -87,6 +98,9 @@ def config(o: Options) -> Config | Msg:
         return msg("tourney.refuse.start_in", count=Count(START_IN))
     if o.bounty > o.buy_in or o.bounty < 0 or o.buy_in < 0:
         return msg("tourney.refuse.bounty", buy_in=Chips(o.buy_in))
+    buying = entries_refusal(o)
+    if buying is not None:
+        return buying
     shares: tuple[int, ...] = ()
     if o.payouts.strip():
         table = payout_table(o.payouts)
@@ -115,11 +129,37 @@ def config(o: Options) -> Config | Msg:
         schedule=schedule,
         seats=seats,
         max_players=players,
-        entries=Entries(late_until=o.late_until, bounty=o.bounty),
+        entries=Entries(
+            late_until=o.late_until,
+            reentries=o.reentries,
+            rebuys=o.rebuys,
+            rebuy_until=o.rebuy_until,
+            addon=o.addon,
+            addon_price=(o.addon_price or o.buy_in) if o.addon else 0,
+            bounty=o.bounty,
+        ),
         payouts=shares,
     )
     why = refusal(made)  # more seats than a game of the event deals to (R-19.53)
     return made if why is None else why
 
 
-__all__ = ["Options", "config", "games", "payout_table"]
+def entries_refusal(o: Options) -> Msg | None:
+    """R-19.92: re-entries need late registration; rebuys and the add-on need the
+    level they are sold through; each within its bounds."""
+    if not 0 <= o.reentries <= ENTRIES or not 0 <= o.rebuys <= ENTRIES:
+        return msg("entries.refuse.count", count=Number(ENTRIES))
+    if o.reentries and not o.late_until:
+        return msg("entries.refuse.reentry_late")
+    if (o.rebuys or o.addon) and not o.rebuy_until:
+        return msg("entries.refuse.rebuy_until")
+    if o.rebuy_until and not (o.rebuys or o.addon):
+        return msg("entries.refuse.rebuy_until")
+    if o.addon and not STACK[0] <= o.addon <= STACK[1]:
+        return msg("entries.refuse.addon", low=Chips(STACK[0]), high=Chips(STACK[1]))
+    if min(o.addon, o.addon_price, o.rebuy_until) < 0:
+        return msg("entries.refuse.rebuy_until")
+    return None
+
+
+__all__ = ["Options", "config", "entries_refusal", "games", "payout_table"]

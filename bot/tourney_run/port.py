@@ -7,21 +7,34 @@ idempotent by its key, so one repeated after a restart changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from bot.table.errors import TableError
 from bot.table.table import Table
 from bot.tournament.balance import Kind
+from bot.tournament.director import State
 from bot.tournament.structure import Config, Level
 from bot.tourney_run import games
+from bot.tourney_run.entrants import entry_at, player_of
 from bot.tourney_run.stakes import TournamentStakes
 
 
 class ServiceTable:
+    """The director speaks of entries; the table seats users (``state``: the
+    tournament's state now, which says whose entry a seat is, R-19.90; without it an
+    entry id is its seat's user id)."""
+
     def __init__(
-        self, number: int, table: Table, stakes: TournamentStakes, director: str, config: Config
+        self,
+        number: int,
+        table: Table,
+        stakes: TournamentStakes,
+        director: str,
+        config: Config,
+        state: Callable[[], State] | None = None,
     ) -> None:
         self._number = number
+        self._state = state
         self.table = table
         self.stakes = stakes
         self.director = director
@@ -33,11 +46,19 @@ class ServiceTable:
     def number(self) -> int:
         return self._number
 
+    def user(self, entry: str) -> str:
+        """The user id ``entry`` sits under at the table."""
+        return entry if self._state is None else player_of(self._state(), entry)
+
+    def entry(self, user: str) -> str:
+        """The entry of ``user``'s seat here."""
+        return user if self._state is None else entry_at(self._state(), user, self._number)
+
     def seats(self) -> Mapping[int, str]:
-        return {n: s.user_id for n, s in self.table.state.seats.items()}
+        return {n: self.entry(s.user_id) for n, s in self.table.state.seats.items()}
 
     def stacks(self) -> Mapping[str, int]:
-        return {s.user_id: s.stack for s in self.table.state.seats.values()}
+        return {self.entry(s.user_id): s.stack for s in self.table.state.seats.values()}
 
     def positions(self) -> tuple[int | None, int | None, int | None]:
         st = self.table.state
@@ -56,15 +77,17 @@ class ServiceTable:
         return not self.table.state.in_hand
 
     async def move_out(self, entry: str, key: str) -> int:
-        seat = self.table.state.seat_of(entry)
+        user = self.user(entry)
+        seat = self.table.state.seat_of(user)
         chips = seat.stack if seat is not None else 0
-        answer = await self.table.move_out(entry, key=key, transfer=key)
+        answer = await self.table.move_out(user, key=key, transfer=key)
         if not answer.ok and not answer.duplicate:
             raise TableError(answer.msg or answer.message)
         return chips
 
     async def move_in(self, entry: str, name: str, chips: int, seat: int, key: str) -> None:
-        answer = await self.table.move_in(entry, name, chips, seat, key=key, transfer=key)
+        user = self.user(entry)
+        answer = await self.table.move_in(user, name, chips, seat, key=key, transfer=key)
         if not answer.ok and not answer.duplicate:
             raise TableError(answer.msg or answer.message)
 

@@ -221,7 +221,9 @@ class Runner:
         if table is None:
             await self.service.create(tid, self.director, self._settings(), key=f"create:{tid}")
             table = self.service.table(tid)
-        port = ServiceTable(number, table, self.stakes, self.director, self.st.config)
+        port = ServiceTable(
+            number, table, self.stakes, self.director, self.st.config, lambda: self.st
+        )
         self.ports[number] = port
         return port
 
@@ -298,7 +300,7 @@ class Runner:
         entry = m.entry
         source, target = await self._table(m.from_table), await self._table(m.to_table)
         done = await self.mover.move(
-            transfer, entry, source.table.table_id, target.table.table_id, m.to_seat
+            transfer, source.user(entry), source.table.table_id, target.table.table_id, m.to_seat
         )
         if not done.done:
             raise RuntimeError(f"move {transfer} not carried out: {done}")
@@ -325,7 +327,7 @@ class Runner:
         for transfer, m in self.history:
             if transfer not in self.done:  # recorded in the journal, not carried out
                 await self._move(transfer, m)
-        where = {s.user_id: n for n, p in self.ports.items() for s in p.table.state.seats.values()}
+        where = {e: n for n, p in self.ports.items() for e in p.seats().values()}
         for entry, (number, _) in sorted(state.seats.items()):
             if where.get(entry) == number:
                 continue
@@ -339,10 +341,10 @@ class Runner:
         for port in self.ports.values():
             if not port.between_hands():
                 continue
-            for seat in list(port.table.state.seats.values()):
-                if seat.user_id not in state.seats:
-                    assert seat.stack == 0, f"{seat.user_id} is out with chips"
-                    await port.move_out(seat.user_id, f"{self.tournament}:bust:{seat.user_id}")
+            for entry, chips in list(port.stacks().items()):
+                if entry not in state.seats:
+                    assert chips == 0, f"{entry} is out with chips"
+                    await port.move_out(entry, f"{self.tournament}:bust:{entry}")
         await control.make_changes(self)
 
     # ------------------------------------------------------------ the loop's steps

@@ -31,6 +31,7 @@ DOMAINS: Final[tuple[str, ...]] = (
     "settings",
     "tournament",
     "tourney",
+    "entries",
     "home",
     "input",
     "record",

@@ -1,0 +1,136 @@
+"""Rebuys and the add-on on Discord (R-19.91): ``/tournament rebuy`` and ``/tournament
+addon``, and the Rebuy / Add-on buttons of a tournament's status board while they are
+sold. Each purchase is the director's to grant (:meth:`Runner.rebuy`); a refusal is
+answered privately with his reason and changes nothing.
+
+A command counts once per interaction (a retried delivery buys nothing more); a button
+counts once per player (:func:`bot.tourney_run.buying.click_key`): a double click buys
+once. The buttons carry the purchases made when they were drawn, so those drawn anew
+after a purchase make a new request.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import discord
+
+from bot.poker.messages import Name, msg
+from bot.tournament.director import Decision, State
+from bot.tourney_run.buying import addon_open, click_key, offer, rebuys_open, reentry_open
+from bot.tourney_run.driver import Driver
+from bot.tourney_run.runner import Runner
+from bot.words import Locale, render
+from cogs import ops
+from cogs.components import sealed
+from cogs.ids import tourney_button
+
+Kind = Literal["rebuy", "addon"]
+ENTRY = re.compile(r"cfe:(?P<kind>rebuy|addon):(?P<tournament>[A-Za-z0-9_.-]+):(?P<offer>\d+)")
+"""A status board's purchase buttons: ``cfe:rebuy|addon:<tournament>:<offer>`` (the
+tournament in the custom_id, so the buttons work after a restart; the offer, the
+purchases made when it was drawn, so the clicks of one button count once)."""
+MAX_LEN = 100
+
+
+def entry_button(kind: Kind, tournament: str, offered: int) -> str:
+    text = f"cfe:{kind}:{tournament}:{offered}"
+    if len(text) > MAX_LEN or ENTRY.fullmatch(text) is None:
+        raise ValueError(f"not a valid purchase custom_id: {text!r}")
+    return text
+
+
+def decode_entry(custom_id: str) -> tuple[Kind, str, int] | None:
+    """(kind, tournament, offer) of a purchase button, or None for any other id."""
+    m = ENTRY.fullmatch(custom_id)
+    if m is None:
+        return None
+    kind: Kind = "addon" if m["kind"] == "addon" else "rebuy"
+    return kind, m["tournament"], int(m["offer"])
+
+
+def buy_view(state: State, tournament: str, lang: Locale) -> discord.ui.View | None:
+    """The board's buttons: Rebuy while rebuys are sold, Add-on while it is."""
+    shown: list[tuple[Kind, str]] = []
+    if rebuys_open(state):
+        shown.append(("rebuy", "entries.button.rebuy"))
+    if addon_open(state):
+        shown.append(("addon", "entries.button.addon"))
+    if not shown:
+        return None
+    view = discord.ui.View(timeout=None)
+    for kind, key in shown:
+        view.add_item(
+            discord.ui.Button(
+                label=render(msg(key), lang),
+                custom_id=entry_button(kind, tournament, offer(state)),
+                style=discord.ButtonStyle.primary,
+            )
+        )
+    return sealed(view)
+
+
+def out_dm(
+    state: State, tournament: str, player: str, lang: Locale
+) -> tuple[str, discord.ui.View | None]:
+    """The DM telling ``player`` his entry is out: with a Re-enter button (the
+    announcement's Register, R-19.61) while he may re-enter."""
+    if not reentry_open(state, player):
+        return render(msg("entries.out", id=Name(tournament)), lang), None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=render(msg("entries.button.reenter"), lang),
+            custom_id=tourney_button("reg", tournament),
+            style=discord.ButtonStyle.success,
+        )
+    )
+    return render(msg("entries.out_reenter", id=Name(tournament)), lang), sealed(view)
+
+
+def answer(decision: Decision, lang: Locale) -> str:
+    """The buyer's private answer: the director's refusal, what he bought, or that this
+    click was already counted."""
+    if decision.refusal is not None:
+        return render(decision.refusal, lang)
+    if not decision.notices:
+        return render(msg("entries.counted"), lang)
+    return "\n".join(render(m, lang) for m in decision.notices[:2])
+
+
+async def buy(
+    driver: Driver,
+    interaction: discord.Interaction[discord.Client],
+    tournament: str,
+    lang: Locale,
+    *,
+    kind: Kind,
+    offered: int | None = None,
+) -> None:
+    """A rebuy or the add-on for the clicking member, once by its key: a command's
+    interaction, or the button's offer (``offered``: a click of a purchase button)."""
+    await ops.defer(interaction)
+    player = str(interaction.user.id)
+    addon = kind == "addon"
+    key = (
+        f"i{interaction.id}" if offered is None else click_key(player, addon=addon, offered=offered)
+    )
+
+    async def command(runner: Runner) -> Decision:
+        return await runner.rebuy(player, addon=addon, key=key)
+
+    decision = await driver.run(tournament, command)
+    await ops.reply(interaction, answer(decision, lang))
+
+
+__all__ = [
+    "ENTRY",
+    "Kind",
+    "answer",
+    "buy",
+    "buy_view",
+    "decode_entry",
+    "entry_button",
+    "out_dm",
+]
