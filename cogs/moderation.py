@@ -87,7 +87,7 @@ def rights_from(perms: discord.Permissions, thread: bool) -> Rights:
     return Rights(send=bool(send), attach=bool(send and perms.attach_files))
 
 
-def hold_text(where: str, locale: Locale = "en") -> str:
+def hold_text(where: str, locale: Locale) -> str:
     return say("hold.ephemeral", locale, where=where)
 
 
@@ -185,7 +185,7 @@ class Moderation(commands.Cog):
         ch.no_attach = not rights.attach
         ch.no_send = not rights.send
         if lost_send:
-            table.hold = hold_text(where)
+            table.hold = message("hold.ephemeral", where=where)  # said in the actor's language
             self.told[table_id] = set()
             log.warning("table %s: Send Messages lost; held between deals", table_id)
             await self._tell_host(table, where, rights, thread)

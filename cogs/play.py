@@ -256,7 +256,7 @@ async def act(
             finally:
                 acknowledged = await watch.stop()
             if not outcome.ok:
-                await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+                await ops.reply(interaction, outcome_text(outcome.msg, lang))
                 return
             bot.presenter.acted(table_id, user)  # watching the table: nudged later
             if acknowledged and edit:
@@ -291,7 +291,7 @@ async def act(
                     if isinstance(moderation, Moderation):
                         await moderation.ephemeral_word(interaction)
                 return
-            await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+            await ops.reply(interaction, outcome_text(outcome.msg, lang))
     finally:
         bot.observe_action(time.perf_counter() - started)  # the metrics' action latency
 
@@ -348,7 +348,7 @@ async def show_choice(interaction: Interaction, table_id: str, which: str) -> No
         return
     user = str(interaction.user.id)
     outcome = await table.show_by_choice(user, which, key=f"i{interaction.id}")
-    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+    await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 
 async def rabbit(interaction: Interaction, table_id: str) -> None:
@@ -358,7 +358,7 @@ async def rabbit(interaction: Interaction, table_id: str) -> None:
     if table is None:
         return
     outcome = await table.rabbit(str(interaction.user.id), key=f"i{interaction.id}")
-    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+    await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 
 async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
@@ -374,7 +374,7 @@ async def bomb_vote(interaction: Interaction, table_id: str, arg: str) -> None:
         return
     agree = None if arg == "bomb" else arg == "bomb_yes"
     outcome = await table.bomb_vote(user, agree, key=f"i{interaction.id}")
-    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+    await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 
 async def show_cards(interaction: Interaction, table_id: str) -> None:

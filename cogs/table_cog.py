@@ -138,7 +138,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, say("table.none", of(interaction)))
 
     async def _answer(self, interaction: Interaction, outcome: Outcome) -> None:
-        await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, of(interaction)))
+        await ops.reply(interaction, outcome_text(outcome.msg, of(interaction)))
 
     async def _run(
         self,

@@ -25,6 +25,7 @@ from bot.poker.declare import (
 )
 from bot.poker.errors import IllegalAction
 from bot.poker.events import Pot
+from bot.poker.messages import Rule, msg
 
 DEFAULT = DeclareOptions()
 ORDER = list(range(9))
@@ -51,7 +52,7 @@ def test_r13_2_commitment_is_final() -> None:
     with pytest.raises(AlreadyCommitted) as err:
         d.commit(1, "high")
     assert isinstance(err.value, IllegalAction)
-    assert "final" in err.value.message
+    assert err.value.msg == msg("refuse.chosen_final", rule=Rule("R-13.2"))
     assert d.count() == 1
 
 
@@ -359,7 +360,7 @@ def _observe(d: Declarations) -> tuple[object, ...]:
         try:
             seen.append((name, attr()))
         except IllegalAction as err:
-            seen.append((name, "refused", err.message))
+            seen.append((name, "refused", err.msg))
         except TypeError:
             seen.append((name, "needs arguments"))  # commit/withdraw change state
     return tuple(seen)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.poker.messages import Cards, msg
 from bot.table.ports import Notice
 from cogs.channel import TableChannel
 from tests.fakediscord import FakeConfig, FakeDiscord, FakeMessage, FakeUser
@@ -131,7 +132,7 @@ async def test_issue15_ping_after_clock_started_deal_falls_back_to_a_channel_mes
     for record in h.fake.interactions.values():
         h.fake.expire_interaction(record)  # 401 / 50027 on every webhook from now
     outcome = await h.table().deal(None)  # the clock deals: no interaction of its own
-    assert outcome.ok, outcome.message
+    assert outcome.ok, outcome.msg
     await h.settle()
     first = await to_act(h)
     now = pings(h.fake)
@@ -247,7 +248,7 @@ async def test_issue15_no_dm_channel_reopened_past_128_players(
         fake_discord.reset_counts()
         for _ in range(2):
             for user in many:
-                notice = Notice("CardsDealt", "Your cards", 1)
+                notice = Notice("CardsDealt", msg("notice.cards", cards=Cards(("As", "Kd"))), 1)
                 await bot.presenter._dm_private(tid, str(user.id), notice)
         assert fake_discord.requests_by_route[OPEN_DM] == 140
         assert fake_discord.requests_by_route[CHANNEL_POST] == 280

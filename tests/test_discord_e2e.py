@@ -14,6 +14,7 @@ import pytest_asyncio
 from cogs.app import ChipfistBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
+from tests.said import told
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 
@@ -133,7 +134,7 @@ class LeakGuard:
             if notice.kind == "hand_started" or not self.starts:
                 data = notice.data or {}
                 self._hand(data.get("hand_no") if notice.kind == "hand_started" else None)
-            self.disclosed[-1].update(CARD.findall(notice.text))
+            self.disclosed[-1].update(CARD.findall(told(notice)))
             await public(table_id, notice)
 
         async def on_private(table_id: str, user_id: str, notice: Any) -> None:

@@ -19,6 +19,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rules
+from tests.said import raises_saying
 
 # Omaha hi-lo, three players: p0 has the nut low, p1 the best high, p2 nothing.
 DECK = stacked_deck(["As2dKcQh", "KsKdJc9h", "7c7d6h6s"], board="3c4h8dKh9s", hole_count=4)
@@ -51,7 +52,7 @@ def test_r13_2_chip_fist_sealed_until_all_commit_then_revealed_at_once() -> None
     assert public == [DeclarationCount(committed=1, total=3)]
     private = [e for e in events if e.audience is not None]
     assert private == [DeclarationCommitted(player=2, choice="high", audience=2)]
-    with pytest.raises(IllegalAction, match="final"):
+    with raises_saying(IllegalAction, "final"):
         h.apply(Declare(2, "low"))  # a commitment is final
     h.apply(Declare(0, "low"))
     assert not any(isinstance(e, DeclarationsRevealed) for e in h.events)

@@ -14,7 +14,7 @@ from typing import Any
 
 import bot.poker.hand as hand_module
 from bot.poker.cards import stacked_deck
-from bot.poker.messages import Msg, Number, english, msg
+from bot.poker.messages import Msg, Number, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
@@ -24,11 +24,12 @@ from cards_art.sprites import Mark
 from cogs.art import showdown_art
 from cogs.presenter import DiscordPresenter
 from tests.harness import Harness
+from tests.said import en, told
 
 
 def _en(name: object) -> str:
     """A picture's word in English (a hand's name is a message the picture says)."""
-    return english(name) if isinstance(name, Msg) else str(name)
+    return en(name) if isinstance(name, Msg) else str(name)
 
 
 @contextmanager
@@ -57,7 +58,7 @@ async def play_out(h: Harness, table: Table, declare: dict[str, str] | None = No
         acts = hand.legal().actions
         word = next(w for a, w in _PASSIVE if a in acts)
         out = await h.do(table, h.to_act(table), word)
-        assert out.ok, (word, out.message)
+        assert out.ok, (word, out.msg)
 
 
 _PASSIVE = (("check", "check"), ("call", "call"), ("bring_in", "bring in"), ("draw", "draw 0"))
@@ -283,7 +284,7 @@ async def test_r13_1_declare_game_is_named_in_every_header() -> None:
     assert "declare" in (embed.title or "")
     assert art.declare and "declare" in alt
     assert art.variant == msg("art.game.declare", game=msg("game.stud8"))
-    started = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
+    started = [told(n) for _, n in h.presenter.public_notices if n.kind == "hand_started"]
     assert started and "hi-lo eight-or-better declare" in started[-1], started
     assert view.variant_name.count("declare") == 1 and view.stakes.count("declare") == 1
     # Not a declare game: not said.
@@ -344,7 +345,7 @@ async def test_r8_1_side_pots_are_labelled_main_first() -> None:
         user = h.to_act(table)
         word = "all in" if user == "a" else "call"
         out = await h.do(table, user, word)
-        assert out.ok, out.message
+        assert out.ok, out.msg
     # On the flop the two with chips bet and call: their extra chips make a side pot.
     for word in ("bet 20", "call"):
         assert (await h.do(table, h.to_act(table), word)).ok
@@ -355,7 +356,7 @@ async def test_r8_1_side_pots_are_labelled_main_first() -> None:
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Pot"].endswith(f"(main {main.amount}, side 1 {side.amount})")
     await h.play_passively(table)  # the pots are formed at the showdown (R-8.1)
-    formed = [n.text for _, n in h.presenter.public_notices if n.kind == "PotsFormed"]
+    formed = [told(n) for _, n in h.presenter.public_notices if n.kind == "PotsFormed"]
     assert formed and formed[-1] == f"Pots: main {main.amount}, side 1 {side.amount}", formed
 
 
@@ -423,12 +424,12 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
             else:
                 word = "call" if "call" in acts else "check"
             assert (await h.do(table, user, word)).ok
-    lines = [n.text for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
+    lines = [told(n) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
     awards = [line for line in lines if "pot" in line.split(":")[0]]
     # The engine tells the awards main pot first (R-12.6) though it settles side pots first.
     assert awards[0].startswith("main pot") and awards[1].startswith("side pot 1"), awards
-    told = [(pot_order(n), n.text) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
-    ordered = [x for x in main_pot_first(told[::-1]) if x in awards]  # side pots told first
+    said = [(pot_order(n), told(n)) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
+    ordered = [x for x in main_pot_first(said[::-1]) if x in awards]  # side pots told first
     assert ordered[0].startswith("main pot") and ordered[1].startswith("side pot 1")
     presenter = DiscordPresenter(None)  # type: ignore[arg-type]
     presenter.service = h.service

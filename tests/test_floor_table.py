@@ -80,7 +80,7 @@ async def test_r1_9_bust_and_rebuy_before_the_blinds_keeps_the_rotation(
         assert (await h.do(table, user, word)).ok, user
     assert table.state.seats[3].stack == 0 and table.state.seats[3].state == "sitting_out"
     out = await table.top_up("p3", 100, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.seats[3].state == "active"
     assert (await h.deal(table)).ok
     assert _positions(table) == (2, 3, 4)
@@ -546,7 +546,7 @@ async def test_r1_10_clock_settings_reach_seated_players_from_the_next_deal() ->
     assert table.deadline() == h.time.now() + 90
     await h.play_passively(table)
     out = await table.change_settings(HOST, {"action_clock": 2, "time_bank": 0}, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert (await h.deal(table)).ok
     first = h.to_act(table)
     now = h.time.now()
@@ -602,7 +602,7 @@ async def test_r16_10_a_waiting_guts_pot_is_dealt_without_a_choice() -> None:
     assert not out.ok
     assert out.msg == msg("deal.guts_waiting", amount=Chips(6), rule=Rule("R-16.10"))
     out = await h.deal(table)
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.current.variant == "guts"
 
 

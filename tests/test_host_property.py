@@ -94,9 +94,9 @@ async def _run(steps: list[tuple[str, str, int]], seats: int, button: bool) -> N
             out = await table.top_up(user, 50, key=h.key())
         else:
             out = await table.sit_in(user, post=n % 2 == 0, key=h.key())
-        assert out.message is not None
+        assert out.msg.key
         if not out.ok:
-            assert table.state.seq == before, (kind, out.message)  # all or nothing
+            assert table.state.seq == before, (kind, out.msg)  # all or nothing
         h.check(table)
         assert await ledger_error(h.store, table.state) is None
     again = await load(h.store, "t")

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from bot.poker.messages import Msg, Number, msg
-from bot.poker.messages import english as english_of
 from bot.table.view import StakesView, TableView
 from bot.words import SUPPORTED, Locale, render
 from cards_art import Stakes, Structure, render_showdown, render_table
 from cogs.art import ShowdownNotes, art_stakes, showdown_art, to_art
 from tests.harness import Harness
+from tests.said import en as english_of
 from tests.test_cards_art_words import _drawn_words, _english_fragments
 
 SHOW = os.environ.get("CHIPFIST_SHOW_PICTURES")

@@ -19,6 +19,7 @@ from bot.poker.evaluate import describe, short_deck_name, short_deck_value
 from bot.poker.events import ForcedBet, PotAwarded
 from bot.poker.hand import Hand
 from bot.poker.rules import Rules
+from tests.said import raises_saying
 
 SHORT = Rules(variant="shortdeck", blinds_or_straddles=(1, 2), small_bet=2)
 
@@ -124,12 +125,12 @@ def test_hand_deals_from_the_short_deck_only() -> None:
 
 
 def test_explicit_deck_with_a_deuce_is_refused() -> None:
-    with pytest.raises(ConfigError, match="sixes to aces"):
+    with raises_saying(ConfigError, "sixes to aces"):
         Hand(SHORT, [100] * 2, stacked_deck(["2c3c", "AsKs"]))
 
 
 def test_wild_cards_are_refused_for_short_deck() -> None:
-    with pytest.raises(ConfigError, match="without wild cards"):
+    with raises_saying(ConfigError, "without wild cards"):
         Rules(variant="shortdeck", wild="deuces")
 
 

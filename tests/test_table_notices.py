@@ -6,6 +6,7 @@ import pytest
 
 from bot.poker.events import HandShown, PotAwarded, StreetStarted
 from bot.table.notices import describe
+from tests.said import told
 
 NAMES = {0: "alice", 1: "bob"}.__getitem__
 
@@ -47,7 +48,7 @@ async def test_r16_3_stud_deal_names_a_dealer_not_a_button() -> None:
     await h.deal(stud)
     holdem = await h.seated(["d", "e", "f"], table_id="t2")
     await h.deal(holdem)
-    starts = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
+    starts = [told(n) for _, n in h.presenter.public_notices if n.kind == "hand_started"]
     assert "Dealer: seat" in starts[0] and "Button" not in starts[0]
     assert "Button: seat" in starts[1]
 

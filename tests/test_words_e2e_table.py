@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.poker.messages import Chips, Count, Name, Number, Rule, english, joined, msg
+from bot.poker.messages import Chips, Count, Name, Number, Rule, joined, msg
 from bot.table.standings import counted, signed
 from bot.words import render
 from bot.words.catalog import read_catalog
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot
+from tests.said import en
 from tests.test_discord_e2e import Harness, make_bot
 from tests.test_discord_locales import PLACEHOLDER, _texts, play_out, public_text
 
@@ -151,7 +152,7 @@ async def test_R_6_6_the_table_embed_says_stakes_options_and_last_action_in_its_
     assert view.options_said is not None and view.last_said is not None
     embed = str(table_embed(view, locale="de").to_dict())
     assert render(view.options_said, "de") in embed and view.options not in embed
-    assert render(view.last_said, "de") in embed and english(view.last_said) not in embed
+    assert render(view.last_said, "de") in embed and en(view.last_said) not in embed
     assert view.stakes_data is not None
     title = table_embed(view, locale="de").title or ""
     assert title.replace(" — ", ", ") == render(stakes_said(view.stakes_data), "de")
