@@ -263,7 +263,7 @@ class TableCog(commands.Cog):
         seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
         # The game and its stakes in the asker's language (the view's data, not its English).
-        stakes = render(stakes_said(v.stakes_data), lang) if v.stakes_data else v.stakes
+        stakes = render(stakes_said(v.stakes_data), lang)
         head = f"{stakes}. "
         said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
         await ops.reply(interaction, head + said)

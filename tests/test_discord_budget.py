@@ -351,9 +351,9 @@ async def test_issue15_street_picture_rides_on_the_clicks_answer(h: Harness) -> 
     click's webhook nor by REST. R-2.5 holds."""
     users = players(h.fake)
     await h.start_table(users)
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             rec = await h.click(await to_act(h), "check_call")
         await h.settle()
     assert used[HOOK_EDIT] == 0 and used[CHANNEL_EDIT] == 0, used
@@ -376,17 +376,17 @@ async def test_issue15_street_picture_goes_through_the_clicks_webhook(
     monkeypatch.setattr(TableChannel, "draw_within", 0.0)
     users = players(h.fake)
     await h.start_table(users)
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             await h.click(await to_act(h), "check_call")
         await h.settle()
     assert used[HOOK_EDIT] >= 1 and used[CHANNEL_EDIT] == 0, used
     assert h.table_message().attachments, "the picture of the new street is on the message"
     h.fake.token_lifetime = 0.0  # every interaction webhook now answers 401 / 50027
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             await h.click(await to_act(h), "check_call")
         await h.settle()
     assert used[CHANNEL_EDIT] >= 1, used  # the REST edit still brings the picture
@@ -411,10 +411,10 @@ async def test_issue15_webhook_edit_of_the_table_answered_503_is_retried_fast(
     await h.settle()
     failed = h.fake.faults.fail_next(HOOK_EDIT, 503)  # one fault
     retried = CallbackAdapter.retries
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     before = h.fake.requests_by_route[HOOK_EDIT]
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             await h.click(await to_act(h), "check_call")
         began = time.monotonic()
         while h.fake.requests_by_route[HOOK_EDIT] < before + 2 and time.monotonic() - began < 6:

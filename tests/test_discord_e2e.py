@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from bot.poker.messages import msg
 from cogs.app import ChipfistBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
@@ -822,4 +823,4 @@ async def test_r16_2_table_settings_turns_a_rotation_off_and_a_game_ends_it(h: H
     for u in users:
         await h.slash(u, "sit", buy_in=200)
     await h.slash(users[0], "deal")
-    assert h.table().snapshot(None).variant_name == "Omaha", h.table().snapshot(None)
+    assert h.table().snapshot(None).title_said == msg("game.omaha"), h.table().snapshot(None)

@@ -18,6 +18,7 @@ from bot.poker.messages import Msg, Number, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
+from bot.table.view import stakes_said
 from cards_art import ONLY_POT, RESERVE, Pot, render_showdown
 from cards_art.panels import _marks
 from cards_art.sprites import Mark
@@ -279,17 +280,20 @@ async def test_r13_1_declare_game_is_named_in_every_header() -> None:
     )
     assert (await h.deal(table)).ok
     view, text, embed, (art, alt) = every_view(table, h.time.now())
-    assert view.declare and view.variant_name.endswith("hi-lo eight-or-better declare")
+    assert view.declare and en(view.title_said).endswith("hi-lo eight-or-better declare")
+    assert view.title_said == msg("table.stakes.declare", game=msg("game.stud8"))
     assert "declare" in text.splitlines()[0]
     assert "declare" in (embed.title or "")
     assert art.declare and "declare" in alt
     assert art.variant == msg("art.game.declare", game=msg("game.stud8"))
     started = [told(n) for _, n in h.presenter.public_notices if n.kind == "hand_started"]
     assert started and "hi-lo eight-or-better declare" in started[-1], started
-    assert view.variant_name.count("declare") == 1 and view.stakes.count("declare") == 1
+    assert en(view.title_said).count("declare") == 1
+    assert en(stakes_said(view.stakes_data)).count("declare") == 1
     # Not a declare game: not said.
     plain = await Harness().seated(["a", "b"], buy_in=200, variant="stud8", limit="fixed")
-    assert "declare" not in plain.snapshot(None).stakes
+    assert "declare" not in en(stakes_said(plain.snapshot(None).stakes_data))
+    assert not plain.snapshot(None).stakes_data.declare
 
 
 async def test_r6_6_turn_call_and_clock_are_shown_at_the_terminal_and_in_the_embed() -> None:
@@ -315,7 +319,7 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     h = Harness()
     table = await h.seated(["a", "b", "c"], buy_in=200, variant="27triple", limit="fixed")
     assert (await h.deal(table)).ok
-    assert table.snapshot(None).street == "Before the draw (3 draws)"
+    assert en(table.snapshot(None).street_said) == "Before the draw (3 draws)"
     while table.state.hand is not None and table.state.hand.phase != "draw":
         word = "check" if "check" in table.state.hand.legal().actions else "call"
         assert (await h.do(table, h.to_act(table), word)).ok
@@ -324,7 +328,7 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     while table.state.hand is not None and table.state.hand.phase == "draw":
         assert (await h.do(table, h.to_act(table), "draw 0")).ok
     view, text, embed, (art, alt) = every_view(table, h.time.now())
-    assert view.street == "After draw 1 of 3" and art.street == view.street_said
+    assert en(view.street_said) == "After draw 1 of 3" and art.street == view.street_said
     assert art.street == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     assert view.street_said == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     # Each player's draw is public: how many cards (or pat), in every view.
@@ -478,7 +482,7 @@ async def test_r12_2_jacks_to_open_options_never_show_who_holds_openers() -> Non
         seen.append(
             (
                 hand.legal().actions,
-                view.options,
+                view.options_said,
                 view.actions,
                 labels,
                 to_act_line.split(" left", 1)[1],
