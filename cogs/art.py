@@ -266,12 +266,12 @@ def showdown_art(
             readings = tuple(
                 Reading(
                     # The hand's name as a message (the picture says it in its language).
-                    (r.words or r.name) if r.used or r.half != "low" else _NO_LOW,
+                    r.words if r.used or r.half != "low" else _NO_LOW,
                     tuple(r.used),
                     r.half,
                 )
                 for r in read_hand(variant, tuple(cards), board, wild)
-                if r.name
+                if r.words is not None
             )
         else:  # an unknown game: the engine's names, no frames
             readings = tuple(Reading(n) for n in names)

@@ -643,7 +643,7 @@ def _game_choices(current: str, locale: Locale = "en") -> list[app_commands.Choi
     ("plo", "stud/8") names."""
     return [
         app_commands.Choice(name=render(label, locale)[:100], value=value)
-        for label, value in game_suggestions(current)
+        for label, value in game_suggestions(current, lambda m: render(m, locale))
     ]
 
 

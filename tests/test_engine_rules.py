@@ -18,7 +18,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rake, Rules, ante_list
-from tests.said import raises_saying
+from tests.said import en, raises_saying
 
 DECK6 = stacked_deck(["", "", "", "", "", ""])
 
@@ -262,7 +262,8 @@ def test_r9_2_pot_award_names_the_shown_winning_hand() -> None:
     for p in (0, 1, 2):
         h.apply(Check(p))
     (award,) = [e for e in h.events if isinstance(e, PotAwarded)]
-    assert award.winners == (1,) and award.hand == "Pair of aces"
+    assert award.winners == (1,) and award.hand_words is not None
+    assert en(award.hand_words) == "Pair of aces"
 
 
 def test_r9_2_a_winner_who_never_showed_is_not_described() -> None:
@@ -281,7 +282,7 @@ def test_r9_2_a_winner_who_never_showed_is_not_described() -> None:
     (award,) = [e for e in h.events if isinstance(e, PotAwarded)]
     winner = award.winners[0]
     assert not h.shown[winner]
-    assert award.hand == ""
+    assert award.hand_words is None
     assert not [e for e in h.events if isinstance(e, HandShown) and e.player == winner]
 
 
@@ -294,7 +295,9 @@ def test_r11_3_hi_lo_awards_name_each_half() -> None:
     while not h.over:
         legal = h.legal()
         h.apply(Call(legal.player) if legal.to_call else Check(legal.player))
-    names = {e.share: e.hand for e in h.events if isinstance(e, PotAwarded)}
+    names = {
+        e.share: en(e.hand_words) for e in h.events if isinstance(e, PotAwarded) if e.hand_words
+    }
     assert names == {"high": "Three queens", "low": "8-5-4-2-A low"}
 
 

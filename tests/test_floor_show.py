@@ -19,6 +19,7 @@ from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
 from bot.table.view import stakes_said
+from bot.words import render
 from cards_art import ONLY_POT, RESERVE, Pot, render_showdown
 from cards_art.panels import _marks
 from cards_art.sprites import Mark
@@ -182,7 +183,8 @@ def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
     (reading,) = read_hand(
         get_variant("holdem"), ["Kh", "Xx"], ["Kc", "7h", "Ks", "2h", "9h"], "joker"
     )
-    assert reading.name == "Four kings" and "Xx" in reading.used
+    assert reading.words is not None and en(reading.words) == "Four kings"
+    assert "Xx" in reading.used
 
 
 # ---------------------------------------------------------------- the table view (15-18)
@@ -371,13 +373,20 @@ def test_r10_7_the_joker_is_printed_as_joker() -> None:
 
     assert cards_words(("Xx", "As")) == "Joker As"
     assert card_text("Xx") == "Joker"
+    from bot.poker.evaluate import describe as hand_of
     from bot.poker.events import CardsDealt, HandShown
-    from bot.table.notices import describe
+    from bot.table.notices import said
+
+    def describe(event: CardsDealt | HandShown) -> str:
+        m = said(event)
+        assert m is not None
+        return render(m, "en", names=lambda p: "alice")
 
     dealt_up = CardsDealt(player=0, cards=("Xx", "As"), face_up=(True, True))
-    assert describe(dealt_up, lambda p: "alice") == "alice: Joker As"
-    shown = HandShown(player=0, cards=("Xx", "Kd"), descriptions=("Pair of kings",))
-    assert describe(shown, lambda p: "alice") == "alice shows Joker Kd (Pair of kings)"
+    assert describe(dealt_up) == "alice: Joker As"
+    kings = hand_of("high", ["Ks", "Kd", "9c", "5h", "2d"]).words
+    shown = HandShown(player=0, cards=("Xx", "Kd"), hands=(kings,))
+    assert describe(shown) == "alice shows Joker Kd (Pair of kings)"
 
 
 async def test_r6_6_terminal_prints_whose_turn_after_a_deal_but_never_cards() -> None:

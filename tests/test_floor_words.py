@@ -24,7 +24,7 @@ from bot.poker.legal import Legal
 from bot.poker.messages import Name, msg
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game, split_rotation
-from bot.table.notices import describe
+from bot.table.notices import said as notice_said
 from bot.table.session import PlayerStats, stats_said
 from bot.table.settings import TableSettings, parse_game
 from bot.table.settings_said import setting_said
@@ -39,7 +39,7 @@ from bot.table.text_actions import (
 )
 from bot.words import render
 from tests.harness import Harness, told_story
-from tests.said import en, raises_saying, told
+from tests.said import en, parts, raises_saying, told
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -710,14 +710,20 @@ def test_r3_5_the_bring_in_prompt_says_complete() -> None:
     """R-3.5: facing the bring-in choice, the bigger amount is a completion, in the
     prompt as in the table's message ("complete to 2", never "bet 2")."""
     legal = Legal(0, frozenset({"bring_in", "complete"}), 1, 0, 0, 200, 0, 2, 2, 1, True)
-    assert legal.describe() == "bring in for 1, or complete to 2"
+    options = legal.options()
+    assert [p.key for p in parts(options)][1:] == [
+        "legal.bring_in",
+        "legal.complete_to",
+        "legal.amount",
+    ]
+    assert en(options) == "bring in for 1 or complete to 2"
 
 
 def test_the_joker_is_printed_as_joker() -> None:
     """Item 18: the joker is "Joker" in text, never its code Xx."""
     event = CardsDealt(player=0, cards=("As", "Xx"), face_up=(False, False), audience=0)
-    line = describe(event, lambda p: "al")
-    assert line == "al: As Joker"
+    said = notice_said(event)
+    assert said is not None and render(said, "en", names=lambda p: "al") == "al: As Joker"
 
 
 async def test_seed_makes_local_deals_reproducible(tmp_path: Path) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.poker.messages import Rule
 from bot.table.text_actions import ACCEPTED, ActionRequest, ParseError, parse_action
-from tests.said import raises_saying
+from tests.said import params_in, raises_saying
 
 
 @pytest.mark.parametrize(
@@ -38,7 +39,8 @@ def test_r6_3_raise_means_by_and_raise_to_names_the_total() -> None:
 @pytest.mark.parametrize("text", ["call... raise 200", "call and raise 200", "call, raise to 80"])
 def test_r6_2_string_raise_is_a_call(text: str) -> None:
     req = parse_action(text)
-    assert req.kind == "call" and req.amount is None and "R-6.2" in req.note
+    assert req.kind == "call" and req.amount is None
+    assert Rule("R-6.2") in params_in(req.why)
 
 
 @pytest.mark.parametrize(

@@ -309,7 +309,7 @@ def test_the_stakes_message_says_what_the_stakes_text_says(variant: str, limit: 
     declare = settings.declare != "none" and info.hi_lo
     data = stakes_of(settings, variant, limit, declare)
     told = en(stakes_said(data))
-    assert settings.stakes_text(variant, limit) == told
+    assert en(settings.stakes_said(variant, limit)) == told
     # The line the table always wrote, piece by piece (written out here, not rendered).
     if any(s.betting for s in info.streets):
         structure = {
@@ -319,13 +319,13 @@ def test_the_stakes_message_says_what_the_stakes_text_says(variant: str, limit: 
             "fixed": "Fixed-limit",
             "spread": "Spread-limit",
         }[limit]
-        head = f"{structure} {info.name}" + (" declare" if declare else "")
+        head = f"{structure} {en(info.title)}" + (" declare" if declare else "")
         assert told.split(", ")[0] == head, told
         assert ("blinds 1/2" in told) == (info.forced == "blinds"), told
         assert ("bets 2/4" in told) == (limit in ("fixed", "spread")), told
         assert told.endswith(", ante 1"), told
     else:
-        assert told == info.name, told
+        assert told == en(info.title), told
     for locale in SUPPORTED:
         assert render(stakes_said(data), locale)
 

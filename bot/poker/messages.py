@@ -17,9 +17,8 @@ TypeError: parameter 'n' of 'x' is int; wrap it (Chips, Count, ...)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal, TypeAlias
 
 
@@ -167,21 +166,6 @@ def debug(m: Msg) -> str:
     return f"{m.key}({', '.join(f'{k}={_debug_param(v)}' for k, v in m.params)})"
 
 
-_ENGLISH: list[Callable[[Msg], str]] = [debug]
-
-
-@lru_cache(maxsize=8192)
-def english(m: Msg) -> str:
-    """``m`` in English, by the renderer the catalogue registered (:mod:`bot.words`)."""
-    return _ENGLISH[0](m)
-
-
-def speak_english_with(render: Callable[[Msg], str]) -> None:
-    """Set how :func:`english` renders (the catalogue does, when it is imported)."""
-    _ENGLISH[0] = render
-    english.cache_clear()
-
-
 def _debug_param(value: Param) -> str:
     if isinstance(value, Msg):
         return debug(value)
@@ -212,10 +196,8 @@ __all__ = [
     "Rule",
     "Term",
     "debug",
-    "english",
     "joined",
     "msg",
     "names",
     "raw",
-    "speak_english_with",
 ]

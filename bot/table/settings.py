@@ -35,7 +35,6 @@ from bot.poker.messages import (
     Number,
     Param,
     Rule,
-    english,
     joined,
     msg,
 )
@@ -803,10 +802,6 @@ class TableSettings:
         limit = limit or self.limit_for(variant)
         declare = self.declare != "none" and get_variant(variant).hi_lo  # R-13.1
         return stakes_said(stakes_of(self, variant, limit, declare))
-
-    def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
-        """:meth:`stakes_said` in English (for the callers not yet given the message)."""
-        return english(self.stakes_said(variant, limit))
 
     def now_said(self) -> Msg:
         """What the table deals, for a change's "Now: ...": its game, or each game of
