@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.local.terminal import run
-from bot.poker.messages import Chips, Count, Msg, Name, Rule, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, msg
 from bot.table.errors import SettingsError
 from bot.table.settings import ENGINE_INTERNAL, META, RANGES, TableSettings, declared
 from bot.table.settings_said import change_said, changed_said, value_said
@@ -21,7 +21,7 @@ from bot.words import SUPPORTED, render
 from bot.words.catalog import read_catalog
 from bot.words.settings_doc import INTERNAL_WHY, settings_markdown
 from tests.harness import HOST, Harness
-from tests.said import en
+from tests.said import en, params_in
 
 
 def _translated(locale: str) -> dict[str, str]:
@@ -123,6 +123,19 @@ async def test_R_2_6_a_refused_change_is_a_message_and_changes_nothing() -> None
     assert not out.ok and out.msg is not None and out.msg.key == "settings.seats_range"
     assert table.settings == before
     assert not [n for _, n in h.presenter.public_notices if n.kind == "settings"]
+
+
+async def test_R_1_1_the_seats_range_counts_seats_not_chips() -> None:
+    """R-1.1 / R-2.6: the refused seat count's range is a number of seats: the low end a
+    plain number, the high end counted in seats, the refused value as typed."""
+    h = Harness()
+    table = await h.table()
+    out = await table.change_settings(HOST, {"seats": 11}, key=h.key())
+    assert not out.ok and out.msg.key == "settings.seats_range"
+    assert out.msg.get("low") == Number(2)
+    assert out.msg.get("high") == msg("settings.unit.seats", count=Count(10))
+    assert not any(isinstance(p, Chips) for p in params_in(out.msg))
+    assert render(out.msg, "en") == "A table has 2 to 10 seats (R-1.1, R-2.6); 11 is outside that."
 
 
 async def test_issue22_the_settings_notice_is_a_message_and_the_outcome_the_same() -> None:

@@ -636,8 +636,10 @@ class TableSettings:
                     "high": amount(high, unit),
                     "value": _number(value),
                 }
-                if name == "seats":
-                    raise SettingsError(msg("settings.seats_range", **span))
+                if name == "seats":  # a count of seats, not of chips
+                    raise SettingsError(
+                        msg("settings.seats_range", **(span | {"low": Number(low)}))
+                    )
                 told = msg("settings.out_of_range", setting=declared()[name].label, **span)
                 raise SettingsError(told)
         step_chips, step_per = self.value("rake_step_chips"), self.value("rake_step_per")
