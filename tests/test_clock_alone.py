@@ -192,8 +192,8 @@ async def test_r3_5_r18_1_the_clock_brings_in_for_the_bring_in_player() -> None:
     assert await h.service.tick() == 1
     assert await h.service.tick() == 0  # nothing more is due at this moment
     h.check(table)
-    out = [told(n) for _, n in h.presenter.public_notices if n.kind == "timeout"]
-    assert out == [f"{late}'s time ran out."]
+    out = [n.msg for _, n in h.presenter.public_notices if n.kind == "timeout"]
+    assert out == [msg("table.story.time_ran_out", who=Name(late))]
     assert table.state.last_said == msg("notice.action.bring_in", who=Name(late), amount=Chips(1))
     assert h.to_act(table) != late
 
@@ -227,7 +227,8 @@ async def test_r13_3_r18_1_the_clock_declares_in_turn_by_the_default() -> None:
         assert table.state.seq != mark
         h.check(table)
         timed_out += 1
-        assert f"{late}'s time ran out." in [told(n) for _, n in h.presenter.public_notices]
+        ran_out = msg("table.story.time_ran_out", who=Name(late))
+        assert ran_out in [n.msg for _, n in h.presenter.public_notices]
     assert timed_out == 3
     info = table.state.recent[table.state.hand_no]
     assert not any(isinstance(a, Fold) for a in info.actions)
