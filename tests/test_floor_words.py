@@ -21,7 +21,7 @@ import pytest
 from bot.local.terminal import LocalTable, parse_args, parse_settings, run
 from bot.poker.events import CardsDealt
 from bot.poker.legal import Legal
-from bot.poker.messages import Name, msg
+from bot.poker.messages import Count, Name, msg
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game, split_rotation
 from bot.table.notices import said as notice_said
@@ -39,7 +39,7 @@ from bot.table.text_actions import (
 )
 from bot.words import render
 from tests.harness import Harness, told_story
-from tests.said import en, parts, raises_saying, told
+from tests.said import en, parts, raises_saying
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -691,8 +691,9 @@ async def test_r13_2_one_player_folds_when_the_declaration_clock_runs_out() -> N
     assert (await h.do(table, "a", "declare high")).ok
     h.time.set(table.deadline() or 0)
     assert await h.service.tick() == 1
-    said = [told(n) for _, n in h.presenter.public_notices]
-    assert any("ran out: b folds (R-13.2)" in t for t in said), said
+    said = [n.msg for _, n in h.presenter.public_notices]
+    b_folds = msg("table.clock.declare_fold", who=msg("engine.who", who=Name("b")), count=Count(1))
+    assert b_folds in said, said
 
 
 async def test_r13_2_history_tells_the_timeouts() -> None:

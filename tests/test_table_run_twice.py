@@ -10,6 +10,7 @@ from bot.poker.events import (
     RunItTwiceDecided,
     SecondBoardDealt,
 )
+from bot.poker.messages import Name, Rule
 from bot.table.ports import Notice, RecordingPresenter
 from bot.table.service import TableService
 from bot.table.state import state_digest
@@ -17,7 +18,7 @@ from bot.table.table import Table
 from bot.table.text_actions import parse_action
 from bot.words import render
 from tests.harness import Harness
-from tests.said import told
+from tests.said import params_in
 
 
 async def _all_in(h: Harness, names: list[str], **settings: object) -> Table:
@@ -127,7 +128,8 @@ async def test_r20_10_the_answer_clock_means_once() -> None:
     assert table.state.hand is None
     said = [n for n in _public(h) if n.kind == "timeout"]
     assert [n.msg.key for n in said if n.msg is not None] == ["home.clock.run_twice"]
-    assert "did not answer, so the board runs once (R-20.1)" in told(said[0])
+    assert said[0].msg.get("rule") == Rule("R-20.1")
+    assert Name(info.names[late[0]]) in params_in(said[0].msg)
     decided = [e for e in _events(_public(h)) if isinstance(e, RunItTwiceDecided)]
     assert len(decided) == 1 and not decided[0].twice
     assert dict(decided[0].answers) == {first: True, **{p: False for p in late}}
