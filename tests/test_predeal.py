@@ -31,7 +31,8 @@ async def test_r19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() ->
     rules = first.start.rules
     assert max(rules.blinds_or_straddles) == 10 and sum(rules.antes) == 3
     # The table shows the hand at its level, and a snapshot taken now keeps it.
-    assert "blinds 5/10, ante 1" in table.snapshot(None).stakes
+    stakes = table.snapshot(None).stakes_data
+    assert (stakes.blinds, stakes.ante) == ((5, 10), 1)
     snap = snapshot.from_payload(table.table_id, snapshot.to_payload(table.state))
     assert snap is not None and snap.current is not None and snap.current.level == first.level
     level.current = Level(small_blind=50, big_blind=100, ante=10)
