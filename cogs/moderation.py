@@ -34,7 +34,7 @@ from discord.ext import commands
 
 from bot.poker.messages import Msg, Rule
 from bot.table.table import Abandoned, Table
-from bot.words import Locale
+from bot.words import Locale, render
 from cogs import ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel
@@ -417,7 +417,8 @@ class Moderation(commands.Cog):
             if place is None or (guild is not None and place.guild.id != guild.id):
                 continue
             said = await table.member_gone(user)
-            log.info("table %s: member %s left the server: %s", table_id, user, said)
+            told = "nothing to do" if said is None else render(said, "en")  # an operator's log
+            log.info("table %s: member %s left the server: %s", table_id, user, told)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:

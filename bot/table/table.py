@@ -60,7 +60,7 @@ from bot.poker.events import (
 from bot.poker.hand import Hand
 from bot.poker.home import said as home_said
 from bot.poker.legal import Legal
-from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, joined, msg, raw
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, debug, joined, msg, raw
 from bot.poker.potsystems import split_by_id
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
@@ -1484,7 +1484,7 @@ class Table:
         except Exception:  # not recorded: stopped in memory all the same
             log.exception("table %s: could not record the halt", self.table_id)
             self.state.halted = reason
-        log.error("table %s halted: %r", self.table_id, reason)
+        log.error("table %s halted: %s", self.table_id, debug(reason))
         await self._public("halted", reason)
 
     async def settle(self) -> None:
