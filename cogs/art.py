@@ -46,8 +46,10 @@ _NO_LOW = Msg("art.showdown.no_low")
 
 
 _SeatKey = tuple[int, str, int, str, tuple[str, ...], bool, bool, int, tuple[int, ...]]
-PictureKey = tuple[int, str, str, tuple[str, ...], tuple[_SeatKey, ...], tuple[int, ...], int]
-"""What a table picture shows (:func:`picture_key`): a new key, a new picture."""
+_Street = Msg | None
+PictureKey = tuple[int, str, _Street, tuple[str, ...], tuple[_SeatKey, ...], tuple[int, ...], int]
+"""What a table picture shows (:func:`picture_key`), as data (the street as its message,
+never its words): a new key, a new picture."""
 _Key = tuple[Locale, PictureKey]
 
 
@@ -61,7 +63,7 @@ def picture_key(view: TableView) -> PictureKey:
         for s in view.seats
     )
     pots = tuple(p.amount for p in view.pots)
-    return (view.hand_no, view.phase, view.street, view.board, seats, pots, view.reserve)
+    return (view.hand_no, view.phase, view.street_said, view.board, seats, pots, view.reserve)
 
 
 def to_art(view: TableView) -> ArtTable:
@@ -102,7 +104,7 @@ def to_art(view: TableView) -> ArtTable:
     )
     if view.reserve:
         pots += (PotView(RESERVE, view.reserve),)  # not in play (R-15.3)
-    title, stakes = art_stakes(view.stakes_data, view.variant_name)
+    title, stakes = art_stakes(view.stakes_data)
     return ArtTable(
         variant=title,
         stakes=stakes,
@@ -202,16 +204,15 @@ async def render(view: TableView, locale: Locale = "en") -> RenderedImage | None
         return None
 
 
-def art_stakes(data: StakesView | None, variant_name: str) -> tuple[Text, Stakes]:
+def art_stakes(data: StakesView | None) -> tuple[Text, Stakes]:
     """A picture's title (the game, ``game.<code>``: the picture says it in its
     language) and its stakes as data (the structure and amounts; the picture writes the
-    line). Never the English stakes sentence: a German table's picture reads German.
-    Without data (a view from before stakes were data) the title is the game's name and
-    the stakes line is left out."""
+    line). Never a stakes sentence: a German table's picture reads German. Without data
+    (a showdown noted before the table's view was read) no title and no stakes line."""
     if data is None:
-        return variant_name, Stakes()
+        return "", Stakes()
     variant = VARIANTS.get(data.variant)
-    title: Text = variant.title if variant is not None else variant_name
+    title: Text = variant.title if variant is not None else data.variant
     if variant is not None and data.declare:
         title = msg("art.game.declare", game=variant.title)  # R-13.1
     try:
@@ -229,22 +230,11 @@ def art_stakes(data: StakesView | None, variant_name: str) -> tuple[Text, Stakes
     )
 
 
-def split_game(stakes: str, variant_name: str) -> tuple[str, str]:
-    """("Pot-limit Omaha hi-lo", "blinds 1/2") from the stakes text, so a picture names
-    the game once (the title) and the rest beside it."""
-    head, _, rest = stakes.partition(", ")
-    if variant_name and variant_name.casefold() in head.casefold():
-        return head, rest
-    return variant_name or head, stakes if variant_name else rest
-
-
 @dataclass
 class ShowdownNotes:
     """The public record of one hand that the showdown picture needs, collected by the
     presenter from public notices only (never a private card)."""
 
-    variant: str = ""
-    """The game's name (``TableView.variant_name``)."""
     stakes: StakesView | None = None
     """The stakes as data (``TableView.stakes_data``)."""
     code: str = ""
@@ -284,12 +274,12 @@ def showdown_art(
         return tuple(
             Reading(
                 # The hand's name as a message (the picture says it in its language).
-                (r.words or r.name) if r.used or r.half != "low" else _NO_LOW,
+                r.words if r.used or r.half != "low" else _NO_LOW,
                 tuple(r.used),
                 r.half,
             )
             for r in read_hand(variant, tuple(cards), on, wild)
-            if r.name
+            if r.words is not None
         )
 
     declared = {
@@ -315,7 +305,7 @@ def showdown_art(
     seen = {h.seat for h in hands}
     both = [(0, a) for a in shown.awards] + ([(1, a) for a in shown.awards2] if second else [])
     several = any(a[0] for _, a in both)
-    title, stakes = art_stakes(shown.stakes, shown.variant)
+    title, stakes = art_stakes(shown.stakes)
     return ShowdownView(
         variant=title,
         stakes=stakes,

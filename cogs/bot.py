@@ -381,7 +381,7 @@ class ChipfistBot(commands.Bot):
                 if rec.scope == scope:
                     last = rec.hash
         except LogError as exc:
-            log.warning("%s", exc.message)  # unreadable: sync again (harmless)
+            log.warning("%s", exc)  # unreadable: sync again (harmless)
             last = None
         if last == digest and not force:
             log.info("command tree unchanged (%s): not synced", scope)

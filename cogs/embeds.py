@@ -15,7 +15,6 @@ from bot.poker.messages import Msg
 from bot.table.view import TableView, cards_words, seat_notes, stakes_parts
 from bot.words import Locale, render
 from cards_art import RenderedImage
-from cogs.art import split_game
 from cogs.components import action_buttons
 from cogs.names import escape, escape_names
 from cogs.words import say
@@ -45,11 +44,8 @@ def table_embed(
     def w(key: str, **params: str | int) -> str:
         return say(key, locale, **params)
 
-    if view.stakes_data is not None:
-        head, *more = stakes_parts(view.stakes_data)
-        game, rest = render(head, locale), ", ".join(render(m, locale) for m in more)
-    else:
-        game, rest = split_game(view.stakes, view.variant_name)
+    head, *more = stakes_parts(view.stakes_data)
+    game, rest = render(head, locale), ", ".join(render(m, locale) for m in more)
     embed = discord.Embed(
         title=f"{game} — {rest}" if rest else game,  # the game named once
         colour=discord.Colour.dark_green(),

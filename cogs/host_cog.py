@@ -72,7 +72,7 @@ class HostCog(commands.Cog):
             outcome = await command(t, actor, _key(interaction))
         finally:
             await watch.stop()
-        await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, of(interaction)))
+        await ops.reply(interaction, outcome_text(outcome.msg, of(interaction)))
 
     # ------------------------------------------------------------------ /host
 
@@ -143,7 +143,7 @@ class HostCog(commands.Cog):
         buy_in = t.settings.buy_in_range[1]
         user = interaction.user
         outcome = await t.sit(str(user.id), _name(user), buy_in, key=_key(interaction))
-        await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, of(interaction)))
+        await ops.reply(interaction, outcome_text(outcome.msg, of(interaction)))
 
     # ------------------------------------------------------------------ /waitlist
 

@@ -34,7 +34,7 @@ from discord.ext import commands
 
 from bot.poker.messages import Msg, Rule
 from bot.table.table import Abandoned, Table
-from bot.words import Locale
+from bot.words import Locale, render
 from cogs import ops
 from cogs.bot import ChipfistBot
 from cogs.channel import TableChannel
@@ -87,7 +87,7 @@ def rights_from(perms: discord.Permissions, thread: bool) -> Rights:
     return Rights(send=bool(send), attach=bool(send and perms.attach_files))
 
 
-def hold_text(where: str, locale: Locale = "en") -> str:
+def hold_text(where: str, locale: Locale) -> str:
     return say("hold.ephemeral", locale, where=where)
 
 
@@ -185,7 +185,7 @@ class Moderation(commands.Cog):
         ch.no_attach = not rights.attach
         ch.no_send = not rights.send
         if lost_send:
-            table.hold = hold_text(where)
+            table.hold = message("hold.ephemeral", where=where)  # said in the actor's language
             self.told[table_id] = set()
             log.warning("table %s: Send Messages lost; held between deals", table_id)
             await self._tell_host(table, where, rights, thread)
@@ -417,7 +417,8 @@ class Moderation(commands.Cog):
             if place is None or (guild is not None and place.guild.id != guild.id):
                 continue
             said = await table.member_gone(user)
-            log.info("table %s: member %s left the server: %s", table_id, user, said)
+            told = "nothing to do" if said is None else render(said, "en")  # an operator's log
+            log.info("table %s: member %s left the server: %s", table_id, user, told)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:

@@ -257,7 +257,7 @@ async def act(
             finally:
                 acknowledged = await watch.stop()
             if not outcome.ok:
-                await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+                await ops.reply(interaction, outcome_text(outcome.msg, lang))
                 return
             bot.presenter.acted(table_id, user)  # watching the table: nudged later
             if acknowledged and edit:
@@ -292,7 +292,7 @@ async def act(
                     if isinstance(moderation, Moderation):
                         await moderation.ephemeral_word(interaction)
                 return
-            await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+            await ops.reply(interaction, outcome_text(outcome.msg, lang))
     finally:
         bot.observe_action(time.perf_counter() - started)  # the metrics' action latency
 
@@ -353,7 +353,7 @@ async def show_choice(
     user = str(interaction.user.id)
     key = f"i{interaction.id}"
     outcome = await table.show_by_choice(user, which, key=key, for_hand=hand, session=session)
-    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+    await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 
 async def rabbit(interaction: Interaction, table_id: str, hand: int = 0, session: int = 0) -> None:
@@ -365,7 +365,7 @@ async def rabbit(interaction: Interaction, table_id: str, hand: int = 0, session
         return
     user, key = str(interaction.user.id), f"i{interaction.id}"
     outcome = await table.rabbit(user, key=key, for_hand=hand, session=session)
-    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+    await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 
 async def bomb_vote(interaction: Interaction, table_id: str, arg: str, deal: int = 0) -> None:
@@ -381,7 +381,7 @@ async def bomb_vote(interaction: Interaction, table_id: str, arg: str, deal: int
         return
     agree = None if arg == "bomb" else arg == "bomb_yes"
     outcome = await table.bomb_vote(user, agree, key=f"i{interaction.id}", deal=deal)
-    await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, lang))
+    await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 
 async def show_cards(interaction: Interaction, table_id: str) -> None:

@@ -40,7 +40,7 @@ async def load_notify_modes(store: StorePort) -> dict[str, str]:
             chosen = read_rows([event], NotifyChosen)
         except LogError as exc:
             # A preference is no chip: a bad row is skipped (and logged), not fatal.
-            log.warning("%s", exc.message)
+            log.warning("%s", exc)
             continue
         for rec in chosen:
             if rec.mode in NOTIFY_MODES:
@@ -70,7 +70,7 @@ async def load_table_messages(store: StorePort) -> dict[str, int]:
         try:
             saved = read_rows([event], TableMessage)
         except LogError as exc:
-            log.warning("%s", exc.message)  # the bot posts a new table message instead
+            log.warning("%s", exc)  # the bot posts a new table message instead
             continue
         for rec in saved:
             ids[rec.table] = rec.message
@@ -98,7 +98,7 @@ async def load_table_threads(store: StorePort) -> dict[str, int]:
         try:
             saved = read_rows([event], TableThread)
         except LogError as exc:
-            log.warning("%s", exc.message)  # the table stays in its channel
+            log.warning("%s", exc)  # the table stays in its channel
             continue
         for rec in saved:
             ids[rec.table] = rec.thread
@@ -138,7 +138,7 @@ async def load_table_places(store: StorePort) -> dict[str, tuple[int, int]]:
         try:
             saved = read_rows([event], TablePlace)
         except LogError as exc:
-            log.warning("%s", exc.message)  # the table has no place: commands find none
+            log.warning("%s", exc)  # the table has no place: commands find none
             continue
         for rec in saved:
             places[rec.table] = (rec.channel, rec.thread)

@@ -456,10 +456,7 @@ class DiscordPresenter:
         if notice.kind == "hand_started" or ch.hand.showdown is None:
             table = self.service.get(table_id) if self.service else None
             view = table.snapshot(None) if table is not None else None
-            ch.hand.showdown = ShowdownNotes(
-                variant=view.variant_name if view is not None else "",
-                stakes=view.stakes_data if view is not None else None,
-            )
+            ch.hand.showdown = ShowdownNotes(stakes=view.stakes_data if view is not None else None)
         info = notice.hand  # seats and names by position: the notice carries them
         if event is None or info is None:
             return

@@ -138,7 +138,7 @@ class TableCog(commands.Cog):
         await ops.reply(interaction, say("table.none", of(interaction)))
 
     async def _answer(self, interaction: Interaction, outcome: Outcome) -> None:
-        await ops.reply(interaction, outcome_text(outcome.message, outcome.msg, of(interaction)))
+        await ops.reply(interaction, outcome_text(outcome.msg, of(interaction)))
 
     async def _run(
         self,
@@ -263,7 +263,7 @@ class TableCog(commands.Cog):
         seats = seats or say("info.no_seats", lang)
         low, high = t.settings.buy_in_range
         # The game and its stakes in the asker's language (the view's data, not its English).
-        stakes = render(stakes_said(v.stakes_data), lang) if v.stakes_data else v.stakes
+        stakes = render(stakes_said(v.stakes_data), lang)
         head = f"{stakes}. "
         said = say("info.text", lang, low=low, high=high, host=f"<@{v.host}>", seats=seats)
         await ops.reply(interaction, head + said)
@@ -643,7 +643,7 @@ def _game_choices(current: str, locale: Locale = "en") -> list[app_commands.Choi
     ("plo", "stud/8") names."""
     return [
         app_commands.Choice(name=render(label, locale)[:100], value=value)
-        for label, value in game_suggestions(current)
+        for label, value in game_suggestions(current, lambda m: render(m, locale))
     ]
 
 

@@ -59,26 +59,24 @@ def namer(hand: HandFacts | None) -> Callable[[int], str]:
 
 
 def notice_text(notice: Notice, locale: Locale) -> str:
-    """The notice in ``locale`` (its English text while it carries no message), the
-    players' names escaped for Discord's markdown (R-1.12)."""
-    if notice.msg is None:
-        return notice.text
+    """The notice in ``locale``, the players' names escaped for Discord's markdown
+    (R-1.12)."""
     return render(escaped(notice.msg), locale, names=escaping(namer(notice.hand)))
 
 
-def outcome_text(message_en: str, m: Msg | None, locale: Locale) -> str:
-    """A command's answer in the actor's language (its English while it has no message),
-    names escaped (R-1.12)."""
-    return message_en if m is None else render(escaped(m), locale)
+def outcome_text(m: Msg, locale: Locale) -> str:
+    """A command's answer in the actor's language, names escaped (R-1.12)."""
+    return render(escaped(m), locale)
 
 
 def error_text(exc: Exception, locale: Locale) -> str:
     """A refusal in ``locale``: its message where it carries one (``PokerError.msg``,
-    a table error given one), else its English; names and echoed text escaped (R-1.12)."""
+    ``TableError.msg``), else the exception as it says itself; names and echoed text
+    escaped (R-1.12)."""
     m = getattr(exc, "msg", None)
     if isinstance(m, Msg):
         return render(escaped(m), locale)
-    return str(getattr(exc, "message", exc))
+    return str(exc)
 
 
 class Locales:

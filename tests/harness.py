@@ -35,7 +35,7 @@ class Harness:
         out = await self.service.create(
             table_id, HOST, TableSettings.of(**settings), key=self.key()
         )
-        assert out.ok, out.message
+        assert out.ok, out.msg
         return self.service.table(table_id)
 
     async def seated(
@@ -44,7 +44,7 @@ class Harness:
         table = await self.table(table_id, **settings)
         for n in names:
             out = await table.sit(n, n, buy_in, key=self.key())
-            assert out.ok, out.message
+            assert out.ok, out.msg
         self.check(table)
         return table
 
@@ -78,12 +78,12 @@ class Harness:
             user = self.to_act(table)
             word = "check" if "check" in hand.legal().actions else "call"
             out = await self.do(table, user, word)
-            assert out.ok, out.message
+            assert out.ok, out.msg
 
 
 async def told_story(table: Table, hand_no: int) -> str:
     """A finished hand's public lines in English (``Table.hand_told`` rendered), for
     tests that read the story as text."""
-    from bot.poker.messages import english
+    from tests.said import en
 
-    return "\n".join(english(m) for m in await table.hand_told(hand_no))
+    return "\n".join(en(m) for m in await table.hand_told(hand_no))

@@ -62,7 +62,7 @@ async def _play(h: Harness, table: Any, rng: random.Random, hands: int) -> None:
             if seat.state == "sitting_out" and not seat.leaving:
                 assert (await table.sit_in(seat.user_id, key=h.key())).ok
         out = await h.deal(table)
-        assert out.ok, out.message
+        assert out.ok, out.msg
         while (hand := table.state.hand) is not None:
             info = table.state.current
             if hand.phase == "declare" and hand.to_act is None:
@@ -72,7 +72,7 @@ async def _play(h: Harness, table: Any, rng: random.Random, hands: int) -> None:
                 pos = hand.to_act
                 legal = hand.legal()
             out = await h.do(table, info.users[pos], pick(legal, rng, hand.hole[pos]))
-            assert out.ok, out.message
+            assert out.ok, out.msg
 
 
 async def main() -> None:

@@ -134,12 +134,12 @@ async def main(argv: list[str]) -> None:
             if woke["at"] and stale:
                 woke["acted"] += 1
                 say(ev="acted_after_wake", table=tid)
-        elif out.message == NotOwned(tid).message:
+        elif out.msg == NotOwned(tid).msg:
             woke["refused"] += 1
             say(ev="refused", table=tid, woke=woke["at"])
         elif not out.ok and refusals.setdefault(tid, 0) < 3:
             refusals[tid] += 1
-            say(ev="refusal", table=tid, message=out.message)
+            say(ev="refusal", table=tid, message=out.msg.key)
 
     lease_task = asyncio.create_task(leases_loop())
     while True:

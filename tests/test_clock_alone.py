@@ -26,6 +26,7 @@ from bot.table.errors import SettingsError, TableError
 from bot.table.settings import TableSettings
 from bot.table.table import Table
 from tests.harness import Harness
+from tests.said import told
 from tests.test_floor_show import dealt
 
 HANDS = 3
@@ -106,7 +107,7 @@ async def _awake_act(h: Harness, table: Table, awake: set[str]) -> bool:
             continue
         word = next(w for a, w in _PASSIVE if a in actor.legal.actions)
         out = await h.do(table, user, word)
-        assert out.ok, (word, out.message)
+        assert out.ok, (word, out.msg)
         return True
     return False
 
@@ -191,8 +192,8 @@ async def test_r3_5_r18_1_the_clock_brings_in_for_the_bring_in_player() -> None:
     assert await h.service.tick() == 1
     assert await h.service.tick() == 0  # nothing more is due at this moment
     h.check(table)
-    out = [n.text for _, n in h.presenter.public_notices if n.kind == "timeout"]
-    assert out == [f"{late}'s time ran out."]
+    out = [n.msg for _, n in h.presenter.public_notices if n.kind == "timeout"]
+    assert out == [msg("table.story.time_ran_out", who=Name(late))]
     assert table.state.last_said == msg("notice.action.bring_in", who=Name(late), amount=Chips(1))
     assert h.to_act(table) != late
 
@@ -217,7 +218,7 @@ async def test_r13_3_r18_1_the_clock_declares_in_turn_by_the_default() -> None:
             if "bring_in" in hand.legal().actions:
                 word = "bring in"
             out = await h.do(table, h.to_act(table), word)
-            assert out.ok, out.message
+            assert out.ok, out.msg
             continue
         late = h.to_act(table)
         h.time.advance(1)
@@ -226,7 +227,8 @@ async def test_r13_3_r18_1_the_clock_declares_in_turn_by_the_default() -> None:
         assert table.state.seq != mark
         h.check(table)
         timed_out += 1
-        assert f"{late}'s time ran out." in [n.text for _, n in h.presenter.public_notices]
+        ran_out = msg("table.story.time_ran_out", who=Name(late))
+        assert ran_out in [n.msg for _, n in h.presenter.public_notices]
     assert timed_out == 3
     info = table.state.recent[table.state.hand_no]
     assert not any(isinstance(a, Fold) for a in info.actions)
@@ -280,13 +282,13 @@ async def test_r18_3_a_refused_automatic_deal_is_said_once_and_waits() -> None:
     h.time.advance(100)
     assert await h.service.tick() == 0
     assert refusals == 1
-    said = [n.text for _, n in h.presenter.public_notices if "automatic deal" in n.text]
+    said = [told(n) for _, n in h.presenter.public_notices if "automatic deal" in told(n)]
     assert len(said) == 1 and "the deal is refused for the test" in said[0].lower()
     assert h.service.next_due() is None and table.state.halted is None
     # A change at the table (one stands up) and the deal goes ahead.
     table._deal = deal  # type: ignore[method-assign]
     out = await table.stand("c", key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     h.time.advance(2)
     assert await h.service.tick() == 1
     assert table.state.in_hand

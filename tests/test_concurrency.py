@@ -112,7 +112,7 @@ async def test_50_tables_play_in_parallel_on_sqlite(tmp_path) -> None:  # type: 
     async def play(t: Any) -> None:
         for _ in range(2):
             out = await t.deal(HOST, key=h.key())
-            assert out.ok, out.message
+            assert out.ok, out.msg
             await h.play_passively(t)
 
     await asyncio.gather(*(play(t) for t in tables))

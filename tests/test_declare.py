@@ -25,6 +25,14 @@ from bot.poker.declare import (
 )
 from bot.poker.errors import IllegalAction
 from bot.poker.events import Pot
+from bot.poker.messages import Msg, Rule, msg
+from bot.words import render
+
+
+def seats(m: Msg) -> str:
+    """A resolution step in English, players named by seat (1-based)."""
+    return render(m, "en", names=lambda p: f"Seat {p + 1}")
+
 
 DEFAULT = DeclareOptions()
 ORDER = list(range(9))
@@ -51,7 +59,7 @@ def test_r13_2_commitment_is_final() -> None:
     with pytest.raises(AlreadyCommitted) as err:
         d.commit(1, "high")
     assert isinstance(err.value, IllegalAction)
-    assert "final" in err.value.message
+    assert err.value.msg == msg("refuse.chosen_final", rule=Rule("R-13.2"))
     assert d.count() == 1
 
 
@@ -134,21 +142,21 @@ def test_r13_4_both_declarer_who_ties_for_low_is_eliminated() -> None:
     assert r.payouts == {2: 51, 1: 50}
     (elim,) = r.pots[0].eliminated
     assert elim.player == 0
-    assert elim.reason == "Seat 1 declared both but tied for low with Seat 2"
+    assert seats(elim.why) == "Seat 1 declared both but tied for low with Seat 2"
 
 
 def test_r13_4_both_declarer_who_loses_high_is_eliminated() -> None:
     # 0 both loses high to 1 (8 > 6): out. 1 high takes the high half 50, 2 low 50.
     r = resolve(100, {0: (6, 9), 1: (8, 0), 2: (0, 5)}, {0: "both", 1: "high", 2: "low"})
     assert r.payouts == {1: 50, 2: 50}
-    assert "lost high to Seat 2" in r.pots[0].eliminated[0].reason
+    assert "lost high to Seat 2" in seats(r.pots[0].eliminated[0].why)
 
 
 def test_r13_4_both_without_a_qualifying_low_is_eliminated() -> None:
     # 0 both has no low at all: out. 1 high alone after elimination → whole 40.
     r = resolve(40, {0: (9, None), 1: (3, None)}, {0: "both", 1: "high"})
     assert r.payouts == {1: 40}
-    assert "no qualifying low" in r.pots[0].eliminated[0].reason
+    assert "no qualifying low" in seats(r.pots[0].eliminated[0].why)
 
 
 # ---------------------------------------------------------------- R-13.5 halves
@@ -309,8 +317,9 @@ def test_r8_3_single_eligible_pot_returns_without_showing() -> None:
 
 def test_steps_read_as_sentences() -> None:
     r = resolve(100, {0: (6, 9), 1: (8, 0), 2: (0, 5)}, {0: "both", 1: "high", 2: "low"})
-    assert r.steps[0] == "Main pot (100): Seat 1 both, Seat 2 high, Seat 3 low."
-    assert all(s.endswith(".") for s in r.steps)
+    steps = [seats(m) for m in r.messages]
+    assert steps[0] == "Main pot (100): Seat 1 both, Seat 2 high, Seat 3 low."
+    assert all(s.endswith(".") for s in steps)
 
 
 # ---------------------------------------------------------------- properties
@@ -359,7 +368,7 @@ def _observe(d: Declarations) -> tuple[object, ...]:
         try:
             seen.append((name, attr()))
         except IllegalAction as err:
-            seen.append((name, "refused", err.message))
+            seen.append((name, "refused", err.msg))
         except TypeError:
             seen.append((name, "needs arguments"))  # commit/withdraw change state
     return tuple(seen)

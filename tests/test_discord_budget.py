@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.poker.messages import Cards, msg
 from bot.table.ports import Notice
 from cogs.channel import TableChannel
 from tests.fakediscord import FakeConfig, FakeDiscord, FakeMessage, FakeUser
@@ -131,7 +132,7 @@ async def test_issue15_ping_after_clock_started_deal_falls_back_to_a_channel_mes
     for record in h.fake.interactions.values():
         h.fake.expire_interaction(record)  # 401 / 50027 on every webhook from now
     outcome = await h.table().deal(None)  # the clock deals: no interaction of its own
-    assert outcome.ok, outcome.message
+    assert outcome.ok, outcome.msg
     await h.settle()
     first = await to_act(h)
     now = pings(h.fake)
@@ -247,7 +248,7 @@ async def test_issue15_no_dm_channel_reopened_past_128_players(
         fake_discord.reset_counts()
         for _ in range(2):
             for user in many:
-                notice = Notice("CardsDealt", "Your cards", 1)
+                notice = Notice("CardsDealt", msg("notice.cards", cards=Cards(("As", "Kd"))), 1)
                 await bot.presenter._dm_private(tid, str(user.id), notice)
         assert fake_discord.requests_by_route[OPEN_DM] == 140
         assert fake_discord.requests_by_route[CHANNEL_POST] == 280
@@ -350,9 +351,9 @@ async def test_issue15_street_picture_rides_on_the_clicks_answer(h: Harness) -> 
     click's webhook nor by REST. R-2.5 holds."""
     users = players(h.fake)
     await h.start_table(users)
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             rec = await h.click(await to_act(h), "check_call")
         await h.settle()
     assert used[HOOK_EDIT] == 0 and used[CHANNEL_EDIT] == 0, used
@@ -375,17 +376,17 @@ async def test_issue15_street_picture_goes_through_the_clicks_webhook(
     monkeypatch.setattr(TableChannel, "draw_within", 0.0)
     users = players(h.fake)
     await h.start_table(users)
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             await h.click(await to_act(h), "check_call")
         await h.settle()
     assert used[HOOK_EDIT] >= 1 and used[CHANNEL_EDIT] == 0, used
     assert h.table_message().attachments, "the picture of the new street is on the message"
     h.fake.token_lifetime = 0.0  # every interaction webhook now answers 401 / 50027
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             await h.click(await to_act(h), "check_call")
         await h.settle()
     assert used[CHANNEL_EDIT] >= 1, used  # the REST edit still brings the picture
@@ -410,10 +411,10 @@ async def test_issue15_webhook_edit_of_the_table_answered_503_is_retried_fast(
     await h.settle()
     failed = h.fake.faults.fail_next(HOOK_EDIT, 503)  # one fault
     retried = CallbackAdapter.retries
-    street = h.table().snapshot(None).street
+    street = h.table().snapshot(None).street_said
     before = h.fake.requests_by_route[HOOK_EDIT]
     with h.fake.counting() as used:
-        while h.table().snapshot(None).street == street:
+        while h.table().snapshot(None).street_said == street:
             await h.click(await to_act(h), "check_call")
         began = time.monotonic()
         while h.fake.requests_by_route[HOOK_EDIT] < before + 2 and time.monotonic() - began < 6:

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from bot.poker.messages import msg
 from cogs.app import ChipfistBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
+from tests.said import told
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 
@@ -133,7 +135,7 @@ class LeakGuard:
             if notice.kind == "hand_started" or not self.starts:
                 data = notice.data or {}
                 self._hand(data.get("hand_no") if notice.kind == "hand_started" else None)
-            self.disclosed[-1].update(CARD.findall(notice.text))
+            self.disclosed[-1].update(CARD.findall(told(notice)))
             await public(table_id, notice)
 
         async def on_private(table_id: str, user_id: str, notice: Any) -> None:
@@ -821,4 +823,4 @@ async def test_r16_2_table_settings_turns_a_rotation_off_and_a_game_ends_it(h: H
     for u in users:
         await h.slash(u, "sit", buy_in=200)
     await h.slash(users[0], "deal")
-    assert h.table().snapshot(None).variant_name == "Omaha", h.table().snapshot(None)
+    assert h.table().snapshot(None).title_said == msg("game.omaha"), h.table().snapshot(None)

@@ -135,7 +135,7 @@ async def test_r16_13_a_carried_guts_pot_goes_back_at_the_close(h: Harness) -> N
     assert hand is not None and info is not None
     for pos in hand.guts_pending():
         out = await table.act(info.users[pos], "out", key=f"t-out-{pos}")
-        assert out.ok, out.message
+        assert out.ok, out.msg
     await h.settle()
     carried = table.state.carried
     assert carried > 0

@@ -388,7 +388,7 @@ async def test_issue15_3_4_a_503_on_the_refresh_is_retried_until_current(
     fake_discord.configure(FakeConfig(error_rate=1.0, error_statuses=(503,)))
     user, word, turn = play.actor() or pytest.fail("nobody to act")
     outcome = await play.table().act(str(user.id), word, key="k503", turn=turn)
-    assert outcome.ok, outcome.message
+    assert outcome.ok, outcome.msg
     # Other messages' edits fail too: wait for the table message's own refresh to be
     # refused and rescheduled, not for any two edits.
     await fake_discord.wait_for(lambda: play.ch().retries >= 1, timeout=10)
@@ -415,7 +415,7 @@ async def test_issue15_4_a_500_on_the_table_edit_is_redone_within_a_second(
     user, word, turn = play.actor() or pytest.fail("nobody to act")
     began = asyncio.get_running_loop().time()
     outcome = await play.table().act(str(user.id), word, key="k500", turn=turn)
-    assert outcome.ok, outcome.message
+    assert outcome.ok, outcome.msg
     await fake_discord.wait_for(
         lambda: (
             (m := play.message()) is not None and version_of({"embeds": m.embeds}) == play.latest()

@@ -22,6 +22,7 @@ from cogs.table_cog import rules_answer
 from cogs.words import say
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
+from tests.said import keys_in
 from tests.test_discord_e2e import Harness, make_bot
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
@@ -62,15 +63,14 @@ def labels(msg: FakeMessage) -> list[str]:
     ]
 
 
-def untranslated(bot: Any) -> list[str]:
-    """The English texts of the public notices that carry no message yet (filled in as
-    the table tells them)."""
+def unrendered(bot: Any) -> list[str]:
+    """The keys of the public notices whose message English lacks (the renderer would
+    show the key itself), collected as the table tells them."""
     seen: list[str] = []
     public = bot.presenter.public
 
     async def on_public(table_id: str, notice: Notice) -> None:
-        if notice.msg is None:
-            seen.append(notice.text)
+        seen.extend(k for k in keys_in(notice.msg) if k not in keys("en"))
         await public(table_id, notice)
 
     bot.presenter.public = on_public
@@ -96,7 +96,7 @@ async def test_words_each_reader_in_his_language_table_in_its_own(
     assert fake.guild_locale(None) == "en-US"  # the server speaks English
     db = tmp_path / "chipfist.sqlite3"
     bot = make_bot(db)
-    unconverted = untranslated(bot)
+    unconverted = unrendered(bot)
     async with run_bot(fake, bot, sync=True):
         h = Harness(fake, bot)
         await h.slash(alice, "table create")
@@ -259,16 +259,52 @@ def test_R_1_11_place_refusals_in_the_askers_language_english_unchanged() -> Non
 
 
 def test_messages_at_the_seams_rendered_for_their_reader() -> None:
-    """An outcome or a notice that carries a message is said in the reader's language,
-    players named by the notice's hand; one without is its English text, as before."""
+    """An outcome's or a notice's message is said in the reader's language, players
+    named by the notice's hand."""
     from bot.poker.messages import Chips, Player, msg
     from bot.table.ports import HandFacts
     from cogs.words import notice_text, outcome_text
 
     call = msg("legal.call", amount=Chips(1500))
-    assert outcome_text("call 1,500", call, "de") == "1.500 mitgehen"
-    assert outcome_text("as it was", None, "de") == "as it was"
+    assert outcome_text(call, "de") == "1.500 mitgehen"
     facts = HandFacts(hand_no=1, variant="holdem", wild="none", seats=(1, 2), names=("ann", "bo"))
-    who = Notice("sat", "bo", 1, hand=facts, msg=msg("engine.who", who=Player(1)))
+    who = Notice("sat", msg("engine.who", who=Player(1)), 1, hand=facts)
     assert notice_text(who, "ru") == "bo"
-    assert notice_text(Notice("sat", "English text", 1), "ru") == "English text"
+
+
+def _keys_said_in_code() -> tuple[set[str], set[str]]:
+    """Every string literal of the shipped code, and the fixed heads of the keys it
+    builds (``f"modal.{kind}.title"``, ``"settings.unit." + unit``)."""
+    literals: set[str] = set()
+    heads: set[str] = set()
+    root = Path(__file__).resolve().parent.parent
+    for package in ("cogs", "bot", "cards_art"):
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    literals.add(node.value)
+                elif isinstance(node, ast.JoinedStr) and node.values:
+                    head = node.values[0]
+                    if isinstance(head, ast.Constant) and isinstance(head.value, str):
+                        heads.add(head.value)
+                elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+                    left = node.left
+                    if isinstance(left, ast.Constant) and isinstance(left.value, str):
+                        heads.add(left.value)
+    return literals, heads - {""}
+
+
+def test_every_discord_key_is_said_somewhere() -> None:
+    """The ``discord`` catalogue holds only words the code says: a key no literal names
+    (and no built key can be) is a leftover, in six languages."""
+    literals, heads = _keys_said_in_code()
+    unused = sorted(
+        key
+        for key in (
+            str(m.id[0] if isinstance(m.id, tuple) else m.id)
+            for m in read_catalog("en", "discord")
+            if m.id
+        )
+        if key not in literals and not any(key.startswith(h) for h in heads)
+    )
+    assert unused == []

@@ -267,5 +267,5 @@ def test_r13_2_legal_during_sealed_declarations_does_not_say_the_hand_is_over() 
     with pytest.raises(NotYourTurn) as refused:
         h.legal()
     assert not isinstance(refused.value, HandOver)
-    assert "at once" in refused.value.message
+    assert refused.value.msg.key == "refuse.all_at_once"
     assert len(h.actors()) == 3

@@ -26,7 +26,9 @@ from bot.poker.actions import (
 from bot.poker.cards import stacked_deck
 from bot.poker.errors import BadAmount, HandOver, IllegalAction, NotYourTurn
 from bot.poker.hand import Hand
+from bot.poker.messages import Chips, msg
 from bot.poker.rules import Limit, Rules
+from tests.said import said_in
 
 Snapshot = tuple[list[int], list[int], list[int], int | None, int, bool]
 
@@ -58,7 +60,7 @@ def refused(hand: Hand, action: Action, error: type[IllegalAction]) -> IllegalAc
     assert snapshot(hand) == before
     if legal_before is not None:
         assert hand.legal() == legal_before
-    assert info.value.message
+    assert info.value.msg.key
     return info.value
 
 
@@ -211,7 +213,9 @@ def test_r5_3_above_pot_limit_maximum_is_refused() -> None:
     # Pot 3, call 2 → pot 5; raise by at most 5: to 7.
     assert legal.max_to == 7
     err = refused(hand, RaiseTo(2, 8), BadAmount)
-    assert "7" in err.message
+    assert said_in(err.msg, msg("legal.range", low=Chips(4), high=Chips(7))) or said_in(
+        err.msg, msg("legal.amount", amount=Chips(7))
+    )
     refused(hand, RaiseBy(2, 6), BadAmount)
 
 

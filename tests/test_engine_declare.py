@@ -19,6 +19,8 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rules
+from bot.words import render
+from tests.said import raises_saying
 
 # Omaha hi-lo, three players: p0 has the nut low, p1 the best high, p2 nothing.
 DECK = stacked_deck(["As2dKcQh", "KsKdJc9h", "7c7d6h6s"], board="3c4h8dKh9s", hole_count=4)
@@ -51,7 +53,7 @@ def test_r13_2_chip_fist_sealed_until_all_commit_then_revealed_at_once() -> None
     assert public == [DeclarationCount(committed=1, total=3)]
     private = [e for e in events if e.audience is not None]
     assert private == [DeclarationCommitted(player=2, choice="high", audience=2)]
-    with pytest.raises(IllegalAction, match="final"):
+    with raises_saying(IllegalAction, "final"):
         h.apply(Declare(2, "low"))  # R-13.2: a commitment is final
     h.apply(Declare(0, "low"))
     assert not any(isinstance(e, DeclarationsRevealed) for e in h.events)
@@ -112,16 +114,17 @@ def test_r13_6_everyone_both_nobody_wins_pot_carries() -> None:
     assert end.carried == 6 and h.middle == 6
     assert h.total_chips() == 300
     resolved = next(e for e in h.events if isinstance(e, DeclareResolved))
-    assert resolved.carried == 6 and resolved.steps
+    assert resolved.carried == 6 and resolved.messages
 
 
 def test_r13_4_resolution_steps_name_players_by_token_for_the_presenter() -> None:
-    """The engine knows positions, not names: steps carry {pN} tokens the table fills in."""
+    """The engine knows positions, not names: steps name players by position, which the
+    presenter names (a renderer given no names leaves {pN} tokens)."""
     h = to_declare()
     for p, choice in ((0, "high"), (1, "low"), (2, "high")):
         h.apply(Declare(p, choice))  # type: ignore[arg-type]
     resolved = next(e for e in h.events if isinstance(e, DeclareResolved))
-    text = " ".join(resolved.steps)
+    text = " ".join(render(m, "en") for m in resolved.messages)
     assert "Seat " not in text
     assert "{p0} high" in text and "{p1} low" in text and "{p2} high" in text, text
 

@@ -11,6 +11,7 @@ from bot.poker.events import PotAwarded, PotsFormed
 from bot.poker.hand import Hand
 from bot.poker.pots import build_pots, halve, split
 from bot.poker.rules import Limit, Rules
+from tests.said import raises_saying
 
 
 def round_with_pot(pot: int, stacks: list[int], **rules: object) -> Hand:
@@ -141,7 +142,7 @@ def test_e5_no_limit_full_bet_rule() -> None:
     for player in (1, 2):
         legal = h.legal()
         assert legal.player == player and legal.to_call == 15 and legal.min_to is None
-        with pytest.raises(Exception, match=r"does not reopen the betting for you \(R-7.3\)"):
+        with raises_saying(Exception, r"does not reopen the betting for you \(R-7.3\)"):
             h.apply(RaiseTo(player, 100))
         h.apply(Call(player))
 

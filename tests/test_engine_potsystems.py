@@ -12,6 +12,7 @@ from bot.poker.events import DeclarationCount, GutsCallCommitted, GutsCallsRevea
 from bot.poker.hand import Hand
 from bot.poker.potsystems import GutsState, TwoToWinState
 from bot.poker.rules import Limit, Rules
+from tests.said import raises_saying
 
 IDS = ("ann", "bob", "cat")
 
@@ -123,11 +124,10 @@ def test_r15_state_survives_the_hand_record_round_trip() -> None:
 
 
 def test_r15_1_two_to_win_is_fixed_limit_only() -> None:
-    import pytest
 
     from bot.poker.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="fixed limit"):
+    with raises_saying(ConfigError, "fixed limit"):
         Rules(blinds_or_straddles=(1, 2), pot_system="two_to_win")
 
 

@@ -166,7 +166,7 @@ def play(
         try:
             hand.apply(action)
         except IllegalAction as exc:  # an offered action must be accepted
-            raise AssertionError(f"{action} was offered but refused: {exc.message}") from exc
+            raise AssertionError(f"{action} was offered but refused: {exc.msg}") from exc
         actions.append(action)
         # after every action.
         assert hand.total_chips() == total

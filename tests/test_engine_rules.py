@@ -18,6 +18,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.rules import Limit, Rake, Rules, ante_list
+from tests.said import en, raises_saying
 
 DECK6 = stacked_deck(["", "", "", "", "", ""])
 
@@ -88,7 +89,7 @@ def test_r3_7_short_blind_others_call_full_blind() -> None:
 def test_r4_4_checking_out_option_refuses_fold_when_check_is_free() -> None:
     rules = Rules(blinds_or_straddles=(0, 0, 0), checking_out=False)
     h = Hand(rules, [100] * 3, stacked_deck(["", "", ""]), carried=10)
-    with pytest.raises(IllegalAction, match="Check instead"):
+    with raises_saying(IllegalAction, "Check instead"):
         h.apply(Fold(0))
     h.apply(Check(0))
 
@@ -192,14 +193,14 @@ def test_r6_4_clamp_to_max_option() -> None:
 def test_r6_4_above_maximum_refused_with_range() -> None:
     rules = Rules(limit=Limit.POT_LIMIT, blinds_or_straddles=(1, 2))
     h = Hand(rules, [1000] * 3, stacked_deck(["", "", ""]))
-    with pytest.raises(BadAmount, match="4–7"):
+    with raises_saying(BadAmount, "4–7"):
         h.apply(RaiseTo(2, 500))
 
 
 def test_r6_5_out_of_turn_refused_and_changes_nothing() -> None:
     h = Hand(Rules(blinds_or_straddles=(1, 2)), [100] * 3, stacked_deck(["", "", ""]))
     before = (list(h.stacks), list(h.bets), h.to_act, len(h.events))
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with raises_saying(IllegalAction, "not your turn"):
         h.apply(Call(0))
     assert (list(h.stacks), list(h.bets), h.to_act, len(h.events)) == before
 
@@ -261,7 +262,8 @@ def test_r9_2_pot_award_names_the_shown_winning_hand() -> None:
     for p in (0, 1, 2):
         h.apply(Check(p))
     (award,) = [e for e in h.events if isinstance(e, PotAwarded)]
-    assert award.winners == (1,) and award.hand == "Pair of aces"
+    assert award.winners == (1,) and award.hand_words is not None
+    assert en(award.hand_words) == "Pair of aces"
 
 
 def test_r9_2_a_winner_who_never_showed_is_not_described() -> None:
@@ -280,7 +282,7 @@ def test_r9_2_a_winner_who_never_showed_is_not_described() -> None:
     (award,) = [e for e in h.events if isinstance(e, PotAwarded)]
     winner = award.winners[0]
     assert not h.shown[winner]
-    assert award.hand == ""
+    assert award.hand_words is None
     assert not [e for e in h.events if isinstance(e, HandShown) and e.player == winner]
 
 
@@ -293,7 +295,9 @@ def test_r11_3_hi_lo_awards_name_each_half() -> None:
     while not h.over:
         legal = h.legal()
         h.apply(Call(legal.player) if legal.to_call else Check(legal.player))
-    names = {e.share: e.hand for e in h.events if isinstance(e, PotAwarded)}
+    names = {
+        e.share: en(e.hand_words) for e in h.events if isinstance(e, PotAwarded) if e.hand_words
+    }
     assert names == {"high": "Three queens", "low": "8-5-4-2-A low"}
 
 
@@ -390,7 +394,7 @@ def test_r2_4_open_stakes_chips_added_during_the_betting() -> None:
 
     rules = Rules(limit=Limit.FIXED, blinds_or_straddles=(1, 2), small_bet=2, big_bet=4)
     h = Hand(rules, [10, 10, 3], stacked_deck(["", "", ""]))
-    with pytest.raises(IllegalAction, match=r"R-2\.1"):
+    with raises_saying(IllegalAction, r"R-2\.1"):
         h.apply(AddChips(2, 50))  # not without the option
     h2 = Hand(
         Rules(
@@ -405,7 +409,7 @@ def test_r2_4_open_stakes_chips_added_during_the_betting() -> None:
     assert h2.total_chips() == 23  # constant: the added chips are counted apart
     with pytest.raises(BadAmount):
         h2.apply(AddChips(0, -5))
-    with pytest.raises(Exception, match=r"R-2\.4"):
+    with raises_saying(Exception, r"R-2\.4"):
         Rules(open_stakes=True)  # no-limit: not allowed
 
 

@@ -21,11 +21,12 @@ from bot.poker.cards import CardError, parse_card
 from bot.poker.errors import BadAmount, ConfigError, IllegalAction, NotYourTurn, PokerError
 from bot.poker.events import DeclareResolved, HandShown, PotAwarded, PotSystemSettled
 from bot.poker.hand import Hand
-from bot.poker.messages import Cards, Chips, Count, Msg, Player, Rule, english
+from bot.poker.messages import Cards, Chips, Count, Msg, Player, Rule, msg
 from bot.poker.rules import Limit, Rules
 from bot.poker.variants import VARIANTS, street_title
 from bot.words import SUPPORTED, render
 from bot.words.catalog import keys, read_catalog
+from tests.said import en
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "bot" / "poker"
@@ -203,7 +204,7 @@ def test_R_6_6_a_refusal_is_a_message_with_typed_parameters_and_its_options() ->
     assert m.get("amount") == Chips(2)
     options = m.get("options")
     assert isinstance(options, Msg) and options == hand.legal().options()
-    assert info.value.message == (
+    assert render(m, "en") == (
         "You cannot check: there is 2 to call. You may call 2, raise to 4–100 (all in), or fold."
     )
     german = render(m, "de")
@@ -221,9 +222,7 @@ def test_R_6_4_an_amount_out_of_range_names_what_was_said_and_what_is_legal() ->
     assert isinstance(said, Msg) and said.get("amount") == Chips(3)
     assert isinstance(allowed, Msg) and allowed.key == "refuse.legal_range"
     assert (allowed.get("low"), allowed.get("high")) == (Chips(4), Chips(100))
-    assert info.value.message.startswith(
-        "You cannot raise to 3: the legal range is raise to 4–100."
-    )
+    assert render(m, "en").startswith("You cannot raise to 3: the legal range is raise to 4–100.")
     with pytest.raises(IllegalAction) as info:
         hand.apply(Bet(i, 5))
     assert info.value.msg.key == "refuse.already_a_bet"
@@ -258,7 +257,7 @@ def test_R_16_4_a_discard_count_picks_its_plural_form() -> None:
         hand.apply(Draw(i, (*hand.hole[i][:5], "As")))
     m = info.value.msg
     assert m.key == "refuse.discard_most" and m.get("most") == Count(5)
-    assert info.value.message == "You may discard at most 5 cards."
+    assert render(m, "en") == "You may discard at most 5 cards."
     assert render(m, "ru").endswith("5 карт.")
     with pytest.raises(IllegalAction) as info:
         hand.apply(Draw(i, ("Xx",)))
@@ -271,7 +270,7 @@ def test_R_2_4_a_table_setup_error_is_a_message_the_host_reads() -> None:
         Rules(variant="holdem", limit=Limit.FIXED, declare="simultaneous")
     m = info.value.msg
     assert m.key == "config.not_hi_lo" and m.get("game") == VARIANTS["holdem"].title
-    assert info.value.message == "Texas hold'em is not a high-low game, so nobody can declare."
+    assert render(m, "en") == "Texas hold'em is not a high-low game, so nobody can declare."
     assert render(m, "ru").startswith("Техасский холдем")
     with pytest.raises(ConfigError) as info:
         Rules(variant="holdem", limit=Limit.NO_LIMIT, pot_system="two_to_win")
@@ -280,7 +279,7 @@ def test_R_2_4_a_table_setup_error_is_a_message_the_host_reads() -> None:
     with pytest.raises(ConfigError) as info:
         Rules(variant="nosuchgame")
     assert info.value.msg.key == "config.unknown_game"
-    assert "holdem" in info.value.message
+    assert "holdem" in render(info.value.msg, "en")
 
 
 def _english_template(key: str) -> str:
@@ -302,7 +301,10 @@ def test_a_card_error_is_a_message() -> None:
     with pytest.raises(CardError) as info:
         parse_card("Zz")
     assert info.value.msg.key == "card.not_a_card"
-    assert str(info.value) == "'Zz' is not a card; write rank then suit, like As, Td or 9c."
+    assert (
+        render(info.value.msg, "en")
+        == "'Zz' is not a card; write rank then suit, like As, Td or 9c."
+    )
 
 
 def _declare_hand() -> Hand:
@@ -323,21 +325,20 @@ def _play_to_declare(hand: Hand) -> None:
 
 
 def test_R_13_4_declare_resolution_is_messages_with_players_by_position() -> None:
-    """Every step of the resolution is a message naming players by position; the
-    English steps the table still reads are those messages, with position tokens."""
+    """Every step of the resolution is a message naming players by position (the event
+    carries no English of its own)."""
     hand = _declare_hand()
     _play_to_declare(hand)
     assert hand.phase == "declare"
     for i, choice in zip(range(3), ("high", "low", "both"), strict=True):
         hand.apply(Declare(i, choice))  # type: ignore[arg-type]
     (resolved,) = [e for e in hand.events if isinstance(e, DeclareResolved)]
-    assert resolved.messages and len(resolved.messages) == len(resolved.steps)
-    assert resolved.steps == tuple(english(m) for m in resolved.messages)
+    assert resolved.messages and not hasattr(resolved, "steps")
     first = resolved.messages[0]
     assert first.key == "declare.pot_said"
     players = [p for m in resolved.messages for p in _players(m)]
     assert set(players) <= {Player(0), Player(1), Player(2)} and players
-    assert "{p0}" in resolved.steps[0]
+    assert "{p0}" in render(first, "en")  # a position a presenter names
     for locale in SUPPORTED:
         text = " ".join(render(m, locale, names=str) for m in resolved.messages)
         assert "{" not in text, (locale, text)
@@ -362,7 +363,7 @@ def test_R_15_2_a_guts_log_is_messages() -> None:
     for i in range(3):
         hand.apply(GutsCall(i, i != 2))
     (settled,) = [e for e in hand.events if isinstance(e, PotSystemSettled)]
-    assert settled.log == tuple(english(m) for m in settled.messages)
+    assert settled.messages and not hasattr(settled, "log")
     keys_said = {m.key for m in settled.messages}
     assert keys_said & {"guts.takes", "guts.split", "guts.pays", "guts.pay_each"}
     for locale in SUPPORTED:
@@ -378,7 +379,8 @@ def test_R_15_1_a_two_to_win_log_is_messages() -> None:
     hand.apply(Fold(hand.to_act or 0))
     (settled,) = [e for e in hand.events if isinstance(e, PotSystemSettled)]
     assert [m.key for m in settled.messages] == ["two.marker_uncontested"]
-    assert "uncontested" in settled.log[0] and "{p" in settled.log[0]
+    said = render(settled.messages[0], "en")
+    assert "uncontested" in said and "{p" in said
 
 
 def test_R_10_2_hand_names_are_messages_with_ranks_as_terms() -> None:
@@ -386,14 +388,14 @@ def test_R_10_2_hand_names_are_messages_with_ranks_as_terms() -> None:
     value = ev.high_value(["Ks", "Kd", "Kh", "7c", "7d"])
     words = ev.high_words(value)
     assert words.key == "hand.full_house"
-    assert ev.high_name(value) == "Kings full of sevens"
+    assert en(words) == "Kings full of sevens"
     assert render(words, "de") == "Full House, Könige über Siebenen"
     assert render(words, "ru") == "Фулл-хаус: тройка королей и пара семёрок"
     desc = ev.describe("low_a5_8", ["As", "2d", "3h", "4c", "7s"])
     assert desc.words is not None and desc.words.key == "hand.low"
-    assert desc.name == "7-4-3-2-A low"
+    assert en(desc.words) == "7-4-3-2-A low"
     none = ev.describe("low_a5_8", ["Ks", "Qd", "Jh", "9c", "9s"])
-    assert none.name == "No low" and none.words == ev.NO_LOW
+    assert en(none.words) == "No low" and none.words == ev.NO_LOW
 
 
 def test_shown_and_awarded_hands_carry_their_names_as_messages() -> None:
@@ -402,17 +404,15 @@ def test_shown_and_awarded_hands_carry_their_names_as_messages() -> None:
         i = hand.to_act or 0
         hand.apply(Call(i) if hand.legal().to_call else Check(i))
     shown = [e for e in hand.events if isinstance(e, HandShown)]
-    assert shown and all(
-        e.descriptions == tuple(english(h) for h in e.hands if h is not None) for e in shown
-    )
-    for award in (e for e in hand.events if isinstance(e, PotAwarded)):
-        if award.hand_words is not None:
-            assert award.hand == english(award.hand_words)
+    assert shown and all(e.hands and all(isinstance(h, Msg) for h in e.hands) for e in shown)
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    assert awards and all(isinstance(a.hand_words, Msg) for a in awards)
+    assert not {"descriptions", "hand"} & {f for e in (*shown, *awards) for f in e.__slots__}
 
 
 def test_every_game_has_a_name_in_every_language() -> None:
     for code, variant in VARIANTS.items():
-        assert variant.name != code or code in ("omaha", "razz", "badugi")
+        assert en(variant.title) != code or code in ("omaha", "razz", "badugi")
         for locale in SUPPORTED:
             assert render(variant.title, locale).strip(), (code, locale)
 
@@ -427,7 +427,68 @@ def test_every_street_has_a_name_in_every_language() -> None:
     assert render(VARIANTS["stud"].streets[0].title, "de") == "Third Street"
 
 
-def test_poker_error_keeps_its_message() -> None:
-    """The transitional shim: a refusal still has its English ``message``."""
+def test_a_poker_error_s_words_are_its_message_only() -> None:
+    """A refusal carries its message and no English of its own; its ``str`` is for
+    developers (a raw sentence as written, else the key and parameters)."""
     err = PokerError("plain words")
-    assert err.message == "plain words" and err.msg.key == "engine.raw"
+    assert err.msg.key == "engine.raw" and str(err) == "plain words"
+    assert not hasattr(err, "message")
+    keyed = IllegalAction(msg("refuse.capped", rule=Rule("R-5.7")))
+    assert str(keyed) == "refuse.capped(rule=R-5.7)"
+
+
+ENGLISH_RENDERERS = {"english", "speak_english_with", "render", "en"}
+
+
+def _english_in(path: Path) -> list[str]:
+    """Where a core module imports the catalogue or names an English renderer."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").startswith("bot.words"):
+                found.append(f"{path.name}:{node.lineno} imports {node.module}")
+            found += [
+                f"{path.name}:{node.lineno} imports {a.name}"
+                for a in node.names
+                if a.name in ENGLISH_RENDERERS
+            ]
+        elif isinstance(node, ast.Import):
+            found += [
+                f"{path.name}:{node.lineno} imports {a.name}"
+                for a in node.names
+                if a.name.startswith("bot.words")
+            ]
+        elif isinstance(node, ast.Name) and node.id in ENGLISH_RENDERERS - {"en", "render"}:
+            found.append(f"{path.name}:{node.lineno} names {node.id}")
+        elif isinstance(node, ast.Attribute) and node.attr in {"english", "speak_english_with"}:
+            found.append(f"{path.name}:{node.lineno} reads .{node.attr}")
+    return found
+
+
+def test_the_core_imports_and_calls_no_english_renderer() -> None:
+    """The engine and the table service put nothing in words: no module of
+    ``bot/poker`` or ``bot/table`` imports the catalogue or an English renderer, or
+    calls one; ``bot.poker.messages`` has none to offer."""
+    import bot.poker.messages as messages
+
+    found = [
+        hit
+        for package in (ENGINE, ROOT / "bot" / "table")
+        for path in sorted(package.rglob("*.py"))
+        for hit in _english_in(path)
+    ]
+    assert found == []
+    assert not {"english", "speak_english_with"} & set(dir(messages))
+
+
+def test_the_english_renderer_scan_finds_one(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from bot.poker.messages import english\n"
+        "from bot.words import render\n"
+        "x = english(m)\n"
+        "y = error.english\n",
+        encoding="utf-8",
+    )
+    lines = {int(hit.split(":")[1].split()[0]) for hit in _english_in(bad)}
+    assert lines == {1, 2, 3, 4}

@@ -11,6 +11,7 @@ import pytest
 
 from bot.poker import evaluate as ev
 from bot.poker.evaluate import WildSpec
+from tests.said import en
 
 DECK = tuple(r + s for r in "23456789TJQKA" for s in "cdhs")
 
@@ -34,13 +35,13 @@ def sign(x: int) -> int:
 def test_e11_board_plays_split() -> None:
     board = "2c 3d 4h 5s 6c"
     assert hv("3h 4d " + board) == hv("Kd Qh " + board)
-    assert ev.describe("high", cards("Kd Qh"), cards(board)).name == "Six-high straight"
+    assert en(ev.describe("high", cards("Kd Qh"), cards(board)).words) == "Six-high straight"
     board = "6c 6d 8h 6h 6s"
     assert hv("Ac Ad " + board) == hv("Ah Kc " + board)
-    assert ev.describe("high", cards("Ac Ad"), cards(board)).name == "Four sixes"
+    assert en(ev.describe("high", cards("Ac Ad"), cards(board)).words) == "Four sixes"
     board = "Ac Kd Qh Ad Kh"
     assert hv("Jc Jd " + board) == hv("Tc Td " + board)
-    assert ev.describe("high", cards("Jc Jd"), cards(board)).name == "Two pair, aces and kings"
+    assert en(ev.describe("high", cards("Jc Jd"), cards(board)).words) == "Two pair, aces and kings"
 
 
 def test_e11_all_spade_board() -> None:
@@ -48,7 +49,7 @@ def test_e11_all_spade_board() -> None:
     assert hv("Qs Qh " + board) > hv("Js 9s " + board)
     assert ev.describe("high", cards("Qs Qh"), cards(board)).used == tuple(cards("As Ks Qs 6s 5s"))
     assert hv("2s 7d " + board) == hv("3s 8c " + board)
-    assert ev.describe("high", cards("2s 7d"), cards(board)).name == "Ace-high flush"
+    assert en(ev.describe("high", cards("2s 7d"), cards(board)).words) == "Ace-high flush"
 
 
 def test_e12_rank_comparisons() -> None:
@@ -69,11 +70,11 @@ def test_e12_rank_comparisons() -> None:
 
 def test_r10_1_wheel_is_lowest_straight_and_no_wrap_around() -> None:
     wheel = hv("Ac 2d 3h 4s 5c")
-    assert ev.describe("high", cards("Ac 2d 3h 4s 5c")).name == "Five-high straight"
+    assert en(ev.describe("high", cards("Ac 2d 3h 4s 5c")).words) == "Five-high straight"
     assert ev.describe("high", cards("Ac 2d 3h 4s 5c")).used == tuple(cards("5c 4s 3h 2d Ac"))
     assert wheel < hv("2c 3d 4h 5s 6c")
     assert wheel > hv("Ac Ad Ah Ks Qc")  # any straight beats trips
-    assert ev.describe("high", cards("Qc Kd Ah 2s 3c")).name == "Ace high"
+    assert en(ev.describe("high", cards("Qc Kd Ah 2s 3c")).words) == "Ace high"
     assert hv("Qc Kd Ah 2s 3c") < hv("2c 2d 4h 5s 6c")
 
 
@@ -105,13 +106,13 @@ def test_r10_3_omaha_must_use_exactly_two() -> None:
     hole, board = cards("As Kd 7c 8c"), cards("Qs Js Ts 9s 2h")
     # Hold'em would play a spade flush (As + four board spades); Omaha may not.
     assert ev.high_value(hole + board) > ev.omaha_high_value(hole, board)
-    assert ev.describe("omaha_high", hole, board).name == "Ace-high straight"
+    assert en(ev.describe("omaha_high", hole, board).words) == "Ace-high straight"
     # Four to a flush in the hand and none of them usable with one board spade.
     hole, board = cards("As Ks Qs Js"), cards("2s 7d 8h 9c Th")
-    assert ev.describe("omaha_high", hole, board).name == "Queen-high straight"
+    assert en(ev.describe("omaha_high", hole, board).words) == "Queen-high straight"
     # The board's quads play in hold'em; Omaha uses three of them.
     hole, board = cards("Ac Kd 3h 4h"), cards("9c 9d 9h 9s 2c")
-    assert ev.describe("omaha_high", hole, board).name == "Three nines"
+    assert en(ev.describe("omaha_high", hole, board).words) == "Three nines"
 
 
 def test_r10_3_omaha_five_and_six_hole_cards() -> None:
@@ -147,7 +148,7 @@ def test_r10_4_a5_ordering() -> None:
     assert values == sorted(values, key=lambda v: v or 0) and len(set(values)) == len(values)
     # Straights and flushes do not count.
     assert lv(cards("5c 4c 3c 2c Ac")) == lv(cards("5c 4d 3h 2s Ad"))
-    assert ev.describe("low_a5", cards("5c 4c 3c 2c Ac Kd Kh")).name == "5-4-3-2-A low"
+    assert en(ev.describe("low_a5", cards("5c 4c 3c 2c Ac Kd Kh")).words) == "5-4-3-2-A low"
 
 
 def test_r10_4_pairs_are_bad() -> None:
@@ -165,7 +166,7 @@ def test_r10_5_eight_or_better_qualifier() -> None:
     assert q(cards("8c 8d 3h 2s Ac Kd Kh"), eight_or_better=True) is None
     assert q(cards("8c 8d 3h 2s Ac 4d Kh"), eight_or_better=True) == q(cards("8c 3h 2s Ac 4d"))
     assert ev.describe("low_a5_8", cards("9c 4d 3h 2s Ac")).value is None
-    assert ev.describe("low_a5_8", cards("8c 6d 5h 4s Ac")).name == "8-6-5-4-A low"
+    assert en(ev.describe("low_a5_8", cards("8c 6d 5h 4s Ac")).words) == "8-6-5-4-A low"
     # Omaha: exactly two hole cards; a board with only two low cards gives no low.
     assert ev.omaha_low_value(cards("Ac 2d Kh Ks"), cards("3c 4d 9h Ts Jc")) is None
     assert ev.omaha_low_value(cards("Ac 2d Kh Ks"), cards("3c 4d 8h Ts Jc")) == q(
@@ -181,10 +182,10 @@ def test_r10_5_eight_or_better_qualifier() -> None:
 def test_r10_6_deuce_to_seven() -> None:
     lv = ev.low_27_value
     best = lv(cards("7c 5d 4h 3s 2c"))
-    assert ev.describe("low_27", cards("7c 5d 4h 3s 2c")).name == "Number one (7-5-4-3-2)"
+    assert en(ev.describe("low_27", cards("7c 5d 4h 3s 2c")).words) == "Number one (7-5-4-3-2)"
     # A-2-3-4-5 is not a wheel: ace high, worse than any king high.
     wheel = lv(cards("Ac 2d 3h 4s 5c"))
-    assert ev.describe("low_27", cards("Ac 2d 3h 4s 5c")).name.startswith("A-5-4-3-2")
+    assert en(ev.describe("low_27", cards("Ac 2d 3h 4s 5c")).words).startswith("A-5-4-3-2")
     assert wheel < lv(cards("Kc Qd Jh Ts 8c")) and wheel > lv(cards("Ac 6d 4h 3s 2c"))
     assert wheel > lv(cards("2c 2d 3h 4s 5c"))
     # Straights and flushes count against.
@@ -208,8 +209,8 @@ def test_badugi_ordering() -> None:
     assert bv(cards("3c 2d Ah Ks")) > bv(cards("Ac Ad Ah As"))
     assert bv(cards("8c 7d 6h 5s")) < bv(cards("8c 7d 6h 4s"))
     d = ev.describe("badugi", cards("7c 4d 3h As"))
-    assert d.name == "4-card badugi 7-4-3-A" and d.used == tuple(cards("7c 4d 3h As"))
-    assert ev.describe("badugi", cards("7c 7d 3c Ac")).name == "2-card badugi 7-A"
+    assert en(d.words) == "4-card badugi 7-4-3-A" and d.used == tuple(cards("7c 4d 3h As"))
+    assert en(ev.describe("badugi", cards("7c 7d 3c Ac")).words) == "2-card badugi 7-A"
 
 
 # --- R-10.7 (wild cards) --------------------------------------------------------------------
@@ -222,7 +223,7 @@ BUG = WildSpec(joker="bug")
 def test_r10_7_five_of_a_kind_beats_straight_flush() -> None:
     five = ev.high_value_wild(cards("Kc Kd Kh Ks 2c"), DEUCES)
     assert five > ev.high_value(cards("Ac Kc Qc Jc Tc"))
-    assert ev.describe("high", cards("Kc Kd Kh Ks Xx"), wild=JOKER).name == "Five kings"
+    assert en(ev.describe("high", cards("Kc Kd Kh Ks Xx"), wild=JOKER).words) == "Five kings"
     assert ev.high_value_wild(cards("Ac Ad Ah As Xx"), BUG) > five
     assert ev.high_value_wild(cards("2c 2d 2h 2s Xx"), WildSpec(True, "wild")) > five
 
@@ -420,12 +421,12 @@ def test_cross_check_brute_force_lows() -> None:
 
 
 def test_describe_names() -> None:
-    assert ev.describe("high", cards("Kc Kd Kh 7s 7c 2d 3h")).name == "Kings full of sevens"
+    assert en(ev.describe("high", cards("Kc Kd Kh 7s 7c 2d 3h")).words) == "Kings full of sevens"
     assert ev.describe("high", cards("Kc Kd Kh 7s 7c 2d 3h")).used == tuple(cards("Kh Kd Kc 7s 7c"))
-    assert ev.describe("high", cards("Ac Ad Kh Ks 7c")).name == "Two pair, aces and kings"
-    assert ev.describe("high", cards("Ac 9c 7c 5c 3c Kd")).name == "Ace-high flush"
-    assert ev.describe("high", cards("3c 4d 5h 6s 7c")).name == "Seven-high straight"
-    assert ev.describe("low_a5", cards("8c 6d 5h 4s Ac")).name == "8-6-5-4-A low"
+    assert en(ev.describe("high", cards("Ac Ad Kh Ks 7c")).words) == "Two pair, aces and kings"
+    assert en(ev.describe("high", cards("Ac 9c 7c 5c 3c Kd")).words) == "Ace-high flush"
+    assert en(ev.describe("high", cards("3c 4d 5h 6s 7c")).words) == "Seven-high straight"
+    assert en(ev.describe("low_a5", cards("8c 6d 5h 4s Ac")).words) == "8-6-5-4-A low"
     assert ev.describe("low_a5", cards("8c 6d 5h 4s Ac")).used == tuple(cards("8c 6d 5h 4s Ac"))
     assert ev.describe("omaha_low_8", cards("Ac 2d Kh Ks"), cards("3c 4d 9h Ts Jc")).value is None
 
@@ -460,7 +461,7 @@ def test_r10_7_bug_against_substitution() -> None:
                 if sub in four:
                     continue
                 v = ev.high_value([*four, sub])
-                kind = ev.describe("high", [*four, sub]).name
+                kind = ev.describe("high", [*four, sub]).words.key
                 if sub[0] == "A" or "straight" in kind or "flush" in kind:
                     best = max(best, v)
         if [c[0] for c in nat].count("A") == 4:

@@ -4,6 +4,8 @@ button and in the raise modal, not "You cannot bet or raise now"."""
 
 from __future__ import annotations
 
+from bot.poker.messages import Chips, Rule, msg
+from tests.said import keys_in, said_in
 from tests.test_discord_e2e import Harness, players
 
 
@@ -15,7 +17,7 @@ async def _capped(h: Harness) -> object:
         actor = h.to_act()
         assert actor is not None
         out = await table.act(str(actor.id), "raise", key=f"floor-{k}")
-        assert out.ok, out.message
+        assert out.ok, out.msg
         await h.settle()
     actor = h.to_act()
     assert actor is not None
@@ -61,5 +63,6 @@ async def test_r5_7_raise_modal_max_when_capped_says_why(h: Harness) -> None:
     turn = h.table().state.turn
     out = await h.table().act(str(actor.id), req, key="capped-max")  # type: ignore[attr-defined]
     assert not out.ok and h.table().state.turn == turn
-    assert out.message.startswith("The betting is capped (R-5.7)."), out.message
-    assert "call 4" in out.message
+    assert "refuse.capped" in keys_in(out.msg), out.msg
+    assert said_in(out.msg, msg("refuse.capped", rule=Rule("R-5.7")))
+    assert said_in(out.msg, msg("legal.call", amount=Chips(4)))

@@ -369,7 +369,6 @@ def test_r13_4_both_without_a_qualifying_low_is_told_he_wins_nothing() -> None:
         {0: "both", 1: "low"},
         [0, 1],
         DeclareOptions(qualifier=True),
-        names={0: "alice", 1: "bob"},
     )
     assert result.payouts == {1: 100}
     no_low = msg("declare.both_no_low", player=Player(0))
@@ -496,7 +495,7 @@ def test_r5_10_fixed_limit_blind_below_the_small_bet_first_raise_completes() -> 
     legal = h.legal()
     assert legal.to_call == 2 and legal.min_to == legal.max_to == 4
     assert "complete" in legal.actions
-    assert h.no_raise_reason() is None
+    assert h.no_raise_why() is None
     h.apply(RaiseTo(2, 4))
     totals = []
     while h.legal().min_to is not None:

@@ -58,7 +58,7 @@ async def test_r7_3_raise_not_reopened_says_why_at_the_table() -> None:
     table = await h.table()
     for name in ("a", "b", "c", "d", "e"):
         out = await table.sit(name, name, 40 if name == "d" else 200, key=h.key())
-        assert out.ok, out.message
+        assert out.ok, out.msg
     await h.deal(table)
     info = table.state.current
     hand = table.state.hand
@@ -138,7 +138,7 @@ async def test_r4_9_jacks_with_blinds_at_the_table() -> None:
             assert pos is not None
             if not has_openers(hand.hole[pos]) and hand.opener is None:
                 out = await h.do(table, actor, "raise")
-                assert not out.ok and out.msg is not None, out.message
+                assert not out.ok and out.msg is not None, out.msg
                 assert any(p.get("rule") == Rule("R-4.9") for p in parts(out.msg)), out.msg
             word = "check" if "check" in hand.legal().actions else "call"
             assert (await h.do(table, actor, word)).ok

@@ -14,21 +14,24 @@ from typing import Any
 
 import bot.poker.hand as hand_module
 from bot.poker.cards import stacked_deck
-from bot.poker.messages import Msg, Number, english, msg
+from bot.poker.messages import Msg, Number, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import get_variant
 from bot.table.table import Table
+from bot.table.view import stakes_said
+from bot.words import render
 from cards_art import ONLY_POT, RESERVE, Pot, render_showdown
 from cards_art.panels import _marks
 from cards_art.sprites import Mark
 from cogs.art import showdown_art
 from cogs.presenter import DiscordPresenter
 from tests.harness import Harness
+from tests.said import en, told
 
 
 def _en(name: object) -> str:
     """A picture's word in English (a hand's name is a message the picture says)."""
-    return english(name) if isinstance(name, Msg) else str(name)
+    return en(name) if isinstance(name, Msg) else str(name)
 
 
 @contextmanager
@@ -57,7 +60,7 @@ async def play_out(h: Harness, table: Table, declare: dict[str, str] | None = No
         acts = hand.legal().actions
         word = next(w for a, w in _PASSIVE if a in acts)
         out = await h.do(table, h.to_act(table), word)
-        assert out.ok, (word, out.message)
+        assert out.ok, (word, out.msg)
 
 
 _PASSIVE = (("check", "check"), ("call", "call"), ("bring_in", "bring in"), ("draw", "draw 0"))
@@ -180,7 +183,8 @@ def test_r10_7_read_hand_plays_the_joker_it_is_given() -> None:
     (reading,) = read_hand(
         get_variant("holdem"), ["Kh", "Xx"], ["Kc", "7h", "Ks", "2h", "9h"], "joker"
     )
-    assert reading.name == "Four kings" and "Xx" in reading.used
+    assert reading.words is not None and en(reading.words) == "Four kings"
+    assert "Xx" in reading.used
 
 
 # ---------------------------------------------------------------- the table view (15-18)
@@ -278,17 +282,20 @@ async def test_r13_1_declare_game_is_named_in_every_header() -> None:
     )
     assert (await h.deal(table)).ok
     view, text, embed, (art, alt) = every_view(table, h.time.now())
-    assert view.declare and view.variant_name.endswith("hi-lo eight-or-better declare")
+    assert view.declare and en(view.title_said).endswith("hi-lo eight-or-better declare")
+    assert view.title_said == msg("table.stakes.declare", game=msg("game.stud8"))
     assert "declare" in text.splitlines()[0]
     assert "declare" in (embed.title or "")
     assert art.declare and "declare" in alt
     assert art.variant == msg("art.game.declare", game=msg("game.stud8"))
-    started = [n.text for _, n in h.presenter.public_notices if n.kind == "hand_started"]
+    started = [told(n) for _, n in h.presenter.public_notices if n.kind == "hand_started"]
     assert started and "hi-lo eight-or-better declare" in started[-1], started
-    assert view.variant_name.count("declare") == 1 and view.stakes.count("declare") == 1
+    assert en(view.title_said).count("declare") == 1
+    assert en(stakes_said(view.stakes_data)).count("declare") == 1
     # Not a declare game: not said.
     plain = await Harness().seated(["a", "b"], buy_in=200, variant="stud8", limit="fixed")
-    assert "declare" not in plain.snapshot(None).stakes
+    assert "declare" not in en(stakes_said(plain.snapshot(None).stakes_data))
+    assert not plain.snapshot(None).stakes_data.declare
 
 
 async def test_r6_6_turn_call_and_clock_are_shown_at_the_terminal_and_in_the_embed() -> None:
@@ -314,7 +321,7 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     h = Harness()
     table = await h.seated(["a", "b", "c"], buy_in=200, variant="27triple", limit="fixed")
     assert (await h.deal(table)).ok
-    assert table.snapshot(None).street == "Before the draw (3 draws)"
+    assert en(table.snapshot(None).street_said) == "Before the draw (3 draws)"
     while table.state.hand is not None and table.state.hand.phase != "draw":
         word = "check" if "check" in table.state.hand.legal().actions else "call"
         assert (await h.do(table, h.to_act(table), word)).ok
@@ -323,7 +330,7 @@ async def test_r16_4_draws_to_come_are_shown() -> None:
     while table.state.hand is not None and table.state.hand.phase == "draw":
         assert (await h.do(table, h.to_act(table), "draw 0")).ok
     view, text, embed, (art, alt) = every_view(table, h.time.now())
-    assert view.street == "After draw 1 of 3" and art.street == view.street_said
+    assert en(view.street_said) == "After draw 1 of 3" and art.street == view.street_said
     assert art.street == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     assert view.street_said == msg("table.street.after_draw_n", number=Number(1), total=Number(3))
     # Each player's draw is public: how many cards (or pat), in every view.
@@ -344,7 +351,7 @@ async def test_r8_1_side_pots_are_labelled_main_first() -> None:
         user = h.to_act(table)
         word = "all in" if user == "a" else "call"
         out = await h.do(table, user, word)
-        assert out.ok, out.message
+        assert out.ok, out.msg
     # On the flop the two with chips bet and call: their extra chips make a side pot.
     for word in ("bet 20", "call"):
         assert (await h.do(table, h.to_act(table), word)).ok
@@ -355,7 +362,7 @@ async def test_r8_1_side_pots_are_labelled_main_first() -> None:
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Pot"].endswith(f"(main {main.amount}, side 1 {side.amount})")
     await h.play_passively(table)  # the pots are formed at the showdown (R-8.1)
-    formed = [n.text for _, n in h.presenter.public_notices if n.kind == "PotsFormed"]
+    formed = [told(n) for _, n in h.presenter.public_notices if n.kind == "PotsFormed"]
     assert formed and formed[-1] == f"Pots: main {main.amount}, side 1 {side.amount}", formed
 
 
@@ -366,13 +373,20 @@ def test_r10_7_the_joker_is_printed_as_joker() -> None:
 
     assert cards_words(("Xx", "As")) == "Joker As"
     assert card_text("Xx") == "Joker"
+    from bot.poker.evaluate import describe as hand_of
     from bot.poker.events import CardsDealt, HandShown
-    from bot.table.notices import describe
+    from bot.table.notices import said
+
+    def describe(event: CardsDealt | HandShown) -> str:
+        m = said(event)
+        assert m is not None
+        return render(m, "en", names=lambda p: "alice")
 
     dealt_up = CardsDealt(player=0, cards=("Xx", "As"), face_up=(True, True))
-    assert describe(dealt_up, lambda p: "alice") == "alice: Joker As"
-    shown = HandShown(player=0, cards=("Xx", "Kd"), descriptions=("Pair of kings",))
-    assert describe(shown, lambda p: "alice") == "alice shows Joker Kd (Pair of kings)"
+    assert describe(dealt_up) == "alice: Joker As"
+    kings = hand_of("high", ["Ks", "Kd", "9c", "5h", "2d"]).words
+    shown = HandShown(player=0, cards=("Xx", "Kd"), hands=(kings,))
+    assert describe(shown) == "alice shows Joker Kd (Pair of kings)"
 
 
 async def test_r6_6_terminal_prints_whose_turn_after_a_deal_but_never_cards() -> None:
@@ -423,12 +437,12 @@ async def test_r8_3_end_of_hand_summary_and_picture_list_the_main_pot_first() ->
             else:
                 word = "call" if "call" in acts else "check"
             assert (await h.do(table, user, word)).ok
-    lines = [n.text for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
+    lines = [told(n) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
     awards = [line for line in lines if "pot" in line.split(":")[0]]
     # The engine tells the awards main pot first (R-12.6) though it settles side pots first.
     assert awards[0].startswith("main pot") and awards[1].startswith("side pot 1"), awards
-    told = [(pot_order(n), n.text) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
-    ordered = [x for x in main_pot_first(told[::-1]) if x in awards]  # side pots told first
+    said = [(pot_order(n), told(n)) for _, n in h.presenter.public_notices if n.kind in _SUMMARY]
+    ordered = [x for x in main_pot_first(said[::-1]) if x in awards]  # side pots told first
     assert ordered[0].startswith("main pot") and ordered[1].startswith("side pot 1")
     presenter = DiscordPresenter(None)  # type: ignore[arg-type]
     presenter.service = h.service
@@ -477,7 +491,7 @@ async def test_r12_2_jacks_to_open_options_never_show_who_holds_openers() -> Non
         seen.append(
             (
                 hand.legal().actions,
-                view.options,
+                view.options_said,
                 view.actions,
                 labels,
                 to_act_line.split(" left", 1)[1],

@@ -80,7 +80,7 @@ async def test_r1_9_bust_and_rebuy_before_the_blinds_keeps_the_rotation(
         assert (await h.do(table, user, word)).ok, user
     assert table.state.seats[3].stack == 0 and table.state.seats[3].state == "sitting_out"
     out = await table.top_up("p3", 100, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.seats[3].state == "active"
     assert (await h.deal(table)).ok
     assert _positions(table) == (2, 3, 4)
@@ -469,7 +469,7 @@ def _numeric_settings() -> list[str]:
 def test_r2_6_every_numeric_setting_at_its_bounds(name: str) -> None:
     """R-2.6: each number is accepted at both ends of its range and refused one past
     either end, with the range in the refusal."""
-    from bot.poker.messages import Chips, Count, Name
+    from bot.poker.messages import Chips, Count, Name, Number
     from bot.table.errors import SettingsError
     from bot.table.settings import RANGES, TableSettings, declared
 
@@ -486,7 +486,8 @@ def test_r2_6_every_numeric_setting_at_its_bounds(name: str) -> None:
         else:
             assert told.key == "settings.out_of_range", told
             assert told.get("setting") == declared()[name].label
-        assert told.get("low") == Chips(low) and told.get("value") == Name(str(value))
+        least = Number(low) if name == "seats" else Chips(low)  # a count of seats (R-1.1)
+        assert told.get("low") == least and told.get("value") == Name(str(value))
         assert told.get("high") == msg("settings.unit." + unit, count=Count(high))
 
 
@@ -546,7 +547,7 @@ async def test_r1_10_clock_settings_reach_seated_players_from_the_next_deal() ->
     assert table.deadline() == h.time.now() + 90
     await h.play_passively(table)
     out = await table.change_settings(HOST, {"action_clock": 2, "time_bank": 0}, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert (await h.deal(table)).ok
     first = h.to_act(table)
     now = h.time.now()
@@ -602,7 +603,7 @@ async def test_r16_10_a_waiting_guts_pot_is_dealt_without_a_choice() -> None:
     assert not out.ok
     assert out.msg == msg("deal.guts_waiting", amount=Chips(6), rule=Rule("R-16.10"))
     out = await h.deal(table)
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.current.variant == "guts"
 
 

@@ -21,10 +21,10 @@ import pytest
 from bot.local.terminal import LocalTable, parse_args, parse_settings, run
 from bot.poker.events import CardsDealt
 from bot.poker.legal import Legal
-from bot.poker.messages import Name, english, msg
+from bot.poker.messages import Count, Name, msg
 from bot.table.errors import SettingsError
 from bot.table.games import normalize_changes, split_game, split_rotation
-from bot.table.notices import describe
+from bot.table.notices import said as notice_said
 from bot.table.session import PlayerStats, stats_said
 from bot.table.settings import TableSettings, parse_game
 from bot.table.settings_said import setting_said
@@ -39,6 +39,7 @@ from bot.table.text_actions import (
 )
 from bot.words import render
 from tests.harness import Harness, told_story
+from tests.said import en, parts, raises_saying
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -167,9 +168,9 @@ async def test_r2_1_top_up_in_common_words(tmp_path: Path) -> None:
 def test_r16_4_draw_with_a_count_asks_which_cards() -> None:
     """R-16.4: the player discards his own cards; `draw 2` names a count, so the answer
     says to name the cards, with an example; a bare `draw` is not a stand-pat."""
-    with pytest.raises(ParseError, match=r"says how many, not which.*`draw 7c 2d`"):
+    with raises_saying(ParseError, r"says how many, not which.*`draw 7c 2d`"):
         parse_action("draw 2")
-    with pytest.raises(ParseError, match="Say which cards you throw away"):
+    with raises_saying(ParseError, "Say which cards you throw away"):
         parse_action("draw")
     assert parse_action("draw 2 7c 2d") == ActionRequest("draw", cards=("7c", "2d"))
     with pytest.raises(ParseError):
@@ -331,7 +332,10 @@ def test_r6_4_amounts_are_ascii_digits_only(digits: str) -> None:
         parse_action(f"raise to {digits}")
     with pytest.raises(ParseError) as other:
         parse_action("raise to abc")
-    assert bad.value.message.replace(repr(digits), "X") == other.value.message.replace("'abc'", "X")
+    assert bad.value.msg.key == other.value.msg.key
+    assert render(bad.value.msg, "en").replace(repr(digits), "X") == render(
+        other.value.msg, "en"
+    ).replace("'abc'", "X")
     with pytest.raises(ParseError):
         parse_amount(digits)
 
@@ -629,7 +633,7 @@ def test_settings_changes_are_said_in_words() -> None:
     """Item 18: "action clock 45 s", not "action_clock=45"."""
 
     def said(name: str, value: object) -> str:
-        return english(setting_said(name, value))
+        return en(setting_said(name, value))
 
     assert said("action_clock", 45.0) == "action clock 45 s"
     assert said("straddle", True) == "straddle on"
@@ -642,16 +646,17 @@ async def test_settings_change_notice_in_words() -> None:
     h = Harness()
     table = await h.table()
     out = await table.change_settings("host", {"action_clock": 45}, key="k")
-    assert out.ok and out.msg is not None and out.msg.key == "settings.changed", out.message
-    assert "Settings changed: action clock from 60 s to 45 s." in out.message, out.message
-    assert "action_clock" not in out.message
+    assert out.ok and out.msg is not None and out.msg.key == "settings.changed", out.msg
+    said = render(out.msg, "en")
+    assert "Settings changed: action clock from 60 s to 45 s." in said, said
+    assert "action_clock" not in said
 
 
 def test_stats_say_hand_or_hands() -> None:
     """Item 18: "1 hand", "2 hands"."""
     said = stats_said([PlayerStats("a", "alice", 1, 1, 5, 5), PlayerStats("b", "bob", 2, 0, -5, 0)])
     assert said is not None and stats_said([]) is None
-    text = english(said)
+    text = en(said)
     assert "alice: 1 hand played" in text and "bob: 2 hands played" in text
     assert "1 hands" not in text
 
@@ -686,8 +691,9 @@ async def test_r13_2_one_player_folds_when_the_declaration_clock_runs_out() -> N
     assert (await h.do(table, "a", "declare high")).ok
     h.time.set(table.deadline() or 0)
     assert await h.service.tick() == 1
-    said = [n.text for _, n in h.presenter.public_notices]
-    assert any("ran out: b folds (R-13.2)" in t for t in said), said
+    said = [n.msg for _, n in h.presenter.public_notices]
+    b_folds = msg("table.clock.declare_fold", who=msg("engine.who", who=Name("b")), count=Count(1))
+    assert b_folds in said, said
 
 
 async def test_r13_2_history_tells_the_timeouts() -> None:
@@ -705,14 +711,20 @@ def test_r3_5_the_bring_in_prompt_says_complete() -> None:
     """R-3.5: facing the bring-in choice, the bigger amount is a completion, in the
     prompt as in the table's message ("complete to 2", never "bet 2")."""
     legal = Legal(0, frozenset({"bring_in", "complete"}), 1, 0, 0, 200, 0, 2, 2, 1, True)
-    assert legal.describe() == "bring in for 1, or complete to 2"
+    options = legal.options()
+    assert [p.key for p in parts(options)][1:] == [
+        "legal.bring_in",
+        "legal.complete_to",
+        "legal.amount",
+    ]
+    assert en(options) == "bring in for 1 or complete to 2"
 
 
 def test_the_joker_is_printed_as_joker() -> None:
     """Item 18: the joker is "Joker" in text, never its code Xx."""
     event = CardsDealt(player=0, cards=("As", "Xx"), face_up=(False, False), audience=0)
-    line = describe(event, lambda p: "al")
-    assert line == "al: As Joker"
+    said = notice_said(event)
+    assert said is not None and render(said, "en", names=lambda p: "al") == "al: As Joker"
 
 
 async def test_seed_makes_local_deals_reproducible(tmp_path: Path) -> None:
@@ -778,7 +790,7 @@ async def test_r5_min_and_max_are_the_ends_of_the_legal_range() -> None:
     assert table.state.hand is not None and table.state.hand.current_bet == low
     second = h.to_act(table)
     out = await h.do(table, second, "max")
-    assert out.ok and "(all in)" in out.message, out.message
+    assert out.ok and out.msg.key == "notice.all_in", out.msg
 
 
 async def test_r1_1_buy_in_quit_and_commands_typed_with_a_name(tmp_path: Path) -> None:
@@ -797,6 +809,6 @@ async def test_r1_1_buy_in_quit_and_commands_typed_with_a_name(tmp_path: Path) -
 def test_r16_2_a_rotation_change_is_said_in_game_names() -> None:
     """R-16.2 (item 18, settings in words): a rotation reads as the games people know,
     with the structure named where the entry names one, not as stored codes."""
-    words = english(setting_said("rotation", ("holdem", "omaha:pot_limit", "razz:fixed")))
+    words = en(setting_said("rotation", ("holdem", "omaha:pot_limit", "razz:fixed")))
     assert words == "rotation Texas hold'em, Pot-limit Omaha, Fixed-limit Razz"
     assert "pot_limit" not in words and ":" not in words

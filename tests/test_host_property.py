@@ -133,11 +133,11 @@ async def _run(
             out = await table.top_up(user, 50, key=h.key())
         else:
             out = await table.sit_in(user, post=n % 2 == 0, key=h.key())
-        assert out.message is not None
+        assert out.msg.key
         if out.ok and home and kind in ("bomb", "vote", "rabbit", "show", "twice", "act"):
             event(f"{kind} done")  # how often the options were really exercised
         if not out.ok:
-            assert table.state.seq == before, (kind, out.message)  # all or nothing
+            assert table.state.seq == before, (kind, out.msg)  # all or nothing
         h.check(table)
         assert await ledger_error(h.store, table.state) is None
     if home:

@@ -44,7 +44,7 @@ async def test_r20_51_kick_on_his_turn_folds_at_once_and_cashes_out_after_the_ha
     assert (await h.deal(table)).ok
     victim = h.to_act(table)
     out = await table.host_tool(HOST, "kick", victim, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     h.check(table)
     info = table.state.current
     hand = table.state.hand
@@ -107,7 +107,7 @@ async def test_r20_53_adjust_a_stack_from_and_to_the_bank_with_a_ledger_row() ->
     h = Harness()
     table = await h.seated(["alice", "bob"])
     out = await table.host_tool(HOST, "adjust", "alice", amount=50, reason="chip miscount")
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.seat_of("alice").stack == 150  # type: ignore[union-attr]  # seated
     await ok(h, table)
     out = await table.host_tool(HOST, "adjust", "bob", amount=-30, reason="  paid  in cash ")
@@ -145,7 +145,7 @@ async def test_r20_52_move_a_player_to_another_seat_between_hands() -> None:
     table = await h.seated(["alice", "bob", "carol"])
     assert table.state.seat_of("bob").number == 2  # type: ignore[union-attr]  # seated
     out = await table.host_tool(HOST, "seat", "bob", to=5, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.seat_of("bob").number == 5  # type: ignore[union-attr]  # seated
     assert 2 not in table.state.seats
     assert not (await table.host_tool(HOST, "seat", "bob", to=1)).ok  # taken
@@ -166,7 +166,7 @@ async def test_r20_54_the_host_sits_a_player_out_from_the_next_hand() -> None:
     table = await h.seated(["alice", "bob", "carol"])
     assert (await h.deal(table)).ok
     out = await table.host_tool(HOST, "sitout", "carol", key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.seat_of("carol").sit_out_next  # type: ignore[union-attr]  # seated
     assert not (await table.host_tool(HOST, "sitout", "carol")).ok  # already
     await h.play_passively(table)
@@ -184,7 +184,7 @@ async def test_r20_50_a_co_host_uses_the_host_tools_but_names_no_co_host() -> No
     assert not refused.ok and refused.code == "not_allowed"
     assert not (await table.pause("alice")).ok
     out = await table.host_tool(HOST, "cohost", "alice", name="alice", key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert (await table.pause("alice")).ok and (await table.pause("alice", False)).ok
     assert (await table.host_tool("alice", "sitout", "carol")).ok
     named = await table.host_tool("alice", "cohost", "bob", name="bob")
@@ -218,7 +218,7 @@ async def test_r20_54_ending_the_session_cashes_every_stack_out() -> None:
     assert (await table.host_tool(HOST, "adjust", "carol", amount=25, reason="bonus")).ok
     assert (await table.host_tool(HOST, "cohost", "bob", name="bob")).ok
     out = await table.close("bob", key=h.key())  # a co-host ends the session
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.closed and not table.state.seats
     totals = await h.store.ledger_totals("t")
     assert totals[LedgerKind.CASH_OUT] == 325
@@ -256,7 +256,7 @@ async def test_r20_55_r20_56_a_waiting_list_across_a_leave_and_an_offer_that_run
     assert told == ["w1", "w2"]
     assert not (await table.sit("w1", "w1", 100)).ok
     out = await table.sit("w2", "w2", 100, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert table.state.hosting.offer is None and not table.state.hosting.waiting
     assert table.due_at() is None or table.due_at() != offer.until
     events = await logged(h)

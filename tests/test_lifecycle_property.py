@@ -170,9 +170,9 @@ class World:
         seq = table.state.seq
         out = await run(self.key())
         assert isinstance(out, Outcome)
-        assert not out.duplicate, out.message
+        assert not out.duplicate, out.msg
         if not out.ok:
-            assert table.state.seq == seq, out.message
+            assert table.state.seq == seq, out.msg
 
     async def act(self, table: Table, word: str) -> None:
         hand = table.state.hand
@@ -210,12 +210,12 @@ class World:
             settings_ = TableSettings.of(variant=arg, small_blind=1, big_blind=2, **home)
             existing = table is not None and not table.state.closed
             out = await self.service.create(channel, HOST, settings_, key=self.key())
-            assert out.ok != existing, out.message
+            assert out.ok != existing, out.msg
             if out.ok:  # a community opens a table with its regulars sitting down
                 new = self.service.table(channel)
                 for user in USERS[: 2 + self.steps % 3]:
                     await self.command(new, lambda key, u=user: new.sit(u, u, 100, key=key))
-            assert out.code != "store_error", out.message
+            assert out.code != "store_error", out.msg
         elif kind == "restart":
             await self.restart()
         elif table is None or table.state.closed:
@@ -252,7 +252,7 @@ class World:
             # the bot removed from the server, then added back.
             await table.abandon("the dealer was removed from the server", by="test")
             out = await self.service.reopen(channel, key=self.key())
-            assert out.ok, out.message
+            assert out.ok, out.msg
         elif kind == "kill":
             # The process dies before its n-th next write; what it answered then is
             # never seen (nobody is left to send it).

@@ -16,6 +16,7 @@ from bot.local.words import Words
 from bot.poker.errors import IllegalAction
 from bot.poker.messages import Chips, msg
 from bot.table.table import Outcome
+from bot.words import render
 from bot.words.catalog import read_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,15 +121,15 @@ async def test_english_stays_the_default(tmp_path: Path) -> None:
 
 
 async def test_refusals_carry_their_message_into_the_reader_s_language(tmp_path: Path) -> None:
-    # The seams: an Outcome with a message, and an engine refusal, are rendered (their
-    # English only when the sender gave no message).
+    # The seams: an Outcome's message, and an engine refusal, are rendered.
     out = io.StringIO()
     local = LocalTable(parse_args(["--db", str(tmp_path / "s.sqlite3"), "--lang", "de"]), out)
     said = msg("legal.call", amount=Chips(1500))
-    local.answer("alice", Outcome(False, "call 1,500", 3, msg=said))
-    local.answer(HOST, Outcome(False, "English only", 3))
-    local.answer("alice", Outcome(True, "fine", 3, msg=said))  # no answer when accepted
-    assert out.getvalue().splitlines() == ["! alice: 1.500 mitgehen", "! English only"]
+    local.answer("alice", Outcome(False, said, 3))
+    local.answer(HOST, Outcome(False, msg("table.paused"), 3))
+    local.answer("alice", Outcome(True, said, 3))  # no answer when accepted
+    paused = render(msg("table.paused"), "de")
+    assert out.getvalue().splitlines() == ["! alice: 1.500 mitgehen", f"! {paused}"]
     refusal = IllegalAction(msg("legal.call", amount=Chips(20)))
     assert Words("ru").refusal(refusal) == "колл 20"
     assert Words("ru").refusal(ValueError("plain")) == "plain"

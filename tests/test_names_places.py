@@ -141,7 +141,7 @@ def test_r1_12_names_in_messages_are_escaped_when_rendered_for_discord() -> None
         line, ["*x*"]
     )
     hand = HandFacts(1, "holdem", "none", (1,), ("[a](https://b.c)",))
-    fold = Notice("ActionTaken", "", 1, hand=hand, msg=msg("notice.action.fold", who=Player(0)))
+    fold = Notice("ActionTaken", msg("notice.action.fold", who=Player(0)), 1, hand=hand)
     said = notice_text(fold, "de")
     assert "\\[a\\]\\(https\\://b.c\\)" in said and links({"content": said}) == []
 
@@ -281,7 +281,7 @@ async def test_r1_12_a_name_kept_escaped_by_an_older_version_is_not_escaped_twic
     raw = "**big** [x](https://ev.il)"
     old = names.display(raw)  # as an older version stored it
     sat = await h.table().sit(str(bob.id), old, 200, key="older-version")
-    assert sat.ok, sat.message
+    assert sat.ok, sat.msg
     await h.slash(alice, "deal")
     for _ in range(40):
         if not h.table().state.in_hand:
@@ -368,10 +368,10 @@ async def test_r1_11_a_table_bound_to_a_dm_is_closed_at_start_with_its_reason(
         assert bot.service is not None
         # What an older version did for /table create and /sit in a DM.
         made = await bot.service.create(str(dm.id), str(alice.id), TableSettings(), key="old-1")
-        assert made.ok, made.message
+        assert made.ok, made.msg
         dm_table = bot.service.table(str(dm.id))
         sat = await dm_table.sit(str(alice.id), "alice", 150, key="old-2")
-        assert sat.ok, sat.message
+        assert sat.ok, sat.msg
         await h.start_table([bob, carol])  # a table in the server's channel
     caplog.set_level(logging.WARNING, logger="cogs.moderation")
     bot2 = make_bot(db)
@@ -484,7 +484,7 @@ async def test_r1_12_a_name_kept_raw_by_an_older_version_is_escaped_where_shown(
     await h.slash(alice, "sit", buy_in=200)
     raw = "[free](https://evil.example) <@&123>"
     sat = await h.table().sit(str(bob.id), raw, 200, key="older-version")  # as stored then
-    assert sat.ok, sat.message
+    assert sat.ok, sat.msg
     await h.bot.presenter.refresh(h.tid)
     await h.settle()
     payload = {"embeds": h.table_message().embeds}

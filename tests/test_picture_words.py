@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from bot.poker.messages import Msg, Number, msg
-from bot.poker.messages import english as english_of
 from bot.table.view import StakesView, TableView
 from bot.words import SUPPORTED, Locale, render
 from cards_art import Stakes, Structure, render_showdown, render_table
 from cogs.art import ShowdownNotes, art_stakes, showdown_art, to_art
 from tests.harness import Harness
+from tests.said import en as english_of
 from tests.test_cards_art_words import _drawn_words, _english_fragments
 
 SHOW = os.environ.get("CHIPFIST_SHOW_PICTURES")
@@ -52,17 +52,17 @@ async def test_a_german_table_picture_takes_its_stakes_as_data() -> None:
 
 def test_stakes_data_maps_field_by_field_and_guts_has_no_structure() -> None:
     fixed = StakesView("stud8", "fixed", True, bets=(2, 4), bring_in=1, ante=1)
-    title, stakes = art_stakes(fixed, "Seven-card stud hi-lo")
+    title, stakes = art_stakes(fixed)
     assert title == msg("art.game.declare", game=msg("game.stud8"))  # R-13.1
     assert stakes == Stakes(Structure.FIXED, bets=(2, 4), bring_in=1, ante=1)
     guts = StakesView("guts", None, stake=5, max_pot=40)
-    assert art_stakes(guts, "x")[1] == Stakes(None, stake=5, max_pot=40)
-    # A view without data: the game's name, and no stakes sentence read back.
-    assert art_stakes(None, "Razz") == ("Razz", Stakes())
+    assert art_stakes(guts)[1] == Stakes(None, stake=5, max_pot=40)
+    # A showdown noted without a view: no title, and no stakes sentence read back.
+    assert art_stakes(None) == ("", Stakes())
 
 
 def test_the_showdown_picture_takes_its_stakes_as_data() -> None:
-    notes = ShowdownNotes(variant="Texas hold'em")
+    notes = ShowdownNotes()
     notes.stakes = StakesView("holdem", "pot_limit", blinds=(1, 2))
     shown = showdown_art(notes)
     assert shown.stakes == Stakes(Structure.POT_LIMIT, blinds=(1, 2))
@@ -83,7 +83,7 @@ async def test_R_15_3_guts_legs_and_markers_are_tags_as_messages() -> None:
 def test_showdown_hand_names_are_messages_said_in_the_pictures_language() -> None:
     """The showdown picture's hand names are the engine's messages (``hand.*``), drawn in
     the table's language, never its English description."""
-    notes = ShowdownNotes(variant="Texas hold'em", code="holdem")
+    notes = ShowdownNotes(code="holdem")
     notes.stakes = StakesView("holdem", "no_limit", blinds=(1, 2))
     notes.board = ["Kc", "7h", "Ks", "2h", "9h"]
     notes.hands = [(1, "ann", ["Kh", "Kd"], ()), (2, "bob", ["Ah", "3h"], ())]

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from bot.poker.declare import AlreadyCommitted, StillSecret
 from bot.poker.errors import ConfigError, NotYourTurn
-from bot.poker.messages import english
 from bot.poker.potsystems import (
     DEFAULT_LEGS,
     GutsCalls,
@@ -24,6 +23,7 @@ from bot.poker.potsystems import (
     settle_guts,
     settle_two_to_win,
 )
+from tests.said import en
 
 SEVEN = list("ABCDEFG")
 
@@ -36,7 +36,7 @@ def test_r15_1_showdown_winner_gets_a_marker_and_the_pot_stays() -> None:
     assert state == TwoToWinState(30, frozenset({"B"}))
     assert pay == {}
     assert log[0].key == "two.marker"
-    assert "marker" in english(log[0])
+    assert "marker" in en(log[0])
     # The next hand's pot accumulates: 30 + 24 = 54, and C gets a marker too.
     state, pay, _ = settle_two_to_win(state, 24, ["C"], SEVEN)
     assert state == TwoToWinState(54, frozenset({"B", "C"}))
@@ -48,7 +48,7 @@ def test_r15_1_winner_with_a_marker_takes_the_pot_and_markers_clear() -> None:
     assert pay == {"B": 74}
     assert state == TwoToWinState(0, frozenset())
     assert log[-1].key == "two.markers_cleared"
-    assert english(log[-1]) == "All markers are cleared."
+    assert en(log[-1]) == "All markers are cleared."
 
 
 def test_r15_1_tie_neither_has_a_marker_both_get_one() -> None:
@@ -78,7 +78,7 @@ def test_r15_1_uncontested_win_counts_as_a_win() -> None:
     state, pay, log = settle_two_to_win(TwoToWinState(), 12, ["B"], SEVEN, uncontested=True)
     assert state.markers == {"B"} and pay == {}
     assert log[0].key == "two.marker_uncontested"
-    assert "uncontested" in english(log[0])
+    assert "uncontested" in en(log[0])
     state, pay, _ = settle_two_to_win(state, 8, ["B"], SEVEN, uncontested=True)
     assert pay == {"B": 20}
 
@@ -197,7 +197,7 @@ def test_r15_2_r2_1_a_short_loser_pays_what_he_has_and_the_log_says_so() -> None
     )
     assert r.wins == {"A": 180} and r.pays == {"B": 80, "C": 180}
     assert r.state.pot == 260
-    assert "B pays 80 (all he has); C pays 180." in [english(m) for m in r.log]
+    assert "B pays 80 (all he has); C pays 180." in [en(m) for m in r.log]
     assert sum(r.pays.values()) + GutsState(pot=180).total == sum(r.wins.values()) + r.state.total
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.poker.messages import english
 from bot.table import snapshot
 from bot.table.errors import TableError
 from bot.table.predeal import DealContext, FixedLevel, Level, NextDeal, run
@@ -16,6 +15,7 @@ from bot.table.predeal.timecharge import TimeCharge
 from bot.table.recovery import load
 from bot.table.state import state_digest
 from tests.harness import Harness
+from tests.said import en
 
 
 async def test_r19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() -> None:
@@ -31,7 +31,8 @@ async def test_r19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() ->
     rules = first.start.rules
     assert max(rules.blinds_or_straddles) == 10 and sum(rules.antes) == 3
     # The table shows the hand at its level, and a snapshot taken now keeps it.
-    assert "blinds 5/10, ante 1" in table.snapshot(None).stakes
+    stakes = table.snapshot(None).stakes_data
+    assert (stakes.blinds, stakes.ante) == ((5, 10), 1)
     snap = snapshot.from_payload(table.table_id, snapshot.to_payload(table.state))
     assert snap is not None and snap.current is not None and snap.current.level == first.level
     level.current = Level(small_blind=50, big_blind=100, ante=10)
@@ -46,7 +47,7 @@ async def test_r19_1_a_level_sets_the_blinds_and_ante_of_the_next_deal_only() ->
     assert sum(second.start.rules.antes) == 30
     # The first hand is told at the stakes it was dealt at, not the level of now.
     head = (await table.hand_told(1))[0]
-    assert "blinds 5/10, ante 1" in english(head)
+    assert "blinds 5/10, ante 1" in en(head)
     # The table's own settings are untouched: the level is the tournament's.
     assert table.settings.big_blind == 2
     again = await load(h.store, table.table_id)
@@ -74,7 +75,7 @@ async def test_r14_6_a_contributor_that_refuses_leaves_the_table_as_it_was() -> 
     with pytest.raises(TableError) as refused:
         run((Choice(), Seats(), TimeCharge()), NextDeal(table.settings), ctx)
     assert refused.value.msg.key == "deal.time_too_few"
-    assert "nothing was collected (R-14.6)" in english(refused.value.msg)
+    assert "nothing was collected (R-14.6)" in en(refused.value.msg)
     assert b.stack == 2 and table.state.seq == seq
     b.stack = 40
 

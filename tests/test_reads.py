@@ -138,12 +138,12 @@ async def play_long_table(h: Harness, hands: int, seed: int = 7) -> Table:
                 assert (await table.sit("d", "Dora", 150, seat.number, key=h.key())).ok
             if st.hand_no == hands // 2 and st.settings.big_blind == 2:
                 out = await table.change_settings(HOST, {"big_blind": 4}, key=h.key())
-                assert out.ok, out.message
+                assert out.ok, out.msg
             for seat in list(st.seats.values()):
                 if seat.stack == 0:
                     assert (await table.top_up(seat.user_id, 200, key=h.key())).ok
             out = await h.deal(table)
-            assert out.ok, out.message
+            assert out.ok, out.msg
             continue
         actor = st.hand.actors()[0]
         info = st.current
@@ -151,7 +151,7 @@ async def play_long_table(h: Harness, hands: int, seed: int = 7) -> Table:
         out = await table.act(
             info.users[actor.position], pick(actor.legal, rng), key=h.key(), turn=st.turn
         )
-        assert out.ok, out.message
+        assert out.ok, out.msg
         h.check(table)  # after every step
     return table
 
@@ -216,7 +216,7 @@ async def test_r14_4_reads_of_a_reopened_channel(store_url: str) -> None:
         first = await play_long_table(h, 9, seed=4)
         assert (await first.close(HOST, key=h.key())).ok
         out = await h.service.create("t", HOST, TableSettings.of(), key=h.key())
-        assert out.ok, out.message
+        assert out.ok, out.msg
         table = h.service.table("t")
         for name in ("erin", "frank"):
             assert (await table.sit(name, name.title(), 100, key=h.key())).ok

@@ -32,7 +32,7 @@ async def _open(
     out = await h.service.create(
         table_id, HOST, TableSettings.of(**settings), key=h.key(), guild=guild
     )
-    assert out.ok, out.message
+    assert out.ok, out.msg
     table = h.service.table(table_id)
     for p in players:
         assert (await table.sit(p, p.title(), 100, key=h.key())).ok

@@ -80,7 +80,7 @@ async def test_r1_1_one_table_per_channel_with_2_to_10_seats() -> None:
         with pytest.raises(SettingsError) as refused:
             TableSettings(seats=seats)
         assert refused.value.msg.key == "settings.seats_range"
-        assert refused.value.msg.get("low") == Chips(2)
+        assert refused.value.msg.get("low") == Number(2)  # a count of seats
         assert refused.value.msg.get("value") == Name(str(seats))
     # Ten players can sit at ten seats; the eleventh cannot.
     for n in range(10):

@@ -243,7 +243,7 @@ async def test_r2_6_a_new_engine_option_is_parsed_validated_shown_and_dealt(fanc
         changes = parse_settings(line)
         assert isinstance(changes, dict)
         out = await table.change_settings(HOST, changes, key=h.key())
-        assert not out.ok and out.msg is not None and out.msg.key == key, out.message
+        assert not out.ok and out.msg is not None and out.msg.key == key, out.msg
         for name, value in said.items():
             got = out.msg.get(name)
             assert isinstance(got, Msg) and got.key == value.key, (name, got)
@@ -255,9 +255,10 @@ async def test_r2_6_a_new_engine_option_is_parsed_validated_shown_and_dealt(fanc
     changes = parse_settings("fancy_cap=7 fancy_mode=wild")
     assert isinstance(changes, dict)
     out = await table.change_settings(HOST, changes, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert out.msg is not None and out.msg.key == "settings.changed"
-    assert "fancy cap from 0 to 7" in out.message and "fancy mode from plain to wild" in out.message
+    said = render(out.msg, "en")
+    assert "fancy cap from 0 to 7" in said and "fancy mode from plain to wild" in said
     assert render(setting_said("fancy_cap", 7), "de") == "fancy cap: 7"
 
     stored = [e for e in await h.store.events("t") if e.kind == "settings"][-1]

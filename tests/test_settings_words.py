@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.local.terminal import run
-from bot.poker.messages import Chips, Count, Msg, Name, Rule, english, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, msg
 from bot.table.errors import SettingsError
 from bot.table.settings import ENGINE_INTERNAL, META, RANGES, TableSettings, declared
 from bot.table.settings_said import change_said, changed_said, value_said
@@ -21,6 +21,7 @@ from bot.words import SUPPORTED, render
 from bot.words.catalog import read_catalog
 from bot.words.settings_doc import INTERNAL_WHY, settings_markdown
 from tests.harness import HOST, Harness
+from tests.said import en, params_in
 
 
 def _translated(locale: str) -> dict[str, str]:
@@ -72,7 +73,7 @@ def test_issue22_a_change_names_the_setting_and_its_old_and_new_value() -> None:
     assert said.key == "settings.change"
     assert said.get("setting") == msg("settings.label.action_clock")
     assert said.get("new") == value_said("action_clock", 45.0)
-    assert english(said) == "action clock from 60 s to 45 s"
+    assert en(said) == "action clock from 60 s to 45 s"
     assert render(said, "de") == "Zeit pro Zug: 60 s → 45 s"
     told = changed_said(TableSettings(), TableSettings().changed({"straddle": True}))
     assert told.key == "settings.changed"
@@ -87,7 +88,7 @@ def test_issue22_a_language_set_back_to_the_servers_is_said() -> None:
     german = TableSettings(language="de")
     told = changed_said(german, german.changed({"language": ""}))
     assert told.key == "settings.changed", told
-    assert "from Deutsch to the server's language" in english(told)
+    assert "from Deutsch to the server's language" in en(told)
 
 
 def test_R_2_6_a_refusal_carries_the_legal_range_as_typed_parameters() -> None:
@@ -124,16 +125,28 @@ async def test_R_2_6_a_refused_change_is_a_message_and_changes_nothing() -> None
     assert not [n for _, n in h.presenter.public_notices if n.kind == "settings"]
 
 
+async def test_R_1_1_the_seats_range_counts_seats_not_chips() -> None:
+    """R-1.1 / R-2.6: the refused seat count's range is a number of seats: the low end a
+    plain number, the high end counted in seats, the refused value as typed."""
+    h = Harness()
+    table = await h.table()
+    out = await table.change_settings(HOST, {"seats": 11}, key=h.key())
+    assert not out.ok and out.msg.key == "settings.seats_range"
+    assert out.msg.get("low") == Number(2)
+    assert out.msg.get("high") == msg("settings.unit.seats", count=Count(10))
+    assert not any(isinstance(p, Chips) for p in params_in(out.msg))
+    assert render(out.msg, "en") == "A table has 2 to 10 seats (R-1.1, R-2.6); 11 is outside that."
+
+
 async def test_issue22_the_settings_notice_is_a_message_and_the_outcome_the_same() -> None:
     """The table's public "settings changed" notice and the host's answer carry the
-    same message; its English is what ``text`` holds."""
+    same message."""
     h = Harness()
     table = await h.table()
     out = await table.change_settings(HOST, {"action_clock": 45}, key=h.key())
     assert out.ok and out.msg is not None and out.msg.key == "settings.changed"
     notices = [n for _, n in h.presenter.public_notices if n.kind == "settings"]
     assert notices and notices[-1].msg == out.msg
-    assert notices[-1].text == english(out.msg)
 
 
 ENGLISH_WORDS = re.compile(
@@ -181,5 +194,5 @@ def test_issue22_docs_settings_md_is_the_english_catalogue() -> None:
     page = settings_markdown()
     assert set(INTERNAL_WHY) == ENGINE_INTERNAL
     for name, setting in declared().items():
-        assert f"| `{name}` | {english(setting.label)} |" in page, name
+        assert f"| `{name}` | {en(setting.label)} |" in page, name
     assert "| `rake_percent_bp` | rake | 0 | 0 to 2,000 hundredths of a percent |" in page

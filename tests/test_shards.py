@@ -151,13 +151,13 @@ async def test_standby_takes_over_and_stale_owner_drops(pg_url: str) -> None:
         # the command is refused before it reaches the store; nothing changed.
         user, word = _to_act(table)
         out = await table.act(user, word, key="a-late")
-        assert not out.ok and out.message == NotOwned("c1").message
+        assert not out.ok and out.msg == NotOwned("c1").msg
         assert not a.ownership.owns("c1")
         # Had A's clock told it the lease still ran (a clock that jumped), the store's
         # fence refuses the append, and A drops the shard and its table at once.
         a.ownership.valid_until[1] = time.monotonic() + 60
         out = await table.act(user, word, key="a-later")
-        assert not out.ok and out.message == NotOwned("c1").message
+        assert not out.ok and out.msg == NotOwned("c1").msg
         assert "c1" not in a.tables and 1 not in a.ownership.held
         with pytest.raises(NotOwned):  # the next command is told why, not "no table"
             a.table("c1")
@@ -189,7 +189,7 @@ async def test_tables_of_other_shards_are_not_driven(pg_url: str) -> None:
         await a.lease_step()
         assert (await a.create("c0", "h", TableSettings())).ok
         refused = await a.create("c1", "h", TableSettings())
-        assert not refused.ok and "another dealer process" in refused.message
+        assert not refused.ok and refused.msg.key == "table.not_owned"
         assert await a.store.open_tables() == ["c0"]
     finally:
         await _close(a)
@@ -290,7 +290,7 @@ async def test_create_during_take_over_does_not_shadow_the_logged_table(pg_url: 
         assert b.ownership is not None
         await b.ownership.step()  # the lease is b's; its tables not recovered yet
         out = await b.create("c1", "host", TableSettings(), key="create-c1")
-        assert not out.ok and "already has a table" in out.message
+        assert not out.ok and out.msg.key == "table.channel_has_table"
         table = b.table("c1")
         assert table.state.host == "host" and table.state.seat_of("p1") is not None
         assert (await table.sit("p2", "p2", 100, key="sit-2")).ok

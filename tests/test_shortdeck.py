@@ -15,10 +15,11 @@ import pytest
 from bot.poker.actions import AllIn, Call, Check, Fold
 from bot.poker.cards import SHORT_DECK, stacked_deck
 from bot.poker.errors import ConfigError
-from bot.poker.evaluate import describe, short_deck_name, short_deck_value
+from bot.poker.evaluate import describe, short_deck_value, short_deck_words
 from bot.poker.events import ForcedBet, PotAwarded
 from bot.poker.hand import Hand
 from bot.poker.rules import Rules
+from tests.said import en, raises_saying
 
 SHORT = Rules(variant="shortdeck", blinds_or_straddles=(1, 2), small_bet=2)
 
@@ -53,18 +54,20 @@ def test_r10_ace_plays_low_only_below_the_six() -> None:
     six_to_ten = short_deck_value(_cards("6c7d8h9sTc"))
     ace_high = short_deck_value(_cards("AsKcQhJhTd"))
     assert low < six_to_ten < ace_high
-    assert short_deck_name(low) == "Nine-high straight"
-    assert short_deck_name(short_deck_value(_cards("As6s7s8s9s"))) == "Nine-high straight flush"
+    assert en(short_deck_words(low)) == "Nine-high straight"
+    assert en(short_deck_words(short_deck_value(_cards("As6s7s8s9s")))) == (
+        "Nine-high straight flush"
+    )
     # A-9-8-7-6 suited is the lowest straight flush, still above four of a kind.
     assert short_deck_value(_cards("As6s7s8s9s")) > short_deck_value(_cards("AsAcAhAdKs"))
 
 
 def test_r10_describe_names_the_hand_and_the_cards_used() -> None:
     d = describe("short_high", ["Ah", "6d"], ["9h", "7c", "8c", "Kh", "Ts"])
-    assert d.name == "Ten-high straight"
+    assert en(d.words) == "Ten-high straight"
     assert set(d.used) == {"Ts", "9h", "8c", "7c", "6d"}
     low = describe("short_high", ["Ah", "6d"], ["9h", "7c", "8c", "Kh", "Qs"])
-    assert low.name == "Nine-high straight"
+    assert en(low.words) == "Nine-high straight"
     assert low.used[-1] == "Ah"  # the ace shown last, where it plays
 
 
@@ -80,7 +83,7 @@ def test_r10_trips_beat_straights_option_swaps_only_those_two() -> None:
         return short_deck_value(cards, trips_beat_straight=True)
 
     assert value(two_pair) < value(straight) < value(trips) < value(boat) < value(flush)
-    assert describe("short_high_trips", trips).name == "Three aces"
+    assert en(describe("short_high_trips", trips).words) == "Three aces"
 
 
 def test_r10_trips_variant_awards_the_set_over_the_straight() -> None:
@@ -124,12 +127,12 @@ def test_hand_deals_from_the_short_deck_only() -> None:
 
 
 def test_explicit_deck_with_a_deuce_is_refused() -> None:
-    with pytest.raises(ConfigError, match="sixes to aces"):
+    with raises_saying(ConfigError, "sixes to aces"):
         Hand(SHORT, [100] * 2, stacked_deck(["2c3c", "AsKs"]))
 
 
 def test_wild_cards_are_refused_for_short_deck() -> None:
-    with pytest.raises(ConfigError, match="without wild cards"):
+    with raises_saying(ConfigError, "without wild cards"):
         Rules(variant="shortdeck", wild="deuces")
 
 

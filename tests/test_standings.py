@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.poker.messages import Chips, Name, english
+from bot.poker.messages import Chips, Name
 from bot.store.lease import Lease
 from bot.table.log import HandEnded, read_event
 from bot.table.ownership import NotOwned, Ownership
@@ -25,6 +25,7 @@ from bot.table.standings import (
 )
 from bot.words import render
 from tests.harness import HOST, Harness
+from tests.said import en, raises_saying
 
 GUILD_A = 111 << 22
 GUILD_B = 222 << 22
@@ -49,7 +50,7 @@ async def _play(
         key=h.key(),
         guild=guild,  # type: ignore[arg-type]
     )
-    assert out.ok, out.message
+    assert out.ok, out.msg
     table = h.service.table(table_id)
     for p in players:
         assert (await table.sit(p, p.title(), 100, key=h.key())).ok
@@ -87,7 +88,7 @@ async def test_r14_4_stats_across_tables_and_servers(port: StorePort) -> None:
     assert played.get("hands") == counted("hands", 5)
     assert net is not None and net.get("head") is not None
     assert net.get("head").get("net") == signed(0)  # type: ignore[union-attr]
-    assert "2 tables, 5 hands played" in english(said) and "Net +0" in english(said)
+    assert "2 tables, 5 hands played" in en(said) and "Net +0" in en(said)
     german = render(said, "de")
     assert "2 Tische, 5 Hände gespielt" in german and "Netto +0" in german
 
@@ -133,7 +134,7 @@ async def test_r14_5_min_hands_scope_and_privacy(port: StorePort) -> None:
     mine = await h.service.player_standing("cid", viewer="cid")
     assert mine.totals.hidden
     assert "table.standings.hidden" in _keys(standing_said(mine, Name("Cid")))
-    with pytest.raises(StandingsError, match="private"):
+    with raises_saying(StandingsError, "private"):
         await h.service.player_standing("cid", viewer="ann")
     assert (
         await h.service.player_standing("cid", scope="server", guild=GUILD_B, viewer="ann")
@@ -145,13 +146,13 @@ async def test_r14_5_min_hands_scope_and_privacy(port: StorePort) -> None:
 async def test_r14_5_bad_requests_are_refused_in_words(port: StorePort) -> None:
     """R-14.5's ranges: each refusal says what is allowed; nothing is read or written."""
     h = Harness(port)
-    with pytest.raises(StandingsError, match="1 to 25"):
+    with raises_saying(StandingsError, "1 to 25"):
         await h.service.leaderboard(scope="everywhere", top=0)
-    with pytest.raises(StandingsError, match="0 to 100,000"):
+    with raises_saying(StandingsError, "0 to 100,000"):
         await h.service.leaderboard(scope="everywhere", min_hands=-1)
-    with pytest.raises(StandingsError, match="server or everywhere"):
+    with raises_saying(StandingsError, "server or everywhere"):
         await h.service.leaderboard(scope="galaxy")
-    with pytest.raises(StandingsError, match="no server here"):
+    with raises_saying(StandingsError, "no server here"):
         await h.service.player_standing("ann", scope="server", guild=None)
 
 
@@ -214,7 +215,7 @@ def test_board_words_name_rank_net_and_hands() -> None:
     first = rows.get("head")
     assert first is not None and first.get("who") == Name("Ann")  # type: ignore[union-attr]
     assert first.get("net") == signed(50) and signed(-5).get("amount") == Chips(5)  # type: ignore[union-attr]
-    text = english(said)
+    text = en(said)
     assert "Leaderboard, this server** (at least 10 hands)" in text
     assert "1. Ann: +50 in 12 hands" in text and "2. b: -5 in 1 hand" in text
     empty = leaderboard_said(Leaderboard("everywhere", None, 0, ()), names_from([]))
@@ -370,6 +371,6 @@ async def test_an_old_open_tables_guild_is_recorded_only_where_it_stays(tmp_path
         assert (await h.deal(h.service.table("500"))).ok
         await h.play_passively(h.service.table("500"))
         refused = await h.service.table("600").deal(HOST, key=h.key())
-        assert not refused.ok and "another dealer process" in refused.message  # shard 0's
+        assert not refused.ok and refused.msg.key == "table.not_owned"  # shard 0's
     finally:
         await port.close()

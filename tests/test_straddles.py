@@ -6,8 +6,10 @@ checked after every step by the harness."""
 from __future__ import annotations
 
 from bot.poker.events import ForcedBet
+from bot.poker.messages import Chips, Count, Msg, Name, msg
 from bot.table.table import Table
 from tests.harness import Harness
+from tests.said import said_in
 
 SEED = "w24"
 
@@ -16,6 +18,11 @@ def seat_user(table: Table, position: int) -> str:
     plan = table._plan()
     assert plan is not None
     return table.state.seats[plan.order[position]].user_id
+
+
+def straddled(table: Table, user: str, amount: int) -> Msg:
+    name = next(s.name for s in table.state.seats.values() if s.user_id == user)
+    return msg("table.straddled", who=Name(name), amount=Chips(amount))
 
 
 def forced(table: Table) -> list[tuple[int, str, int]]:
@@ -34,13 +41,13 @@ async def test_r20_57_re_straddles_post_in_order_doubling_and_the_last_acts_last
     refused = await table.straddle(second, key=h.key())
     assert not refused.ok  # the first straddle is UTG's
     out = await table.straddle(utg, key=h.key())
-    assert out.ok and "straddles 4" in out.message
+    assert out.ok and said_in(out.msg, straddled(table, utg, 4))
     refused = await table.straddle(third, key=h.key())
-    assert not refused.ok and f"next straddle is {second}'s" in refused.message
-    assert "straddles 8" in (await table.straddle(second, key=h.key())).message
-    assert "straddles 16" in (await table.straddle(third, key=h.key())).message
+    assert not refused.ok and refused.msg == msg("straddle.next", who=Name(second))
+    assert said_in((await table.straddle(second, key=h.key())).msg, straddled(table, second, 8))
+    assert said_in((await table.straddle(third, key=h.key())).msg, straddled(table, third, 16))
     refused = await table.straddle(fourth, key=h.key())
-    assert not refused.ok and "allows 3 straddles" in refused.message
+    assert not refused.ok and refused.msg == msg("straddle.most", most=Count(3))
     await h.deal(table)
     hand = table.state.hand
     assert hand is not None
@@ -72,9 +79,9 @@ async def test_r20_57_a_mississippi_straddle_starts_with_the_small_blind() -> No
     table = await h.seated(["a", "b", "c", "d"], straddle=True, straddle_button=True, straddles=2)
     button, utg = seat_user(table, 3), seat_user(table, 2)
     out = await table.straddle(button, key=h.key())
-    assert out.ok and "straddles 4" in out.message
+    assert out.ok and said_in(out.msg, straddled(table, button, 4))
     refused = await table.straddle(utg, key=h.key())
-    assert not refused.ok and "no re-straddle after a button straddle" in refused.message
+    assert not refused.ok and refused.msg.key == "straddle.after_button"
     await h.deal(table)
     hand = table.state.hand
     assert hand is not None
@@ -98,10 +105,10 @@ async def test_r20_57_the_button_may_not_straddle_unless_the_table_allows_it() -
     table = await h.seated(["a", "b", "c", "d"], straddle=True)
     button, utg = seat_user(table, 3), seat_user(table, 2)
     refused = await table.straddle(button, key=h.key())
-    assert not refused.ok and "left of the big blind" in refused.message
+    assert not refused.ok and refused.msg.key == "table.straddle.left_of_big_blind"
     assert (await table.straddle(utg, key=h.key())).ok
     refused = await table.straddle(button, key=h.key())
-    assert not refused.ok and "allows 1 straddle a deal" in refused.message
+    assert not refused.ok and refused.msg == msg("straddle.most", most=Count(1))
     refused = await table.change_settings("host", {"straddles": 9})
     assert not refused.ok  # R-2.6: 1 to 8
     await h.deal(table)
@@ -136,7 +143,7 @@ async def test_r20_58_a_player_who_rebuys_after_busting_may_post_instead_of_wait
     h = Harness()
     table = await _busted_and_rebought(h)
     out = await table.sit_in("d", post=True, key=h.key())
-    assert out.ok and "posting 2" in out.message
+    assert out.ok and said_in(out.msg, msg("table.back_posting", who=Name("d"), amount=Chips(2)))
     assert not (await table.sit_in("d", post=True)).ok  # already posting
     await h.deal(table)
     info = table.state.current

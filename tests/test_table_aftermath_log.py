@@ -67,7 +67,7 @@ async def test_R_20_14_rabbit_once_a_hand_survives_a_restart_from_sqlite(tmp_pat
     table, info, hand = await _folded_round(h, rabbit_hunt=True)
     chips = _chips(table)
     out = await table.rabbit("b", key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     rabbit = tlog.read_rows(await h.store.events("t"), tlog.RabbitHunted)
     assert len(rabbit) == 1 and rabbit[0].hand_no == info.hand_no and len(rabbit[0].cards) == 5
     h2, again = await _restart(h, path)

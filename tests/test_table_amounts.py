@@ -73,7 +73,7 @@ def test_no_word_means_two_things() -> None:
 def test_R_6_2_a_call_in_any_language_then_a_raise_is_a_call() -> None:
     for typed in ("mitgehen und erhöhen auf 80", "suivre et relancer à 80", "колл рейз 80"):
         req = parse_action(typed)
-        assert req.kind == "call" and req.note
+        assert req.kind == "call" and req.why is not None
 
 
 def test_amounts_are_refused_in_any_language_as_in_english() -> None:

@@ -86,7 +86,7 @@ def test_r1_7_waiting_player_is_dealt_in_on_his_big_blind() -> None:
 
 async def _deal_and_finish(h: Harness, table) -> tuple[int, int | None, int | None]:  # type: ignore[no-untyped-def]
     out = await h.deal(table)
-    assert out.ok, out.message
+    assert out.ok, out.msg
     info = table.state.current
     result = (info.button, info.sb_seat, info.bb_seat)
     await h.play_passively(table)

@@ -4,7 +4,7 @@ service harness (in-memory store, manual clock, R-2.5 checked at every step)."""
 
 from __future__ import annotations
 
-from bot.poker.messages import Name, Rule
+from bot.poker.messages import Name, Rule, msg
 from bot.table import log as tlog
 from bot.table.recovery import ledger_error, load
 from bot.table.service import TableService
@@ -97,12 +97,13 @@ async def test_hold_stops_deals_not_the_hand_r2_5() -> None:
     h = Harness()
     table = await h.seated(["alice", "bob"], auto_deal=True)
     assert (await h.deal(table)).ok
-    table.hold = "The table is on hold."
+    held = msg("hold.ephemeral", where=Name("#here"))
+    table.hold = held
     assert table.deadline() is not None  # the hand's clock runs
     await h.play_passively(table)
     assert table.due_at() is None
     out = await table.deal(HOST, key=h.key())
-    assert not out.ok and out.message == "The table is on hold."
+    assert not out.ok and out.msg == held
     table.hold = None
     assert table.due_at() is not None
     await ledger_ok(h)
@@ -121,7 +122,7 @@ async def test_r2_5_new_table_in_a_channel_closed_before_a_restart() -> None:
     await fresh.recover()
     assert fresh.get("t") is None
     out = await fresh.reopen("t", key="again")
-    assert out.ok, out.message
+    assert out.ok, out.msg
     reopened = fresh.table("t")
     assert reopened.state.settings == settings and reopened.state.host == HOST
     assert (await reopened.sit("carol", "carol", 100, key="k-c")).ok

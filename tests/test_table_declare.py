@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from bot.poker.messages import Chips, msg
 from bot.words import render
 from tests.harness import Harness
+from tests.said import told
 
 
 async def _to_declare(h: Harness, **settings: object) -> object:
@@ -41,7 +43,7 @@ async def test_r13_2_chip_fist_is_private_until_the_reveal() -> None:
     public_before = len(h.presenter.public_notices)
     out = await h.do(table, first, "declare high")  # type: ignore[arg-type]
     assert out.ok
-    new_public = [n.text for _, n in h.presenter.public_notices[public_before:]]
+    new_public = [told(n) for _, n in h.presenter.public_notices[public_before:]]
     assert all("high" not in t for t in new_public), new_public
     last = table.snapshot(None).last_said
     assert last is None or last.get("side") is None  # the declaration stays sealed
@@ -70,8 +72,9 @@ async def test_r13_2_clock_with_nobody_declared_carries_the_pot_and_says_so() ->
     pot = table.state.hand.middle  # type: ignore[attr-defined]
     h.time.set(table.deadline())  # type: ignore[attr-defined]
     assert await h.service.tick() == 1
-    said = [n.text for _, n in h.presenter.public_notices]
-    assert any("declaration clock ran out" in t and "fold (R-13.2)" in t for t in said), said
-    assert any("carries to the next deal" in t for t in said), said
+    said = [n.msg for _, n in h.presenter.public_notices]
+    assert any(m.key == "table.clock.declare_fold" for m in said), said
+    carried = msg("notice.carried", said=msg("notice.end.nobody_declared"), amount=Chips(pot))
+    assert carried in said, said
     assert table.state.carried == pot  # type: ignore[attr-defined]
     h.check(table)  # type: ignore[arg-type]

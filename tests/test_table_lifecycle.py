@@ -29,7 +29,7 @@ async def ledger_ok(h: Harness, table_id: str = "t") -> None:
 
 async def reopen(h: Harness, names: list[str], table_id: str = "t", **settings: Any) -> Table:
     out = await h.service.create(table_id, HOST, TableSettings.of(**settings), key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     table = h.service.table(table_id)
     for n in names:
         assert (await table.sit(n, n, 100, key=h.key())).ok
@@ -205,7 +205,7 @@ async def test_r14_6_a_refused_deal_collects_no_time() -> None:
         assert (await table.top_up(user, 20, key=h.key())).ok
     for period in range(1, 4):
         out = await h.deal(table)
-        assert out.ok and not out.duplicate, out.message
+        assert out.ok and not out.duplicate, out.msg
         assert table.state.rake_total == 4 * period
         await h.play_passively(table)
         h.time.advance(1801)
@@ -301,7 +301,7 @@ async def test_r2_5_a_command_whose_later_write_failed_says_it_was_recorded() ->
     assert (await h.deal(table)).ok
     store.fail = ("t", "hand_ended")
     out = await table.act(h.to_act(table), "fold", key=h.key())
-    assert out.ok and out.code == "partly_recorded", out.message
+    assert out.ok and out.code == "partly_recorded", out.msg
     assert out.msg == msg("table.partly_recorded")
     info = table.state.current
     assert info is not None and not info.ended and table.state.hand is not None
@@ -330,7 +330,7 @@ async def test_r16_14_a_stopped_table_with_every_chip_counted_can_be_closed() ->
     assert not refused.ok
     store._keys.discard(("t", "end:1"))  # the operator cleared what stopped it
     out = await table.close(HOST, key=h.key())
-    assert out.ok and out.msg is not None and out.msg.key == "notice.space", out.message
+    assert out.ok and out.msg is not None and out.msg.key == "notice.space", out.msg
     assert out.msg.get("head") == msg("table.close.cancelled", hand=Number(1), rule=Rule("R-16.14"))
     assert out.msg.get("tail") == msg("table.close.done")
     cashed = {r.player_id: r.amount for r in await h.store.ledger_rows("t") if r.kind == "cash_out"}

@@ -44,7 +44,7 @@ async def test_r19_3_a_tables_recorded_place_is_its_place(h: Harness) -> None:
     out = await service.create(
         TID, str(alice.id), TableSettings(), key="open-1", host_name="alice", guild=fake.guild_id
     )
-    assert out.ok, out.message
+    assert out.ok, out.msg
     await presenter.record_place(TID, fake.channel.id, thread.id)
     assert presenter.table_at(thread.id) == TID and presenter.channel_of(TID) == fake.channel.id
     assert await load_table_places(service.store) == {TID: (fake.channel.id, thread.id)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.poker.potsystems import GutsState, TwoToWinState
 from bot.poker.record import pot_state_from_dict
 from tests.harness import Harness
+from tests.said import told
 
 
 async def test_r15_2_guts_calls_are_private_and_the_pot_carries_between_deals() -> None:
@@ -20,7 +21,7 @@ async def test_r15_2_guts_calls_are_private_and_the_pot_carries_between_deals() 
     public_before = len(h.presenter.public_notices)
     first, second, third = (info.users[p] for p in hand.guts_pending())
     assert (await h.do(table, first, "in")).ok
-    said = [n.text for _, n in h.presenter.public_notices[public_before:]]
+    said = [told(n) for _, n in h.presenter.public_notices[public_before:]]
     assert all(" in" not in t and " out" not in t for t in said), said  # only a count
     assert not (await h.do(table, first, "out")).ok  # a call is final
     assert (await h.do(table, second, "out")).ok
@@ -91,7 +92,7 @@ async def test_r2_4_open_stakes_top_up_during_the_hand_is_logged_and_conserved()
     assert info is not None
     user = info.users[0]
     out = await table.top_up(user, 50, key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     h.check(table)  # bought rose by 50 and the chips are on the table
     await h.play_passively(table)
     h.check(table)
@@ -99,7 +100,7 @@ async def test_r2_4_open_stakes_top_up_during_the_hand_is_logged_and_conserved()
     assert (await h.deal(closed)).ok
     d_user = closed.state.current.users[0]  # type: ignore[union-attr]
     refused = await closed.top_up(d_user, 50, key=h.key())
-    assert not refused.ok and "R-2.1" in refused.message
+    assert not refused.ok and refused.msg.key == "table.top_up.between_deals"
 
 
 async def test_r14_2_time_collection_once_per_period_between_deals() -> None:

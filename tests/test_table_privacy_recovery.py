@@ -7,10 +7,12 @@ import random
 import pytest
 
 from bot.local.robot import pick
+from bot.poker.messages import Cards
 from bot.table.ports import open_store
 from bot.table.recovery import rebuild
 from bot.table.state import state_digest
 from tests.harness import Harness
+from tests.said import params_in, told
 
 
 async def _play_random(h: Harness, table, rng: random.Random, hands: int) -> None:  # type: ignore[no-untyped-def]
@@ -21,7 +23,7 @@ async def _play_random(h: Harness, table, rng: random.Random, hands: int) -> Non
             if seat.state == "sitting_out":
                 await table.sit_in(seat.user_id, key=h.key())
         out = await h.deal(table)
-        assert out.ok, out.message
+        assert out.ok, out.msg
         while (hand := table.state.hand) is not None:
             info = table.state.current
             if hand.phase == "declare" and hand.to_act is None:
@@ -31,7 +33,7 @@ async def _play_random(h: Harness, table, rng: random.Random, hands: int) -> Non
                 pos = hand.to_act
                 legal = hand.legal()
             out = await h.do(table, info.users[pos], pick(legal, rng, hand.hole[pos]))
-            assert out.ok, out.message
+            assert out.ok, out.msg
 
 
 @pytest.mark.parametrize("game", ["holdem", "shortdeck", "omaha8", "stud", "draw5"])
@@ -60,7 +62,8 @@ async def test_invariant_2_nothing_private_in_public(game: str) -> None:
     assert not (shown & secret)
     for _, notice in h.presenter.public_notices:
         for card in secret:
-            assert card not in notice.text.split(), notice.text
+            assert card not in told(notice).split(), told(notice)
+            assert not any(isinstance(p, Cards) and card in p.codes for p in params_in(notice.msg))
     # Each player sees his own cards, and only his own.
     for pos, user in enumerate(info.users):
         mine = next(s for s in table.snapshot(user).seats if s.user_id == user)

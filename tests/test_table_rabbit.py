@@ -6,6 +6,7 @@ card dealt to anyone; the hunt is written to the log (once a hand) and no chip m
 from __future__ import annotations
 
 from bot.poker.events import CardsDealt, RabbitHunted
+from bot.poker.messages import Rule
 from tests.harness import Harness
 
 
@@ -23,10 +24,10 @@ async def test_r20_14_the_rabbit_shows_the_cards_that_would_have_come() -> None:
     seq = table.state.seq  # type: ignore[attr-defined]
     stacks = {n: s.stack for n, s in table.state.seats.items()}  # type: ignore[attr-defined]
     out = await table.rabbit("b", key=h.key())  # type: ignore[attr-defined]
-    assert out.ok, out.message
+    assert out.ok, out.msg
     said = [n for _, n in h.presenter.public_notices if n.kind == "rabbit"]
     assert len(said) == 1 and said[0].msg is not None
-    assert said[0].msg.key == "home.rabbit.cards" and "R-20.9" in said[0].text
+    assert said[0].msg.key == "home.rabbit.cards" and said[0].msg.get("rule") == Rule("R-20.9")
     event = said[0].data["event"]
     assert isinstance(event, RabbitHunted) and len(event.cards) == 5
     info = table.state.recent[table.state.hand_no]  # type: ignore[attr-defined]

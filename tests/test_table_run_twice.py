@@ -10,6 +10,7 @@ from bot.poker.events import (
     RunItTwiceDecided,
     SecondBoardDealt,
 )
+from bot.poker.messages import Name, Rule
 from bot.table.ports import Notice, RecordingPresenter
 from bot.table.service import TableService
 from bot.table.state import state_digest
@@ -17,6 +18,7 @@ from bot.table.table import Table
 from bot.table.text_actions import parse_action
 from bot.words import render
 from tests.harness import Harness
+from tests.said import params_in
 
 
 async def _all_in(h: Harness, names: list[str], **settings: object) -> Table:
@@ -98,7 +100,7 @@ async def test_r20_2_all_agree_each_run_wins_half_of_each_pot() -> None:
     total = sum(hand.stacks) + hand.middle
     for p in hand.run_twice_pending():
         out = await h.do(table, info.users[p], "twice")
-        assert out.ok, out.message
+        assert out.ok, out.msg
     assert table.state.hand is None
     events = _events(_public(h))
     assert any(isinstance(e, SecondBoardDealt) and e.why == "run_twice" for e in events)
@@ -126,7 +128,8 @@ async def test_r20_10_the_answer_clock_means_once() -> None:
     assert table.state.hand is None
     said = [n for n in _public(h) if n.kind == "timeout"]
     assert [n.msg.key for n in said if n.msg is not None] == ["home.clock.run_twice"]
-    assert "did not answer, so the board runs once (R-20.1)" in said[0].text
+    assert said[0].msg.get("rule") == Rule("R-20.1")
+    assert Name(info.names[late[0]]) in params_in(said[0].msg)
     decided = [e for e in _events(_public(h)) if isinstance(e, RunItTwiceDecided)]
     assert len(decided) == 1 and not decided[0].twice
     assert dict(decided[0].answers) == {first: True, **{p: False for p in late}}
@@ -160,7 +163,7 @@ async def test_r20_2_a_run_twice_hand_recovers_from_the_log() -> None:
     assert state_digest(again.state) == state_digest(table.state)
     for p in pending[1:]:
         out = await again.act(info.users[p], "run twice yes", key=h.key())
-        assert out.ok, out.message
+        assert out.ok, out.msg
     assert again.state.hand is None and again.conservation_error() is None
     fresh2 = TableService(h.store, RecordingPresenter(), h.time)
     assert await fresh2.recover() == []

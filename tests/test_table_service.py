@@ -237,7 +237,7 @@ async def test_r16_2_dealers_choice(h: Harness) -> None:
     other = next(u for u in "abc" if u != dealer)
     assert not (await table.choose(other, "omaha", key=h.key())).ok
     out = await table.choose(dealer, "omaha:pot_limit", key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     assert (await h.deal(table)).ok
     info = table.state.current
     assert info is not None and (info.variant, info.limit) == ("omaha", "pot_limit")
@@ -298,7 +298,7 @@ async def test_a_channel_can_open_a_new_table_after_closing(h: Harness) -> None:
     assert (await table.close(HOST, key=h.key())).ok
     assert await h.store.open_tables() == []
     out = await h.service.create("t", "newhost", TableSettings(big_blind=4), key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     again = h.service.table("t")
     assert again.state.host == "newhost" and not again.state.seats and again.state.hand_no == 0
     assert await h.store.open_tables() == ["t"]

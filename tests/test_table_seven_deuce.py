@@ -12,11 +12,13 @@ import bot.table.table as table_module
 from bot.poker.cards import stacked_deck
 from bot.poker.events import SevenDeuceBounty
 from bot.poker.hand import Hand
+from bot.poker.messages import Rule
 from bot.table import log as tlog
 from bot.table.ports import RecordingPresenter
 from bot.table.service import TableService
 from bot.table.state import state_digest
 from tests.harness import Harness
+from tests.said import params_in
 
 # Position 0 holds 7-2 offsuit and fills up on the board; position 1 has ace-king.
 DECK = stacked_deck(["7c2d", "AsKd"], "7h7s2c9d4h")
@@ -52,7 +54,7 @@ async def test_r20_13_the_seven_deuce_winner_collects_the_bounty(
     assert ended.stacks == (112, 88) and sum(ended.net) == 0
     said = [n for _, n in h.presenter.public_notices if n.kind == "SevenDeuceBounty"]
     assert len(said) == 1 and isinstance(said[0].data["event"], SevenDeuceBounty)
-    assert "R-20.6" in said[0].text
+    assert Rule("R-20.6") in params_in(said[0].msg)
     # Recovery folds the recorded payment: the same table.
     fresh = TableService(h.store, RecordingPresenter(), h.time)
     assert await fresh.recover() == []

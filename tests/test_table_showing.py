@@ -29,11 +29,11 @@ async def test_r20_15_the_uncontested_winner_shows_one_card_then_all() -> None:
     assert not refused.ok and refused.msg is not None
     assert refused.msg.key == "home.refuse.show_who"  # a folded hand stays hidden
     out = await table.show_by_choice(winner, "1", key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     again = await table.show_by_choice(winner, "1", key=h.key())
     assert not again.ok and again.msg is not None and again.msg.key == "home.refuse.show_again"
     out = await table.show_by_choice(winner, "all", key=h.key())
-    assert out.ok, out.message
+    assert out.ok, out.msg
     shown = [n.data["event"] for _, n in h.presenter.public_notices if n.kind == "shown"]
     assert all(isinstance(e, CardsShownByChoice) for e in shown)
     hole = hand.hole[info.users.index(winner)]

@@ -6,6 +6,7 @@ message, messages survive the log as JSON, and the scan below keeps sentences ou
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 from pathlib import Path
 
@@ -22,7 +23,6 @@ from bot.poker.messages import (
     Player,
     Rule,
     Term,
-    english,
     msg,
     raw,
 )
@@ -32,6 +32,7 @@ from bot.table.answers import refusal, says_options
 from bot.table.table import Table
 from bot.words import SUPPORTED, render
 from tests.harness import Harness
+from tests.said import en, parts, told
 from tests.test_engine_words import _prose
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +71,7 @@ def test_a_message_round_trips_through_json() -> None:
 def test_old_records_words_read_back_as_raw_text() -> None:
     """A record written before messages holds English text: it is shown as it is."""
     assert said.load("Ann calls 20") == raw("Ann calls 20")
-    assert english(said.load("Ann calls 20")) == "Ann calls 20"
+    assert en(said.load("Ann calls 20")) == "Ann calls 20"
     with pytest.raises(ValueError):
         said.load({"params": []})
 
@@ -93,8 +94,9 @@ async def test_R_6_4_a_raise_without_amount_is_refused_with_the_options_as_data(
     assert out.msg.key == "table.refusal"
     assert out.msg.get("reason") == msg("table.say_how_much")
     assert isinstance(out.msg.get("options"), Msg)
-    assert out.message == english(out.msg)
-    assert out.message == "Say how much. You may: call 2, raise to 4–100 (all in), or fold."
+    assert render(out.msg, "en") == (
+        "Say how much. You may: call 2, raise to 4–100 (all in), or fold."
+    )
     german = render(out.msg, "de")
     assert "You may" not in german and "Sag, wie viel." in german
 
@@ -106,7 +108,8 @@ async def test_R_6_5_an_engine_refusal_that_says_its_options_is_not_told_them_tw
     out = await h.do(table, who, "check")
     assert out.msg is not None and out.msg.key == "refuse.no_check"
     assert says_options(out.msg)
-    assert out.message.count("You may") == 1
+    assert [p.key for p in parts(out.msg)].count("legal.options") == 1
+    assert render(out.msg, "en").count("You may") == 1
 
 
 async def test_R_6_5_out_of_turn_names_who_is_to_act_as_a_name_parameter() -> None:
@@ -125,12 +128,12 @@ async def test_a_refusal_wraps_a_reason_once() -> None:
     once = refusal(msg("table.say_how_much"), legal)
     assert says_options(once)
     assert not says_options(msg("table.say_how_much"))
-    assert english(once).count("You may") == 1
+    assert en(once).count("You may") == 1
 
 
-async def test_every_answer_carries_its_message_and_english_is_its_rendering() -> None:
-    """Accepted, refused, duplicate and stale answers all carry ``msg``; ``message`` is
-    its English rendering, and it renders in every supported language."""
+async def test_every_answer_carries_its_message_and_it_renders_everywhere() -> None:
+    """Accepted, refused, duplicate and stale answers all carry ``msg`` (their only
+    words), and it renders in every supported language."""
     h, table, who, _ = await _heads_up()
     outs = [
         await h.do(table, who, "call"),
@@ -143,8 +146,8 @@ async def test_every_answer_carries_its_message_and_english_is_its_rendering() -
     codes = [o.code for o in outs]
     assert "duplicate" in codes and "stale" in codes and "not_allowed" in codes
     for out in outs:
-        assert out.msg is not None, out
-        assert out.message == english(out.msg)
+        assert isinstance(out.msg, Msg), out
+        assert "message" not in {f.name for f in dataclasses.fields(out)}
         for locale in SUPPORTED:
             assert render(out.msg, locale)
 
@@ -210,7 +213,7 @@ async def test_the_log_keeps_no_prose_for_a_new_action_and_a_history_reads_in_ge
     told = said.load(rows[-1].payload["said"])
     assert told == msg("notice.action.fold", who=Name(who))
     state = table.state
-    assert state.last_said == told and english(told) == f"{who} folds"
+    assert state.last_said == told and en(told) == f"{who} folds"
     assert render(state.last_said, "de") == f"{who} steigt aus"
 
 
@@ -227,7 +230,7 @@ async def test_a_finished_hand_is_told_as_messages_in_any_language() -> None:
 
 async def test_event_notices_carry_messages_with_players_by_position() -> None:
     """A public event notice's ``msg`` names players by position (the presenter names
-    them through the hand's names); ``text`` is its English with the names."""
+    them through the hand's names); it is the notice's only words."""
     h, table, who, _ = await _heads_up()
     await h.do(table, who, "call")
     notices = [n for _, n in h.presenter.public_notices if n.kind == "ActionTaken"]
@@ -235,7 +238,8 @@ async def test_event_notices_carry_messages_with_players_by_position() -> None:
     assert last.msg is not None and last.msg.key == "notice.action.call"
     assert isinstance(last.msg.get("who"), Player)
     assert last.hand is not None
-    assert render(last.msg, "en", names=last.hand.names.__getitem__) == last.text
+    assert render(last.msg, "en", names=last.hand.names.__getitem__) == told(last)
+    assert "text" not in {f.name for f in dataclasses.fields(last)}
 
 
 def test_a_new_halt_is_stored_as_a_message_and_an_old_one_as_its_words() -> None:
@@ -252,30 +256,32 @@ def test_a_new_halt_is_stored_as_a_message_and_an_old_one_as_its_words() -> None
 
 async def test_the_view_carries_stakes_street_options_and_last_action_as_data() -> None:
     """The view's words have data beside them: the stakes as a record, the street, the
-    options and the last action as messages, whose English is the view's text."""
+    options and the last action as messages (the view holds no words)."""
     from bot.table.view import StakesView
 
     h, table, who, _ = await _heads_up()
     await h.do(table, who, "call")
     view = table.snapshot(None)
     assert view.stakes_data == StakesView("holdem", "no_limit", blinds=(1, 2))
-    assert view.street_said is not None and english(view.street_said) == view.street
+    assert view.street_said is not None
+    assert not {"stakes", "street", "options", "variant_name"} & {
+        f.name for f in dataclasses.fields(view)
+    }
     assert view.options_said is not None and view.options_said.key == "legal.options"
     assert view.last_said is not None and view.last_said.key == "notice.action.call"
     assert render(view.street_said, "ru") == "Префлоп"
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-async def test_the_street_message_says_what_the_street_text_says(variant: str) -> None:
-    """For every game, dealt and played a few actions, the street as a message reads in
-    English as the view's street text (the data and the words never disagree)."""
+async def test_the_street_message_is_said_in_every_language(variant: str) -> None:
+    """For every game, dealt and played a few actions, the street is a message (None
+    between hands) said in every language."""
     h = Harness()
     table = await h.seated(["a", "b", "c"], variant=variant)
     assert (await h.deal(table)).ok
     for _ in range(8):
         view = table.snapshot(None)
-        said_text = "" if view.street_said is None else english(view.street_said)
-        assert said_text == view.street, (variant, view.street)
+        assert view.in_hand or view.street_said is None, (variant, view)
         if view.street_said is not None:
             shown = {render(view.street_said, locale) for locale in SUPPORTED}
             assert len(shown) > 1 and all(shown), (variant, shown)  # said, and translated
@@ -302,8 +308,8 @@ def test_the_stakes_message_says_what_the_stakes_text_says(variant: str, limit: 
     info = VARIANTS[variant]
     declare = settings.declare != "none" and info.hi_lo
     data = stakes_of(settings, variant, limit, declare)
-    told = english(stakes_said(data))
-    assert settings.stakes_text(variant, limit) == told
+    told = en(stakes_said(data))
+    assert en(settings.stakes_said(variant, limit)) == told
     # The line the table always wrote, piece by piece (written out here, not rendered).
     if any(s.betting for s in info.streets):
         structure = {
@@ -313,13 +319,13 @@ def test_the_stakes_message_says_what_the_stakes_text_says(variant: str, limit: 
             "fixed": "Fixed-limit",
             "spread": "Spread-limit",
         }[limit]
-        head = f"{structure} {info.name}" + (" declare" if declare else "")
+        head = f"{structure} {en(info.title)}" + (" declare" if declare else "")
         assert told.split(", ")[0] == head, told
         assert ("blinds 1/2" in told) == (info.forced == "blinds"), told
         assert ("bets 2/4" in told) == (limit in ("fixed", "spread")), told
         assert told.endswith(", ante 1"), told
     else:
-        assert told == info.name, told
+        assert told == en(info.title), told
     for locale in SUPPORTED:
         assert render(stakes_said(data), locale)
 

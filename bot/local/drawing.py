@@ -56,9 +56,7 @@ def draw(
     public (``view.options_said`` is given), said in the reader's language."""
     where = f" | {words.render(view.street_said)}" if view.street_said is not None else ""
     phase = words(f"phase.{view.phase}")
-    stakes = (
-        view.stakes if view.stakes_data is None else words.render(stakes_said(view.stakes_data))
-    )
+    stakes = words.render(stakes_said(view.stakes_data))
     head = {"table": view.table_id, "stakes": stakes, "phase": phase, "where": where}
     lines = [words("draw.header", hand=view.hand_no, **head)]
     if view.board:

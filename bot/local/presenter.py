@@ -52,7 +52,7 @@ class TerminalPresenter:
             print(text, file=self.out, flush=True)
 
     def text(self, notice: Notice) -> str:
-        return self.words.said(notice.msg, notice.text, namer(notice))
+        return self.words.render(notice.msg, namer(notice))
 
     async def public(self, table_id: str, notice: Notice) -> None:
         self.say(f"  {self.text(notice)}")

@@ -182,11 +182,10 @@ class LocalTable:
             self.presenter.answering = False
 
     def answer(self, user: str, out: Outcome) -> Outcome:
-        """A refused command's answer, in the terminal's language (the table's message
-        where it gives one, else its English)."""
-        if not out.ok and out.message:
+        """A refused command's answer, in the terminal's language."""
+        if not out.ok:
             who = "" if user == HOST else f"{user}: "
-            self.emit(f"! {who}{self.words.said(out.msg, out.message)}")
+            self.emit(f"! {who}{self.words.render(out.msg)}")
         return out
 
     def drawing(self) -> str:

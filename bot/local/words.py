@@ -37,16 +37,11 @@ class Words:
     def render(self, m: Msg, names: Names | None = None) -> str:
         return render(m, self.lang, names=names)
 
-    def said(self, m: Msg | None, english: str, names: Names | None = None) -> str:
-        """A message of the table or the engine in this language; ``english`` where the
-        sender gave none yet."""
-        return english if m is None else self.render(m, names)
-
     def refusal(self, exc: Exception) -> str:
-        """A refusal (``TableError``, ``PokerError``) in this language: its message
-        where it carries one, else its English."""
+        """A refusal (``TableError``, ``PokerError``, ``CardError``) in this language:
+        its message where it carries one, else the exception as it says itself."""
         m = getattr(exc, "msg", None)
-        return self.said(m if isinstance(m, Msg) else None, str(getattr(exc, "message", exc)))
+        return self.render(m) if isinstance(m, Msg) else str(exc)
 
 
 def _typed(value: Param | str | int) -> Param:

@@ -11,7 +11,7 @@ import re
 import secrets
 from collections.abc import Iterable, Sequence
 
-from bot.poker.messages import Cards, Msg, Name, english, msg
+from bot.poker.messages import Cards, Msg, Name, debug, msg
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # clubs < diamonds < hearts < spades, the suit order of
@@ -35,7 +35,7 @@ class CardError(ValueError):
         super().__init__(message.key)
 
     def __str__(self) -> str:
-        return english(self.msg)
+        return debug(self.msg)
 
 
 def parse_card(text: str) -> Card:

@@ -27,12 +27,12 @@ Decisions where the rulebook is silent (each is documented where it is implement
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar, get_args
 
 from bot.poker.errors import IllegalAction
-from bot.poker.events import Pot, Share, name_players
+from bot.poker.events import Pot, Share
 from bot.poker.messages import (
     Chips,
     Msg,
@@ -41,7 +41,6 @@ from bot.poker.messages import (
     Player,
     Rule,
     Term,
-    english,
     joined,
     msg,
     names,
@@ -203,9 +202,8 @@ class Award:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Elimination:
     player: int
-    reason: str
-    """``why`` in English, players named as the resolution was asked to name them."""
-    why: Msg | None = None
+    why: Msg
+    """Why he is out of the pot (players by position)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -219,9 +217,8 @@ class PotResolution:
     awards: tuple[Award, ...]
     carried: int
     shown: frozenset[int]
-    steps: tuple[str, ...]
-    messages: tuple[Msg, ...] = ()
-    """The steps as messages (players by position); ``steps`` is their English."""
+    messages: tuple[Msg, ...]
+    """The steps as messages (players by position)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -230,11 +227,6 @@ class DeclareResult:
     payouts: dict[int, int]
     carried: int
     shown: frozenset[int]
-
-    @property
-    def steps(self) -> tuple[str, ...]:
-        """Every pot's steps in order, as sentences for the table channel."""
-        return tuple(s for p in self.pots for s in p.steps)
 
     @property
     def messages(self) -> tuple[Msg, ...]:
@@ -268,7 +260,6 @@ class _PotResolver:
         decl: dict[int, Choice],
         order: Sequence[int],
         options: DeclareOptions,
-        name: Callable[[int], str],
     ) -> None:
         self.index = index
         self.pot = pot
@@ -276,7 +267,6 @@ class _PotResolver:
         self.decl = decl
         self.order = order
         self.options = options
-        self.name = name
         self.steps: list[Msg] = []
         self.awards: list[Award] = []
         self.eliminated: dict[int, Msg] = {}
@@ -358,20 +348,12 @@ class _PotResolver:
             index=self.index,
             amount=pot.amount,
             declarations=tuple(self.decl.items()),
-            eliminated=tuple(
-                Elimination(player=p, reason=self.words(r), why=r)
-                for p, r in self.eliminated.items()
-            ),
+            eliminated=tuple(Elimination(player=p, why=r) for p, r in self.eliminated.items()),
             awards=tuple(self.awards),
             carried=self.carried,
             shown=frozenset(self.shown),
-            steps=tuple(self.words(m) for m in self.steps),
             messages=tuple(self.steps),
         )
-
-    def words(self, m: Msg) -> str:
-        """``m`` in English with the players named by ``self.name``."""
-        return name_players(english(m), self.name)
 
     def check_both(self, b: int, side: Side) -> Msg | None:
         """Why both-declarer ``b`` fails on ``side`` (R-13.4), or None if he holds up."""
@@ -483,22 +465,15 @@ def resolve_declare(
     declarations: Mapping[int, Choice],
     order: Sequence[int],
     options: DeclareOptions,
-    *,
-    names: Mapping[int, str] | None = None,
 ) -> DeclareResult:
     """Resolve every pot of a declare game (R-13.4–R-13.9).
 
     ``values[p]`` is ``(high, low)`` (higher is better; ``None`` where the hand has no
     qualifying value on that side). ``order`` is the odd-chip order of §11 (clockwise
-    from the button's left). ``names`` label players in the steps (default "Seat n",
-    1-based). An eligible player with no declaration counts per
+    from the button's left). The steps are messages, players by position. An eligible
+    player with no declaration counts per
     ``options.timeout_default``: "high", or out of the pot ("fold").
     """
-
-    def name(p: int) -> str:
-        if names is not None and p in names:
-            return names[p]
-        return english(msg("declare.seat", seat=Number(p + 1)))
 
     resolved: list[PotResolution] = []
     for k, pot in enumerate(pots):
@@ -509,7 +484,7 @@ def resolve_declare(
                 choice = "high"
             if choice is not None:
                 decl[p] = choice
-        resolved.append(_PotResolver(k, pot, values, decl, order, options, name).run())
+        resolved.append(_PotResolver(k, pot, values, decl, order, options).run())
     payouts: dict[int, int] = {}
     for r in resolved:
         for a in r.awards:

@@ -1,7 +1,8 @@
 """The engine's typed errors: why an action was refused, in words a player understands.
 
 Every refusal raises :class:`IllegalAction` (or a subclass) and leaves the hand untouched.
-The error carries the player-facing ``message`` and, where there is one, the legal options
+The error carries the refusal as a message (``msg``, the presenter's to put in words) and,
+where there is one, the legal options
 (:class:`bot.poker.legal.Legal`) so the presenter can show what *is* allowed.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.poker.messages import Msg, english, raw
+from bot.poker.messages import Msg, debug, raw
 
 if TYPE_CHECKING:
     from bot.poker.legal import Legal
@@ -26,14 +27,9 @@ class PokerError(Exception):
         self.legal = legal
         super().__init__(self.msg.key)
 
-    @property
-    def message(self) -> str:
-        """The refusal in English (:func:`bot.poker.messages.english`), for the callers
-        not yet given the message itself."""
-        return english(self.msg)
-
     def __str__(self) -> str:
-        return self.message
+        # For developers and operators' logs; a player reads ``msg`` rendered.
+        return debug(self.msg)
 
 
 class IllegalAction(PokerError):

@@ -21,7 +21,7 @@ from typing import Literal, cast
 
 import phevaluator.evaluator as _ph_evaluator
 
-from bot.poker.messages import Msg, Name, Number, Term, english, msg
+from bot.poker.messages import Msg, Name, Number, Term, msg
 
 try:  # The C entry points take ints directly; the public wrappers convert every card
     # through Card.to_id first, which costs 4x (measured: 0.5 M vs 2 M 7-card/s).
@@ -596,13 +596,11 @@ def _rank(family: str, rank: int) -> Term:
 
 @dataclass(frozen=True)
 class HandDescription:
-    """A hand in words: its value, its name and the cards it plays, in display order."""
+    """A hand: its value, the cards it plays (in display order) and its name."""
 
     value: int | None
-    name: str
-    """``words`` in English."""
     used: tuple[str, ...]
-    words: Msg | None = None
+    words: Msg
     """The name as a message (ranks as catalogue terms), for the reader's language."""
 
 
@@ -614,15 +612,9 @@ def _groups(ranks: Iterable[int]) -> list[tuple[int, int]]:
 
 
 @cache  # a pure function of at most ~7,500 values; every showdown asks for names
-def high_name(value: int) -> str:
-    """ "Kings full of sevens", "Ace-high flush", "Five aces"… (:func:`high_words` in
-    English)."""
-    return english(high_words(value))
-
-
-@cache
 def high_words(value: int) -> Msg:
-    """The name of a high hand as a message: its kind and its ranks."""
+    """The name of a high hand as a message: its kind and its ranks ("Kings full of
+    sevens", "Ace-high flush", "Five aces"… in English)."""
     cat = _category(value)
     if cat == "five_of_a_kind":
         return msg("hand.five_kind", rank=_rank("pl", value - FIVE_OF_A_KIND_BASE))
@@ -721,10 +713,6 @@ def a5_ranks(value: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _a5_name(value: int) -> str:
-    return english(_a5_words(value))
-
-
 @cache
 def _a5_words(value: int) -> Msg:
     return msg("hand.low", cards=Name(_low_text(a5_ranks(value))))
@@ -789,13 +777,9 @@ def short_deck_value(cards: Sequence[str], *, trips_beat_straight: bool = False)
     return max(_short_five(five, order) for five in combinations(ids, 5))
 
 
-def short_deck_name(value: int) -> str:
-    """ "Nine-high straight" for A-9-8-7-6, otherwise the usual names."""
-    return english(short_deck_words(value))
-
-
 def short_deck_words(value: int) -> Msg:
-    """:func:`short_deck_name` as a message."""
+    """A short-deck hand's name as a message: "Nine-high straight" for A-9-8-7-6,
+    otherwise the usual names."""
     standard = value % _SHORT_STEP
     return _SHORT_LOW_STRAIGHTS.get(standard) or high_words(standard)
 
@@ -834,7 +818,7 @@ def describe(
         value, used = _best_subset(fives, score_short)
         assert value is not None
         words = short_deck_words(value)
-        return HandDescription(value, english(words), _display_short(used), words)
+        return HandDescription(value, _display_short(used), words)
     if kind in ("high", "omaha_high"):
 
         def score_high(f: tuple[str, ...]) -> int:
@@ -842,9 +826,7 @@ def describe(
 
         value, used = _best_subset(fives, score_high)
         assert value is not None
-        return HandDescription(
-            value, high_name(value), _display_high(used, wild), high_words(value)
-        )
+        return HandDescription(value, _display_high(used, wild), high_words(value))
     if kind in ("low_a5", "low_a5_8", "omaha_low_8"):
         eight = kind != "low_a5"
 
@@ -855,8 +837,8 @@ def describe(
 
         lv, used = _best_subset(fives, score_low)
         if lv is None:
-            return HandDescription(None, english(NO_LOW), (), NO_LOW)
-        return HandDescription(lv, _a5_name(lv), _display_low(used, wild), _a5_words(lv))
+            return HandDescription(None, (), NO_LOW)
+        return HandDescription(lv, _display_low(used, wild), _a5_words(lv))
     if kind == "low_27":
         lv, used = _best_subset(fives, low_27_value)
         assert lv is not None and used
@@ -874,7 +856,7 @@ def describe(
                 number_one = ranks == (5, 3, 2, 1, 0)
                 words = msg("hand.number_one") if number_one else msg("hand.low", cards=Name(text))
         order = sorted(used, key=lambda c: -_RANK[c])
-        return HandDescription(lv, english(words), _display_high(order, ace_low_wheel=False), words)
+        return HandDescription(lv, _display_high(order, ace_low_wheel=False), words)
     if kind == "badugi":
         bv = badugi_value(allc)
         size = bv // _B**4
@@ -889,5 +871,5 @@ def describe(
                 break
         text = _low_text([_LOW_RANK[_RANK[c]] for c in best])
         words = msg("hand.badugi", size=Number(size), cards=Name(text))
-        return HandDescription(bv, english(words), best, words)
+        return HandDescription(bv, best, words)
     raise ValueError(f"unknown hand kind {kind!r}")

@@ -7,8 +7,6 @@ presenters route events by audience; nothing private is ever put in a public eve
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Literal
 
@@ -16,19 +14,6 @@ from bot.poker.cards import Card
 from bot.poker.messages import Msg
 
 Share = Literal["whole", "high", "low"]
-
-_TOKEN = re.compile(r"\{p(\d+)\}")
-
-
-def player_token(position: int) -> str:
-    """How an event's prose names a player: ``{p3}`` for position 3. The engine knows
-    positions, not names; presenters put the name in with :func:`name_players`."""
-    return f"{{p{position}}}"
-
-
-def name_players(text: str, name: Callable[[int], str]) -> str:
-    """``text`` with every :func:`player_token` replaced by ``name(position)``."""
-    return _TOKEN.sub(lambda m: name(int(m.group(1))), text)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,8 +116,6 @@ class PotsFormed(Event):
 class HandShown(Event):
     player: int
     cards: tuple[Card, ...]
-    descriptions: tuple[str, ...] = ()
-    """``hands`` in English ("" where a half cannot be read)."""
     hands: tuple[Msg | None, ...] = ()
     """The hand's name for each half of the pot, as messages."""
 
@@ -156,8 +139,6 @@ class PotAwarded(Event):
     amount: int
     winners: tuple[int, ...]
     amounts: tuple[int, ...]
-    hand: str = ""
-    """``hand_words`` in English ("" when the winner did not show)."""
     hand_words: Msg | None = None
     """The winning hand's name, as a message (None when the winner did not show)."""
     board: int = 0
@@ -209,12 +190,10 @@ class DeclarationsRevealed(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareResolved(Event):
     """R-13.4–R-13.9: every step of the resolution as a message (``messages``, players
-    by position); ``steps`` is the same in English with players as :func:`player_token`,
-    for the readers that still want words."""
+    by position)."""
 
-    steps: tuple[str, ...]
     carried: int
-    messages: tuple[Msg, ...] = ()
+    messages: tuple[Msg, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -243,12 +222,10 @@ class GutsCallsRevealed(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PotSystemSettled(Event):
     """Two to win or Guts: what moved and what waits for the next deal, as messages
-    (``messages``, players by position); ``log`` is the same in English with players as
-    :func:`player_token`, for the readers that still want words."""
+    (``messages``, players by position)."""
 
-    log: tuple[str, ...]
     carried: int
-    messages: tuple[Msg, ...] = ()
+    messages: tuple[Msg, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -78,7 +78,6 @@ from bot.poker.events import (
     RunItTwiceOffered,
     SecondBoardDealt,
     StreetStarted,
-    player_token,
 )
 from bot.poker.legal import ActionName, Actor, Legal, Phase
 from bot.poker.messages import (
@@ -91,7 +90,6 @@ from bot.poker.messages import (
     Player,
     Rule,
     Term,
-    english,
     msg,
 )
 from bot.poker.pots import build_pots, halve, split
@@ -1131,11 +1129,6 @@ class Hand:
         key = "refuse.jacks_raise_blinds" if blinds else "refuse.jacks_bet"
         return msg(key, rule=Rule("R-4.9"))
 
-    def no_raise_reason(self) -> str | None:
-        """:meth:`no_raise_why` in English, for the callers that still want words."""
-        why = self.no_raise_why()
-        return None if why is None else english(why)
-
     def no_raise_why(self) -> Msg | None:
         """Why the player to act may not bet or raise now, as a message with the rule
         id; None when he may. Computed on demand (refusals and prompts only), in the
@@ -1793,13 +1786,7 @@ class Hand:
             self.stacks[i] += amount
             self.middle -= amount
         self.pot_state_out = result.state
-        self.events.append(
-            PotSystemSettled(
-                log=tuple(english(m) for m in result.log),
-                carried=self.middle,
-                messages=result.log,
-            )
-        )
+        self.events.append(PotSystemSettled(carried=self.middle, messages=result.log))
         self._finish("guts")
 
     def _end_of_streets(self) -> None:
@@ -1943,21 +1930,14 @@ class Hand:
             qualifier=self.variant.showdown[-1] in ("low_a5_8", "omaha_low_8"),
             timeout_default=self.rules.declare_default,
         )
-        tokens = {i: player_token(i) for i in range(self.n)}
-        result = resolve_declare(
-            pots, values, self.declared, list(range(self.n)), options, names=tokens
-        )
+        result = resolve_declare(pots, values, self.declared, list(range(self.n)), options)
         for i in sorted(result.shown, key=lambda p: self._order_for_showdown().index(p)):
             if not self.shown[i]:
                 self._show(i)
         for k in range(len(pots)):
             for award in result.awards_for(k):
                 self._pay(k, award.share, award.amount, award.winners, award.amounts, None)
-        self.events.append(
-            DeclareResolved(
-                steps=tuple(result.steps), carried=result.carried, messages=result.messages
-            )
-        )
+        self.events.append(DeclareResolved(carried=result.carried, messages=result.messages))
         self._finish("showdown")
 
     # ------------------------------------------------------------------ showdown
@@ -1980,7 +1960,6 @@ class Hand:
             HandShown(
                 player=i,
                 cards=tuple(self.hole[i]),
-                descriptions=tuple("" if h is None else english(h) for h in hands),
                 hands=hands,
             )
         )
@@ -2341,7 +2320,6 @@ class Hand:
                 amount=amount,
                 winners=winners,
                 amounts=amounts,
-                hand="" if hand is None else english(hand),
                 hand_words=hand,
                 board=board,
             )
@@ -2372,11 +2350,7 @@ class Hand:
             self.stacks[i] += amount
             self.middle -= amount
         self.pot_state_out = new
-        self.events.append(
-            PotSystemSettled(
-                log=tuple(english(m) for m in log), carried=new.pot, messages=tuple(log)
-            )
-        )
+        self.events.append(PotSystemSettled(carried=new.pot, messages=tuple(log)))
 
     def _finish(self, reason: str) -> None:
         self._set_to_act(None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from bot.poker.messages import Chips, Listing, Msg, Number, english, joined, msg
+from bot.poker.messages import Chips, Listing, Msg, Number, msg
 
 Phase = Literal["betting", "draw", "declare", "guts", "run_twice", "showdown", "over"]
 """What the hand is doing: a betting round, a draw, the hi-lo declaration (§13), the Guts
@@ -118,15 +118,6 @@ class Legal(NamedTuple):
         """What the player may do, as a message: a list of options such as ``call 20,
         raise to 40–200, or fold`` (the words are the presenter's)."""
         return msg("legal.options", options=Listing(tuple(self._parts()), "or"))
-
-    def describe(self) -> str:
-        """The options in English on one line, such as ``call 20, raise to 40–200, or
-        fold`` (a comma before the "or" even between two), for the callers that still
-        want words; presenters render :meth:`options`."""
-        parts = self._parts()
-        if len(parts) <= 1:
-            return "".join(english(p) for p in parts)
-        return english(msg("legal.serial_or", head=joined(parts[:-1]), last=parts[-1]))
 
 
 @dataclass(frozen=True, slots=True)

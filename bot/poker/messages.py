@@ -17,9 +17,8 @@ TypeError: parameter 'n' of 'x' is int; wrap it (Chips, Count, ...)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal, TypeAlias
 
 
@@ -155,28 +154,32 @@ def raw(text: str) -> Msg:
     return Msg(RAW, (("text", Name(text)),))
 
 
-def _plain(m: Msg) -> str:
+def debug(m: Msg) -> str:
+    """``m`` for a developer or an operator's log, never for a player: a raw sentence's
+    text, else the key and its parameters (``refuse.bet_below_min(least=4)``). Words
+    for players are the presenter's (``bot.words.render``)."""
     text = m.get("text")
     if m.key == RAW and isinstance(text, Name):
         return text.text
-    return m.key
+    if not m.params:
+        return m.key
+    return f"{m.key}({', '.join(f'{k}={_debug_param(v)}' for k, v in m.params)})"
 
 
-_ENGLISH: list[Callable[[Msg], str]] = [_plain]
-
-
-@lru_cache(maxsize=8192)
-def english(m: Msg) -> str:
-    """``m`` in English, by the renderer the catalogue registered (:mod:`bot.words`);
-    before it is loaded, a raw sentence's text or the key. Remembered: the engine asks
-    for the same hand names at every showdown."""
-    return _ENGLISH[0](m)
-
-
-def speak_english_with(render: Callable[[Msg], str]) -> None:
-    """Set how :func:`english` renders (the catalogue does, when it is imported)."""
-    _ENGLISH[0] = render
-    english.cache_clear()
+def _debug_param(value: Param) -> str:
+    if isinstance(value, Msg):
+        return debug(value)
+    if isinstance(value, (Chips, Count, Number)):
+        return str(value.n)
+    if isinstance(value, Name):
+        return repr(value.text)
+    if isinstance(value, Player):
+        return f"p{value.position}"
+    if isinstance(value, Cards):
+        return "".join(value.codes)
+    if isinstance(value, (Rule, Term)):
+        return value.id if isinstance(value, Rule) else value.key
+    return "[" + ", ".join(debug(i) for i in value.items) + "]"
 
 
 __all__ = [
@@ -192,10 +195,9 @@ __all__ = [
     "Player",
     "Rule",
     "Term",
-    "english",
+    "debug",
     "joined",
     "msg",
     "names",
     "raw",
-    "speak_english_with",
 ]

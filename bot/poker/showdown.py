@@ -14,7 +14,7 @@ from typing import Literal
 
 from bot.poker import evaluate as ev
 from bot.poker.cards import Card
-from bot.poker.messages import Msg, english
+from bot.poker.messages import Msg
 from bot.poker.variants import Evaluator, Variant
 
 Scorer = Callable[[Sequence[Card], Sequence[Card]], int | None]
@@ -82,18 +82,6 @@ def evaluate_hand(
     return tuple(out)
 
 
-def describe_hand(
-    variant: Variant,
-    hole: Sequence[Card],
-    board: Sequence[Card],
-    wild: Wild = "none",
-    values: Sequence[int | None] | None = None,
-) -> tuple[str, ...]:
-    """:func:`describe_hand_words` in English ("" for a hand that cannot be read)."""
-    words = describe_hand_words(variant, hole, board, wild, values)
-    return tuple("" if w is None else english(w) for w in words)
-
-
 def describe_hand_words(
     variant: Variant,
     hole: Sequence[Card],
@@ -128,15 +116,14 @@ def describe_hand_words(
 @dataclass(frozen=True, slots=True)
 class HandReading:
     """How a shown hand plays for one half of the pot: ``half`` is "high" or "low" in a
-    hi-lo game and "" in a game with one winner per pot; ``name`` as in
-    :func:`describe_hand`; ``used`` the cards it plays (own or board, display order),
-    empty when the hand has no qualifying low or cannot be read."""
+    hi-lo game and "" in a game with one winner per pot; ``used`` the cards it plays
+    (own or board, display order), empty when the hand has no qualifying low or cannot
+    be read; ``words`` its name as in :func:`describe_hand_words`."""
 
     half: Literal["", "high", "low"]
-    name: str
     used: tuple[Card, ...]
     words: Msg | None = None
-    """``name`` as a message (None when the hand cannot be read)."""
+    """The hand's name as a message (None when the hand cannot be read)."""
 
 
 def read_hand(
@@ -155,12 +142,12 @@ def read_hand(
         try:
             desc = ev.describe(kind, list(hole), list(board), wild=spec)
         except (ValueError, KeyError):
-            out.append(HandReading(half, "", ()))  # too few cards: no hand to read
+            out.append(HandReading(half, ()))  # too few cards: no hand to read
             continue
         if desc.value is None:
-            out.append(HandReading(half, english(ev.NO_LOW), (), ev.NO_LOW))
+            out.append(HandReading(half, (), ev.NO_LOW))
         else:
-            out.append(HandReading(half, desc.name, tuple(desc.used), desc.words))
+            out.append(HandReading(half, tuple(desc.used), desc.words))
     return tuple(out)
 
 

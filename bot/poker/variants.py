@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.poker.evaluate import HandKind
-from bot.poker.messages import Msg, english, msg
+from bot.poker.messages import Msg, msg
 
 Opener = Literal["blinds", "left_of_button", "bring_in", "best_showing", "opener"]
 Evaluator = HandKind
@@ -67,14 +67,6 @@ class Variant:
     def title(self) -> Msg:
         """The game's name, as a message."""
         return msg(f"game.{self.code}")
-
-    @property
-    def name(self) -> str:
-        """The game's name in English (its code for a game the catalogue lacks)."""
-        try:
-            return english(self.title)
-        except KeyError:
-            return self.code
 
     @property
     def hole_count(self) -> int:

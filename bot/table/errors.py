@@ -1,13 +1,13 @@
 """Why the table refused a command, as a message the presenter puts in words.
 
 Every refusal from the table service is a :class:`TableError`; the presenter shows its
-``msg`` to the actor only, in his language. ``message`` is its English (for callers not
-yet given the message). ``code`` lets a presenter pick an icon or a retry policy.
+``msg`` to the actor only, in his language. ``code`` lets a presenter pick an icon or a
+retry policy.
 """
 
 from __future__ import annotations
 
-from bot.poker.messages import Msg, english, raw
+from bot.poker.messages import Msg, debug, raw
 
 
 class TableError(Exception):
@@ -19,13 +19,9 @@ class TableError(Exception):
         self.msg = message if isinstance(message, Msg) else raw(message)
         super().__init__(self.msg.key)
 
-    @property
-    def message(self) -> str:
-        """The refusal in English (:func:`bot.poker.messages.english`)."""
-        return english(self.msg)
-
     def __str__(self) -> str:
-        return self.message
+        # For developers and operators' logs; a player reads ``msg`` rendered.
+        return debug(self.msg)
 
 
 class SettingsError(TableError):

@@ -16,7 +16,7 @@ pot-limit Omaha), then the table's.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.poker.messages import Msg, msg
@@ -174,10 +174,13 @@ def normalize_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def game_suggestions(current: str) -> list[tuple[Msg, str]]:
+def game_suggestions(
+    current: str, name: Callable[[Msg], str] | None = None
+) -> list[tuple[Msg, str]]:
     """``(label, value)`` pairs for a game typed so far (Discord's autocomplete): the games
-    whose code or English name contains it, and the game an alias names; each label a
-    message (the game's name, with the structure an alias says: "Pot-limit Omaha")."""
+    whose code or name (as the asker reads it: ``name`` renders a game's title) contains
+    it, and the game an alias names; each label a message (the game's name, with the
+    structure an alias says: "Pot-limit Omaha")."""
     from bot.poker.variants import VARIANTS
 
     cur = current.strip().casefold()
@@ -189,7 +192,8 @@ def game_suggestions(current: str) -> list[tuple[Msg, str]]:
             label = msg("table.stakes.game." + limit, game=title) if limit in _STRUCTURES else title
             out.append((label, canonical_game(current)))
     for code, info in VARIANTS.items():
-        if (not cur or cur in info.name.casefold() or cur in code) and code not in {
+        named = name(info.title).casefold() if name is not None and cur else ""
+        if (not cur or cur in named or cur in code) and code not in {
             v.partition(":")[0] for _, v in out
         }:
             out.append((info.title, code))

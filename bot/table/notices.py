@@ -6,8 +6,6 @@ Only formatting lives here: which events are public is decided by the engine's
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.poker import home
 from bot.poker.cards import JOKER
 from bot.poker.events import (
@@ -37,7 +35,6 @@ from bot.poker.events import (
     PotSystemSettled,
     RakeTaken,
     StreetStarted,
-    name_players,
 )
 from bot.poker.messages import (
     Cards,
@@ -48,7 +45,6 @@ from bot.poker.messages import (
     Number,
     Player,
     Rule,
-    english,
     joined,
     msg,
     raw,
@@ -160,8 +156,6 @@ def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
     if isinstance(event, HandShown):
         # Hands shown before the board is out (an all-in run-out) have no name yet.
         hands = [h for h in event.hands if h is not None]
-        if not hands and any(event.descriptions):
-            hands = [raw(d) for d in event.descriptions if d]
         shown = msg("notice.shows", who=Player(event.player), cards=_cards(event.cards))
         return msg("notice.shows_hand", shown=shown, hand=joined(hands)) if hands else shown
     if isinstance(event, HandMucked):
@@ -184,7 +178,7 @@ def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
         )
         if event.share != "whole":
             pot = msg("notice.award.half", pot=pot, half=msg("declare.choice." + event.share))
-        hand = event.hand_words or (raw(event.hand) if event.hand else None)
+        hand = event.hand_words
         if hand is not None:
             return msg("notice.award_with", pot=pot, winners=winners, hand=hand)
         return msg("notice.award", pot=pot, winners=winners)
@@ -201,8 +195,7 @@ def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
         ]
         return msg("notice.fists_open", choices=_joined(parts))
     if isinstance(event, DeclareResolved):
-        steps = list(event.messages) or [raw(s) for s in event.steps]
-        return _carried(_joined_space(steps), event.carried)
+        return _carried(_joined_space(list(event.messages)), event.carried)
     if isinstance(event, ChipsAdded):
         return msg(
             "notice.adds", who=Player(event.player), count=Count(event.amount), rule=Rule("R-2.4")
@@ -221,7 +214,7 @@ def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
         return msg("notice.calls", calls=_joined(parts))
     if isinstance(event, PotSystemSettled):
         # The log itself says what stays for the next deal (next pot, reserve, markers).
-        return _joined_space(list(event.messages) or [raw(s) for s in event.log])
+        return _joined_space(list(event.messages))
     if isinstance(event, HandEnded):
         return _carried(msg(_ENDINGS.get(event.reason, "notice.end.other")), event.carried)
     if isinstance(event, StreetStarted):
@@ -237,10 +230,3 @@ def said(event: Event, *, ran_twice: bool = False) -> Msg | None:
 def _joined_space(parts: list[Msg]) -> Msg:
     """Sentences one after another (``a b c``)."""
     return joined(parts, "notice.space") if parts else raw("")
-
-
-def describe(event: Event, name: Callable[[int], str]) -> str | None:
-    """One line for an event in English, players named by ``name``, or None for events
-    nobody needs to read (presenters that render render :func:`said`)."""
-    m = said(event)
-    return None if m is None else name_players(english(m), name)

@@ -262,10 +262,12 @@ def event_kind(event: object) -> EventNoticeKind:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """One thing to tell: ``text`` for humans, ``kind``/``data`` for richer presenters."""
+    """One thing to tell: ``msg`` for humans (the presenter renders it in the reader's
+    language), ``kind``/``data`` for richer presenters."""
 
     kind: NoticeKind
-    text: str
+    msg: Msg
+    """What happened as a message (bot/words renders it in the reader's language)."""
     turn: int
     data: Mapping[str, Any] = field(default_factory=dict)
     legal: Legal | None = None
@@ -274,10 +276,6 @@ class Notice:
     hand: HandFacts | None = None
     """The hand on, or the last one played, when the notice was made (None before the
     table's first hand)."""
-    msg: Msg | None = None
-    """What happened as a message (bot/words renders it in the reader's language);
-    ``text`` is its English, for a presenter that does not render yet. None: not yet
-    given a message (the presenter shows ``text``)."""
 
 
 class Presenter(Protocol):

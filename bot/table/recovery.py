@@ -53,7 +53,7 @@ async def load(store: StorePort, table_id: str, *, use_snapshot: bool = True) ->
             state = from_payload(table_id, dict(payload), seq)
         except LogError as exc:
             # A snapshot is only a shortcut; the log is the truth (invariant 4).
-            log.warning("%s; folding the whole log instead", exc.message)
+            log.warning("%s; folding the whole log instead", exc)
             state = None
         if state is not None:
             return rebuild(table_id, await store.events(table_id, after_seq=seq), state)

@@ -12,7 +12,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from bot.poker.messages import Msg, english, msg
+from bot.poker.messages import Msg, msg
 from bot.store.lease import shard_of
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
@@ -478,8 +478,8 @@ class TableService:
 
 
 def _refused(said: Msg, turn: int) -> Outcome:
-    """A refusal given as a message, with its English for presenters that want text."""
-    return Outcome(False, english(said), turn, msg=said)
+    """A refusal given as a message."""
+    return Outcome(False, said, turn)
 
 
 class _Delegate:

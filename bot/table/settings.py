@@ -35,7 +35,6 @@ from bot.poker.messages import (
     Number,
     Param,
     Rule,
-    english,
     joined,
     msg,
 )
@@ -637,8 +636,10 @@ class TableSettings:
                     "high": amount(high, unit),
                     "value": _number(value),
                 }
-                if name == "seats":
-                    raise SettingsError(msg("settings.seats_range", **span))
+                if name == "seats":  # a count of seats, not of chips (R-1.1)
+                    raise SettingsError(
+                        msg("settings.seats_range", **(span | {"low": Number(low)}))
+                    )
                 told = msg("settings.out_of_range", setting=declared()[name].label, **span)
                 raise SettingsError(told)
         step_chips, step_per = self.value("rake_step_chips"), self.value("rake_step_per")
@@ -803,10 +804,6 @@ class TableSettings:
         limit = limit or self.limit_for(variant)
         declare = self.declare != "none" and get_variant(variant).hi_lo  # R-13.1
         return stakes_said(stakes_of(self, variant, limit, declare))
-
-    def stakes_text(self, variant: str | None = None, limit: str | None = None) -> str:
-        """:meth:`stakes_said` in English (for the callers not yet given the message)."""
-        return english(self.stakes_said(variant, limit))
 
     def now_said(self) -> Msg:
         """What the table deals, for a change's "Now: ...": its game, or each game of

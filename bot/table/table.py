@@ -60,7 +60,7 @@ from bot.poker.events import (
 from bot.poker.hand import Hand
 from bot.poker.home import said as home_said
 from bot.poker.legal import Legal
-from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, english, joined, msg, raw
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, debug, joined, msg, raw
 from bot.poker.potsystems import split_by_id
 from bot.poker.record import HandStart, pot_state_from_dict, pot_state_to_dict
 from bot.poker.rules import Rules
@@ -125,21 +125,18 @@ class Outcome:
     """The answer to one command, for the actor."""
 
     ok: bool
-    message: str
+    msg: Msg
+    """The answer as a message (rendered in the actor's language by the presenter)."""
     turn: int
     code: str = "ok"
     duplicate: bool = False
-    msg: Msg | None = None
-    """The answer as a message (rendered in the actor's language by the presenter);
-    ``message`` is its English. None: not yet given one (the presenter shows
-    ``message``)."""
 
 
 def _outcome(
     ok: bool, said: Msg, turn: int, code: str = "ok", *, duplicate: bool = False
 ) -> Outcome:
-    """An answer given as a message, with its English for presenters that want text."""
-    return Outcome(ok, english(said), turn, code, duplicate, msg=said)
+    """An answer given as a message."""
+    return Outcome(ok, said, turn, code, duplicate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +169,7 @@ class Table:
         self.away: set[str] = set()
         """Players who left the server mid-hand (R-16.12): the clock acts for them at once.
         In memory only: after a restart his clock runs its usual length, once."""
-        self.hold: str | None = None
+        self.hold: Msg | None = None
         """Why the platform holds the table between deals (it cannot post in the channel):
         no new deal while set; a hand in progress plays on. In memory only: the platform
         sets it again from what it sees at start."""
@@ -333,7 +330,7 @@ class Table:
 
     async def _public(self, kind: NoticeKind, said: str | Msg, **data: Any) -> None:
         m = said if isinstance(said, Msg) else raw(said)
-        notice = Notice(kind, english(m), self.state.turn, data, hand=self._hand_facts(), msg=m)
+        notice = Notice(kind, m, self.state.turn, data, hand=self._hand_facts())
         await self.presenter.public(self.table_id, notice)
 
     async def _private(self, user: str, notice: Notice) -> None:
@@ -1251,8 +1248,7 @@ class Table:
             m = event_said(event, ran_twice=twice)
             if m is None:
                 continue
-            text = english(named(m, info.names))
-            notice = Notice(event_kind(event), text, self.state.turn, {"event": event}, msg=m)
+            notice = Notice(event_kind(event), m, self.state.turn, {"event": event})
             if event.audience is None:
                 await self.presenter.public(
                     self.table_id, dataclasses.replace(notice, hand=self._hand_facts())
@@ -1284,21 +1280,18 @@ class Table:
                 for a in sealed:
                     if "run_twice" in a.legal.actions:  # R-20.1: asked privately
                         told = runtwice.prompt()
-                        notice = Notice(
-                            "run_twice", english(told), st.turn, deadline=deadline, msg=told
-                        )
+                        notice = Notice("run_twice", told, st.turn, deadline=deadline)
                     elif "guts" in a.legal.actions:
                         told = msg("table.prompt.guts")
-                        notice = Notice("guts", english(told), st.turn, deadline=deadline, msg=told)
+                        notice = Notice("guts", told, st.turn, deadline=deadline)
                     else:
                         told = msg("table.prompt.declare")
                         notice = Notice(
                             "declare",
-                            english(told),
+                            told,
                             st.turn,
                             legal=a.legal,
                             deadline=deadline,
-                            msg=told,
                         )
                     await self._private(info.users[a.position], notice)
                 self._declare_told = info.hand_no
@@ -1310,12 +1303,11 @@ class Table:
                 info.users[hand.to_act],
                 Notice(
                     "your_turn",
-                    english(told),
+                    told,
                     st.turn,
                     {"seat": info.order[hand.to_act]},
                     legal=legal,
                     deadline=deadline,
-                    msg=told,
                 ),
             )
 
@@ -1348,7 +1340,7 @@ class Table:
             await self._tell([bounty])
         for pos in showing.offered(hand):  # R-20.15: each may show by choice, privately
             told = showing.prompt()
-            await self._private(info.users[pos], Notice("show_choice", english(told), 0, msg=told))
+            await self._private(info.users[pos], Notice("show_choice", told, 0))
         over = msg("table.hand_over", hand=Number(info.hand_no))
         await self._public("hand_ended", over, result=result)
         # At a tournament's table a player with no chips is out of the tournament, which
@@ -1582,7 +1574,7 @@ class Table:
         except Exception:  # not recorded: stopped in memory all the same
             log.exception("table %s: could not record the halt", self.table_id)
             self.state.halted = reason
-        log.error("table %s halted: %s", self.table_id, english(reason))
+        log.error("table %s halted: %s", self.table_id, debug(reason))
         await self._public("halted", reason)
 
     async def settle(self) -> None:

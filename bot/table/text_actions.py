@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Name, Number, Rule, english, msg
+from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Name, Number, Rule, msg
 from bot.table.amounts import (
     ACTION_WORDS,
     AMOUNT_KINDS,
@@ -91,11 +91,6 @@ class ActionRequest:
     choice: DeclareChoice | None = None
     why: Msg | None = None
     """Why the request is not literally what was typed (R-6.2 string raise)."""
-
-    @property
-    def note(self) -> str:
-        """:attr:`why` in English ("" when the request is what was typed)."""
-        return "" if self.why is None else english(self.why)
 
 
 def parse_amount(text: str) -> int:

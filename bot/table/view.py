@@ -14,7 +14,7 @@ from typing import Literal
 from bot.poker.cards import JOKER
 from bot.poker.hand import Hand
 from bot.poker.legal import ActionName, Legal, Phase, Turn
-from bot.poker.messages import Count, Msg, Number, english, joined, msg
+from bot.poker.messages import Count, Msg, Number, joined, msg
 from bot.poker.pots import build_pots
 from bot.poker.record import pot_state_to_dict
 from bot.poker.variants import get_variant, street_title
@@ -73,8 +73,10 @@ class PotView:
 class TableView:
     table_id: str
     variant: str
-    variant_name: str
-    stakes: str
+    title_said: Msg
+    """The game's title as a message ("declare" with it, R-13.1)."""
+    stakes_data: StakesView
+    """The stakes as data (a presenter says them with ``stakes_said``)."""
     seats: tuple[SeatView, ...]
     seat_count: int
     button: int | None
@@ -108,15 +110,11 @@ class TableView:
     """Guts legs option (R-15.3): legs that collect the pot (0: no legs)."""
     declare: bool = False
     """A hi-lo declare game (R-13.1): the game's name says so."""
-    street: str = ""
-    """Where the hand is: "Flop", "Third street", "Draw 2 of 3", "After draw 1 of 3"."""
     to_call: int = 0
     """What the player to act must add to call (public: it follows from the betting)."""
-    options: str = ""
-    """What the player to act may do, e.g. "bring in for 1, complete to 2, or fold"
-    (public, like ``to_call``; R-6.6). Empty while his options depend on his cards."""
     actions: frozenset[ActionName] = frozenset()
-    """The names of the player to act's legal actions, under the same condition."""
+    """The names of the player to act's legal actions (empty while his options depend
+    on his cards, as ``options_said``)."""
     acting: Turn | None = None
     """How the players who may act now act (the engine's ``Hand.actors``): ``in_turn``
     (one seat, ``to_act``), ``sealed`` (``declare_pending`` players at once, each in
@@ -129,17 +127,16 @@ class TableView:
     declared_hands: bool = False
     """The hand on is shown by statement (R-9.3 declared hands): the showdown asks each
     player to show (and may state his hand) or muck."""
-    stakes_data: StakesView | None = None
-    """``stakes`` as data."""
-    title_said: Msg | None = None
-    """``variant_name`` as a message (the game's title, "declare" with it, R-13.1)."""
     street_said: Msg | None = None
-    """``street`` as a message (None between hands)."""
+    """Where the hand is ("Flop", "Third street", "Draw 2 of 3", "After draw 1 of 3"),
+    as a message (None between hands)."""
     last_said: Msg | None = None
     """The last action of the hand as a message (names in it; None: nothing yet this
     hand)."""
     options_said: Msg | None = None
-    """``options`` as a message (:meth:`Legal.options`), under the same condition."""
+    """What the player to act may do (:meth:`Legal.options`, e.g. "bring in for 1,
+    complete to 2, or fold"; public, like ``to_call``, R-6.6). None while his options
+    depend on his cards."""
     no_raise_said: Msg | None = None
     """Why the viewer may not bet or raise on his turn (capped, not reopened...), if so,
     as the engine's message."""
@@ -197,13 +194,13 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
                 position=pos,
             )
         )
-    to_call, options, actions = 0, "", frozenset[ActionName]()
+    to_call, actions = 0, frozenset[ActionName]()
     options_said: Msg | None = None
     if hand is not None and hand.to_act is not None:
         public = hand.legal()
         to_call = public.to_call
         if not _options_private(hand):
-            options, actions = public.describe(), public.actions
+            actions = public.actions
             options_said = public.options()
     legal = None
     no_raise_said: Msg | None = None
@@ -246,8 +243,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
     return TableView(
         table_id=state.table_id,
         variant=variant,
-        variant_name=english(title),
-        stakes=english(stakes_said(stakes_data)),
         seats=tuple(seats),
         seat_count=state.settings.seats,
         button=info.button if info else state.prev_button,
@@ -268,7 +263,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         reserve=reserve,
         legs_needed=state.settings.value("guts_legs") if system == "guts" else 0,
         declare=declare,
-        street="" if street is None else english(street),
         stakes_data=stakes_data,
         title_said=title,
         street_said=street,
@@ -277,7 +271,6 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         options_said=options_said,
         no_raise_said=no_raise_said,
         to_call=to_call,
-        options=options,
         actions=actions,
         in_hand=hand is not None,
         draw_game=any(street.draw for street in game.streets),

@@ -7,7 +7,7 @@ command and when the clock finds an offer due (:func:`due`)."""
 
 from __future__ import annotations
 
-from bot.poker.messages import Count, Msg, Name, Number, english, msg
+from bot.poker.messages import Count, Msg, Name, Number, msg
 from bot.table import log as tlog
 from bot.table.errors import TableError
 from bot.table.hostport import HostTable
@@ -119,11 +119,10 @@ async def offer_seat(table: HostTable) -> None:
     private = msg("waitlist.offer", seconds=seconds)
     notice = Notice(
         "waitlist_offer",
-        english(private),
+        private,
         st.turn,
         {"table": table.table_id},
         deadline=offer.until,
-        msg=private,
     )
     await table._private(user, notice)
     await table._public("settings", msg("waitlist.offered", who=Name(name), seconds=seconds))

@@ -82,14 +82,14 @@ class ServiceTable:
         chips = seat.stack if seat is not None else 0
         answer = await self.table.move_out(user, key=key, transfer=key)
         if not answer.ok and not answer.duplicate:
-            raise TableError(answer.msg or answer.message)
+            raise TableError(answer.msg)
         return chips
 
     async def move_in(self, entry: str, name: str, chips: int, seat: int, key: str) -> None:
         user = self.user(entry)
         answer = await self.table.move_in(user, name, chips, seat, key=key, transfer=key)
         if not answer.ok and not answer.duplicate:
-            raise TableError(answer.msg or answer.message)
+            raise TableError(answer.msg)
 
     async def set_level(self, level: Level, key: str) -> None:
         # The level is the tournament's record; the table reads it at its next deal (in

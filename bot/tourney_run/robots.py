@@ -36,7 +36,7 @@ async def act(runner: Runner, number: int, rng: random.Random) -> bool:
     actor = hand.actors()[0]
     user = info.users[actor.position]
     answer = await table.act(user, pick(actor.legal, rng), key=f"a:{st.turn}", turn=st.turn)
-    assert answer.ok, answer.message
+    assert answer.ok, answer.msg
     return not table.state.in_hand
 
 

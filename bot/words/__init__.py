@@ -7,14 +7,9 @@ domain, read with Babel (plural forms, number formatting and lists by locale);
 :func:`render` is the one way from a message to words.
 """
 
-from bot.poker.messages import speak_english_with
 from bot.words.catalog import DOMAINS, catalog_path, translations
 from bot.words.locales import DEFAULT, SUPPORTED, Locale, from_discord, parse
 from bot.words.render import render
-
-# The engine's errors still say ``.message`` in English to the callers that have not
-# moved to rendering the message itself: through the catalogue, as every presenter does.
-speak_english_with(lambda m: render(m, "en"))
 
 __all__ = [
     "DEFAULT",
