@@ -364,7 +364,7 @@ class DiscordBoards:
         """Each player whose entry went out is told by DM, once (the Re-enter button
         while he may re-enter, R-19.90); outs from before a restart are not told again."""
         runner = self.driver.runners.get(tournament) if self.driver is not None else None
-        if runner is None or runner.state is None:
+        if runner is None or not runner.exists:
             return
         told = self._outs_told.setdefault(tournament, len(runner.outs))
         new = runner.outs[told:]

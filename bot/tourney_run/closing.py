@@ -55,7 +55,7 @@ async def close(port: ServiceTable, tournament: str) -> None:
         return
     answer = await port.table.close(port.director, key=close_key(tournament, port.number))
     if not answer.ok and not answer.duplicate:
-        raise TableError(answer.msg or answer.message)
+        raise TableError(answer.msg)
 
 
 __all__ = ["closable", "close", "close_key", "stays_closed"]

@@ -127,7 +127,7 @@ async def make_changes(runner: Runner) -> None:
             port.user(change.entry), change.amount, key=change.transfer, transfer=change.transfer
         )
         if not answer.ok and not answer.duplicate:
-            raise TableError(answer.msg or answer.message)
+            raise TableError(answer.msg)
         runner.made.add(change.transfer)
 
 
@@ -175,15 +175,15 @@ async def wind_up(runner: Runner) -> None:
             hand = table.state.hand_no
             answer = await table.call_off(runner.director, key=f"{t}:call_off:{hand}")
             if not answer.ok and not answer.duplicate:
-                raise TableError(answer.msg or answer.message)
+                raise TableError(answer.msg)
         for seat in list(table.state.seats.values()):
             key = f"{t}:cancel:{seat.user_id}"
             answer = await table.move_out(seat.user_id, key=key, transfer=key)
             if not answer.ok and not answer.duplicate:
-                raise TableError(answer.msg or answer.message)
+                raise TableError(answer.msg)
         answer = await table.close(runner.director, key=f"{t}:close:{number}")
         if not answer.ok and not answer.duplicate:
-            raise TableError(answer.msg or answer.message)
+            raise TableError(answer.msg)
 
 
 def cashed_out(runner: Runner) -> int:

@@ -107,6 +107,11 @@ class Runner:
         assert self.state is not None, "no tournament: create or load it first"
         return self.state
 
+    @property
+    def exists(self) -> bool:
+        """Created or loaded: ``st`` may be read."""
+        return self.state is not None
+
     def _fold(self, record: Record) -> None:
         # Seats emptied, oldest first (stud-only balancing fills the last one): from
         # the journal, so a restart knows them too.
