@@ -171,3 +171,30 @@ def test_R_19_40_a_field_written_later_takes_its_default_in_an_older_log() -> No
 def test_R_19_40_a_payload_that_is_no_record_is_refused(payload: dict[str, object]) -> None:
     with pytest.raises(LogError):
         from_payload(payload)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"kind": "placed", "entry": "u2", "first": "4", "last": 5, "prize": 250},
+        {"kind": "placed", "entry": "u2", "first": True, "last": 5, "prize": 250},
+        {"kind": "moved", "entry": "u1", "from_table": 1, "from_seat": 3, "to_table": 2,
+         "to_seat": 5, "reason": "whim"},
+        {"kind": "hand_started", "table": 1, "hand": 7, "starts": [["u1"]]},
+        {"kind": "hand_started", "table": 1, "hand": 7, "starts": "u1"},
+        {"kind": "hand_for_hand", "on": 1},
+        {"kind": "finished", "winner": 7},
+        {"kind": "level_up", "index": 1, "at": "noon"},
+    ],
+)  # fmt: skip
+def test_R_19_40_a_value_that_does_not_fit_its_field_is_refused(
+    payload: dict[str, object],
+) -> None:
+    # Each value is checked against its field's type: a record the fold would misread
+    # (a seat number as text, a move for no reason the balancer gives) is never made.
+    with pytest.raises(LogError, match="malformed"):
+        from_payload(payload)
+
+
+def test_R_19_40_a_whole_number_stored_for_a_time_reads_as_the_same_time() -> None:
+    assert from_payload({"kind": "level_up", "index": 2, "at": 60}) == LevelUp(2, at=60.0)
