@@ -122,7 +122,7 @@ async def test_r19_33_a_two_table_freezeout_moves_players_to_the_final_table(
         state = tourney.run.st
         assert state.status == "finished" and len(state.finishes) == 12
         tourney.run.check_chips()
-        assert tourney.run.taken_at_end == 12 * 1500 == state.chips  # the winner's
+        assert tourney.run.chips_at_tables() == 12 * 1500 == state.chips
         for number in state.table_hands:
             assert await store.ledger_rows(table_id(tourney.run.tournament, number)) == []
         text = out.getvalue()

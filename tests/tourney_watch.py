@@ -103,7 +103,7 @@ class Watch:
         # stacks and pots of every table hold the chips put in play, always.
         for p in r.ports.values():
             assert p.table.conservation_error() is None
-        assert r.chips_at_tables() == r.chips_held()
+        assert r.chips_at_tables() == r.st.chips
         if not r.st.playing:
             r.check_chips()
             director.check(r.st)

@@ -258,7 +258,7 @@ class Runner:
             self.taken_at_end += closing.taken_at_end(port, self.tournament)
             del self.ports[n]
         # R-2.5: the winner took every chip in play off the final table, no more.
-        assert self.chips_at_tables() == 0 and self.taken_at_end == self.st.chips, (
+        assert not self.ports and self.taken_at_end == self.st.chips, (
             f"the end took {self.taken_at_end} chips; {self.st.chips} in play"
         )
 
@@ -429,8 +429,8 @@ class Runner:
         if self.st.paused:
             await control.hold(self)
         # R-2.5: every chip put in play is at the tables (stacks and pots), always.
-        assert self.chips_at_tables() == self.chips_held(), (
-            f"chips at the tables {self.chips_at_tables()} != {self.chips_held()} held"
+        assert self.chips_at_tables() == self.st.chips, (
+            f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"
         )
         return self.outs[before:]
 
@@ -517,18 +517,15 @@ class Runner:
 
     def chips_at_tables(self) -> int:
         """Every chip of the tournament's tables (stacks and pots): with no move in
-        flight, the chips put in play (R-2.5)."""
-        return sum(p.table.state.chips_on_table() for p in self.ports.values())
-
-    def chips_held(self) -> int:
-        """The chips the tournament's open tables hold: every chip put in play but those
-        the winner took off the final table as it closed (all of them, R-19.80)."""
-        return self.st.chips - self.taken_at_end
+        flight, the chips put in play (R-2.5). Once the tournament is over they are the
+        winner's stack, taken off the final table as it closed (R-19.80)."""
+        held = sum(p.table.state.chips_on_table() for p in self.ports.values())
+        return held + self.taken_at_end
 
     def check_chips(self) -> None:
         for p in self.ports.values():
             error = p.table.conservation_error()
             assert error is None, error
-        assert self.chips_at_tables() == self.chips_held(), (
-            f"chips at the tables {self.chips_at_tables()} != {self.chips_held()} held"
+        assert self.chips_at_tables() == self.st.chips, (
+            f"chips at the tables {self.chips_at_tables()} != {self.st.chips} in play"
         )
