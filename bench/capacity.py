@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.service import _setup, step
+from bench._load import setup, step
 from bot.table.ports import NullPresenter, open_store
 from bot.table.service import TableService
 
@@ -43,7 +43,7 @@ async def amain(args: argparse.Namespace) -> int:
         base = rss_mib()
         tables = []
         for start in range(0, args.tables, 100):
-            tables += await _setup(service, min(100, args.tables - start), f"c{start}-")
+            tables += await setup(service, min(100, args.tables - start), f"c{start}-")
         rng = random.Random(1)
         for table in tables:
             await step(table, rng)  # deal

@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bench.service import step
+from bench._load import step
 from bot.store import is_postgres
 from bot.table.ports import NullPresenter, open_store
 from bot.table.service import TableService

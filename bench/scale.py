@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.service import _setup, step
+from bench._load import setup, step
 from bot.store import is_postgres
 from bot.store import open_store as open_backend
 from bot.store.lease import LeaseStore
@@ -50,7 +50,7 @@ async def worker(url: str, shard: int, count: int, tables: int, seconds: float, 
     adapter.fencing = ownership
     await ownership.step()
     service = TableService(adapter, NullPresenter(), ownership=ownership)
-    made = await _setup(service, tables, f"s{tag}-{shard}-")
+    made = await setup(service, tables, f"s{tag}-{shard}-")
     print("ready", flush=True)
     sys.stdin.readline()  # every process starts together
     stop = time.perf_counter() + seconds

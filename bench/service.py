@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.local.robot import pick
+from bench._load import ms, run_rate, setup, step
 from bot.store import describe, is_postgres
 from bot.table.ports import (
     HandTotal,
@@ -36,11 +36,7 @@ from bot.table.ports import (
     open_store,
 )
 from bot.table.service import TableService
-from bot.table.settings import TableSettings
 from bot.table.table import Table
-
-PLAYERS = ("a", "b", "c", "d")
-HOST = "host"
 
 
 class CountingStore:
@@ -102,74 +98,6 @@ class CountingStore:
         await self.inner.close()
 
 
-async def _setup(service: TableService, count: int, prefix: str) -> list[Table]:
-    async def one(i: int) -> Table:
-        tid = f"{prefix}{i}"
-        await service.create(tid, HOST, TableSettings(), key=f"create:{tid}")
-        table = service.table(tid)
-        for p in PLAYERS:
-            await table.sit(p, p, 200, key=f"sit:{tid}:{p}")
-        return table
-
-    return list(await asyncio.gather(*(one(i) for i in range(count))))
-
-
-async def step(table: Table, rng: random.Random) -> None:
-    """One command: a random legal action; between hands a top-up, a return or a deal."""
-    st = table.state
-    hand = st.hand
-    if hand is None:
-        for seat in list(st.seats.values()):
-            if seat.stack == 0:
-                await table.top_up(seat.user_id, 200, key=f"top:{st.hand_no}:{seat.number}")
-                return
-            if seat.state == "sitting_out":
-                await table.sit_in(seat.user_id, key=f"back:{st.hand_no}:{seat.number}")
-                return
-        await table.deal(HOST, key=f"deal:{st.hand_no + 1}")
-        return
-    info = st.current
-    assert info is not None
-    actor = hand.actors()[0]  # in turn, or the first of those declaring together
-    pos, legal = actor.position, actor.legal
-    await table.act(info.users[pos], pick(legal, rng), key=f"a:{st.turn}", turn=st.turn)
-
-
-async def run_rate(tables: list[Table], rate: float, seconds: float) -> list[float]:
-    rng = random.Random(1)
-    latencies: list[float] = []
-    tasks: set[asyncio.Task[None]] = set()
-    busy: set[str] = set()
-
-    async def timed(table: Table) -> None:
-        busy.add(table.table_id)
-        t0 = time.perf_counter()
-        try:
-            await step(table, rng)
-        finally:
-            latencies.append(time.perf_counter() - t0)
-            busy.discard(table.table_id)
-
-    start = time.perf_counter()
-    n = 0
-    while True:
-        due = start + n / rate
-        now = time.perf_counter()
-        if due - start >= seconds:
-            break
-        if due > now:
-            await asyncio.sleep(due - now)
-        table = tables[n % len(tables)]
-        if table.table_id not in busy:
-            task = asyncio.create_task(timed(table))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-        n += 1
-    if tasks:
-        await asyncio.gather(*tasks)
-    return latencies
-
-
 async def run_push(tables: list[Table], seconds: float) -> list[float]:
     latencies: list[float] = []
     stop = time.perf_counter() + seconds
@@ -188,7 +116,7 @@ async def run_push(tables: list[Table], seconds: float) -> list[float]:
 async def restart(path: str, count: int, tag: str = "") -> float:
     store = await open_store(path)
     service = TableService(store, NullPresenter())
-    tables = await _setup(service, count, f"r{tag}")
+    tables = await setup(service, count, f"r{tag}")
     rng = random.Random(2)
     for t in tables:
         await step(t, rng)  # deal
@@ -210,11 +138,6 @@ async def restart(path: str, count: int, tag: str = "") -> float:
     return elapsed
 
 
-def _ms(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 async def measure(args: argparse.Namespace, db: str, restart_db: str) -> dict[str, str]:
     """The workload on one database; its figures, by name, as printed."""
     # A PostgreSQL database may already hold tables from an earlier run: new ids each run.
@@ -224,13 +147,13 @@ async def measure(args: argparse.Namespace, db: str, restart_db: str) -> dict[st
         await store.close()
         raise SystemExit(f"{describe(db)} already has open tables: give the bench an empty one")
     service = TableService(store, NullPresenter())
-    tables = await _setup(service, args.tables, f"t{tag}")
+    tables = await setup(service, args.tables, f"t{tag}")
     store.appends = 0
     began = time.perf_counter()
     if args.push:
         latencies = await run_push(tables, args.seconds)
     else:
-        latencies = await run_rate(tables, args.rate, args.seconds)
+        latencies = await run_rate(tables, args.rate, seconds=args.seconds)
     elapsed = time.perf_counter() - began
     appends = store.appends
     errors = [t.table_id for t in tables if t.conservation_error() is not None]
@@ -245,8 +168,8 @@ async def measure(args: argparse.Namespace, db: str, restart_db: str) -> dict[st
         "actions": f"{len(latencies)} commands",
         "actions per second": f"{len(latencies) / elapsed:.0f} actions/s",
         "appends per second": f"{appends / elapsed:.0f} appends/s",
-        "latency p50": f"{_ms(latencies, 0.50):.2f} ms",
-        "latency p99": f"{_ms(latencies, 0.99):.2f} ms",
+        "latency p50": f"{ms(latencies, 0.50):.2f} ms",
+        "latency p99": f"{ms(latencies, 0.99):.2f} ms",
         "latency mean": f"{1000 * statistics.fmean(latencies):.2f} ms",
         "latency max": f"{1000 * max(latencies):.2f} ms",
         "conservation failures": f"{len(errors)} tables",

@@ -4,7 +4,8 @@ table service on a SQLite file, alone and beside cash tables.
 1. A 180-player freezeout (20 tables of nine, blinds rising by hands) played by robots
    (:mod:`bot.tourney_run.robots`) to one winner: hands per second, the time of one
    balancing step (the planner and its moves, p50/p99), the store's size at the end.
-2. 50 cash tables of four robots at an aggregate rate (bench/service.py's load) for
+2. 50 cash tables of four robots at an aggregate rate (the load of bench service,
+   bench/_load.py) for
    ``--seconds``, alone: their action latency p99.
 3. The same cash load while a second freezeout plays beside it on the same service and
    store: the cash tables' action p99 again, and that tournament's hands per second.
@@ -22,10 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.service import _ms, _setup, step
+from bench._load import ms, run_rate, setup
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
-from bot.table.table import Table
 from bot.tournament import balance
 from bot.tournament.structure import Config, preset
 from bot.tourney_run.robots import play
@@ -62,7 +62,11 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
 
-async def _tournament(service: TableService, players: int, seed: int) -> tuple[TimedRunner, int]:
+async def _tournament(
+    service: TableService, players: int, seed: int
+) -> tuple[TimedRunner, int, int]:
+    """The freezeout played to one winner: its runner, its hands and its tables at the
+    start."""
     runner = TimedRunner(service, f"bench{seed}", rng=random.Random(seed))
     runner.steps, runner.plans = [], []
     await runner.create(
@@ -71,6 +75,7 @@ async def _tournament(service: TableService, players: int, seed: int) -> tuple[T
     for n in range(players):
         await runner.register(f"p{n}", f"Player {n}")
     assert (await runner.start()).ok
+    tables = len(runner.ports)
     hands = 0
 
     async def after(_table: int, _outs: object) -> None:
@@ -82,41 +87,7 @@ async def _tournament(service: TableService, players: int, seed: int) -> tuple[T
     await play(runner, random.Random(seed), after)
     assert runner.st.status == "finished"
     runner.check_chips()
-    return runner, hands
-
-
-async def _cash(tables: list[Table], rate: float, done: asyncio.Event) -> list[float]:
-    """bench/service.py's rate load until ``done``."""
-    rng = random.Random(1)
-    latencies: list[float] = []
-    busy: set[str] = set()
-    tasks: set[asyncio.Task[None]] = set()
-
-    async def timed(table: Table) -> None:
-        busy.add(table.table_id)
-        t0 = time.perf_counter()
-        try:
-            await step(table, rng)
-        finally:
-            latencies.append(time.perf_counter() - t0)
-            busy.discard(table.table_id)
-
-    start = time.perf_counter()
-    n = 0
-    while not done.is_set():
-        due = start + n / rate
-        now = time.perf_counter()
-        if due > now:
-            await asyncio.sleep(due - now)
-        table = tables[n % len(tables)]
-        if table.table_id not in busy:
-            task = asyncio.create_task(timed(table))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-        n += 1
-    if tasks:
-        await asyncio.gather(*tasks)
-    return latencies
+    return runner, hands, tables
 
 
 async def _service(path: Path) -> tuple[StorePort, TableService]:
@@ -130,39 +101,39 @@ async def amain(args: argparse.Namespace) -> int:
         path = Path(tmp) / "alone.sqlite3"
         store, service = await _service(path)
         began = time.perf_counter()
-        runner, hands = await _tournament(service, args.players, args.seed)
+        runner, hands, tables_at_start = await _tournament(service, args.players, args.seed)
         elapsed = time.perf_counter() - began
         await store.close()
         print(f"players: {args.players} entrants")
-        print(f"tables at the start: {len(runner.ports)} tables")
+        print(f"tables at the start: {tables_at_start} tables")
         print(f"hands: {hands} hands")
         print(f"duration: {elapsed:.1f} s")
         print(f"hands per second: {hands / elapsed:.1f} hands/s")
-        print(f"balancing step p50: {_ms(runner.steps, 0.50):.2f} ms")
-        print(f"balancing step p99: {_ms(runner.steps, 0.99):.2f} ms")
-        print(f"balancing plan p99: {_ms(runner.plans, 0.99):.2f} ms")
+        print(f"balancing step p50: {ms(runner.steps, 0.50):.2f} ms")
+        print(f"balancing step p99: {ms(runner.steps, 0.99):.2f} ms")
+        print(f"balancing plan p99: {ms(runner.plans, 0.99):.2f} ms")
         print(f"balancing moves: {len(runner.history)} moves")
         print(f"store size at the end: {_size(path) / 1e6:.2f} MB")
         # 2. The cash tables alone.
         store, service = await _service(Path(tmp) / "cash.sqlite3")
-        tables = await _setup(service, args.tables, "c")
+        tables = await setup(service, args.tables, "c")
         done = asyncio.Event()
         asyncio.get_running_loop().call_later(args.seconds, done.set)
-        alone = await _cash(tables, args.rate, done)
+        alone = await run_rate(tables, args.rate, until=done)
         await store.close()
-        print(f"cash action p99 without the tournament: {_ms(alone, 0.99):.2f} ms")
+        print(f"cash action p99 without the tournament: {ms(alone, 0.99):.2f} ms")
         # 3. The cash tables beside a tournament on the same service and store.
         store, service = await _service(Path(tmp) / "beside.sqlite3")
-        tables = await _setup(service, args.tables, "c")
+        tables = await setup(service, args.tables, "c")
         done = asyncio.Event()
-        cash = asyncio.create_task(_cash(tables, args.rate, done))
+        cash = asyncio.create_task(run_rate(tables, args.rate, until=done))
         began = time.perf_counter()
-        runner, hands = await _tournament(service, args.players, args.seed + 1)
+        runner, hands, _ = await _tournament(service, args.players, args.seed + 1)
         elapsed = time.perf_counter() - began
         done.set()
         beside = await cash
         await store.close()
-        print(f"cash action p99 beside the tournament: {_ms(beside, 0.99):.2f} ms")
+        print(f"cash action p99 beside the tournament: {ms(beside, 0.99):.2f} ms")
         print(f"cash actions beside the tournament: {len(beside)} actions")
         print(f"hands per second beside the cash tables: {hands / elapsed:.1f} hands/s")
     return 0

@@ -125,8 +125,8 @@ async def test_r19_33_a_two_table_freezeout_moves_players_to_the_final_table(
         assert state.status == "finished" and len(state.finishes) == 12
         tourney.run.check_chips()
         assert tourney.run.chips_at_tables() == 12 * 1500 == state.chips
-        for port in tourney.run.ports.values():
-            assert await store.ledger_rows(port.table.table_id) == []
+        for number in state.table_hands:
+            assert await store.ledger_rows(table_id(tourney.run.tournament, number)) == []
         text = out.getvalue()
         finals = [
             _en("tournament.final_table", count=Count(n), table=Number(t))

@@ -62,7 +62,8 @@ async def _boot(path: str, seed: int, faults: Faults) -> tuple[StorePort, Runner
 
 async def _moves(runner: Runner) -> Balance:
     """The moves checked over every table the tournament had, the closed ones (R-19.52,
-    no longer the service's) read from the store; every broken table closed."""
+    no longer the service's) read from the store; every broken table closed, and the
+    final one once the tournament is over."""
     state = runner.st
     numbers = set(state.table_hands) | {t for t, _ in state.seats.values()}
     tables = {}
@@ -70,7 +71,8 @@ async def _moves(runner: Runner) -> Balance:
         tid = table_id(runner.tournament, n)
         table = runner.service.get(tid)
         tables[tid] = table.state if table is not None else await load(runner.service.store, tid)
-        assert tables[tid].closed == (n in state.broken), tid
+        over = state.status == "finished"  # R-19.80: the final table closed too
+        assert tables[tid].closed == (n in state.broken or over), tid
     recorded, _ = await runner.mover.recorded()
     return balance(tables, recorded)
 
@@ -84,6 +86,9 @@ def _resumed(
     if not state.playing:
         runner.check_chips()
     assert runner.chips_at_tables() == state.chips
+    if state.status == "finished":  # R-19.80: the final table closed, the winner's chips off it
+        assert runner.ports == {} and runner.taken_at_end == state.chips
+        return
     item = state.config.schedule.item(state.level)
     assert not isinstance(item, Break)
     for port in runner.ports.values():
@@ -181,7 +186,7 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
     recorded, done = await runner.mover.recorded()
     assert len(recorded) == len(runner.history) == len(done)
     runner.check_chips()
-    assert runner.chips_at_tables() == 27 * 1000
+    assert runner.chips_at_tables() == runner.taken_at_end == 27 * 1000  # R-19.80
     assert len(state.finishes) == 27
     assert sum(f.prize for f in state.finishes) == state.pool
     await store.close()
@@ -226,7 +231,7 @@ async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(store_url
     recorded, done = await runner.mover.recorded()
     assert len(recorded) == len(runner.history) == len(done)
     runner.check_chips()
-    assert runner.chips_at_tables() == 27 * 1000
+    assert runner.chips_at_tables() == runner.taken_at_end == 27 * 1000  # R-19.80
     assert len(runner.st.finishes) == 27
     assert sum(f.prize for f in runner.st.finishes) == runner.st.pool
     await store.close()

@@ -7,12 +7,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
 from bot.tournament.log import Out, Placed, TableBroken
 from bot.tournament.structure import Config, Entries, preset
 from bot.tourney_run.robots import play
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.stakes import table_id
 from tests.tourney_watch import Watch
 
 PAYS_TEN = (2800, 1800, 1300, 1000, 800, 700, 500, 400, 350, 350)
@@ -22,30 +25,41 @@ PAYS_TEN = (2800, 1800, 1300, 1000, 800, 700, 500, 400, 350, 350)
 FREEZEOUT = Entries()
 
 
-def _config(entries: Entries = FREEZEOUT) -> Config:
+HOLDEM = ("holdem",)
+STUD = ("stud",)
+HORSE = ("horse",)
+
+
+def _config(entries: Entries = FREEZEOUT, game: tuple[str, ...] = HOLDEM) -> Config:
+    # Stud deals to eight at most (R-19.53); a stud or mixed event's levels are a limit
+    # game's (R-19.50).
+    blinds = game == HOLDEM
     return Config(
+        game=game,
         buy_in=100,
         fee=10,
         stack=1000,
-        schedule=preset("regular", 1000, unit="hands"),
-        seats=9,
+        schedule=preset("regular", 1000, unit="hands", forced="blinds" if blinds else "bring_in"),
+        seats=9 if blinds else 8,
         entries=entries,
         payouts=PAYS_TEN,
     )
 
 
 async def _started(
-    path: str | Path, seed: int, entries: Entries = FREEZEOUT
+    path: str | Path, seed: int, entries: Entries = FREEZEOUT, game: tuple[str, ...] = HOLDEM
 ) -> tuple[StorePort, Runner]:
     store = await open_store(str(path))
     service = TableService(store, NullPresenter(), seed=f"deal{seed}")
     runner = Runner(service, "weekly", rng=random.Random(seed))
-    await runner.create(_config(entries))
+    config = _config(entries, game)
+    await runner.create(config)
     for n in range(27):
         await runner.register(f"p{n}", f"Player {n}")
     assert (await runner.start()).ok
-    assert sorted(runner.ports) == [1, 2, 3]
-    assert all(len(p.seats()) == 9 for p in runner.ports.values())
+    tables = -(-27 // config.seats)
+    assert sorted(runner.ports) == list(range(1, tables + 1))
+    assert all(len(p.seats()) in (27 // tables, -(-27 // tables)) for p in runner.ports.values())
     runner.check_chips()
     return store, runner
 
@@ -67,9 +81,12 @@ async def _finished(runner: Runner, watch: Watch) -> None:
     for entry, _, prize, _ in rows:
         assert prize == next(f.prize for f in state.finishes if f.entry == entry)
     # R-19.29, R-19.33: broken down to the final table, announced once.
-    assert sum(1 for r in records if isinstance(r, TableBroken)) == 2
+    tables = len(state.table_hands)
+    assert tables == -(-27 // state.config.seats)
+    assert sum(1 for r in records if isinstance(r, TableBroken)) == tables - 1
     assert [m.key for m in runner.notices].count("tournament.final_table") == 1
-    assert len([n for n, p in runner.ports.items() if p.seats()]) == 1
+    # R-19.80: the final table closed with the end, the winner's chips taken off it.
+    assert runner.ports == {}
     # R-19.36: the bubble hand-for-hand; those out in one round placed by their starts.
     assert watch.hfh_hands > 0
     assert any(r.group.startswith("hfh") for r in records if isinstance(r, Out))
@@ -89,12 +106,26 @@ async def _finished(runner: Runner, watch: Watch) -> None:
                     assert places[a.entry] == places[b.entry]
         held = sorted({p for o in outs for p in range(places[o.entry][0], places[o.entry][1] + 1)})
         assert held == list(range(held[0], held[0] + len(outs)))
-    # R-2.5: every chip still at the tables; none ever in the cash ledger.
+    # R-2.5: every chip at the tables to the end, then off the final table with the
+    # winner; none ever in the cash ledger.
     runner.check_chips()
-    assert runner.chips_at_tables() == entrants * 1000 == state.chips
-    for port in runner.ports.values():
-        assert await runner.service.store.ledger_rows(port.table.table_id) == []
-    assert watch.balanced_checks > 0 and watch.big_blinds >= watch.hands // 2
+    assert runner.taken_at_end == entrants * 1000 == state.chips
+    for number in state.table_hands:
+        tid = table_id(runner.tournament, number)
+        assert await runner.service.store.ledger_rows(tid) == []
+        table = runner.service.get(tid)
+        assert table is None or (table.state.closed and not table.state.seats)
+    assert watch.balanced_checks > 0
+    # R-19.37, R-1.5: down to two (unless the last three went out to one in a hand),
+    # heads-up announced once; in blinds deals the button posts the small blind, which
+    # the watch judges at every deal of two.
+    heads_up = [m.key for m in runner.notices].count("tournament.heads_up")
+    assert heads_up <= 1
+    if state.config.game == HOLDEM:
+        assert watch.big_blinds >= watch.hands // 2
+        assert watch.heads_up > 0 or not heads_up
+    elif state.config.game == HORSE:
+        assert watch.big_blinds > 0
 
 
 async def test_R_19_26_a_27_player_freezeout_through_the_service(tmp_path: Path) -> None:
@@ -113,14 +144,22 @@ async def test_R_19_26_a_27_player_freezeout_through_the_service(tmp_path: Path)
         await store.close()
 
 
-async def test_R_19_38_the_freezeout_with_reentry_and_bounties(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", [HOLDEM, STUD, HORSE], ids=["holdem", "stud", "horse"])
+async def test_R_19_38_the_freezeout_with_reentry_and_bounties(
+    tmp_path: Path, game: tuple[str, ...]
+) -> None:
     """R-19.38, R-19.24: busted players re-enter while late registration is open (a
-    full stack at a drawn seat, through move_in); every bounty paid, all to the pool."""
+    full stack at a drawn seat, through move_in); every bounty paid, all to the pool.
+    The same long run in seven-card stud and in HORSE (R-19.27, R-19.28, R-19.50):
+    balancing, hand-for-hand on the bubble, players out together, the heads-up
+    transition, places, payouts and chips judged as in hold'em."""
+    # Limit games bust players slower: late registration stays open longer there.
+    late = 2 if game == HOLDEM else 5
     store, runner = await _started(
-        tmp_path / "re.sqlite3", 5, Entries(late_until=2, reentries=2, bounty=20)
+        tmp_path / "re.sqlite3", 5, Entries(late_until=late, reentries=2, bounty=20), game
     )
     rng = random.Random(5)
-    watch = Watch(runner)
+    watch = Watch(runner, seats=runner.st.config.seats)
     reentered = 0
 
     async def after(number: int, outs: list[Out]) -> None:

@@ -28,6 +28,7 @@ class Watch:
     seen_hands: dict[int, int] = field(default_factory=dict)
     levels: set[int] = field(default_factory=set)
     hfh_dealt: set[tuple[int, int]] = field(default_factory=set)
+    heads_up: int = 0
 
     def _moves(self) -> None:
         moved = self.runner.history
@@ -78,6 +79,10 @@ class Watch:
         # Every big blind by who paid it: never twice running, never skipped (a move
         # neither spares nor charges it twice; one from a broken table may pay it again).
         position = None if info.bb_seat is None else info.position_of(info.bb_seat)
+        if position is not None and len(info.order) == 2:
+            # heads-up the button posts the small blind.
+            assert info.button == info.sb_seat, f"heads-up hand {info.hand_no}: {info.button}"
+            self.heads_up += 1
         if position is not None:
             big = info.users[position]
             assert self.since_bb.get(big, 1) >= 1 or big in self.came_by_break, (

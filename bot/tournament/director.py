@@ -148,6 +148,20 @@ class State:
         if isinstance(item, Break):
             return msg("tournament.break", count=Count(item.minutes))
         n = Number(sched.level_number(self.level))
+        if sched.forced == "bring_in" and self.config.mixed:
+            # a mixed event's level as its players read it: the limits, the
+            # stud games' ante and bring-in, the other games' blinds (half the small
+            # bet and the small bet), as the tables deal them.
+            return msg(
+                "tournament.level_mixed",
+                level=n,
+                small=Chips(item.small),
+                big=Chips(item.big),
+                ante=Chips(item.ante),
+                bring_in=Chips(item.bring_in),
+                blind_small=Chips(max(1, item.small // 2)),
+                blind_big=Chips(item.small),
+            )
         if sched.forced == "bring_in":
             return msg(
                 "tournament.level_stud",

@@ -1,5 +1,6 @@
-"""The tournament's event log: one frozen record per kind, each with ``to_payload`` and
-``from_payload`` (plain JSON), so a tournament is persisted as its records and recovered
+"""The tournament's event log: one frozen record per kind, stored as plain JSON by one
+pair, :func:`to_payload` and :func:`from_payload` (the fields by their types,
+:mod:`bot.tournament.codec`), so a tournament is persisted as its records and recovered
 by folding them again (:func:`bot.tournament.director.replay`).
 
 Entries are named ``player`` for a first entry and ``player#n`` for the n-th (re-entry);
@@ -8,11 +9,11 @@ tables are numbers from 1; seats are 1..seats.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
+from bot.tournament import codec
 from bot.tournament.structure import Config
 
 Pairs: TypeAlias = tuple[tuple[str, int], ...]
@@ -267,26 +268,11 @@ KINDS: dict[str, type[Record]] = {
 }
 
 
-def _plain(value: object) -> object:
-    if isinstance(value, Config):
-        return value.to_payload()
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _tuples(value: object) -> object:
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
-
-
 def to_payload(record: Record) -> dict[str, Any]:
-    """The record as JSON-ready data, its kind included."""
-    out: dict[str, Any] = {"kind": record.kind}
-    for f in dataclasses.fields(record):
-        out[f.name] = _plain(getattr(record, f.name))
-    return out
+    """The record as JSON-ready data, its kind first."""
+    data = codec.encode(record)
+    assert isinstance(data, dict)
+    return {"kind": record.kind, **data}
 
 
 def from_payload(data: Mapping[str, Any]) -> Record:
@@ -295,14 +281,8 @@ def from_payload(data: Mapping[str, Any]) -> Record:
     if cls is None:
         raise LogError("unknown", data.get("kind"))
     try:
-        values = {
-            f.name: (
-                Config.from_payload(data[f.name]) if f.name == "config" else _tuples(data[f.name])
-            )
-            for f in dataclasses.fields(cls)
-            if f.name in data
-        }
-        return cls(**values)  # type: ignore[arg-type]  # fields checked by the fold's use
+        values = codec.fields(cls, data)
+        return cls(**values)  # type: ignore[arg-type]  # each value decoded by its field's type
     except (KeyError, TypeError, ValueError) as exc:
         raise LogError("malformed", cls.kind, str(exc)) from exc
 

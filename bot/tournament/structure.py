@@ -9,6 +9,7 @@ games use an ante, a bring-in and the small and big bets (R-19.21). Presets (``t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
@@ -185,6 +186,25 @@ class Entries:
             raise ValueError("negative entry option")
 
 
+STUD_GAMES: Final = frozenset({"stud", "stud8", "razz", "stud5"})
+"""The engine's games with a bring-in, by code (the director, pure, does not import the
+variants; tests/test_tourney_mixed_words.py holds this to ``bot.poker.variants``)."""
+
+
+def is_mixed(game: tuple[str, ...]) -> bool:
+    """The event deals stud games and blinds games in rotation (HORSE): its levels are
+    written as a limit game's, the stud games' ante and bring-in and the other games'
+    blinds beside the limits (R-19.50). Games as a rotation stores them (``variant`` or
+    ``variant:limit``, ``horse`` for the five HORSE games)."""
+    stud: set[bool] = set()
+    for name in game:
+        code = name.split(":")[0].strip().casefold()
+        if re.sub(r"[\s_\-'’./]+", "", code) == "horse":
+            return True
+        stud.add(code in STUD_GAMES)
+    return stud == {True, False}
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """Everything a host chooses when creating a tournament."""
@@ -217,6 +237,11 @@ class Config:
             raise ValueError("a payout table sums to 10,000 basis points")
         if self.min_players < 2 or (self.max_players and self.max_players < self.min_players):
             raise ValueError("bad player limits")
+
+    @property
+    def mixed(self) -> bool:
+        """A rotation of stud and blinds games (:func:`is_mixed`)."""
+        return is_mixed(self.game)
 
     @property
     def prize_part(self) -> int:
@@ -274,6 +299,7 @@ class Config:
 
 __all__ = [
     "PRESETS",
+    "STUD_GAMES",
     "Break",
     "Config",
     "Entries",
@@ -283,5 +309,6 @@ __all__ = [
     "Level",
     "Schedule",
     "Unit",
+    "is_mixed",
     "preset",
 ]

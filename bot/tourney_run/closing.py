@@ -1,17 +1,25 @@
-"""Broken tables closed (R-19.52): once the last player of a broken table has moved out
-(every move from or to it carried out) and no hand is under way there, its service
-table is closed, not left open with nobody at it. A closed table is not recovered at a
-restart, and the runner opens no table the director has nobody at once it is broken,
-so a restart never opens it again."""
+"""Tables closed (R-19.52, R-19.80).
+
+Broken tables: once the last player of a broken table has moved out (every move from or
+to it carried out) and no hand is under way there, its service table is closed, not
+left open with nobody at it. The final table: once the winner is known and the prizes
+recorded, whoever still sits there stands up by a transfer (the winner with every chip
+in play; no cash-out, tournament chips never enter the cash ledger) and it is closed.
+A closed table is not recovered at a restart, and the runner opens no table the
+director has nobody at once it is broken, nor any once the tournament is over, so a
+restart never opens it again."""
 
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
 
 from bot.table.errors import TableError
+from bot.table.log import Stood
+from bot.table.ports import StorePort
 from bot.tournament.director import State
 from bot.tournament.log import Moved
 from bot.tourney_run.port import ServiceTable
+from bot.tourney_run.stakes import table_id
 
 
 def closable(
@@ -39,10 +47,12 @@ def closable(
 
 
 def stays_closed(state: State, number: int, loaded: bool) -> bool:
-    """Table ``number`` is not to be opened at a restart: broken, nobody there by the
-    director, and not among the service's open tables (so closed, R-19.52)."""
+    """Table ``number`` is not to be opened at a restart: not among the service's open
+    tables (so closed) and either broken with nobody there by the director (R-19.52) or
+    the tournament over (R-19.80)."""
     seated = {t for t, _ in state.seats.values()}
-    return number in state.broken and number not in seated and not loaded
+    broken = number in state.broken and number not in seated
+    return not loaded and (broken or state.status == "finished")
 
 
 def close_key(tournament: str, number: int) -> str:
@@ -58,4 +68,47 @@ async def close(port: ServiceTable, tournament: str) -> None:
         raise TableError(answer.msg)
 
 
-__all__ = ["closable", "close", "close_key", "stays_closed"]
+def end_key(tournament: str, entry: str) -> str:
+    return f"{tournament}:end:{entry}"
+
+
+async def close_final(port: ServiceTable, tournament: str) -> int:
+    """R-19.80: the tournament is over; everyone still at ``port``'s table stands up by
+    a transfer (idempotent by its key), then the table is closed. Returns the chips
+    taken off it (all the chips in play: the winner's)."""
+    taken = 0
+    for seat in list(port.table.state.seats.values()):
+        taken += await port.move_out(seat.user_id, end_key(tournament, seat.user_id))
+    await close(port, tournament)
+    return taken
+
+
+def taken_at_end(port: ServiceTable, tournament: str) -> int:
+    """The chips the end took off ``port``'s table (R-19.80), from the table's moves."""
+    prefix = end_key(tournament, "")
+    return -sum(v for k, v in port.table.state.moves.items() if k.startswith(prefix))
+
+
+async def recall_taken(store: StorePort, tournament: str, numbers: Iterable[int]) -> int:
+    """At a restart: the chips the end took off tables ``numbers`` already closed (not
+    loaded), from their logs (R-19.80)."""
+    prefix = end_key(tournament, "")
+    taken = 0
+    for number in numbers:
+        for row in await store.events(table_id(tournament, number)):
+            transfer = row.payload.get("transfer")
+            if row.kind == Stood.KIND and str(transfer).startswith(prefix):
+                taken += int(row.payload["amount"])
+    return taken
+
+
+__all__ = [
+    "closable",
+    "close",
+    "close_final",
+    "close_key",
+    "end_key",
+    "recall_taken",
+    "stays_closed",
+    "taken_at_end",
+]

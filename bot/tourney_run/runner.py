@@ -99,6 +99,8 @@ class Runner:
         """The transfer ids of the stack changes made at a table."""
         self.keys: set[str] = set()
         """The journal's keys: a cause already applied is not applied again."""
+        self.taken_at_end = 0
+        """The chips the end took off the final table with the winner (R-19.80)."""
 
     # ------------------------------------------------------------ the journal
 
@@ -177,6 +179,7 @@ class Runner:
         self.state, self.count = None, 0
         self.last_hand, self.history, self.outs, self.vacated = {}, [], [], {}
         self.changes, self.made, self.keys = [], set(), await self.journal.keys()
+        self.taken_at_end = 0
         for record in records:
             self._fold(record)
         if self.st.status in ("running", "finished"):
@@ -191,10 +194,15 @@ class Runner:
             await self.balance()
             await self._close_broken()
             await control.race_if_due(self)
-        if self.st.status == "cancelled":
-            await control.wind_up(self)
         if self.st.status == "finished":
             await self._record_payouts()
+            closed = set(self.st.table_hands) - set(self.ports)
+            self.taken_at_end = await closing.recall_taken(
+                self.service.store, self.tournament, closed
+            )
+            await self._close_final()
+        if self.st.status == "cancelled":
+            await control.wind_up(self)
         return True
 
     # ------------------------------------------------------------ registration
@@ -246,8 +254,32 @@ class Runner:
             self.checkpoint("close")
             await closing.close(self.ports.pop(n), self.tournament)
 
+    async def _close_final(self) -> None:
+        """R-19.80: the tournament over and its prizes recorded, the tables still open
+        (the final one) are emptied by transfers and closed, and the runner forgets them."""
+        if self.st.status != "finished":
+            return
+        for n in sorted(self.ports):
+            self.checkpoint("close")
+            port = self.ports[n]
+            await closing.close_final(port, self.tournament)
+            self.taken_at_end += closing.taken_at_end(port, self.tournament)
+            del self.ports[n]
+        # R-2.5: the winner took every chip in play off the final table, no more.
+        assert not self.ports and self.taken_at_end == self.st.chips, (
+            f"the end took {self.taken_at_end} chips; {self.st.chips} in play"
+        )
+
     def table(self, number: int) -> Table:
-        return self.ports[number].table
+        """Table ``number``: one the runner plays at, or one it closed in this process
+        (what it said stays readable once the deal that ended the tournament closed it)."""
+        port = self.ports.get(number)
+        if port is not None:
+            return port.table
+        closed = self.service.get(table_id(self.tournament, number))
+        if closed is None:
+            raise KeyError(number)
+        return closed
 
     async def _set_levels(self) -> None:
         item = self.st.config.schedule.item(self.st.level)
@@ -336,7 +368,7 @@ class Runner:
         for entry, (number, _) in sorted(state.seats.items()):
             if where.get(entry) == number:
                 continue
-            if entry not in where:
+            if entry not in where and state.status != "finished":  # the end stands all up
                 port = await self._table(number)
                 if port.between_hands():
                     await port.move_in(
@@ -406,6 +438,7 @@ class Runner:
         await self._reconcile()
         await self.balance()
         await self._close_broken()
+        await self._close_final()
         await control.race_if_due(self)
         if self.st.paused:
             await control.hold(self)
@@ -499,8 +532,10 @@ class Runner:
 
     def chips_at_tables(self) -> int:
         """Every chip of the tournament's tables (stacks and pots): with no move in
-        flight, the chips put in play (R-2.5)."""
-        return sum(p.table.state.chips_on_table() for p in self.ports.values())
+        flight, the chips put in play (R-2.5). Once the tournament is over they are the
+        winner's stack, taken off the final table as it closed (R-19.80)."""
+        held = sum(p.table.state.chips_on_table() for p in self.ports.values())
+        return held + self.taken_at_end
 
     def check_chips(self) -> None:
         for p in self.ports.values():
