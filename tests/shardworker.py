@@ -9,9 +9,10 @@ action with the idempotency key and turn a button click carries. Tables are
 on stdout (``gained``, ``lost``, ``refused``, ``acted``) with the wall-clock time, for the
 test to read.
 
-SIGCONT (after a SIGSTOP) is noted, so the test can check that a paused owner wrote
-nothing under the leases it held when it fell asleep (``acted_after_wake``): they ran out
-by its own clock while it slept. It acts again only on a shard it took again.
+SIGCONT (after a SIGSTOP) is noted, so the test can check that a paused owner, in an
+action begun after waking, wrote nothing under the leases it held when it fell asleep
+(``acted_after_wake``): they ran out by its own clock while it slept. It acts again only
+on a shard it took again.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ async def main(argv: list[str]) -> None:
                         await table.sit(p, p, BUY_IN, key=f"sit-{tid}-{p}")
 
     async def step(tid: str) -> None:
+        began = time.time()
         table = service.tables.get(tid)
         if table is None:
             return
@@ -131,7 +133,10 @@ async def main(argv: list[str]) -> None:
         if out.ok and not out.duplicate:
             lease = ownership.held.get(ownership.shard(tid))
             stale = lease is None or before_sleep.get(lease.shard) == lease.generation
-            if woke["at"] and stale:
+            # Only an action begun after waking counts: one begun before the pause had
+            # its lease checked then, and its write, in flight across the pause, is the
+            # store's fence's to let in or refuse (a take-over waits for it or fences it).
+            if woke["at"] and began >= woke["at"] and stale:
                 woke["acted"] += 1
                 say(ev="acted_after_wake", table=tid)
         elif out.msg == NotOwned(tid).msg:

@@ -321,7 +321,9 @@ async def test_r14_4_terminal_words_for_stats_ledger_leaderboard_privacy(tmp_pat
     argv = ["--db", str(tmp_path / "l.sqlite3"), "--seed", "1", "alice", "bob", "carol"]
     assert await run(argv, inp=inp, out=out) == 0
     text = out.getvalue()
-    assert "alice: -12 (bought 200, cashed 0, on the table 188)" in text  # the ledger
+    assert (
+        "alice: net -12 (bought in 200, cashed out 0, adjusted 0, on the table 188; 1 hand)" in text
+    )  # the session ledger
     board = text.split("Leaderboard, every table in this file (at least 1 hand):")[1]
     rows = [ln for ln in board.splitlines()[1:4]]
     nets = [int(ln.split(": ")[1].split(" ")[0]) for ln in rows]

@@ -208,8 +208,12 @@ async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(store_url
         )  # fmt: skip
         assert child.stdout is not None
         assert (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"ready"
-        await asyncio.sleep(rng.uniform(0.3, 1.5))
-        if child.returncode is None:
+        # Killed after a random number of steps, not of seconds: a loaded machine plays
+        # fewer steps a second, and a kill counted in seconds may come after the end.
+        steps = rng.randrange(5, 120)
+        while steps and (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"step":
+            steps -= 1
+        if not steps:
             child.send_signal(signal.SIGKILL)
             kills += 1
         await child.wait()

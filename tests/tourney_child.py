@@ -28,6 +28,7 @@ async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
     while runner.st.status == "running":
         await step(runner, rng)
+        print("step", flush=True)  # the parent kills after a number of these
     await store.close()
     print("finished", flush=True)
 
