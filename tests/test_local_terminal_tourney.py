@@ -71,10 +71,7 @@ async def test_r19_70_a_sit_and_go_played_by_robots_to_a_winner(tmp_path: Path) 
     argv = ["--tournament", "sng", "--players", "6", "--robots", "--seed", "3"]
     code, text = await _run(tmp_path, argv)
     assert code == 0
-    assert (
-        _en("tournament.level", level=Number(2), small=Chips(22), big=Chips(45), ante=Chips(0))
-        in text
-    )
+    assert _en("tournament.level_no_ante", level=Number(2), small=Chips(22), big=Chips(45)) in text
     table = Words()("tourney.table", table=1)
     heads = [ln for ln in text.splitlines() if ln.startswith(f"{table} Hand #")]
     assert len(heads) > 5

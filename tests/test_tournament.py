@@ -154,8 +154,21 @@ def test_R_19_20_levels_by_hands_rise_for_every_table_at_once() -> None:
     d.hand(2, {})
     assert d.state.level == 1 and isinstance(d.log[-1], LevelUp)
     assert d.said[-1] == Msg(
+        "tournament.level_no_ante",
+        (("level", Number(2)), ("small", Chips(10)), ("big", Chips(20))),
+    )
+
+
+def test_R_19_21_a_level_names_its_ante_only_when_it_has_one() -> None:
+    """R-19.21: a level with a big-blind ante says it; one without says only the blinds
+    (no "ante 0")."""
+    sched = Schedule((Level(5, 10, 0, 0, 1), Level(10, 20, 20, 0, 1)), "hands")
+    d = _started(4, schedule=sched)
+    assert d.state.level_words().key == "tournament.level_no_ante"
+    d.hand(1, {})
+    assert d.state.level_words() == Msg(
         "tournament.level",
-        (("level", Number(2)), ("small", Chips(10)), ("big", Chips(20)), ("ante", Chips(0))),
+        (("level", Number(2)), ("small", Chips(10)), ("big", Chips(20)), ("ante", Chips(20))),
     )
 
 
@@ -180,7 +193,7 @@ def test_R_19_20_the_status_board() -> None:
     d = _started(4, stack=1000, schedule=sched, payouts=(6000, 4000))
     board = director.status(d.state, now=60)
     assert [m.key for m in board] == [
-        "tournament.level",
+        "tournament.level_no_ante",
         "tournament.status.next_minutes",
         "tournament.status.players",
         "tournament.status.paid",

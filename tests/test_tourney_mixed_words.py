@@ -56,7 +56,7 @@ def test_R_19_50_a_mixed_level_says_the_limits_the_stud_ante_and_the_blinds(leve
 def test_R_19_50_a_stud_only_or_blinds_event_keeps_its_own_level_words() -> None:
     stud = Config(game=("stud", "razz"), schedule=preset("turbo", 1000, forced="bring_in"))
     assert State(stud).level_words().key == "tournament.level_stud"
-    assert State(Config()).level_words().key == "tournament.level"
+    assert State(Config()).level_words().key == "tournament.level_no_ante"
 
 
 @pytest.mark.parametrize(

@@ -171,6 +171,10 @@ class State:
                 small=Chips(item.small),
                 big=Chips(item.big),
             )
+        if not item.ante:  # a level without an ante does not name one
+            return msg(
+                "tournament.level_no_ante", level=n, small=Chips(item.small), big=Chips(item.big)
+            )
         return msg(
             "tournament.level",
             level=n,
