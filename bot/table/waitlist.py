@@ -115,7 +115,7 @@ async def offer_seat(table: HostTable) -> None:
     await table._commit(tlog.Waitlisted("offer", user, name))
     offer = h.offer
     assert offer is not None
-    seconds = Count(table.settings.action_clock)
+    seconds = Count(round(table.settings.action_clock))
     private = msg("waitlist.offer", seconds=seconds)
     notice = Notice(
         "waitlist_offer",
