@@ -201,3 +201,18 @@ async def test_R_6_4_the_terminal_refuses_bad_input_in_its_language(tmp_path: Pa
     assert "'tanzen' habe ich nicht verstanden. Möglich: checken, mitgehen" in said, said
     assert "'1,5' ist kein Betrag" in said, said
     assert "is not an amount" not in said and "did not understand" not in said
+
+
+@pytest.mark.parametrize("locale", [loc for loc in SUPPORTED if loc != "en"])
+def test_R_6_4_the_accepted_list_says_complete_declare_and_guts_in_the_readers_words(
+    locale: str,
+) -> None:
+    """R-6.4, R-13.1, R-15.2: completing, declaring and Guts' in/out are shown in the
+    reader's language, and what is shown parses: ``ansagen low``, ``raus (Guts)``."""
+    entries = [e.strip() for e in render(ACCEPTED, locale).split(",")]
+    assert not {"complete", "in"} & set(entries), entries
+    assert not any(e.startswith("declare ") or e.startswith("out ") for e in entries), entries
+    declare = next(e for e in entries if e.endswith(" low/high/both"))
+    assert parse_action(declare.replace("/high/both", "")) == parse_action("declare low")
+    guts = next(e for e in entries if e.endswith(" (Guts)")).removesuffix(" (Guts)")
+    assert parse_action(guts) == parse_action("out")

@@ -112,6 +112,11 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "bringen": "bring in",
             "zeigen": "show",
             "verdecken": "muck",
+            "komplettieren": "complete",
+            "komplettiere": "complete",
+            "ansagen": "declare",
+            "drin": "in",
+            "raus": "out",
         },
         "fr": {
             # the run-it-twice answer.
@@ -147,6 +152,11 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "changer": "draw",
             "montrer": "show",
             "jeter": "muck",
+            "compléter": "complete",
+            "completer": "complete",
+            "annoncer": "declare",
+            "dedans": "in",
+            "dehors": "out",
         },
         "es": {
             # the run-it-twice answer.
@@ -182,6 +192,10 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "máximo": "max",
             "descartar": "draw",
             "mostrar": "show",
+            "completar": "complete",
+            "declarar": "declare",
+            "dentro": "in",
+            "fuera": "out",
         },
         "pt_BR": {
             # the run-it-twice answer.
@@ -213,6 +227,11 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "trocar": "draw",
             "descartar": "draw",
             "mostrar": "show",
+            "completar": "complete",
+            "declarar": "declare",
+            "dentro": "in",
+            "fora": "out",
+            "muckar": "muck",
         },
         "ru": {
             # the run-it-twice answer.
@@ -257,6 +276,12 @@ SPOKEN: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "обмен": "draw",
             "поменять": "draw",
             "показать": "show",
+            "бринг-ин": "bring in",
+            "комплит": "complete",
+            "объявить": "declare",
+            "играю": "in",
+            "выхожу": "out",
+            "не показывать": "muck",
         },
     }
 )
