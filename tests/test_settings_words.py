@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from bot.local.terminal import run
-from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, Term, msg
 from bot.table.errors import SettingsError
 from bot.table.settings import ENGINE_INTERNAL, META, RANGES, TableSettings, declared
 from bot.table.settings_said import change_said, changed_said, value_said
+from bot.table.text_actions import parse_value
 from bot.words import SUPPORTED, render
 from bot.words.catalog import read_catalog
 from bot.words.settings_doc import INTERNAL_WHY, settings_markdown
@@ -196,3 +197,13 @@ def test_issue22_docs_settings_md_is_the_english_catalogue() -> None:
     for name, setting in declared().items():
         assert f"| `{name}` | {en(setting.label)} |" in page, name
     assert "| `rake_percent_bp` | rake | 0 | 0 to 2,000 hundredths of a percent |" in page
+
+
+def test_R_20_57_an_on_off_word_for_a_number_setting_is_said_back_as_typed() -> None:
+    """R-20.57: ``straddles=on`` is refused saying "on" (in the reader's words), not the
+    parser's True, with what the setting takes; nothing changes."""
+    with pytest.raises(SettingsError) as info:
+        TableSettings().changed({"straddles": parse_value("on")})
+    said = info.value.msg
+    assert said.key == "settings.bad_value" and said.get("value") == Term("settings.value.on")
+    assert "True" not in render(said, "en") and "вкл" in render(said, "ru")

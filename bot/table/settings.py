@@ -35,6 +35,7 @@ from bot.poker.messages import (
     Number,
     Param,
     Rule,
+    Term,
     joined,
     msg,
 )
@@ -1040,9 +1041,13 @@ def _check_types(settings: TableSettings) -> None:
         value = settings.value(name)
         problem = _allowed(setting.hint, value)
         if problem is not None:
-            shown = clip(value) if isinstance(value, str) else clip(repr(value))[1:-1]
+            said: Name | Term
+            if isinstance(value, bool):  # typed as on/off: said back in the reader's words
+                said = Term("settings.value.on" if value else "settings.value.off")
+            else:
+                said = Name(clip(value) if isinstance(value, str) else clip(repr(value))[1:-1])
             raise SettingsError(
-                msg("settings.bad_value", value=Name(shown), setting=setting.label, allowed=problem)
+                msg("settings.bad_value", value=said, setting=setting.label, allowed=problem)
             )
 
 
