@@ -46,15 +46,14 @@ from bot.table.view import TableView
 from bot.tournament import director
 from bot.tournament.director import Decision
 from bot.tournament.log import Created
-from bot.tournament.structure import PRESETS, Config, Entries, Forced, preset
-from bot.tourney_run import games as tourney_games
+from bot.tournament.structure import PRESETS, Config
+from bot.tourney_run import options as tourney_options
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
 from bot.tourney_run.runner import Runner
 from cards_art import Finisher, StandingsView, render_standings
 
 FORMATS: Final = {"sng": "sit_and_go", "mtt": "scheduled"}
-MTT_SEATS: Final = 9
 DEFAULTS: Final = {"sng": 6, "mtt": 18}
 STACK: Final = 1500
 BUY_IN: Final = 100
@@ -195,30 +194,28 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     late, again, rebuys = int(args.late_reg), int(args.reentry), int(args.rebuys)
     if min(late, again, rebuys) < 0 or not 0 <= clock <= MAX_CLOCK or (again and not late):
         return say("tourney.entries", most=MAX_CLOCK)
-    # A stud deal or a mixed rotation's levels are written in the limit form (R-19.50).
-    forced: Forced = "bring_in" if any(k and k.forced == "bring_in" for k in kinds) else "blinds"
-    event = Config(game=dealt)
-    seats = players if fmt == "sng" else min(MTT_SEATS, tourney_games.most_players(event))
-    config = Config(
-        game=dealt,
-        format="sit_and_go" if fmt == "sng" else "scheduled",
-        buy_in=buy_in,
-        stack=args.stack,
-        schedule=preset(args.structure, args.stack, unit="hands", forced=forced),
-        seats=seats,
-        max_players=players if fmt == "sng" else 0,
-        entries=Entries(
-            bounty=args.bounty,
+    # The rest is what /tournament create builds (one place for the rules of a
+    # config: the games' forced bets, a full table of the game, R-19.50, R-19.53).
+    made = tourney_options.config(
+        tourney_options.Options(
+            game=",".join(dealt),
+            stack=int(args.stack),
+            structure=str(args.structure),
+            unit="hands",
+            format="sit_and_go" if fmt == "sng" else "scheduled",
+            players=players if fmt == "sng" else 0,
+            seats=players if fmt == "sng" else 0,
+            buy_in=buy_in,
+            bounty=int(args.bounty),
             late_until=late,
             reentries=again,
             rebuys=rebuys,
             rebuy_until=(late or REBUY_LEVELS) if rebuys else 0,
-            addon=args.stack if rebuys else 0,
+            addon=int(args.stack) if rebuys else 0,
             addon_price=buy_in if rebuys else 0,
-        ),
+        )
     )
-    why = tourney_games.refusal(config)
-    return config if why is None else say.render(why)
+    return say.render(made) if isinstance(made, Msg) else made
 
 
 class Shown(TerminalPresenter):
