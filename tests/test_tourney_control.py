@@ -4,11 +4,8 @@ checked after each, and after the service is dropped at the worst moment."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import random
-import signal
-import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -42,6 +39,7 @@ from bot.tourney_run.money import settled
 from bot.tourney_run.robots import act, step
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id
+from tests.killing import kill_after_steps
 
 START = 1_700_000_000.0
 
@@ -831,24 +829,7 @@ async def test_R_19_41_a_process_killed_during_pauses_and_rebuys_resumes(tmp_pat
     money exact."""
     path = tmp_path / "killed.sqlite3"
     rng = random.Random(13)
-    root = Path(__file__).resolve().parent.parent
-    kills = 0
-    for n in range(4):
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.tourney_control_child", str(path), str(n), cwd=root,
-            stdout=asyncio.subprocess.PIPE,
-        )  # fmt: skip
-        assert child.stdout is not None
-        assert (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"ready"
-        # Killed after a random number of steps, not of seconds: a loaded machine plays
-        # fewer steps a second, and a kill counted in seconds may come after the end.
-        steps = rng.randrange(5, 80)
-        while steps and (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"step":
-            steps -= 1
-        if not steps:
-            child.send_signal(signal.SIGKILL)
-            kills += 1
-        await child.wait()
+    kills = await kill_after_steps("tests.tourney_control_child", [str(path)], 4, 80, rng)
     assert kills >= 3
     world = World(path, controlled(), seed=99)
     runner = await world.recover()

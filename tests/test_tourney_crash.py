@@ -5,12 +5,8 @@ runner its journal; levels, seats, moves and hands resume and nothing is applied
 
 from __future__ import annotations
 
-import asyncio
 import random
-import signal
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +21,7 @@ from bot.tournament.structure import Break
 from bot.tourney_run.robots import step
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id, table_level
+from tests.killing import kill_after_steps
 from tests.test_tourney_run import _started
 from tests.tourney_watch import Watch
 
@@ -199,24 +196,7 @@ async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(store_url
     out once and in once, chips and places exact."""
     path = store_url
     rng = random.Random(11)
-    root = Path(__file__).resolve().parent.parent
-    kills = 0
-    for n in range(5):
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.tourney_child", path, str(n), cwd=root,
-            stdout=asyncio.subprocess.PIPE,
-        )  # fmt: skip
-        assert child.stdout is not None
-        assert (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"ready"
-        # Killed after a random number of steps, not of seconds: a loaded machine plays
-        # fewer steps a second, and a kill counted in seconds may come after the end.
-        steps = rng.randrange(5, 120)
-        while steps and (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"step":
-            steps -= 1
-        if not steps:
-            child.send_signal(signal.SIGKILL)
-            kills += 1
-        await child.wait()
+    kills = await kill_after_steps("tests.tourney_child", [path], 5, 120, rng)
     assert kills >= 3
     faults = Faults(rng)
     store, runner = await _boot(path, 99, faults)
