@@ -18,6 +18,7 @@ import pytest_asyncio
 from bot.poker.messages import Msg
 from bot.tournament.structure import Level
 from bot.tourney_run.options import Options, config, payout_table
+from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id as tourney_table
 from cogs.tournament_cog import TournamentCog
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -133,6 +134,31 @@ async def register_all(h: Harness, users: list[FakeUser]) -> None:
             assert live_count(announcement(h)) == n
 
 
+async def act_at(
+    h: Harness, runner: Runner, number: int, rng: random.Random, weights: dict[str, int]
+) -> str:
+    """The player to act at table ``number`` clicks one of its table message's buttons
+    (by his own Discord account), chosen by ``weights``; R-2.5 after the click. His user
+    id, or "" when nobody there could act."""
+    table = runner.table(number)
+    view = table.snapshot(None)
+    seat = next((s for s in view.seats if s.seat == view.to_act), None)
+    mid = h.bot.presenter.channel(table.table_id).message_id
+    if seat is None or not table.state.in_hand or not mid:
+        return ""
+    message = h.fake.message(mid)
+    turn = f":{table.state.turn}:"
+    ids = [c for c in message.custom_ids() if c.startswith("cf:act:") and turn in c]
+    wanted = [c for c in ids if c.rsplit(":", 1)[1] in weights]
+    if not wanted:
+        return ""
+    button = rng.choices(wanted, [weights[c.rsplit(":", 1)[1]] for c in wanted])[0]
+    await h.fake.click(h.fake.users[int(seat.user_id)], message, button)
+    async with cog(h).driver.lock(runner.tournament):
+        runner.check_chips()  # R-2.5: every chip at the tables, none made or lost
+    return seat.user_id
+
+
 async def play_to_the_end(h: Harness, seed: int) -> int:
     """The players act by their tables' buttons (a random legal choice among those
     the table message offers) until the tournament is over; R-2.5 after every action.
@@ -141,33 +167,15 @@ async def play_to_the_end(h: Harness, seed: int) -> int:
     driver = cog(h).driver
     (tournament,) = list(driver.runners)
     runner = driver.runners[tournament]
+    weights = {"all_in": 1, "check_call": 6, "fold": 2}
     actions = 0
     for _ in range(4000):
         if runner.st.status == "finished":
             return actions
-        acted = False
+        acted = 0
         for number in sorted(runner.ports):
-            table = runner.table(number)
-            view = table.snapshot(None)
-            seat = next((s for s in view.seats if s.seat == view.to_act), None)
-            mid = h.bot.presenter.channel(table.table_id).message_id
-            if seat is None or not table.state.in_hand or not mid:
-                continue
-            message = h.fake.message(mid)
-            turn = f":{table.state.turn}:"
-            ids = [c for c in message.custom_ids() if c.startswith("cf:act:") and turn in c]
-            wanted = [c for c in ids if c.rsplit(":", 1)[1] in ("all_in", "check_call", "fold")]
-            if not wanted:
-                continue
-            weights = [
-                {"all_in": 1, "check_call": 6, "fold": 2}[c.rsplit(":", 1)[1]] for c in wanted
-            ]
-            button = rng.choices(wanted, weights)[0]
-            await h.fake.click(h.fake.users[int(seat.user_id)], message, button)
-            actions += 1
-            acted = True
-            async with driver.lock(tournament):
-                runner.check_chips()  # R-2.5: every chip at the tables, none made or lost
+            acted += bool(await act_at(h, runner, number, rng, weights))
+        actions += acted
         await settle(h)
         if not acted:
             await h.fake.wait_idle(0.02)

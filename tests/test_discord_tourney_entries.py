@@ -22,7 +22,7 @@ from bot.tourney_run.runner import Runner
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
-from tests.test_discord_tourney import click, cog, command, create, settle
+from tests.test_discord_tourney import act_at, click, cog, command, create, settle
 
 
 @pytest_asyncio.fixture
@@ -56,26 +56,12 @@ async def opened(h: Harness, players: int, **options: object) -> tuple[Runner, l
 
 
 async def act_once(h: Harness, runner: Runner, rng: random.Random, weights: dict[str, int]) -> str:
-    """The player to act at some table clicks one of his table message's buttons (by
-    his own Discord account); his user id, or "" when nobody could act."""
+    """The player to act at the first table where someone can clicks one of its
+    buttons (:func:`act_at`); his user id, or "" when nobody could act."""
     for number in sorted(runner.ports):
-        table = runner.table(number)
-        view = table.snapshot(None)
-        seat = next((s for s in view.seats if s.seat == view.to_act), None)
-        mid = h.bot.presenter.channel(table.table_id).message_id
-        if seat is None or not table.state.in_hand or not mid:
-            continue
-        message = h.fake.message(mid)
-        turn = f":{table.state.turn}:"
-        ids = [c for c in message.custom_ids() if c.startswith("cf:act:") and turn in c]
-        wanted = [c for c in ids if c.rsplit(":", 1)[1] in weights]
-        if not wanted:
-            continue
-        button = rng.choices(wanted, [weights[c.rsplit(":", 1)[1]] for c in wanted])[0]
-        await h.fake.click(h.fake.users[int(seat.user_id)], message, button)
-        async with cog(h).driver.lock(runner.tournament):
-            runner.check_chips()  # R-2.5 after every action
-        return seat.user_id
+        who = await act_at(h, runner, number, rng, weights)
+        if who:
+            return who
     return ""
 
 
