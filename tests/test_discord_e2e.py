@@ -67,6 +67,16 @@ class Harness:
         await self.settle()
         return rec
 
+    async def fold_to_one(self) -> None:
+        """Every player to act folds by his button until the hand is over (at most
+        three folds: the tables these tests deal hold four or fewer)."""
+        for _ in range(3):
+            if not self.table().state.in_hand:
+                return
+            actor = self.to_act()
+            assert actor is not None
+            await self.click(actor, "fold")
+
     def last_ephemeral(self, user: FakeUser) -> str:
         eph = self.fake.ephemerals(user)
         return eph[-1].content if eph else ""

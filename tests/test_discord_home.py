@@ -261,12 +261,7 @@ async def test_r20_14_rabbit_hunt_by_button_after_a_hand_ended_early(h: Harness)
         await h.slash(u, "sit", buy_in=200)
     await h.slash(users[0], "deal")
     secrets = hole_cards(fake, h.bot, h.tid)
-    for _ in range(3):
-        if not h.table().state.in_hand:
-            break
-        actor = h.to_act()
-        assert actor is not None
-        await h.click(actor, "fold")
+    await h.fold_to_one()
     assert not h.table().state.in_hand
     # The button is on the hand's end message (no message of its own).
     post = next(m for m in reversed(fake.channel_messages()) if "is over" in m.content)
@@ -287,12 +282,7 @@ async def test_r20_15_the_uncontested_winner_shows_one_card_by_button(h: Harness
     users = players(fake)
     await h.start_table(users)
     secrets = hole_cards(fake, h.bot, h.tid)
-    for _ in range(3):
-        if not h.table().state.in_hand:
-            break
-        actor = h.to_act()
-        assert actor is not None
-        await h.click(actor, "fold")
+    await h.fold_to_one()
     assert not h.table().state.in_hand
     state = h.table().state
     info = state.recent[state.hand_no]

@@ -15,15 +15,6 @@ from tests.test_discord_e2e import Harness as DiscordHarness
 __all__ = ["h"]  # the end-to-end fixture, shared
 
 
-async def _fold_to_one(h: DiscordHarness) -> None:
-    for _ in range(3):
-        if not h.table().state.in_hand:
-            return
-        actor = h.to_act()
-        assert actor is not None
-        await h.click(actor, "fold")
-
-
 def _winner(h: DiscordHarness) -> FakeUser:
     state = h.table().state
     info = state.recent[state.hand_no]
@@ -56,7 +47,7 @@ async def _table_with_a_hand(
         await h.slash(u, "sit", buy_in=200)
     await h.slash(host, "deal")
     secrets = hole_cards(h.fake, h.bot, h.tid)
-    await _fold_to_one(h)
+    await h.fold_to_one()
     return secrets
 
 

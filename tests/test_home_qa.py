@@ -115,15 +115,6 @@ async def test_r20_72_a_player_joins_the_waiting_list_under_his_own_name(
         await store.close()
 
 
-async def _fold_to_one(h: DiscordHarness) -> None:
-    for _ in range(3):
-        if not h.table().state.in_hand:
-            return
-        actor = h.to_act()
-        assert actor is not None
-        await h.click(actor, "fold")
-
-
 def _vote_post(h: DiscordHarness) -> FakeMessage:
     return next(
         m for m in reversed(h.fake.channel_messages()) if m.custom_ids() and "💣" in m.content
@@ -189,11 +180,11 @@ async def test_r20_71_an_old_hand_end_posts_buttons_act_on_no_later_hand(
     for u in users:
         await h.slash(u, "sit", buy_in=200)
     await h.slash(users[0], "deal")
-    await _fold_to_one(h)
+    await h.fold_to_one()
     first = next(m for m in reversed(fake.channel_messages()) if "#1 is over" in m.content)
     await h.slash(users[0], "deal")
     secrets = hole_cards(fake, h.bot, h.tid)
-    await _fold_to_one(h)
+    await h.fold_to_one()
     state = h.table().state
     assert state.hand_no == 2 and not state.in_hand
     info = state.recent[2]
