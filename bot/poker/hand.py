@@ -8,7 +8,7 @@ because all checks run before the first mutation. The same start and the same ac
 always give the same state, so a hand is stored as its start plus its actions.
 
 The betting core reads the variant's data (:mod:`bot.poker.variants`) and never asks which
-game it is playing. Rule ids in comments refer to shared/RULES.md.
+game it is playing. Rule ids in comments refer to docs/RULES.md.
 """
 
 from __future__ import annotations
