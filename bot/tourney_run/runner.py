@@ -470,9 +470,11 @@ class Runner:
         return self.outs[before:]
 
     async def tick(self) -> None:
-        """Levels and breaks by the clock."""
+        """Levels and breaks by the clock, and busted players' rebuy waits run out
+        (R-19.49; the last may end the tournament)."""
         decision = director.tick(self.st, self.service.time.now())
         await self.apply(decision, f"tick:{self.count}")
+        await self._close_final()
         await control.race_if_due(self)
 
     def ready(self) -> list[int]:
@@ -571,7 +573,9 @@ class Runner:
         """R-19.48: ``player``, busted and waiting to rebuy, says no: out at once."""
         waiting = self.waiting_entry(player)
         entry = waiting.entry if waiting is not None else player
-        return await self._decide(f"decline:{key}", lambda: director.decline(self.st, entry))
+        decision = await self._decide(f"decline:{key}", lambda: director.decline(self.st, entry))
+        await self._close_final()  # R-19.80: his place may have been the last but one
+        return decision
 
     # ------------------------------------------------------------ chips
 
