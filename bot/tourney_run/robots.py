@@ -6,7 +6,7 @@ declines at once by a seeded draw (R-19.48). For the proof tests and the benchma
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 
 from bot.local.robot import pick
 from bot.tournament.log import Out
@@ -41,12 +41,17 @@ async def act(runner: Runner, number: int, rng: random.Random) -> bool:
     return not table.state.in_hand
 
 
-async def answer_waits(runner: Runner, rng: random.Random, rebuy_rate: float = 0.5) -> None:
+async def answer_waits(
+    runner: Runner, rng: random.Random, rebuy_rate: float = 0.5, *, skip: Collection[str] = ()
+) -> None:
     """Every robot waiting to rebuy answers now (R-19.48): it rebuys with chance
-    ``rebuy_rate`` (a seat drawn for it), else, or when the rebuy is refused, declines."""
+    ``rebuy_rate`` (a seat drawn for it), else, or when the rebuy is refused, declines.
+    ``skip``: players who answer for themselves (people)."""
     for entry in sorted(runner.st.waiting):
         found = runner.st.entry(entry)
         assert found is not None
+        if found.player in skip:
+            continue
         key = f"robot:{runner.count}:{entry}"
         if rng.random() < rebuy_rate:
             bought = await runner.rebuy(found.player, key=key)
