@@ -4,12 +4,17 @@ decline, the wait running out by the clock, and each after the service is droppe
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+from bot.table.ports import NullPresenter, open_store
+from bot.table.service import TableService
 from bot.tournament.director import Decision
-from bot.tournament.log import Returned, Waiting
+from bot.tournament.log import Out, Returned, Waiting
 from bot.tournament.structure import Config, Entries, preset
+from bot.tourney_run.robots import step
 from bot.tourney_run.runner import Runner
+from tests.killing import kill_after_steps
 from tests.test_tourney_control import START, World, crashing
 
 REBUYS = Entries(rebuys=1, rebuy_until=20, rebuy_wait=60)
@@ -111,3 +116,40 @@ async def test_R_19_49_heads_up_nothing_deals_until_the_wait_runs_out(tmp_path: 
     assert {f.entry: f.first for f in state.finishes}[wait.entry] == 2
     assert runner.ports == {} and runner.taken_at_end == state.chips
     await world.store.close()
+
+
+async def test_R_19_47_a_rebuy_tournament_killed_with_sigkill_resumes(tmp_path: Path) -> None:
+    """R-19.47, R-19.48, R-2.5: the 27-player freezeout with rebuys, its process killed
+    (SIGKILL) at random moments and restarted from the file, then played to the end
+    here: every wait ended once (a rebuy seating him again, or out), chips and places
+    exact."""
+    path = str(tmp_path / "kill.sqlite3")
+    rng = random.Random(13)
+    kills = await kill_after_steps("tests.tourney_child", [path, "rebuys"], 4, 150, rng)
+    assert kills >= 2
+    store = await open_store(path)
+    service = TableService(store, NullPresenter(), seed="deal99")
+    await service.recover()
+    runner = Runner(service, "weekly", rng=random.Random(99))
+    assert await runner.load()
+    play = random.Random(5)
+    while runner.st.status == "running":
+        await step(runner, play)
+    records = await runner.journal.records()
+    waiting: set[str] = set()
+    for record in records:
+        if isinstance(record, Waiting):
+            assert record.entry not in waiting
+            waiting.add(record.entry)
+        elif isinstance(record, Returned):
+            waiting.remove(record.entry)
+        elif isinstance(record, Out):
+            waiting.discard(record.entry)
+    assert not waiting and any(isinstance(r, Waiting) for r in records)
+    state = runner.st
+    assert len(state.entries) == 27 and len(state.finishes) == 27
+    assert sum(f.prize for f in state.finishes) == state.pool
+    assert state.chips == (27 + sum(state.rebuys.values())) * 1000
+    runner.check_chips()
+    assert runner.chips_at_tables() == runner.taken_at_end == state.chips  # R-19.80
+    await store.close()
