@@ -187,3 +187,15 @@ def test_R_19_47_a_replay_restores_the_wait_and_its_deadline() -> None:
     again = director.replay(d.log)
     assert again.waiting == d.state.waiting and again.waiting[a].until == 60.0
     assert again == d.state
+
+
+def test_R_19_47_a_cancel_refunds_a_waiting_entry_his_bounty() -> None:
+    """R-19.39 with R-19.47: a busted entry waiting to rebuy is still in: no chips, so
+    no share of the pool, but his own bounty back; the pools are paid out exactly."""
+    d = _game(bounty=20)
+    a, b, *_ = d.seated(1)
+    _bust(d, a, b)
+    d.do(director.cancel(d.state))
+    refunds = dict(d.state.refunds)
+    assert refunds[a] == 20
+    assert sum(refunds.values()) == d.state.pool + d.state.bounty_pool

@@ -375,7 +375,7 @@ class Tourney:
             if view.in_hand:
                 self.carried[number] = view.turn
         st = runner.st
-        left, entries = Count(len(st.seats)), len(st.entries)
+        left, entries = Count(st.left()), len(st.entries)
         self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
         return True
 

@@ -1018,7 +1018,11 @@ def cancel(state: State, *, at: float = 0.0, by: str = "") -> Decision:
         refunds = tuple((e.entry, e.paid) for e in state.entries)
     else:
         left = state.pool - sum(f.prize for f in state.finishes)
-        alive = sorted(state.seats, key=lambda e: (-state.stacks.get(e, 0), _number(state, e)))
+        # A busted entry waiting to rebuy is still in: no chips, his bounty back.
+        alive = sorted(
+            [*state.seats, *state.waiting],
+            key=lambda e: (-state.stacks.get(e, 0), _number(state, e)),
+        )
         total = sum(state.stacks.get(e, 0) for e in alive)
         shares = {e: left * state.stacks.get(e, 0) // total if total else 0 for e in alive}
         odd = left - sum(shares.values())
@@ -1065,8 +1069,8 @@ def check(state: State) -> None:
     if state.status == "cancelled":
         refunded = sum(a for _, a in state.refunds)
         if state.finishes or state.bounties or state.chips:
-            assert paid + refunded - (len(state.seats) * state.config.entries.bounty) == state.pool
-            assert bounties + len(state.seats) * state.config.entries.bounty == state.bounty_pool
+            assert paid + refunded - (state.left() * state.config.entries.bounty) == state.pool
+            assert bounties + state.left() * state.config.entries.bounty == state.bounty_pool
         else:
             assert refunded == state.pool + state.bounty_pool + state.fees
 
