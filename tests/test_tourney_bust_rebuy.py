@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 
+from bot.poker.messages import Chips, Count
 from bot.tournament import director
 from bot.tournament.log import Out, Placed, Rebought, Returned, Waiting
 from bot.tournament.structure import Entries, Level, Schedule
+from bot.tourney_run.buying import rebuy_question, reentry_open
 from tests.test_tournament import Director, _shape, _started
 
 SCHED = Schedule((Level(5, 10, 0, 0, 10), Level(10, 20, 0, 0, 10), Level(20, 40, 0, 0, 10)))
@@ -199,3 +201,32 @@ def test_R_19_47_a_cancel_refunds_a_waiting_entry_his_bounty() -> None:
     refunds = dict(d.state.refunds)
     assert refunds[a] == 20
     assert sum(refunds.values()) == d.state.pool + d.state.bounty_pool
+
+
+def test_R_19_49_re_entry_is_open_once_the_wait_is_over() -> None:
+    """R-19.49 with R-19.38: while he waits his re-entry is refused (his entry is still
+    in); declined, he may re-enter as before: a new entry at a drawn seat."""
+    d = _game(late_until=2, reentries=1)
+    a, b, *_ = d.seated(1)
+    _bust(d, a, b)
+    waiting = director.register(d.state, "p0", "P0", tables=[_shape(d, 1)])
+    assert waiting.refusal is not None and waiting.refusal.key == "tournament.refuse.already"
+    assert not reentry_open(d.state, "p0")  # no Re-enter button while he may rebuy
+    d.do(director.decline(d.state, a))
+    assert reentry_open(d.state, "p0")
+    d.do(director.register(d.state, "p0", "P0", tables=[_shape(d, 1)], rng=random.Random(2)))
+    assert "p0#2" in d.state.seats and len(d.state.entries) == 5
+
+
+def test_R_19_48_the_question_says_the_chips_the_price_and_the_seconds_left() -> None:
+    d = _game()
+    a, b, *_ = d.seated(1)
+    _bust(d, a, b)
+    asked = rebuy_question(d.state, d.state.waiting[a], 15.2)
+    assert asked.key == "tournament.ask_rebuy"
+    params = dict(asked.params)
+    assert (params["amount"], params["price"], params["count"]) == (
+        Chips(1000),
+        Chips(100),
+        Count(45),
+    )
