@@ -44,7 +44,7 @@ def test_R_19_47_a_bust_with_a_rebuy_left_waits_and_is_not_out() -> None:
     assert sum(d.state.stacks.values()) == d.state.chips == 4000
     # The status board counts him among the players left.
     players = next(m for m in director.status(d.state) if m.key == "tournament.status.players")
-    assert dict(players.params)["count"].n == 4  # type: ignore[attr-defined]
+    assert dict(players.params)["count"] == Count(4)
     # A re-entry is no way round the rebuy: his entry is still in.
     assert director.register(d.state, "p0", "P0").refusal is not None
 
