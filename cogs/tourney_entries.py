@@ -18,6 +18,7 @@ import discord
 
 from bot.poker.messages import Name, msg
 from bot.tournament.director import Decision, State
+from bot.tourney_run import queue
 from bot.tourney_run.buying import addon_open, click_key, offer, rebuys_open, reentry_open
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.runner import Runner
@@ -25,6 +26,7 @@ from bot.words import Locale, render
 from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
+from cogs.presenter import DiscordPresenter
 
 Kind = Literal["rebuy", "addon"]
 ENTRY = re.compile(r"cfe:(?P<kind>rebuy|addon):(?P<tournament>[A-Za-z0-9_.-]+):(?P<offer>\d+)")
@@ -109,7 +111,8 @@ async def buy(
     offered: int | None = None,
 ) -> None:
     """A rebuy or the add-on for the clicking member, once by its key: a command's
-    interaction, or the button's offer (``offered``: a click of a purchase button)."""
+    interaction, or the button's offer (``offered``: a click of a purchase button).
+    Asked during his hand, it is queued and made when the hand is over (R-19.74)."""
     await ops.defer(interaction)
     player = str(interaction.user.id)
     addon = kind == "addon"
@@ -118,10 +121,25 @@ async def buy(
     )
 
     async def command(runner: Runner) -> Decision:
-        return await runner.rebuy(player, addon=addon, key=key)
+        return await queue.ask(runner, player, addon=addon, key=key)
 
     decision = await driver.run(tournament, command)
     await ops.reply(interaction, answer(decision, lang))
+
+
+async def tell_queued(client: discord.Client, presenter: DiscordPresenter, runner: Runner) -> None:
+    """Each buyer of a queued purchase told by DM that it was made or why it was
+    refused (R-19.66), then marked told: a crash between the two tells him again
+    rather than never."""
+    for outcome in runner.queue.untold():
+        player, key = outcome.asked.player, outcome.asked.key
+        if key in runner.queue.told:
+            continue  # told meanwhile by another pass
+        runner.queue.told.add(key)
+        if player.isdigit():
+            text = render(queue.outcome_words(outcome), presenter.user_locale(player))
+            await ops.dm(client, int(player), text, known=presenter.dms)
+        await runner.queue.mark_told(key)
 
 
 __all__ = [
@@ -133,4 +151,5 @@ __all__ = [
     "decode_entry",
     "entry_button",
     "out_dm",
+    "tell_queued",
 ]

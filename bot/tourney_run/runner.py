@@ -39,7 +39,7 @@ from bot.tournament.log import (
 )
 from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
-from bot.tourney_run import closing, control, games
+from bot.tourney_run import closing, control, games, queue
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.money import ledger_rows
 from bot.tourney_run.port import ServiceTable
@@ -101,6 +101,8 @@ class Runner:
         """The journal's keys: a cause already applied is not applied again."""
         self.taken_at_end = 0
         """The chips the end took off the final table with the winner (R-19.80)."""
+        self.queue = queue.Queue(self.journal)
+        """Purchases asked for during the buyer's hand, made when it is over (R-19.74)."""
 
     # ------------------------------------------------------------ the journal
 
@@ -182,6 +184,7 @@ class Runner:
         self.taken_at_end = 0
         for record in records:
             self._fold(record)
+        await self.queue.load()
         if self.st.status in ("running", "finished"):
             await self._open_tables()
             await control.recall_changes(self)
@@ -194,6 +197,7 @@ class Runner:
             await self.balance()
             await self._close_broken()
             await control.race_if_due(self)
+            await queue.settle(self)
         if self.st.status == "finished":
             await self._record_payouts()
             closed = set(self.st.table_hands) - set(self.ports)
@@ -440,6 +444,7 @@ class Runner:
         await self._close_broken()
         await self._close_final()
         await control.race_if_due(self)
+        await queue.settle(self)  # R-19.74: what was asked during the hand
         if self.st.paused:
             await control.hold(self)
         # R-2.5: every chip put in play is at the tables (stacks and pots), always.
