@@ -225,7 +225,9 @@ async def ask(runner: Runner, player: str, *, addon: bool = False, key: str) -> 
     """A rebuy or the add-on for ``player``, once by ``key``: made now between his
     hands (after what he queued before), queued during his hand (the answer says so),
     refused with the director's reason otherwise."""
-    if runner.queue.has(key):
+    if runner.queue.has(key):  # asked again: a double click, a repeated delivery
+        if key in runner.queue.settled:
+            return Decision()  # counted already (made or refused and told)
         return Decision(notices=(queued_words(addon),))
     await settle(runner)
     blocked = bool(runner.queue.waiting(player))
