@@ -15,7 +15,8 @@ Every table plays on until the player who types there must act; his clock
 (``--clock``) runs meanwhile and acts for him when it runs out, and he stays dealt in
 (R-19.72). A line out of turn says where and when he acts (R-19.73). ``--late-reg``,
 ``--reentry`` and ``--rebuys`` open the entries; ``NAME: rebuy`` and ``NAME: addon``
-are made when his hand is over, and ``pause``/``resume`` are the host's (R-19.74).
+are made when his hand is over, kept in the tournament's journal meanwhile so a
+restart loses none (R-19.67), and ``pause``/``resume`` are the host's (R-19.74).
 """
 
 from __future__ import annotations
