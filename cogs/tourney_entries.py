@@ -1,7 +1,9 @@
 """Rebuys and the add-on on Discord (R-19.91): ``/tournament rebuy`` and ``/tournament
 addon``, and the Rebuy / Add-on buttons of a tournament's status board while they are
 sold. Each purchase is the director's to grant (:meth:`Runner.rebuy`); a refusal is
-answered privately with his reason and changes nothing.
+answered privately with his reason and changes nothing. One asked during the buyer's
+hand is queued (:mod:`bot.tourney_run.queue`) and made when the hand is over; he is
+told then by DM (R-19.66).
 
 A command counts once per interaction (a retried delivery buys nothing more); a button
 counts once per player (:func:`bot.tourney_run.buying.click_key`): a double click buys
