@@ -184,6 +184,27 @@ async def test_R_19_66_a_purchase_asked_between_hands_is_made_at_once(tmp_path: 
     await world.store.close()
 
 
+async def test_R_19_66_a_cancel_refuses_the_purchases_queued_and_those_asked_after(
+    tmp_path: Path,
+) -> None:
+    """R-19.66, R-19.42: the tournament is called off while a rebuy is queued: it is
+    not made but settled as refused (the tournament is not running), to be told to its
+    buyer, and kept so across a restart; one asked afterwards is refused the same way."""
+    world = World(tmp_path / "cancel.sqlite3", quick())
+    runner = await world.start(12)
+    who = await _first_folds(runner, 1)
+    assert _queued(await queue.ask(runner, who, key="b"))
+    assert (await runner.cancel("host", key="c")).ok
+    [outcome] = runner.queue.untold()
+    assert not outcome.made and outcome.said.key == queue.NOT_RUNNING
+    later = await queue.ask(runner, who, key="later")
+    assert later.refusal is not None and later.refusal.key == queue.NOT_RUNNING
+    runner = await world.reboot()
+    assert runner.queue.waiting() == [] and [o.asked.key for o in runner.queue.untold()] == ["b"]
+    assert _rebought(await runner.journal.records()) == 0 and runner.st.rebuys == {}
+    await world.store.close()
+
+
 async def test_R_19_66_a_queue_message_outcome_round_trips_through_the_journal() -> None:
     """R-19.67: what the buyer is told is kept as data (key and typed parameters)."""
     said = msg(

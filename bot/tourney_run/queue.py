@@ -32,6 +32,7 @@ SETTLED = "queue_settled"
 TOLD = "queue_told"
 OFFERED = "offered"
 IN_HAND = "tournament.refuse.in_hand"
+NOT_RUNNING = "tournament.refuse.not_running"
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +230,8 @@ async def ask(runner: Runner, player: str, *, addon: bool = False, key: str) -> 
         if key in runner.queue.settled:
             return Decision()  # counted already (made or refused and told)
         return Decision(notices=(queued_words(addon),))
+    if runner.st.status != "running":
+        return Decision(refusal=msg(NOT_RUNNING))  # nothing is sold before or after
     await settle(runner)
     blocked = bool(runner.queue.waiting(player))
     decision = Decision(refusal=msg(IN_HAND)) if blocked else None
@@ -251,10 +254,16 @@ def _made(runner: Runner, asked: Asked) -> bool:
 async def settle(runner: Runner) -> list[Outcome]:
     """Every queued purchase whose buyer is between hands now, in the order asked
     (one still in his hand waits, and so do his later ones): made, or refused with the
-    reason it is refused for now. A purchase made before a crash cut its settling short
-    is settled as made, not made again."""
+    reason it is refused for now; once the tournament is cancelled or over, every one
+    refused. A purchase made before a crash cut its settling short is settled as made,
+    not made again."""
     out: list[Outcome] = []
     blocked: set[str] = set()
+    if runner.st.status != "running":  # cancelled or over: none is made, each is told
+        refused = Decision(refusal=msg(NOT_RUNNING))
+        for asked in runner.queue.waiting():
+            if not _made(runner, asked):
+                out.append(await record(runner.queue, asked, refused))
     for asked in runner.queue.waiting():
         if asked.reentry:
             blocked.add(asked.player)  # his platform enters him again; the rest waits

@@ -207,6 +207,7 @@ class Runner:
             await self._close_final()
         if self.st.status == "cancelled":
             await control.wind_up(self)
+            await queue.settle(self)
         return True
 
     # ------------------------------------------------------------ registration
@@ -437,6 +438,7 @@ class Runner:
         the tables are balanced. Returns the entries out in it."""
         before = len(self.outs)
         if self.st.status == "cancelled":
+            await queue.settle(self)  # none is made; each buyer is told why
             return []  # the hand was called off; its table is closed (R-19.42)
         await self._sync_hand(number)
         await self._reconcile()
@@ -513,7 +515,11 @@ class Runner:
         """R-19.39, R-19.42: the tournament called off; hands in progress cancelled as
         misdeals, every table emptied and closed, refunds in the journal."""
         now = self.service.time.now()
-        return await self._decide(f"cancel:{key}", lambda: director.cancel(self.st, at=now, by=by))
+        decision = await self._decide(
+            f"cancel:{key}", lambda: director.cancel(self.st, at=now, by=by)
+        )
+        await queue.settle(self)  # the purchases queued: refused, each buyer told why
+        return decision
 
     async def rebuy(self, player: str, *, addon: bool = False, key: str) -> Decision:
         """R-19.38, R-19.43: a rebuy (or the add-on) for ``player``'s entry still in,
