@@ -34,7 +34,7 @@ from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
-from cogs.tourney_entries import buy_view, out_dm, wait_dm
+from cogs.tourney_entries import buy_view, out_dm, tell_queued, wait_dm
 
 log = logging.getLogger(__name__)
 
@@ -205,6 +205,7 @@ class DiscordBoards:
         lines = summary(state, opened.starts_at if opened else 0.0)
         lines.append(msg("tourney.count", count=Count(len(state.entries))))
         lines.append(msg(f"tourney.state.{state.status}"))
+        lines += self._waiting(tournament)
         embed = discord.Embed(
             title=render(msg("tourney.title", id=Name(tournament)), lang),
             description="\n".join(render(m, lang) for m in lines),
@@ -229,11 +230,18 @@ class DiscordBoards:
             )
         return embed, sealed(view)
 
+    def _waiting(self, tournament: str) -> list[Msg]:
+        """The line saying a scheduled start found too few players (R-19.68)."""
+        if self.driver is not None and self.driver.waiting_for_host(tournament):
+            return [msg("tourney.state.waiting_host")]
+        return []
+
     def status_text(self, tournament: str, lang: Locale, *, latest: bool = True) -> str:
         state = self._now(tournament)
         assert state is not None
         now = self.presenter.service.time.now() if self.presenter.service else 0.0
         lines = board_lines(state, now)
+        lines[1:1] = self._waiting(tournament)
         said = [render(m, lang) for m in lines]
         board = self.boards.get(tournament)
         if latest and board is not None and board.latest:
@@ -361,6 +369,9 @@ class DiscordBoards:
     async def changed(self, tournament: str) -> None:
         self.repaint(tournament)
         await self._tell_outs(tournament)
+        runner = self.driver.runners.get(tournament) if self.driver is not None else None
+        if runner is not None and runner.exists:
+            await tell_queued(self.client, self.presenter, runner)
 
     async def _tell_outs(self, tournament: str) -> None:
         """Each player whose entry went out is told by DM, once (the Re-enter button

@@ -1,9 +1,10 @@
 """Rebuys and the add-on on Discord (R-19.91): ``/tournament rebuy`` and ``/tournament
 addon``, and the Rebuy / Add-on buttons of a tournament's status board while they are
 sold. Each purchase is the director's to grant (:meth:`Runner.rebuy`); a refusal is
-answered privately with his reason and changes nothing. A player busted while a rebuy
-is sold to him (R-19.47) is asked by DM, with Rebuy and I'm out buttons that answer
-that wait only (R-19.48).
+answered privately with his reason and changes nothing. One asked during the buyer's
+hand is queued (:mod:`bot.tourney_run.queue`) and made when the hand is over; he is
+told then by DM (R-19.66). A player busted while a rebuy is sold to him (R-19.47) is
+asked by DM, with Rebuy and I'm out buttons that answer that wait only (R-19.48).
 
 A command counts once per interaction (a retried delivery buys nothing more); a button
 counts once per player (:func:`bot.tourney_run.buying.click_key`): a double click buys
@@ -21,6 +22,7 @@ import discord
 from bot.poker.messages import Chips, Count, Name, msg
 from bot.tournament.director import Decision, State
 from bot.tournament.log import Waiting
+from bot.tourney_run import queue
 from bot.tourney_run.buying import (
     addon_open,
     click_key,
@@ -36,6 +38,7 @@ from bot.words import Locale, render
 from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
+from cogs.presenter import DiscordPresenter
 
 Kind = Literal["rebuy", "addon"]
 Answer = Literal["rebuy", "out"]
@@ -172,7 +175,8 @@ async def buy(
     offered: int | None = None,
 ) -> None:
     """A rebuy or the add-on for the clicking member, once by its key: a command's
-    interaction, or the button's offer (``offered``: a click of a purchase button)."""
+    interaction, or the button's offer (``offered``: a click of a purchase button).
+    Asked during his hand, it is queued and made when the hand is over (R-19.74)."""
     await ops.defer(interaction)
     player = str(interaction.user.id)
     addon = kind == "addon"
@@ -181,7 +185,7 @@ async def buy(
     )
 
     async def command(runner: Runner) -> Decision:
-        return await runner.rebuy(player, addon=addon, key=key)
+        return await queue.ask(runner, player, addon=addon, key=key)
 
     decision = await driver.run(tournament, command)
     await ops.reply(interaction, answer(decision, lang))
@@ -222,6 +226,21 @@ async def answer_wait(
     await ops.reply(interaction, text)
 
 
+async def tell_queued(client: discord.Client, presenter: DiscordPresenter, runner: Runner) -> None:
+    """Each buyer of a queued purchase told by DM that it was made or why it was
+    refused (R-19.66), then marked told: a crash between the two tells him again
+    rather than never."""
+    for outcome in runner.queue.untold():
+        player, key = outcome.asked.player, outcome.asked.key
+        if key in runner.queue.told:
+            continue  # told meanwhile by another pass
+        runner.queue.told.add(key)
+        if player.isdigit():
+            text = render(queue.outcome_words(outcome), presenter.user_locale(player))
+            await ops.dm(client, int(player), text, known=presenter.dms)
+        await runner.queue.mark_told(key)
+
+
 __all__ = [
     "ENTRY",
     "WAIT",
@@ -235,6 +254,7 @@ __all__ = [
     "decode_wait",
     "entry_button",
     "out_dm",
+    "tell_queued",
     "wait_button",
     "wait_dm",
 ]

@@ -15,7 +15,8 @@ Every table plays on until the player who types there must act; his clock
 (``--clock``) runs meanwhile and acts for him when it runs out, and he stays dealt in
 (R-19.72). A line out of turn says where and when he acts (R-19.73). ``--late-reg``,
 ``--reentry`` and ``--rebuys`` open the entries; ``NAME: rebuy`` and ``NAME: addon``
-are made when his hand is over, and ``pause``/``resume`` are the host's (R-19.74). A
+are made when his hand is over, kept in the tournament's journal meanwhile so a
+restart loses none (R-19.67), and ``pause``/``resume`` are the host's (R-19.74). A
 player who busts while a rebuy is sold to him is asked whether he rebuys (yes/no in
 his words) until his wait runs out; robots answer by a seeded draw (R-19.48).
 """
@@ -50,6 +51,7 @@ from bot.tournament.director import Decision
 from bot.tournament.log import Created, Waiting
 from bot.tournament.structure import PRESETS, Config
 from bot.tourney_run import options as tourney_options
+from bot.tourney_run import queue
 from bot.tourney_run.buying import ANSWER_NO, ANSWER_YES, rebuy_question
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
@@ -294,14 +296,9 @@ class Tourney:
         self.n = 0
         self.pending: asyncio.Future[str | None] | None = None
         """The line being read, kept while the tournament goes on without it."""
-        self.wishes: dict[str, list[str]] = {}
-        """Player -> the rebuys and add-on he asked for, in order, made once
-        his table is between hands (R-19.43)."""
         self.started = self.time.now()
         self.carried: dict[int, int] = {}
         """Table -> the turn in progress when a stopped tournament was carried on."""
-        self.offered: dict[str, int] = {}
-        """Player -> his entries when he was last offered a re-entry."""
         self.asked: dict[str, Waiting] = {}
         """Player -> the wait he was last asked to rebuy in (R-19.48)."""
 
@@ -499,10 +496,10 @@ class Tourney:
         return due
 
     async def entries(self, lines: Lines) -> bool:
-        """The rebuys and add-ons asked for, made at tables between hands; a player
-        who busted and may enter again is asked once (R-19.74). False: quit."""
-        for user in list(self.wishes):
-            await self.wish(user)
+        """The rebuys, add-ons and re-entries asked for, made at tables between hands;
+        a player who busted and may enter again is asked once, even across a restart
+        (R-19.74, R-19.69). False: quit."""
+        await self.wishes()
         for user, name in self.humans.items():
             wait = self.run.waiting_entry(user)
             if wait is not None and self.asked.get(user) != wait:
@@ -515,14 +512,14 @@ class Tourney:
                 continue
             if self.run.waiting_entry(user) is not None:
                 continue  # asked to rebuy first
-            if not self.may_reenter(len(mine)) or self.offered.get(user) == len(mine):
+            if self.run.queue.waiting(user) or not self.may_reenter(len(mine)):
                 continue
-            self.offered[user] = len(mine)
+            if not await self.run.queue.offer(user, len(mine)):
+                continue
             self.emit(self.words("tourney.reentry", name=name))
             raw = await self.next_line(lines, [])
             if raw is None or not await self.line(raw):
                 return False
-            await self.wish(user)
         return True
 
     def answers(self) -> tuple[set[str], set[str]]:
@@ -575,33 +572,57 @@ class Tourney:
         st = self.run.st
         return st.registration_open and entries <= st.config.entries.reentries
 
-    async def wish(self, user: str) -> None:
-        """Make ``user``'s rebuys, add-on or re-entry, in the order asked, if his table
-        is between hands (else they wait for the end of his hand); say each refusal."""
-        asked = self.wishes.get(user, [])
-        while asked:
-            st = self.run.st
-            mine = [e for e in st.entries if e.player == user]
-            alive = next((e.entry for e in mine if e.entry in st.seats), None)
-            if alive is None and asked[0] == "rebuy" and self.run.waiting_entry(user):
-                # Busted with a rebuy still sold to him: that rebuy (R-19.48).
-                decision = await self.run.rebuy(user, key=self.key("rebuy"))
-            elif alive is not None:
-                port = self.run.ports.get(st.seats[alive][0])
-                if port is not None and not port.between_hands():
-                    return  # at the end of his hand
-                addon = asked[0] == "addon"
-                decision = await self.run.rebuy(user, addon=addon, key=self.key(asked[0]))
-            elif asked[0] == "addon" or not mine:
-                decision = Decision(refusal=msg("tournament.refuse.not_playing"))
-            else:
-                decision = await self.run.register(user, self.humans[user])
-                if decision.refusal is not None and decision.refusal.key.endswith(".no_seat"):
-                    return  # no table between hands just now: at the next
-            asked.pop(0)
+    async def ask(self, user: str, what: str) -> None:
+        """A rebuy or the add-on (or, once he is out, a re-entry) asked by ``user``:
+        made now between his hands, else kept in the tournament's journal and made
+        when his hand is over (R-19.74); a refusal says why."""
+        st = self.run.st
+        mine = [e for e in st.entries if e.player == user]
+        addon = what == "addon"
+        key = self.key(what)
+        if (
+            addon
+            or not mine
+            or any(e.entry in st.seats for e in mine)
+            or self.run.waiting_entry(user) is not None
+        ):
+            decision = await queue.ask(self.run, user, addon=addon, key=key)
+            if decision.notices and decision.notices[0] == queue.queued_words(addon):
+                self.emit(self.words("tourney.after_hand", name=self.humans[user]))
             if decision.refusal is not None:
                 self.emit(f"! {self.humans[user]}: {self.words.render(decision.refusal)}")
-        self.wishes.pop(user, None)
+        else:
+            asked = queue.Asked(key, user, entries=len(mine), reentry=True)
+            await self.run.queue.add(asked)
+            if await self.reenter(asked) is None:  # no table between hands: at the next
+                self.emit(self.words("tourney.after_hand", name=self.humans[user]))
+        await self.wishes()
+
+    async def reenter(self, asked: queue.Asked) -> Decision | None:
+        """A re-entry asked, made once (settled in the journal): None while no table
+        is between hands to seat him."""
+        st = self.run.st
+        if sum(1 for e in st.entries if e.player == asked.player) > asked.entries:
+            decision = Decision()  # entered before a restart cut its settling short
+        else:
+            decision = await self.run.register(asked.player, self.humans[asked.player])
+            if decision.refusal is not None and decision.refusal.key.endswith(".no_seat"):
+                return None
+        await queue.record(self.run.queue, asked, decision)
+        return decision
+
+    async def wishes(self) -> None:
+        """Queued purchases made where the buyer is between hands, in the order asked
+        (re-entries here, the rest by the runner), and each refusal said once."""
+        for asked in self.run.queue.waiting():
+            if asked.reentry and asked.player in self.humans:
+                await self.reenter(asked)
+        await queue.settle(self.run)
+        for outcome in self.run.queue.untold():
+            player = outcome.asked.player
+            if not outcome.made and player in self.humans:
+                self.emit(f"! {self.humans[player]}: {self.words.render(outcome.said)}")
+            await self.run.queue.mark_told(outcome.asked.key)
 
     def to_move(self, table: Table, view: TableView) -> tuple[str, TableView] | None:
         """Who acts next and his own view: the player in turn, or the first in the
@@ -745,10 +766,7 @@ class Tourney:
         name = self.humans[user]
         phrase = player_phrase(" ".join(action.lower().split()))
         if phrase in ENTRY_WORDS:
-            self.wishes.setdefault(user, []).append(ENTRY_WORDS[phrase])
-            await self.wish(user)
-            if user in self.wishes:  # made when his hand is over
-                self.emit(self.words("tourney.after_hand", name=name))
+            await self.ask(user, ENTRY_WORDS[phrase])
             return
         if any(phrase == w or phrase.startswith(w + " ") for w in CASH_ONLY):
             typed = " ".join(action.split())[:40]

@@ -41,7 +41,7 @@ from bot.tournament.log import (
 )
 from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
-from bot.tourney_run import closing, control, games
+from bot.tourney_run import closing, control, games, queue
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.money import ledger_rows
 from bot.tourney_run.port import ServiceTable
@@ -105,6 +105,8 @@ class Runner:
         """The journal's keys: a cause already applied is not applied again."""
         self.taken_at_end = 0
         """The chips the end took off the final table with the winner (R-19.80)."""
+        self.queue = queue.Queue(self.journal)
+        """Purchases asked for during the buyer's hand, made when it is over (R-19.74)."""
 
     # ------------------------------------------------------------ the journal
 
@@ -189,6 +191,7 @@ class Runner:
         self.taken_at_end = 0
         for record in records:
             self._fold(record)
+        await self.queue.load()
         if self.st.status in ("running", "finished"):
             await self._open_tables()
             await control.recall_changes(self)
@@ -201,6 +204,7 @@ class Runner:
             await self.balance()
             await self._close_broken()
             await control.race_if_due(self)
+            await queue.settle(self)
         if self.st.status == "finished":
             await self._record_payouts()
             closed = set(self.st.table_hands) - set(self.ports)
@@ -210,6 +214,7 @@ class Runner:
             await self._close_final()
         if self.st.status == "cancelled":
             await control.wind_up(self)
+            await queue.settle(self)
         return True
 
     # ------------------------------------------------------------ registration
@@ -454,6 +459,7 @@ class Runner:
         the tables are balanced. Returns the entries out in it."""
         before = len(self.outs)
         if self.st.status == "cancelled":
+            await queue.settle(self)  # none is made; each buyer is told why
             return []  # the hand was called off; its table is closed (R-19.42)
         await self._sync_hand(number)
         await self._reconcile()
@@ -461,6 +467,7 @@ class Runner:
         await self._close_broken()
         await self._close_final()
         await control.race_if_due(self)
+        await queue.settle(self)  # R-19.74: what was asked during the hand
         if self.st.paused:
             await control.hold(self)
         # R-2.5: every chip put in play is at the tables (stacks and pots), always.
@@ -531,7 +538,11 @@ class Runner:
         """R-19.39, R-19.42: the tournament called off; hands in progress cancelled as
         misdeals, every table emptied and closed, refunds in the journal."""
         now = self.service.time.now()
-        return await self._decide(f"cancel:{key}", lambda: director.cancel(self.st, at=now, by=by))
+        decision = await self._decide(
+            f"cancel:{key}", lambda: director.cancel(self.st, at=now, by=by)
+        )
+        await queue.settle(self)  # the purchases queued: refused, each buyer told why
+        return decision
 
     def waiting_entry(self, player: str) -> Waiting | None:
         """``player``'s entry busted and waiting to rebuy (R-19.47), if any."""
