@@ -46,6 +46,7 @@ from bot.table.view import TableView
 from bot.tournament import director
 from bot.tournament.director import Decision
 from bot.tournament.log import Created
+from bot.tournament.rotation import ROTATE
 from bot.tournament.structure import PRESETS, Config
 from bot.tourney_run import options as tourney_options
 from bot.tourney_run.journal import journal_id
@@ -168,6 +169,13 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "(`NAME: rebuy`, `NAME: addon`)",
     )
     ap.add_argument(
+        "--rotate",
+        choices=ROTATE,
+        default=ROTATE[0],
+        help="a rotation (--game horse) changes game each level (default, as WSOP), "
+        "each orbit (as online) or each deal",
+    )
+    ap.add_argument(
         "--export",
         default=None,
         metavar="DIR",
@@ -213,6 +221,7 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
             rebuy_until=(late or REBUY_LEVELS) if rebuys else 0,
             addon=int(args.stack) if rebuys else 0,
             addon_price=buy_in if rebuys else 0,
+            rotate=str(getattr(args, "rotate", ROTATE[0])),
         )
     )
     return say.render(made) if isinstance(made, Msg) else made

@@ -179,6 +179,11 @@ class TableState:
     halted: Msg | None = None
     """Why the table is stopped (None: it is not)."""
     chosen: tuple[str, str] | None = None
+    rotation_pick: tuple[int, int] | None = None
+    """A tournament's pick of its rotation's game, ``(first, every)``: the deal numbered
+    ``n`` deals game ``first + n // every`` (``every`` 0: game ``first``), by level or
+    by orbit (R-19.55, R-19.56). The tournament's record, set again when it resumes;
+    None: one game per deal (R-16.2)."""
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
     after: dict[str, Any] = field(default_factory=dict)
@@ -248,7 +253,10 @@ class TableState:
         if held.get("system") == "guts" and self.carried:
             return "guts", s.limit_for("guts")  # a waiting match pot is played for in Guts
         games = s.games()
-        return games[self.hand_no % len(games)]
+        if self.rotation_pick is None:
+            return games[self.hand_no % len(games)]
+        first, every = self.rotation_pick
+        return games[(first + (self.hand_no // every if every else 0)) % len(games)]
 
     def chips_on_table(self) -> int:
         """sum(stacks) + pots + rake collected (R-2.5), whatever the moment."""

@@ -273,8 +273,10 @@ class Table:
     async def _reload(self) -> None:
         from bot.table.recovery import load
 
+        pick = self.state.rotation_pick  # the tournament's, not the log's
         try:
             self.state = await load(self.store, self.table_id)
+            self.state.rotation_pick = pick
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
             self.state.halted = msg("table.unreadable")

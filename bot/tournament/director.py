@@ -48,6 +48,7 @@ from bot.tournament.log import (
     Unregistered,
 )
 from bot.tournament.places import Bust, Finish, complete, rank
+from bot.tournament.rotation import level_game, level_of_game
 from bot.tournament.structure import Break, Config, Level
 
 Status: TypeAlias = Literal["registering", "running", "finished", "cancelled"]
@@ -148,6 +149,9 @@ class State:
         if isinstance(item, Break):
             return msg("tournament.break", count=Count(item.minutes))
         n = Number(sched.level_number(self.level))
+        game = level_game(self.config.game, self.config.rotate, sched.level_number(self.level))
+        if game is not None:
+            return level_of_game(n, item, sched.forced, game)
         if sched.forced == "bring_in" and self.config.mixed:
             # a mixed event's level as its players read it: the limits, the
             # stud games' ante and bring-in, the other games' blinds (half the small
