@@ -21,7 +21,7 @@ from bot.poker.messages import Number, Rule
 from bot.table.games import split_rotation
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
-from bot.table.settings import TableSettings
+from bot.table.settings import NEVER_SIT_OUT, TableSettings
 from bot.table.state import button_frozen
 from bot.table.text_actions import ActionRequest
 from bot.tournament import balance
@@ -548,8 +548,8 @@ def test_R_19_50_only_a_dead_button_rotations_stud_deals_freeze_the_button() -> 
 
 def test_R_19_72_a_tournament_table_never_sits_a_player_out_for_timeouts() -> None:
     """R-19.72: at every tournament table (Discord's too) a player who lets the clock
-    act for him stays dealt in: the most timeouts the settings allow, not the cash
-    table's two."""
+    act for him stays dealt in: never sat out for timeouts, not the cash table's two."""
     for game in (("holdem",), ("stud",), HORSE):
         settings = games.table_settings(_config(game))
-        assert settings.timeouts_to_sit_out == 100 > TableSettings().timeouts_to_sit_out
+        assert settings.timeouts_to_sit_out == NEVER_SIT_OUT == 0
+        assert TableSettings().timeouts_to_sit_out == 2

@@ -40,6 +40,7 @@ from bot.table.errors import TableError
 from bot.table.games import split_game, split_rotation
 from bot.table.ports import Notice, StorePort
 from bot.table.service import TableService
+from bot.table.settings import NEVER_SIT_OUT
 from bot.table.table import Table
 from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
@@ -451,7 +452,11 @@ class Tourney:
         is dealt in and blinded off (R-19.72)."""
         if self.clock <= 0:
             return
-        want = {"action_clock": float(self.clock), "time_bank": 0.0, "timeouts_to_sit_out": 100}
+        want = {
+            "action_clock": float(self.clock),
+            "time_bank": 0.0,
+            "timeouts_to_sit_out": NEVER_SIT_OUT,
+        }
         for number, port in sorted(self.run.ports.items()):
             table = port.table
             s = table.settings

@@ -602,7 +602,8 @@ class TableState:
         if p.timeout:
             seat.bank = 0.0
             seat.timeouts += 1
-            if seat.timeouts >= self.settings.timeouts_to_sit_out:
+            limit = self.settings.timeouts_to_sit_out  # 0: never (NEVER_SIT_OUT)
+            if limit and seat.timeouts >= limit:
                 seat.sit_out_next = True
         else:
             used = max(0.0, at - self.clock_start - self.settings.action_clock)

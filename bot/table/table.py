@@ -1551,7 +1551,7 @@ class Table:
         else:
             return refusal
         limit = self.settings.timeouts_to_sit_out
-        if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
+        if seat is not None and not seat.leaving and limit and was < limit <= seat.timeouts:
             # Sat out by the clock: said, like every other thing the clock does.
             if limit == 1:
                 told = msg("table.clock.sat_out_once", who=Name(seat.name))
