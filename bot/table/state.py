@@ -205,6 +205,9 @@ class TableState:
     """How many tables this channel has opened (each ``Created`` starts one). The
     idempotency keys a table derives from its hand and turn numbers, which start again
     with each table, are scoped by it (:meth:`scoped`)."""
+    tournament: str = ""
+    """The tournament whose table this is (its id, from the table's ``Created``;
+    R-19.3): its seats, chips and stakes are the tournament's. Empty: a cash table."""
     opened_seq: int = 0
     """The log position of this table's ``Created``: what came before belongs to an
     earlier table of the channel (its session, its ledger)."""
@@ -340,6 +343,7 @@ class TableState:
         self.bank_granted = self.settings.time_bank
         self.host = p.host
         self.first_button = p.first_button
+        self.tournament = p.tournament or _opened_by_tournament(self.table_id)
 
     def _on_settings(self, p: log.SettingsChanged, live: Any) -> None:
         self.settings = p.settings
@@ -688,6 +692,18 @@ def _trim(row: list[int]) -> tuple[int, ...]:
 def _clockwise(after: int, seats: Sequence[int]) -> list[int]:
     ordered = sorted(seats)
     return [s for s in ordered if s > after] + [s for s in ordered if s <= after]
+
+
+TOURNAMENT_TABLE = "tn:"
+"""The ids tournaments give their tables (``tn:<tournament>:<number>``)."""
+
+
+def _opened_by_tournament(table_id: str) -> str:
+    """The tournament of a table whose ``Created`` predates the record saying it: its
+    id says it (``tn:<tournament>:<number>``); any other table is a cash table."""
+    if not table_id.startswith(TOURNAMENT_TABLE):
+        return ""
+    return table_id[len(TOURNAMENT_TABLE) :].rpartition(":")[0]
 
 
 def button_frozen(settings: TableSettings, variant: str) -> bool:

@@ -374,13 +374,16 @@ class Table:
         key: str | None,
         host_name: str | None = None,
         guild: int | None = None,
+        tournament: str = "",
     ) -> Outcome:
+        """Open the table (``tournament``: the id of the tournament opening it, R-19.3)."""
+
         async def body() -> str | Msg:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError(msg("table.channel_has_table"))
             settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
-            await self._commit(tlog.Created(settings, host, first, guild), key=key)
+            await self._commit(tlog.Created(settings, host, first, guild, tournament), key=key)
             # What the last table of this channel kept in memory is not this one's.
             self._declare_told = -1
             self.away.clear()
@@ -1347,7 +1350,7 @@ class Table:
         await self._public("hand_ended", over, result=result)
         # At a tournament's table a player with no chips is out of the tournament, which
         # the tournament says (R-19.34); no buy-in brings him back there.
-        cash = self.stakes.level(self.table_id) is None
+        cash = not self.state.tournament
         for number in info.order if cash else ():
             seat = self.state.seats.get(number)
             if seat is not None and seat.stack == 0 and not seat.leaving:

@@ -232,7 +232,13 @@ class Runner:
         tid = table_id(self.tournament, number)
         table = self.service.get(tid)
         if table is None:
-            await self.service.create(tid, self.director, self._settings(), key=f"create:{tid}")
+            await self.service.create(
+                tid,
+                self.director,
+                self._settings(),
+                key=f"create:{tid}",
+                tournament=self.tournament,
+            )
             table = self.service.table(tid)
         port = ServiceTable(
             number, table, self.stakes, self.director, self.st.config, lambda: self.st
