@@ -54,7 +54,9 @@ Picture = Callable[[StandingsView, Locale], RenderedImage | None]
 def standings_view(name: str, state: State, now: float) -> StandingsView:
     """What the standings picture shows (R-19.70): every finisher best first."""
     rows = results(state)
-    finishers = tuple(Finisher(r.first, r.last, r.name, r.prize, r.bounties) for r in rows)
+    finishers = tuple(
+        Finisher(r.first, r.last, r.name, r.prize, r.bounties, r.number) for r in rows
+    )
     day = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
     return StandingsView(name, day, len(state.entries), state.pool, finishers)
 
@@ -108,10 +110,10 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
 
 def standing_lines(state: State) -> list[Msg]:
     """The final standings, first place first (shared places once per entry)."""
-    names = state.names()
+    names = state.entry_names()
     out = []
     for f in sorted(state.finishes, key=lambda f: (f.first, f.entry)):
-        who = Name(names.get(f.entry, f.entry))
+        who = names.get(f.entry, Name(f.entry))
         place = {"first": Number(f.first), "last": Number(f.last)}
         shared = "shared" if f.last != f.first else "place"
         if f.prize:

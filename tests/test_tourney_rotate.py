@@ -1,4 +1,4 @@
-"""When a mixed event's tables change game (R-19.54 to R-19.59): by level (the
+"""When a mixed event's tables change game (R-19.54 to R-19.58): by level (the
 default), by orbit, or by deal (R-19.50), played by robots through the table service,
 said on the status board and the level's notice, chosen at ``/tournament create`` and
 the terminal."""

@@ -755,7 +755,7 @@ class Tourney:
                 + self.words(
                     "tourney.place",
                     place=place,
-                    name=r.name,
+                    name=r.named(lang),
                     prize=Chips(r.prize),
                     bounties=Chips(r.bounties),
                 )
@@ -764,7 +764,9 @@ class Tourney:
 
     def standings_view(self) -> StandingsView:
         st = self.run.st
-        rows = tuple(Finisher(r.first, r.last, r.name, r.prize, r.bounties) for r in results(st))
+        rows = tuple(
+            Finisher(r.first, r.last, r.name, r.prize, r.bounties, r.number) for r in results(st)
+        )
         return StandingsView(self.title, self.day, len(st.entries), st.pool, rows)
 
     def failed(self, folder: Path, exc: OSError) -> None:

@@ -1639,11 +1639,18 @@ class Table:
         a presenter to say which state it shows (the terminal's ``resumed:`` line)."""
         return state_digest(self.state)
 
-    async def hand_history(self, hand_no: int, viewer: str | None = None) -> str:
+    async def hand_history(
+        self, hand_no: int, viewer: str | None = None, names: Mapping[str, str] | None = None
+    ) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
         ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
-        was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
+        was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md).
+        ``names``: user id -> the name a player is exported under (a tournament's entry,
+        R-19.59); everyone else under his seat's name."""
         info = await self._finished_info(hand_no)
+        named = [
+            (names or {}).get(user, name) for user, name in zip(info.users, info.names, strict=True)
+        ]
         position = info.users.index(viewer) if viewer in info.users else None
         dealt_under = await self._dealt_under(hand_no)
         kept = await self._after_of(hand_no)
@@ -1651,7 +1658,7 @@ class Table:
         def export() -> str:
             hand = _replay(hand_no, info)
             after = aftermath.settled(hand, hand_no, info.bounty, kept, dealt_under)
-            return phh.export_hand(hand, players=list(info.names), viewer=position, after=after)
+            return phh.export_hand(hand, players=named, viewer=position, after=after)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 

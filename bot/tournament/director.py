@@ -47,6 +47,7 @@ from bot.tournament.log import (
     TableBroken,
     Unregistered,
 )
+from bot.tournament.naming import entry_numbers, entry_said
 from bot.tournament.places import Bust, Finish, complete, rank
 from bot.tournament.rotation import level_game, level_of_game
 from bot.tournament.structure import Break, Config, Level
@@ -124,7 +125,13 @@ class State:
         return out
 
     def names(self) -> dict[str, str]:
+        """Each entry's player's own name (as he sits at the tables, R-19.90)."""
         return {e.entry: e.name for e in self.entries}
+
+    def entry_names(self) -> dict[str, Name | Msg]:
+        """Each entry as the tournament names it: a re-entry with its number (R-19.59)."""
+        numbers = entry_numbers((e.entry, e.player) for e in self.entries)
+        return {e.entry: entry_said(e.name, numbers[e.entry]) for e in self.entries}
 
     def prizes(self) -> tuple[int, ...]:
         """The prize of each place for the entries so far and the pool now."""
@@ -413,7 +420,12 @@ def register(
             (reg, Seated(entry, table, seat, cfg.stack)),
             notices=(
                 notice,
-                msg("tournament.seat", player=Name(name), table=Number(table), seat=Number(seat)),
+                msg(
+                    "tournament.seat",
+                    player=entry_said(name, count + 1),
+                    table=Number(table),
+                    seat=Number(seat),
+                ),
             ),
         )
     records: tuple[Record, ...] = (reg,)
@@ -493,12 +505,12 @@ def _group_places(state: State) -> tuple[list[Record], list[Msg]]:
     prizes = state.prizes()
     records: list[Record] = []
     notices: list[Msg] = []
-    names = state.names()
+    names = state.entry_names()
     for group in reversed(list(groups)):
         busts = [Bust(o.entry, o.started_with, _number(state, o.entry)) for o in groups[group]]
         for f in rank(busts, left, prizes):
             records.append(Placed(f.entry, f.first, f.last, f.prize))
-            who = Name(names.get(f.entry, f.entry))
+            who = names.get(f.entry, Name(f.entry))
             if f.first == f.last:
                 notices.append(msg("tournament.out", player=who, place=Number(f.first)))
             else:
@@ -558,7 +570,7 @@ def _after_outs(state: State, *, round_over: bool = False) -> tuple[list[Record]
         notices.append(msg("tournament.hand_for_hand"))
     if len(state.seats) == 2 and placed and not state.registration_open:
         # Heads-up: the table plays it as R-1.5 says (button small blind, acts first).
-        first, second = (Name(state.names()[e]) for e in sorted(state.seats))
+        first, second = (state.entry_names()[e] for e in sorted(state.seats))
         notices.append(msg("tournament.heads_up", first=first, second=second, rule=Rule("R-1.5")))
     if len(state.seats) == 1 and not state.registration_open and not state.out:
         (winner,) = state.seats
@@ -567,7 +579,7 @@ def _after_outs(state: State, *, round_over: bool = False) -> tuple[list[Record]
         if state.config.entries.bounty:
             add(BountyPaid(winner, winner, state.config.entries.bounty))
         add(Finished(winner))
-        name = Name(state.names()[winner])
+        name = state.entry_names()[winner]
         notices.append(msg("tournament.winner", player=name))
         if prizes:
             notices.append(msg("tournament.prize", player=name, amount=Chips(prizes[0])))
@@ -596,7 +608,7 @@ def hand_finished(
     in_round = state.hfh.on and table in state.hfh.dealt
     state = fold(state, done)
     group = f"hfh{state.hfh.round}" if in_round else f"t{table}h{hand}n{state.table_hands[table]}"
-    names = state.names()
+    names = state.entry_names()
     for entry, chips in stacks:
         if chips != 0:
             continue
@@ -611,8 +623,8 @@ def hand_finished(
             notices.append(
                 msg(
                     "tournament.bounty",
-                    player=Name(names[who]),
-                    victim=Name(names[entry]),
+                    player=names[who],
+                    victim=names[entry],
                     amount=Chips(amount),
                 )
             )
@@ -794,7 +806,7 @@ def rebuy(state: State, entry: str, *, addon: bool = False) -> Decision:
 
 
 def _bought(key: str, state: State, entry: str, chips: int) -> Msg:
-    return msg(key, player=Name(state.names()[entry]), amount=Chips(chips))
+    return msg(key, player=state.entry_names()[entry], amount=Chips(chips))
 
 
 def color_up_due(state: State) -> int | None:
@@ -812,13 +824,13 @@ def color_up(state: State, new_unit: int, rng: random.Random) -> Decision:
         return refuse("in_hand")
     order = sorted(state.seats.items(), key=lambda kv: kv[1])
     result = chip_race([(e, state.stacks[e]) for e, _ in order], new_unit, rng)
-    names = state.names()
+    names = state.entry_names()
     return Decision(
         (ChipRaced(result.stacks, result.delta, new_unit),),
         notices=(
             msg("tournament.color_up", unit=Chips(new_unit)),
             *(
-                msg("tournament.race_won", player=Name(names[w]), amount=Chips(new_unit))
+                msg("tournament.race_won", player=names[w], amount=Chips(new_unit))
                 for w in result.winners
             ),
         ),
@@ -848,16 +860,12 @@ def cancel(state: State, *, at: float = 0.0, by: str = "") -> Decision:
             shares[e] += 1
         bounty = state.config.entries.bounty
         refunds = tuple((e, shares[e] + bounty) for e in alive)
-    names = state.names()
+    names = state.entry_names()
     return Decision(
         (Cancelled(refunds, at, by),),
         notices=(
             msg("tournament.cancelled"),
-            *(
-                msg("tournament.refund", player=Name(names[e]), amount=Chips(a))
-                for e, a in refunds
-                if a
-            ),
+            *(msg("tournament.refund", player=names[e], amount=Chips(a)) for e, a in refunds if a),
         ),
     )
 

@@ -1,4 +1,4 @@
-"""When a mixed event's tables change game (R-19.54 to R-19.59): with each level (the
+"""When a mixed event's tables change game (R-19.54 to R-19.58): with each level (the
 default, as WSOP mixed events play), with each orbit (as online rooms do), or with
 each deal (R-19.50).
 
