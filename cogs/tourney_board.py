@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.poker.messages import Chips, Count, Msg, Name, Number, Term, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, msg
 from bot.table.ownership import RESERVED_PREFIX
 from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
+from bot.tournament.rotation import games_said
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
 from bot.tourney_run.results import results
@@ -83,7 +84,7 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
     first = sched.level(0)
     unit = "minutes" if sched.unit == "minutes" else "hands"
     lines = [
-        msg("tourney.line.game", game=Term(f"game.{cfg.game[0]}")),
+        msg("tourney.line.game", game=games_said(cfg.game, cfg.rotate)),
         msg("tourney.line.stack", stack=Chips(cfg.stack)),
         msg(f"tourney.line.levels_{unit}", count=Count(first.length)),
         state.level_words(),

@@ -293,3 +293,18 @@ def test_R_19_57_the_terminal_takes_rotate() -> None:
         assert isinstance(made, Config) and made.rotate == choice
     with pytest.raises(SystemExit):
         parse_args([*base, "--rotate", "often"])
+
+
+def test_R_19_54_the_announcement_names_the_games_and_when_they_change() -> None:
+    """R-19.54: an event's game as its announcement says it: one game by its name (and
+    structure where it names one), a rotation its games and when they change."""
+    assert rotation.games_said(("holdem",), "level") == msg("game.holdem")
+    fixed = rotation.games_said(("razz:fixed",), "level")
+    assert fixed == msg("table.stakes.game.fixed", game=msg("game.razz"))
+    for choice in rotation.ROTATE:
+        said = rotation.games_said(("horse",), choice)
+        assert said.key == f"rotation.games.{choice}"
+        for locale in SUPPORTED:
+            text = render(said, locale)
+            assert "{" not in text and render(msg("game.razz"), locale) in text, (locale, text)
+    assert "each level" in render(rotation.games_said(("horse",), "level"), "en")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 
-from bot.poker.messages import Chips, Msg, Number, msg
+from bot.poker.messages import Chips, Msg, Number, joined, msg
 
 if TYPE_CHECKING:
     from bot.tournament.structure import Level
@@ -73,16 +73,34 @@ STRUCTURES: Final = frozenset({"no_limit", "pot_limit", "half_pot", "spread"})
 """Structures a level's words name with the game (a limit level says its limits)."""
 
 
+LIMITS: Final = frozenset({"no_limit", "pot_limit", "half_pot", "fixed", "spread"})
+
+
+def game_said(game: str, *, structure: frozenset[str] = LIMITS) -> Msg:
+    """A game as an event stores it (``razz:fixed``): its name, with its structure where
+    it names one of ``structure`` ("Fixed-limit Hold'em")."""
+    variant, _, limit = game.partition(":")
+    name = msg(f"game.{variant.strip().casefold()}")
+    return msg(f"table.stakes.game.{limit}", game=name) if limit in structure else name
+
+
+def games_said(games: tuple[str, ...], rotate: Rotate) -> Msg:
+    """What an event deals, for its announcement: its game, or its rotation's games
+    and when they change (R-19.54)."""
+    dealt_games = dealt(games)
+    if len(dealt_games) == 1:
+        return game_said(dealt_games[0])
+    return msg(f"rotation.games.{rotate}", games=joined([game_said(g) for g in dealt_games]))
+
+
 def level_of_game(level: Number, item: Level, forced: str, game: str) -> Msg:
     """A level as the tables deal it when it deals one game of a rotation (R-19.55):
     that game's forced bets only. A limit schedule (``bring_in``, R-19.50): a stud game
     its ante, bring-in and limits, another game blinds of half the small bet and the
     small bet beside the limits. A blinds schedule: blinds (and the big blind's ante);
     a stud game the limits of the big blind and twice it."""
-    variant, _, limit = game.partition(":")
-    name = msg(f"game.{variant}")
-    if limit in STRUCTURES:
-        name = msg(f"table.stakes.game.{limit}", game=name)
+    variant = game.partition(":")[0]
+    name = game_said(game, structure=STRUCTURES)
     stud = variant in STUD
     if forced == "bring_in" and stud:
         return msg(
@@ -136,6 +154,8 @@ __all__ = [
     "STUD",
     "Rotate",
     "dealt",
+    "game_said",
+    "games_said",
     "level_game",
     "level_of_game",
     "pick",
