@@ -335,7 +335,18 @@ class TournamentCog(commands.Cog):
         if interaction.type != discord.InteractionType.component:
             return
         data: Mapping[str, object] = dict(interaction.data or {})
-        found = entries.decode_entry(str(data.get("custom_id", "")))
+        custom_id = str(data.get("custom_id", ""))
+        waited = entries.decode_wait(custom_id)
+        if waited is not None:  # a busted player's Rebuy / I'm out
+            answer, tournament, index = waited
+            if self.driver.get(tournament) is None:
+                await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
+                return
+            await entries.answer_wait(
+                self.driver, interaction, tournament, of(interaction), kind=answer, index=index
+            )
+            return
+        found = entries.decode_entry(custom_id)
         if found is None:
             return
         kind, tournament, offered = found

@@ -35,7 +35,7 @@ from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
-from cogs.tourney_entries import buy_view, out_dm
+from cogs.tourney_entries import buy_view, out_dm, wait_dm
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +153,8 @@ class DiscordBoards:
         """Message -> what it was last edited to show."""
         self._outs_told: dict[str, int] = {}
         """Per tournament: the outs of its runner already told by DM."""
+        self._waits_told: dict[str, int] = {}
+        """Per tournament: the rebuy waits of its runner already asked by DM."""
         self.gap = GAP
 
     # ------------------------------------------------------------ records
@@ -378,6 +380,26 @@ class DiscordBoards:
                 continue
             lang = self.presenter.user_locale(player)
             text, view = out_dm(runner.st, tournament, player, lang)
+            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
+        await self._ask_rebuys(tournament)
+
+    async def _ask_rebuys(self, tournament: str) -> None:
+        """Each player busted while a rebuy is sold to him is asked by DM, once, with
+        Rebuy and I'm out buttons (R-19.48); waits from before a restart are not asked
+        again (the status board's Rebuy and /tournament rebuy still answer them)."""
+        runner = self.driver.runners.get(tournament) if self.driver is not None else None
+        if runner is None or not runner.exists:
+            return
+        told = self._waits_told.setdefault(tournament, len(runner.waits))
+        new = list(enumerate(runner.waits))[told:]
+        self._waits_told[tournament] = told + len(new)
+        now = runner.service.time.now()
+        for index, wait in new:
+            player = player_of(runner.st, wait.entry)
+            if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
+                continue
+            lang = self.presenter.user_locale(player)
+            text, view = wait_dm(runner.st, tournament, wait, index, lang, now)
             await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:

@@ -29,10 +29,12 @@ from bot.tournament.log import (
     Registered,
     RegistrationClosed,
     Resumed,
+    Returned,
     Seated,
     Started,
     TableBroken,
     Unregistered,
+    Waiting,
     from_payload,
     to_payload,
 )
@@ -108,6 +110,15 @@ STORED: tuple[tuple[Record, str], ...] = (
     (
         Out("u2", 300, "hfh:4"),
         '{"kind": "out", "entry": "u2", "started_with": 300, "group": "hfh:4"}',
+    ),
+    (
+        Waiting("u4", 2, 5, 800, 1060.5, ("u1",)),
+        '{"kind": "waiting", "entry": "u4", "table": 2, "seat": 5, "started_with": 800, '
+        '"until": 1060.5, "knockers": ["u1"]}',
+    ),
+    (
+        Returned("u4", 1, 3),
+        '{"kind": "returned", "entry": "u4", "table": 1, "seat": 3}',
     ),
     (
         Placed("u2", 4, 5, 250),

@@ -15,7 +15,9 @@ Every table plays on until the player who types there must act; his clock
 (``--clock``) runs meanwhile and acts for him when it runs out, and he stays dealt in
 (R-19.72). A line out of turn says where and when he acts (R-19.73). ``--late-reg``,
 ``--reentry`` and ``--rebuys`` open the entries; ``NAME: rebuy`` and ``NAME: addon``
-are made when his hand is over, and ``pause``/``resume`` are the host's (R-19.74).
+are made when his hand is over, and ``pause``/``resume`` are the host's (R-19.74). A
+player who busts while a rebuy is sold to him is asked whether he rebuys (yes/no in
+his words) until his wait runs out; robots answer by a seeded draw (R-19.48).
 """
 
 from __future__ import annotations
@@ -46,13 +48,16 @@ from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
 from bot.tournament import director
 from bot.tournament.director import Decision
-from bot.tournament.log import Created
+from bot.tournament.log import Created, Waiting
 from bot.tournament.rotation import ROTATE
 from bot.tournament.structure import PRESETS, Config
 from bot.tourney_run import options as tourney_options
+from bot.tourney_run.buying import ANSWER_NO, ANSWER_YES, rebuy_question
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
+from bot.tourney_run.robots import answer_waits
 from bot.tourney_run.runner import Runner
+from bot.words import render
 from cards_art import Finisher, StandingsView, render_standings
 
 FORMATS: Final = {"sng": "sit_and_go", "mtt": "scheduled"}
@@ -307,6 +312,8 @@ class Tourney:
         """Table -> the turn in progress when a stopped tournament was carried on."""
         self.offered: dict[str, int] = {}
         """Player -> his entries when he was last offered a re-entry."""
+        self.asked: dict[str, Waiting] = {}
+        """Player -> the wait he was last asked to rebuy in (R-19.48)."""
 
     # ------------------------------------------------------------ output
 
@@ -378,7 +385,7 @@ class Tourney:
             if view.in_hand:
                 self.carried[number] = view.turn
         st = runner.st
-        left, entries = Count(len(st.seats)), len(st.entries)
+        left, entries = Count(st.left()), len(st.entries)
         self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
         return True
 
@@ -403,6 +410,8 @@ class Tourney:
         try:
             while run.st.status == "running":
                 await run.tick()
+                if run.st.waiting:  # robots answer their rebuy at once (R-19.48)
+                    await answer_waits(run, self.rng, skip=self.humans)
                 await self.set_clocks()
                 if not await self.entries(lines):
                     return False
@@ -509,9 +518,17 @@ class Tourney:
         for user in list(self.wishes):
             await self.wish(user)
         for user, name in self.humans.items():
+            wait = self.run.waiting_entry(user)
+            if wait is not None and self.asked.get(user) != wait:
+                self.asked[user] = wait
+                if not await self.ask_rebuy(user, name, wait, lines):
+                    return False
+        for user, name in self.humans.items():
             mine = [e for e in self.run.st.entries if e.player == user]
             if not mine or any(e.entry in self.run.st.seats for e in mine):
                 continue
+            if self.run.waiting_entry(user) is not None:
+                continue  # asked to rebuy first
             if not self.may_reenter(len(mine)) or self.offered.get(user) == len(mine):
                 continue
             self.offered[user] = len(mine)
@@ -520,6 +537,52 @@ class Tourney:
             if raw is None or not await self.line(raw):
                 return False
             await self.wish(user)
+        return True
+
+    def answers(self) -> tuple[set[str], set[str]]:
+        """The words that answer a rebuy question yes and no: in the terminal's
+        language and in English, and their first letters."""
+        said = []
+        for key in (ANSWER_YES, ANSWER_NO):
+            words = {self.words.render(msg(key)).casefold(), render(msg(key), "en").casefold()}
+            said.append(words | {w[:1] for w in words if w})
+        return said[0], said[1]
+
+    async def ask_rebuy(self, user: str, name: str, wait: Waiting, lines: Lines) -> bool:
+        """R-19.48: ``user`` busted while a rebuy is sold to him: asked whether he
+        rebuys; ``yes`` rebuys (a drawn seat), ``no`` puts him out; any other line is
+        taken as usual. The question stands until his wait runs out (then he is out).
+        False: the input ended or said quit."""
+        run = self.run
+        self.emit(f"{name}: {self.words.render(rebuy_question(run.st, wait, self.time.now()))}")
+        yes, no = self.answers()
+        while run.waiting_entry(user) == wait:
+            left = wait.until - self.time.now()
+            if left <= 0:
+                await run.tick()  # his time ran out: he is out now
+                break
+            if self.pending is None:
+                self.pending = asyncio.ensure_future(lines())
+            done, _ = await asyncio.wait({self.pending}, timeout=max(GRACE, min(SLICE, left)))
+            if not done:
+                continue
+            raw, self.pending = self.pending.result(), None
+            if raw is None:
+                return False
+            said, colon, rest = raw.partition(":")
+            typed = (rest if colon and said.strip().casefold() == user else raw).strip().casefold()
+            if typed in yes or typed in no:
+                key = self.key("wait")
+                decision = (
+                    await run.rebuy(user, key=key)
+                    if typed in yes
+                    else await run.decline(user, key=key)
+                )
+                if decision.refusal is not None:
+                    self.emit(f"! {name}: {self.words.render(decision.refusal)}")
+                break
+            if not await self.line(raw):
+                return False
         return True
 
     def may_reenter(self, entries: int) -> bool:
@@ -534,7 +597,10 @@ class Tourney:
             st = self.run.st
             mine = [e for e in st.entries if e.player == user]
             alive = next((e.entry for e in mine if e.entry in st.seats), None)
-            if alive is not None:
+            if alive is None and asked[0] == "rebuy" and self.run.waiting_entry(user):
+                # Busted with a rebuy still sold to him: that rebuy (R-19.48).
+                decision = await self.run.rebuy(user, key=self.key("rebuy"))
+            elif alive is not None:
                 port = self.run.ports.get(st.seats[alive][0])
                 if port is not None and not port.between_hands():
                     return  # at the end of his hand

@@ -20,6 +20,8 @@ Unit: TypeAlias = Literal["minutes", "hands"]
 Forced: TypeAlias = Literal["blinds", "bring_in"]
 Format: TypeAlias = Literal["sit_and_go", "scheduled"]
 PRESETS: Final[tuple[str, ...]] = ("turbo", "regular", "deep")
+REBUY_WAIT: Final = 60
+"""Seconds a busted player has to rebuy by default (R-19.47)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,12 +182,15 @@ class Entries:
     addon: int = 0
     addon_price: int = 0
     bounty: int = 0
+    rebuy_wait: int = REBUY_WAIT
 
     def __post_init__(self) -> None:
         if min(self.late_until, self.reentries, self.rebuys, self.rebuy_until) < 0:
             raise ValueError("negative entry option")
         if min(self.addon, self.addon_price, self.bounty) < 0:
             raise ValueError("negative entry option")
+        if self.rebuy_wait <= 0:
+            raise ValueError("a busted player's rebuy wait lasts at least a second")
 
 
 STUD_GAMES: Final = frozenset({"stud", "stud8", "razz", "stud5"})
@@ -256,6 +261,9 @@ class Config:
 
     def to_payload(self) -> dict[str, Any]:
         e = self.entries
+        # The wait (R-19.47) is written only when not the default, so the payload of a
+        # configuration without it is the one stored before it existed.
+        wait = {} if e.rebuy_wait == REBUY_WAIT else {"rebuy_wait": e.rebuy_wait}
         out: dict[str, Any] = {
             "game": list(self.game),
             "format": self.format,
@@ -275,6 +283,7 @@ class Config:
                 e.addon_price,
                 e.bounty,
             ],
+            **wait,
             "payouts": list(self.payouts),
             "pay_jumps": list(self.pay_jumps),
             "chip_races": [list(r) for r in self.chip_races],
@@ -301,7 +310,16 @@ class Config:
             seats=int(data["seats"]),
             min_players=int(data["min_players"]),
             max_players=int(data["max_players"]),
-            entries=Entries(late, reentries, rebuys, rebuy_until, addon, addon_price, bounty),
+            entries=Entries(
+                late,
+                reentries,
+                rebuys,
+                rebuy_until,
+                addon,
+                addon_price,
+                bounty,
+                int(data.get("rebuy_wait", REBUY_WAIT)),
+            ),
             payouts=tuple(int(p) for p in data["payouts"]),
             pay_jumps=tuple(int(p) for p in data["pay_jumps"]),
             chip_races=races,
