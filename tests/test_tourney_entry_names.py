@@ -101,6 +101,11 @@ async def test_R_19_59_a_reentry_is_told_apart_everywhere_the_tournament_names_i
     player, name = next(iter(again.items()))
     said = [p for m in runner.notices for p in _players(m)]
     assert _second(name) in said and Name(name) in said
+    for m in runner.notices:
+        if _second(name) in _players(m):
+            for locale in SUPPORTED:
+                text = render(m, locale)
+                assert render(_second(name), locale) in text and "{" not in text, (m.key, text)
     seat_notices = [m for m in runner.notices if m.key == "tournament.seat"]
     assert any(dict(m.params)["player"] == _second(name) for m in seat_notices)
     # The standings: both entries, apart.
