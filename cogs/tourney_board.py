@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.poker.messages import Chips, Count, Msg, Name, Number, Term, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, msg
 from bot.table.ownership import RESERVED_PREFIX
 from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
+from bot.tournament.rotation import games_said
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
 from bot.tourney_run.results import results
@@ -54,7 +55,9 @@ Picture = Callable[[StandingsView, Locale], RenderedImage | None]
 def standings_view(name: str, state: State, now: float) -> StandingsView:
     """What the standings picture shows (R-19.70): every finisher best first."""
     rows = results(state)
-    finishers = tuple(Finisher(r.first, r.last, r.name, r.prize, r.bounties) for r in rows)
+    finishers = tuple(
+        Finisher(r.first, r.last, r.name, r.prize, r.bounties, r.number) for r in rows
+    )
     day = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
     return StandingsView(name, day, len(state.entries), state.pool, finishers)
 
@@ -81,7 +84,7 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
     first = sched.level(0)
     unit = "minutes" if sched.unit == "minutes" else "hands"
     lines = [
-        msg("tourney.line.game", game=Term(f"game.{cfg.game[0]}")),
+        msg("tourney.line.game", game=games_said(cfg.game, cfg.rotate)),
         msg("tourney.line.stack", stack=Chips(cfg.stack)),
         msg(f"tourney.line.levels_{unit}", count=Count(first.length)),
         state.level_words(),
@@ -108,10 +111,10 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
 
 def standing_lines(state: State) -> list[Msg]:
     """The final standings, first place first (shared places once per entry)."""
-    names = state.names()
+    names = state.entry_names()
     out = []
     for f in sorted(state.finishes, key=lambda f: (f.first, f.entry)):
-        who = Name(names.get(f.entry, f.entry))
+        who = names.get(f.entry, Name(f.entry))
         place = {"first": Number(f.first), "last": Number(f.last)}
         shared = "shared" if f.last != f.first else "place"
         if f.prize:

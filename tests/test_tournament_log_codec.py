@@ -54,6 +54,7 @@ _CONFIG = Config(
     payouts=(6000, 4000),
     pay_jumps=(3,),
     chip_races=((4, 25, 100),),
+    rotate="deal",  # as every event recorded before the choice was dealt
 )
 
 STORED: tuple[tuple[Record, str], ...] = (

@@ -43,12 +43,14 @@ from bot.table.errors import TableError
 from bot.table.games import split_game, split_rotation
 from bot.table.ports import Notice, StorePort
 from bot.table.service import TableService
+from bot.table.settings import NEVER_SIT_OUT
 from bot.table.table import Table
 from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
 from bot.tournament import director
 from bot.tournament.director import Decision
 from bot.tournament.log import Created, Waiting
+from bot.tournament.rotation import ROTATE
 from bot.tournament.structure import PRESETS, Config
 from bot.tourney_run import options as tourney_options
 from bot.tourney_run import queue
@@ -175,6 +177,13 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "(`NAME: rebuy`, `NAME: addon`)",
     )
     ap.add_argument(
+        "--rotate",
+        choices=ROTATE,
+        default=ROTATE[0],
+        help="a rotation (--game horse) changes game each level (default, as WSOP), "
+        "each orbit (as online) or each deal",
+    )
+    ap.add_argument(
         "--export",
         default=None,
         metavar="DIR",
@@ -220,6 +229,7 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
             rebuy_until=(late or REBUY_LEVELS) if rebuys else 0,
             addon=int(args.stack) if rebuys else 0,
             addon_price=buy_in if rebuys else 0,
+            rotate=str(getattr(args, "rotate", ROTATE[0])),
         )
     )
     return say.render(made) if isinstance(made, Msg) else made
@@ -448,7 +458,11 @@ class Tourney:
         is dealt in and blinded off (R-19.72)."""
         if self.clock <= 0:
             return
-        want = {"action_clock": float(self.clock), "time_bank": 0.0, "timeouts_to_sit_out": 100}
+        want = {
+            "action_clock": float(self.clock),
+            "time_bank": 0.0,
+            "timeouts_to_sit_out": NEVER_SIT_OUT,
+        }
         for number, port in sorted(self.run.ports.items()):
             table = port.table
             s = table.settings
@@ -825,7 +839,7 @@ class Tourney:
                 + self.words(
                     "tourney.place",
                     place=place,
-                    name=r.name,
+                    name=r.named(lang),
                     prize=Chips(r.prize),
                     bounties=Chips(r.bounties),
                 )
@@ -834,7 +848,9 @@ class Tourney:
 
     def standings_view(self) -> StandingsView:
         st = self.run.st
-        rows = tuple(Finisher(r.first, r.last, r.name, r.prize, r.bounties) for r in results(st))
+        rows = tuple(
+            Finisher(r.first, r.last, r.name, r.prize, r.bounties, r.number) for r in results(st)
+        )
         return StandingsView(self.title, self.day, len(st.entries), st.pool, rows)
 
     def failed(self, folder: Path, exc: OSError) -> None:

@@ -33,8 +33,8 @@ MAX_REASON: Final = 100
 
 
 def tournament(table: HostTable) -> bool:
-    """A tournament's table: its stakes are a level, its seats and chips the director's."""
-    return table.stakes.level(table.table_id) is not None
+    """A tournament's table (opened by one, R-19.3): its seats and chips the director's."""
+    return bool(table.state.tournament)
 
 
 def may_host(state: TableState, user: str) -> bool:

@@ -111,12 +111,17 @@ class Created(LogRecord):
     guild: int | None = None
     """The server (Discord guild) the table is in, when the platform has one: the
     standings of a server count its tables (the store indexes it, bot/store/standings.py)."""
+    tournament: str = ""
+    """The tournament that opened the table (its id; R-19.3): its seats, chips and
+    stakes are the tournament's. Empty: a cash table (stored only when set)."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"settings": self.settings.to_dict(), "host": self.host}
         out["first_button"] = self.first_button
         if self.guild is not None:
             out["guild"] = self.guild
+        if self.tournament:
+            out["tournament"] = self.tournament
         return _put_at(out, self.at)
 
     @classmethod
@@ -126,6 +131,7 @@ class Created(LogRecord):
             _str(_get(p, "host"), "host"),
             _opt_int(p, "first_button"),
             _opt_int(p, "guild"),
+            _str(p.get("tournament", ""), "tournament"),
             at=_at(p),
         )
 

@@ -179,6 +179,11 @@ class TableState:
     halted: Msg | None = None
     """Why the table is stopped (None: it is not)."""
     chosen: tuple[str, str] | None = None
+    rotation_pick: tuple[int, int] | None = None
+    """A tournament's pick of its rotation's game, ``(first, every)``: the deal numbered
+    ``n`` deals game ``first + n // every`` (``every`` 0: game ``first``), by level or
+    by orbit (R-19.55, R-19.56). The tournament's record, set again when it resumes;
+    None: one game per deal (R-16.2)."""
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
     after: dict[str, Any] = field(default_factory=dict)
@@ -200,6 +205,9 @@ class TableState:
     """How many tables this channel has opened (each ``Created`` starts one). The
     idempotency keys a table derives from its hand and turn numbers, which start again
     with each table, are scoped by it (:meth:`scoped`)."""
+    tournament: str = ""
+    """The tournament whose table this is (its id, from the table's ``Created``;
+    R-19.3): its seats, chips and stakes are the tournament's. Empty: a cash table."""
     opened_seq: int = 0
     """The log position of this table's ``Created``: what came before belongs to an
     earlier table of the channel (its session, its ledger)."""
@@ -248,7 +256,10 @@ class TableState:
         if held.get("system") == "guts" and self.carried:
             return "guts", s.limit_for("guts")  # a waiting match pot is played for in Guts
         games = s.games()
-        return games[self.hand_no % len(games)]
+        if self.rotation_pick is None:
+            return games[self.hand_no % len(games)]
+        first, every = self.rotation_pick
+        return games[(first + (self.hand_no // every if every else 0)) % len(games)]
 
     def chips_on_table(self) -> int:
         """sum(stacks) + pots + rake collected (R-2.5), whatever the moment."""
@@ -332,6 +343,7 @@ class TableState:
         self.bank_granted = self.settings.time_bank
         self.host = p.host
         self.first_button = p.first_button
+        self.tournament = p.tournament or _opened_by_tournament(self.table_id)
 
     def _on_settings(self, p: log.SettingsChanged, live: Any) -> None:
         self.settings = p.settings
@@ -594,7 +606,8 @@ class TableState:
         if p.timeout:
             seat.bank = 0.0
             seat.timeouts += 1
-            if seat.timeouts >= self.settings.timeouts_to_sit_out:
+            limit = self.settings.timeouts_to_sit_out  # 0: never (NEVER_SIT_OUT)
+            if limit and seat.timeouts >= limit:
                 seat.sit_out_next = True
         else:
             used = max(0.0, at - self.clock_start - self.settings.action_clock)
@@ -679,6 +692,18 @@ def _trim(row: list[int]) -> tuple[int, ...]:
 def _clockwise(after: int, seats: Sequence[int]) -> list[int]:
     ordered = sorted(seats)
     return [s for s in ordered if s > after] + [s for s in ordered if s <= after]
+
+
+TOURNAMENT_TABLE = "tn:"
+"""The ids tournaments give their tables (``tn:<tournament>:<number>``)."""
+
+
+def _opened_by_tournament(table_id: str) -> str:
+    """The tournament of a table whose ``Created`` predates the record saying it: its
+    id says it (``tn:<tournament>:<number>``); any other table is a cash table."""
+    if not table_id.startswith(TOURNAMENT_TABLE):
+        return ""
+    return table_id[len(TOURNAMENT_TABLE) :].rpartition(":")[0]
 
 
 def button_frozen(settings: TableSettings, variant: str) -> bool:

@@ -273,8 +273,10 @@ class Table:
     async def _reload(self) -> None:
         from bot.table.recovery import load
 
+        pick = self.state.rotation_pick  # the tournament's, not the log's
         try:
             self.state = await load(self.store, self.table_id)
+            self.state.rotation_pick = pick
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
             self.state.halted = msg("table.unreadable")
@@ -372,13 +374,16 @@ class Table:
         key: str | None,
         host_name: str | None = None,
         guild: int | None = None,
+        tournament: str = "",
     ) -> Outcome:
+        """Open the table (``tournament``: the id of the tournament opening it, R-19.3)."""
+
         async def body() -> str | Msg:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError(msg("table.channel_has_table"))
             settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
-            await self._commit(tlog.Created(settings, host, first, guild), key=key)
+            await self._commit(tlog.Created(settings, host, first, guild, tournament), key=key)
             # What the last table of this channel kept in memory is not this one's.
             self._declare_told = -1
             self.away.clear()
@@ -1345,7 +1350,7 @@ class Table:
         await self._public("hand_ended", over, result=result)
         # At a tournament's table a player with no chips is out of the tournament, which
         # the tournament says (R-19.34); no buy-in brings him back there.
-        cash = self.stakes.level(self.table_id) is None
+        cash = not self.state.tournament
         for number in info.order if cash else ():
             seat = self.state.seats.get(number)
             if seat is not None and seat.stack == 0 and not seat.leaving:
@@ -1549,7 +1554,7 @@ class Table:
         else:
             return refusal
         limit = self.settings.timeouts_to_sit_out
-        if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
+        if seat is not None and not seat.leaving and limit and was < limit <= seat.timeouts:
             # Sat out by the clock: said, like every other thing the clock does.
             if limit == 1:
                 told = msg("table.clock.sat_out_once", who=Name(seat.name))
@@ -1634,11 +1639,18 @@ class Table:
         a presenter to say which state it shows (the terminal's ``resumed:`` line)."""
         return state_digest(self.state)
 
-    async def hand_history(self, hand_no: int, viewer: str | None = None) -> str:
+    async def hand_history(
+        self, hand_no: int, viewer: str | None = None, names: Mapping[str, str] | None = None
+    ) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
         ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
-        was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
+        was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md).
+        ``names``: user id -> the name a player is exported under (a tournament's entry,
+        R-19.59); everyone else under his seat's name."""
         info = await self._finished_info(hand_no)
+        named = [
+            (names or {}).get(user, name) for user, name in zip(info.users, info.names, strict=True)
+        ]
         position = info.users.index(viewer) if viewer in info.users else None
         dealt_under = await self._dealt_under(hand_no)
         kept = await self._after_of(hand_no)
@@ -1646,7 +1658,7 @@ class Table:
         def export() -> str:
             hand = _replay(hand_no, info)
             after = aftermath.settled(hand, hand_no, info.bounty, kept, dealt_under)
-            return phh.export_hand(hand, players=list(info.names), viewer=position, after=after)
+            return phh.export_hand(hand, players=named, viewer=position, after=after)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 

@@ -49,7 +49,9 @@ from bot.tournament.log import (
     Unregistered,
     Waiting,
 )
+from bot.tournament.naming import entry_numbers, entry_said
 from bot.tournament.places import Bust, Finish, complete, rank
+from bot.tournament.rotation import level_game, level_of_game
 from bot.tournament.structure import Break, Config, Level
 
 Status: TypeAlias = Literal["registering", "running", "finished", "cancelled"]
@@ -133,7 +135,13 @@ class State:
         return out
 
     def names(self) -> dict[str, str]:
+        """Each entry's player's own name (as he sits at the tables, R-19.90)."""
         return {e.entry: e.name for e in self.entries}
+
+    def entry_names(self) -> dict[str, Name | Msg]:
+        """Each entry as the tournament names it: a re-entry with its number (R-19.59)."""
+        numbers = entry_numbers((e.entry, e.player) for e in self.entries)
+        return {e.entry: entry_said(e.name, numbers[e.entry]) for e in self.entries}
 
     def prizes(self) -> tuple[int, ...]:
         """The prize of each place for the entries so far and the pool now."""
@@ -158,6 +166,9 @@ class State:
         if isinstance(item, Break):
             return msg("tournament.break", count=Count(item.minutes))
         n = Number(sched.level_number(self.level))
+        game = level_game(self.config.game, self.config.rotate, sched.level_number(self.level))
+        if game is not None:
+            return level_of_game(n, item, sched.forced, game)
         if sched.forced == "bring_in" and self.config.mixed:
             # R-19.50: a mixed event's level as its players read it: the limits, the
             # stud games' ante and bring-in, the other games' blinds (half the small
@@ -438,7 +449,12 @@ def register(
             (reg, Seated(entry, table, seat, cfg.stack)),
             notices=(
                 notice,
-                msg("tournament.seat", player=Name(name), table=Number(table), seat=Number(seat)),
+                msg(
+                    "tournament.seat",
+                    player=entry_said(name, count + 1),
+                    table=Number(table),
+                    seat=Number(seat),
+                ),
             ),
         )
     records: tuple[Record, ...] = (reg,)
@@ -518,12 +534,12 @@ def _group_places(state: State) -> tuple[list[Record], list[Msg]]:
     prizes = state.prizes()
     records: list[Record] = []
     notices: list[Msg] = []
-    names = state.names()
+    names = state.entry_names()
     for group in reversed(list(groups)):
         busts = [Bust(o.entry, o.started_with, _number(state, o.entry)) for o in groups[group]]
         for f in rank(busts, left, prizes):
             records.append(Placed(f.entry, f.first, f.last, f.prize))
-            who = Name(names.get(f.entry, f.entry))
+            who = names.get(f.entry, Name(f.entry))
             if f.first == f.last:
                 notices.append(msg("tournament.out", player=who, place=Number(f.first)))
             else:
@@ -597,7 +613,7 @@ def _after_outs(state: State, *, round_over: bool = False) -> tuple[list[Record]
         notices.append(msg("tournament.hand_for_hand"))
     if len(state.seats) == 2 and placed and not state.registration_open and not state.waiting:
         # Heads-up: the table plays it as R-1.5 says (button small blind, acts first).
-        first, second = (Name(state.names()[e]) for e in sorted(state.seats))
+        first, second = (state.entry_names()[e] for e in sorted(state.seats))
         notices.append(msg("tournament.heads_up", first=first, second=second, rule=Rule("R-1.5")))
     if (
         len(state.seats) == 1
@@ -611,7 +627,7 @@ def _after_outs(state: State, *, round_over: bool = False) -> tuple[list[Record]
         if state.config.entries.bounty:
             add(BountyPaid(winner, winner, state.config.entries.bounty))
         add(Finished(winner))
-        name = Name(state.names()[winner])
+        name = state.entry_names()[winner]
         notices.append(msg("tournament.winner", player=name))
         if prizes:
             notices.append(msg("tournament.prize", player=name, amount=Chips(prizes[0])))
@@ -640,7 +656,7 @@ def hand_finished(
     in_round = state.hfh.on and table in state.hfh.dealt
     state = fold(state, done)
     group = f"hfh{state.hfh.round}" if in_round else f"t{table}h{hand}n{state.table_hands[table]}"
-    names = state.names()
+    names = state.entry_names()
     for entry, chips in stacks:
         if chips != 0:
             continue
@@ -682,7 +698,7 @@ def hand_finished(
 
 
 def _bounty(
-    state: State, entry: str, knockers: tuple[str, ...], names: Mapping[str, str]
+    state: State, entry: str, knockers: tuple[str, ...], names: Mapping[str, Name | Msg]
 ) -> tuple[list[Record], list[Msg]]:
     """The bounty on ``entry``, out now, shared by who won his last chips (R-19.24)."""
     records: list[Record] = []
@@ -692,8 +708,8 @@ def _bounty(
         notices.append(
             msg(
                 "tournament.bounty",
-                player=Name(names[who]),
-                victim=Name(names[entry]),
+                player=names[who],
+                victim=names[entry],
                 amount=Chips(amount),
             )
         )
@@ -723,7 +739,7 @@ def _wait_words(state: State, entry: str) -> Msg:
     cfg = state.config
     return msg(
         "tournament.waiting",
-        player=Name(state.names()[entry]),
+        player=state.entry_names()[entry],
         amount=Chips(cfg.stack),
         price=Chips(cfg.prize_part),
         count=Count(cfg.entries.rebuy_wait),
@@ -735,14 +751,14 @@ def _end_waits(state: State, entries: Sequence[str]) -> tuple[list[Record], list
     the chips he began his busting hand with (R-19.49), and his bounty paid."""
     records: list[Record] = []
     notices: list[Msg] = []
-    names = state.names()
+    names = state.entry_names()
     group = f"wait{len(state.finishes) + len(state.out)}"  # one per ending, never reused
     for entry in entries:
         wait = state.waiting[entry]
         out = Out(entry, wait.started_with, group)
         records.append(out)
         state = fold(state, out)
-        notices.append(msg("tournament.no_rebuy", player=Name(names[entry])))
+        notices.append(msg("tournament.no_rebuy", player=names[entry]))
         more, said = _bounty(state, entry, wait.knockers, names)
         records += more
         notices += said
@@ -934,7 +950,7 @@ def rebuy(
         if spot is None:
             return refuse("no_seat")
         table, seat = spot
-        name = Name(state.names()[entry])
+        name = state.entry_names()[entry]
         return Decision(
             (Rebought(entry, state.config.stack, state.config.prize_part), Returned(entry, *spot)),
             notices=(
@@ -972,7 +988,7 @@ def rebuy(
 
 
 def _bought(key: str, state: State, entry: str, chips: int) -> Msg:
-    return msg(key, player=Name(state.names()[entry]), amount=Chips(chips))
+    return msg(key, player=state.entry_names()[entry], amount=Chips(chips))
 
 
 def color_up_due(state: State) -> int | None:
@@ -990,13 +1006,13 @@ def color_up(state: State, new_unit: int, rng: random.Random) -> Decision:
         return refuse("in_hand")
     order = sorted(state.seats.items(), key=lambda kv: kv[1])
     result = chip_race([(e, state.stacks[e]) for e, _ in order], new_unit, rng)
-    names = state.names()
+    names = state.entry_names()
     return Decision(
         (ChipRaced(result.stacks, result.delta, new_unit),),
         notices=(
             msg("tournament.color_up", unit=Chips(new_unit)),
             *(
-                msg("tournament.race_won", player=Name(names[w]), amount=Chips(new_unit))
+                msg("tournament.race_won", player=names[w], amount=Chips(new_unit))
                 for w in result.winners
             ),
         ),
@@ -1030,16 +1046,12 @@ def cancel(state: State, *, at: float = 0.0, by: str = "") -> Decision:
             shares[e] += 1
         bounty = state.config.entries.bounty
         refunds = tuple((e, shares[e] + bounty) for e in alive)
-    names = state.names()
+    names = state.entry_names()
     return Decision(
         (Cancelled(refunds, at, by),),
         notices=(
             msg("tournament.cancelled"),
-            *(
-                msg("tournament.refund", player=Name(names[e]), amount=Chips(a))
-                for e, a in refunds
-                if a
-            ),
+            *(msg("tournament.refund", player=names[e], amount=Chips(a)) for e, a in refunds if a),
         ),
     )
 

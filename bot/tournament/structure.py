@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
+from bot.tournament.rotation import Rotate, rotate_of
+
 Unit: TypeAlias = Literal["minutes", "hands"]
 Forced: TypeAlias = Literal["blinds", "bring_in"]
 Format: TypeAlias = Literal["sit_and_go", "scheduled"]
@@ -230,6 +232,8 @@ class Config:
     """Players left at which hand-for-hand is played (besides the bubble)."""
     chip_races: tuple[tuple[int, int, int], ...] = ()
     """(level number, chip removed, new smallest chip): a color-up at that level."""
+    rotate: Rotate = "level"
+    """When a rotation's tables change game: each level, orbit or deal (R-19.54)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 10:
@@ -242,6 +246,8 @@ class Config:
             raise ValueError("a payout table sums to 10,000 basis points")
         if self.min_players < 2 or (self.max_players and self.max_players < self.min_players):
             raise ValueError("bad player limits")
+        if rotate_of(self.rotate) is None:
+            raise ValueError("rotate by level, orbit or deal")
 
     @property
     def mixed(self) -> bool:
@@ -258,7 +264,7 @@ class Config:
         # The wait (R-19.47) is written only when not the default, so the payload of a
         # configuration without it is the one stored before it existed.
         wait = {} if e.rebuy_wait == REBUY_WAIT else {"rebuy_wait": e.rebuy_wait}
-        return {
+        out: dict[str, Any] = {
             "game": list(self.game),
             "format": self.format,
             "buy_in": self.buy_in,
@@ -282,6 +288,11 @@ class Config:
             "pay_jumps": list(self.pay_jumps),
             "chip_races": [list(r) for r in self.chip_races],
         }
+        if self.rotate != "deal":
+            # One game per deal is what a record without the choice means (R-19.58):
+            # such a record is written as before, byte for byte.
+            out["rotate"] = self.rotate
+        return out
 
     @classmethod
     def from_payload(cls, data: Mapping[str, Any]) -> Config:
@@ -312,6 +323,8 @@ class Config:
             payouts=tuple(int(p) for p in data["payouts"]),
             pay_jumps=tuple(int(p) for p in data["pay_jumps"]),
             chip_races=races,
+            # An event recorded before the choice existed dealt one game per deal.
+            rotate=rotate_of(str(data.get("rotate", "deal"))) or "deal",
         )
 
 

@@ -244,11 +244,18 @@ class Runner:
         tid = table_id(self.tournament, number)
         table = self.service.get(tid)
         if table is None:
-            await self.service.create(tid, self.director, self._settings(), key=f"create:{tid}")
+            await self.service.create(
+                tid,
+                self.director,
+                self._settings(),
+                key=f"create:{tid}",
+                tournament=self.tournament,
+            )
             table = self.service.table(tid)
         port = ServiceTable(
             number, table, self.stakes, self.director, self.st.config, lambda: self.st
         )
+        port.set_rotation(self.st.config.schedule.level_number(self.st.level))
         self.ports[number] = port
         return port
 
@@ -294,8 +301,11 @@ class Runner:
         return closed
 
     async def _set_levels(self) -> None:
-        item = self.st.config.schedule.item(self.st.level)
+        sched = self.st.config.schedule
+        item = sched.item(self.st.level)
         for port in self.ports.values():
+            # A break keeps the game of the level before it.
+            port.set_rotation(sched.level_number(self.st.level))
             if not isinstance(item, Break):
                 await port.set_level(item, f"level:{self.st.level}")
         await control.hold(self)
