@@ -454,10 +454,15 @@ class HostActed(LogRecord):
     to: int = 0
     amount: int = 0
     reason: str = ""
+    by_name: str = ""
+    """The name ``by`` went by when he acted ("": not known, or an older record), so the
+    kicked player can be told who removed him (R-20.81)."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"what": self.what, "user": self.user, "by": self.by}
         out.update(seat=self.seat, to=self.to, amount=self.amount, reason=self.reason)
+        if self.by_name:
+            out["by_name"] = self.by_name
         return _put_at(out, self.at)
 
     @classmethod
@@ -470,6 +475,7 @@ class HostActed(LogRecord):
             _int(p.get("to", 0), "to"),
             _int(p.get("amount", 0), "amount"),
             _str(p.get("reason", ""), "reason"),
+            _str(p.get("by_name", ""), "by_name"),
             at=_at(p),
         )
 

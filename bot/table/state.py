@@ -25,6 +25,7 @@ from bot.table.button import DealPlan
 from bot.table.errors import TableError
 from bot.table.home import aftermath, bombvote
 from bot.table.hosting import Hosting, Offer
+from bot.table.hosting import role as hosting_role
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
@@ -356,6 +357,7 @@ class TableState:
         self.departures.pop(seat.user_id, None)
         self.hosting.drop(p.user)  # seated: off the waiting list (R-20.55)
         self.hosting.kicked.discard(p.user)  # a kick is not a ban (R-20.51)
+        self.hosting.kicked_by.pop(p.user, None)
 
     def _on_time_collected(self, p: log.TimeCollected, live: Any) -> None:
         """R-14.2: the house's time charge, taken between deals; recorded as rake."""
@@ -415,6 +417,9 @@ class TableState:
         """§20 host tools (R-20.50 to R-20.54); the checks are bot/table/host.py's."""
         if p.what == "kick":
             self.hosting.kicked.add(p.user)
+            # R-20.81: who kicked him, as he acted then (he may stop being a co-host).
+            role = hosting_role(self.host, self.hosting.cohosts, p.by)
+            self.hosting.kicked_by[p.user] = (role, p.by_name)
             if self.dealt_in(p.seat):
                 self.seats[p.seat].leaving = True
         elif p.what == "seat":

@@ -354,7 +354,7 @@ class Table:
         else:
             manager = self.presenter.is_moderator(self.table_id, user)
         if user != self.state.host and not manager and not host.may_host(self.state, user):
-            raise NotAllowed(msg("table.managers_only"))
+            raise NotAllowed(msg("table.hosts_only"))  # who may, said truly
 
     def _seated(self, user: str) -> Any:
         seat = self.state.seat_of(user)
@@ -1188,7 +1188,7 @@ class Table:
             if kicked and req.kind != "fold":
                 # a kicked player's turns are the clock's; his own fold is
                 # what the clock would do, anything else waits for it.
-                raise TableError(msg("host.kicked.no_action"))
+                raise TableError(host.kicked_said(self.state, user))
             action = _to_action(req, pos, hand)
             return await self._apply(action, key, note=req.why)
 

@@ -1,0 +1,133 @@
+"""What players and hosts noticed at the home game, fixed: each test is named after the
+ruling (R-20.80 to R-20.89) that holds the table to it, and checks R-2.5 where chips
+could move."""
+
+from __future__ import annotations
+
+from bot.poker.messages import Name
+from bot.table.actor import Actor
+from bot.table.clocks import ManualTime
+from bot.table.hosting import Hosting
+from bot.table.ports import RecordingPresenter
+from bot.table.recovery import ledger_error
+from bot.table.service import TableService
+from bot.table.table import Table
+from tests.harness import HOST, Harness
+from tests.said import keys_in
+
+
+async def ok(h: Harness, table: Table) -> None:
+    """R-2.5 in memory and in the ledger."""
+    assert table.conservation_error() is None
+    assert await ledger_error(h.store, table.state) is None
+
+
+async def test_r20_80_a_refusal_names_the_co_host_among_those_who_may() -> None:
+    """A player who tried to pause, deal, change a setting or close was told "Only the
+    host or a moderator can do that", though a co-host may do each. The refusal names the
+    host, a co-host or a moderator, and a co-host is indeed let do it."""
+    h = Harness()
+    table = await h.seated(["alice", "bob", "carol"])
+    chips = sum(s.stack for s in table.state.seats.values())
+    refusals = [
+        await table.pause("bob", True, key=h.key()),
+        await table.deal("bob", key=h.key()),
+        await table.change_settings("bob", {"action_clock": 45}, key=h.key()),
+        await table.host_tool("bob", "kick", "carol", key=h.key()),
+        await table.close("bob", key=h.key()),
+    ]
+    for out in refusals:
+        assert not out.ok and out.msg is not None and out.msg.key == "table.hosts_only"
+    assert not table.state.paused and not table.state.closed and not table.state.in_hand
+    assert table.state.seat_of("carol") is not None
+    # What the refusal says is true: the co-host may do each of those.
+    assert (await table.host_tool(HOST, "cohost", "bob", name="bob", key=h.key())).ok
+    assert (await table.change_settings("bob", {"action_clock": 45}, key=h.key())).ok
+    assert (await table.pause("bob", True, key=h.key())).ok
+    assert (await table.pause("bob", False, key=h.key())).ok
+    assert (await table.deal("bob", key=h.key())).ok
+    await h.play_passively(table)
+    assert sum(s.stack for s in table.state.seats.values()) == chips
+    await ok(h, table)
+
+
+async def test_r20_80_what_a_co_host_may_not_do_is_refused_naming_who_may() -> None:
+    """Naming a co-host and using a tool on the host are the host's or a moderator's
+    only: a co-host is told so (not the managers' refusal, which he is one of)."""
+    h = Harness()
+    table = await h.seated(["alice", "bob", "carol"])
+    assert (await table.host_tool(HOST, "cohost", "bob", name="bob", key=h.key())).ok
+    out = await table.host_tool("bob", "cohost", "carol", name="carol", key=h.key())
+    assert not out.ok and out.msg is not None and out.msg.key == "host.cohost.host_only"
+    assert "carol" not in table.state.hosting.cohosts
+    # The host seated: a co-host's tool on him is refused, a moderator's is taken.
+    assert (await table.sit(HOST, "hugo", 100, key=h.key())).ok
+    out = await table.host_tool("bob", "sitout", HOST, key=h.key())
+    assert not out.ok and out.msg is not None and out.msg.key == "host.not_on_host"
+    mod = Actor("m1", may_manage=True, name="Mona")
+    out = await table.host_tool(mod, "sitout", HOST, key=h.key())
+    assert out.ok
+    await ok(h, table)
+
+
+async def _kicked_on_his_turn(
+    h: Harness, table: Table, who: str | Actor, pre: list[str] | None = None
+) -> str:
+    """Deal, kick a player who is not first to act, play up to his turn; his name."""
+    assert (await h.deal(table)).ok
+    info = table.state.current
+    assert info is not None
+    first = h.to_act(table)
+    victim = next(u for u in info.users if u != first and u not in (pre or []))
+    assert (await table.host_tool(who, "kick", victim, key=h.key())).ok
+    while h.to_act(table) != victim:
+        hand = table.state.hand
+        assert hand is not None
+        word = "check" if "check" in hand.legal().actions else "call"
+        assert (await h.do(table, h.to_act(table), word)).ok
+    return victim
+
+
+async def test_r20_81_a_kicked_player_is_told_who_removed_him() -> None:
+    """A player kicked by a co-host (or a moderator) who tried to bet was told "The host
+    removed you". He is told the role and the name of whoever kicked him."""
+    for who, key, name in (
+        ("alice", "host.kicked.no_action.cohost", "alice"),
+        (Actor("m1", may_manage=True, name="Mona"), "host.kicked.no_action.moderator", "Mona"),
+        (Actor(HOST, name="Hugo"), "host.kicked.no_action.host", "Hugo"),
+        (HOST, "host.kicked.no_action", None),  # the terminal's host: no name known
+    ):
+        h = Harness()
+        table = await h.seated(["alice", "bob", "carol", "dave"], action_clock=30, time_bank=0)
+        assert (await table.host_tool(HOST, "cohost", "alice", name="alice", key=h.key())).ok
+        chips = sum(s.stack for s in table.state.seats.values())
+        victim = await _kicked_on_his_turn(h, table, who, pre=["alice"])
+        turn = table.state.turn
+        out = await h.do(table, victim, "raise to 50")
+        assert not out.ok and out.msg is not None and out.msg.key == key
+        assert out.msg.get("by") == (None if name is None else Name(name))
+        assert table.state.turn == turn, "nothing changed"
+        assert (await h.do(table, victim, "fold")).ok
+        await h.play_passively(table)
+        assert table.state.seat_of(victim) is None  # cashed out when the hand ended
+        on_table = sum(s.stack for s in table.state.seats.values())
+        assert on_table + table.state.departures[victim][0] == chips
+        await ok(h, table)
+
+
+async def test_r20_81_who_kicked_him_survives_a_restart() -> None:
+    """The kick's record keeps who made it: after a restart the kicked player is told
+    the same, read back from the log (and a snapshot keeps it)."""
+    h = Harness()
+    table = await h.seated(["alice", "bob", "carol", "dave"], action_clock=30, time_bank=0)
+    assert (await table.host_tool(HOST, "cohost", "alice", name="alice", key=h.key())).ok
+    victim = await _kicked_on_his_turn(h, table, "alice", pre=["alice"])
+    service = TableService(h.store, RecordingPresenter(), ManualTime(h.time.now()))
+    await service.recover()
+    again = service.table("t")
+    assert again.state.hosting.kicked_by == table.state.hosting.kicked_by
+    kept = again.state.hosting
+    assert Hosting.from_payload(kept.to_payload()) == kept  # a snapshot keeps it too
+    out = await again.act(victim, "raise to 50", key="after-restart")
+    assert not out.ok and "host.kicked.no_action.cohost" in keys_in(out.msg)
+    assert again.conservation_error() is None
