@@ -128,9 +128,9 @@ ANSWER_WAIT_STEP = 0.05
 until Discord's 3 s to answer it are over."""
 
 
-_VOTE_CLOSED = frozenset({"home.vote.then", "home.vote.lapsed"})
+_VOTE_CLOSED = frozenset({"home.vote.then", "home.vote.lapsed", "home.vote.timed_out"})
 """The bomb-pot vote's words when it closes: a vote that settles it (passed or failed,
-``home.vote.then``) or the deal it lapses at (R-20.73)."""
+``home.vote.then``), the deal it lapses at (R-20.73) or its time running out (R-20.82)."""
 
 
 class DiscordPresenter:

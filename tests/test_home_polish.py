@@ -131,3 +131,82 @@ async def test_r20_81_who_kicked_him_survives_a_restart() -> None:
     out = await again.act(victim, "raise to 50", key="after-restart")
     assert not out.ok and "host.kicked.no_action.cohost" in keys_in(out.msg)
     assert again.conservation_error() is None
+
+
+def _said(h: Harness) -> list[str]:
+    return [n.msg.key for _, n in h.presenter.public_notices if n.msg is not None]
+
+
+async def test_r20_82_a_bomb_pot_vote_that_runs_out_is_said_when_it_lapses() -> None:
+    """A proposal whose time ran out was said to have lapsed only at the next deal, a
+    hand or more later. The table's clock says it the moment the time runs out; the
+    next deal is a normal hand and says nothing more of it."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=30, auto_deal=False)
+    assert (await table.bomb_vote("a", None, key=h.key())).ok
+    ends = table.due_at()
+    assert ends == table.state.bomb["vote"]["at"] + 30
+    h.time.advance(29)
+    assert await h.service.tick() == 0 and "vote" in table.state.bomb
+    h.time.advance(1)
+    assert await h.service.tick() == 1
+    assert table.state.bomb == {}
+    assert _said(h)[-1] == "home.vote.timed_out"
+    notice = h.presenter.public_notices[-1][1]
+    assert notice.kind == "bomb_vote" and notice.data["deal"] == 1
+    assert table.due_at() is None  # said once: nothing more due
+    assert await h.service.tick() == 0
+    out = await table.bomb_vote("b", True, key=h.key())
+    assert not out.ok and out.msg is not None and out.msg.key == "home.vote.none"
+    assert (await h.deal(table)).ok
+    assert "home.vote.lapsed" not in _said(h)
+    hand = table.state.hand
+    assert hand is not None and hand.rules.bomb_pot_ante == 0
+    await h.play_passively(table)
+    await ok(h, table)
+
+
+async def test_r20_82_a_vote_passed_or_still_open_is_not_lapsed_by_the_clock() -> None:
+    """The clock lapses only a proposal still open when its time runs out: a passed one
+    is the next deal's bomb pot, and one still open at a deal lapses there (R-20.73)."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=30, auto_deal=False)
+    assert (await table.bomb_vote("a", None, key=h.key())).ok
+    assert (await table.bomb_vote("b", True, key=h.key())).ok
+    h.time.advance(60)
+    assert await h.service.tick() == 0
+    assert table.state.bomb.get("passed") is True
+    assert (await h.deal(table)).ok
+    hand = table.state.hand
+    assert hand is not None and hand.rules.bomb_pot_ante > 0
+    await h.play_passively(table)
+    assert (await table.bomb_vote("c", None, key=h.key())).ok
+    h.time.advance(10)
+    assert (await h.deal(table)).ok  # within its time: the deal lapses it
+    assert _said(h).count("home.vote.lapsed") == 1 and "home.vote.timed_out" not in _said(h)
+    await h.play_passively(table)
+    await ok(h, table)
+
+
+async def test_r20_82_the_vote_clock_survives_a_restart() -> None:
+    """Restarted while a proposal is open, the table's clock still lapses it when its
+    time (from the logged proposal) runs out; a restart after the lapse says nothing
+    again."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=30, auto_deal=False)
+    assert (await table.bomb_vote("a", None, key=h.key())).ok
+    at = table.state.bomb["vote"]["at"]
+    clock = ManualTime(h.time.now() + 5)
+    presenter = RecordingPresenter()
+    service = TableService(h.store, presenter, clock)
+    await service.recover()
+    again = service.table("t")
+    assert again.due_at() == at + 30
+    clock.set(at + 30)
+    assert await service.tick() == 1
+    said = [n.msg.key for _, n in presenter.public_notices if n.msg is not None]
+    assert said[-1] == "home.vote.timed_out" and again.state.bomb == {}
+    third = TableService(h.store, RecordingPresenter(), ManualTime(at + 60))
+    await third.recover()
+    assert third.table("t").state.bomb == {} and third.table("t").due_at() is None
+    assert again.conservation_error() is None

@@ -311,6 +311,22 @@ class BombVoted(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class BombLapsed(LogRecord):
+    """R-20.82: the open bomb-pot proposal (made by ``seat``) lapsed when its time ran
+    out before it passed: the table's clock said so then."""
+
+    KIND: ClassVar[str] = "bomb_lapsed"
+    seat: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> BombLapsed:
+        return cls(_int(_get(p, "seat"), "seat"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
 class RabbitHunted(LogRecord):
     """R-20.14: the rabbit hunt of a finished hand (once a hand): who asked, and the
     cards that would have come, never played (``second``: a double board's)."""
@@ -981,6 +997,7 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         Straddled,
         BombProposed,
         BombVoted,
+        BombLapsed,
         RabbitHunted,
         ShownByChoice,
         Chosen,

@@ -461,6 +461,9 @@ class TableState:
     def _on_bomb_voted(self, p: log.BombVoted, live: Any) -> None:
         bombvote.fold_voted(self.bomb, p)
 
+    def _on_bomb_lapsed(self, p: log.BombLapsed, live: Any) -> None:
+        bombvote.fold_lapsed(self.bomb)
+
     def _on_rabbit_hunted(self, p: log.RabbitHunted, live: Any) -> None:
         aftermath.fold_rabbit(self.after, p)
 
@@ -720,6 +723,7 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Waitlisted: TableState._on_waitlisted,
     log.BombProposed: TableState._on_bomb_proposed,
     log.BombVoted: TableState._on_bomb_voted,
+    log.BombLapsed: TableState._on_bomb_lapsed,
     log.RabbitHunted: TableState._on_rabbit_hunted,
     log.ShownByChoice: TableState._on_shown_by_choice,
     log.Chosen: TableState._on_chosen,

@@ -72,7 +72,15 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.home import aftermath, bombask, rabbit, runtwice, sevendeuce, showing
+from bot.table.home import (
+    aftermath,
+    bombask,
+    bomblapse,
+    rabbit,
+    runtwice,
+    sevendeuce,
+    showing,
+)
 from bot.table.levels import Level, at_level
 from bot.table.notices import said as event_said
 from bot.table.ports import (
@@ -226,6 +234,7 @@ class Table:
                 if turn is not None and turn != st.turn:
                     raise StaleCommand(msg("table.stale", turn=Number(turn), now=Number(st.turn)))
                 await self._settle()  # a previous command cut short by a store error
+                await bomblapse.lapse(self)  # a vote whose time ran out: said first (R-20.82)
                 before = st.seq
                 answer = await body()
                 await waitlist.offer_seat(self)  # a seat freed: offered (R-20.55)
@@ -1412,7 +1421,7 @@ class Table:
 
     def due_at(self) -> float | None:
         """The next moment the clock has something to do at this table."""
-        due = waitlist.due(self.state, self._due_at())
+        due = bomblapse.due(self.state, waitlist.due(self.state, self._due_at()))
         if due is not None and self._clock_retry_at is not None:
             due = max(due, self._clock_retry_at)  # after a store failure: not at once
         return due
@@ -1450,7 +1459,8 @@ class Table:
         due = self.due_at()
         if due is None or due > now:
             return False
-        if waitlist.pending(self):
+        if waitlist.pending(self) or bomblapse.pending(self):
+            # Said by the clock: the waiting list's offer, a bomb-pot vote's end (R-20.82).
             return (await self._command(None, None, None, waitlist.tick)).ok
         async with self.lock:
             due = self.due_at()

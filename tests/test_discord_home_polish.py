@@ -1,0 +1,51 @@
+"""What players and hosts noticed at the home game, through the fake Discord (the real
+discord.py client and cogs): each test is named after the ruling (R-20.80 to R-20.89)
+that holds the table to it."""
+
+from __future__ import annotations
+
+from bot.poker.messages import Number, Rule, msg
+from bot.table.clocks import ManualTime
+from bot.words import render
+from tests.fakediscord.state import PUBLIC
+from tests.test_discord_e2e import Harness as DiscordHarness
+from tests.test_discord_e2e import h, players
+from tests.test_discord_home_qa2 import _closed, _propose
+
+__all__ = ["h"]  # the end-to-end fixture, shared
+
+
+async def test_r20_82_discord_a_vote_that_runs_out_is_said_and_its_post_closed(
+    h: DiscordHarness,
+) -> None:
+    """The vote's time ran out and nothing was said until the next deal, its Yes and No
+    still under the post. When the time runs out the channel is told and the post
+    loses its buttons (one edit, its words kept); no deal is needed."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    await h.slash(users[0], "table settings", name="auto_deal", value="off")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    post = await _propose(h, users[1])
+    table = h.table()
+    service = h.bot.service
+    assert service is not None
+    clock = ManualTime(table.time.now())
+    service.time = clock
+    table.time = clock
+    ends = table.due_at()
+    assert ends is not None
+    clock.set(ends)
+    mark = len(fake.deliveries)
+    assert await service.tick() == 1
+    await h.settle()
+    assert table.state.bomb == {} and not table.state.in_hand
+    _closed(h, post)
+    seconds = Number(round(table.settings.action_clock))
+    told = render(msg("home.vote.timed_out", seconds=seconds, rule=Rule("R-20.12")), "en")
+    # Told in the channel (the table's message shows it among its latest notes), to all.
+    head = told.split(" (")[0]
+    told_all = [d for d in fake.deliveries[mark:] if head in d.text() and d.audience == PUBLIC]
+    assert told_all, [d.text() for d in fake.deliveries[mark:]]
+    assert table.conservation_error() is None
