@@ -304,7 +304,9 @@ class DiscordPresenter:
         if notice.kind == "bomb_vote" and notice.msg and notice.msg.key == "home.vote.proposed":
             # the proposal gets its own message, with the vote's buttons.
             deal = int(notice.data.get("deal", 0))
-            view = bomb_buttons(table_id, self.table_locale(table_id), propose=False, deal=deal)
+            session = int(notice.data.get("session", 0))  # which table
+            lang = self.table_locale(table_id)
+            view = bomb_buttons(table_id, lang, propose=False, deal=deal, session=session)
             ch.enqueue(lambda: self._post_vote(table_id, f"💣 {said}", view))
         closes = notice.kind == "bomb_vote" and notice.msg and notice.msg.key in _VOTE_CLOSED
         if closes or notice.kind == "closed":

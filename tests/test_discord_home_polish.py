@@ -10,7 +10,7 @@ from bot.words import render
 from tests.fakediscord.state import PUBLIC
 from tests.test_discord_e2e import Harness as DiscordHarness
 from tests.test_discord_e2e import h, players
-from tests.test_discord_home_qa2 import _closed, _propose
+from tests.test_discord_home_qa2 import _closed, _propose, left_on
 
 __all__ = ["h"]  # the end-to-end fixture, shared
 
@@ -49,3 +49,47 @@ async def test_r20_82_discord_a_vote_that_runs_out_is_said_and_its_post_closed(
     told_all = [d for d in fake.deliveries[mark:] if head in d.text() and d.audience == PUBLIC]
     assert told_all, [d.text() for d in fake.deliveries[mark:]]
     assert table.conservation_error() is None
+
+
+async def test_r20_83_discord_vote_buttons_carry_their_table_and_old_ones_are_refused(
+    h: DiscordHarness,
+) -> None:
+    """A vote post of the channel's earlier table (its buttons not taken off: an older
+    version's, or an edit that failed) voted on the next table's proposal for the same
+    deal number. Vote buttons now carry their table; an earlier table's are refused, and
+    an older version's (no table in them) are refused at a later table, privately,
+    changing nothing."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    old = await _propose(h, users[1])
+    yes = next(c for c in old.custom_ids() if c.endswith(":bomb_yes"))
+    assert ":1.1:bomb_yes" in yes, yes  # table 1 of the channel, deal 1
+    await h.slash(users[0], "table close")
+    assert h.table().state.closed, h.last_ephemeral(users[0])
+    await h.slash(users[1], "table create")  # another host (creating has a cooldown)
+    assert not h.table().state.closed, h.last_ephemeral(users[1])
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    assert h.table().state.incarnation == 2
+    new = await _propose(h, users[1])
+    assert any(c.endswith(":2.1:bomb_yes") for c in new.custom_ids()), new.custom_ids()
+    vote = dict(h.table().state.bomb["vote"])
+    # The closed table's post lost its buttons (R-20.77); one that kept them (an edit
+    # that failed) or an older version's post (no table in its ids) is pressed.
+    legacy = yes.replace(":1.1:", ":1:")
+    left_on(h, old, [yes, legacy])
+    await fake.click(users[2], old, yes)
+    await h.settle()
+    assert h.last_ephemeral(users[2]) == render(msg("home.vote.stale"), "en")
+    await fake.click(users[2], old, legacy)
+    await h.settle()
+    assert h.last_ephemeral(users[2]) == render(msg("home.vote.stale.unsaid"), "en")
+    assert h.table().state.bomb["vote"] == vote, "nothing changed"
+    # The new post's own Yes votes.
+    await fake.click(users[2], new, next(c for c in new.custom_ids() if c.endswith(":bomb_yes")))
+    await h.settle()
+    assert h.table().state.bomb.get("passed") is True
+    assert h.table().conservation_error() is None

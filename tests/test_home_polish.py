@@ -210,3 +210,43 @@ async def test_r20_82_the_vote_clock_survives_a_restart() -> None:
     await third.recover()
     assert third.table("t").state.bomb == {} and third.table("t").due_at() is None
     assert again.conservation_error() is None
+
+
+async def _fold_to_one(h: Harness, table: Table) -> None:
+    """Deal a hand and fold it to one player (no showdown: the rabbit may be hunted)."""
+    assert (await h.deal(table)).ok
+    while table.state.hand is not None:
+        assert (await h.do(table, h.to_act(table), "fold")).ok
+
+
+async def test_r20_83_an_older_versions_dated_button_is_refused_at_a_later_table() -> None:
+    """A show, hunt or vote button an older version posted carries its hand (or deal)
+    but not its table: at the channel's first table it is judged by its date (R-20.71);
+    at a later table it could be an earlier table's, so it is refused privately and
+    nothing changes. Requests not dated (the terminal's lines) are not buttons: they
+    act on the last hand as always."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], action_clock=30, rabbit_hunt=True, auto_deal=False)
+    await _fold_to_one(h, table)
+    assert (await table.rabbit("a", key=h.key(), for_hand=1)).ok  # first table: by date
+    assert (await table.close(HOST, key=h.key())).ok
+    again = await h.seated(["a", "b", "c"], action_clock=30, rabbit_hunt=True, auto_deal=False)
+    assert again.state.incarnation == 2
+    await _fold_to_one(h, again)
+    seq = again.state.seq
+    out = await again.rabbit("b", key=h.key(), for_hand=1)
+    assert not out.ok and out.msg is not None and out.msg.key == "home.after.stale.unsaid"
+    out = await again.show_by_choice("b", "all", key=h.key(), for_hand=1)
+    assert not out.ok and out.msg is not None and out.msg.key == "home.after.stale.unsaid"
+    assert (await again.bomb_vote("a", None, key=h.key())).ok
+    seq = again.state.seq
+    out = await again.bomb_vote("b", True, key=h.key(), deal=2)
+    assert not out.ok and out.msg is not None and out.msg.key == "home.vote.stale.unsaid"
+    assert again.state.seq == seq and not again.state.bomb.get("passed"), "nothing changed"
+    # Dated and with its table: taken.
+    assert (await again.bomb_vote("b", True, key=h.key(), deal=2, session=2)).ok
+    assert (await again.rabbit("b", key=h.key(), for_hand=1, session=2)).ok
+    # Not dated (the terminal's `rabbit`, `bomb yes`): the last hand, the open vote.
+    out = await again.show_by_choice("c", "all", key=h.key())
+    assert out.ok or (out.msg is not None and not out.msg.key.endswith(".unsaid"))
+    await ok(h, again)

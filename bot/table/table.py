@@ -950,13 +950,22 @@ class Table:
         return await self._command(user, key, None, body)
 
     async def bomb_vote(
-        self, user: str, agree: bool | None, *, key: str | None = None, deal: int = 0
+        self,
+        user: str,
+        agree: bool | None,
+        *,
+        key: str | None = None,
+        deal: int = 0,
+        session: int = 0,
     ) -> Outcome:
         """R-20.12: propose a bomb pot for the next deal (``agree`` None), or vote on
         the open proposal; votes are public, a majority passes it. ``deal``: the deal
-        the vote was asked for (a button's date; 0: the open proposal, whichever)."""
+        the vote was asked for (a button's date; 0: the open proposal, whichever);
+        ``session``: the table it was asked at (``TableState.incarnation``; 0: not said)."""
 
         async def body() -> str | Msg:
+            if agree is not None:
+                _same_session(session, self.state.incarnation, deal, vote=True)  # R-20.83
             seat, now = self._seated(user), self.time.now()
             if agree is not None and deal and deal != self.state.hand_no + 1:
                 raise StaleCommand(msg("home.vote.stale"))  # a settled proposal's button
@@ -971,7 +980,13 @@ class Table:
             else:
                 await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
                 told = bombask.voted_said(self.state, seat, agree)
-            await self._public("bomb_vote", told, seat=seat.number, deal=self.state.hand_no + 1)
+            await self._public(
+                "bomb_vote",
+                told,
+                seat=seat.number,
+                deal=self.state.hand_no + 1,
+                session=self.state.incarnation,
+            )
             return told
 
         return await self._command(user, key, None, body)
@@ -991,7 +1006,7 @@ class Table:
         table it was made at (``HandFacts.session``; 0: not said)."""
 
         async def body() -> str | Msg:
-            _same_session(session, self.state.incarnation)
+            _same_session(session, self.state.incarnation, for_hand)
             self._seated(user)
             if self.state.in_hand or self.state.hand_no == 0:
                 raise TableError(msg("home.show_ask.when", rule=showing.RULE))
@@ -1022,7 +1037,7 @@ class Table:
         ``session``: the table it was made at (``HandFacts.session``; 0: not said)."""
 
         async def body() -> str | Msg:
-            _same_session(session, self.state.incarnation)
+            _same_session(session, self.state.incarnation, for_hand)
             seat = self._seated(user)
             hand_no = rabbit.check(self.state)
             _same_hand(for_hand, hand_no)
@@ -1791,12 +1806,16 @@ class Table:
 # ====================================================================== helpers
 
 
-def _same_session(asked: int, this: int) -> None:
+def _same_session(asked: int, this: int, dated: int = 0, vote: bool = False) -> None:
     """R-20.77: a show or a hunt asked from an end message of an earlier table at this
-    channel (its hand numbers started again) acts on nothing here. 0: not said (a button
-    of an older version), judged by its hand alone."""
+    channel (its hand numbers started again) acts on nothing here. 0: not said. R-20.83:
+    a request dated by a hand (or a vote by a deal, ``vote``) that does not say its table
+    is an older version's button; at the channel's first table it is judged by its date
+    alone, at a later one it could be an earlier table's: refused, nothing done."""
     if asked and asked != this:
-        raise StaleCommand(msg("home.after.stale.table"))
+        raise StaleCommand(msg("home.vote.stale" if vote else "home.after.stale.table"))
+    if not asked and dated and this > 1:
+        raise StaleCommand(msg("home.vote.stale.unsaid" if vote else "home.after.stale.unsaid"))
 
 
 def _same_hand(asked: int, last: int) -> None:

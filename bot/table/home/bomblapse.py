@@ -45,5 +45,8 @@ async def lapse(table: HostTable) -> None:
     await table._commit(tlog.BombLapsed(int(vote["seat"])))
     seconds = Number(round(st.settings.action_clock))
     await table._public(
-        "bomb_vote", msg("home.vote.timed_out", seconds=seconds, rule=RULE), deal=st.hand_no + 1
+        "bomb_vote",
+        msg("home.vote.timed_out", seconds=seconds, rule=RULE),
+        deal=st.hand_no + 1,
+        session=st.incarnation,
     )
