@@ -33,6 +33,7 @@ import discord
 from discord.ext import commands
 
 from bot.poker.messages import Msg, Rule
+from bot.table.handlabel import hand_label
 from bot.table.table import Abandoned, Table
 from bot.words import Locale, render
 from cogs import ops
@@ -519,7 +520,8 @@ def closed_text(done: Abandoned, place: str | Msg, chips: int | None, locale: Lo
         why = message(done.reason, rule=Rule("R-1.11"))  # the rule a DM's table broke
     lines = [say("closed.head", locale, place=place, reason=why)]
     if done.cancelled is not None:
-        lines.append(say("closed.cancelled", locale, hand=done.cancelled, rule=Rule("R-16.11")))
+        hand = hand_label(done.session, done.cancelled)
+        lines.append(say("closed.cancelled", locale, hand=hand, rule=Rule("R-16.11")))
     if chips is not None:
         lines.append(say("closed.cashed", locale, chips=chips))
     else:

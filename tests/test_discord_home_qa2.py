@@ -28,7 +28,14 @@ def _winner(h: DiscordHarness) -> FakeUser:
 
 
 def _end_post(h: DiscordHarness, hand: int) -> FakeMessage:
-    return next(m for m in reversed(h.fake.channel_messages()) if f"#{hand} is over" in m.content)
+    """Hand ``hand``'s end post (at a channel's later table "#1 (table 2) is over",
+    R-20.84)."""
+    ends = (f"#{hand} is over", f"#{hand} (table ")
+    return next(
+        m
+        for m in reversed(h.fake.channel_messages())
+        if any(e in m.content for e in ends) and "is over" in m.content
+    )
 
 
 def left_on(h: DiscordHarness, post: FakeMessage, custom_ids: list[str]) -> None:

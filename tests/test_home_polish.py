@@ -4,14 +4,16 @@ could move."""
 
 from __future__ import annotations
 
-from bot.poker.messages import Name
+from bot.poker.messages import Name, Number, msg
 from bot.table.actor import Actor
 from bot.table.clocks import ManualTime
+from bot.table.errors import TableError
 from bot.table.hosting import Hosting
 from bot.table.ports import RecordingPresenter
 from bot.table.recovery import ledger_error
 from bot.table.service import TableService
 from bot.table.table import Table
+from bot.words import render
 from tests.harness import HOST, Harness
 from tests.said import keys_in
 
@@ -249,4 +251,60 @@ async def test_r20_83_an_older_versions_dated_button_is_refused_at_a_later_table
     # Not dated (the terminal's `rabbit`, `bomb yes`): the last hand, the open vote.
     out = await again.show_by_choice("c", "all", key=h.key())
     assert out.ok or (out.msg is not None and not out.msg.key.endswith(".unsaid"))
+    await ok(h, again)
+
+
+def _hand_param(h: Harness, key: str) -> object:
+    """The ``hand`` parameter of the last public notice with ``key``."""
+    m = next(n.msg for _, n in reversed(h.presenter.public_notices) if n.msg and n.msg.key == key)
+    return m.get("hand")
+
+
+async def test_r20_84_a_later_tables_hand_numbers_say_which_table() -> None:
+    """A channel closed and reopened started again at hand #1, and its hands were said
+    as "Hand #1" like the first table's. Numbers still start again with each table
+    (its session is its own), and at a later table each is said with its table."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], auto_deal=False)
+    await _fold_to_one(h, table)
+    assert _hand_param(h, "table.hand_started") == Number(1)  # the first table: alone
+    assert _hand_param(h, "table.hand_over") == Number(1)
+    assert table.snapshot(None).session == 1
+    await _fold_to_one(h, table)
+    assert (await table.close(HOST, key=h.key())).ok
+    again = await h.seated(["a", "b", "c"], auto_deal=False)
+    await _fold_to_one(h, again)
+    assert again.state.hand_no == 1  # numbers start again (R-20.77)
+    second = msg("table.hand_label", hand=Number(1), session=Number(2))
+    assert _hand_param(h, "table.hand_started") == second
+    assert _hand_param(h, "table.hand_over") == second
+    assert again.snapshot(None).session == 2
+    story = await again.hand_told(1)
+    assert story[0].key == "table.story.head" and story[0].get("hand") == second
+    assert render(second, "en") == "1 (table 2)"
+    await ok(h, again)
+
+
+async def test_r20_84_a_hand_asked_by_number_is_one_of_this_tables() -> None:
+    """/export 2 at the reopened table (one hand dealt) gave the earlier table's hand
+    #2 as if it were this table's. A hand asked for by number is this table's: an
+    earlier table's is not found, said with this table's label."""
+    h = Harness()
+    table = await h.seated(["a", "b", "c"], auto_deal=False)
+    await _fold_to_one(h, table)
+    await _fold_to_one(h, table)
+    assert await table.hand_history(2)  # the first table's own hand #2
+    assert (await table.close(HOST, key=h.key())).ok
+    again = await h.seated(["a", "b", "c"], auto_deal=False)
+    await _fold_to_one(h, again)
+    for ask in (again.hand_history(2), again.hand_told(2)):
+        try:
+            await ask
+        except TableError as exc:
+            assert exc.msg.key == "table.story.no_hand"
+            label = msg("table.hand_label", hand=Number(2), session=Number(2))
+            assert exc.msg.get("hand") == label
+        else:
+            raise AssertionError("an earlier table's hand #2 was given as this table's")
+    assert await again.hand_history(1)  # its own hand #1
     await ok(h, again)

@@ -17,12 +17,13 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
-from bot.poker.messages import Chips, Msg, Number, Rule, msg
+from bot.poker.messages import Chips, Msg, Rule, msg
 from bot.poker.record import HandStart
 from bot.poker.variants import get_variant
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
+from bot.table.handlabel import hand_label
 from bot.table.home import aftermath, bombvote
 from bot.table.hosting import Hosting, Offer
 from bot.table.hosting import role as hosting_role
@@ -40,11 +41,11 @@ class UnreplayableHand(TableError):
     """A recorded hand this engine cannot replay (a rule changed since it was dealt,
     R-16.8)."""
 
-    def __init__(self, hand_no: int, reason: Msg) -> None:
-        # ``reason``: the engine's refusal of the old rules.
-        super().__init__(
-            msg("table.unreplayable", hand=Number(hand_no), why=reason, rule=Rule("R-16.8"))
-        )
+    def __init__(self, hand_no: int, reason: Msg, session: int = 1) -> None:
+        # ``reason``: the engine's refusal of the old rules; ``session``: which table of
+        # the channel (R-20.84).
+        hand = hand_label(session, hand_no)
+        super().__init__(msg("table.unreplayable", hand=hand, why=reason, rule=Rule("R-16.8")))
         self.hand_no = hand_no
         self.reason = reason
 

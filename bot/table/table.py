@@ -72,6 +72,7 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
+from bot.table.handlabel import hand_label
 from bot.table.home import (
     aftermath,
     bombask,
@@ -155,6 +156,8 @@ class Abandoned:
     cancelled: int | None
     cashed: tuple[tuple[str, str, int], ...]
     reason: str
+    session: int = 1
+    """Which of its channel's tables it was (the cancelled hand's number with it, R-20.84)."""
 
 
 class Table:
@@ -814,7 +817,7 @@ class Table:
                     said.append(
                         msg(
                             "table.close.cancelled",
-                            hand=Number(info.hand_no),
+                            hand=hand_label(self.state.incarnation, info.hand_no),
                             rule=Rule("R-16.14"),
                         )
                     )
@@ -881,7 +884,7 @@ class Table:
                 await self._stand(seat, None)
             await self._commit(tlog.Closed(by))
             self.away.clear()
-            done.append(Abandoned(cancelled, cashed, reason))
+            done.append(Abandoned(cancelled, cashed, reason, max(1, self.state.incarnation)))
             return msg("table.close.done")
 
         await self._command(None, None, None, body)
@@ -1011,7 +1014,7 @@ class Table:
             if self.state.in_hand or self.state.hand_no == 0:
                 raise TableError(msg("home.show_ask.when", rule=showing.RULE))
             hand_no = self.state.hand_no
-            _same_hand(for_hand, hand_no)
+            _same_hand(for_hand, hand_no, self.state.incarnation)
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
             for earlier in aftermath.shows_of(self.state.after, hand_no):
@@ -1040,7 +1043,7 @@ class Table:
             _same_session(session, self.state.incarnation, for_hand)
             seat = self._seated(user)
             hand_no = rabbit.check(self.state)
-            _same_hand(for_hand, hand_no)
+            _same_hand(for_hand, hand_no, self.state.incarnation)
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
             event = rabbit.hunt(hand)  # a refusal raises, in words
@@ -1173,7 +1176,7 @@ class Table:
         # nominal dealer the deal starts from.
         told = msg(
             "table.hand_started" if hand.variant.button else "table.hand_started_dealer",
-            hand=Number(hand_no),
+            hand=hand_label(st.incarnation, hand_no),
             stakes=choice.stakes_line(deal.settings, deal.variant, deal.limit),
             seat=Number(plan.button),
             players=players,
@@ -1365,7 +1368,7 @@ class Table:
         for pos in showing.offered(hand):  # R-20.15: each may show by choice, privately
             told = showing.prompt()
             await self._private(info.users[pos], Notice("show_choice", told, 0))
-        over = msg("table.hand_over", hand=Number(info.hand_no))
+        over = msg("table.hand_over", hand=hand_label(self.state.incarnation, info.hand_no))
         await self._public("hand_ended", over, result=result)
         # At a tournament's table a player with no chips is out of the tournament, which
         # the tournament says (R-19.34); no buy-in brings him back there.
@@ -1396,7 +1399,11 @@ class Table:
         await self._commit(info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}")
         await self._public(
             "hand_cancelled",
-            msg("table.hand_unresumable", hand=Number(info.hand_no), rule=Rule("R-16.8")),
+            msg(
+                "table.hand_unresumable",
+                hand=hand_label(self.state.incarnation, info.hand_no),
+                rule=Rule("R-16.8"),
+            ),
         )
         return True
 
@@ -1593,7 +1600,8 @@ class Table:
             self._deal_parked = self.state.seq
             await self._public("timeout", msg("table.clock.deal_parked", why=why, rule=rule))
             return
-        reason = msg("table.clock.halted", hand=Number(self.state.hand_no), why=why, rule=rule)
+        hand = hand_label(self.state.incarnation, self.state.hand_no)
+        reason = msg("table.clock.halted", hand=hand, why=why, rule=rule)
         try:
             await self._commit(tlog.Halted(reason))
         except Exception:  # not recorded: stopped in memory all the same
@@ -1684,7 +1692,8 @@ class Table:
         dealt_under = await self._dealt_under(hand_no)
         stakes = _stakes(dealt_under, info.variant, info.limit)
         kept = await self._after_of(hand_no)
-        lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
+        label = hand_label(self.state.incarnation, hand_no)
+        lines = [msg("table.story.head", hand=label, stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
         def tell(events: Sequence[Event], twice: bool = False) -> None:
@@ -1763,9 +1772,10 @@ class Table:
         if info is None:
             info = await self._load_hand(hand_no)
         if info is None or not info.ended:
-            raise TableError(msg("table.story.no_hand", hand=Number(hand_no)))
+            label = hand_label(self.state.incarnation, hand_no)
+            raise TableError(msg("table.story.no_hand", hand=label))
         if info.replay_error is not None:  # rules this engine refuses (R-16.8)
-            raise UnreplayableHand(hand_no, info.replay_error)
+            raise UnreplayableHand(hand_no, info.replay_error, self.state.incarnation)
         return info
 
     def _read(self, events: Sequence[LoggedEvent]) -> Iterator[tlog.LogRecord]:
@@ -1778,7 +1788,8 @@ class Table:
         the names of its seats from the seating index: the latest ``sat`` of each seat
         before it started."""
         events = await self.store.hand_events(self.table_id, hand_no)
-        if not events:
+        if not events or events[0].seq <= self.state.opened_seq:
+            # R-20.84: none, or an earlier table's of this channel (numbers start again).
             return None
         seating = await self.store.seating(self.table_id, before_seq=events[0].seq)
         names: dict[int, str] = {}
@@ -1818,11 +1829,12 @@ def _same_session(asked: int, this: int, dated: int = 0, vote: bool = False) -> 
         raise StaleCommand(msg("home.vote.stale.unsaid" if vote else "home.after.stale.unsaid"))
 
 
-def _same_hand(asked: int, last: int) -> None:
+def _same_hand(asked: int, last: int, session: int) -> None:
     """R-20.14, R-20.15: a show or a hunt asked for hand ``asked`` (a button under that
     hand's end message; 0: not dated) acts on it only while it is the last hand."""
     if asked and asked != last:
-        raise StaleCommand(msg("home.after.stale", hand=Number(asked), last=Number(last)))
+        hand, last_ = hand_label(session, asked), hand_label(session, last)
+        raise StaleCommand(msg("home.after.stale", hand=hand, last=last_))
 
 
 def _replay(hand_no: int, info: HandInfo) -> Hand:
