@@ -490,7 +490,7 @@ class TableCog(commands.Cog):
         user = str(interaction.user.id)
         text = await t.hand_history(hand, user)
         # this table's hand; at a channel's later table, named with the table.
-        session = t.state.incarnation
+        session = t.snapshot(user).session
         name = f"hand-{hand}.phh" if session <= 1 else f"table-{session}-hand-{hand}.phh"
         file = discord.File(io.BytesIO(text.encode()), name)
         await interaction.followup.send(
