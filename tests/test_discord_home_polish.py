@@ -93,3 +93,37 @@ async def test_r20_83_discord_vote_buttons_carry_their_table_and_old_ones_are_re
     await h.settle()
     assert h.table().state.bomb.get("passed") is True
     assert h.table().conservation_error() is None
+
+
+async def test_r20_84_discord_a_later_tables_hand_says_its_table(h: DiscordHarness) -> None:
+    """At the channel's second table hand #1 was "Hand #1" on the table message, its
+    end post and its export, as the first table's hand #1 was. There each says which
+    table it is; the export is this table's hand, named so."""
+    fake = h.fake
+    users = players(fake)
+    await h.slash(users[0], "table create")
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[0], "deal")
+    await h.fold_to_one()
+    await h.slash(users[0], "table close")
+    assert h.table().state.closed, h.last_ephemeral(users[0])
+    await h.slash(users[1], "table create")  # another host (creating has a cooldown)
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[1], "deal")
+    assert h.table().state.incarnation == 2 and h.table().state.hand_no == 1
+    label = render(msg("table.hand_label", hand=Number(1), session=Number(2)), "en")
+    assert "Hand #1 (table 2)" in h.table_message().embeds[0]["footer"]["text"]
+    await h.fold_to_one()
+    over = render(
+        msg("table.hand_over", hand=msg("table.hand_label", hand=Number(1), session=Number(2))),
+        "en",
+    )
+    assert any(over in m.content for m in fake.channel_messages()), over
+    mark = len(fake.deliveries)
+    await h.slash(users[2], "export", hand=1)
+    files = [(name, d) for d in fake.deliveries[mark:] for name, _ in d.attachments]
+    assert [name for name, _ in files] == ["table-2-hand-1.phh"], files
+    assert label in files[0][1].text()
+    assert h.table().conservation_error() is None
