@@ -17,14 +17,16 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
-from bot.poker.messages import Chips, Msg, Number, Rule, msg
+from bot.poker.messages import Chips, Msg, Rule, msg
 from bot.poker.record import HandStart
 from bot.poker.variants import get_variant
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
+from bot.table.handlabel import hand_label
 from bot.table.home import aftermath, bombvote
 from bot.table.hosting import Hosting, Offer
+from bot.table.hosting import role as hosting_role
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
@@ -39,11 +41,11 @@ class UnreplayableHand(TableError):
     """A recorded hand this engine cannot replay (a rule changed since it was dealt,
     R-16.8)."""
 
-    def __init__(self, hand_no: int, reason: Msg) -> None:
-        # ``reason``: the engine's refusal of the old rules.
-        super().__init__(
-            msg("table.unreplayable", hand=Number(hand_no), why=reason, rule=Rule("R-16.8"))
-        )
+    def __init__(self, hand_no: int, reason: Msg, session: int = 1) -> None:
+        # ``reason``: the engine's refusal of the old rules; ``session``: which table of
+        # the channel (R-20.84).
+        hand = hand_label(session, hand_no)
+        super().__init__(msg("table.unreplayable", hand=hand, why=reason, rule=Rule("R-16.8")))
         self.hand_no = hand_no
         self.reason = reason
 
@@ -368,6 +370,7 @@ class TableState:
         self.departures.pop(seat.user_id, None)
         self.hosting.drop(p.user)  # seated: off the waiting list (R-20.55)
         self.hosting.kicked.discard(p.user)  # a kick is not a ban (R-20.51)
+        self.hosting.kicked_by.pop(p.user, None)
 
     def _on_time_collected(self, p: log.TimeCollected, live: Any) -> None:
         """R-14.2: the house's time charge, taken between deals; recorded as rake."""
@@ -427,6 +430,9 @@ class TableState:
         """§20 host tools (R-20.50 to R-20.54); the checks are bot/table/host.py's."""
         if p.what == "kick":
             self.hosting.kicked.add(p.user)
+            # R-20.81: who kicked him, as he acted then (he may stop being a co-host).
+            role = hosting_role(self.host, self.hosting.cohosts, p.by)
+            self.hosting.kicked_by[p.user] = (role, p.by_name)
             if self.dealt_in(p.seat):
                 self.seats[p.seat].leaving = True
         elif p.what == "seat":
@@ -467,6 +473,9 @@ class TableState:
 
     def _on_bomb_voted(self, p: log.BombVoted, live: Any) -> None:
         bombvote.fold_voted(self.bomb, p)
+
+    def _on_bomb_lapsed(self, p: log.BombLapsed, live: Any) -> None:
+        bombvote.fold_lapsed(self.bomb)
 
     def _on_rabbit_hunted(self, p: log.RabbitHunted, live: Any) -> None:
         aftermath.fold_rabbit(self.after, p)
@@ -740,6 +749,7 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Waitlisted: TableState._on_waitlisted,
     log.BombProposed: TableState._on_bomb_proposed,
     log.BombVoted: TableState._on_bomb_voted,
+    log.BombLapsed: TableState._on_bomb_lapsed,
     log.RabbitHunted: TableState._on_rabbit_hunted,
     log.ShownByChoice: TableState._on_shown_by_choice,
     log.Chosen: TableState._on_chosen,
