@@ -548,3 +548,25 @@ async def test_R_19_49_the_rebuy_question_runs_out_with_the_wait(tmp_path: Path)
         assert state.status == "finished" and tourney.run.taken_at_end == state.chips
     finally:
         await _close(opened)
+
+
+async def test_R_19_48_a_decline_heads_up_ends_the_tournament_at_once(tmp_path: Path) -> None:
+    """Two entrants: alice busts, is asked, says no: her decline makes the robot the
+    winner, and the terminal ends the tournament there (no stuck table, no traceback)."""
+    time = ManualTime()
+    argv = ["--tournament", "sng", "--players", "2", "--seed", "4", "--clock", "0"]
+    opened = await _open(tmp_path, [*argv, "--rebuys", "1", "alice"], time)
+    tourney, _, out = opened
+
+    async def lines() -> str | None:
+        return "alice: no" if _asked(out) else "alice: all in"
+
+    try:
+        assert await tourney.play(lines)
+        state = tourney.run.st
+        assert state.status == "finished" and state.winner != "alice"
+        assert [f.first for f in state.finishes if f.entry == "alice"] == [2]
+        assert _en("tournament.no_rebuy", player=Name("alice")) in out.getvalue()
+        assert tourney.run.taken_at_end == state.chips  # R-2.5, R-19.80
+    finally:
+        await _close(opened)

@@ -412,6 +412,8 @@ class Tourney:
                 await self.set_clocks()
                 if not await self.entries(lines):
                     return False
+                if run.st.status != "running":  # a wait's answer ended it
+                    break
                 waiting = self.humans_to_act()
                 for number, table, _ in waiting:
                     turn = table.snapshot(None).turn
