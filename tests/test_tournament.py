@@ -33,7 +33,7 @@ from bot.tournament.log import (
     to_payload,
 )
 from bot.tournament.places import Bust, complete, rank
-from bot.tournament.ports import TablePort, shape
+from bot.tournament.ports import Arriving, Leaving, TablePort, shape
 from bot.tournament.structure import Break, Config, Entries, Level, Schedule, preset
 from bot.words import SUPPORTED, render
 from bot.words.catalog import keys
@@ -714,10 +714,12 @@ class FakeTable:
     def between_hands(self) -> bool:
         return True
 
-    async def move_out(self, entry: str, key: str) -> int:
+    async def move_out(self, entry: str, key: str, why: Leaving = "moved") -> int:
         return 0
 
-    async def move_in(self, entry: str, name: str, chips: int, seat: int, key: str) -> None:
+    async def move_in(
+        self, entry: str, name: str, chips: int, seat: int, key: str, why: Arriving = "moved"
+    ) -> None:
         return None
 
     async def set_level(self, level: Level, key: str) -> None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Literal, Protocol
 
 from bot.poker.messages import Chips, Msg, Name, msg
 from bot.table import log as tlog
@@ -58,6 +58,23 @@ class Answer(Protocol):
     def msg(self) -> Msg | None: ...
 
 
+Leaving = Literal["moved", "out", "wait", "end", "cancel"]
+"""Why a player leaves a table without a cash-out: moved to another table, out of the
+tournament, waiting to rebuy (R-19.47), the tournament over (R-19.80) or called off
+(R-19.42). Only the words said at the table differ."""
+Arriving = Literal["moved", "seated"]
+"""Why a player sits with chips he brings: moved from another table, or seated by the
+tournament (the start, a late entry, a re-entry, a rebuy after a wait)."""
+LEAVING: Final[Mapping[str, str]] = {
+    "moved": "deal.moved_out",
+    "out": "deal.left_out",
+    "wait": "deal.left_wait",
+    "end": "deal.left_end",
+    "cancel": "deal.left_cancel",
+}
+ARRIVING: Final[Mapping[str, str]] = {"moved": "deal.moved_in", "seated": "deal.seated"}
+
+
 class Table(Protocol):
     """What a move needs of a table (``bot.table.table.Table``, which imports this)."""
 
@@ -71,6 +88,7 @@ class Table(Protocol):
         key: str | None,
         chips: int | None = None,
         transfer: str | None = None,
+        why: Leaving = "moved",
     ) -> Answer: ...
 
     async def move_in(
@@ -82,6 +100,7 @@ class Table(Protocol):
         *,
         key: str | None,
         transfer: str | None = None,
+        why: Arriving = "moved",
     ) -> Answer: ...
 
 

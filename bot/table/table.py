@@ -617,9 +617,11 @@ class Table:
         key: str | None,
         chips: int | None = None,
         transfer: str | None = None,
+        why: moves.Leaving = "moved",
     ) -> Outcome:
         """R-19.2: stand ``user`` up without a cash-out, his stack leaving as the move
-        ``transfer`` (default ``key``); between hands only. See bot/table/moves.py."""
+        ``transfer`` (default ``key``); between hands only; the table is told ``why``.
+        See bot/table/moves.py."""
         move = transfer or key
         if move is None:
             raise TypeError("a move needs its transfer id (or its key)")
@@ -632,7 +634,7 @@ class Table:
             amount = moves.check_out(st, seat, chips)
             await self._commit(tlog.Stood(seat.number, amount, move), key=key)
             self.away.discard(user)
-            told = msg("deal.moved_out", who=Name(seat.name), amount=Chips(amount))
+            told = msg(moves.LEAVING[why], who=Name(seat.name), amount=Chips(amount))
             await self._public("stood", told, seat=seat.number)
             return told
 
@@ -647,9 +649,11 @@ class Table:
         *,
         key: str | None,
         transfer: str | None = None,
+        why: moves.Arriving = "moved",
     ) -> Outcome:
         """R-19.2: sit ``user`` with the ``chips`` he brings from another table (no
-        buy-in), in ``seat`` or a free one drawn at random. See bot/table/moves.py."""
+        buy-in), in ``seat`` or a free one drawn at random; the table is told ``why``.
+        See bot/table/moves.py."""
         move = transfer or key
         if move is None:
             raise TypeError("a move needs its transfer id (or its key)")
@@ -679,7 +683,9 @@ class Table:
             record = tlog.Sat(user, name, number, chips, 0, "active", move)
             await self._commit(record, key=key)
             self.away.discard(user)
-            told = msg("deal.moved_in", who=Name(name), seat=Number(number), amount=Chips(chips))
+            told = msg(
+                moves.ARRIVING[why], who=Name(name), seat=Number(number), amount=Chips(chips)
+            )
             await self._public("sat", told, seat=number, user=user)
             return told
 

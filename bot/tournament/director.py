@@ -23,6 +23,7 @@ from bot.tournament import payouts
 from bot.tournament.balance import Plan, TableShape, draw_seats, place_newcomer
 from bot.tournament.chiprace import chip_race
 from bot.tournament.handforhand import HandForHand
+from bot.tournament.level_said import level_of_game
 from bot.tournament.log import (
     BountyPaid,
     Cancelled,
@@ -51,7 +52,7 @@ from bot.tournament.log import (
 )
 from bot.tournament.naming import entry_numbers, entry_said
 from bot.tournament.places import Bust, Finish, complete, rank
-from bot.tournament.rotation import level_game, level_of_game
+from bot.tournament.rotation import level_game
 from bot.tournament.structure import Break, Config, Level
 
 Status: TypeAlias = Literal["registering", "running", "finished", "cancelled"]

@@ -10,10 +10,16 @@ already applied, so a crash between them is finished by replaying the log's ``Mo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Literal, Protocol, TypeAlias
 
 from bot.tournament.balance import Kind, TableShape
 from bot.tournament.structure import Level
+
+Leaving: TypeAlias = Literal["moved", "out", "wait", "end", "cancel"]
+"""Why an entry leaves a table (the table words each: ``bot.table.moves.Leaving``, the
+same values; the director imports nothing of the tables)."""
+Arriving: TypeAlias = Literal["moved", "seated"]
+"""Why an entry sits at a table (``bot.table.moves.Arriving``)."""
 
 
 class TablePort(Protocol):
@@ -46,14 +52,16 @@ class TablePort(Protocol):
         """No hand in progress: players may leave or arrive (R-19.31)."""
         ...
 
-    async def move_out(self, entry: str, key: str) -> int:
+    async def move_out(self, entry: str, key: str, why: Leaving = "moved") -> int:
         """Stand ``entry`` up without cashing out; his chips (returned) stay in the
-        tournament. Idempotent by ``key``."""
+        tournament; the table is told ``why``. Idempotent by ``key``."""
         ...
 
-    async def move_in(self, entry: str, name: str, chips: int, seat: int, key: str) -> None:
-        """Sit ``entry`` at ``seat`` with ``chips``, dealt in from the next hand.
-        Idempotent by ``key``."""
+    async def move_in(
+        self, entry: str, name: str, chips: int, seat: int, key: str, why: Arriving = "moved"
+    ) -> None:
+        """Sit ``entry`` at ``seat`` with ``chips``, dealt in from the next hand; the
+        table is told ``why``. Idempotent by ``key``."""
         ...
 
     async def set_level(self, level: Level, key: str) -> None:

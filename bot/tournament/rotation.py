@@ -8,12 +8,9 @@ choice into the rotation's pick (:func:`pick`), which a table reads at each deal
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal, TypeAlias
+from typing import Final, Literal, TypeAlias
 
-from bot.poker.messages import Chips, Msg, Number, joined, msg
-
-if TYPE_CHECKING:
-    from bot.tournament.structure import Level
+from bot.poker.messages import Msg, joined, msg
 
 Rotate: TypeAlias = Literal["level", "orbit", "deal"]
 ROTATE: Final[tuple[Rotate, ...]] = ("level", "orbit", "deal")
@@ -93,61 +90,6 @@ def games_said(games: tuple[str, ...], rotate: Rotate) -> Msg:
     return msg(f"rotation.games.{rotate}", games=joined([game_said(g) for g in dealt_games]))
 
 
-def level_of_game(level: Number, item: Level, forced: str, game: str) -> Msg:
-    """A level as the tables deal it when it deals one game of a rotation (R-19.55):
-    that game's forced bets only. A limit schedule (``bring_in``, R-19.50): a stud game
-    its ante, bring-in and limits, another game blinds of half the small bet and the
-    small bet beside the limits. A blinds schedule: blinds (and the big blind's ante);
-    a stud game the limits of the big blind and twice it."""
-    variant = game.partition(":")[0]
-    name = game_said(game, structure=STRUCTURES)
-    stud = variant in STUD
-    if forced == "bring_in" and stud:
-        return msg(
-            "rotation.level.stud",
-            level=level,
-            game=name,
-            ante=Chips(item.ante),
-            bring_in=Chips(item.bring_in),
-            small=Chips(item.small),
-            big=Chips(item.big),
-        )
-    if forced == "bring_in":
-        return msg(
-            "rotation.level.limit",
-            level=level,
-            game=name,
-            blind_small=Chips(max(1, item.small // 2)),
-            blind_big=Chips(item.small),
-            small=Chips(item.small),
-            big=Chips(item.big),
-        )
-    if stud:
-        return msg(
-            "rotation.level.limits",
-            level=level,
-            game=name,
-            small=Chips(item.big),
-            big=Chips(2 * item.big),
-        )
-    if not item.ante:
-        return msg(
-            "rotation.level.blinds_no_ante",
-            level=level,
-            game=name,
-            small=Chips(item.small),
-            big=Chips(item.big),
-        )
-    return msg(
-        "rotation.level.blinds",
-        level=level,
-        game=name,
-        small=Chips(item.small),
-        big=Chips(item.big),
-        ante=Chips(item.ante),
-    )
-
-
 __all__ = [
     "HORSE",
     "ROTATE",
@@ -157,7 +99,6 @@ __all__ = [
     "game_said",
     "games_said",
     "level_game",
-    "level_of_game",
     "pick",
     "rotate_of",
 ]

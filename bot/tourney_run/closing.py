@@ -78,7 +78,7 @@ async def close_final(port: ServiceTable, tournament: str) -> int:
     taken off it (all the chips in play: the winner's)."""
     taken = 0
     for seat in list(port.table.state.seats.values()):
-        taken += await port.move_out(seat.user_id, end_key(tournament, seat.user_id))
+        taken += await port.move_out(seat.user_id, end_key(tournament, seat.user_id), "end")
     await close(port, tournament)
     return taken
 

@@ -180,7 +180,7 @@ async def wind_up(runner: Runner) -> None:
                 raise TableError(answer.msg)
         for seat in list(table.state.seats.values()):
             key = f"{t}:cancel:{seat.user_id}"
-            answer = await table.move_out(seat.user_id, key=key, transfer=key)
+            answer = await table.move_out(seat.user_id, key=key, transfer=key, why="cancel")
             if not answer.ok and not answer.duplicate:
                 raise TableError(answer.msg)
         answer = await table.close(runner.director, key=f"{t}:close:{number}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from bot.table.errors import TableError
+from bot.table.moves import Arriving, Leaving
 from bot.table.table import Table
 from bot.tournament import rotation
 from bot.tournament.balance import Kind
@@ -77,18 +78,20 @@ class ServiceTable:
     def between_hands(self) -> bool:
         return not self.table.state.in_hand
 
-    async def move_out(self, entry: str, key: str) -> int:
+    async def move_out(self, entry: str, key: str, why: Leaving = "moved") -> int:
         user = self.user(entry)
         seat = self.table.state.seat_of(user)
         chips = seat.stack if seat is not None else 0
-        answer = await self.table.move_out(user, key=key, transfer=key)
+        answer = await self.table.move_out(user, key=key, transfer=key, why=why)
         if not answer.ok and not answer.duplicate:
             raise TableError(answer.msg)
         return chips
 
-    async def move_in(self, entry: str, name: str, chips: int, seat: int, key: str) -> None:
+    async def move_in(
+        self, entry: str, name: str, chips: int, seat: int, key: str, why: Arriving = "moved"
+    ) -> None:
         user = self.user(entry)
-        answer = await self.table.move_in(user, name, chips, seat, key=key, transfer=key)
+        answer = await self.table.move_in(user, name, chips, seat, key=key, transfer=key, why=why)
         if not answer.ok and not answer.duplicate:
             raise TableError(answer.msg)
 

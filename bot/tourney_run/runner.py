@@ -16,7 +16,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.poker.messages import Msg
-from bot.table.moves import Mover
+from bot.table.moves import Leaving, Mover
 from bot.table.service import TableService
 from bot.table.settings import TableSettings
 from bot.table.table import Table
@@ -329,21 +329,22 @@ class Runner:
                 for entry, number, seat in record.seats:
                     port = await self._table(number)
                     chips = self.st.config.stack
-                    await port.move_in(entry, names[entry], chips, seat, self._seat_key(entry))
+                    key = self._seat_key(entry)
+                    await port.move_in(entry, names[entry], chips, seat, key, "seated")
             elif isinstance(record, Returned):
                 # back with the stack he rebought (the Rebought before it).
                 port = await self._table(record.table)
                 await self._set_levels()
                 await port.move_in(
                     record.entry, names[record.entry], self.st.stacks.get(record.entry, 0),
-                    record.seat, self._seat_key(record.entry),
+                    record.seat, self._seat_key(record.entry), "seated",
                 )  # fmt: skip
             elif isinstance(record, Seated):
                 port = await self._table(record.table)
                 await self._set_levels()
                 await port.move_in(
                     record.entry, names[record.entry], record.chips, record.seat,
-                    self._seat_key(record.entry),
+                    self._seat_key(record.entry), "seated",
                 )  # fmt: skip
             elif isinstance(record, Moved):
                 await self._move(self._transfer(index), record)
@@ -409,7 +410,7 @@ class Runner:
                 if port.between_hands():
                     await port.move_in(
                         entry, state.names()[entry], state.stacks[entry],
-                        state.seats[entry][1], self._seat_key(entry),
+                        state.seats[entry][1], self._seat_key(entry), "seated",
                     )  # fmt: skip
         for port in self.ports.values():
             if not port.between_hands():
@@ -417,7 +418,8 @@ class Runner:
             for entry, chips in list(port.stacks().items()):
                 if entry not in state.seats:
                     assert chips == 0, f"{entry} is out with chips"
-                    await port.move_out(entry, self._bust_key(entry))
+                    why: Leaving = "wait" if entry in state.waiting else "out"
+                    await port.move_out(entry, self._bust_key(entry), why)
         await control.make_changes(self)
 
     # ------------------------------------------------------------ the loop's steps
