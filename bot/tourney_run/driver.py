@@ -32,6 +32,7 @@ from bot.table.service import TableService
 from bot.tournament import director
 from bot.tournament.director import Decision, State
 from bot.tournament.structure import Config
+from bot.tourney_run.journal import journal_id
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id
 
@@ -157,11 +158,6 @@ class Driver:
         self.opened[opened.tournament] = opened
         return runner
 
-    async def index(self) -> list[str]:
-        """Every tournament ever opened on the store, oldest first."""
-        rows = await self.service.store.events(INDEX_LOG)
-        return [Opened.from_payload(r.payload).tournament for r in rows if r.kind == OPENED]
-
     def forget(self, tournament: str) -> None:
         """Another process runs ``tournament`` now: no step, no command of it here."""
         self.runners.pop(tournament, None)
@@ -173,9 +169,11 @@ class Driver:
         process runs and has not loaded yet, finishing what a crash (or the process
         that ran it before) cut short; returns their ids."""
         loaded = []
-        for row in await self.service.store.events(INDEX_LOG):
-            if row.kind != OPENED:
-                continue
+        rows = [r for r in await self.service.store.events(INDEX_LOG) if r.kind == OPENED]
+        if self.service.ownership is not None:  # whose each one is: its journal's guild
+            ids = [journal_id(Opened.from_payload(r.payload).tournament) for r in rows]
+            await self.service.ownership.learn(ids)
+        for row in rows:
             opened = Opened.from_payload(row.payload)
             if opened.tournament in self.runners:
                 continue

@@ -87,8 +87,6 @@ async def adopt(driver: Driver) -> list[str]:
     for tournament in list(driver.runners):
         if not own.owns(journal_id(tournament)):
             driver.forget(tournament)
-    index = await driver.index()
-    await own.learn([journal_id(t) for t in index])
     return await driver.recover()
 
 
