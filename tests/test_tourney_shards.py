@@ -23,6 +23,7 @@ import pytest
 from bot.poker.messages import Msg
 from bot.store import open_store
 from bot.store.lease import Lease, LeaseStore
+from bot.table.clocks import ManualTime, TimeSource
 from bot.table.moves import balance, moves_log
 from bot.table.ownership import NotOwned, Ownership
 from bot.table.ports import NullPresenter, StoreAdapter
@@ -30,7 +31,7 @@ from bot.table.recovery import load
 from bot.table.service import TableService
 from bot.tournament.director import Decision
 from bot.tournament.log import HandFinished, HandStarted, Paused, Placed
-from bot.tournament.structure import Config, preset
+from bot.tournament.structure import Config, Level, Unit, preset
 from bot.tourney_run import lease
 from bot.tourney_run.driver import Driver, Opened
 from bot.tourney_run.journal import journal_id
@@ -74,7 +75,9 @@ class Hooks:
         return None
 
 
-async def _process(url: str, name: str, shards: set[int], **kw: Any) -> tuple[TableService, Driver]:
+async def _process(
+    url: str, name: str, shards: set[int], clock: TimeSource | None = None, **kw: Any
+) -> tuple[TableService, Driver]:
     """One bot process: its store, lease connection, service and tournament driver. The
     presenter knows no tournament table's guild (a table's thread is made later), so
     only the journal's recorded guild can put the tables on the right shard."""
@@ -83,7 +86,9 @@ async def _process(url: str, name: str, shards: set[int], **kw: Any) -> tuple[Ta
     ownership = Ownership(leases, name, 2, shards, guild_of=lambda _t: None, **kw)
     lease.follow(ownership)
     adapter.fencing = ownership
-    service = TableService(adapter, NullPresenter(), seed=f"deal-{name}", ownership=ownership)
+    service = TableService(
+        adapter, NullPresenter(), clock, seed=f"deal-{name}", ownership=ownership
+    )
     driver = Driver(service, Hooks(), rng=lambda _t: random.Random(7))
     lease.attach(driver)
     return service, driver
@@ -120,21 +125,21 @@ async def _play(runner: Runner, renew: Renewing, rng: random.Random) -> None:
     raise AssertionError("the tournament did not end")
 
 
-def _config() -> Config:
+def _config(unit: Unit = "hands") -> Config:
     return Config(
         game=("holdem",),
         buy_in=100,
         fee=10,
         stack=STACK,
-        schedule=preset("turbo", STACK, unit="hands"),
+        schedule=preset("turbo", STACK, unit=unit),
         seats=6,
         payouts=(5000, 3000, 2000),
     )
 
 
-async def _opened(service: TableService, driver: Driver) -> Runner:
+async def _opened(service: TableService, driver: Driver, unit: Unit = "hands") -> Runner:
     assert await lease.claim(service, EVENT, GUILD) is None
-    runner = await driver.create(Opened(EVENT, place=1, host="host"), _config())
+    runner = await driver.create(Opened(EVENT, place=1, host="host"), _config(unit))
     assert runner is not None
     for n in range(PLAYERS):
         assert (await driver.register(EVENT, f"p{n}", f"Player {n}")).ok
@@ -255,7 +260,7 @@ async def test_R_19_76_standby_finishes_a_tournament_its_owner_died_in(pg_url: s
 
 
 async def test_R_19_77_a_stale_owner_s_journal_and_moves_are_fenced(pg_url: str) -> None:
-    """R-19.77: a paused owner whose clock says its lease still runs (a clock that
+    """R-19.77, R-19.78: a paused owner whose clock says its lease still runs (a clock that
     jumped) appends to the journal and the moves log with the old fence: the store
     refuses both, nothing is written, and A drops the shard, its tables and the
     tournament at once."""
@@ -279,7 +284,7 @@ async def test_R_19_77_a_stale_owner_s_journal_and_moves_are_fenced(pg_url: str)
             await a.store.append(moves_log(EVENT), "move", {"transfer": "x"}, idem_key="x")
         assert len(await b.store.events(journal_id(EVENT))) == before
         assert await b.store.events(moves_log(EVENT)) == []
-        # The host's pause reaching A is answered as a moving table's command is.
+        # R-19.78: the host's pause reaching A is answered as a moving table's command is.
         answer = await da.run(EVENT, lambda r: r.pause("host", key="late"))
         assert answer == Decision(refusal=NotOwned(EVENT).msg)
         # B, the owner, pauses it: appended once, with B's fence.
@@ -287,6 +292,45 @@ async def test_R_19_77_a_stale_owner_s_journal_and_moves_are_fenced(pg_url: str)
         assert adopted is not None
         assert (await db.run(EVENT, lambda r: r.pause("host", key="i1"))).ok
         assert adopted.st.paused and len(await b.store.events(journal_id(EVENT))) == before + 1
+    finally:
+        await _close(a)
+        await _close(b)
+
+
+async def test_R_19_79_level_clock_and_pause_carry_over_a_take_over(pg_url: str) -> None:
+    """R-19.79, R-19.41: levels by minutes. A starts the tournament and its host pauses
+    it; A dies. B adopts it still paused, the level where it was: no level passes while
+    paused, however long the take-over took. Resumed, the level has the time it had
+    left when paused; the time before the pause counted."""
+    clock = ManualTime(1_000_000.0)
+    a, da = await _process(pg_url, "a", {1}, clock)
+    b, db = await _process(pg_url, "b", set(), clock, standby=True)
+    try:
+        await a.lease_step()
+        runner = await _opened(a, da, "minutes")
+        item = runner.st.config.schedule.item(0)
+        assert isinstance(item, Level)
+        length = 60.0 * item.length
+        clock.advance(length / 3)
+        assert (await da.run(EVENT, lambda r: r.pause("host", key="i1"))).ok
+        await asyncio.sleep(TTL * 1.5)  # A dies
+        clock.advance(length * 3)  # the take-over took long, on the tournament's clock
+        await b.lease_step()
+        adopted = db.get(EVENT)
+        assert adopted is not None and adopted.st.paused
+        assert adopted.st.level == 0 and adopted.st.level_at == runner.st.level_at
+        await adopted.tick()
+        assert adopted.st.level == 0  # paused: the clock stood still
+        assert (await db.run(EVENT, lambda r: r.resume("host", key="i2"))).ok
+        left = adopted.st.level_at + length - clock.now()
+        assert left == pytest.approx(length * 2 / 3)
+        clock.advance(left - 1)
+        await adopted.tick()
+        assert adopted.st.level == 0
+        clock.advance(1)
+        await adopted.tick()
+        assert adopted.st.level == 1
+        adopted.check_chips()
     finally:
         await _close(a)
         await _close(b)
