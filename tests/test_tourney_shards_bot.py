@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from bot.config import make_token
+from bot.poker import messages
 from bot.store import open_store
 from bot.table.ports import StoreAdapter
 from bot.table.recovery import load
@@ -22,14 +23,18 @@ from bot.tournament.log import HandFinished, HandStarted, Placed
 from bot.tourney_run.driver import INDEX_LOG
 from bot.tourney_run.journal import Journal, journal_id
 from bot.tourney_run.stakes import table_id
+from bot.words import render
 from cogs.ids import decode
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.pgcluster import Cluster
+from tests.test_discord_e2e import Harness
+from tests.test_discord_tourney import click, cog, command, create, t
 from tests.test_service_ops import BotProcess, to_act
 from tests.test_shards_processes import _answered, _leases, _owner, _until
 
 BOT_TTL = 2.0
 PLAYERS = ("bob", "carol", "dave")
+__all__ = ["t"]  # the in-process bot's fixture (tests/test_discord_tourney.py)
 STACK = 300
 
 
@@ -213,3 +218,25 @@ async def _announcement(fake: FakeDiscord, host: FakeUser, bot: BotProcess) -> F
         said = [m.content for m in fake.ephemerals(host)]
         raise AssertionError(f"no announcement: {said}\n{bot.text()[-3000:]}") from exc
     return found()[0]
+
+
+async def test_R_19_78_a_command_or_click_for_a_tournament_run_elsewhere_changes_nothing(
+    t: Harness,
+) -> None:
+    """R-19.78: once another process runs the tournament (its shard moved: the driver
+    forgot it), its Register button and its commands are answered privately as a
+    moving table's are, in the player's words, and nothing is written."""
+    alice, bob = t.fake.user("alice"), t.fake.user("bob")
+    assert "is open" in await create(t, alice, format="scheduled")
+    driver = cog(t).driver
+    (tournament,) = list(driver.runners)
+    assert "registered" in await click(t, bob, "reg")
+    store = driver.service.store
+    before = len(await store.events(journal_id(tournament)))
+    driver.forget(tournament)
+    moving = render(messages.msg("table.not_owned"), "en")
+    assert await click(t, alice, "reg") == moving
+    assert moving in await command(t, bob, "unregister", tournament=tournament)
+    assert moving in await command(t, alice, "start")  # the channel's, found by its place
+    assert len(await store.events(journal_id(tournament))) == before
+    assert driver.get(tournament) is None

@@ -159,9 +159,9 @@ class Driver:
         return runner
 
     def forget(self, tournament: str) -> None:
-        """Another process runs ``tournament`` now: no step, no command of it here."""
+        """Another process runs ``tournament`` now: no step, no command of it here
+        (its index entry stays: a command in its channel still finds it, and is told)."""
         self.runners.pop(tournament, None)
-        self.opened.pop(tournament, None)
         self.elsewhere.add(tournament)
 
     async def recover(self) -> list[str]:
@@ -178,6 +178,7 @@ class Driver:
             if opened.tournament in self.runners:
                 continue
             if not self.owns(opened.tournament):
+                self.opened[opened.tournament] = opened
                 self.elsewhere.add(opened.tournament)
                 continue
             self.elsewhere.discard(opened.tournament)
