@@ -166,6 +166,8 @@ async def test_R_19_76_bot_process_killed_mid_tournament_the_standby_finishes_it
                 raise AssertionError(f"no standings\n{s.text()[-4000:]}")
             await fake.wait_idle(0.5)
             assert len(_standings(fake)) == 1
+            # The table played in one thread: S edited A's, it made no second one.
+            assert len([c for c in fake.channels.values() if c.is_thread]) == 1
             started, records = await _hands(url, tournament)
             finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
             assert max(started.values()) == 1 and max(finished.values()) == 1
