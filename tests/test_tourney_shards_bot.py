@@ -14,6 +14,8 @@ import signal
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from bot.config import make_token
 from bot.poker import messages
 from bot.store import open_store
@@ -105,13 +107,16 @@ async def _hands(url: str, tournament: str) -> tuple[Counter[tuple[int, int]], l
     return started, list(records)
 
 
-async def test_R_19_76_bot_process_killed_mid_tournament_the_standby_finishes_it(
-    tmp_path: Path, pg_cluster: Cluster
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGSTOP"])
+async def test_R_19_76_bot_process_lost_mid_tournament_the_standby_finishes_it(
+    tmp_path: Path, pg_cluster: Cluster, how: str
 ) -> None:
-    """R-19.75, R-19.76, R-19.78, R-2.5 through real bot processes: the tournament on
-    its guild's shard; its owner SIGKILLed mid-hand; the standby takes the lease, adopts
-    the tournament and its table's thread, and the players' clicks finish it to its
-    standings, posted once; each hand heard of once, places complete, chips exact."""
+    """R-19.75, R-19.76, R-19.77, R-19.78, R-2.5 through real bot processes: the
+    tournament on its guild's shard; its owner SIGKILLed (or SIGSTOPped, and woken once
+    the standby has the lease) mid-hand; the standby takes the lease, adopts the
+    tournament and its table's thread, and the players' clicks finish it to its
+    standings, posted once; each hand heard of once, places complete, chips exact. The
+    woken owner deals nothing and writes nothing of it."""
     url = pg_cluster.new_database()
     async with FakeDiscord() as fake:
         fake.token = make_token(fake.application_id)
@@ -150,10 +155,13 @@ async def test_R_19_76_bot_process_killed_mid_tournament_the_standby_finishes_it
                 raise AssertionError(f"no second hand\n{a.text()[-6000:]}\n{s.text()[-3000:]}")
             started_before, _ = await _hands(url, tournament)
             assert a.proc is not None
-            a.proc.send_signal(signal.SIGKILL)
-            await a.proc.wait()
+            a.proc.send_signal(getattr(signal, how))
+            if how == "SIGKILL":
+                await a.proc.wait()
             # S takes the lease and connects the gateway shard; the players play on.
             await _until("S holds shard 0", lambda: _held(url, _owner(s)), 30, 0.2)
+            if how == "SIGSTOP":
+                a.proc.send_signal(signal.SIGCONT)  # A wakes up, its lease long gone
             # Check or call (nobody busts) until S has dealt a hand of its own, then all in.
             dealt_by_s = False
             for _ in range(3000):
@@ -187,7 +195,14 @@ async def test_R_19_76_bot_process_killed_mid_tournament_the_standby_finishes_it
             fences = {str(n): g for n, g in await _rows(url, "SELECT name, generation FROM fences")}
             assert fences["shard:0"] == 2  # the take-over moved the fence
             assert "took shard 0 (generation 2)" in s.text(), s.text()[-4000:]
-            assert "Traceback" not in a.text() + s.text(), a.text()[-4000:] + s.text()[-4000:]
+            assert "Traceback" not in s.text(), s.text()[-4000:]
+            if how == "SIGSTOP":  # A, awake, let the shard go and runs nothing of it
+                assert "lease of shard 0 lost" in a.text(), a.text()[-4000:]
+                assert (await _leases(url)).get(0) == _owner(s)
+                code, _ = await a.stop()
+                assert code == 0, a.text()[-4000:]
+            for proc in (a, s) if how == "SIGSTOP" else (s,):
+                assert "tourney_run" not in proc.text(), proc.text()[-4000:]
             code, _ = await s.stop()
             assert code == 0
         finally:
