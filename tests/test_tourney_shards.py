@@ -334,3 +334,27 @@ async def test_R_19_79_level_clock_and_pause_carry_over_a_take_over(pg_url: str)
     finally:
         await _close(a)
         await _close(b)
+
+
+async def test_R_19_76_adopting_is_tried_again_after_a_failed_lease_step(pg_url: str) -> None:
+    """R-19.76: what rides on a shard gained (a tournament's adoption) runs after the
+    lease step that gained it; when it fails (the database away a moment) it runs again
+    at the next step though nothing changed then, and no more once it succeeded."""
+    a, _ = await _process(pg_url, "a", {1})
+    calls: list[int] = []
+
+    async def hook() -> None:
+        calls.append(len(calls))
+        if len(calls) == 1:
+            raise ConnectionError("the database went away")
+
+    a.lease_hooks.append(hook)
+    try:
+        await a.lease_step()  # gained shard 1: the hooks run; this one fails
+        assert len(calls) == 1
+        await a.lease_step()  # nothing gained or lost, but a hook failed: again
+        assert len(calls) == 2
+        await a.lease_step()
+        assert len(calls) == 2
+    finally:
+        await _close(a)

@@ -1,11 +1,11 @@
 """A tournament through the real bot processes (``python -m bot``, tests/fakediscord/
 launch.py) on one PostgreSQL store with ``CHIPFIST_SHARD_COUNT``: the owner A runs a
-sit-and-go its players play by the buttons of their table's thread; A is SIGKILLed
-mid-hand; the standby S takes the shard over, connects its gateway shard, adopts the
-tournament and deals on; the players finish it by their buttons and the standings are
-posted once. Read back from the store: every hand heard of once, places complete,
-chips exact (R-2.5), the tournament and its table on the guild's shard, and the shard's
-fence moved by the take-over."""
+sit-and-go its players play by the buttons of their table's thread; A is SIGKILLed (or
+SIGSTOPped, and woken after the take-over) mid-hand; the standby S takes the shard
+over, connects its gateway shard, adopts the tournament and deals on; the players
+finish it by their buttons and the standings are posted once. Read back from the
+store: every hand heard of once, places complete, chips exact (R-2.5), the tournament
+and its table on the guild's shard, and the shard's fence moved by the take-over."""
 
 from __future__ import annotations
 

@@ -231,8 +231,12 @@ class Driver:
         tournament's lock, then the loop woken. Refused, nothing written, when another
         process runs the tournament now (R-19.77)."""
         runner = self.runners.get(tournament)
-        if runner is None or not self.owns(tournament):
+        if runner is not None and not self.owns(tournament):
             self.forget(tournament)
+            runner = None
+        if runner is None:
+            if tournament not in self.elsewhere:
+                raise KeyError(tournament)
             return Decision(refusal=NotOwned(tournament).msg)
         try:
             async with self.lock(tournament):
