@@ -358,3 +358,34 @@ async def test_R_19_76_adopting_is_tried_again_after_a_failed_lease_step(pg_url:
         assert len(calls) == 2
     finally:
         await _close(a)
+
+
+async def test_R_19_76_registration_goes_on_at_the_standby(pg_url: str) -> None:
+    """R-19.76, R-19.78: the owner dies while players register; the standby adopts the
+    tournament still registering, with every registration once; the next ones and the
+    start are its, and the dead owner's late registration is refused."""
+    a, da = await _process(pg_url, "a", {1})
+    b, db = await _process(pg_url, "b", set(), standby=True)
+    try:
+        await a.lease_step()
+        assert await lease.claim(a, EVENT, GUILD) is None
+        assert await da.create(Opened(EVENT, place=1, host="host"), _config()) is not None
+        for n in range(5):
+            assert (await da.register(EVENT, f"p{n}", f"Player {n}")).ok
+        await asyncio.sleep(TTL * 1.5)
+        await b.lease_step()
+        adopted = db.get(EVENT)
+        assert adopted is not None and adopted.st.status == "registering"
+        assert sorted(e.entry for e in adopted.st.entries) == [f"p{n}" for n in range(5)]
+        late = await da.register(EVENT, "p9", "Player 9")
+        assert late.refusal is not None and late.refusal.key == "table.not_owned"
+        for n in range(5, PLAYERS):
+            assert (await db.register(EVENT, f"p{n}", f"Player {n}")).ok
+        assert (await db.start(EVENT)).ok
+        assert len(adopted.st.entries) == PLAYERS and sorted(adopted.ports) == [1, 2]
+        assert all(b.ownership is not None and b.ownership.owns(p.table.table_id)
+                   for p in adopted.ports.values())  # fmt: skip
+        adopted.check_chips()
+    finally:
+        await _close(a)
+        await _close(b)
