@@ -52,6 +52,7 @@ from bot.table.ownership import Ownership, is_table_log
 from bot.table.ports import StoreAdapter, StorePort, open_store
 from bot.table.service import TableService
 from bot.table.table import Table
+from bot.tourney_run import lease as tourney_lease
 from cogs import callback_retry, discord_internals, ops, permissions, rest_retry
 from cogs.budget import RequestBudget
 from cogs.metrics import Metrics
@@ -225,6 +226,9 @@ class ChipfistBot(commands.Bot):
         )
         if isinstance(store, StoreAdapter):
             store.fencing = ownership
+        # A tournament's tables and logs go with its journal's shard, from
+        # the first recovery on.
+        tourney_lease.follow(ownership)
         log.info(
             "process %s: shards %s of %d%s, lease %.1f s",
             owner,

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.poker.messages import Msg, Name, Rule, msg
 from bot.tournament.director import Decision
+from bot.tourney_run import lease
 from bot.tourney_run.driver import LIVE, Driver, Opened
 from bot.tourney_run.options import Options, config
 from bot.tourney_run.runner import Runner
@@ -25,6 +26,7 @@ from cogs import names, ops, permissions, places
 from cogs import tourney_entries as entries
 from cogs.bot import ChipfistBot
 from cogs.ids import decode_tourney
+from cogs.prefs import load_table_places
 from cogs.tourney_board import DiscordBoards
 from cogs.words import of, say
 
@@ -95,10 +97,32 @@ class TournamentCog(commands.Cog):
             self.bot.service, self.boards, interval=DRIVER_INTERVAL, between=BETWEEN_HANDS
         )
         self.boards.driver = self._driver
+        # Several processes: only the tournaments of the shards held here, and those of
+        # a shard taken over once its tables are recovered (R-19.75, R-19.76).
+        lease.attach(self._driver, before=self._before_adopting, after=self._adopted)
         await self.boards.load()
         for tournament in await self._driver.recover():
             self.boards.repaint(tournament)
         self._driver.start_loop()
+
+    async def _before_adopting(self) -> None:
+        """What the process that ran them recorded: the tables' threads and the
+        tournaments' messages, edited from here on, never made twice."""
+        store = self.driver.service.store
+        self.bot.presenter.learn_places(await load_table_places(store))
+        await self.boards.load()
+
+    def _adopted(self, tournaments: list[str]) -> None:
+        for tournament in tournaments:
+            self.boards.repaint(tournament)
+
+    async def _elsewhere(self, interaction: Interaction, tournament: str | None) -> bool:
+        """A tournament another process runs now (its shard moving): told so, as a
+        cash table's command is, and nothing changed (R-19.77)."""
+        if tournament is None or tournament not in self.driver.elsewhere:
+            return False
+        await ops.reply(interaction, render(msg("table.not_owned"), of(interaction)))
+        return True
 
     async def cog_unload(self) -> None:
         if self._driver is not None:
@@ -116,7 +140,8 @@ class TournamentCog(commands.Cog):
         """The tournament a command names: the one given, else the one whose table's
         thread this is, else the newest open in this channel."""
         if given:
-            return given.strip() if self.driver.get(given.strip()) else None
+            known = self.driver.get(given.strip()) or given.strip() in self.driver.elsewhere
+            return given.strip() if known else None
         channel = interaction.channel_id or 0
         placed = self.bot.presenter.table_at(channel)
         if placed is not None and placed.startswith(PREFIX):
@@ -133,6 +158,8 @@ class TournamentCog(commands.Cog):
     async def _find(self, interaction: Interaction, given: str | None) -> Runner | None:
         tournament = self._named(interaction, given)
         runner = self.driver.get(tournament) if tournament else None
+        if runner is None and await self._elsewhere(interaction, tournament):
+            return None
         if runner is None:
             key = "tourney.refuse.unknown" if given else "tourney.refuse.none"
             await ops.reply(interaction, render(msg(key), of(interaction)))
@@ -249,6 +276,11 @@ class TournamentCog(commands.Cog):
             return
         await ops.defer(interaction)
         tournament = tournament_id(interaction)
+        # R-19.75: the tournament (and every table it opens) on its server's shard.
+        refused = await lease.claim(self.driver.service, tournament, interaction.guild_id)
+        if refused is not None:
+            await ops.reply(interaction, render(refused, lang))
+            return
         now = self.bot.tables.time.now()
         opened = Opened(
             tournament,
@@ -300,6 +332,8 @@ class TournamentCog(commands.Cog):
         if found is None:
             return
         kind, tournament = found
+        if self.driver.get(tournament) is None and await self._elsewhere(interaction, tournament):
+            return
         if self.driver.get(tournament) is None:
             await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
             return
@@ -350,6 +384,8 @@ class TournamentCog(commands.Cog):
         if found is None:
             return
         kind, tournament, offered = found
+        if self.driver.get(tournament) is None and await self._elsewhere(interaction, tournament):
+            return
         if self.driver.get(tournament) is None:
             await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
             return

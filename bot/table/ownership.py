@@ -16,6 +16,11 @@ Tables with no guild on record (created before sharding) belong to shard
 command-sync hash, players' preferences, table message ids): no shard owns them, any
 process may append to them, and their appends carry no fence.
 
+Logs that go together share a shard: :attr:`Ownership.anchor` names, for a log, the log
+whose guild decides its shard (a tournament's tables, its moves log and its journal all
+follow the journal, :mod:`bot.tourney_run.lease`). A reserved log with an anchor is
+owned and fenced like a table: only the process holding its shard appends to it.
+
 Nothing here knows Discord: the guild of a new table comes from ``guild_of`` (the
 presenter's lookup of a channel's guild).
 """
@@ -45,6 +50,11 @@ tournament's ``tn:<tournament>:<n>``, whose place the presenter records, R-19.3)
 def is_table_log(log_id: str) -> bool:
     """Whether ``log_id`` is a table's log (owned by a shard), not a reserved one."""
     return not log_id.startswith(RESERVED_PREFIX)
+
+
+def no_anchor(_log_id: str) -> str | None:
+    """Every log on its own guild's shard."""
+    return None
 
 
 class NotOwned(TableError):
@@ -135,12 +145,27 @@ class Ownership:
         self.guilds: dict[str, int] = {}
         self.on_lost: Callable[[int], None] | None = None
         """Called when a stale append shows a shard was lost (the service drops it)."""
+        self.anchor: Callable[[str], str | None] = no_anchor
+        """The log whose guild decides a log's shard when they go together (None: its
+        own). A reserved log with an anchor is owned and fenced as a table is."""
 
     # ------------------------------------------------------------------ tables
 
     def shard(self, table_id: str) -> int:
-        guild = self.guilds.get(table_id)
+        guild = self._guild(table_id)
         return FALLBACK_SHARD if guild is None else shard_of(guild, self.shard_count)
+
+    def _guild(self, log_id: str) -> int | None:
+        """The anchor's guild first: a log that goes with another is on its shard
+        whatever was recorded for it on its own."""
+        lead = self.anchor(log_id)
+        guild = self.guilds.get(lead) if lead is not None else None
+        return self.guilds.get(log_id) if guild is None else guild
+
+    def fenced(self, log_id: str) -> bool:
+        """Whether appends to ``log_id`` belong to a shard (a table, or a reserved log
+        anchored to one), so carry its fence."""
+        return is_table_log(log_id) or self.anchor(log_id) is not None
 
     def owns(self, table_id: str) -> bool:
         return self._current(self.shard(table_id)) is not None
@@ -158,7 +183,7 @@ class Ownership:
     def fence_for(self, table_id: str) -> tuple[str, int] | None:
         """The fence every append of ``table_id`` carries (None for a reserved log, which
         no shard owns); :class:`NotOwned` if this process does not hold its shard."""
-        if not is_table_log(table_id):
+        if not self.fenced(table_id):
             return None
         lease = self._current(self.shard(table_id))
         if lease is None:
@@ -183,8 +208,9 @@ class Ownership:
                 self.on_lost(shard)
 
     async def learn(self, table_ids: list[str]) -> None:
-        """Load the recorded guilds of these tables."""
-        missing = [t for t in table_ids if t not in self.guilds]
+        """Load the recorded guilds of these tables (and of their anchors)."""
+        anchors = [a for t in table_ids if (a := self.anchor(t)) is not None]
+        missing = sorted({t for t in [*table_ids, *anchors] if t not in self.guilds})
         if missing:
             self.guilds.update(await self.leases.guilds(missing))
 
@@ -194,6 +220,9 @@ class Ownership:
         (the gateway's cache, which may not hold the channel: a thread, or a guild not yet
         loaded). Without either the table would fall to :data:`FALLBACK_SHARD`, which is
         not its guild's shard, the one Discord sends its interactions to."""
+        lead = self.anchor(table_id)
+        if guild is None and lead is not None and lead != table_id:
+            guild = self.guilds.get(lead)  # it goes with its anchor, whatever its place
         if guild is None and self.guild_of is not None:
             guild = self.guild_of(table_id)
         if guild is not None and self.guilds.get(table_id) != guild:

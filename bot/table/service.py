@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bot.poker.messages import Msg, msg
 from bot.store.lease import shard_of
@@ -67,6 +67,11 @@ class TableService:
         self.ownership = ownership
         """Several processes on one store: only the tables of held shards are driven."""
         self._lease_task: asyncio.Task[None] | None = None
+        self.lease_hooks: list[Callable[[], Awaitable[object]]] = []
+        """Run after each lease step, once the tables of the shards gained are recovered
+        (what rides on those tables, a tournament's director, is adopted then): when
+        a shard was gained or lost, and again after a hook failed."""
+        self._hooks_due = False
         self.stakes: StakesSource = CASH
         """Where every table's deals take their stakes from (R-19.1): a tournament sets
         one source answering for its tables (``level(table_id)``; None for the others,
@@ -394,6 +399,7 @@ class TableService:
         change = await self.ownership.step()
         for shard in change.lost:
             self._lost(shard)
+        halted: list[str] = []
         if change.gained:
             started = self.time.now()
             before = len(self.tables)
@@ -404,8 +410,15 @@ class TableService:
                 len(self.tables) - before,
                 self.time.now() - started,
             )
-            return halted
-        return []
+        if change.gained or change.lost or self._hooks_due:
+            self._hooks_due = False
+            for hook in self.lease_hooks:
+                try:
+                    await hook()
+                except Exception:  # retried at the next step; the tables run on meanwhile
+                    log.exception("after the lease step: %r failed", hook)
+                    self._hooks_due = True
+        return halted
 
     def _lost(self, shard: int) -> None:
         """Stop driving the tables of ``shard`` (another process has them now)."""

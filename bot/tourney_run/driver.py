@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.poker.messages import Msg
-from bot.table.ownership import RESERVED_PREFIX
+from bot.table.ownership import RESERVED_PREFIX, NotOwned
 from bot.table.ports import DuplicateKey
 from bot.table.service import TableService
 from bot.tournament import director
 from bot.tournament.director import Decision, State
 from bot.tournament.structure import Config
 from bot.tourney_run import waiting
+from bot.tourney_run.journal import journal_id
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id
 
@@ -126,6 +127,12 @@ class Driver:
         self.waiting: set[str] = set()
         """Scheduled tournaments whose start time found too few players: they wait for
         their host's start (kept in their journals, R-19.68)."""
+        self.owns: Callable[[str], bool] = lambda _tournament: True
+        """Whether this process runs a tournament (several processes on one store:
+        the holder of its shard's lease, :mod:`bot.tourney_run.lease`)."""
+        self.elsewhere: set[str] = set()
+        """Tournaments of the index another process runs (a command for one is told
+        it is moving, as a cash table's is)."""
 
     # ------------------------------------------------------------ the index
 
@@ -155,14 +162,30 @@ class Driver:
         self.opened[opened.tournament] = opened
         return runner
 
+    def forget(self, tournament: str) -> None:
+        """Another process runs ``tournament`` now: no step, no command of it here
+        (its index entry stays: a command in its channel still finds it, and is told)."""
+        self.runners.pop(tournament, None)
+        self.elsewhere.add(tournament)
+
     async def recover(self) -> list[str]:
-        """Load every tournament of the index still registering or running, finishing
-        what a crash cut short; returns their ids."""
+        """Load every tournament of the index still registering or running that this
+        process runs and has not loaded yet, finishing what a crash (or the process
+        that ran it before) cut short; returns their ids."""
         loaded = []
-        for row in await self.service.store.events(INDEX_LOG):
-            if row.kind != OPENED:
-                continue
+        rows = [r for r in await self.service.store.events(INDEX_LOG) if r.kind == OPENED]
+        if self.service.ownership is not None:  # whose each one is: its journal's guild
+            ids = [journal_id(Opened.from_payload(r.payload).tournament) for r in rows]
+            await self.service.ownership.learn(ids)
+        for row in rows:
             opened = Opened.from_payload(row.payload)
+            if opened.tournament in self.runners:
+                continue
+            if not self.owns(opened.tournament):
+                self.opened[opened.tournament] = opened
+                self.elsewhere.add(opened.tournament)
+                continue
+            self.elsewhere.discard(opened.tournament)
             runner = self._runner(opened.tournament)
             async with self.lock(opened.tournament):
                 if not await runner.load():
@@ -201,35 +224,39 @@ class Driver:
     # ------------------------------------------------------------ commands
 
     async def register(self, tournament: str, player: str, name: str) -> Decision:
-        runner = self.runners[tournament]
-        async with self.lock(tournament):
-            decision = await runner.register(player, name)
-        await self._after_command(tournament, decision)
-        return decision
+        return await self.run(tournament, lambda runner: runner.register(player, name))
 
     async def unregister(self, tournament: str, player: str) -> Decision:
-        runner = self.runners[tournament]
-        async with self.lock(tournament):
+        async def unregister(runner: Runner) -> Decision:
             decision = director.unregister(runner.st, player)
             await runner.apply(decision, f"unregister:{runner.count}:{player}")
-        await self._after_command(tournament, decision)
-        return decision
+            return decision
+
+        return await self.run(tournament, unregister)
 
     async def start(self, tournament: str) -> Decision:
-        runner = self.runners[tournament]
-        async with self.lock(tournament):
-            decision = await runner.start()
-        await self._after_command(tournament, decision)
-        return decision
+        return await self.run(tournament, lambda runner: runner.start())
 
     async def run(
         self, tournament: str, command: Callable[[Runner], Awaitable[Decision]]
     ) -> Decision:
-        """Any other runner command (pause, resume, cancel...) under the tournament's
-        lock, then the loop woken."""
-        runner = self.runners[tournament]
-        async with self.lock(tournament):
-            decision = await command(runner)
+        """Any runner command (a registration, pause, resume, cancel...) under the
+        tournament's lock, then the loop woken. Refused, nothing written, when another
+        process runs the tournament now (R-19.77)."""
+        runner = self.runners.get(tournament)
+        if runner is not None and not self.owns(tournament):
+            self.forget(tournament)
+            runner = None
+        if runner is None:
+            if tournament not in self.elsewhere:
+                raise KeyError(tournament)
+            return Decision(refusal=NotOwned(tournament).msg)
+        try:
+            async with self.lock(tournament):
+                decision = await command(runner)
+        except NotOwned as refused:  # the lease went while it waited: the store refused
+            self.forget(tournament)
+            return Decision(refusal=refused.msg)
         await self._after_command(tournament, decision)
         return decision
 
@@ -313,6 +340,9 @@ class Driver:
 
     async def step_all(self) -> None:
         for tournament in list(self.runners):
+            if not self.owns(tournament):
+                self.forget(tournament)  # its lease lost: the new owner drives it
+                continue
             runner = self.runners[tournament]
             if runner.state is None or runner.st.status not in LIVE:
                 if runner.state is not None and runner.st.status == "finished":
@@ -320,6 +350,9 @@ class Driver:
                 continue
             try:
                 await self.step(tournament)
+            except NotOwned:
+                log.warning("tournament %s: its shard went to another process", tournament)
+                self.forget(tournament)
             except Exception:  # one tournament's trouble stops neither the loop nor others
                 log.exception("tournament %s: step failed; retried next pass", tournament)
 
