@@ -551,15 +551,17 @@ async def test_R_19_49_the_rebuy_question_runs_out_with_the_wait(tmp_path: Path)
 
 
 async def test_R_19_48_a_decline_heads_up_ends_the_tournament_at_once(tmp_path: Path) -> None:
-    """Two entrants: alice busts, is asked, says no: her decline makes the robot the
-    winner, and the terminal ends the tournament there (no stuck table, no traceback)."""
+    """Two entrants: alice folds every hand until the blinds take her last chip, is
+    asked, says no: her decline makes the robot the winner, and the terminal ends the
+    tournament there (no stuck table, no traceback)."""
     time = ManualTime()
     argv = ["--tournament", "sng", "--players", "2", "--seed", "4", "--clock", "0"]
-    opened = await _open(tmp_path, [*argv, "--rebuys", "1", "alice"], time)
+    # Rebuys sold through level 30 (the late-registration level): she busts in time.
+    opened = await _open(tmp_path, [*argv, "--late-reg", "30", "--rebuys", "1", "alice"], time)
     tourney, _, out = opened
 
     async def lines() -> str | None:
-        return "alice: no" if _asked(out) else "alice: all in"
+        return "alice: no" if _asked(out) else "alice: fold"  # blinded off, then asked
 
     try:
         assert await tourney.play(lines)

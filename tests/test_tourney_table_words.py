@@ -2,7 +2,8 @@
 cash-out (R-19.2): the start and a rebuy after a wait seat him, a balancing move or a
 broken table moves him, a bust stands him up out of the tournament or waiting to rebuy
 (R-19.47), the end (R-19.80) and a cancel (R-19.42) send the last players away. Only a
-move says "another table"."""
+move says "another table". And a seeded tournament's tables each deal their own cards
+(R-16.1)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,23 @@ async def test_R_19_42_a_cancel_sends_each_player_away_with_his_chips(tmp_path: 
     gone = [m for m in heard.said if m.key == "deal.left_cancel"]
     assert len(gone) == 8 and sum(_chips(m) for m in gone) == runner.st.chips
     assert not {"deal.moved_out", "deal.left_out", "deal.left_end"} & {m.key for m in heard.said}
+
+
+async def test_R_16_1_a_seeded_tournaments_tables_deal_their_own_decks(tmp_path: Path) -> None:
+    """A local ``--seed`` tournament (reproducible) still deals each table its own
+    cards: two tables' first hands are not the same deck."""
+    store = await open_store(str(tmp_path / "s.sqlite3"))
+    service = TableService(store, NullPresenter(), seed="same")
+    runner = Runner(service, "seeded", rng=random.Random(1))
+    await runner.create(_config(Entries()))
+    for n in range(12):
+        assert (await runner.register(f"p{n}", f"Player {n}")).ok
+    assert (await runner.start()).ok
+    dealt = []
+    for number in sorted(runner.ports):
+        assert await runner.deal(number)
+        hand = runner.table(number).state.hand
+        assert hand is not None
+        dealt.append(sorted(c for cards in hand.hole for c in cards))
+    assert len(dealt) == 2 and dealt[0] != dealt[1]
+    await store.close()

@@ -308,9 +308,13 @@ class Table:
         return said
 
     def _random(self, label: str) -> random.Random:
-        """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game."""
+        """The secure generator (R-16.1), or a seeded one for a local ``--seed`` game.
+        A tournament's tables share one seed; each draws from its own stream, or every
+        table would deal the same cards at the same hand number."""
         if self.seed is None:
             return secrets.SystemRandom()
+        if self.state.tournament:
+            return random.Random(f"{self.seed}:{self.table_id}:{label}")
         return random.Random(f"{self.seed}:{label}")
 
     def _words(self, exc: TableError | PokerError) -> Msg:
