@@ -239,7 +239,9 @@ class Shown(TerminalPresenter):
         self.named: Callable[[str], str] = lambda user: user
 
     async def public(self, table_id: str, notice: Notice) -> None:
-        if self.watched(table_id):
+        # the director says where each player sits or moves to, in its order;
+        # the table's own "moves in" would say it again, before the news it follows.
+        if self.watched(table_id) and notice.msg.key != "deal.moved_in":
             await super().public(table_id, notice)
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
@@ -697,7 +699,13 @@ class Tourney:
             view = table.snapshot(user)
             mine = next((s for s in view.seats if s.user_id == user), None)
             shown = cards_text(self.words, mine.cards) if mine and mine.cards else ""
-            self.emit(f"{name}: {shown or self.words('cards.none')}")
+            shown = shown or self.words("cards.none")
+            if view.legal is not None:  # what his turn prompt promises
+                options = self.words(
+                    "cards.options", options=self.words.render(view.legal.options())
+                )
+                shown = f"{shown} | {options}"
+            self.emit(f"{name}: {shown}")
             return
         if not phrase:
             self.emit("! " + self.words("player.empty", name=name))
