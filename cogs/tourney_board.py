@@ -123,6 +123,33 @@ def standing_lines(state: State) -> list[Msg]:
     return out
 
 
+EMBED_TEXT = 4096
+"""Discord's most characters in an embed's description."""
+
+
+def standings_text(state: State, lang: Locale) -> str:
+    """The standings post's text (R-19.84): every entry, best first, as far as an
+    embed holds them, then how many more (the picture's alt text and the CSV export
+    list them all, R-19.70)."""
+    lines = [render(m, lang) for m in standing_lines(state)]
+    text = "\n".join(lines)
+    if len(text) <= EMBED_TEXT:
+        return text
+
+    def more(n: int) -> str:
+        return render(msg("results.more", more=Count(n)), lang)
+
+    room = EMBED_TEXT - len(more(len(lines))) - 1
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > room:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join([*kept, more(len(lines) - len(kept))])
+
+
 def board_lines(state: State, now: float) -> list[Msg]:
     """The status board: the tournament's state, then the director's status."""
     lines = [msg(f"tourney.state.{state.status}")]
@@ -401,7 +428,7 @@ class DiscordBoards:
         lang = self.locale(tournament)
         embed = discord.Embed(
             title=render(msg("tourney.standings.title", id=Name(tournament)), lang),
-            description="\n".join(render(m, lang) for m in standing_lines(state)),
+            description=standings_text(state, lang),
         )
         service = self.presenter.service
         now = service.time.now() if service is not None else 0.0
@@ -417,4 +444,12 @@ class DiscordBoards:
             await self._save(tournament, "standings", sent.id)
 
 
-__all__ = ["BOARD_LOG", "Board", "DiscordBoards", "board_lines", "standing_lines", "summary"]
+__all__ = [
+    "BOARD_LOG",
+    "Board",
+    "DiscordBoards",
+    "board_lines",
+    "standing_lines",
+    "standings_text",
+    "summary",
+]
