@@ -282,3 +282,24 @@ async def test_R_19_61_a_dozen_registering_at_once_are_each_counted_once(t: Harn
     await settle(t)
     assert len(runner.st.entries) == 12 == live_count(announcement(t))
     assert not over_limits(t.fake)
+
+
+async def test_R_19_85_a_cards_dm_links_the_tables_thread(t: Harness) -> None:
+    """A tournament table plays in a thread, its id no channel: each player's cards DM
+    is led by a link to that thread (a mention Discord can open), never by the table's
+    id in a channel mention."""
+    fake = t.fake
+    alice, bob, carol = (fake.user(n) for n in ("alice", "bob", "carol"))
+    carol.locale = "fr"
+    await create(t, alice, format="sit_and_go", players=3, stack=1000)
+    for user in (alice, bob, carol):
+        await click(t, user, "reg")
+    runner = next(iter(cog(t).driver.runners.values()))
+    await fake.wait_for(lambda: runner.table(1).state.in_hand)
+    thread = t.bot.presenter.places[tourney_table(runner.tournament, 1)][1]
+    assert thread and fake.channels[thread].is_thread
+    for user in (alice, bob, carol):
+        await fake.wait_for(lambda u=user: bool(fake.dm_messages(u)))
+        dms = [m.content for m in fake.dm_messages(user)]
+        assert all(c.startswith(f"<#{thread}> · ") for c in dms), dms
+        assert not any("<#tn:" in c for c in dms), dms
