@@ -5,6 +5,7 @@ export replaying with no unshown card (R-19.71)."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 from pathlib import Path
@@ -20,7 +21,15 @@ from bot.table.service import TableService
 from bot.tournament import balance as balancing
 from bot.tournament.balance import Plan
 from bot.tourney_run.runner import Runner
-from bot.words import render
+from bot.words import SUPPORTED, render
+from cards_art.tourney_standings import (
+    Finisher,
+    StandingsView,
+    draw_standings,
+    row_name,
+    standings_alt,
+)
+from cards_art.words import Words as ArtWords
 from tests.test_local_terminal_tourney import _run
 from tests.test_tourney_run import _config
 
@@ -169,3 +178,28 @@ async def test_R_19_71_a_stud_event_with_bounties_exports_hands_that_replay(
     assert len(csv) == 1 + 5
     # R-19.24: every bounty is paid, the winner's own included.
     assert sum(int(row.split(",")[3]) for row in csv[1:]) == 5 * 20
+
+
+def test_R_19_86_names_the_fonts_cannot_draw_are_told_apart_by_their_row() -> None:
+    """Two finishers whose names the shipped fonts cannot draw (Chinese, Korean) are
+    "Player 1" and "Player 2" in the picture, each in the reader's language;
+    a drawable name is drawn as typed; the alt text keeps every name as typed. A big
+    field with shared places and long names draws in every language."""
+    cjk = Finisher(1, 1, "李小龍", 500)
+    korean = Finisher(2, 2, "김민수", 300)
+    plain = Finisher(3, 3, "Zoë", 0)
+    for lang in SUPPORTED:
+        w = ArtWords(lang)
+        names = [row_name(w, f, row) for row, f in enumerate((cjk, korean, plain), start=1)]
+        assert names[0] == w("art.player.row", row=Number(1))
+        assert names[1] == w("art.player.row", row=Number(2))
+        assert names[0] != names[1] and names[2] == "Zoë"
+    rows = [cjk, korean, plain]
+    for n in range(4, 47, 3):
+        rows += [Finisher(n, n + 2, f"{'Ω' * 28}{n:04d}", 0, 10) for _ in range(3)]
+    view = StandingsView("Sonntagsturnier " * 8, datetime.date(2026, 11, 27), 48, 4800, tuple(rows))
+    for lang in SUPPORTED:
+        image = draw_standings(view, locale=lang)
+        assert image.size[0] == 900 and image.size[1] > 30 * 34
+        alt = standings_alt(view, locale=lang)
+        assert "李小龍" in alt and "김민수" in alt and alt.count("Ω" * 28) == 48 - 3
