@@ -78,18 +78,21 @@ async def test_R_19_81_a_waiting_table_is_told_once_while_its_wait_lasts(
 async def test_R_19_82_seats_are_said_once_after_the_start_that_drew_them(
     tmp_path: Path,
 ) -> None:
-    """alice types at a sit-and-go of four: every registration, then the start, then
-    each player's seat once; the table's own "moves in" line never repeats it, and no
-    seat is told before the registration that filled the event."""
-    argv = ["--tournament", "sng", "--players", "4", "--seed", "1", "--clock", "0", "alice"]
-    code, text = await _run(tmp_path, argv, "alice: fold\n" * 3)
+    """alice types at a sit-and-go of three, all in every hand, to its end: every
+    registration, then the start, then each player's seat once; the table's own "moves
+    in" line never repeats it, no seat is told before the registration that filled the
+    event, and nobody out (nor the last one standing up at the end) is told as moving to
+    another table."""
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "5", "--clock", "0", "alice"]
+    code, text = await _run(tmp_path, argv, "alice: all in\n" * 40)
+    assert code == 0, text[-1500:]  # played to its end
     lines = text.splitlines()
     words = Words()
-    start = _en("tournament.started", count=Count(4), tables=Number(1))
+    start = _en("tournament.started", count=Count(3), tables=Number(1))
     assert start in lines, text[:1500]
     registered = [i for i, ln in enumerate(lines) if ln.endswith(("player).", "players)."))]
-    assert len(registered) == 4 and max(registered) < lines.index(start), text[:1500]
-    names = ["alice", *(words("tourney.robot", number=n) for n in (1, 2, 3))]
+    assert len(registered) == 3 and max(registered) < lines.index(start), text[:1500]
+    names = ["alice", *(words("tourney.robot", number=n) for n in (1, 2))]
     for name in names:
         seated = [ln for ln in lines if re.fullmatch(rf"{re.escape(name)}: table 1, seat \d\.", ln)]
         assert len(seated) == 1, (name, text[:1500])
@@ -99,7 +102,9 @@ async def test_R_19_82_seats_are_said_once_after_the_start_that_drew_them(
     )
     assert " moves in at seat " in moved_in  # what is looked for is the line's shape
     assert " moves in at seat " not in text, text[:1500]
-    assert code == 1  # the input ended before the tournament did: stopped, resumable
+    moved_out = render(msg("deal.moved_out", who=Name("alice"), amount=Chips(0)), "en")
+    assert " moves to another table with " in moved_out
+    assert " moves to another table with " not in text, text[-1500:]
 
 
 async def test_R_19_83_cards_shows_the_options_on_his_turn_as_the_prompt_says(

@@ -218,6 +218,10 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     return say.render(made) if isinstance(made, Msg) else made
 
 
+TOLD_BY_THE_TOURNAMENT: Final = frozenset({"deal.moved_in", "deal.moved_out"})
+"""A table's words for a player arriving or leaving, which the tournament says itself."""
+
+
 class Shown(TerminalPresenter):
     """The terminal presenter for the tables where someone types (``watched``); the
     robots' tables are told by their hands' result lines. Without a clock (``--clock
@@ -239,9 +243,10 @@ class Shown(TerminalPresenter):
         self.named: Callable[[str], str] = lambda user: user
 
     async def public(self, table_id: str, notice: Notice) -> None:
-        # R-19.82: the director says where each player sits or moves to, in its order;
-        # the table's own "moves in" would say it again, before the news it follows.
-        if self.watched(table_id) and notice.msg.key != "deal.moved_in":
+        # R-19.82: the director says where each player sits or moves to, and who is
+        # out, in its order; the table's own "moves in" and "moves to another table"
+        # would say it again (a player out "moving with 0"), before the news.
+        if self.watched(table_id) and notice.msg.key not in TOLD_BY_THE_TOURNAMENT:
             await super().public(table_id, notice)
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
