@@ -53,7 +53,7 @@ from bot.poker.events import (
     PotAwarded,
     SecondBoardDealt,
 )
-from bot.poker.messages import Msg
+from bot.poker.messages import Chips, Msg
 from bot.poker.rules import community_game
 from bot.poker.variants import get_variant
 from bot.table.ports import Notice, NoticeKind
@@ -129,6 +129,20 @@ until Discord's 3 s to answer it are over."""
 
 
 _VOTE_CLOSED = frozenset({"home.vote.then", "home.vote.lapsed"})
+
+
+def _left_with_nothing(said: Msg | None) -> bool:
+    """A tournament player out of chips standing up: not a move to another table, and
+    the tournament tells who is out (R-19.87)."""
+    amount = said.get("amount") if said is not None else None
+    return (
+        said is not None
+        and said.key == "deal.moved_out"
+        and isinstance(amount, Chips)
+        and amount.n == 0
+    )
+
+
 """The bomb-pot vote's words when it closes: a vote that settles it (passed or failed,
 ``home.vote.then``) or the deal it lapses at (R-20.73)."""
 
@@ -307,7 +321,8 @@ class DiscordPresenter:
         # Names an older version kept raw are shown as written too (R-1.12).
         text = notice_text(notice, self.table_locale(table_id))
         said = escape_names(text, notice.hand.names if notice.hand is not None else ())
-        ch.note(said)
+        if not _left_with_nothing(notice.msg):
+            ch.note(said)
         if notice.kind == "bomb_vote" and notice.msg and notice.msg.key == "home.vote.proposed":
             # R-20.12: the proposal gets its own message, with the vote's buttons.
             deal = int(notice.data.get("deal", 0))

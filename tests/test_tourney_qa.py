@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest_asyncio
 
-from bot.poker.messages import Count, Rule, msg
+from bot.poker.messages import Chips, Count, Name, Number, Rule, msg
 from bot.table.ports import LedgerKind
 from bot.tournament import director
 from bot.tournament.director import Entry
@@ -303,3 +304,38 @@ async def test_R_19_85_a_cards_dm_links_the_tables_thread(t: Harness) -> None:
         dms = [m.content for m in fake.dm_messages(user)]
         assert all(c.startswith(f"<#{thread}> · ") for c in dms), dms
         assert not any("<#tn:" in c for c in dms), dms
+
+
+async def test_R_19_87_a_player_out_is_not_told_as_moving_to_another_table(
+    t: Harness,
+) -> None:
+    """A sit-and-go of three played to its end: each player out stands up from his
+    table with no chips; the table's thread never says he "moves to another table with
+    0" (he is out, and the tournament says so)."""
+    fake = t.fake
+    alice, bob, carol = (fake.user(n) for n in ("alice", "bob", "carol"))
+    await create(t, alice, format="sit_and_go", players=3, stack=300, structure="turbo")
+    for user in (alice, bob, carol):
+        await click(t, user, "reg")
+    runner = next(iter(cog(t).driver.runners.values()))
+    await fake.wait_for(lambda: runner.st.status == "running")
+    await play_to_the_end(t, 21)
+    await settle(t)
+    assert runner.st.status == "finished" and len(runner.outs) == 2
+    payloads = [json.dumps(d.payload, ensure_ascii=False) for d in fake.deliveries]
+    for user in (alice, bob, carol):
+        said = render(msg("deal.moved_out", who=Name(user.name), amount=Chips(0)), "en")
+        assert not any(said in p for p in payloads), said
+    # What the players were told of the outs: the tournament's words, on its board.
+    names = runner.st.names()
+    for f in runner.st.finishes:
+        who = Name(names[f.entry])
+        if f.first == 1:
+            continue
+        first, last = Number(f.first), Number(f.last)
+        out = (
+            msg("tournament.out", player=who, place=first)
+            if f.first == f.last
+            else msg("tournament.out_shared", player=who, first=first, last=last)
+        )
+        assert any(render(out, "en") in p for p in payloads), render(out, "en")
