@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import logging
 from collections import deque
@@ -84,7 +85,9 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
         msg("tourney.line.game", game=Term(f"game.{cfg.game[0]}")),
         msg("tourney.line.stack", stack=Chips(cfg.stack)),
         msg(f"tourney.line.levels_{unit}", count=Count(first.length)),
-        state.level_words(),
+        # the structure's first level, whatever level is played now (the
+        # status board says that one).
+        dataclasses.replace(state, level=0).level_words(),
     ]
     if cfg.format == "sit_and_go":
         lines.append(msg("tourney.line.sit_and_go", count=Count(cfg.max_players)))

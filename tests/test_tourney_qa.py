@@ -28,7 +28,7 @@ from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id as tourney_table
 from bot.words import SUPPORTED, render
 from cogs.tourney_board import EMBED_TEXT, standing_lines, standings_text
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
 from tests.test_discord_tourney import (
@@ -66,6 +66,13 @@ def over_limits(fake: FakeDiscord) -> list[object]:
     """Every request Discord would have refused as an invalid form (a payload over its
     limits: embed sizes, custom_id lengths, more than 25 choices...)."""
     return [r for r in fake.refused if r[1] == 400]
+
+
+def announcement_any(h: Harness) -> FakeMessage:
+    """The announcement, with or without its buttons (gone once registration closed)."""
+    title = render(msg("tourney.title", id=Name(next(iter(cog(h).driver.runners)))), "en")
+    (found,) = [m for m in h.fake.channel_messages() if title in str(m.embeds)]
+    return found
 
 
 def public_count(h: Harness) -> int:
@@ -311,10 +318,14 @@ async def test_R_19_87_a_player_out_is_not_told_as_moving_to_another_table(
 ) -> None:
     """A sit-and-go of three played to its end: each player out stands up from his
     table with no chips; the table's thread never says he "moves to another table with
-    0" (he is out, and the tournament says so)."""
+    0" (he is out, and the tournament says so). The announcement still shows the
+    structure's first level, not the one the end came at (R-19.88)."""
     fake = t.fake
     alice, bob, carol = (fake.user(n) for n in ("alice", "bob", "carol"))
-    await create(t, alice, format="sit_and_go", players=3, stack=300, structure="turbo")
+    await create(
+        t, alice, format="sit_and_go", players=3, stack=300, structure="turbo",
+        level_unit="hands", level_length=2,
+    )  # fmt: skip
     for user in (alice, bob, carol):
         await click(t, user, "reg")
     runner = next(iter(cog(t).driver.runners.values()))
@@ -326,6 +337,12 @@ async def test_R_19_87_a_player_out_is_not_told_as_moving_to_another_table(
     for user in (alice, bob, carol):
         said = render(msg("deal.moved_out", who=Name(user.name), amount=Chips(0)), "en")
         assert not any(said in p for p in payloads), said
+    # R-19.88: the announcement still shows the structure's first level at the end.
+    state = runner.st
+    assert state.level > 0
+    words = " ".join(str(e.get("description")) for e in announcement_any(t).embeds)
+    assert render(dataclasses.replace(state, level=0).level_words(), "en") in words, words
+    assert render(state.level_words(), "en") not in words, words
     # What the players were told of the outs: the tournament's words, on its board.
     names = runner.st.names()
     for f in runner.st.finishes:
