@@ -129,20 +129,6 @@ until Discord's 3 s to answer it are over."""
 
 
 _VOTE_CLOSED = frozenset({"home.vote.then", "home.vote.lapsed"})
-
-
-def _left_with_nothing(said: Msg | None) -> bool:
-    """A tournament player out of chips standing up: not a move to another table, and
-    the tournament tells who is out (R-19.87)."""
-    amount = said.get("amount") if said is not None else None
-    return (
-        said is not None
-        and said.key == "deal.moved_out"
-        and isinstance(amount, Chips)
-        and amount.n == 0
-    )
-
-
 """The bomb-pot vote's words when it closes: a vote that settles it (passed or failed,
 ``home.vote.then``) or the deal it lapses at (R-20.73)."""
 
@@ -867,3 +853,15 @@ async def _render_reveal(
 
 
 __all__ = ["DiscordPresenter"]
+
+
+def _left_with_nothing(said: Msg | None) -> bool:
+    """A tournament player out of chips standing up: not a move to another table, and
+    the tournament tells who is out (R-19.87)."""
+    amount = said.get("amount") if said is not None else None
+    return (
+        said is not None
+        and said.key == "deal.moved_out"
+        and isinstance(amount, Chips)
+        and amount.n == 0
+    )
