@@ -852,9 +852,6 @@ async def _render_reveal(
         return None
 
 
-__all__ = ["DiscordPresenter"]
-
-
 def _left_with_nothing(said: Msg | None) -> bool:
     """A tournament player out of chips standing up: not a move to another table, and
     the tournament tells who is out (R-19.87)."""
@@ -865,3 +862,6 @@ def _left_with_nothing(said: Msg | None) -> bool:
         and isinstance(amount, Chips)
         and amount.n == 0
     )
+
+
+__all__ = ["DiscordPresenter"]
