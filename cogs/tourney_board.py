@@ -419,7 +419,12 @@ class DiscordBoards:
         where = f"<#{thread}>" if thread else ""
         said = msg("tourney.moved", table=Number(number), thread=Name(where))
         text = render(said, self.presenter.user_locale(entry))
-        await ops.dm(self.client, int(entry), text, known=self.presenter.dms)
+        if await ops.dm(self.client, int(entry), text, known=self.presenter.dms) or not thread:
+            return
+        # R-19.89: his DMs are closed: his new table's thread tells him, pinging him alone.
+        here = render(said, self.presenter.table_locale(table))
+        where_now = self.client.get_partial_messageable(thread)
+        await ops.send(where_now, f"<@{entry}> {here}", mention=int(entry))
 
     async def finished(self, tournament: str) -> None:
         """The final standings, posted once in the announcement's channel, with the

@@ -356,3 +356,38 @@ async def test_R_19_87_a_player_out_is_not_told_as_moving_to_another_table(
             else msg("tournament.out_shared", player=who, first=first, last=last)
         )
         assert any(render(out, "en") in p for p in payloads), render(out, "en")
+
+
+async def test_R_19_89_a_moved_player_with_closed_dms_is_told_in_his_new_thread(
+    t: Harness,
+) -> None:
+    """Twelve players at two tables, every one with his DMs closed: the tables are
+    balanced and broken to one; each player moved is told in his new table's thread,
+    pinged alone, where he now plays (he cannot be told by DM)."""
+    fake = t.fake
+    alice = fake.user("alice")
+    users = [fake.add_user(f"p{n}") for n in range(12)]
+    for user in users:
+        fake.close_dms(user)
+    await create(
+        t, alice, format="sit_and_go", players=12, seats=6, stack=300, structure="turbo",
+        level_unit="hands", level_length=2,
+    )  # fmt: skip
+    for user in users:
+        await click(t, user, "reg")
+    runner = next(iter(cog(t).driver.runners.values()))
+    await fake.wait_for(lambda: runner.st.status == "running")
+    await play_to_the_end(t, 2)
+    await settle(t)
+    assert runner.history, "players moved"
+    places = t.bot.presenter.places
+    for _, move in runner.history:
+        thread = places[f"tn:{runner.tournament}:{move.to_table}"][1]
+        said = render(
+            msg("tourney.moved", table=Number(move.to_table), thread=Name(f"<#{thread}>")), "en"
+        )
+        user = fake.users[int(move.entry)]
+        posts = fake.channel_messages(fake.channels[thread])
+        assert any(p.content == f"<@{user.id}> {said}" for p in posts), (user.name, said)
+        assert fake.dm_messages(user) == []
+    assert not over_limits(fake), over_limits(fake)
