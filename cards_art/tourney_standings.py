@@ -47,9 +47,12 @@ class Finisher:
     name: str
     prize: int
     bounties: int = 0
+    entry: int = 1
+    """The entry's number among its player's (2 and up: a re-entry, drawn ``name #2``,
+    R-19.59)."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.first <= self.last:
+        if not 1 <= self.first <= self.last or self.entry < 1:
             raise ValueError("places run from first to last, from 1")
         if self.prize < 0 or self.bounties < 0:
             raise ValueError("prizes and bounties are never negative")
@@ -116,7 +119,7 @@ def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Im
             draw.rectangle((PAD, y - ROW_H // 2, W - PAD, y + ROW_H // 2 - 1), fill=sprites.PLATE)
         colour = sprites.GOLD if f.first == 1 else sprites.WHITE
         fonts.put_text(img, (PLACE_X, y), _place(w, f), 18, colour, anchor="rm")
-        name = fonts.fit(row_name(w, f, i + 1), 18, NAME_W)
+        name = fonts.fit(_entry(w, f, row_name(w, f, i + 1)), 18, NAME_W)
         fonts.put_text(img, (NAME_X, y), name, 18, colour, anchor="lm")
         prize_colour = sprites.GREEN_TEXT if f.prize else sprites.MUTED
         fonts.put_text(img, (PRIZE_X, y), w.amount(f.prize), 18, prize_colour, anchor="rm")
@@ -127,6 +130,11 @@ def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Im
         line = w("results.more", more=Count(more))
         fonts.put_text(img, (NAME_X, y), line, 16, sprites.MUTED, bold=False, anchor="lm")
     return img
+
+
+def _entry(w: Words, f: Finisher, name: str) -> str:
+    """The finisher's name as drawn: a re-entry with its number (``results.entry``)."""
+    return name if f.entry <= 1 else w("results.entry", name=Name(name), number=Number(f.entry))
 
 
 def w_amount(w: Words, n: int) -> Name:
@@ -140,7 +148,7 @@ def standings_alt(view: StandingsView, *, locale: Locale = DEFAULT) -> str:
         w(
             "results.alt_line",
             place=Name(_place(w, f)),
-            name=Name(alt_name(f.name, 0, w)),
+            name=Name(_entry(w, f, alt_name(f.name, 0, w))),
             prize=w_amount(w, f.prize),
             bounties=w_amount(w, f.bounties),
         )

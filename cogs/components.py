@@ -152,11 +152,12 @@ def run_twice_buttons(table_id: str, turn: int, locale: Locale = "en") -> discor
 
 
 def bomb_buttons(
-    table_id: str, locale: Locale = "en", *, propose: bool, deal: int = 0
+    table_id: str, locale: Locale = "en", *, propose: bool, deal: int = 0, session: int = 0
 ) -> discord.ui.View:
     """R-20.12: "Bomb pot?" (propose one for the next deal, undated), or the public
-    vote's Yes and No under the proposal, dated by the deal it is for (``deal``), so a
-    press on a settled proposal's post votes on no later one."""
+    vote's Yes and No under the proposal, dated by the deal it is for (``deal``) and the
+    table's ``session`` at the channel, so a press on a settled proposal's post votes on
+    no later one, nor on a later table's (R-20.83)."""
     view = discord.ui.View(timeout=None)
     args = ("bomb",) if propose else ("bomb_yes", "bomb_no")
     styles = {"bomb": None, "bomb_yes": discord.ButtonStyle.success, "bomb_no": None}
@@ -164,7 +165,8 @@ def bomb_buttons(
     for arg in args:
         label = say("home.vote.button." + words[arg], locale)
         dated = 0 if propose else deal
-        view.add_item(button(ButtonId("dec", table_id, dated, arg), label, styles[arg], "💣"))
+        bid = ButtonId("dec", table_id, dated, arg, 0 if propose else session)
+        view.add_item(button(bid, label, styles[arg], "💣"))
     return sealed(view)
 
 

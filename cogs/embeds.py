@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.poker.legal import ActionName
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Param
+from bot.table.handlabel import hand_label
 from bot.table.view import TableView, cards_words, seat_notes, stakes_parts
 from bot.words import Locale, render
 from cards_art import RenderedImage
@@ -41,7 +42,7 @@ def table_embed(
 ) -> discord.Embed:
     """The table in its language (``locale``)."""
 
-    def w(key: str, **params: str | int) -> str:
+    def w(key: str, **params: Param | str | int) -> str:
         return say(key, locale, **params)
 
     head, *more = stakes_parts(view.stakes_data)
@@ -113,7 +114,8 @@ def table_embed(
     # The version (``cogs.channel``: turn.notices) says which state of the table this is.
     stamp = f" · v{version}" if version else ""
     phase_key = "home.embed.run_twice" if view.phase == "run_twice" else "embed.phase." + view.phase
-    hand, phase = w("embed.hand", n=view.hand_no), w(phase_key)
+    # R-20.84: at a channel's later table the number says which table it is.
+    hand, phase = w("embed.hand", n=hand_label(view.session, view.hand_no)), w(phase_key)
     embed.set_footer(text=f"{hand}{where} · {phase} · {w('embed.turn', n=view.turn)}{stamp}")
     return embed
 

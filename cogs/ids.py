@@ -22,8 +22,9 @@ PATTERN = re.compile(
     r"(?:(?P<session>[1-9]\d*)\.)?(?P<turn>\d+):(?P<arg>[a-z_]*)"
 )
 """``<session>.`` before the turn: which of the channel's tables the button was posted
-at (R-20.77), on buttons dated by a hand (``cf:dec:<table>:2.1:rabbit``); absent on the
-others and on buttons an older version posted."""
+at (R-20.77), on buttons dated by a hand (``cf:dec:<table>:2.1:rabbit``) or by the deal
+a bomb-pot vote is for (``cf:dec:<table>:2.3:bomb_yes``); absent on the others and on
+buttons an older version posted (refused at a channel's later tables, R-20.83)."""
 ACT_ARGS = ("check_call", "bet_raise", "fold", "all_in", "show", "muck", "state")
 DECLARE_ARGS = ("low", "high", "both")
 

@@ -33,6 +33,7 @@ import discord
 from discord.ext import commands
 
 from bot.poker.messages import Msg, Rule
+from bot.table.handlabel import hand_label
 from bot.table.table import Abandoned, Table
 from bot.words import Locale, render
 from cogs import ops
@@ -269,10 +270,11 @@ class Moderation(commands.Cog):
     # ------------------------------------------------------------ closing
 
     async def abandon(
-        self, table_id: str, reason: str, by: str, place: str | Msg
+        self, table_id: str, reason: str, by: str, place: str | Msg, *, tell: bool = True
     ) -> Abandoned | None:
         """Close a table that lost its place (R-16.11); ``reason`` is a ``closed.why.*``
-        key, ``place`` where it was (a channel mention, or a message of the catalogue)."""
+        key, ``place`` where it was (a channel mention, or a message of the catalogue).
+        ``tell``: DM its players and host now (else the caller does, :meth:`tell`)."""
         table = self._open(table_id)
         if table is None:
             return None
@@ -293,12 +295,17 @@ class Moderation(commands.Cog):
             {user: chips for user, _, chips in done.cashed},
         )
         self.told.pop(table_id, None)
+        if tell:
+            await self.tell(table, done, place)
+        return done
+
+    async def tell(self, table: Table, done: Abandoned, place: str | Msg) -> None:
+        """DM each player cashed out, and the host, that the table closed and why."""
         for user, _, chips in done.cashed:
             await self._dm(user, closed_text(done, place, chips, self._user_lang(user)))
         host = table.snapshot(None).host
         if host and host not in {u for u, _, _ in done.cashed}:
             await self._dm(host, closed_text(done, place, None, self._user_lang(host)))
-        return done
 
     async def _dm(self, user: str, text: str) -> None:
         if user.isdigit() and await ops.dm(self.bot, int(user), text) is None:
@@ -425,21 +432,27 @@ class Moderation(commands.Cog):
         """The bot was removed from ``guild`` (discord.py says ``on_guild_unavailable``
         for an outage, which closes nothing)."""
         ids = {c.id for c in guild.channels}
-        closed = []
+        closed: list[tuple[str, Table, Abandoned, str]] = []
         for table_id in list(self._tables()):
             channel_id = self.bot.presenter.channel_of(table_id)
-            if channel_id in ids and self._open(table_id) is not None:
+            if channel_id in ids and (table := self._open(table_id)) is not None:
                 name = guild.get_channel(channel_id)
                 place = f"#{escape(getattr(name, 'name', table_id))} ({escape(guild.name)})"
                 reason = "closed.why.removed"
-                if await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place) is not None:
-                    closed.append(table_id)
+                done = await self.abandon(table_id, reason, CLOSED_BY_REMOVAL, place, tell=False)
+                if done is not None:
+                    closed.append((table_id, table, done, place))
         if closed and self.bot.service is not None:
+            # Logged before anyone is told: the DMs take a while (each may be retried),
+            # and a shutdown among them must not lose what a re-add reopens (R-16.11).
             at = time.time()
-            payload = {"guild": str(guild.id), "tables": closed, "at": at}
+            tables = [table_id for table_id, _, _, _ in closed]
+            payload = {"guild": str(guild.id), "tables": tables, "at": at}
             pending = await self._pending_removals()
             seq = await self.bot.service.store.append(REMOVALS_LOG, REMOVED, payload)
-            pending[str(guild.id)] = Removal(seq, tuple(closed), at)
+            pending[str(guild.id)] = Removal(seq, tuple(tables), at)
+        for _, table, done, place in closed:
+            await self.tell(table, done, place)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
@@ -507,7 +520,8 @@ def closed_text(done: Abandoned, place: str | Msg, chips: int | None, locale: Lo
         why = message(done.reason, rule=Rule("R-1.11"))  # the rule a DM's table broke
     lines = [say("closed.head", locale, place=place, reason=why)]
     if done.cancelled is not None:
-        lines.append(say("closed.cancelled", locale, hand=done.cancelled, rule=Rule("R-16.11")))
+        hand = hand_label(done.session, done.cancelled)
+        lines.append(say("closed.cancelled", locale, hand=hand, rule=Rule("R-16.11")))
     if chips is not None:
         lines.append(say("closed.cashed", locale, chips=chips))
     else:

@@ -71,7 +71,7 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
         elif bid.kind == "dec" and bid.arg == "rabbit":
             await rabbit(interaction, bid.table_id, bid.turn, bid.session)
         elif bid.kind == "dec" and bid.arg in ("bomb", "bomb_yes", "bomb_no"):
-            await bomb_vote(interaction, bid.table_id, bid.arg, bid.turn)
+            await bomb_vote(interaction, bid.table_id, bid.arg, bid.turn, bid.session)
         elif bid.kind == "dec" and bid.arg in ("twice", "once"):
             # R-20.1: the private run-it-twice answer, dated by its prompt's turn.
             req = ActionRequest("run_twice_yes" if bid.arg == "twice" else "run_twice_no")
@@ -368,9 +368,12 @@ async def rabbit(interaction: Interaction, table_id: str, hand: int = 0, session
     await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 
-async def bomb_vote(interaction: Interaction, table_id: str, arg: str, deal: int = 0) -> None:
+async def bomb_vote(
+    interaction: Interaction, table_id: str, arg: str, deal: int = 0, session: int = 0
+) -> None:
     """R-20.12: propose a bomb pot (``bomb``) or vote on the open one; answered
-    privately, the table says it in public. ``deal``: the deal the pressed vote is for."""
+    privately, the table says it in public. ``deal``, ``session``: the deal and the
+    table the pressed vote is for (0: not said)."""
     lang = of(interaction)
     table = await _table_or_say(interaction, table_id, lang)
     if table is None:
@@ -380,7 +383,8 @@ async def bomb_vote(interaction: Interaction, table_id: str, arg: str, deal: int
         await ops.reply(interaction, say(SIT_HINT, lang))
         return
     agree = None if arg == "bomb" else arg == "bomb_yes"
-    outcome = await table.bomb_vote(user, agree, key=f"i{interaction.id}", deal=deal)
+    key = f"i{interaction.id}"
+    outcome = await table.bomb_vote(user, agree, key=key, deal=deal, session=session)
     await ops.reply(interaction, outcome_text(outcome.msg, lang))
 
 

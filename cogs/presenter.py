@@ -128,9 +128,9 @@ ANSWER_WAIT_STEP = 0.05
 until Discord's 3 s to answer it are over."""
 
 
-_VOTE_CLOSED = frozenset({"home.vote.then", "home.vote.lapsed"})
+_VOTE_CLOSED = frozenset({"home.vote.then", "home.vote.lapsed", "home.vote.timed_out"})
 """The bomb-pot vote's words when it closes: a vote that settles it (passed or failed,
-``home.vote.then``) or the deal it lapses at (R-20.73)."""
+``home.vote.then``), the deal it lapses at (R-20.73) or its time running out (R-20.82)."""
 
 
 class DiscordPresenter:
@@ -312,7 +312,9 @@ class DiscordPresenter:
         if notice.kind == "bomb_vote" and notice.msg and notice.msg.key == "home.vote.proposed":
             # R-20.12: the proposal gets its own message, with the vote's buttons.
             deal = int(notice.data.get("deal", 0))
-            view = bomb_buttons(table_id, self.table_locale(table_id), propose=False, deal=deal)
+            session = int(notice.data.get("session", 0))  # which table (R-20.83)
+            lang = self.table_locale(table_id)
+            view = bomb_buttons(table_id, lang, propose=False, deal=deal, session=session)
             ch.enqueue(lambda: self._post_vote(table_id, f"💣 {said}", view))
         closes = notice.kind == "bomb_vote" and notice.msg and notice.msg.key in _VOTE_CLOSED
         if closes or notice.kind == "closed":

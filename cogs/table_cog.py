@@ -19,6 +19,7 @@ from bot import rulebook
 from bot.poker.messages import msg
 from bot.table.actor import Actor
 from bot.table.games import game_suggestions, split_game
+from bot.table.handlabel import hand_label
 from bot.table.session import stats_said
 from bot.table.settings import LIMIT_NAMES, TableSettings
 from bot.table.table import Outcome, Table
@@ -488,9 +489,12 @@ class TableCog(commands.Cog):
         # (docs/phh.md); the reply is ephemeral, so nobody else sees his copy.
         user = str(interaction.user.id)
         text = await t.hand_history(hand, user)
-        file = discord.File(io.BytesIO(text.encode()), f"hand-{hand}.phh")
+        # this table's hand; at a channel's later table, named with the table.
+        session = t.snapshot(user).session
+        name = f"hand-{hand}.phh" if session <= 1 else f"table-{session}-hand-{hand}.phh"
+        file = discord.File(io.BytesIO(text.encode()), name)
         await interaction.followup.send(
-            say("export.caption", of(interaction), hand=hand),
+            say("export.caption", of(interaction), hand=hand_label(session, hand)),
             file=file,
             ephemeral=True,
         )

@@ -36,6 +36,11 @@ FORMATS = [
     app_commands.Choice(name="Sit-and-go", value="sit_and_go"),
     app_commands.Choice(name="Scheduled", value="scheduled"),
 ]
+ROTATES = [
+    app_commands.Choice(name="By level", value="level"),
+    app_commands.Choice(name="By orbit", value="orbit"),
+    app_commands.Choice(name="By deal", value="deal"),
+]
 DRIVER_INTERVAL = 0.5
 """Seconds between the driver's passes when nothing wakes it."""
 BETWEEN_HANDS = 3.0
@@ -169,8 +174,9 @@ class TournamentCog(commands.Cog):
         rebuy_until="Rebuys are sold through this level; the add-on at its end",
         addon="The add-on's chips (0: none)",
         addon_price="What the add-on costs (0: the buy-in)",
+        rotate="A rotation (horse) changes game each level, orbit or deal (default: level)",
     )
-    @app_commands.choices(structure=STRUCTURES, level_unit=UNITS, format=FORMATS)
+    @app_commands.choices(structure=STRUCTURES, level_unit=UNITS, format=FORMATS, rotate=ROTATES)
     async def create(
         self,
         interaction: Interaction,
@@ -192,6 +198,7 @@ class TournamentCog(commands.Cog):
         rebuy_until: app_commands.Range[int, 0, 50] = 0,
         addon: app_commands.Range[int, 0] = 0,
         addon_price: app_commands.Range[int, 0] = 0,
+        rotate: str = "level",
     ) -> None:
         lang = of(interaction)
         if not self._may_create(interaction):
@@ -234,6 +241,7 @@ class TournamentCog(commands.Cog):
             rebuy_until=rebuy_until,
             addon=addon,
             addon_price=addon_price,
+            rotate=rotate,
         )
         made = config(options)
         if isinstance(made, Msg):
@@ -327,7 +335,18 @@ class TournamentCog(commands.Cog):
         if interaction.type != discord.InteractionType.component:
             return
         data: Mapping[str, object] = dict(interaction.data or {})
-        found = entries.decode_entry(str(data.get("custom_id", "")))
+        custom_id = str(data.get("custom_id", ""))
+        waited = entries.decode_wait(custom_id)
+        if waited is not None:  # a busted player's Rebuy / I'm out (R-19.48)
+            answer, tournament, index = waited
+            if self.driver.get(tournament) is None:
+                await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
+                return
+            await entries.answer_wait(
+                self.driver, interaction, tournament, of(interaction), kind=answer, index=index
+            )
+            return
+        found = entries.decode_entry(custom_id)
         if found is None:
             return
         kind, tournament, offered = found

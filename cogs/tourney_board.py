@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.poker.messages import Chips, Count, Msg, Name, Number, Term, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, msg
 from bot.table.ownership import RESERVED_PREFIX
 from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
+from bot.tournament.rotation import games_said
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
 from bot.tourney_run.results import results
@@ -35,7 +36,7 @@ from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
-from cogs.tourney_entries import buy_view, out_dm
+from cogs.tourney_entries import buy_view, out_dm, tell_queued, wait_dm
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,9 @@ Picture = Callable[[StandingsView, Locale], RenderedImage | None]
 def standings_view(name: str, state: State, now: float) -> StandingsView:
     """What the standings picture shows (R-19.70): every finisher best first."""
     rows = results(state)
-    finishers = tuple(Finisher(r.first, r.last, r.name, r.prize, r.bounties) for r in rows)
+    finishers = tuple(
+        Finisher(r.first, r.last, r.name, r.prize, r.bounties, r.number) for r in rows
+    )
     day = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
     return StandingsView(name, day, len(state.entries), state.pool, finishers)
 
@@ -82,7 +85,7 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
     first = sched.level(0)
     unit = "minutes" if sched.unit == "minutes" else "hands"
     lines = [
-        msg("tourney.line.game", game=Term(f"game.{cfg.game[0]}")),
+        msg("tourney.line.game", game=games_said(cfg.game, cfg.rotate)),
         msg("tourney.line.stack", stack=Chips(cfg.stack)),
         msg(f"tourney.line.levels_{unit}", count=Count(first.length)),
         # R-19.88: the structure's first level, whatever level is played now (the
@@ -111,10 +114,10 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
 
 def standing_lines(state: State) -> list[Msg]:
     """The final standings, first place first (shared places once per entry)."""
-    names = state.names()
+    names = state.entry_names()
     out = []
     for f in sorted(state.finishes, key=lambda f: (f.first, f.entry)):
-        who = Name(names.get(f.entry, f.entry))
+        who = names.get(f.entry, Name(f.entry))
         place = {"first": Number(f.first), "last": Number(f.last)}
         shared = "shared" if f.last != f.first else "place"
         if f.prize:
@@ -180,6 +183,8 @@ class DiscordBoards:
         """Message -> what it was last edited to show."""
         self._outs_told: dict[str, int] = {}
         """Per tournament: the outs of its runner already told by DM."""
+        self._waits_told: dict[str, int] = {}
+        """Per tournament: the rebuy waits of its runner already asked by DM."""
         self.gap = GAP
 
     # ------------------------------------------------------------ records
@@ -233,6 +238,7 @@ class DiscordBoards:
         lines = summary(state, opened.starts_at if opened else 0.0)
         lines.append(msg("tourney.count", count=Count(len(state.entries))))
         lines.append(msg(f"tourney.state.{state.status}"))
+        lines += self._waiting(tournament)
         embed = discord.Embed(
             title=render(msg("tourney.title", id=Name(tournament)), lang),
             description="\n".join(render(m, lang) for m in lines),
@@ -257,11 +263,18 @@ class DiscordBoards:
             )
         return embed, sealed(view)
 
+    def _waiting(self, tournament: str) -> list[Msg]:
+        """The line saying a scheduled start found too few players (R-19.68)."""
+        if self.driver is not None and self.driver.waiting_for_host(tournament):
+            return [msg("tourney.state.waiting_host")]
+        return []
+
     def status_text(self, tournament: str, lang: Locale, *, latest: bool = True) -> str:
         state = self._now(tournament)
         assert state is not None
         now = self.presenter.service.time.now() if self.presenter.service else 0.0
         lines = board_lines(state, now)
+        lines[1:1] = self._waiting(tournament)
         said = [render(m, lang) for m in lines]
         board = self.boards.get(tournament)
         if latest and board is not None and board.latest:
@@ -389,6 +402,9 @@ class DiscordBoards:
     async def changed(self, tournament: str) -> None:
         self.repaint(tournament)
         await self._tell_outs(tournament)
+        runner = self.driver.runners.get(tournament) if self.driver is not None else None
+        if runner is not None and runner.exists:
+            await tell_queued(self.client, self.presenter, runner)
 
     async def _tell_outs(self, tournament: str) -> None:
         """Each player whose entry went out is told by DM, once (the Re-enter button
@@ -405,6 +421,26 @@ class DiscordBoards:
                 continue
             lang = self.presenter.user_locale(player)
             text, view = out_dm(runner.st, tournament, player, lang)
+            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
+        await self._ask_rebuys(tournament)
+
+    async def _ask_rebuys(self, tournament: str) -> None:
+        """Each player busted while a rebuy is sold to him is asked by DM, once, with
+        Rebuy and I'm out buttons (R-19.48); waits from before a restart are not asked
+        again (the status board's Rebuy and /tournament rebuy still answer them)."""
+        runner = self.driver.runners.get(tournament) if self.driver is not None else None
+        if runner is None or not runner.exists:
+            return
+        told = self._waits_told.setdefault(tournament, len(runner.waits))
+        new = list(enumerate(runner.waits))[told:]
+        self._waits_told[tournament] = told + len(new)
+        now = runner.service.time.now()
+        for index, wait in new:
+            player = player_of(runner.st, wait.entry)
+            if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
+                continue
+            lang = self.presenter.user_locale(player)
+            text, view = wait_dm(runner.st, tournament, wait, index, lang, now)
             await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:

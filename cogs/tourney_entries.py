@@ -1,7 +1,10 @@
 """Rebuys and the add-on on Discord (R-19.91): ``/tournament rebuy`` and ``/tournament
 addon``, and the Rebuy / Add-on buttons of a tournament's status board while they are
 sold. Each purchase is the director's to grant (:meth:`Runner.rebuy`); a refusal is
-answered privately with his reason and changes nothing.
+answered privately with his reason and changes nothing. One asked during the buyer's
+hand is queued (:mod:`bot.tourney_run.queue`) and made when the hand is over; he is
+told then by DM (R-19.66). A player busted while a rebuy is sold to him (R-19.47) is
+asked by DM, with Rebuy and I'm out buttons that answer that wait only (R-19.48).
 
 A command counts once per interaction (a retried delivery buys nothing more); a button
 counts once per player (:func:`bot.tourney_run.buying.click_key`): a double click buys
@@ -16,17 +19,33 @@ from typing import Literal
 
 import discord
 
-from bot.poker.messages import Name, msg
+from bot.poker.messages import Chips, Count, Name, msg
 from bot.tournament.director import Decision, State
-from bot.tourney_run.buying import addon_open, click_key, offer, rebuys_open, reentry_open
+from bot.tournament.log import Waiting
+from bot.tourney_run import queue
+from bot.tourney_run.buying import (
+    addon_open,
+    click_key,
+    offer,
+    rebuys_open,
+    reentry_open,
+    seconds_left,
+)
 from bot.tourney_run.driver import Driver
+from bot.tourney_run.entrants import player_of
 from bot.tourney_run.runner import Runner
 from bot.words import Locale, render
 from cogs import ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
+from cogs.presenter import DiscordPresenter
 
 Kind = Literal["rebuy", "addon"]
+Answer = Literal["rebuy", "out"]
+WAIT = re.compile(r"cfw:(?P<kind>rebuy|out):(?P<tournament>[A-Za-z0-9_.-]+):(?P<index>\d+)")
+"""A busted player's DM buttons: ``cfw:rebuy|out:<tournament>:<n>``, ``n`` the wait's
+place among the tournament's waits (the runner's ``waits``), so a click answers that
+wait only: once it is over (answered, run out, or a later bust's) the click is stale."""
 ENTRY = re.compile(r"cfe:(?P<kind>rebuy|addon):(?P<tournament>[A-Za-z0-9_.-]+):(?P<offer>\d+)")
 """A status board's purchase buttons: ``cfe:rebuy|addon:<tournament>:<offer>`` (the
 tournament in the custom_id, so the buttons work after a restart; the offer, the
@@ -48,6 +67,53 @@ def decode_entry(custom_id: str) -> tuple[Kind, str, int] | None:
         return None
     kind: Kind = "addon" if m["kind"] == "addon" else "rebuy"
     return kind, m["tournament"], int(m["offer"])
+
+
+def wait_button(kind: Answer, tournament: str, index: int) -> str:
+    text = f"cfw:{kind}:{tournament}:{index}"
+    if len(text) > MAX_LEN or WAIT.fullmatch(text) is None:
+        raise ValueError(f"not a valid rebuy answer custom_id: {text!r}")
+    return text
+
+
+def decode_wait(custom_id: str) -> tuple[Answer, str, int] | None:
+    """(answer, tournament, wait index) of a busted player's DM button, or None."""
+    m = WAIT.fullmatch(custom_id)
+    if m is None:
+        return None
+    kind: Answer = "out" if m["kind"] == "out" else "rebuy"
+    return kind, m["tournament"], int(m["index"])
+
+
+def wait_dm(
+    state: State, tournament: str, wait: Waiting, index: int, lang: Locale, now: float
+) -> tuple[str, discord.ui.View]:
+    """The DM asking a busted player whether he rebuys (R-19.48): the chips, the
+    price, the seconds left, and the Rebuy and I'm out buttons of this wait."""
+    text = render(
+        msg(
+            "entries.rebuy_offer",
+            id=Name(tournament),
+            amount=Chips(state.config.stack),
+            price=Chips(state.config.prize_part),
+            count=Count(seconds_left(wait, now)),
+        ),
+        lang,
+    )
+    view = discord.ui.View(timeout=None)
+    answers: tuple[tuple[Answer, str, discord.ButtonStyle], ...] = (
+        ("rebuy", "entries.button.rebuy", discord.ButtonStyle.success),
+        ("out", "entries.button.decline", discord.ButtonStyle.secondary),
+    )
+    for kind, key, style in answers:
+        view.add_item(
+            discord.ui.Button(
+                label=render(msg(key), lang),
+                custom_id=wait_button(kind, tournament, index),
+                style=style,
+            )
+        )
+    return text, sealed(view)
 
 
 def buy_view(state: State, tournament: str, lang: Locale) -> discord.ui.View | None:
@@ -109,7 +175,8 @@ async def buy(
     offered: int | None = None,
 ) -> None:
     """A rebuy or the add-on for the clicking member, once by its key: a command's
-    interaction, or the button's offer (``offered``: a click of a purchase button)."""
+    interaction, or the button's offer (``offered``: a click of a purchase button).
+    Asked during his hand, it is queued and made when the hand is over (R-19.74)."""
     await ops.defer(interaction)
     player = str(interaction.user.id)
     addon = kind == "addon"
@@ -118,19 +185,76 @@ async def buy(
     )
 
     async def command(runner: Runner) -> Decision:
-        return await runner.rebuy(player, addon=addon, key=key)
+        return await queue.ask(runner, player, addon=addon, key=key)
 
     decision = await driver.run(tournament, command)
     await ops.reply(interaction, answer(decision, lang))
 
 
+async def answer_wait(
+    driver: Driver,
+    interaction: discord.Interaction[discord.Client],
+    tournament: str,
+    lang: Locale,
+    *,
+    kind: Answer,
+    index: int,
+) -> None:
+    """A click of a busted player's DM button (R-19.48): rebuy or decline that wait,
+    once; a click on a wait that is over, or not his, is answered privately and
+    changes nothing."""
+    await ops.defer(interaction)
+    player = str(interaction.user.id)
+
+    async def command(runner: Runner) -> Decision:
+        wait = runner.waits[index] if 0 <= index < len(runner.waits) else None
+        if (
+            wait is None
+            or runner.st.waiting.get(wait.entry) != wait
+            or player_of(runner.st, wait.entry) != player
+        ):
+            return Decision(refusal=msg("entries.rebuy_stale"))
+        if kind == "rebuy":
+            return await runner.rebuy(player, key=f"wait:{index}")
+        return await runner.decline(player, key=f"wait:{index}")
+
+    decision = await driver.run(tournament, command)
+    if kind == "out" and decision.ok and decision.notices:
+        text = render(msg("entries.declined", id=Name(tournament)), lang)
+    else:
+        text = answer(decision, lang)
+    await ops.reply(interaction, text)
+
+
+async def tell_queued(client: discord.Client, presenter: DiscordPresenter, runner: Runner) -> None:
+    """Each buyer of a queued purchase told by DM that it was made or why it was
+    refused (R-19.66), then marked told: a crash between the two tells him again
+    rather than never."""
+    for outcome in runner.queue.untold():
+        player, key = outcome.asked.player, outcome.asked.key
+        if key in runner.queue.told:
+            continue  # told meanwhile by another pass
+        runner.queue.told.add(key)
+        if player.isdigit():
+            text = render(queue.outcome_words(outcome), presenter.user_locale(player))
+            await ops.dm(client, int(player), text, known=presenter.dms)
+        await runner.queue.mark_told(key)
+
+
 __all__ = [
     "ENTRY",
+    "WAIT",
+    "Answer",
     "Kind",
     "answer",
+    "answer_wait",
     "buy",
     "buy_view",
     "decode_entry",
+    "decode_wait",
     "entry_button",
     "out_dm",
+    "tell_queued",
+    "wait_button",
+    "wait_dm",
 ]

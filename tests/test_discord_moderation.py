@@ -22,6 +22,7 @@ import pytest_asyncio
 from bot.config import Config
 from bot.table import log as tlog
 from bot.table.recovery import ledger_error, load
+from bot.table.table import Table
 from cards_art import RenderedImage
 from cogs import ops
 from cogs.app import ChipfistBot
@@ -550,37 +551,59 @@ async def test_r16_11_bot_removed_then_restarted_reopens_on_readd(
     db = tmp_path / "readd.sqlite3"
     users = players(fake)
     bot = make_bot(db)
+
+    async def removed(table: Table, kinds: list[str]) -> None:
+        """Remove the bot and wait for what a restart needs of it: the removal logged
+        (closed alone is too early: the removal is logged after the close, and a restart
+        before it would leave nothing for the re-add to reopen)."""
+        await fake.remove_bot()
+        await fake.wait_for(lambda: table.state.closed, timeout=5)
+        await logged(table, kinds)
+
     async with run_bot(fake, bot, sync=True):
         h = Harness(fake, bot)
         await h.start_table(users, small_blind=5, big_blind=10)
         tid = h.tid
         settings = h.table().state.settings
-        await fake.remove_bot()
-        await fake.wait_for(lambda: h.table().state.closed, timeout=5)
+        await removed(h.table(), ["guild_removed"])
         await h.settle()
     bot2 = make_bot(db)
     async with run_bot(fake, bot2):
         assert bot2.table(tid) is None  # closed: not recovered
         await fake.readd_bot()
-        await fake.wait_for(lambda: bot2.table(tid) is not None, timeout=5)
+
+        def reopened() -> bool:
+            # Loaded is not reopened: the closed table is read from its log first.
+            table = bot2.table(tid)
+            return table is not None and not table.state.closed
+
+        await fake.wait_for(reopened, timeout=5)
         table = bot2.table(tid)
         assert table is not None and not table.state.closed
+        # The re-add is logged last, after the reopened tables are told.
+        await logged(table, ["guild_removed", "guild_readded"])
         assert table.state.settings == settings and table.state.host == str(users[0].id)
         h2 = Harness(fake, bot2)
         await h2.slash(users[1], "sit", buy_in=200)
         assert table.state.seat_of(str(users[1].id)) is not None
         await conserved(h2)
         # Removed again later: the second removal is kept as the first was.
-        await fake.remove_bot()
-        await fake.wait_for(lambda: table.state.closed, timeout=5)
-        kinds: list[str] = []
-        for _ in range(100):  # logged once the players are told (DMs first)
-            kinds = [e.kind for e in await table.store.events(REMOVALS_LOG)]
-            if len(kinds) == 3:
-                break
-            await asyncio.sleep(0.05)
-        assert kinds == ["guild_removed", "guild_readded", "guild_removed"]
+        await removed(table, ["guild_removed", "guild_readded", "guild_removed"])
         await fake.wait_idle()
+
+
+async def logged(table: Table, kinds: list[str]) -> None:
+    """The removals log holds exactly ``kinds``, once the bot has written them (each
+    read is a store round trip; bounded so a missing record fails, not hangs)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    found: list[str] = []
+    while loop.time() < deadline:
+        found = [e.kind for e in await table.store.events(REMOVALS_LOG)]
+        if len(found) >= len(kinds):
+            break
+        await asyncio.sleep(0.02)
+    assert found == kinds
 
 
 async def test_r16_11_bot_removed_past_the_keep_time_does_not_reopen(

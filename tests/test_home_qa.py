@@ -354,7 +354,9 @@ async def test_r20_70_discord_a_kicked_players_button_on_his_turn_is_refused(
     victim.locale = "de"
     turn = h.table().state.turn
     await h.click(victim, "check_call")
-    assert "Gastgeber hat dich entfernt" in h.last_ephemeral(victim), h.last_ephemeral(victim)
+    # by the host, named as Discord names him.
+    said = h.last_ephemeral(victim)
+    assert f"Der Gastgeber {users[0].name} hat dich entfernt" in said, said
     assert h.table().state.turn == turn
     await h.click(victim, "fold")
     state = h.table().state

@@ -13,6 +13,7 @@ from bot.table.levels import Level
 from bot.table.ports import LedgerKind, MemoryStore
 from bot.table.predeal.stakes import FixedLevel
 from bot.table.recovery import ledger_error, load
+from bot.table.settings import TableSettings
 from bot.table.table import Table
 from bot.words import render
 from tests.harness import HOST, Harness
@@ -301,11 +302,17 @@ async def test_r20_55_the_waiting_list_survives_a_restart() -> None:
 async def test_r20_50_a_tournament_table_refuses_kicks_moves_adjustments_and_a_waiting_list() -> (
     None
 ):
-    """R-20.50: at a tournament's table (its stakes a level, R-19.20) the director owns
-    seats and chips: kick, seat move, adjustment and the waiting list are refused and
-    write nothing; a co-host may still be named."""
+    """R-20.50: at a tournament's table (one a tournament opened, R-19.3) the director
+    owns seats and chips: kick, seat move, adjustment and the waiting list are refused
+    and write nothing; a co-host may still be named."""
     h = Harness()
-    table = await h.seated(["alice", "bob"], seats=2)
+    opened = await h.service.create(
+        "tn:t1:1", HOST, TableSettings.of(seats=2), key=h.key(), tournament="t1"
+    )
+    assert opened.ok
+    table = h.service.table("tn:t1:1")
+    for name in ("alice", "bob"):
+        assert (await table.sit(name, name, 100, key=h.key())).ok
     table.stakes = FixedLevel(Level(1, 2))
     before = table.state.seq
     for out in (

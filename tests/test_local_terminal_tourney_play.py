@@ -460,3 +460,91 @@ async def test_R_19_74_a_player_out_cannot_buy_the_add_on(tmp_path: Path) -> Non
         tourney.run.check_chips()
     finally:
         await _close(opened)
+
+
+def _asked(out: io.StringIO) -> bool:
+    """The last line is the rebuy question (R-19.48)."""
+    last = out.getvalue().rstrip().rsplit("\n", 1)[-1]
+    return last.startswith("alice: ") and last.endswith("(yes/no)")
+
+
+async def test_R_19_48_a_busted_player_says_yes_to_the_rebuy_question(tmp_path: Path) -> None:
+    """--rebuys 1: alice shoves until she busts; she is asked (the chips, the price, the
+    seconds left), types yes, sits again with a starting stack and plays on; her rebuy
+    spent, her next bust puts her out. Every entry placed, every chip in play."""
+    time = ManualTime()
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "4", "--clock", "0"]
+    opened = await _open(tmp_path, [*argv, "--rebuys", "1", "alice"], time)
+    tourney, _, out = opened
+    asked = 0
+
+    async def lines() -> str | None:
+        nonlocal asked
+        if _asked(out):
+            asked += 1
+            return "alice: yes"
+        return "alice: all in"
+
+    try:
+        assert await tourney.play(lines)
+        state = tourney.run.st
+        question = _en(
+            "tournament.ask_rebuy", amount=Chips(1500), price=Chips(100), count=Count(60)
+        )
+        assert out.getvalue().count(f"alice: {question}") == asked == 1
+        assert state.rebuys["alice"] == 1 and len(state.entries) == 3
+        assert (
+            _en("tournament.rebought", player=Name("alice"), amount=Chips(1500)) in out.getvalue()
+        )
+        assert len(state.finishes) == 3 and state.status == "finished"
+        assert state.chips == (3 + sum(state.rebuys.values())) * 1500  # robots' rebuys too
+        assert tourney.run.taken_at_end == state.chips
+    finally:
+        await _close(opened)
+
+
+async def test_R_19_48_a_busted_player_says_no_and_is_out(tmp_path: Path) -> None:
+    """alice says no: out at once, placed, never asked again; no re-entry offered."""
+    time = ManualTime()
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "4", "--clock", "0"]
+    opened = await _open(tmp_path, [*argv, "--rebuys", "1", "alice"], time)
+    tourney, _, out = opened
+
+    async def lines() -> str | None:
+        return "alice: no" if _asked(out) else "alice: all in"
+
+    try:
+        assert await tourney.play(lines)
+        state = tourney.run.st
+        assert "alice" not in state.rebuys and "alice" in {f.entry for f in state.finishes}
+        assert _en("tournament.no_rebuy", player=Name("alice")) in out.getvalue()
+        assert Words()("tourney.reentry", name="alice") not in out.getvalue()
+        tourney.run.check_chips()
+    finally:
+        await _close(opened)
+
+
+async def test_R_19_49_the_rebuy_question_runs_out_with_the_wait(tmp_path: Path) -> None:
+    """Nobody answers alice's question: when her wait has run out she is out (placed)
+    and the robots play on to the end."""
+    time = ManualTime()
+    argv = ["--tournament", "sng", "--players", "3", "--seed", "4", "--clock", "0"]
+    opened = await _open(tmp_path, [*argv, "--rebuys", "1", "alice"], time)
+    tourney, _, out = opened
+
+    async def lines() -> str | None:
+        if _asked(out):
+            time.advance(61)
+            await asyncio.sleep(0.4)  # the question looks at the clock meanwhile
+            return "alice: yes"  # too late: never read as an answer
+        return "alice: all in"
+
+    try:
+        assert await tourney.play(lines)
+        state = tourney.run.st
+        assert "alice" not in state.waiting and "alice" not in state.rebuys
+        assert "alice" in {f.entry for f in state.finishes}
+        assert _en("tournament.no_rebuy", player=Name("alice")) in out.getvalue()
+        assert state.status == "finished" and tourney.run.taken_at_end == state.chips
+    finally:
+        await _close(opened)

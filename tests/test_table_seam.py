@@ -28,7 +28,7 @@ async def test_r1_1_manage_commands_judge_the_actor_not_a_side_channel() -> None
     turn = table.state.turn
     # A player without the platform's permission is refused, and nothing changes...
     out = await table.deal(Actor("alice", may_manage=False), key=h.key())
-    assert not out.ok and out.msg == msg("table.managers_only")
+    assert not out.ok and out.msg == msg("table.hosts_only")
     assert table.state.turn == turn and table.state.hand is None
     # ...even one the presenter would call a moderator: the command's actor is the word.
     out = await table.pause(Actor("mod", may_manage=False), key=h.key())

@@ -102,7 +102,7 @@ async def test_seat_choice_and_full_table(h: Harness) -> None:
 async def test_only_host_or_moderator_manages(h: Harness) -> None:
     table = await h.seated(["a", "b"])
     out = await table.deal("a", key=h.key())
-    assert not out.ok and out.msg == msg("table.managers_only")
+    assert not out.ok and out.msg == msg("table.hosts_only")
     assert h.presenter.errors[-1][1] == "a"  # told to the actor only
     assert (await table.deal("mod", key=h.key())).ok
 

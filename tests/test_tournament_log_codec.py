@@ -29,10 +29,12 @@ from bot.tournament.log import (
     Registered,
     RegistrationClosed,
     Resumed,
+    Returned,
     Seated,
     Started,
     TableBroken,
     Unregistered,
+    Waiting,
     from_payload,
     to_payload,
 )
@@ -52,6 +54,7 @@ _CONFIG = Config(
     payouts=(6000, 4000),
     pay_jumps=(3,),
     chip_races=((4, 25, 100),),
+    rotate="deal",  # as every event recorded before the choice was dealt
 )
 
 STORED: tuple[tuple[Record, str], ...] = (
@@ -107,6 +110,15 @@ STORED: tuple[tuple[Record, str], ...] = (
     (
         Out("u2", 300, "hfh:4"),
         '{"kind": "out", "entry": "u2", "started_with": 300, "group": "hfh:4"}',
+    ),
+    (
+        Waiting("u4", 2, 5, 800, 1060.5, ("u1",)),
+        '{"kind": "waiting", "entry": "u4", "table": 2, "seat": 5, "started_with": 800, '
+        '"until": 1060.5, "knockers": ["u1"]}',
+    ),
+    (
+        Returned("u4", 1, 3),
+        '{"kind": "returned", "entry": "u4", "table": 1, "seat": 3}',
     ),
     (
         Placed("u2", 4, 5, 250),

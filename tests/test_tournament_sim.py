@@ -12,7 +12,7 @@ import pytest
 
 from bot.tournament import director
 from bot.tournament.director import State
-from bot.tournament.log import Created, Out, Placed, TableBroken
+from bot.tournament.log import Created, Out, Placed, Returned, TableBroken, Waiting
 from bot.tournament.structure import Config, Entries, preset
 from tests.tournament_sim import Sim
 
@@ -107,3 +107,22 @@ def test_R_19_38_the_freezeout_with_reentry_and_bounties(seed: int) -> None:
     assert state.chips == entrants * 1000
     placed = [r for r in sim.log if isinstance(r, Placed)]
     assert sorted(p.entry for p in placed) == sorted(e.entry for e in state.entries)
+
+
+@pytest.mark.parametrize("seed", [6, 8, 10])
+def test_R_19_47_the_freezeout_with_rebuys_holds_a_busted_players_place(seed: int) -> None:
+    """R-19.47 to R-19.49: rebuys through level 3; a player busted meanwhile waits,
+    then rebuys (a drawn seat, the same entry), declines, or lets his time run out;
+    rebuys closing end every wait. Places per entry (those whose waits end together by
+    their starting chips), prizes exact, chips constant."""
+    sim = _sim(seed, Entries(rebuys=2, rebuy_until=3))
+    sim.answer = lambda _entry: sim.rng.choice(["rebuy", "rebuy", "decline", "wait"])
+    sim.run()
+    state = sim.state
+    waits = [r for r in sim.log if isinstance(r, Waiting)]
+    returned = [r for r in sim.log if isinstance(r, Returned)]
+    assert waits and returned, "busted players waited and came back"
+    assert len(state.entries) == 27 and not state.waiting
+    _finished(sim, 27)
+    assert state.chips == (27 + len(returned)) * 1000
+    assert state.pool == (27 + len(returned)) * 100

@@ -74,6 +74,27 @@ async def _moves(runner: Runner) -> Balance:
     return balance(tables, recorded)
 
 
+async def _assert_played_once_and_exact(runner: Runner) -> None:
+    """Nothing twice: each hand heard of once, each move out once and in once; chips,
+    places and prizes exact (R-2.5, R-19.80)."""
+    state = runner.st
+    assert state.status == "finished"
+    records = await runner.journal.records()
+    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
+    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
+    assert max(started.values()) == 1 and max(finished.values()) == 1
+    assert set(started) == set(finished)
+    moves = await _moves(runner)
+    odd = [(what, t) for what, t in moves.problems if what != "unknown" or ":move:" in t]
+    assert odd == [] and moves.in_flight == 0
+    recorded, done = await runner.mover.recorded()
+    assert len(recorded) == len(runner.history) == len(done)
+    runner.check_chips()
+    assert runner.chips_at_tables() == runner.taken_at_end == 27 * 1000  # R-19.80
+    assert len(state.finishes) == 27
+    assert sum(f.prize for f in state.finishes) == state.pool
+
+
 def _resumed(
     runner: Runner, before: dict[str, tuple[int, bool]], seated: dict[str, dict[int, str]]
 ) -> None:
@@ -167,25 +188,9 @@ async def test_R_19_2_a_tournament_dropped_at_random_points_resumes(
                 assert runner.vacated[t][: len(seats)] == seats
             watch.runner = runner
             until = n + rng.randrange(20, 150)
-    state = runner.st
-    assert state.status == "finished"
     assert {"move", "level", "dealt", "mid_hand", "close"} <= set(faults.hit), faults.hit
     assert crashes >= 8
-    # Nothing twice: each hand heard of once, each move out once and in once.
-    records = await runner.journal.records()
-    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
-    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
-    assert max(started.values()) == 1 and max(finished.values()) == 1
-    assert set(started) == set(finished)
-    moves = await _moves(runner)
-    odd = [(what, t) for what, t in moves.problems if what != "unknown" or ":move:" in t]
-    assert odd == [] and moves.in_flight == 0
-    recorded, done = await runner.mover.recorded()
-    assert len(recorded) == len(runner.history) == len(done)
-    runner.check_chips()
-    assert runner.chips_at_tables() == runner.taken_at_end == 27 * 1000  # R-19.80
-    assert len(state.finishes) == 27
-    assert sum(f.prize for f in state.finishes) == state.pool
+    await _assert_played_once_and_exact(runner)
     await store.close()
 
 
@@ -204,18 +209,5 @@ async def test_R_19_2_a_tournament_process_killed_with_sigkill_resumes(store_url
     rng2 = random.Random(5)
     while runner.st.status == "running":
         await step(runner, rng2)
-    records = await runner.journal.records()
-    started = Counter((r.table, r.hand) for r in records if isinstance(r, HandStarted))
-    finished = Counter((r.table, r.hand) for r in records if isinstance(r, HandFinished))
-    assert max(started.values()) == 1 and max(finished.values()) == 1
-    assert set(started) == set(finished)
-    moves = await _moves(runner)
-    odd = [(what, t) for what, t in moves.problems if what != "unknown" or ":move:" in t]
-    assert odd == [] and moves.in_flight == 0
-    recorded, done = await runner.mover.recorded()
-    assert len(recorded) == len(runner.history) == len(done)
-    runner.check_chips()
-    assert runner.chips_at_tables() == runner.taken_at_end == 27 * 1000  # R-19.80
-    assert len(runner.st.finishes) == 27
-    assert sum(f.prize for f in runner.st.finishes) == runner.st.pool
+    await _assert_played_once_and_exact(runner)
     await store.close()

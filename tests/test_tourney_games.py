@@ -21,12 +21,13 @@ from bot.poker.messages import Number, Rule
 from bot.table.games import split_rotation
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
-from bot.table.settings import TableSettings
+from bot.table.settings import NEVER_SIT_OUT, TableSettings
 from bot.table.state import button_frozen
 from bot.table.text_actions import ActionRequest
 from bot.tournament import balance
 from bot.tournament.balance import Plan, TableShape
 from bot.tournament.log import HandFinished, HandStarted, Out, Placed
+from bot.tournament.rotation import Rotate
 from bot.tournament.structure import Config, preset
 from bot.tourney_run import games
 from bot.tourney_run import runner as runner_module
@@ -40,7 +41,9 @@ from tests.tourney_watch import Watch
 HORSE = ("horse",)
 
 
-def _config(game: tuple[str, ...], seats: int = 8) -> Config:
+def _config(game: tuple[str, ...], seats: int = 8, rotate: Rotate = "deal") -> Config:
+    """These tests check R-19.50's rotation, one game per deal; by level and by orbit
+    (R-19.55, R-19.56) are tests/test_tourney_rotate.py's."""
     stud = any(games.is_stud(v) for v, _ in games.games_of(Config(game=game)))
     return Config(
         game=game,
@@ -48,6 +51,7 @@ def _config(game: tuple[str, ...], seats: int = 8) -> Config:
         stack=1000,
         schedule=preset("turbo", 1000, unit="hands", forced="bring_in" if stud else "blinds"),
         seats=seats,
+        rotate=rotate,
     )
 
 
@@ -69,12 +73,17 @@ class Plans:
 
 
 async def _started(
-    store_url: str, game: tuple[str, ...], players: int, seed: int, seats: int = 8
+    store_url: str,
+    game: tuple[str, ...],
+    players: int,
+    seed: int,
+    seats: int = 8,
+    rotate: Rotate = "deal",
 ) -> tuple[StorePort, Runner]:
     store = await open_store(store_url)
     service = TableService(store, NullPresenter(), seed=f"games{seed}")
     runner = Runner(service, "mixed", rng=random.Random(seed))
-    await runner.create(_config(game, seats))
+    await runner.create(_config(game, seats, rotate))
     for n in range(players):
         await runner.register(f"p{n}", f"Player {n}")
     assert (await runner.start()).ok
@@ -539,8 +548,8 @@ def test_R_19_50_only_a_dead_button_rotations_stud_deals_freeze_the_button() -> 
 
 def test_R_19_72_a_tournament_table_never_sits_a_player_out_for_timeouts() -> None:
     """R-19.72: at every tournament table (Discord's too) a player who lets the clock
-    act for him stays dealt in: the most timeouts the settings allow, not the cash
-    table's two."""
+    act for him stays dealt in: never sat out for timeouts, not the cash table's two."""
     for game in (("holdem",), ("stud",), HORSE):
         settings = games.table_settings(_config(game))
-        assert settings.timeouts_to_sit_out == 100 > TableSettings().timeouts_to_sit_out
+        assert settings.timeouts_to_sit_out == NEVER_SIT_OUT == 0
+        assert TableSettings().timeouts_to_sit_out == 2

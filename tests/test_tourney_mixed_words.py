@@ -22,6 +22,7 @@ def _horse(level: int = 0) -> State:
         stack=1000,
         schedule=preset("regular", 1000, unit="hands", forced="bring_in"),
         seats=8,
+        rotate="deal",  # R-19.50's words; a level's own game is R-19.55's
     )
     return State(config, status="running", level=level)
 
@@ -54,7 +55,9 @@ def test_R_19_50_a_mixed_level_says_the_limits_the_stud_ante_and_the_blinds(leve
 
 
 def test_R_19_50_a_stud_only_or_blinds_event_keeps_its_own_level_words() -> None:
-    stud = Config(game=("stud", "razz"), schedule=preset("turbo", 1000, forced="bring_in"))
+    stud = Config(
+        game=("stud", "razz"), schedule=preset("turbo", 1000, forced="bring_in"), rotate="deal"
+    )
     assert State(stud).level_words().key == "tournament.level_stud"
     assert State(Config()).level_words().key == "tournament.level_no_ante"
 

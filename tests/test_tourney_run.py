@@ -11,7 +11,7 @@ import pytest
 
 from bot.table.ports import NullPresenter, StorePort, open_store
 from bot.table.service import TableService
-from bot.tournament.log import Out, Placed, TableBroken
+from bot.tournament.log import Out, Placed, Rebought, Returned, TableBroken, Waiting
 from bot.tournament.structure import Config, Entries, preset
 from bot.tourney_run.robots import play
 from bot.tourney_run.runner import Runner
@@ -64,7 +64,7 @@ async def _started(
     return store, runner
 
 
-async def _finished(runner: Runner, watch: Watch) -> None:
+async def _finished(runner: Runner, watch: Watch, chips: int | None = None) -> None:
     state = runner.st
     records = await runner.journal.records()
     assert state.status == "finished" and state.winner is not None
@@ -109,7 +109,7 @@ async def _finished(runner: Runner, watch: Watch) -> None:
     # R-2.5: every chip at the tables to the end, then off the final table with the
     # winner; none ever in the cash ledger.
     runner.check_chips()
-    assert runner.taken_at_end == entrants * 1000 == state.chips
+    assert runner.taken_at_end == (entrants * 1000 if chips is None else chips) == state.chips
     for number in state.table_hands:
         tid = table_id(runner.tournament, number)
         assert await runner.service.store.ledger_rows(tid) == []
@@ -179,4 +179,29 @@ async def test_R_19_38_the_freezeout_with_reentry_and_bounties(
     await _finished(runner, watch)
     assert state.pool == len(state.entries) * 80
     assert sum(b.amount for b in state.bounties) == len(state.entries) * 20
+    await store.close()
+
+
+async def test_R_19_47_the_freezeout_with_rebuys_waits_for_the_busted(tmp_path: Path) -> None:
+    """R-19.47 to R-19.49: rebuys sold through level 3; a robot busted meanwhile waits,
+    then rebuys (a drawn seat, the same entry) or declines (out then, placed among
+    those still in); the waits all end when rebuys close. Places, payouts and chips
+    judged as in the freezeout."""
+    store, runner = await _started(tmp_path / "rebuy.sqlite3", 7, Entries(rebuys=2, rebuy_until=3))
+    rng = random.Random(7)
+    watch = Watch(runner)
+    await play(runner, rng, watch.after, watch.dealt, rebuy_rate=0.6)
+    state = runner.st
+    records = await runner.journal.records()
+    waits = [r for r in records if isinstance(r, Waiting)]
+    returned = [r for r in records if isinstance(r, Returned)]
+    assert waits and returned and len(returned) < len(waits), "both answers were given"
+    assert len(state.entries) == 27  # a rebuy is no new entry
+    assert sum(state.rebuys.values()) == len(returned) + sum(
+        1 for r in records if isinstance(r, Rebought) and r.entry not in {w.entry for w in waits}
+    )
+    assert state.pool == 27 * 100 + sum(state.rebuys.values()) * 100
+    assert state.chips == 27 * 1000 + sum(state.rebuys.values()) * 1000
+    assert not state.waiting
+    await _finished(runner, watch, chips=state.chips)
     await store.close()

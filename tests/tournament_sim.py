@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from bot.poker.messages import Msg
 from bot.tournament import balance, director
 from bot.tournament.director import Decision, State
-from bot.tournament.log import Moved, Record, Seated, Started, from_payload, to_payload
+from bot.tournament.log import (
+    Moved,
+    Record,
+    Returned,
+    Seated,
+    Started,
+    from_payload,
+    to_payload,
+)
 
 
 @dataclass
@@ -108,6 +116,9 @@ class Sim:
     balance_moves: int = 0
     break_moves: int = 0
     reenter: Callable[[str], bool] = lambda _: False
+    answer: Callable[[str], str] = lambda _: "decline"
+    """What an entry busted while a rebuy is sold does (R-19.48): ``rebuy``,
+    ``decline``, or ``wait`` (until his time runs out, R-19.49)."""
     all_in: float = 0.25
     """How often a hand is played for a whole stack (lower: longer tournaments)."""
 
@@ -133,6 +144,13 @@ class Sim:
                 t.occ[record.seat] = record.entry
                 t.newcomers.add(record.seat)
                 self.stacks[record.entry] = record.chips
+            elif isinstance(record, Returned):  # back with the stack he rebought
+                t = self.tables[record.table]
+                assert record.seat not in t.occ and not t.in_hand
+                t.occ[record.seat] = record.entry
+                t.newcomers.add(record.seat)
+                self.stacks[record.entry] = self.state.stacks[record.entry]
+                self.since_bb.pop(record.entry, None)  # dealt in afresh, as a late entry
         for m in decision.notices:
             self.notices.append(m)
         director.check(self.state)
@@ -267,6 +285,9 @@ class Sim:
             t.vacated.append(seat)
             del stacks[e]
         for _, e in busted:
+            if e in self.state.waiting:
+                self.answer_wait(e)
+                continue
             player = self.state.entry(e)
             assert player is not None
             if self.reenter(player.player):
@@ -278,6 +299,23 @@ class Sim:
                 if d.ok:
                     self.apply(d)
         assert sum(stacks.values()) == self.state.chips or self.state.playing
+
+    def answer_wait(self, entry: str) -> None:
+        """R-19.48, R-19.49: the busted entry rebuys (a drawn seat), declines, or lets
+        his time run out."""
+        wait = self.state.waiting[entry]
+        answer = self.answer(entry)
+        if answer == "rebuy":
+            self.balance()
+            shapes = [x.shape() for x in self.tables.values() if x.occ]
+            d = director.rebuy(self.state, entry, tables=shapes, rng=self.rng)
+            if d.ok:
+                self.apply(d)
+                return
+        if answer == "wait":
+            self.apply(director.tick(self.state, wait.until))
+        elif entry in self.state.waiting:
+            self.apply(director.decline(self.state, entry))
 
     def run(self, limit: int = 20_000) -> None:
         for _ in range(limit):

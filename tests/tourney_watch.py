@@ -29,6 +29,7 @@ class Watch:
     levels: set[int] = field(default_factory=set)
     hfh_dealt: set[tuple[int, int]] = field(default_factory=set)
     heads_up: int = 0
+    seen_waits: int = 0
 
     def _moves(self) -> None:
         moved = self.runner.history
@@ -119,3 +120,11 @@ class Watch:
             self.balanced_checks += 1
         for entry in [o.entry for o in outs]:
             self.since_bb.pop(entry, None)
+        # one busted and waiting to rebuy sits again like a late entry, his
+        # turn at the big blind counted afresh.
+        for wait in r.waits[self.seen_waits :]:
+            found = r.st.entry(wait.entry)
+            self.since_bb.pop(wait.entry, None)
+            if found is not None:
+                self.since_bb.pop(found.player, None)
+        self.seen_waits = len(r.waits)

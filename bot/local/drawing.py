@@ -8,6 +8,7 @@ from bot.local.words import Words
 from bot.poker.cards import JOKER
 from bot.poker.legal import Legal
 from bot.poker.messages import Chips, Name, Number, msg
+from bot.table.handlabel import hand_label
 from bot.table.view import SeatView, TableView, seconds_left, stakes_said
 
 
@@ -58,7 +59,7 @@ def draw(
     phase = words(f"phase.{view.phase}")
     stakes = words.render(stakes_said(view.stakes_data))
     head = {"table": view.table_id, "stakes": stakes, "phase": phase, "where": where}
-    lines = [words("draw.header", hand=view.hand_no, **head)]
+    lines = [words("draw.header", hand=hand_label(view.session, view.hand_no), **head)]
     if view.board:
         lines.append(words("draw.board", cards=cards_text(words, view.board)))
     if view.board2:  # the second board of a double board

@@ -15,7 +15,10 @@ Every table plays on until the player who types there must act; his clock
 (``--clock``) runs meanwhile and acts for him when it runs out, and he stays dealt in
 (R-19.72). A line out of turn says where and when he acts (R-19.73). ``--late-reg``,
 ``--reentry`` and ``--rebuys`` open the entries; ``NAME: rebuy`` and ``NAME: addon``
-are made when his hand is over, and ``pause``/``resume`` are the host's (R-19.74).
+are made when his hand is over, kept in the tournament's journal meanwhile so a
+restart loses none (R-19.67), and ``pause``/``resume`` are the host's (R-19.74). A
+player who busts while a rebuy is sold to him is asked whether he rebuys (yes/no in
+his words) until his wait runs out; robots answer by a seeded draw (R-19.48).
 """
 
 from __future__ import annotations
@@ -40,17 +43,23 @@ from bot.table.errors import TableError
 from bot.table.games import split_game, split_rotation
 from bot.table.ports import Notice, StorePort
 from bot.table.service import TableService
+from bot.table.settings import NEVER_SIT_OUT
 from bot.table.table import Table
 from bot.table.text_actions import ParseError, check_name
 from bot.table.view import TableView
 from bot.tournament import director
 from bot.tournament.director import Decision
-from bot.tournament.log import Created
+from bot.tournament.log import Created, Waiting
+from bot.tournament.rotation import ROTATE
 from bot.tournament.structure import PRESETS, Config
 from bot.tourney_run import options as tourney_options
+from bot.tourney_run import queue
+from bot.tourney_run.buying import ANSWER_NO, ANSWER_YES, rebuy_question
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
+from bot.tourney_run.robots import answer_waits
 from bot.tourney_run.runner import Runner
+from bot.words import render
 from cards_art import Finisher, StandingsView, render_standings
 
 FORMATS: Final = {"sng": "sit_and_go", "mtt": "scheduled"}
@@ -168,6 +177,13 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "(`NAME: rebuy`, `NAME: addon`)",
     )
     ap.add_argument(
+        "--rotate",
+        choices=ROTATE,
+        default=ROTATE[0],
+        help="a rotation (--game horse) changes game each level (default, as WSOP), "
+        "each orbit (as online) or each deal",
+    )
+    ap.add_argument(
         "--export",
         default=None,
         metavar="DIR",
@@ -213,6 +229,7 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
             rebuy_until=(late or REBUY_LEVELS) if rebuys else 0,
             addon=int(args.stack) if rebuys else 0,
             addon_price=buy_in if rebuys else 0,
+            rotate=str(getattr(args, "rotate", ROTATE[0])),
         )
     )
     return say.render(made) if isinstance(made, Msg) else made
@@ -296,14 +313,11 @@ class Tourney:
         self.n = 0
         self.pending: asyncio.Future[str | None] | None = None
         """The line being read, kept while the tournament goes on without it."""
-        self.wishes: dict[str, list[str]] = {}
-        """Player -> the rebuys and add-on he asked for, in order, made once
-        his table is between hands (R-19.43)."""
         self.started = self.time.now()
         self.carried: dict[int, int] = {}
         """Table -> the turn in progress when a stopped tournament was carried on."""
-        self.offered: dict[str, int] = {}
-        """Player -> his entries when he was last offered a re-entry."""
+        self.asked: dict[str, Waiting] = {}
+        """Player -> the wait he was last asked to rebuy in (R-19.48)."""
 
     # ------------------------------------------------------------ output
 
@@ -375,7 +389,7 @@ class Tourney:
             if view.in_hand:
                 self.carried[number] = view.turn
         st = runner.st
-        left, entries = Count(len(st.seats)), len(st.entries)
+        left, entries = Count(st.left()), len(st.entries)
         self.emit(self.words("tourney.resumed", title=self.title, left=left, entries=entries))
         return True
 
@@ -400,6 +414,8 @@ class Tourney:
         try:
             while run.st.status == "running":
                 await run.tick()
+                if run.st.waiting:  # robots answer their rebuy at once (R-19.48)
+                    await answer_waits(run, self.rng, skip=self.humans)
                 await self.set_clocks()
                 if not await self.entries(lines):
                     return False
@@ -449,7 +465,11 @@ class Tourney:
         is dealt in and blinded off (R-19.72)."""
         if self.clock <= 0:
             return
-        want = {"action_clock": float(self.clock), "time_bank": 0.0, "timeouts_to_sit_out": 100}
+        want = {
+            "action_clock": float(self.clock),
+            "time_bank": 0.0,
+            "timeouts_to_sit_out": NEVER_SIT_OUT,
+        }
         for number, port in sorted(self.run.ports.items()):
             table = port.table
             s = table.settings
@@ -497,52 +517,133 @@ class Tourney:
         return due
 
     async def entries(self, lines: Lines) -> bool:
-        """The rebuys and add-ons asked for, made at tables between hands; a player
-        who busted and may enter again is asked once (R-19.74). False: quit."""
-        for user in list(self.wishes):
-            await self.wish(user)
+        """The rebuys, add-ons and re-entries asked for, made at tables between hands;
+        a player who busted and may enter again is asked once, even across a restart
+        (R-19.74, R-19.69). False: quit."""
+        await self.wishes()
+        for user, name in self.humans.items():
+            wait = self.run.waiting_entry(user)
+            if wait is not None and self.asked.get(user) != wait:
+                self.asked[user] = wait
+                if not await self.ask_rebuy(user, name, wait, lines):
+                    return False
         for user, name in self.humans.items():
             mine = [e for e in self.run.st.entries if e.player == user]
             if not mine or any(e.entry in self.run.st.seats for e in mine):
                 continue
-            if not self.may_reenter(len(mine)) or self.offered.get(user) == len(mine):
+            if self.run.waiting_entry(user) is not None:
+                continue  # asked to rebuy first
+            if self.run.queue.waiting(user) or not self.may_reenter(len(mine)):
                 continue
-            self.offered[user] = len(mine)
+            if not await self.run.queue.offer(user, len(mine)):
+                continue
             self.emit(self.words("tourney.reentry", name=name))
             raw = await self.next_line(lines, [])
             if raw is None or not await self.line(raw):
                 return False
-            await self.wish(user)
+        return True
+
+    def answers(self) -> tuple[set[str], set[str]]:
+        """The words that answer a rebuy question yes and no: in the terminal's
+        language and in English, and their first letters."""
+        said = []
+        for key in (ANSWER_YES, ANSWER_NO):
+            words = {self.words.render(msg(key)).casefold(), render(msg(key), "en").casefold()}
+            said.append(words | {w[:1] for w in words if w})
+        return said[0], said[1]
+
+    async def ask_rebuy(self, user: str, name: str, wait: Waiting, lines: Lines) -> bool:
+        """R-19.48: ``user`` busted while a rebuy is sold to him: asked whether he
+        rebuys; ``yes`` rebuys (a drawn seat), ``no`` puts him out; any other line is
+        taken as usual. The question stands until his wait runs out (then he is out).
+        False: the input ended or said quit."""
+        run = self.run
+        self.emit(f"{name}: {self.words.render(rebuy_question(run.st, wait, self.time.now()))}")
+        yes, no = self.answers()
+        while run.waiting_entry(user) == wait:
+            left = wait.until - self.time.now()
+            if left <= 0:
+                await run.tick()  # his time ran out: he is out now
+                break
+            if self.pending is None:
+                self.pending = asyncio.ensure_future(lines())
+            done, _ = await asyncio.wait({self.pending}, timeout=max(GRACE, min(SLICE, left)))
+            if not done:
+                continue
+            raw, self.pending = self.pending.result(), None
+            if raw is None:
+                return False
+            said, colon, rest = raw.partition(":")
+            typed = (rest if colon and said.strip().casefold() == user else raw).strip().casefold()
+            if typed in yes or typed in no:
+                key = self.key("wait")
+                decision = (
+                    await run.rebuy(user, key=key)
+                    if typed in yes
+                    else await run.decline(user, key=key)
+                )
+                if decision.refusal is not None:
+                    self.emit(f"! {name}: {self.words.render(decision.refusal)}")
+                break
+            if not await self.line(raw):
+                return False
         return True
 
     def may_reenter(self, entries: int) -> bool:
         st = self.run.st
         return st.registration_open and entries <= st.config.entries.reentries
 
-    async def wish(self, user: str) -> None:
-        """Make ``user``'s rebuys, add-on or re-entry, in the order asked, if his table
-        is between hands (else they wait for the end of his hand); say each refusal."""
-        asked = self.wishes.get(user, [])
-        while asked:
-            st = self.run.st
-            mine = [e for e in st.entries if e.player == user]
-            alive = next((e.entry for e in mine if e.entry in st.seats), None)
-            if alive is not None:
-                port = self.run.ports.get(st.seats[alive][0])
-                if port is not None and not port.between_hands():
-                    return  # at the end of his hand
-                addon = asked[0] == "addon"
-                decision = await self.run.rebuy(user, addon=addon, key=self.key(asked[0]))
-            elif asked[0] == "addon" or not mine:
-                decision = Decision(refusal=msg("tournament.refuse.not_playing"))
-            else:
-                decision = await self.run.register(user, self.humans[user])
-                if decision.refusal is not None and decision.refusal.key.endswith(".no_seat"):
-                    return  # no table between hands just now: at the next
-            asked.pop(0)
+    async def ask(self, user: str, what: str) -> None:
+        """A rebuy or the add-on (or, once he is out, a re-entry) asked by ``user``:
+        made now between his hands, else kept in the tournament's journal and made
+        when his hand is over (R-19.74); a refusal says why."""
+        st = self.run.st
+        mine = [e for e in st.entries if e.player == user]
+        addon = what == "addon"
+        key = self.key(what)
+        if (
+            addon
+            or not mine
+            or any(e.entry in st.seats for e in mine)
+            or self.run.waiting_entry(user) is not None
+        ):
+            decision = await queue.ask(self.run, user, addon=addon, key=key)
+            if decision.notices and decision.notices[0] == queue.queued_words(addon):
+                self.emit(self.words("tourney.after_hand", name=self.humans[user]))
             if decision.refusal is not None:
                 self.emit(f"! {self.humans[user]}: {self.words.render(decision.refusal)}")
-        self.wishes.pop(user, None)
+        else:
+            asked = queue.Asked(key, user, entries=len(mine), reentry=True)
+            await self.run.queue.add(asked)
+            if await self.reenter(asked) is None:  # no table between hands: at the next
+                self.emit(self.words("tourney.after_hand", name=self.humans[user]))
+        await self.wishes()
+
+    async def reenter(self, asked: queue.Asked) -> Decision | None:
+        """A re-entry asked, made once (settled in the journal): None while no table
+        is between hands to seat him."""
+        st = self.run.st
+        if sum(1 for e in st.entries if e.player == asked.player) > asked.entries:
+            decision = Decision()  # entered before a restart cut its settling short
+        else:
+            decision = await self.run.register(asked.player, self.humans[asked.player])
+            if decision.refusal is not None and decision.refusal.key.endswith(".no_seat"):
+                return None
+        await queue.record(self.run.queue, asked, decision)
+        return decision
+
+    async def wishes(self) -> None:
+        """Queued purchases made where the buyer is between hands, in the order asked
+        (re-entries here, the rest by the runner), and each refusal said once."""
+        for asked in self.run.queue.waiting():
+            if asked.reentry and asked.player in self.humans:
+                await self.reenter(asked)
+        await queue.settle(self.run)
+        for outcome in self.run.queue.untold():
+            player = outcome.asked.player
+            if not outcome.made and player in self.humans:
+                self.emit(f"! {self.humans[player]}: {self.words.render(outcome.said)}")
+            await self.run.queue.mark_told(outcome.asked.key)
 
     def to_move(self, table: Table, view: TableView) -> tuple[str, TableView] | None:
         """Who acts next and his own view: the player in turn, or the first in the
@@ -686,10 +787,7 @@ class Tourney:
         name = self.humans[user]
         phrase = player_phrase(" ".join(action.lower().split()))
         if phrase in ENTRY_WORDS:
-            self.wishes.setdefault(user, []).append(ENTRY_WORDS[phrase])
-            await self.wish(user)
-            if user in self.wishes:  # made when his hand is over
-                self.emit(self.words("tourney.after_hand", name=name))
+            await self.ask(user, ENTRY_WORDS[phrase])
             return
         if any(phrase == w or phrase.startswith(w + " ") for w in CASH_ONLY):
             typed = " ".join(action.split())[:40]
@@ -754,7 +852,7 @@ class Tourney:
                 + self.words(
                     "tourney.place",
                     place=place,
-                    name=r.name,
+                    name=r.named(lang),
                     prize=Chips(r.prize),
                     bounties=Chips(r.bounties),
                 )
@@ -763,7 +861,9 @@ class Tourney:
 
     def standings_view(self) -> StandingsView:
         st = self.run.st
-        rows = tuple(Finisher(r.first, r.last, r.name, r.prize, r.bounties) for r in results(st))
+        rows = tuple(
+            Finisher(r.first, r.last, r.name, r.prize, r.bounties, r.number) for r in results(st)
+        )
         return StandingsView(self.title, self.day, len(st.entries), st.pool, rows)
 
     def failed(self, folder: Path, exc: OSError) -> None:

@@ -15,10 +15,12 @@ from bot.poker.actions import Action, Fold
 from bot.poker.errors import PokerError
 from bot.poker.hand import Hand
 from bot.poker.messages import Chips, Msg, Name, Number, msg
+from bot.table import hosting
 from bot.table import log as tlog
 from bot.table.actor import Actor, user_of
 from bot.table.errors import NotAllowed, TableError
 from bot.table.home import runtwice
+from bot.table.hosting import Role
 from bot.table.hostport import HostTable
 from bot.table.ports import LedgerKind, LedgerRow
 from bot.table.state import TableState
@@ -33,8 +35,8 @@ MAX_REASON: Final = 100
 
 
 def tournament(table: HostTable) -> bool:
-    """A tournament's table: its stakes are a level, its seats and chips the director's."""
-    return table.stakes.level(table.table_id) is not None
+    """A tournament's table (opened by one, R-19.3): its seats and chips the director's."""
+    return bool(table.state.tournament)
 
 
 def may_host(state: TableState, user: str) -> bool:
@@ -52,15 +54,25 @@ def clock_choices(state: TableState, hand: Hand, position: int, user: str) -> tu
     return choices
 
 
-Role = Literal["host", "cohost", "moderator"]
-
-
 def role_of(state: TableState, user: str) -> Role:
     """Which of the managers (R-20.50) ``user`` acts as: the host, a co-host, or else a
     moderator (the table has let him manage it already)."""
-    if user == state.host:
-        return "host"
-    return "cohost" if user in state.hosting.cohosts else "moderator"
+    return hosting.role(state.host, state.hosting.cohosts, user)
+
+
+def name_of(state: TableState, who: str | Actor) -> str:
+    """The name ``who`` goes by: the platform's (with the command), else his seat's; ""
+    when the table knows none (the terminal's host has no seat)."""
+    seat = state.seat_of(user_of(who))
+    return who.name if isinstance(who, Actor) and who.name else (seat.name if seat else "")
+
+
+def by_role(key: str, role: Role, name: str, by: str) -> tuple[str, dict[str, Name]]:
+    """``key.host``, ``key.cohost`` or ``key.moderator`` with ``by`` (his name, else his
+    id); the host with no name known is ``key`` itself, "the host"."""
+    if role == "host" and not name:
+        return key, {}
+    return f"{key}.{role}", {"by": Name(name or by)}
 
 
 def acted_by(state: TableState, who: str | Actor, key: str) -> tuple[str, dict[str, Name]]:
@@ -69,12 +81,16 @@ def acted_by(state: TableState, who: str | Actor, key: str) -> tuple[str, dict[s
     ``key.moderator`` with ``by``), and that parameter. The host with no name known
     (the terminal's host, who has no seat) is ``key`` itself, "the host"."""
     by = user_of(who)
-    seat = state.seat_of(by)
-    name = who.name if isinstance(who, Actor) and who.name else (seat.name if seat else "")
-    role = role_of(state, by)
-    if role == "host" and not name:
-        return key, {}
-    return f"{key}.{role}", {"by": Name(name or by)}
+    return by_role(key, role_of(state, by), name_of(state, who), by)
+
+
+def kicked_said(state: TableState, user: str) -> Msg:
+    """R-20.81: what a kicked player is told when he acts for himself (R-20.70): who
+    removed him, by role and name, as the kick was logged. A kick an older version
+    logged named nobody: the host's words, as it said then."""
+    role, name = state.hosting.kicked_by.get(user, ("host", ""))
+    key, by = by_role("host.kicked.no_action", role, name, "")
+    return msg(key, **by)
 
 
 def check_reason(reason: str) -> str:
@@ -112,7 +128,7 @@ async def run(
     if tool == "kick":
         if user in st.hosting.kicked and seat.leaving:
             raise TableError(msg("host.kick.already", who=who_name))
-        await table._commit(tlog.HostActed("kick", user, by, seat.number))
+        await table._commit(tlog.HostActed("kick", user, by, seat.number, by_name=name_of(st, who)))
         if not st.dealt_in(seat.number):
             key, by_name = acted_by(st, who, "host.kicked")
             kicked = msg(key, who=who_name, **by_name)

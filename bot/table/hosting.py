@@ -7,9 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from bot.table.fields import as_dict, as_list, as_str
+from bot.table.fields import Malformed, as_dict, as_list, as_str
+
+Role = Literal["host", "cohost", "moderator"]
+ROLES: tuple[Role, ...] = ("host", "cohost", "moderator")
+
+
+def role(host: str, cohosts: set[str], user: str) -> Role:
+    """Which of the managers (R-20.50) ``user`` acts as: the host, a co-host, or else a
+    moderator (the table has let him manage it already)."""
+    if user == host:
+        return "host"
+    return "cohost" if user in cohosts else "moderator"
 
 
 @dataclass(slots=True)
@@ -34,6 +45,10 @@ class Hosting:
     restraddles: list[int] = field(default_factory=list)
     """Seats that re-straddle the next deal, in order, after ``TableState.straddler``
     (R-20.57)."""
+    kicked_by: dict[str, tuple[Role, str]] = field(default_factory=dict)
+    """Per kicked player, who kicked him: the role he acted as (``host``, ``cohost``,
+    ``moderator``) and his name ("" when not known), for the kicked player's refusals
+    (R-20.81)."""
 
     @property
     def empty(self) -> bool:
@@ -52,13 +67,14 @@ class Hosting:
 
     def to_payload(self) -> dict[str, Any]:
         offer = self.offer
+        kicked_by = {u: list(b) for u, b in sorted(self.kicked_by.items())}
         return {
             "cohosts": sorted(self.cohosts),
             "kicked": sorted(self.kicked),
             "waiting": [list(w) for w in self.waiting],
             "offer": None if offer is None else [offer.user, offer.name, offer.until],
             "restraddles": list(self.restraddles),
-        }
+        } | ({"kicked_by": kicked_by} if kicked_by else {})
 
     @classmethod
     def from_payload(cls, p: Mapping[str, Any]) -> Hosting:
@@ -76,7 +92,18 @@ class Hosting:
             ],
             offer,
             [int(n) for n in as_list(p.get("restraddles", []), "restraddles")],
+            _kicked_by(p.get("kicked_by", {})),
         )
+
+
+def _kicked_by(raw: object) -> dict[str, tuple[Role, str]]:
+    out: dict[str, tuple[Role, str]] = {}
+    for user, by in as_dict(raw, "kicked_by").items():
+        role, name = as_list(by, "kicked_by")
+        if role not in ROLES:
+            raise Malformed(f"'kicked_by' role is {role!r}")
+        out[as_str(user, "kicked_by")] = (role, as_str(name, "kicked_by"))
+    return out
 
 
 def read(p: object) -> Hosting:

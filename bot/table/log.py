@@ -111,12 +111,17 @@ class Created(LogRecord):
     guild: int | None = None
     """The server (Discord guild) the table is in, when the platform has one: the
     standings of a server count its tables (the store indexes it, bot/store/standings.py)."""
+    tournament: str = ""
+    """The tournament that opened the table (its id; R-19.3): its seats, chips and
+    stakes are the tournament's. Empty: a cash table (stored only when set)."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"settings": self.settings.to_dict(), "host": self.host}
         out["first_button"] = self.first_button
         if self.guild is not None:
             out["guild"] = self.guild
+        if self.tournament:
+            out["tournament"] = self.tournament
         return _put_at(out, self.at)
 
     @classmethod
@@ -126,6 +131,7 @@ class Created(LogRecord):
             _str(_get(p, "host"), "host"),
             _opt_int(p, "first_button"),
             _opt_int(p, "guild"),
+            _str(p.get("tournament", ""), "tournament"),
             at=_at(p),
         )
 
@@ -311,6 +317,22 @@ class BombVoted(LogRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class BombLapsed(LogRecord):
+    """R-20.82: the open bomb-pot proposal (made by ``seat``) lapsed when its time ran
+    out before it passed: the table's clock said so then."""
+
+    KIND: ClassVar[str] = "bomb_lapsed"
+    seat: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return _put_at({"seat": self.seat}, self.at)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> BombLapsed:
+        return cls(_int(_get(p, "seat"), "seat"), at=_at(p))
+
+
+@dataclass(frozen=True, slots=True)
 class RabbitHunted(LogRecord):
     """R-20.14: the rabbit hunt of a finished hand (once a hand): who asked, and the
     cards that would have come, never played (``second``: a double board's)."""
@@ -454,10 +476,15 @@ class HostActed(LogRecord):
     to: int = 0
     amount: int = 0
     reason: str = ""
+    by_name: str = ""
+    """The name ``by`` went by when he acted ("": not known, or an older record), so the
+    kicked player can be told who removed him (R-20.81)."""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"what": self.what, "user": self.user, "by": self.by}
         out.update(seat=self.seat, to=self.to, amount=self.amount, reason=self.reason)
+        if self.by_name:
+            out["by_name"] = self.by_name
         return _put_at(out, self.at)
 
     @classmethod
@@ -470,6 +497,7 @@ class HostActed(LogRecord):
             _int(p.get("to", 0), "to"),
             _int(p.get("amount", 0), "amount"),
             _str(p.get("reason", ""), "reason"),
+            _str(p.get("by_name", ""), "by_name"),
             at=_at(p),
         )
 
@@ -975,6 +1003,7 @@ RECORDS: Mapping[str, type[LogRecord]] = {
         Straddled,
         BombProposed,
         BombVoted,
+        BombLapsed,
         RabbitHunted,
         ShownByChoice,
         Chosen,

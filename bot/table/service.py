@@ -100,11 +100,13 @@ class TableService:
         key: str | None = None,
         host_name: str | None = None,
         guild: int | None = None,
+        tournament: str = "",
     ) -> Outcome:
         """R-1.1: one table per channel; the creator is the host (``host_name``: how the
         public line names him; his id otherwise). ``guild``: the server the channel is in
         (the platform's), recorded with the table for the standings and, when several
-        processes share the store, for its shard."""
+        processes share the store, for its shard. ``tournament``: the tournament opening
+        it (recorded with it, R-19.3)."""
         if not is_table_log(table_id):
             raise ValueError(f"{table_id!r} is a reserved log id, not a table's")
         lock = self._creating.setdefault(table_id, asyncio.Lock())
@@ -134,7 +136,12 @@ class TableService:
             # A closed table's channel opens a new one on the same log.
             table = existing if existing is not None else self._table(TableState(table_id))
             outcome = await table.create(
-                host, settings or TableSettings(), key=key, host_name=host_name, guild=guild
+                host,
+                settings or TableSettings(),
+                key=key,
+                host_name=host_name,
+                guild=guild,
+                tournament=tournament,
             )
             if outcome.ok:
                 self.tables[table_id] = table

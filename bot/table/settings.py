@@ -24,7 +24,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from bot.poker.errors import ConfigError
 from bot.poker.messages import (
@@ -60,6 +60,8 @@ LIMIT_NAMES = {
     "fixed": "Fixed-limit",
     "spread": "Spread-limit",
 }
+NEVER_SIT_OUT: Final = 0
+"""``timeouts_to_sit_out`` that never sits a player out for timeouts (R-19.72)."""
 MAX_RAKE_BP = 2000
 """The most any rake takes of a pot (R-14.6): 20%, in hundredths of a percent."""
 MAX_STAKE = 1_000_000_000
@@ -178,6 +180,9 @@ class Meta:
     catalogued: bool = True
     """The catalogue has its label; an engine option added without one is named by its
     name with spaces."""
+    zero: str = ""
+    """What 0 means where it is no number of its unit (``never``: the catalogue's
+    ``settings.zero.never``); said for the value 0 and beside the allowed range."""
 
 
 UNNAMED = Meta(catalogued=False)
@@ -216,7 +221,7 @@ META: dict[str, Meta] = {
     "hand_pause": Meta(unit="seconds", range=(0, 600)),
     "action_clock": Meta(unit="seconds", range=(1, 3600)),
     "time_bank": Meta(unit="seconds", range=(0, 3600)),
-    "timeouts_to_sit_out": Meta(unit="timeouts", range=(1, 100)),
+    "timeouts_to_sit_out": Meta(unit="timeouts", range=(0, 100), zero="never"),
     "declare_clock": Meta(unit="seconds", range=(1, 3600)),
     "time_charge": Meta(unit="chips", range=CHIPS),
     "time_period": Meta(unit="seconds", range=(60, 86400)),
@@ -302,6 +307,11 @@ class Setting:
             if self.meta.rule
             else games
         )
+
+    @property
+    def zero_said(self) -> Msg | None:
+        """What 0 means for it in words, where it is no number of its unit."""
+        return msg("settings.zero." + self.meta.zero) if self.meta.zero else None
 
     @property
     def range(self) -> tuple[int, int, str] | None:
@@ -484,6 +494,8 @@ class TableSettings:
     action_clock: float = 60.0
     time_bank: float = 30.0
     timeouts_to_sit_out: int = 2
+    """Timeouts in a row that sit a player out (R-18.1); ``NEVER_SIT_OUT`` (0): never,
+    as at a tournament's tables (R-19.72)."""
     declare_clock: float = 60.0
     time_charge: int = 0
     """R-14.2 time collection: chips charged to each player dealt in, once per period."""

@@ -59,6 +59,8 @@ def value_said(name: str, value: object) -> Msg:
             return msg("settings.value.none")
         return joined([_game(str(v)) for v in value])
     if isinstance(value, int | float):
+        if value == 0 and setting.zero_said is not None:
+            return setting.zero_said
         if unit == "minutes" and isinstance(value, int):
             return msg("settings.value.minutes", count=Count(value))
         if unit == "bp":

@@ -17,14 +17,16 @@ from typing import Any
 from bot.poker.actions import Action, AddChips
 from bot.poker.events import Event
 from bot.poker.hand import Hand
-from bot.poker.messages import Chips, Msg, Number, Rule, msg
+from bot.poker.messages import Chips, Msg, Rule, msg
 from bot.poker.record import HandStart
 from bot.poker.variants import get_variant
 from bot.table import log
 from bot.table.button import DealPlan
 from bot.table.errors import TableError
+from bot.table.handlabel import hand_label
 from bot.table.home import aftermath, bombvote
 from bot.table.hosting import Hosting, Offer
+from bot.table.hosting import role as hosting_role
 from bot.table.seating import Seat
 from bot.table.settings import TableSettings
 
@@ -39,11 +41,11 @@ class UnreplayableHand(TableError):
     """A recorded hand this engine cannot replay (a rule changed since it was dealt,
     R-16.8)."""
 
-    def __init__(self, hand_no: int, reason: Msg) -> None:
-        # ``reason``: the engine's refusal of the old rules.
-        super().__init__(
-            msg("table.unreplayable", hand=Number(hand_no), why=reason, rule=Rule("R-16.8"))
-        )
+    def __init__(self, hand_no: int, reason: Msg, session: int = 1) -> None:
+        # ``reason``: the engine's refusal of the old rules; ``session``: which table of
+        # the channel (R-20.84).
+        hand = hand_label(session, hand_no)
+        super().__init__(msg("table.unreplayable", hand=hand, why=reason, rule=Rule("R-16.8")))
         self.hand_no = hand_no
         self.reason = reason
 
@@ -179,6 +181,11 @@ class TableState:
     halted: Msg | None = None
     """Why the table is stopped (None: it is not)."""
     chosen: tuple[str, str] | None = None
+    rotation_pick: tuple[int, int] | None = None
+    """A tournament's pick of its rotation's game, ``(first, every)``: the deal numbered
+    ``n`` deals game ``first + n // every`` (``every`` 0: game ``first``), by level or
+    by orbit (R-19.55, R-19.56). The tournament's record, set again when it resumes;
+    None: one game per deal (R-16.2)."""
     straddler: int | None = None
     """The seat that will straddle the next deal (R-3.4), if one asked to."""
     after: dict[str, Any] = field(default_factory=dict)
@@ -200,6 +207,9 @@ class TableState:
     """How many tables this channel has opened (each ``Created`` starts one). The
     idempotency keys a table derives from its hand and turn numbers, which start again
     with each table, are scoped by it (:meth:`scoped`)."""
+    tournament: str = ""
+    """The tournament whose table this is (its id, from the table's ``Created``;
+    R-19.3): its seats, chips and stakes are the tournament's. Empty: a cash table."""
     opened_seq: int = 0
     """The log position of this table's ``Created``: what came before belongs to an
     earlier table of the channel (its session, its ledger)."""
@@ -248,7 +258,10 @@ class TableState:
         if held.get("system") == "guts" and self.carried:
             return "guts", s.limit_for("guts")  # a waiting match pot is played for in Guts
         games = s.games()
-        return games[self.hand_no % len(games)]
+        if self.rotation_pick is None:
+            return games[self.hand_no % len(games)]
+        first, every = self.rotation_pick
+        return games[(first + (self.hand_no // every if every else 0)) % len(games)]
 
     def chips_on_table(self) -> int:
         """sum(stacks) + pots + rake collected (R-2.5), whatever the moment."""
@@ -332,6 +345,7 @@ class TableState:
         self.bank_granted = self.settings.time_bank
         self.host = p.host
         self.first_button = p.first_button
+        self.tournament = p.tournament or _opened_by_tournament(self.table_id)
 
     def _on_settings(self, p: log.SettingsChanged, live: Any) -> None:
         self.settings = p.settings
@@ -356,6 +370,7 @@ class TableState:
         self.departures.pop(seat.user_id, None)
         self.hosting.drop(p.user)  # seated: off the waiting list (R-20.55)
         self.hosting.kicked.discard(p.user)  # a kick is not a ban (R-20.51)
+        self.hosting.kicked_by.pop(p.user, None)
 
     def _on_time_collected(self, p: log.TimeCollected, live: Any) -> None:
         """R-14.2: the house's time charge, taken between deals; recorded as rake."""
@@ -415,6 +430,9 @@ class TableState:
         """§20 host tools (R-20.50 to R-20.54); the checks are bot/table/host.py's."""
         if p.what == "kick":
             self.hosting.kicked.add(p.user)
+            # R-20.81: who kicked him, as he acted then (he may stop being a co-host).
+            role = hosting_role(self.host, self.hosting.cohosts, p.by)
+            self.hosting.kicked_by[p.user] = (role, p.by_name)
             if self.dealt_in(p.seat):
                 self.seats[p.seat].leaving = True
         elif p.what == "seat":
@@ -455,6 +473,9 @@ class TableState:
 
     def _on_bomb_voted(self, p: log.BombVoted, live: Any) -> None:
         bombvote.fold_voted(self.bomb, p)
+
+    def _on_bomb_lapsed(self, p: log.BombLapsed, live: Any) -> None:
+        bombvote.fold_lapsed(self.bomb)
 
     def _on_rabbit_hunted(self, p: log.RabbitHunted, live: Any) -> None:
         aftermath.fold_rabbit(self.after, p)
@@ -594,7 +615,8 @@ class TableState:
         if p.timeout:
             seat.bank = 0.0
             seat.timeouts += 1
-            if seat.timeouts >= self.settings.timeouts_to_sit_out:
+            limit = self.settings.timeouts_to_sit_out  # 0: never (NEVER_SIT_OUT)
+            if limit and seat.timeouts >= limit:
                 seat.sit_out_next = True
         else:
             used = max(0.0, at - self.clock_start - self.settings.action_clock)
@@ -681,6 +703,18 @@ def _clockwise(after: int, seats: Sequence[int]) -> list[int]:
     return [s for s in ordered if s > after] + [s for s in ordered if s <= after]
 
 
+TOURNAMENT_TABLE = "tn:"
+"""The ids tournaments give their tables (``tn:<tournament>:<number>``)."""
+
+
+def _opened_by_tournament(table_id: str) -> str:
+    """The tournament of a table whose ``Created`` predates the record saying it: its
+    id says it (``tn:<tournament>:<number>``); any other table is a cash table."""
+    if not table_id.startswith(TOURNAMENT_TABLE):
+        return ""
+    return table_id[len(TOURNAMENT_TABLE) :].rpartition(":")[0]
+
+
 def button_frozen(settings: TableSettings, variant: str) -> bool:
     """R-19.50: under the dead button, a rotation's stud deal leaves the button and the
     blinds where its last blinds deal put them (frozen, as mixed events play it, R-19.28);
@@ -715,6 +749,7 @@ _HANDLERS: dict[type[log.LogRecord], Callable[[TableState, Any, Any], None]] = {
     log.Waitlisted: TableState._on_waitlisted,
     log.BombProposed: TableState._on_bomb_proposed,
     log.BombVoted: TableState._on_bomb_voted,
+    log.BombLapsed: TableState._on_bomb_lapsed,
     log.RabbitHunted: TableState._on_rabbit_hunted,
     log.ShownByChoice: TableState._on_shown_by_choice,
     log.Chosen: TableState._on_chosen,

@@ -72,7 +72,16 @@ from bot.table.answers import options_said, refusal, says_options
 from bot.table.button import DealPlan
 from bot.table.clocks import TimeSource
 from bot.table.errors import NotAllowed, SettingsError, StaleCommand, TableError, TableHalted
-from bot.table.home import aftermath, bombask, rabbit, runtwice, sevendeuce, showing
+from bot.table.handlabel import hand_label
+from bot.table.home import (
+    aftermath,
+    bombask,
+    bomblapse,
+    rabbit,
+    runtwice,
+    sevendeuce,
+    showing,
+)
 from bot.table.levels import Level, at_level
 from bot.table.notices import said as event_said
 from bot.table.ports import (
@@ -147,6 +156,8 @@ class Abandoned:
     cancelled: int | None
     cashed: tuple[tuple[str, str, int], ...]
     reason: str
+    session: int = 1
+    """Which of its channel's tables it was (the cancelled hand's number with it, R-20.84)."""
 
 
 class Table:
@@ -226,6 +237,7 @@ class Table:
                 if turn is not None and turn != st.turn:
                     raise StaleCommand(msg("table.stale", turn=Number(turn), now=Number(st.turn)))
                 await self._settle()  # a previous command cut short by a store error
+                await bomblapse.lapse(self)  # a vote whose time ran out: said first (R-20.82)
                 before = st.seq
                 answer = await body()
                 await waitlist.offer_seat(self)  # a seat freed: offered (R-20.55)
@@ -273,8 +285,10 @@ class Table:
     async def _reload(self) -> None:
         from bot.table.recovery import load
 
+        pick = self.state.rotation_pick  # the tournament's, not the log's
         try:
             self.state = await load(self.store, self.table_id)
+            self.state.rotation_pick = pick
         except Exception:
             log.exception("table %s: reload failed", self.table_id)
             self.state.halted = msg("table.unreadable")
@@ -354,7 +368,7 @@ class Table:
         else:
             manager = self.presenter.is_moderator(self.table_id, user)
         if user != self.state.host and not manager and not host.may_host(self.state, user):
-            raise NotAllowed(msg("table.managers_only"))
+            raise NotAllowed(msg("table.hosts_only"))  # R-20.80: who may, said truly
 
     def _seated(self, user: str) -> Any:
         seat = self.state.seat_of(user)
@@ -372,13 +386,16 @@ class Table:
         key: str | None,
         host_name: str | None = None,
         guild: int | None = None,
+        tournament: str = "",
     ) -> Outcome:
+        """Open the table (``tournament``: the id of the tournament opening it, R-19.3)."""
+
         async def body() -> str | Msg:
             if self.state.settings is not None and self.state.host and not self.state.closed:
                 raise TableError(msg("table.channel_has_table"))
             settings.validate()  # an unknown game or a bound crossed: refused, in words
             first = self._random("button").randrange(settings.seats) + 1
-            await self._commit(tlog.Created(settings, host, first, guild), key=key)
+            await self._commit(tlog.Created(settings, host, first, guild, tournament), key=key)
             # What the last table of this channel kept in memory is not this one's.
             self._declare_told = -1
             self.away.clear()
@@ -805,7 +822,7 @@ class Table:
                     said.append(
                         msg(
                             "table.close.cancelled",
-                            hand=Number(info.hand_no),
+                            hand=hand_label(self.state.incarnation, info.hand_no),
                             rule=Rule("R-16.14"),
                         )
                     )
@@ -872,7 +889,7 @@ class Table:
                 await self._stand(seat, None)
             await self._commit(tlog.Closed(by))
             self.away.clear()
-            done.append(Abandoned(cancelled, cashed, reason))
+            done.append(Abandoned(cancelled, cashed, reason, max(1, self.state.incarnation)))
             return msg("table.close.done")
 
         await self._command(None, None, None, body)
@@ -941,13 +958,22 @@ class Table:
         return await self._command(user, key, None, body)
 
     async def bomb_vote(
-        self, user: str, agree: bool | None, *, key: str | None = None, deal: int = 0
+        self,
+        user: str,
+        agree: bool | None,
+        *,
+        key: str | None = None,
+        deal: int = 0,
+        session: int = 0,
     ) -> Outcome:
         """R-20.12: propose a bomb pot for the next deal (``agree`` None), or vote on
         the open proposal; votes are public, a majority passes it. ``deal``: the deal
-        the vote was asked for (a button's date; 0: the open proposal, whichever)."""
+        the vote was asked for (a button's date; 0: the open proposal, whichever);
+        ``session``: the table it was asked at (``TableState.incarnation``; 0: not said)."""
 
         async def body() -> str | Msg:
+            if agree is not None:
+                _same_session(session, self.state.incarnation, deal, vote=True)  # R-20.83
             seat, now = self._seated(user), self.time.now()
             if agree is not None and deal and deal != self.state.hand_no + 1:
                 raise StaleCommand(msg("home.vote.stale"))  # a settled proposal's button
@@ -962,7 +988,13 @@ class Table:
             else:
                 await self._commit(bombask.check_vote(self.state, seat, agree, now), key=key)
                 told = bombask.voted_said(self.state, seat, agree)
-            await self._public("bomb_vote", told, seat=seat.number, deal=self.state.hand_no + 1)
+            await self._public(
+                "bomb_vote",
+                told,
+                seat=seat.number,
+                deal=self.state.hand_no + 1,
+                session=self.state.incarnation,
+            )
             return told
 
         return await self._command(user, key, None, body)
@@ -982,12 +1014,12 @@ class Table:
         table it was made at (``HandFacts.session``; 0: not said)."""
 
         async def body() -> str | Msg:
-            _same_session(session, self.state.incarnation)
+            _same_session(session, self.state.incarnation, for_hand)
             self._seated(user)
             if self.state.in_hand or self.state.hand_no == 0:
                 raise TableError(msg("home.show_ask.when", rule=showing.RULE))
             hand_no = self.state.hand_no
-            _same_hand(for_hand, hand_no)
+            _same_hand(for_hand, hand_no, self.state.incarnation)
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
             for earlier in aftermath.shows_of(self.state.after, hand_no):
@@ -1013,10 +1045,10 @@ class Table:
         ``session``: the table it was made at (``HandFacts.session``; 0: not said)."""
 
         async def body() -> str | Msg:
-            _same_session(session, self.state.incarnation)
+            _same_session(session, self.state.incarnation, for_hand)
             seat = self._seated(user)
             hand_no = rabbit.check(self.state)
-            _same_hand(for_hand, hand_no)
+            _same_hand(for_hand, hand_no, self.state.incarnation)
             info = await self._finished_info(hand_no)
             hand = await asyncio.to_thread(_replay, hand_no, info)
             event = rabbit.hunt(hand)  # a refusal raises, in words
@@ -1149,7 +1181,7 @@ class Table:
         # nominal dealer the deal starts from.
         told = msg(
             "table.hand_started" if hand.variant.button else "table.hand_started_dealer",
-            hand=Number(hand_no),
+            hand=hand_label(st.incarnation, hand_no),
             stakes=choice.stakes_line(deal.settings, deal.variant, deal.limit),
             seat=Number(plan.button),
             players=players,
@@ -1188,7 +1220,7 @@ class Table:
             if kicked and req.kind != "fold":
                 # R-20.70: a kicked player's turns are the clock's; his own fold is
                 # what the clock would do, anything else waits for it.
-                raise TableError(msg("host.kicked.no_action"))
+                raise TableError(host.kicked_said(self.state, user))
             action = _to_action(req, pos, hand)
             return await self._apply(action, key, note=req.why)
 
@@ -1341,11 +1373,11 @@ class Table:
         for pos in showing.offered(hand):  # R-20.15: each may show by choice, privately
             told = showing.prompt()
             await self._private(info.users[pos], Notice("show_choice", told, 0))
-        over = msg("table.hand_over", hand=Number(info.hand_no))
+        over = msg("table.hand_over", hand=hand_label(self.state.incarnation, info.hand_no))
         await self._public("hand_ended", over, result=result)
         # At a tournament's table a player with no chips is out of the tournament, which
         # the tournament says (R-19.34); no buy-in brings him back there.
-        cash = self.stakes.level(self.table_id) is None
+        cash = not self.state.tournament
         for number in info.order if cash else ():
             seat = self.state.seats.get(number)
             if seat is not None and seat.stack == 0 and not seat.leaving:
@@ -1372,7 +1404,11 @@ class Table:
         await self._commit(info.cancellation(self.state.pot_state), key=f"end:{info.hand_no}")
         await self._public(
             "hand_cancelled",
-            msg("table.hand_unresumable", hand=Number(info.hand_no), rule=Rule("R-16.8")),
+            msg(
+                "table.hand_unresumable",
+                hand=hand_label(self.state.incarnation, info.hand_no),
+                rule=Rule("R-16.8"),
+            ),
         )
         return True
 
@@ -1412,7 +1448,7 @@ class Table:
 
     def due_at(self) -> float | None:
         """The next moment the clock has something to do at this table."""
-        due = waitlist.due(self.state, self._due_at())
+        due = bomblapse.due(self.state, waitlist.due(self.state, self._due_at()))
         if due is not None and self._clock_retry_at is not None:
             due = max(due, self._clock_retry_at)  # after a store failure: not at once
         return due
@@ -1450,7 +1486,8 @@ class Table:
         due = self.due_at()
         if due is None or due > now:
             return False
-        if waitlist.pending(self):
+        if waitlist.pending(self) or bomblapse.pending(self):
+            # Said by the clock: the waiting list's offer, a bomb-pot vote's end (R-20.82).
             return (await self._command(None, None, None, waitlist.tick)).ok
         async with self.lock:
             due = self.due_at()
@@ -1549,7 +1586,7 @@ class Table:
         else:
             return refusal
         limit = self.settings.timeouts_to_sit_out
-        if seat is not None and not seat.leaving and was < limit <= seat.timeouts:
+        if seat is not None and not seat.leaving and limit and was < limit <= seat.timeouts:
             # Sat out by the clock: said, like every other thing the clock does.
             if limit == 1:
                 told = msg("table.clock.sat_out_once", who=Name(seat.name))
@@ -1568,7 +1605,8 @@ class Table:
             self._deal_parked = self.state.seq
             await self._public("timeout", msg("table.clock.deal_parked", why=why, rule=rule))
             return
-        reason = msg("table.clock.halted", hand=Number(self.state.hand_no), why=why, rule=rule)
+        hand = hand_label(self.state.incarnation, self.state.hand_no)
+        reason = msg("table.clock.halted", hand=hand, why=why, rule=rule)
         try:
             await self._commit(tlog.Halted(reason))
         except Exception:  # not recorded: stopped in memory all the same
@@ -1634,11 +1672,18 @@ class Table:
         a presenter to say which state it shows (the terminal's ``resumed:`` line)."""
         return state_digest(self.state)
 
-    async def hand_history(self, hand_no: int, viewer: str | None = None) -> str:
+    async def hand_history(
+        self, hand_no: int, viewer: str | None = None, names: Mapping[str, str] | None = None
+    ) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
         ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
-        was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md)."""
+        was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md).
+        ``names``: user id -> the name a player is exported under (a tournament's entry,
+        R-19.59); everyone else under his seat's name."""
         info = await self._finished_info(hand_no)
+        named = [
+            (names or {}).get(user, name) for user, name in zip(info.users, info.names, strict=True)
+        ]
         position = info.users.index(viewer) if viewer in info.users else None
         dealt_under = await self._dealt_under(hand_no)
         kept = await self._after_of(hand_no)
@@ -1646,7 +1691,7 @@ class Table:
         def export() -> str:
             hand = _replay(hand_no, info)
             after = aftermath.settled(hand, hand_no, info.bounty, kept, dealt_under)
-            return phh.export_hand(hand, players=list(info.names), viewer=position, after=after)
+            return phh.export_hand(hand, players=named, viewer=position, after=after)
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 
@@ -1659,7 +1704,8 @@ class Table:
         dealt_under = await self._dealt_under(hand_no)
         stakes = _stakes(dealt_under, info.variant, info.limit)
         kept = await self._after_of(hand_no)
-        lines = [msg("table.story.head", hand=Number(hand_no), stakes=stakes)]
+        label = hand_label(self.state.incarnation, hand_no)
+        lines = [msg("table.story.head", hand=label, stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
         def tell(events: Sequence[Event], twice: bool = False) -> None:
@@ -1738,9 +1784,10 @@ class Table:
         if info is None:
             info = await self._load_hand(hand_no)
         if info is None or not info.ended:
-            raise TableError(msg("table.story.no_hand", hand=Number(hand_no)))
+            label = hand_label(self.state.incarnation, hand_no)
+            raise TableError(msg("table.story.no_hand", hand=label))
         if info.replay_error is not None:  # rules this engine refuses (R-16.8)
-            raise UnreplayableHand(hand_no, info.replay_error)
+            raise UnreplayableHand(hand_no, info.replay_error, self.state.incarnation)
         return info
 
     def _read(self, events: Sequence[LoggedEvent]) -> Iterator[tlog.LogRecord]:
@@ -1753,7 +1800,8 @@ class Table:
         the names of its seats from the seating index: the latest ``sat`` of each seat
         before it started."""
         events = await self.store.hand_events(self.table_id, hand_no)
-        if not events:
+        if not events or events[0].seq <= self.state.opened_seq:
+            # R-20.84: none, or an earlier table's of this channel (numbers start again).
             return None
         seating = await self.store.seating(self.table_id, before_seq=events[0].seq)
         names: dict[int, str] = {}
@@ -1781,19 +1829,24 @@ class Table:
 # ====================================================================== helpers
 
 
-def _same_session(asked: int, this: int) -> None:
+def _same_session(asked: int, this: int, dated: int = 0, vote: bool = False) -> None:
     """R-20.77: a show or a hunt asked from an end message of an earlier table at this
-    channel (its hand numbers started again) acts on nothing here. 0: not said (a button
-    of an older version), judged by its hand alone."""
+    channel (its hand numbers started again) acts on nothing here. 0: not said. R-20.83:
+    a request dated by a hand (or a vote by a deal, ``vote``) that does not say its table
+    is an older version's button; at the channel's first table it is judged by its date
+    alone, at a later one it could be an earlier table's: refused, nothing done."""
     if asked and asked != this:
-        raise StaleCommand(msg("home.after.stale.table"))
+        raise StaleCommand(msg("home.vote.stale" if vote else "home.after.stale.table"))
+    if not asked and dated and this > 1:
+        raise StaleCommand(msg("home.vote.stale.unsaid" if vote else "home.after.stale.unsaid"))
 
 
-def _same_hand(asked: int, last: int) -> None:
+def _same_hand(asked: int, last: int, session: int) -> None:
     """R-20.14, R-20.15: a show or a hunt asked for hand ``asked`` (a button under that
     hand's end message; 0: not dated) acts on it only while it is the last hand."""
     if asked and asked != last:
-        raise StaleCommand(msg("home.after.stale", hand=Number(asked), last=Number(last)))
+        hand, last_ = hand_label(session, asked), hand_label(session, last)
+        raise StaleCommand(msg("home.after.stale", hand=hand, last=last_))
 
 
 def _replay(hand_no: int, info: HandInfo) -> Hand:

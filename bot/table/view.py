@@ -121,6 +121,9 @@ class TableView:
     private), or None (nobody: between hands)."""
     in_hand: bool = False
     """A hand is dealt and not yet ended (also while the table is paused or halted)."""
+    session: int = 1
+    """Which of its channel's tables this is (``TableState.incarnation``): a hand's
+    number is said with it at a later table (R-20.84, :func:`bot.table.handlabel.hand_label`)."""
     draw_game: bool = False
     """The game on (or dealt next) has a draw (R-16.4), where "stand" may mean "stand
     pat"."""
@@ -273,6 +276,7 @@ def build_view(state: TableState, viewer: str | None, deadline: float | None) ->
         to_call=to_call,
         actions=actions,
         in_hand=hand is not None,
+        session=max(1, state.incarnation),
         draw_game=any(street.draw for street in game.streets),
         declared_hands=hand is not None and hand.rules.declared_hands,
     )

@@ -40,7 +40,7 @@ def check_sit(state: TableState, user: str, now: float) -> None:
 
 async def join(table: HostTable, user: str, name: str) -> Msg:
     st = table.state
-    if table.stakes.level(table.table_id) is not None:
+    if st.tournament:
         raise TableError(msg("host.tournament"))  # the director seats its players
     if st.seat_of(user) is not None:
         raise TableError(msg("waitlist.seated"))

@@ -42,12 +42,16 @@ from bot.tournament.log import (
     Registered,
     RegistrationClosed,
     Resumed,
+    Returned,
     Seated,
     Started,
     TableBroken,
     Unregistered,
+    Waiting,
 )
+from bot.tournament.naming import entry_numbers, entry_said
 from bot.tournament.places import Bust, Finish, complete, rank
+from bot.tournament.rotation import level_game, level_of_game
 from bot.tournament.structure import Break, Config, Level
 
 Status: TypeAlias = Literal["registering", "running", "finished", "cancelled"]
@@ -103,6 +107,10 @@ class State:
     """The smallest chip in play (raised by each color-up, R-19.25)."""
     paused_at: float | None = None
     """When the host paused the tournament (None: it runs, R-19.41)."""
+    waiting: Mapping[str, Waiting] = field(default_factory=dict)
+    """Entry out of chips that may still rebuy -> its wait (R-19.47): no seat, not out."""
+    returns: Mapping[str, int] = field(default_factory=dict)
+    """Entry -> the times it sat again after a wait (R-19.48)."""
 
     @property
     def paused(self) -> bool:
@@ -116,6 +124,10 @@ class State:
     def alive(self) -> list[str]:
         return [e for e in self.seats]
 
+    def left(self) -> int:
+        """Entries still in: seated, or waiting to rebuy (R-19.47)."""
+        return len(self.seats) + len(self.waiting)
+
     def tables(self) -> dict[int, dict[int, str]]:
         out: dict[int, dict[int, str]] = {}
         for entry, (table, seat) in self.seats.items():
@@ -123,7 +135,13 @@ class State:
         return out
 
     def names(self) -> dict[str, str]:
+        """Each entry's player's own name (as he sits at the tables, R-19.90)."""
         return {e.entry: e.name for e in self.entries}
+
+    def entry_names(self) -> dict[str, Name | Msg]:
+        """Each entry as the tournament names it: a re-entry with its number (R-19.59)."""
+        numbers = entry_numbers((e.entry, e.player) for e in self.entries)
+        return {e.entry: entry_said(e.name, numbers[e.entry]) for e in self.entries}
 
     def prizes(self) -> tuple[int, ...]:
         """The prize of each place for the entries so far and the pool now."""
@@ -148,6 +166,9 @@ class State:
         if isinstance(item, Break):
             return msg("tournament.break", count=Count(item.minutes))
         n = Number(sched.level_number(self.level))
+        game = level_game(self.config.game, self.config.rotate, sched.level_number(self.level))
+        if game is not None:
+            return level_of_game(n, item, sched.forced, game)
         if sched.forced == "bring_in" and self.config.mixed:
             # R-19.50: a mixed event's level as its players read it: the limits, the
             # stud games' ante and bring-in, the other games' blinds (half the small
@@ -293,7 +314,23 @@ def fold(state: State, record: Record) -> State:
     if isinstance(record, Out):
         seats = {e: p for e, p in state.seats.items() if e != record.entry}
         stacks = {e: c for e, c in state.stacks.items() if e != record.entry}
-        return replace(state, seats=seats, stacks=stacks, out=(*state.out, record))
+        waiting = {e: w for e, w in state.waiting.items() if e != record.entry}
+        return replace(state, seats=seats, stacks=stacks, waiting=waiting, out=(*state.out, record))
+    if isinstance(record, Waiting):
+        seats = {e: p for e, p in state.seats.items() if e != record.entry}
+        stacks = {e: c for e, c in state.stacks.items() if e != record.entry}
+        return replace(
+            state, seats=seats, stacks=stacks, waiting={**state.waiting, record.entry: record}
+        )
+    if isinstance(record, Returned):
+        return replace(
+            state,
+            seats={**state.seats, record.entry: (record.table, record.seat)},
+            stacks={record.entry: 0, **state.stacks},
+            waiting={e: w for e, w in state.waiting.items() if e != record.entry},
+            returns={**state.returns, record.entry: state.returns.get(record.entry, 0) + 1},
+            table_hands={record.table: 0, **state.table_hands},
+        )
     if isinstance(record, Placed):
         finish = Finish(record.entry, record.first, record.last, record.prize)
         return replace(
@@ -331,8 +368,10 @@ def fold(state: State, record: Record) -> State:
         return replace(state, paused_at=record.at)
     if isinstance(record, Resumed):
         # R-19.41: the level's clock ran until the pause and runs on from the resume.
-        stopped = record.at - state.paused_at if state.paused_at is not None else 0.0
-        return replace(state, paused_at=None, level_at=state.level_at + max(0.0, stopped))
+        stopped = max(0.0, record.at - state.paused_at if state.paused_at is not None else 0.0)
+        # R-19.47: a busted player's time to rebuy stood still too.
+        waiting = {e: replace(w, until=w.until + stopped) for e, w in state.waiting.items()}
+        return replace(state, paused_at=None, level_at=state.level_at + stopped, waiting=waiting)
     if isinstance(record, Finished):
         return replace(state, status="finished", winner=record.winner)
     if isinstance(record, Created):
@@ -386,7 +425,8 @@ def register(
     if state.status not in ("registering", "running") or not state.registration_open:
         return refuse("closed")
     mine = [e for e in state.entries if e.player == player]
-    if any(e.entry in state.seats for e in mine) or (state.status == "registering" and mine):
+    live = any(e.entry in state.seats or e.entry in state.waiting for e in mine)
+    if live or (state.status == "registering" and mine):
         return refuse("already")
     if mine and len(mine) > cfg.entries.reentries:
         return refuse("no_reentry", count=Count(cfg.entries.reentries))
@@ -409,7 +449,12 @@ def register(
             (reg, Seated(entry, table, seat, cfg.stack)),
             notices=(
                 notice,
-                msg("tournament.seat", player=Name(name), table=Number(table), seat=Number(seat)),
+                msg(
+                    "tournament.seat",
+                    player=entry_said(name, count + 1),
+                    table=Number(table),
+                    seat=Number(seat),
+                ),
             ),
         )
     records: tuple[Record, ...] = (reg,)
@@ -485,16 +530,16 @@ def _group_places(state: State) -> tuple[list[Record], list[Msg]]:
     groups: dict[str, list[Out]] = {}
     for o in state.out:
         groups.setdefault(o.group, []).append(o)
-    left = len(state.seats)
+    left = state.left()  # R-19.47: an entry waiting to rebuy is still in
     prizes = state.prizes()
     records: list[Record] = []
     notices: list[Msg] = []
-    names = state.names()
+    names = state.entry_names()
     for group in reversed(list(groups)):
         busts = [Bust(o.entry, o.started_with, _number(state, o.entry)) for o in groups[group]]
         for f in rank(busts, left, prizes):
             records.append(Placed(f.entry, f.first, f.last, f.prize))
-            who = Name(names.get(f.entry, f.entry))
+            who = names.get(f.entry, Name(f.entry))
             if f.first == f.last:
                 notices.append(msg("tournament.out", player=who, place=Number(f.first)))
             else:
@@ -517,7 +562,7 @@ def _bubble(state: State) -> bool:
     places, or than a chosen pay jump, and more than one table plays."""
     if state.registration_open or len(state.tables()) < 2:
         return False
-    left = len(state.seats)
+    left = state.left()
     marks = {state.paid_places(), *state.config.pay_jumps}
     return any(left == m + 1 for m in marks if m > 0)
 
@@ -533,14 +578,28 @@ def _after_outs(state: State, *, round_over: bool = False) -> tuple[list[Record]
         records.append(record)
         state = fold(state, record)
 
+    def close_waits() -> None:
+        more, said = _close_waits(state)
+        for record in more:
+            add(record)
+        notices.extend(said)
+
+    close_waits()
     if state.hfh.on and state.hfh.dealt and not round_over:
         return records, notices
-    if len(state.seats) <= 1 and state.registration_open and not state.playing:
+    if state.left() <= 1 and state.registration_open and not state.playing:
         add(RegistrationClosed())
     placed, said = _group_places(state)
     for record in placed:
         add(record)
     notices += said
+    if placed and state.waiting:
+        close_waits()  # the first prize won closes rebuys (R-19.38): the waits end
+        more, said = _group_places(state)
+        for record in more:
+            add(record)
+        placed += more
+        notices += said
     bubble = _bubble(state)
     if state.hfh.on and (round_over or not state.hfh.dealt):
         if bubble:
@@ -552,18 +611,23 @@ def _after_outs(state: State, *, round_over: bool = False) -> tuple[list[Record]
     elif not state.hfh.on and bubble:
         add(HandForHandChanged(True))
         notices.append(msg("tournament.hand_for_hand"))
-    if len(state.seats) == 2 and placed and not state.registration_open:
+    if len(state.seats) == 2 and placed and not state.registration_open and not state.waiting:
         # Heads-up: the table plays it as R-1.5 says (button small blind, acts first).
-        first, second = (Name(state.names()[e]) for e in sorted(state.seats))
+        first, second = (state.entry_names()[e] for e in sorted(state.seats))
         notices.append(msg("tournament.heads_up", first=first, second=second, rule=Rule("R-1.5")))
-    if len(state.seats) == 1 and not state.registration_open and not state.out:
+    if (
+        len(state.seats) == 1
+        and not state.registration_open
+        and not state.out
+        and not state.waiting  # R-19.47: nobody wins while another may still rebuy
+    ):
         (winner,) = state.seats
         prizes = state.prizes()
         add(Placed(winner, 1, 1, prizes[0] if prizes else 0))
         if state.config.entries.bounty:
             add(BountyPaid(winner, winner, state.config.entries.bounty))
         add(Finished(winner))
-        name = Name(state.names()[winner])
+        name = state.entry_names()[winner]
         notices.append(msg("tournament.winner", player=name))
         if prizes:
             notices.append(msg("tournament.prize", player=name, amount=Chips(prizes[0])))
@@ -592,26 +656,27 @@ def hand_finished(
     in_round = state.hfh.on and table in state.hfh.dealt
     state = fold(state, done)
     group = f"hfh{state.hfh.round}" if in_round else f"t{table}h{hand}n{state.table_hands[table]}"
-    names = state.names()
+    names = state.entry_names()
     for entry, chips in stacks:
         if chips != 0:
+            continue
+        if rebuy_sold(state, entry) and entry in state.seats:
+            # R-19.47: his seat is given up, but he is not out while he may rebuy.
+            table_at, seat = state.seats[entry]
+            until = at + state.config.entries.rebuy_wait
+            knocked = tuple(knockers.get(entry, ()))
+            wait = Waiting(entry, table_at, seat, starts.get(entry, 0), until, knocked)
+            records.append(wait)
+            state = fold(state, wait)
+            notices.append(_wait_words(state, entry))
             continue
         out = Out(entry, starts.get(entry, 0), group)
         records.append(out)
         state = fold(state, out)
-        bounty = state.config.entries.bounty
-        for who, amount in payouts.bounty_split(bounty, tuple(knockers.get(entry, ()))):
-            paid = BountyPaid(who, entry, amount)
-            records.append(paid)
-            state = fold(state, paid)
-            notices.append(
-                msg(
-                    "tournament.bounty",
-                    player=Name(names[who]),
-                    victim=Name(names[entry]),
-                    amount=Chips(amount),
-                )
-            )
+        more, said = _bounty(state, entry, tuple(knockers.get(entry, ())), names)
+        records += more
+        notices += said
+        state = folded(state, more)
     over = in_round and state.hfh.round_over(state.tables(), _dealable(state))
     more, said = _after_outs(state, round_over=over)
     records += more
@@ -630,6 +695,103 @@ def hand_finished(
         records += up.records
         notices += up.notices
     return Decision(tuple(records), notices=tuple(notices))
+
+
+def _bounty(
+    state: State, entry: str, knockers: tuple[str, ...], names: Mapping[str, Name | Msg]
+) -> tuple[list[Record], list[Msg]]:
+    """The bounty on ``entry``, out now, shared by who won his last chips (R-19.24)."""
+    records: list[Record] = []
+    notices: list[Msg] = []
+    for who, amount in payouts.bounty_split(state.config.entries.bounty, knockers):
+        records.append(BountyPaid(who, entry, amount))
+        notices.append(
+            msg(
+                "tournament.bounty",
+                player=names[who],
+                victim=names[entry],
+                amount=Chips(amount),
+            )
+        )
+    return records, notices
+
+
+# ---------------------------------------------------------------- waiting to rebuy
+
+
+def rebuys_sold(state: State) -> bool:
+    """Rebuys are sold now (R-19.38): on, through level ``rebuy_until``, no prize won."""
+    e = state.config.entries
+    return (
+        state.status == "running"
+        and e.rebuys > 0
+        and state.config.schedule.level_number(state.level) <= e.rebuy_until
+        and not any(f.prize for f in state.finishes)
+    )
+
+
+def rebuy_sold(state: State, entry: str) -> bool:
+    """A rebuy is sold to ``entry`` now: rebuys are, and he has one left."""
+    return rebuys_sold(state) and state.rebuys.get(entry, 0) < state.config.entries.rebuys
+
+
+def _wait_words(state: State, entry: str) -> Msg:
+    cfg = state.config
+    return msg(
+        "tournament.waiting",
+        player=state.entry_names()[entry],
+        amount=Chips(cfg.stack),
+        price=Chips(cfg.prize_part),
+        count=Count(cfg.entries.rebuy_wait),
+    )
+
+
+def _end_waits(state: State, entries: Sequence[str]) -> tuple[list[Record], list[Msg]]:
+    """The waits of ``entries`` over together: each out now, in one group, ranked by
+    the chips he began his busting hand with (R-19.49), and his bounty paid."""
+    records: list[Record] = []
+    notices: list[Msg] = []
+    names = state.entry_names()
+    group = f"wait{len(state.finishes) + len(state.out)}"  # one per ending, never reused
+    for entry in entries:
+        wait = state.waiting[entry]
+        out = Out(entry, wait.started_with, group)
+        records.append(out)
+        state = fold(state, out)
+        notices.append(msg("tournament.no_rebuy", player=names[entry]))
+        more, said = _bounty(state, entry, wait.knockers, names)
+        records += more
+        notices += said
+        state = folded(state, more)
+    return records, notices
+
+
+def _close_waits(state: State) -> tuple[list[Record], list[Msg]]:
+    """Every wait ends when rebuys close for everyone (R-19.49)."""
+    if not state.waiting or rebuys_sold(state) or state.status != "running":
+        return [], []
+    return _end_waits(state, sorted(state.waiting))
+
+
+def decline(state: State, entry: str) -> Decision:
+    """A busted entry waiting to rebuy says no: out at once (R-19.48)."""
+    if entry not in state.waiting:
+        return refuse("not_waiting")
+    records, notices = _end_waits(state, [entry])
+    more, said = _after_outs(folded(state, records))
+    return Decision((*records, *more), notices=(*notices, *said))
+
+
+def expire(state: State, now: float) -> Decision:
+    """The waits whose time ran out by ``now`` end together (R-19.49)."""
+    if state.status != "running" or state.paused:
+        return Decision()
+    due = sorted(e for e, w in state.waiting.items() if now >= w.until)
+    if not due:
+        return Decision()
+    records, notices = _end_waits(state, due)
+    more, said = _after_outs(folded(state, records))
+    return Decision((*records, *more), notices=(*notices, *said))
 
 
 def may_balance(state: State) -> bool:
@@ -659,20 +821,30 @@ def level_up(state: State, at: float = 0.0) -> Decision:
         more, said = _after_outs(after)
         records += more
         notices += said
+    elif after.waiting and not rebuys_sold(after):  # R-19.49: the last rebuy level is over
+        more, said = _after_outs(after)
+        records += more
+        notices += said
     return Decision(tuple(records), notices=tuple(notices))
 
 
 def tick(state: State, now: float) -> Decision:
-    """Levels and breaks by the clock (schedules in minutes; a break always is)."""
+    """Levels and breaks by the clock (schedules in minutes; a break always is), and
+    busted players' rebuy waits run out (R-19.49, whatever the schedule's unit)."""
     if state.status != "running" or state.paused:
         return Decision()
+    expired = expire(state, now)
+    state = folded(state, expired.records)
+    if state.status != "running":
+        return expired
     sched = state.config.schedule
     item = sched.item(state.level)
     minutes = item.minutes if isinstance(item, Break) else item.length
     timed = isinstance(item, Break) or sched.unit == "minutes"
     if timed and now >= state.level_at + minutes * 60 and state.level + 1 < len(sched.items):
-        return level_up(state, now)
-    return Decision()
+        up = level_up(state, now)
+        return Decision((*expired.records, *up.records), notices=(*expired.notices, *up.notices))
+    return expired
 
 
 def moves(state: State, plan: Plan) -> Decision:
@@ -703,7 +875,7 @@ def status(state: State, now: float = 0.0) -> tuple[Msg, ...]:
         else:
             left = max(0, item.length * state.tables_at_level - state.hands_in_level)
             lines.append(msg("tournament.status.next_hands", count=Count(left)))
-    alive = len(state.seats)
+    alive = state.left()  # R-19.47: a player waiting to rebuy is still in
     if alive:
         lines.append(
             msg(
@@ -755,11 +927,37 @@ def resume(state: State, by: str, *, at: float = 0.0) -> Decision:
 # ---------------------------------------------------------------- buying chips
 
 
-def rebuy(state: State, entry: str, *, addon: bool = False) -> Decision:
+def rebuy(
+    state: State,
+    entry: str,
+    *,
+    addon: bool = False,
+    tables: Sequence[TableShape] = (),
+    rng: random.Random | None = None,
+    at: float | None = None,
+) -> Decision:
     """A rebuy (stack at or below the starting stack, through level ``rebuy_until``,
     before the money) or the add-on (once, from the last rebuy level to the next
-    break's end), between hands (R-19.38)."""
+    break's end), between hands (R-19.38). An entry waiting after his bust (R-19.47)
+    rebuys the starting stack and sits at a seat drawn among ``tables`` as a late
+    entry does (R-19.48); ``at``: now, past his wait he may not."""
     e = state.config.entries
+    if entry in state.waiting and not addon:
+        wait = state.waiting[entry]
+        if not rebuy_sold(state, entry) or (at is not None and at > wait.until):
+            return refuse("rebuy_closed")
+        spot = place_newcomer([t for t in tables if t.between_hands], rng or random.Random())
+        if spot is None:
+            return refuse("no_seat")
+        table, seat = spot
+        name = state.entry_names()[entry]
+        return Decision(
+            (Rebought(entry, state.config.stack, state.config.prize_part), Returned(entry, *spot)),
+            notices=(
+                _bought("tournament.rebought", state, entry, state.config.stack),
+                msg("tournament.seat", player=name, table=Number(table), seat=Number(seat)),
+            ),
+        )
     if entry not in state.seats:
         return refuse("not_playing")
     if state.seats[entry][0] in state.playing:
@@ -790,7 +988,7 @@ def rebuy(state: State, entry: str, *, addon: bool = False) -> Decision:
 
 
 def _bought(key: str, state: State, entry: str, chips: int) -> Msg:
-    return msg(key, player=Name(state.names()[entry]), amount=Chips(chips))
+    return msg(key, player=state.entry_names()[entry], amount=Chips(chips))
 
 
 def color_up_due(state: State) -> int | None:
@@ -808,13 +1006,13 @@ def color_up(state: State, new_unit: int, rng: random.Random) -> Decision:
         return refuse("in_hand")
     order = sorted(state.seats.items(), key=lambda kv: kv[1])
     result = chip_race([(e, state.stacks[e]) for e, _ in order], new_unit, rng)
-    names = state.names()
+    names = state.entry_names()
     return Decision(
         (ChipRaced(result.stacks, result.delta, new_unit),),
         notices=(
             msg("tournament.color_up", unit=Chips(new_unit)),
             *(
-                msg("tournament.race_won", player=Name(names[w]), amount=Chips(new_unit))
+                msg("tournament.race_won", player=names[w], amount=Chips(new_unit))
                 for w in result.winners
             ),
         ),
@@ -836,7 +1034,11 @@ def cancel(state: State, *, at: float = 0.0, by: str = "") -> Decision:
         refunds = tuple((e.entry, e.paid) for e in state.entries)
     else:
         left = state.pool - sum(f.prize for f in state.finishes)
-        alive = sorted(state.seats, key=lambda e: (-state.stacks.get(e, 0), _number(state, e)))
+        # A busted entry waiting to rebuy is still in (R-19.47): no chips, his bounty back.
+        alive = sorted(
+            [*state.seats, *state.waiting],
+            key=lambda e: (-state.stacks.get(e, 0), _number(state, e)),
+        )
         total = sum(state.stacks.get(e, 0) for e in alive)
         shares = {e: left * state.stacks.get(e, 0) // total if total else 0 for e in alive}
         odd = left - sum(shares.values())
@@ -844,16 +1046,12 @@ def cancel(state: State, *, at: float = 0.0, by: str = "") -> Decision:
             shares[e] += 1
         bounty = state.config.entries.bounty
         refunds = tuple((e, shares[e] + bounty) for e in alive)
-    names = state.names()
+    names = state.entry_names()
     return Decision(
         (Cancelled(refunds, at, by),),
         notices=(
             msg("tournament.cancelled"),
-            *(
-                msg("tournament.refund", player=Name(names[e]), amount=Chips(a))
-                for e, a in refunds
-                if a
-            ),
+            *(msg("tournament.refund", player=names[e], amount=Chips(a)) for e, a in refunds if a),
         ),
     )
 
@@ -883,8 +1081,8 @@ def check(state: State) -> None:
     if state.status == "cancelled":
         refunded = sum(a for _, a in state.refunds)
         if state.finishes or state.bounties or state.chips:
-            assert paid + refunded - (len(state.seats) * state.config.entries.bounty) == state.pool
-            assert bounties + len(state.seats) * state.config.entries.bounty == state.bounty_pool
+            assert paid + refunded - (state.left() * state.config.entries.bounty) == state.pool
+            assert bounties + state.left() * state.config.entries.bounty == state.bounty_pool
         else:
             assert refunded == state.pool + state.bounty_pool + state.fees
 
@@ -898,6 +1096,8 @@ __all__ = [
     "check",
     "color_up",
     "color_up_due",
+    "decline",
+    "expire",
     "fold",
     "folded",
     "hand_finished",
@@ -908,6 +1108,8 @@ __all__ = [
     "moves",
     "pause",
     "rebuy",
+    "rebuy_sold",
+    "rebuys_sold",
     "register",
     "replay",
     "resume",

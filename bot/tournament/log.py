@@ -135,6 +135,33 @@ class Out:
 
 
 @dataclass(frozen=True, slots=True)
+class Waiting:
+    """An entry with no chips left while a rebuy is still sold to it (R-19.47): stood
+    up from ``table``/``seat`` but not out, until it rebuys (:class:`Returned`), declines
+    or ``until`` passes (then :class:`Out`, with ``started_with``, the chips it began
+    its busting hand with, and ``knockers``, who won a share of its last chips)."""
+
+    kind: ClassVar[str] = "waiting"
+    entry: str
+    table: int
+    seat: int
+    started_with: int
+    until: float
+    knockers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """A waiting entry that rebought sits again, with the stack it bought, at a drawn
+    seat (R-19.48)."""
+
+    kind: ClassVar[str] = "returned"
+    entry: str
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Placed:
     """An entry's finishing places (``first..last``: shared when they differ) and prize."""
 
@@ -230,6 +257,8 @@ Record: TypeAlias = (
     | HandStarted
     | HandFinished
     | Out
+    | Waiting
+    | Returned
     | Placed
     | BountyPaid
     | Rebought
@@ -255,6 +284,8 @@ KINDS: dict[str, type[Record]] = {
         HandStarted,
         HandFinished,
         Out,
+        Waiting,
+        Returned,
         Placed,
         BountyPaid,
         Rebought,
@@ -309,10 +340,12 @@ __all__ = [
     "Registered",
     "RegistrationClosed",
     "Resumed",
+    "Returned",
     "Seated",
     "Started",
     "TableBroken",
     "Unregistered",
+    "Waiting",
     "from_payload",
     "to_payload",
 ]

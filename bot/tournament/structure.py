@@ -14,10 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
+from bot.tournament.rotation import Rotate, rotate_of
+
 Unit: TypeAlias = Literal["minutes", "hands"]
 Forced: TypeAlias = Literal["blinds", "bring_in"]
 Format: TypeAlias = Literal["sit_and_go", "scheduled"]
 PRESETS: Final[tuple[str, ...]] = ("turbo", "regular", "deep")
+REBUY_WAIT: Final = 60
+"""Seconds a busted player has to rebuy by default (R-19.47)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,12 +182,15 @@ class Entries:
     addon: int = 0
     addon_price: int = 0
     bounty: int = 0
+    rebuy_wait: int = REBUY_WAIT
 
     def __post_init__(self) -> None:
         if min(self.late_until, self.reentries, self.rebuys, self.rebuy_until) < 0:
             raise ValueError("negative entry option")
         if min(self.addon, self.addon_price, self.bounty) < 0:
             raise ValueError("negative entry option")
+        if self.rebuy_wait <= 0:
+            raise ValueError("a busted player's rebuy wait lasts at least a second")
 
 
 STUD_GAMES: Final = frozenset({"stud", "stud8", "razz", "stud5"})
@@ -225,6 +232,8 @@ class Config:
     """Players left at which hand-for-hand is played (besides the bubble)."""
     chip_races: tuple[tuple[int, int, int], ...] = ()
     """(level number, chip removed, new smallest chip): a color-up at that level."""
+    rotate: Rotate = "level"
+    """When a rotation's tables change game: each level, orbit or deal (R-19.54)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 10:
@@ -237,6 +246,8 @@ class Config:
             raise ValueError("a payout table sums to 10,000 basis points")
         if self.min_players < 2 or (self.max_players and self.max_players < self.min_players):
             raise ValueError("bad player limits")
+        if rotate_of(self.rotate) is None:
+            raise ValueError("rotate by level, orbit or deal")
 
     @property
     def mixed(self) -> bool:
@@ -250,7 +261,10 @@ class Config:
 
     def to_payload(self) -> dict[str, Any]:
         e = self.entries
-        return {
+        # The wait (R-19.47) is written only when not the default, so the payload of a
+        # configuration without it is the one stored before it existed.
+        wait = {} if e.rebuy_wait == REBUY_WAIT else {"rebuy_wait": e.rebuy_wait}
+        out: dict[str, Any] = {
             "game": list(self.game),
             "format": self.format,
             "buy_in": self.buy_in,
@@ -269,10 +283,16 @@ class Config:
                 e.addon_price,
                 e.bounty,
             ],
+            **wait,
             "payouts": list(self.payouts),
             "pay_jumps": list(self.pay_jumps),
             "chip_races": [list(r) for r in self.chip_races],
         }
+        if self.rotate != "deal":
+            # One game per deal is what a record without the choice means (R-19.58):
+            # such a record is written as before, byte for byte.
+            out["rotate"] = self.rotate
+        return out
 
     @classmethod
     def from_payload(cls, data: Mapping[str, Any]) -> Config:
@@ -290,10 +310,21 @@ class Config:
             seats=int(data["seats"]),
             min_players=int(data["min_players"]),
             max_players=int(data["max_players"]),
-            entries=Entries(late, reentries, rebuys, rebuy_until, addon, addon_price, bounty),
+            entries=Entries(
+                late,
+                reentries,
+                rebuys,
+                rebuy_until,
+                addon,
+                addon_price,
+                bounty,
+                int(data.get("rebuy_wait", REBUY_WAIT)),
+            ),
             payouts=tuple(int(p) for p in data["payouts"]),
             pay_jumps=tuple(int(p) for p in data["pay_jumps"]),
             chip_races=races,
+            # An event recorded before the choice existed dealt one game per deal.
+            rotate=rotate_of(str(data.get("rotate", "deal"))) or "deal",
         )
 
 

@@ -9,8 +9,16 @@ table's to say when he clicks).
 
 from __future__ import annotations
 
+import math
+
+from bot.poker.messages import Chips, Count, Msg, msg
 from bot.tournament.director import State
+from bot.tournament.log import Waiting
 from bot.tourney_run.entrants import live_entry
+
+ANSWER_YES = "tournament.answer_yes"
+ANSWER_NO = "tournament.answer_no"
+"""The catalogue words a player types to answer :func:`rebuy_question` (R-19.48)."""
 
 
 def _level(state: State) -> int:
@@ -53,7 +61,24 @@ def reentry_open(state: State, player: str) -> bool:
         and state.registration_open
         and bool(mine)
         and live_entry(state, player) is None
+        and not any(e.entry in state.waiting for e in mine)  # his rebuy is asked first
         and len(mine) <= state.config.entries.reentries
+    )
+
+
+def seconds_left(wait: Waiting, now: float) -> int:
+    """Whole seconds left of a busted player's wait to rebuy (R-19.47), rounded up."""
+    return max(0, math.ceil(wait.until - now))
+
+
+def rebuy_question(state: State, wait: Waiting, now: float) -> Msg:
+    """The question put to a busted player who may rebuy (R-19.48): the chips, the
+    price, the seconds left; he answers :data:`ANSWER_YES` or :data:`ANSWER_NO`."""
+    return msg(
+        "tournament.ask_rebuy",
+        amount=Chips(state.config.stack),
+        price=Chips(state.config.prize_part),
+        count=Count(seconds_left(wait, now)),
     )
 
 
@@ -70,4 +95,14 @@ def click_key(player: str, *, addon: bool, offered: int) -> str:
     return f"button:{'addon' if addon else 'rebuy'}:{player}:{offered}"
 
 
-__all__ = ["addon_open", "click_key", "offer", "rebuys_open", "reentry_open"]
+__all__ = [
+    "ANSWER_NO",
+    "ANSWER_YES",
+    "addon_open",
+    "click_key",
+    "offer",
+    "rebuy_question",
+    "rebuys_open",
+    "reentry_open",
+    "seconds_left",
+]

@@ -65,6 +65,8 @@ class Runner(Protocol):
 def changes(tournament: str, before: State, record: Record, index: int) -> list[Change]:
     """The stack changes journal record ``index`` makes (``before``: the state it folds
     onto); none for other records."""
+    if isinstance(record, Rebought) and record.entry in before.waiting:
+        return []  # R-19.48: the stack comes with his seat (the Returned after it)
     if isinstance(record, Rebought):
         return [Change(f"{tournament}:chips:{index}:{record.entry}", record.entry, record.chips)]
     if isinstance(record, ChipRaced):

@@ -32,6 +32,7 @@ from bot.table.service import TableService
 from bot.tournament import director
 from bot.tournament.director import Decision, State
 from bot.tournament.structure import Config
+from bot.tourney_run import waiting
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id
 
@@ -122,6 +123,9 @@ class Driver:
         """Per tournament: the moves of the runner's history already told."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.waiting: set[str] = set()
+        """Scheduled tournaments whose start time found too few players: they wait for
+        their host's start (kept in their journals, R-19.68)."""
 
     # ------------------------------------------------------------ the index
 
@@ -163,6 +167,9 @@ class Driver:
             async with self.lock(opened.tournament):
                 if not await runner.load():
                     continue
+            if runner.st.status == "registering" and await waiting.waiting(runner.journal):
+                self.waiting.add(opened.tournament)  # R-19.68: not started by the clock
+                opened = Opened(opened.tournament, opened.place, opened.host)
             self.opened[opened.tournament] = opened
             self.runners[opened.tournament] = runner
             self._told_moves[opened.tournament] = len(runner.history)
@@ -180,6 +187,12 @@ class Driver:
         """The director's state of a tournament (None: none such, or not loaded)."""
         runner = self.runners.get(tournament)
         return None if runner is None else runner.state
+
+    def waiting_for_host(self, tournament: str) -> bool:
+        """A scheduled tournament past its start time with too few players, still
+        registering: only its host's start starts it (R-19.65, R-19.68)."""
+        state = self.standing(tournament)
+        return tournament in self.waiting and state is not None and state.status == "registering"
 
     def at_place(self, place: int) -> list[str]:
         """The tournaments opened at ``place``, newest last."""
@@ -243,9 +256,12 @@ class Driver:
                 decision = await runner.start()
                 moved = decision.ok
                 if not decision.ok:
-                    # Too few at the time: it waits for players and a start by hand.
+                    # Too few at the time: it waits for players and a start by hand,
+                    # said once even across a restart (R-19.68).
                     self.opened[tournament] = Opened(opened.tournament, opened.place, opened.host)
-                    if decision.refusal is not None:
+                    self.waiting.add(tournament)
+                    moved = True  # its board now says it waits for its host
+                    if await waiting.mark(runner.journal) and decision.refusal is not None:
                         await self.hooks.said(tournament, decision.refusal)
             if runner.st.status == "running":
                 moved = await self._play(runner) or moved

@@ -16,7 +16,7 @@ from bot.poker.messages import Msg, Number, msg
 from bot.poker.variants import get_variant
 from bot.table.games import split_game, split_rotation
 from bot.table.levels import Level as TableLevel
-from bot.table.settings import TableSettings, parse_game
+from bot.table.settings import NEVER_SIT_OUT, TableSettings, parse_game
 from bot.tournament.balance import Kind
 from bot.tournament.structure import Config, Forced, Level
 from bot.tourney_run.stakes import table_level
@@ -79,7 +79,7 @@ def table_settings(config: Config) -> TableSettings:
         min_players=2,
         hand_pause=0.0,
         # A player away is dealt in and blinded off, never sat out by the clock.
-        timeouts_to_sit_out=100,
+        timeouts_to_sit_out=NEVER_SIT_OUT,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Final, Literal
 from bot.poker.messages import Chips, Count, Msg, Name, Number, Term, msg
 from bot.poker.variants import VARIANTS
 from bot.table.games import split_game, split_rotation
+from bot.tournament.rotation import ROTATE, rotate_of
 from bot.tournament.structure import PRESETS, Config, Entries, Forced, Level, Schedule, preset
 from bot.tourney_run.games import most_players, refusal
 
@@ -61,6 +62,9 @@ class Options:
     """The add-on's chips (0: none)."""
     addon_price: int = 0
     """What the add-on costs (0: the buy-in)."""
+    rotate: str = "level"
+    """When a rotation's tables change game: ``level`` (WSOP), ``orbit`` or ``deal``
+    (R-19.54)."""
 
 
 def payout_table(text: str) -> tuple[int, ...] | None:
@@ -85,6 +89,9 @@ def config(o: Options) -> Config | Msg:
             game=Name(o.game),
             games=Name(", ".join((*allowed, "horse"))),
         )
+    rotate = rotate_of(o.rotate)
+    if rotate is None:
+        return msg("rotation.refuse.rotate", choices=Name(", ".join(ROTATE)))
     if not STACK[0] <= o.stack <= STACK[1]:
         return msg("tourney.refuse.stack", low=Chips(STACK[0]), high=Chips(STACK[1]))
     if o.structure not in PRESETS:
@@ -139,6 +146,7 @@ def config(o: Options) -> Config | Msg:
             bounty=o.bounty,
         ),
         payouts=shares,
+        rotate=rotate,
     )
     why = refusal(made)  # more seats than a game of the event deals to (R-19.53)
     return made if why is None else why

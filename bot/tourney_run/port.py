@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 from bot.table.errors import TableError
 from bot.table.table import Table
+from bot.tournament import rotation
 from bot.tournament.balance import Kind
 from bot.tournament.director import State
 from bot.tournament.structure import Config, Level
@@ -101,6 +102,13 @@ class ServiceTable:
             )
         else:
             self.stakes.set(tid, games.game_level(level, forced, self.next_variant(), mixed))
+
+    def set_rotation(self, level_number: int) -> None:
+        """The game of the rotation this table deals through level ``level_number``:
+        the level's (R-19.55), the orbit's (R-19.56) or the deal's (R-19.50). Like the
+        level, it is the tournament's record: set again whenever the tournament resumes."""
+        c = self.config
+        self.table.state.rotation_pick = rotation.pick(c.game, c.rotate, level_number, c.seats)
 
     async def set_paused(self, paused: bool, key: str) -> None:
         if self.table.state.paused != paused:

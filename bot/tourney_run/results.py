@@ -14,12 +14,13 @@ import csv
 import io
 from dataclasses import dataclass
 
-from bot.poker.messages import Number, msg
+from bot.poker.messages import Msg, Name, Number, msg
 from bot.table.ports import NullPresenter
 from bot.table.recovery import load
 from bot.table.table import Table
 from bot.tournament.director import State
 from bot.tournament.log import HandStarted, LevelUp, Record
+from bot.tournament.naming import entry_numbers, entry_said
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id
 from bot.words import DEFAULT, Locale, render
@@ -39,6 +40,17 @@ class Result:
     prize: int
     bounties: int
     entries: int
+    number: int = 1
+    """The entry's number among its player's entries (2 and up: a re-entry, R-19.59)."""
+
+    @property
+    def said(self) -> Name | Msg:
+        """The entry as the tournament names it: ``Alice``, a re-entry ``Alice #2``."""
+        return entry_said(self.name, self.number)
+
+    def named(self, locale: Locale = DEFAULT) -> str:
+        said = self.said
+        return said.text if isinstance(said, Name) else render(said, locale)
 
 
 def results(state: State) -> list[Result]:
@@ -49,6 +61,7 @@ def results(state: State) -> list[Result]:
     bought: dict[str, int] = {}
     for e in state.entries:
         bought[e.player] = bought.get(e.player, 0) + 1
+    numbers = entry_numbers((e.entry, e.player) for e in state.entries)
     out = []
     for f in state.finishes:
         entry = state.entry(f.entry)
@@ -63,6 +76,7 @@ def results(state: State) -> list[Result]:
                 f.prize,
                 won.get(f.entry, 0),
                 bought[entry.player],
+                numbers[f.entry],
             )
         )
     return sorted(out, key=lambda r: (r.first, r.entry))
@@ -92,7 +106,7 @@ def results_csv(rows: list[Result], locale: Locale = DEFAULT) -> str:
     writer.writerow([render(msg(key), locale) for key in COLUMNS])
     for r in rows:
         place = place_words(r.first, r.last, locale)
-        writer.writerow([place, r.name, r.prize, r.bounties, r.entries])
+        writer.writerow([place, r.named(locale), r.prize, r.bounties, r.entries])
     return buffer.getvalue()
 
 
@@ -106,6 +120,26 @@ def levels_by_hand(records: list[Record]) -> dict[tuple[int, int], int]:
             level = record.index
         elif isinstance(record, HandStarted):
             out[(record.table, record.hand)] = level
+    return out
+
+
+def entries_by_hand(state: State, records: list[Record]) -> dict[tuple[int, int], dict[str, str]]:
+    """(table, hand) -> user id -> the entry he played it as, where that is a re-entry
+    (``Alice #2``, R-19.59; language-neutral PHH takes the default catalogue's form)."""
+    found = {e.entry: e for e in state.entries}
+    numbers = entry_numbers((e.entry, e.player) for e in state.entries)
+    out: dict[tuple[int, int], dict[str, str]] = {}
+    for record in records:
+        if not isinstance(record, HandStarted):
+            continue
+        named: dict[str, str] = {}
+        for entry, _ in record.starts:
+            e = found.get(entry)
+            if e is not None and numbers[entry] > 1:
+                said = entry_said(e.name, numbers[entry])
+                named[e.player] = said.text if isinstance(said, Name) else render(said, DEFAULT)
+        if named:
+            out[(record.table, record.hand)] = named
     return out
 
 
@@ -135,13 +169,14 @@ async def hand_files(runner: Runner, event: str) -> list[tuple[str, str]]:
     spectator's copy with the tournament's fields, table by table, hand by hand."""
     records = await runner.journal.records()
     levels = levels_by_hand(records)
+    entries = entries_by_hand(runner.st, records)
     schedule = runner.st.config.schedule
     out: list[tuple[str, str]] = []
     for number, table in await tables(runner, records):
         view = table.snapshot(None)
         last = view.hand_no - (1 if view.in_hand else 0)
         for hand in range(1, last + 1):
-            text = await table.hand_history(hand)
+            text = await table.hand_history(hand, names=entries.get((number, hand), {}))
             index = levels.get((number, hand))
             extra = [
                 f"event = {_toml(event)}",

@@ -34,12 +34,14 @@ from bot.tournament.log import (
     Rebought,
     Record,
     Resumed,
+    Returned,
     Seated,
     Started,
+    Waiting,
 )
 from bot.tournament.ports import shape
 from bot.tournament.structure import Break, Config
-from bot.tourney_run import closing, control, games
+from bot.tourney_run import closing, control, games, queue
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.money import ledger_rows
 from bot.tourney_run.port import ServiceTable
@@ -100,6 +102,8 @@ class Runner:
         """The transfer ids of the moves carried out."""
         self.vacated: dict[int, list[int]] = {}
         self.outs: list[Out] = []
+        self.waits: list[Waiting] = []
+        """Every bust that may still rebuy (R-19.47), in journal order."""
         self.notices: list[Msg] = []
         self.changes: list[control.Change] = []
         """Stack changes recorded (rebuys, add-ons, chip races), in journal order."""
@@ -109,6 +113,8 @@ class Runner:
         """The journal's keys: a cause already applied is not applied again."""
         self.taken_at_end = 0
         """The chips the end took off the final table with the winner (R-19.80)."""
+        self.queue = queue.Queue(self.journal)
+        """Purchases asked for during the buyer's hand, made when it is over (R-19.74)."""
 
     # ------------------------------------------------------------ the journal
 
@@ -125,7 +131,7 @@ class Runner:
     def _fold(self, record: Record) -> None:
         # Seats emptied, oldest first (stud-only balancing fills the last one): from
         # the journal, so a restart knows them too.
-        if isinstance(record, Out) and record.entry in self.st.seats:
+        if isinstance(record, (Out, Waiting)) and record.entry in self.st.seats:
             table, seat = self.st.seats[record.entry]
             self.vacated.setdefault(table, []).append(seat)
         elif isinstance(record, Moved):
@@ -141,6 +147,8 @@ class Runner:
             self.history.append((self._transfer(self.count), record))
         elif isinstance(record, Out):
             self.outs.append(record)
+        elif isinstance(record, Waiting):
+            self.waits.append(record)
         self.count += 1
 
     def _transfer(self, index: int) -> str:
@@ -186,10 +194,12 @@ class Runner:
             return False
         self.state, self.count = None, 0
         self.last_hand, self.history, self.outs, self.vacated = {}, [], [], {}
+        self.waits = []
         self.changes, self.made, self.keys = [], set(), await self.journal.keys()
         self.taken_at_end = 0
         for record in records:
             self._fold(record)
+        await self.queue.load()
         if self.st.status in ("running", "finished"):
             await self._open_tables()
             await control.recall_changes(self)
@@ -202,6 +212,7 @@ class Runner:
             await self.balance()
             await self._close_broken()
             await control.race_if_due(self)
+            await queue.settle(self)
         if self.st.status == "finished":
             await self._record_payouts()
             closed = set(self.st.table_hands) - set(self.ports)
@@ -211,6 +222,7 @@ class Runner:
             await self._close_final()
         if self.st.status == "cancelled":
             await control.wind_up(self)
+            await queue.settle(self)
         return True
 
     # ------------------------------------------------------------ registration
@@ -240,11 +252,18 @@ class Runner:
         tid = table_id(self.tournament, number)
         table = self.service.get(tid)
         if table is None:
-            await self.service.create(tid, self.director, self._settings(), key=f"create:{tid}")
+            await self.service.create(
+                tid,
+                self.director,
+                self._settings(),
+                key=f"create:{tid}",
+                tournament=self.tournament,
+            )
             table = self.service.table(tid)
         port = ServiceTable(
             number, table, self.stakes, self.director, self.st.config, lambda: self.st
         )
+        port.set_rotation(self.st.config.schedule.level_number(self.st.level))
         self.ports[number] = port
         return port
 
@@ -290,8 +309,11 @@ class Runner:
         return closed
 
     async def _set_levels(self) -> None:
-        item = self.st.config.schedule.item(self.st.level)
+        sched = self.st.config.schedule
+        item = sched.item(self.st.level)
         for port in self.ports.values():
+            # A break keeps the game of the level before it (R-19.55).
+            port.set_rotation(sched.level_number(self.st.level))
             if not isinstance(item, Break):
                 await port.set_level(item, f"level:{self.st.level}")
         await control.hold(self)
@@ -316,6 +338,14 @@ class Runner:
                     port = await self._table(number)
                     chips = self.st.config.stack
                     await port.move_in(entry, names[entry], chips, seat, self._seat_key(entry))
+            elif isinstance(record, Returned):
+                # R-19.48: back with the stack he rebought (the Rebought before it).
+                port = await self._table(record.table)
+                await self._set_levels()
+                await port.move_in(
+                    record.entry, names[record.entry], self.st.stacks.get(record.entry, 0),
+                    record.seat, self._seat_key(record.entry),
+                )  # fmt: skip
             elif isinstance(record, Seated):
                 port = await self._table(record.table)
                 await self._set_levels()
@@ -339,7 +369,13 @@ class Runner:
                 await control.wind_up(self)
 
     def _seat_key(self, entry: str) -> str:
-        return f"{self.tournament}:seat:{entry}"
+        # Each time an entry sits again after a wait (R-19.48) is a new seating.
+        back = self.st.returns.get(entry, 0)
+        return f"{self.tournament}:seat:{entry}" + (f":back{back}" if back else "")
+
+    def _bust_key(self, entry: str) -> str:
+        back = self.st.returns.get(entry, 0)
+        return f"{self.tournament}:bust:{entry}" + (f":back{back}" if back else "")
 
     async def _move(self, transfer: str, m: Moved) -> None:
         entry = m.entry
@@ -389,7 +425,7 @@ class Runner:
             for entry, chips in list(port.stacks().items()):
                 if entry not in state.seats:
                     assert chips == 0, f"{entry} is out with chips"
-                    await port.move_out(entry, f"{self.tournament}:bust:{entry}")
+                    await port.move_out(entry, self._bust_key(entry))
         await control.make_changes(self)
 
     # ------------------------------------------------------------ the loop's steps
@@ -444,6 +480,7 @@ class Runner:
         the tables are balanced. Returns the entries out in it."""
         before = len(self.outs)
         if self.st.status == "cancelled":
+            await queue.settle(self)  # none is made; each buyer is told why
             return []  # the hand was called off; its table is closed (R-19.42)
         await self._sync_hand(number)
         await self._reconcile()
@@ -451,6 +488,7 @@ class Runner:
         await self._close_broken()
         await self._close_final()
         await control.race_if_due(self)
+        await queue.settle(self)  # R-19.74: what was asked during the hand
         if self.st.paused:
             await control.hold(self)
         # R-2.5: every chip put in play is at the tables (stacks and pots), always.
@@ -460,9 +498,11 @@ class Runner:
         return self.outs[before:]
 
     async def tick(self) -> None:
-        """Levels and breaks by the clock."""
+        """Levels and breaks by the clock, and busted players' rebuy waits run out
+        (R-19.49; the last may end the tournament)."""
         decision = director.tick(self.st, self.service.time.now())
         await self.apply(decision, f"tick:{self.count}")
+        await self._close_final()
         await control.race_if_due(self)
 
     def ready(self) -> list[int]:
@@ -519,16 +559,38 @@ class Runner:
         """R-19.39, R-19.42: the tournament called off; hands in progress cancelled as
         misdeals, every table emptied and closed, refunds in the journal."""
         now = self.service.time.now()
-        return await self._decide(f"cancel:{key}", lambda: director.cancel(self.st, at=now, by=by))
+        decision = await self._decide(
+            f"cancel:{key}", lambda: director.cancel(self.st, at=now, by=by)
+        )
+        await queue.settle(self)  # the purchases queued: refused, each buyer told why
+        return decision
+
+    def waiting_entry(self, player: str) -> Waiting | None:
+        """``player``'s entry busted and waiting to rebuy (R-19.47), if any."""
+        state = self.st
+        return next(
+            (state.waiting[e.entry] for e in state.entries
+             if e.player == player and e.entry in state.waiting),
+            None,
+        )  # fmt: skip
 
     async def rebuy(self, player: str, *, addon: bool = False, key: str) -> Decision:
         """R-19.38, R-19.43: a rebuy (or the add-on) for ``player``'s entry still in,
-        its chips added at his table between hands; refused with the reason otherwise."""
+        its chips added at his table between hands; refused with the reason otherwise.
+        A player waiting after his bust rebuys and sits again at a drawn seat (R-19.48)."""
         state = self.st
+        waiting = self.waiting_entry(player)
         entry = next(
             (e.entry for e in state.entries if e.player == player and e.entry in state.seats),
-            player,
+            waiting.entry if waiting is not None else player,
         )
+        if waiting is not None and not addon:
+            shapes = [self._shape(p) for p in self.ports.values() if p.seats()]
+            now = self.service.time.now()
+            return await self._decide(
+                f"rebuy:{key}",
+                lambda: director.rebuy(state, entry, tables=shapes, rng=self.rng, at=now),
+            )
 
         def decide() -> Decision:
             where = state.seats.get(entry)
@@ -538,6 +600,14 @@ class Runner:
             return director.rebuy(state, entry, addon=addon)
 
         return await self._decide(f"rebuy:{key}", decide)
+
+    async def decline(self, player: str, *, key: str) -> Decision:
+        """R-19.48: ``player``, busted and waiting to rebuy, says no: out at once."""
+        waiting = self.waiting_entry(player)
+        entry = waiting.entry if waiting is not None else player
+        decision = await self._decide(f"decline:{key}", lambda: director.decline(self.st, entry))
+        await self._close_final()  # R-19.80: his place may have been the last but one
+        return decision
 
     # ------------------------------------------------------------ chips
 

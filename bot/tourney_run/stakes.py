@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.table.levels import Level as TableLevel
+from bot.table.state import TOURNAMENT_TABLE
 from bot.tournament.structure import Level
 
-PREFIX = "tn:"
+PREFIX = TOURNAMENT_TABLE
 
 
 def table_id(tournament: str, number: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, msg
 from bot.table.settings import ENGINE_INTERNAL, Setting, allowed_said, declared
 from bot.words.render import render
 
@@ -68,7 +68,10 @@ def settings_markdown() -> str:
     for name, s in declared().items():
         engine = f"`{'.'.join(s.path)}`" if s.engine else ""
         games = "" if s.games_said is None else _en(s.games_said)
-        allowed = _en(allowed_said(s.hint, s.range))
+        said = allowed_said(s.hint, s.range)
+        if s.zero_said is not None:
+            said = msg("settings.allowed.zero", allowed=said, zero=s.zero_said)
+        allowed = _en(said)
         lines.append(
             f"| `{name}` | {_en(s.label)} | {_default(s)} | {allowed} | {engine} | {games} |"
         )

@@ -3,9 +3,10 @@ players in the game when it was proposed vote yes or no (the proposer is a yes);
 majority of them passes it, within the table's ``action_clock`` seconds. A proposal is
 for the next deal only: the deal spends it, passed or not.
 
-The state (``TableState.bomb``) is folded from the log's ``bomb_proposed`` and
-``bomb_voted`` records by the functions here, so recovery replays it exactly; the
-command's checks and words are :mod:`bot.table.home.bombask`'s."""
+The state (``TableState.bomb``) is folded from the log's ``bomb_proposed``,
+``bomb_voted`` and ``bomb_lapsed`` records by the functions here, so recovery replays it
+exactly; the command's checks and words are :mod:`bot.table.home.bombask`'s, the clock's
+lapse :mod:`bot.table.home.bomblapse`'s."""
 
 from __future__ import annotations
 
@@ -53,6 +54,18 @@ def fold_voted(bomb: dict[str, Any], p: log.BombVoted) -> None:
         return
     vote["yes" if p.agree else "no"].append(p.seat)
     _settle(bomb)
+
+
+def fold_lapsed(bomb: dict[str, Any]) -> None:
+    """R-20.82: the open proposal's time ran out: it lapsed (said by the clock)."""
+    bomb.pop("vote", None)
+
+
+def ends_at(bomb: dict[str, Any], clock: float) -> float | None:
+    """When the open proposal's time runs out (``clock``: the table's action clock);
+    None when none is open."""
+    vote = bomb.get("vote")
+    return None if vote is None else float(vote["at"]) + clock
 
 
 def fold_dealt(bomb: dict[str, Any]) -> None:
