@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime
+import functools
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -419,10 +420,28 @@ class DiscordBoards:
             player = player_of(runner.st, out.entry)
             if not player.isdigit():
                 continue
-            lang = self.presenter.user_locale(player)
-            text, view = out_dm(runner.st, tournament, player, lang)
-            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
+            said = functools.partial(out_dm, runner.st, tournament, player)
+            await self._dm_or_channel(tournament, player, said)
         await self._ask_rebuys(tournament)
+
+    async def _dm_or_channel(
+        self,
+        tournament: str,
+        player: str,
+        said: Callable[[Locale], tuple[str, discord.ui.View | None]],
+    ) -> None:
+        """``said`` to ``player`` by DM, in his language; when his DMs are closed and it
+        has buttons (re-enter, rebuy), in the announcement's channel instead, in its
+        language, pinging him alone (R-19.89)."""
+        text, view = said(self.presenter.user_locale(player))
+        if await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms):
+            return
+        board = self.boards.get(tournament)
+        if view is None or board is None:
+            return  # nothing to answer: the board says who is out
+        text, view = said(self.locale(tournament))
+        where = self.client.get_partial_messageable(board.channel)
+        await ops.send(where, f"<@{player}> {text}", view=view, mention=int(player))
 
     async def _ask_rebuys(self, tournament: str) -> None:
         """Each player busted while a rebuy is sold to him is asked by DM, once, with
@@ -439,9 +458,8 @@ class DiscordBoards:
             player = player_of(runner.st, wait.entry)
             if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
                 continue
-            lang = self.presenter.user_locale(player)
-            text, view = wait_dm(runner.st, tournament, wait, index, lang, now)
-            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
+            asked = functools.partial(wait_dm, runner.st, tournament, wait, index, now=now)
+            await self._dm_or_channel(tournament, player, asked)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:
         """Tell the moved player by DM where his new table is (its thread, R-19.63); a

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -44,6 +45,9 @@ from tests.test_discord_tourney import (
     settle,
     standings,
 )
+from tests.test_discord_tourney_entries import act_once as entries_act_once
+from tests.test_discord_tourney_entries import opened
+from tests.test_discord_tourney_rebuy_wait import PUSHY
 from tests.test_tourney_run import _config
 
 
@@ -391,3 +395,72 @@ async def test_R_19_89_a_moved_player_with_closed_dms_is_told_in_his_new_thread(
         assert any(p.content == f"<@{user.id}> {said}" for p in posts), (user.name, said)
         assert fake.dm_messages(user) == []
     assert not over_limits(fake), over_limits(fake)
+
+
+def _pinged_with(h: Harness, user: FakeUser, prefix: str) -> list[FakeMessage]:
+    """The channel's posts pinging ``user`` with a button whose id starts ``prefix``."""
+    return [
+        m
+        for m in h.fake.channel_messages()
+        if m.content.startswith(f"<@{user.id}> ")
+        and any(c.startswith(prefix) for c in m.custom_ids())
+    ]
+
+
+async def test_R_19_89_a_bust_with_closed_dms_is_offered_the_reentry_in_the_channel(
+    t: Harness,
+) -> None:
+    """Four players, every one with his DMs closed, re-entries on: the first one out
+    is asked in the announcement's channel, pinged alone, with the Re-enter button, which
+    enters him again."""
+    runner, users = await opened(t, 4, late_until=10, reentries=1)
+    for user in users:
+        t.fake.close_dms(user)
+    rng = random.Random(7)
+    cog(t).driver.between = 3.0  # time to re-enter between hands
+    for _ in range(3000):
+        if runner.outs:
+            break
+        if not await entries_act_once(t, runner, rng, PUSHY):
+            await asyncio.sleep(0.02)
+    assert runner.outs and runner.st.registration_open
+    busted = runner.outs[0].entry
+    user = t.fake.users[int(busted)]
+    await t.fake.wait_for(lambda: _pinged_with(t, user, "cft:reg:"))
+    (post,) = _pinged_with(t, user, "cft:reg:")
+    assert render(msg("entries.out_reenter", id=Name(runner.tournament)), "en") in post.content
+    before = len(t.fake.ephemerals(user))
+    await t.fake.click(user, post, next(c for c in post.custom_ids() if c.startswith("cft:reg:")))
+    await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)
+    await t.fake.wait_for(lambda: f"{busted}#2" in runner.st.seats)
+    assert not over_limits(t.fake), over_limits(t.fake)
+
+
+async def test_R_19_89_a_bust_with_closed_dms_is_asked_to_rebuy_in_the_channel(
+    t: Harness,
+) -> None:
+    """Three players with their DMs closed, a rebuy each: the first bust who may rebuy
+    is asked in the announcement's channel, pinged alone, with the Rebuy and I'm out
+    buttons; his Rebuy there buys him back in."""
+    runner, users = await opened(t, 3, rebuys=1, rebuy_until=10, buy_in=100)
+    for user in users:
+        t.fake.close_dms(user)
+    rng = random.Random(11)
+    cog(t).driver.between = 2.0
+    for _ in range(3000):
+        if runner.waits:
+            break
+        if not await entries_act_once(t, runner, rng, PUSHY):
+            await asyncio.sleep(0.02)
+    assert runner.waits
+    wait = runner.waits[0]
+    user = t.fake.users[int(wait.entry)]
+    await t.fake.wait_for(lambda: _pinged_with(t, user, "cfw:rebuy:"))
+    (post,) = _pinged_with(t, user, "cfw:rebuy:")
+    assert any(c.startswith("cfw:out:") for c in post.custom_ids())
+    before = len(t.fake.ephemerals(user))
+    await t.fake.click(user, post, next(c for c in post.custom_ids() if c.startswith("cfw:rebuy:")))
+    await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)
+    await t.fake.wait_for(lambda: wait.entry in runner.st.seats)
+    assert runner.st.rebuys.get(wait.entry) == 1
+    assert not over_limits(t.fake), over_limits(t.fake)
