@@ -31,13 +31,16 @@ from bot.logs import configure
 
 NO_TOKEN = "DISCORD_TOKEN is not set; run `python -m bot --local` for a terminal table"
 USAGE = (
-    "usage: python -m bot [--local [players...] | doctor | backup PATH | restore BACKUP"
-    " | health"
-    " | migrate-store SQLITE_FILE POSTGRES_URL | --force-sync]"
+    "usage: python -m bot [--local [players...]"
+    " | --tournament sng|mtt [--robots] [options] [players...]"
+    " | doctor | backup PATH | restore BACKUP | health"
+    " | migrate-store SQLITE_FILE POSTGRES_URL | --force-sync]\n"
+    "the terminal table's and tournament's options: python -m bot --local --help"
 )
 
 COMMANDS_WORDS = (
-    "the commands are --local [players...], doctor, backup PATH, restore BACKUP, health, "
+    "the commands are --local [players...], --tournament sng|mtt, doctor, backup PATH, "
+    "restore BACKUP, health, "
     "migrate-store SQLITE_FILE POSTGRES_URL and --force-sync (python -m bot --help)"
 )
 

@@ -36,13 +36,14 @@ def cards_text(cards: tuple[str, ...] | list[str], w: Words = ENGLISH) -> str:
     return " ".join(card_text(c, w) for c in cards)
 
 
-def display_name(name: str, seat: int, w: Words = ENGLISH) -> str:
+def display_name(name: str, seat: int, w: Words = ENGLISH, fallback: str = "") -> str:
     """The cleaned name (what the fonts cannot draw dropped, never a tofu box), or
-    "Seat N" when nothing drawable is left (all emoji), or when every letter was in a
-    script the fonts lack ("李小龍🂡" would leave a lone card symbol)."""
+    "Seat N" (``fallback`` when given) when nothing drawable is left (all emoji), or
+    when every letter was in a script the fonts lack ("李小龍🂡" would leave a lone card
+    symbol)."""
     cleaned = fonts.clean(name)
     if not cleaned or _lost_its_letters(name, cleaned):
-        return _fallback(seat, w)
+        return fallback or _fallback(seat, w)
     return cleaned
 
 

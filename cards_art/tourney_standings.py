@@ -82,6 +82,13 @@ def _place(w: Words, f: Finisher) -> str:
     return w("results.place.shared", first=Number(f.first), last=Number(f.last))
 
 
+def row_name(w: Words, f: Finisher, row: int) -> str:
+    """The finisher's name as drawn in row ``row`` (from 1): a name the fonts cannot
+    draw is told apart by its row ("Player 3"), not one "Player" for every such entry
+    (R-19.86); the alt text keeps the name as typed."""
+    return display_name(f.name, 0, w, fallback=w("art.player.row", row=Number(row)))
+
+
 def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Image:
     w = Words(locale)
     shown = view.finishers[:MAX_ROWS]
@@ -112,7 +119,7 @@ def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Im
             draw.rectangle((PAD, y - ROW_H // 2, W - PAD, y + ROW_H // 2 - 1), fill=sprites.PLATE)
         colour = sprites.GOLD if f.first == 1 else sprites.WHITE
         fonts.put_text(img, (PLACE_X, y), _place(w, f), 18, colour, anchor="rm")
-        name = fonts.fit(_entry(w, f, display_name(f.name, 0, w)), 18, NAME_W)
+        name = fonts.fit(_entry(w, f, row_name(w, f, i + 1)), 18, NAME_W)
         fonts.put_text(img, (NAME_X, y), name, 18, colour, anchor="lm")
         prize_colour = sprites.GREEN_TEXT if f.prize else sprites.MUTED
         fonts.put_text(img, (PRIZE_X, y), w.amount(f.prize), 18, prize_colour, anchor="rm")

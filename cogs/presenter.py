@@ -225,6 +225,13 @@ class DiscordPresenter:
             return ch.thread_id
         return self.saved_threads.get(table_id, 0) or self.places.get(table_id, (0, 0))[1]
 
+    def dm_text(self, table_id: str, said: str) -> str:
+        """A DM about a table, led by a link to where it plays (R-19.85): its channel,
+        or the thread of a table not named after a channel (a tournament's)."""
+        place = int(table_id) if table_id.isdigit() else self.thread_of(table_id)
+        place = place or self.places.get(table_id, (0, 0))[0]
+        return f"<#{place}> · {said}" if place else said
+
     def learn_places(self, places: Mapping[str, tuple[int, int]]) -> None:
         """Tables not named after their channel and where each lives (R-19.3)."""
         for table_id, (channel, thread) in places.items():
@@ -519,20 +526,20 @@ class DiscordPresenter:
             said = say(key, lang, cards=cards_words(cards))
         if notice.kind in _CARDS and cards:
             image = await _render_cards(cards, said, lang)
-        text = f"<#{table_id}> · {said}"
+        text = self.dm_text(table_id, said)
         if await ops.dm(self.client, int(user_id), text, image=image, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "cards")
 
     async def _declare_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         lang = self.user_locale(user_id)
-        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        text = self.dm_text(table_id, notice_text(notice, lang))
         view = declare_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "declare")
 
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         lang = self.user_locale(user_id)
-        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        text = self.dm_text(table_id, notice_text(notice, lang))
         view = guts_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "guts")
@@ -540,7 +547,7 @@ class DiscordPresenter:
     async def _seat_offer(self, table_id: str, user_id: str, notice: Notice) -> None:
         """A seat offered from the waiting list (R-20.55): by DM, with its button."""
         lang = self.user_locale(user_id)
-        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        text = self.dm_text(table_id, notice_text(notice, lang))
         view = seat_offer.offer_view(table_id, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             # His DMs are closed: the channel tells him, mentioning him alone (R-1.12).
@@ -550,7 +557,7 @@ class DiscordPresenter:
     async def _run_twice_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         """R-20.1: the question by DM, its answer buttons for him alone."""
         lang = self.user_locale(user_id)
-        text = f"<#{table_id}> · {notice_text(notice, lang)}"
+        text = self.dm_text(table_id, notice_text(notice, lang))
         view = run_twice_buttons(table_id, notice.turn, lang)
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
@@ -640,7 +647,7 @@ class DiscordPresenter:
                 by_dm = self.ping_mode.get(user_id) == "dm" or self.channel(table_id).no_send
                 if by_dm:
                     self._sending.add(table_id)
-                    dm = f"<#{table_id}> · {by_dm_text}"
+                    dm = self.dm_text(table_id, by_dm_text)
                     if await ops.dm(
                         self.client, int(user_id), dm, known=self.dms, mention=int(user_id)
                     ):

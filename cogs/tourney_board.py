@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
+import functools
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -87,7 +89,9 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
         msg("tourney.line.game", game=games_said(cfg.game, cfg.rotate)),
         msg("tourney.line.stack", stack=Chips(cfg.stack)),
         msg(f"tourney.line.levels_{unit}", count=Count(first.length)),
-        state.level_words(),
+        # R-19.88: the structure's first level, whatever level is played now (the
+        # status board says that one).
+        dataclasses.replace(state, level=0).level_words(),
     ]
     if cfg.format == "sit_and_go":
         lines.append(msg("tourney.line.sit_and_go", count=Count(cfg.max_players)))
@@ -124,6 +128,33 @@ def standing_lines(state: State) -> list[Msg]:
         else:
             out.append(msg(f"tourney.standings.{shared}_unpaid", player=who, **place))
     return out
+
+
+EMBED_TEXT = 4096
+"""Discord's most characters in an embed's description."""
+
+
+def standings_text(state: State, lang: Locale) -> str:
+    """The standings post's text (R-19.84): every entry, best first, as far as an
+    embed holds them, then how many more (the picture's alt text and the CSV export
+    list them all, R-19.70)."""
+    lines = [render(m, lang) for m in standing_lines(state)]
+    text = "\n".join(lines)
+    if len(text) <= EMBED_TEXT:
+        return text
+
+    def more(n: int) -> str:
+        return render(msg("results.more", more=Count(n)), lang)
+
+    room = EMBED_TEXT - len(more(len(lines))) - 1
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > room:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join([*kept, more(len(lines) - len(kept))])
 
 
 def board_lines(state: State, now: float) -> list[Msg]:
@@ -389,10 +420,28 @@ class DiscordBoards:
             player = player_of(runner.st, out.entry)
             if not player.isdigit():
                 continue
-            lang = self.presenter.user_locale(player)
-            text, view = out_dm(runner.st, tournament, player, lang)
-            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
+            said = functools.partial(out_dm, runner.st, tournament, player)
+            await self._dm_or_channel(tournament, player, said)
         await self._ask_rebuys(tournament)
+
+    async def _dm_or_channel(
+        self,
+        tournament: str,
+        player: str,
+        said: Callable[[Locale], tuple[str, discord.ui.View | None]],
+    ) -> None:
+        """``said`` to ``player`` by DM, in his language; when his DMs are closed and it
+        has buttons (re-enter, rebuy), in the announcement's channel instead, in its
+        language, pinging him alone (R-19.89)."""
+        text, view = said(self.presenter.user_locale(player))
+        if await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms):
+            return
+        board = self.boards.get(tournament)
+        if view is None or board is None:
+            return  # nothing to answer: the board says who is out
+        text, view = said(self.locale(tournament))
+        where = self.client.get_partial_messageable(board.channel)
+        await ops.send(where, f"<@{player}> {text}", view=view, mention=int(player))
 
     async def _ask_rebuys(self, tournament: str) -> None:
         """Each player busted while a rebuy is sold to him is asked by DM, once, with
@@ -409,9 +458,8 @@ class DiscordBoards:
             player = player_of(runner.st, wait.entry)
             if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
                 continue
-            lang = self.presenter.user_locale(player)
-            text, view = wait_dm(runner.st, tournament, wait, index, lang, now)
-            await ops.dm(self.client, int(player), text, view=view, known=self.presenter.dms)
+            asked = functools.partial(wait_dm, runner.st, tournament, wait, index, now=now)
+            await self._dm_or_channel(tournament, player, asked)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:
         """Tell the moved player by DM where his new table is (its thread, R-19.63); a
@@ -425,7 +473,12 @@ class DiscordBoards:
         where = f"<#{thread}>" if thread else ""
         said = msg("tourney.moved", table=Number(number), thread=Name(where))
         text = render(said, self.presenter.user_locale(entry))
-        await ops.dm(self.client, int(entry), text, known=self.presenter.dms)
+        if await ops.dm(self.client, int(entry), text, known=self.presenter.dms) or not thread:
+            return
+        # R-19.89: his DMs are closed: his new table's thread tells him, pinging him alone.
+        here = render(said, self.presenter.table_locale(table))
+        where_now = self.client.get_partial_messageable(thread)
+        await ops.send(where_now, f"<@{entry}> {here}", mention=int(entry))
 
     async def finished(self, tournament: str) -> None:
         """The final standings, posted once in the announcement's channel, with the
@@ -437,7 +490,7 @@ class DiscordBoards:
         lang = self.locale(tournament)
         embed = discord.Embed(
             title=render(msg("tourney.standings.title", id=Name(tournament)), lang),
-            description="\n".join(render(m, lang) for m in standing_lines(state)),
+            description=standings_text(state, lang),
         )
         service = self.presenter.service
         now = service.time.now() if service is not None else 0.0
@@ -453,4 +506,12 @@ class DiscordBoards:
             await self._save(tournament, "standings", sent.id)
 
 
-__all__ = ["BOARD_LOG", "Board", "DiscordBoards", "board_lines", "standing_lines", "summary"]
+__all__ = [
+    "BOARD_LOG",
+    "Board",
+    "DiscordBoards",
+    "board_lines",
+    "standing_lines",
+    "standings_text",
+    "summary",
+]

@@ -41,6 +41,7 @@ from bot.poker.variants import VARIANTS
 from bot.table.clocks import SystemTime, TimeSource
 from bot.table.errors import TableError
 from bot.table.games import split_game, split_rotation
+from bot.table.moves import ARRIVING, LEAVING
 from bot.table.ports import Notice, StorePort
 from bot.table.service import TableService
 from bot.table.settings import NEVER_SIT_OUT
@@ -235,6 +236,10 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     return say.render(made) if isinstance(made, Msg) else made
 
 
+TOLD_BY_THE_TOURNAMENT: Final = frozenset({*LEAVING.values(), *ARRIVING.values()})
+"""A table's words for a player arriving or leaving, which the tournament says itself."""
+
+
 class Shown(TerminalPresenter):
     """The terminal presenter for the tables where someone types (``watched``); the
     robots' tables are told by their hands' result lines. Without a clock (``--clock
@@ -256,7 +261,10 @@ class Shown(TerminalPresenter):
         self.named: Callable[[str], str] = lambda user: user
 
     async def public(self, table_id: str, notice: Notice) -> None:
-        if self.watched(table_id):
+        # R-19.82: the director says where each player sits or moves to, who is out
+        # or waits to rebuy, and the end, in its order; the table's own words of a
+        # player arriving or leaving would say it again, before the news.
+        if self.watched(table_id) and notice.msg.key not in TOLD_BY_THE_TOURNAMENT:
             await super().public(table_id, notice)
 
     async def private(self, table_id: str, user_id: str, notice: Notice) -> None:
@@ -797,7 +805,13 @@ class Tourney:
             view = table.snapshot(user)
             mine = next((s for s in view.seats if s.user_id == user), None)
             shown = cards_text(self.words, mine.cards) if mine and mine.cards else ""
-            self.emit(f"{name}: {shown or self.words('cards.none')}")
+            shown = shown or self.words("cards.none")
+            if view.legal is not None:  # R-19.83: what his turn prompt promises
+                options = self.words(
+                    "cards.options", options=self.words.render(view.legal.options())
+                )
+                shown = f"{shown} | {options}"
+            self.emit(f"{name}: {shown}")
             return
         if not phrase:
             self.emit("! " + self.words("player.empty", name=name))

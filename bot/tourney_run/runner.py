@@ -15,7 +15,7 @@ import dataclasses
 import random
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Number
 from bot.table.moves import Leaving, Mover
 from bot.table.service import TableService
 from bot.table.settings import TableSettings
@@ -60,6 +60,14 @@ def stakes_of(service: TableService) -> TournamentStakes:
         service.stakes = TournamentStakes()
     assert isinstance(service.stakes, TournamentStakes)
     return service.stakes
+
+
+def _still_waiting(notice: Msg, halted: frozenset[int]) -> bool:
+    """Whether ``notice`` says a table waits that was already waiting (R-19.81)."""
+    table = notice.get("table")
+    return (
+        notice.key == "tournament.table_waits" and isinstance(table, Number) and table.n in halted
+    )
 
 
 class Runner:
@@ -462,8 +470,11 @@ class Runner:
             rng=self.rng,
             broken=state.broken,
         )
-        self.halted = frozenset(plan.halted)
-        decision = director.moves(state, plan)
+        # R-19.81: a table's wait is told when it begins, not again after every hand
+        # dealt elsewhere while it lasts.
+        was, self.halted = self.halted, frozenset(plan.halted)
+        told = tuple(m for m in plan.notices if not _still_waiting(m, was))
+        decision = director.moves(state, dataclasses.replace(plan, notices=told))
         await self.apply(decision, f"plan:{self.count}")
 
     async def after_hand(self, number: int) -> list[Out]:

@@ -254,6 +254,9 @@ class FakeDiscord:
         self.guild_commands: dict[int, list[JSON]] = {}
         #: Every payload the bot sent, with its audience (for leak guards).
         self.deliveries: list[Delivery] = []
+        #: Every request answered with an error: its route, status and error body (a
+        #: payload over Discord's limits is a 400 / 50035 here, as on Discord).
+        self.refused: list[tuple[str, int, JSON]] = []
         #: Total REST requests received (429s included: they cost a round trip).
         self.request_count = 0
         #: Requests per route template, e.g. ``"POST /channels/{channel_id}/messages"``.
@@ -1431,6 +1434,7 @@ class FakeDiscord:
                 raise FakeDiscordError(401, 0, "401: Unauthorized")
             response = await handler(request)
         except FakeDiscordError as exc:
+            self.refused.append((key, exc.status, exc.body))
             response = json_response(exc.body, status=exc.status)
         if fault is not None:
             # The request took effect; only its answer is lost.
