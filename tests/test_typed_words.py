@@ -103,3 +103,19 @@ async def test_R_20_85_the_words_are_the_reader_s_language(tmp_path: Path) -> No
     line = next(ln for ln in said.splitlines() if "'abc'" in ln)
     assert "колл" in line and "фолд" in line and "обмен" not in line and "Guts" not in line
     assert "call" not in line
+
+
+def test_R_20_85_a_rotation_lists_the_words_of_each_of_its_games() -> None:
+    said = render(
+        game_words(get_variant("holdem"), get_variant("razz"), declare=False, stated=False), "en"
+    )
+    assert "bring in" in said and "check" in said and "draw" not in said, said
+
+
+async def test_R_20_85_between_hands_a_rotation_table_lists_its_games_words(
+    tmp_path: Path,
+) -> None:
+    said = await _terminal(tmp_path, "en", ["alice: abc"], "--game", "holdem,draw5")
+    line = next(ln for ln in said.splitlines() if "did not understand" in ln)
+    assert "draw <cards>" in line and "check" in line, line
+    assert "bring in" not in line and "Guts" not in line, line

@@ -1248,16 +1248,18 @@ class Table:
         hand, seat = st.hand, st.seat_of(user)
         if hand is not None and st.current is not None and hand.phase != "over":
             pos = None if seat is None else st.current.position_of(seat.number)
-            for actor in hand.actors():
-                if actor.position == pos:
-                    return turn_words(actor.legal, stated=hand.rules.declared_hands)
+            try:
+                for actor in hand.actors():
+                    if actor.position == pos:
+                        return turn_words(actor.legal, stated=hand.rules.declared_hands)
+            except PokerError:
+                pass  # nobody may act at this moment: the game's words say enough
             declare = hand.rules.declare != "none"
             return game_words(hand.variant, declare=declare, stated=hand.rules.declared_hands)
-        try:
-            variant = get_variant(s.variant)
-        except KeyError:  # a rotation's name: the next game is not known yet
-            return ACCEPTED
-        return game_words(variant, declare=s.declare != "none", stated=bool(s.declared_hands))
+        if s.dealers_choice and not s.rotation:
+            return ACCEPTED  # the dealer may name any game
+        games = [get_variant(v) for v, _ in s.games()]
+        return game_words(*games, declare=s.declare != "none", stated=bool(s.declared_hands))
 
     def _hand_or_refuse(self) -> tuple[HandInfo, Hand]:
         st = self.state

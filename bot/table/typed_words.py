@@ -27,19 +27,21 @@ _NAMED: tuple[WordKind, ...] = (
 """The actions whose typed words are one group of the same name."""
 
 
-def game_words(variant: Variant, *, declare: bool, stated: bool) -> Msg:
-    """The words of ``variant`` as the table deals it: ``declare`` when its hi-lo hands
-    are declared (R-13.1), ``stated`` when shown hands are stated (R-9.3)."""
+def game_words(variant: Variant, *more: Variant, declare: bool, stated: bool) -> Msg:
+    """The words of ``variant`` (and of ``more``, the other games of a rotation) as the
+    table deals it: ``declare`` when its hi-lo hands are declared (R-13.1), ``stated``
+    when shown hands are stated (R-9.3)."""
+    games = (variant, *more)
     kinds: list[WordKind] = ["fold"]
-    if variant.code == "guts":
-        kinds.append("guts")  # R-15.2: no betting rounds, an in/out call
-    else:
+    if any(g.code == "guts" for g in games):
+        kinds.append("guts")  # R-15.2: an in/out call
+    if any(g.code != "guts" for g in games):
         kinds += ["check", "call", "bet", "raise", "amounts", "all_in"]
-    if variant.forced == "bring_in":
+    if any(g.forced == "bring_in" for g in games):
         kinds += ["bring_in", "complete"]
-    if any(s.draw for s in variant.streets):
+    if any(s.draw for g in games for s in g.streets):
         kinds.append("draw")
-    if declare and variant.hi_lo:
+    if declare and any(g.hi_lo for g in games):
         kinds.append("declare")
     kinds += ["show", "show_stated", "muck"] if stated else ["show", "muck"]
     return accepted(kinds)
