@@ -68,15 +68,19 @@ def test_R_19_95_every_tournament_refusal_says_nothing_was_changed(locale: str) 
     assert _msgstrs(tourney[0])[0].endswith(NOTHING_CHANGED[locale])  # the same words
 
 
-_NAMES = {"player", "victim"}
-_ALLOWED_BEFORE = re.compile(r"(^|: |; |\(|игрок | и )$")
+_NAMES = {"player", "victim", "who"}
+_ALLOWED_BEFORE = re.compile(r"(^|: |; |\(|игрок | и |раздаёт )$")
+"""Where a name stands as typed: first, after a colon, after "игрок", or as the subject
+after its verb ("следующим раздаёт Аня")."""
 
 
 def test_R_19_96_russian_tournament_lines_never_decline_a_name() -> None:
     """A name stands where it needs no case: first, after a colon, or after "игрок";
     never after a preposition or a noun that governs a case ("против", "у", "за",
     "Стек")."""
-    for m in read_catalog("ru", "tournament"):
+    lines = [*read_catalog("ru", "tournament"), *read_catalog("ru", "deal")]
+    assert len(lines) > 40
+    for m in lines:
         names = _NAMES | ({"first", "second"} if _key(m) == "tournament.heads_up" else set())
         for s in _msgstrs(m):
             for hit in re.finditer(r"\{(\w+)\}", s):
