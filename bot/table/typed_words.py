@@ -33,9 +33,9 @@ def game_words(variant: Variant, *more: Variant, declare: bool, stated: bool) ->
     when shown hands are stated (R-9.3)."""
     games = (variant, *more)
     kinds: list[WordKind] = ["fold"]
-    if any(g.code == "guts" for g in games):
-        kinds.append("guts")  # R-15.2: an in/out call
-    if any(g.code != "guts" for g in games):
+    if any(not _bets(g) for g in games):
+        kinds.append("guts")  # R-15.2: no betting rounds, an in/out call
+    if any(_bets(g) for g in games):
         kinds += ["check", "call", "bet", "raise", "amounts", "all_in"]
     if any(g.forced == "bring_in" for g in games):
         kinds += ["bring_in", "complete"]
@@ -45,6 +45,10 @@ def game_words(variant: Variant, *more: Variant, declare: bool, stated: bool) ->
         kinds.append("declare")
     kinds += ["show", "show_stated", "muck"] if stated else ["show", "muck"]
     return accepted(kinds)
+
+
+def _bets(variant: Variant) -> bool:
+    return any(s.betting for s in variant.streets)
 
 
 def turn_words(legal: Legal, *, stated: bool) -> Msg:
