@@ -279,7 +279,9 @@ class TableCog(commands.Cog):
         await self.bot.presenter.refresh(_tid(interaction), repost=True)
         await ops.reply(interaction, say("play.bumped", of(interaction)))
 
-    @table.command(name="pause", description="Pause or resume the table (host or moderator)")
+    @table.command(
+        name="pause", description="Pause or resume the table (host, co-host or moderator)"
+    )
     @app_commands.describe(paused="True pauses (default), False resumes")
     async def pause(self, interaction: Interaction, paused: bool = True) -> None:
         t = self._table(interaction)
@@ -290,7 +292,7 @@ class TableCog(commands.Cog):
             interaction, await t.pause(play.actor(interaction), paused, key=_key(interaction))
         )
 
-    @table.command(name="close", description="Close the table (host or moderator)")
+    @table.command(name="close", description="Close the table (host, co-host or moderator)")
     async def close(self, interaction: Interaction) -> None:
         t = self._table(interaction)
         if t is None:
@@ -300,7 +302,9 @@ class TableCog(commands.Cog):
             interaction, await t.close(play.actor(interaction), key=_key(interaction))
         )
 
-    @table.command(name="settings", description="Change a table setting (host or moderator)")
+    @table.command(
+        name="settings", description="Change a table setting (host, co-host or moderator)"
+    )
     @app_commands.describe(name="Setting name, e.g. action_clock", value="New value")
     async def settings(self, interaction: Interaction, name: str, value: str) -> None:
         t = self._table(interaction)

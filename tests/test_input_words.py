@@ -198,7 +198,8 @@ async def test_R_6_4_the_terminal_refuses_bad_input_in_its_language(tmp_path: Pa
     assert await run(argv, inp=inp, out=out) == 0
     said = out.getvalue()
     assert "'-5' ist negativ" in said, said
-    assert "'tanzen' habe ich nicht verstanden. Möglich: checken, mitgehen" in said, said
+    # bob faces the big blind, so he is told his own options, not every game's.
+    assert "'tanzen' habe ich nicht verstanden. Möglich: mitgehen, aussteigen" in said, said
     assert "'1,5' ist kein Betrag" in said, said
     assert "is not an amount" not in said and "did not understand" not in said
 

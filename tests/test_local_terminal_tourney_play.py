@@ -214,7 +214,7 @@ async def test_R_19_74_a_rebuy_typed_in_a_hand_is_made_when_it_is_over(tmp_path:
         refusals = [ln for ln in text.splitlines() if ln.startswith("! alice: ")]
         assert refusals == [
             "! alice: " + _en("tournament.refuse.addon_closed"),
-            "! alice: " + _en("tournament.refuse.rebuy_closed"),
+            "! alice: " + _en("tournament.refuse.rebuy_used", count=Count(1)),
         ], refusals
         state = tourney.run.st
         assert state.rebuys == {"alice": 1} and state.chips == 4 * 1500

@@ -87,7 +87,7 @@ async def test_R_19_66_purchases_asked_in_his_hand_are_made_after_it_in_order_wi
     assert told[0].said == msg("tournament.rebought", player=Name(name), amount=Chips(1000))
     assert [o.made for o in told[1:]] == [False, False]
     assert told[1].said.key == "tournament.refuse.addon_closed"
-    assert told[2].said.key == "tournament.refuse.rebuy_closed"
+    assert told[2].said.key == "tournament.refuse.rebuy_used"
     assert runner.ports[number].stacks()[who] == before + 1000
     assert runner.st.chips == chips + 1000 and runner.st.pool == pool + 100
     assert _rebought(await runner.journal.records()) == 1

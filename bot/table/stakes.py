@@ -55,6 +55,9 @@ class StakesView:
     """Fixed and spread limit: the small and big bet."""
     bring_in: int | None = None
     ante: int | None = None
+    ante_mode: str = "each"
+    """Who pays the ante (R-3.1): ``each`` player, the ``button`` or the ``big_blind``
+    for the table (the big-blind ante, R-19.21)."""
     stake: int | None = None
     """Guts: the stake."""
     max_pot: int | None = None
@@ -78,6 +81,7 @@ def stakes_of(settings: StakesSource, variant: str, limit: str, declare: bool) -
         bets=(settings.min_bet, settings.big_bet_size) if limit in ("fixed", "spread") else None,
         bring_in=settings.bring_in_amount if info.forced == "bring_in" else None,
         ante=settings.ante_for(variant) or None,
+        ante_mode=str(settings.value("ante_mode")),
     )
 
 
@@ -108,7 +112,10 @@ def stakes_parts(stakes: StakesView) -> list[Msg]:
     if stakes.bring_in is not None:
         parts.append(msg("table.stakes.bring_in", amount=Chips(stakes.bring_in)))
     if stakes.ante:
-        parts.append(msg("table.stakes.ante", amount=Chips(stakes.ante)))
+        # One payer for the table is said as the level says it (R-19.93): "big blind
+        # ante 300", not an ante each player pays.
+        key = {"big_blind": "deal.stakes.big_blind_ante", "button": "deal.stakes.button_ante"}
+        parts.append(msg(key.get(stakes.ante_mode, "table.stakes.ante"), amount=Chips(stakes.ante)))
     return parts
 
 

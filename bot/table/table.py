@@ -120,7 +120,8 @@ from bot.table.seating import SeatState, find_free_seat
 from bot.table.settings import TableSettings
 from bot.table.settings_said import changed_said
 from bot.table.state import HandInfo, TableState, UnreplayableHand, state_digest
-from bot.table.text_actions import ActionRequest, parse_action
+from bot.table.text_actions import ACCEPTED, ActionRequest, parse_action
+from bot.table.typed_words import game_words, turn_words
 from bot.table.view import TableView, build_view, stakes_of, stakes_said
 
 log = logging.getLogger(__name__)
@@ -1218,7 +1219,11 @@ class Table:
         """
 
         async def body() -> str | Msg:
-            req = parse_action(request) if isinstance(request, str) else request
+            req = (
+                parse_action(request, self._typed_words(user))
+                if isinstance(request, str)
+                else request
+            )
             seat = self._seated(user)
             info, hand = self._hand_or_refuse()
             if prompt_turn is not None and prompt_turn < info.start_turn:
@@ -1235,6 +1240,26 @@ class Table:
             return await self._apply(action, key, note=req.why)
 
         return await self._command(user, key, turn, body)
+
+    def _typed_words(self, user: str) -> Msg:
+        """What ``user`` may type now (R-20.85): his legal actions if he may act, else
+        the words of the game being dealt (or to be dealt next)."""
+        st, s = self.state, self.settings
+        hand, seat = st.hand, st.seat_of(user)
+        if hand is not None and st.current is not None and hand.phase != "over":
+            pos = None if seat is None else st.current.position_of(seat.number)
+            try:
+                for actor in hand.actors():
+                    if actor.position == pos:
+                        return turn_words(actor.legal, stated=hand.rules.declared_hands)
+            except PokerError:
+                pass  # nobody may act at this moment: the game's words say enough
+            declare = hand.rules.declare != "none"
+            return game_words(hand.variant, declare=declare, stated=hand.rules.declared_hands)
+        if s.dealers_choice and not s.rotation:
+            return ACCEPTED  # the dealer may name any game
+        games = [get_variant(v) for v, _ in s.games()]
+        return game_words(*games, declare=s.declare != "none", stated=bool(s.declared_hands))
 
     def _hand_or_refuse(self) -> tuple[HandInfo, Hand]:
         st = self.state

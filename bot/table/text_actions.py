@@ -11,8 +11,9 @@ are messages of the ``input`` catalogue that say what may be typed instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from bot.poker.messages import Cards, Chips, Count, Listing, Msg, Name, Number, Rule, msg
 from bot.table.amounts import (
@@ -32,8 +33,38 @@ from bot.table.errors import TableError
 DeclareChoice = Literal["low", "high", "both"]
 """A hi-lo declaration (R-13.1): the half (or both) a player plays for."""
 
-ACCEPTED: Msg = msg("input.accepted")
-"""What a player may type, in his language's words (each of them read by this parser)."""
+WordKind = Literal[
+    "check",
+    "call",
+    "fold",
+    "bet",
+    "raise",
+    "amounts",
+    "all_in",
+    "bring_in",
+    "complete",
+    "draw",
+    "declare",
+    "guts",
+    "show",
+    "show_stated",
+    "muck",
+]
+WORD_KINDS: tuple[WordKind, ...] = get_args(WordKind)
+"""The groups of typed words (``input.accept.<kind>``), in the order they are listed."""
+
+
+def accepted(kinds: Iterable[str], *more: Msg) -> Msg:
+    """What may be typed: the groups ``kinds`` (in :data:`WORD_KINDS` order), then
+    ``more`` (answers whose words are another catalogue's), in the reader's words."""
+    wanted = set(kinds)
+    items = tuple(msg(f"input.accept.{k}") for k in WORD_KINDS if k in wanted) + more
+    return msg("input.accepted", words=Listing(items, "or"))
+
+
+ACCEPTED: Msg = accepted(WORD_KINDS)
+"""Everything any game reads, in the reader's words (each of them read by this parser):
+said only where no table's game is known."""
 MAX_AMOUNT = 10**15
 MAX_NAME = 24
 """The longest player name the table takes: the pictures show 24 characters of a name."""
@@ -137,11 +168,12 @@ def parse_value(text: str) -> object:
     return t
 
 
-def parse_action(text: str) -> ActionRequest:
-    """Parse one typed action; a ParseError lists what is accepted."""
+def parse_action(text: str, accepted: Msg = ACCEPTED) -> ActionRequest:
+    """Parse one typed action; a ParseError lists what is accepted: ``accepted``, which
+    a table narrows to its game's words or the player's legal actions (R-20.85)."""
     t = " ".join(text.strip().lower().split())
     if not t:
-        raise ParseError(msg("input.action.empty", accepted=ACCEPTED))
+        raise ParseError(msg("input.action.empty", accepted=accepted))
     # "mitgehen", "relancer à 40", "рейз до 40": every language's words, read as English.
     t = in_english(t)
     # "I fold", "I'll call": the action is the same with the pronoun said aloud.
@@ -184,7 +216,7 @@ def parse_action(text: str) -> ActionRequest:
         choice = declare_choice(m.group(1))
         assert choice is not None  # the pattern names only declaration words
         return ActionRequest("declare", choice=choice)
-    raise ParseError(msg("input.action.unknown", text=Name(clip(text)), accepted=ACCEPTED))
+    raise ParseError(msg("input.action.unknown", text=Name(clip(text)), accepted=accepted))
 
 
 def declare_choice(word: str) -> DeclareChoice | None:

@@ -945,6 +945,8 @@ def rebuy(
     e = state.config.entries
     if entry in state.waiting and not addon:
         wait = state.waiting[entry]
+        if rebuys_sold(state) and not rebuy_sold(state, entry):
+            return _rebuys_used(state)
         if not rebuy_sold(state, entry) or (at is not None and at > wait.until):
             return refuse("rebuy_closed")
         spot = place_newcomer([t for t in tables if t.between_hands], rng or random.Random())
@@ -978,7 +980,9 @@ def rebuy(
             (Rebought(entry, e.addon, e.addon_price, True),),
             notices=(_bought("tournament.addon_bought", state, entry, e.addon),),
         )
-    if not e.rebuys or level > e.rebuy_until or state.rebuys.get(entry, 0) >= e.rebuys:
+    if e.rebuys and state.rebuys.get(entry, 0) >= e.rebuys:
+        return _rebuys_used(state)
+    if not e.rebuys or level > e.rebuy_until:
         return refuse("rebuy_closed")
     if state.stacks.get(entry, 0) > state.config.stack:
         return refuse("rebuy_stack", amount=Chips(state.config.stack))
@@ -986,6 +990,11 @@ def rebuy(
         (Rebought(entry, state.config.stack, state.config.prize_part),),
         notices=(_bought("tournament.rebought", state, entry, state.config.stack),),
     )
+
+
+def _rebuys_used(state: State) -> Decision:
+    """His own rebuys are all bought (R-19.94): said apart from rebuys being over."""
+    return refuse("rebuy_used", count=Count(state.config.entries.rebuys))
 
 
 def _bought(key: str, state: State, entry: str, chips: int) -> Msg:
