@@ -28,6 +28,7 @@ import asyncio
 import dataclasses
 import datetime
 import random
+import unicodedata
 from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Final, TextIO
@@ -199,6 +200,8 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     players = DEFAULTS[fmt] if args.entrants is None else int(args.entrants)
     low, high = (2, 10) if fmt == "sng" else (2, 1000)
     if not low <= players <= high or players < humans:
+        if not humans:  # nobody named: no "at least the 0 named"
+            return say("tourney.players_none", low=low, high=high)
         return say("tourney.players", low=low, high=high, named=humans)
     dealt = split_rotation(str(args.game or "holdem")) or ("holdem",)
     kinds = [VARIANTS.get(split_game(g)[0]) for g in dealt]
@@ -234,6 +237,25 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
         )
     )
     return say.render(made) if isinstance(made, Msg) else made
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: a wide (East Asian) character two, a
+    combining mark none."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def columns(rows: list[tuple[str, str, str]]) -> list[str]:
+    """Standings rows (place, name, money) as lines whose columns line up: the place
+    right-aligned to the widest place, the name padded to the widest name."""
+    place_w = max((cells(p) for p, _, _ in rows), default=0)
+    name_w = max((cells(n) for _, n, _ in rows), default=0)
+    return [
+        f"  {' ' * (place_w - cells(p))}{p}  {n}{' ' * (name_w - cells(n))} {m}" for p, n, m in rows
+    ]
 
 
 TOLD_BY_THE_TOURNAMENT: Final = frozenset({*LEAVING.values(), *ARRIVING.values()})
@@ -846,21 +868,18 @@ class Tourney:
     # ------------------------------------------------------------ the end
 
     def standings_lines(self) -> list[str]:
+        """The final standings as columns: places right-aligned, names left-aligned,
+        each as wide as its widest entry in the terminal's language (R-19.110)."""
         lang = self.words.lang
-        out = [self.words("tourney.standings", title=self.title)]
-        for r in results(self.run.st):
-            place = place_words(r.first, r.last, lang)
-            out.append(
-                "  "
-                + self.words(
-                    "tourney.place",
-                    place=place,
-                    name=r.named(lang),
-                    prize=Chips(r.prize),
-                    bounties=Chips(r.bounties),
-                )
+        rows = [
+            (
+                place_words(r.first, r.last, lang),
+                self.words("tourney.place.who", name=r.named(lang)),
+                self.words("tourney.place.money", prize=Chips(r.prize), bounties=Chips(r.bounties)),
             )
-        return out
+            for r in results(self.run.st)
+        ]
+        return [self.words("tourney.standings", title=self.title), *columns(rows)]
 
     def standings_view(self) -> StandingsView:
         st = self.run.st
