@@ -8,15 +8,25 @@ import argparse
 import contextlib
 import io
 import re
+from pathlib import Path
 
 import pytest
 
 from bot.local import tourney
 from bot.local.terminal import parse_args
 from bot.local.words import Words, player_phrase
-from bot.poker.messages import Number
-from bot.words import SUPPORTED
+from bot.poker.messages import Count, Name, Number, msg
+from bot.words import SUPPORTED, Locale, render
+from tests.test_local_terminal_tourney import _run
 from tests.test_tournament import _started
+
+
+def _rows(text: str, lang: Locale = "en") -> list[str]:
+    """The final standings' rows."""
+    head = Words(lang)("tourney.standings", title=Words(lang)("tourney.title.sng"))
+    assert head in text, text[-2000:]
+    return [ln for ln in text.split(head, 1)[1].splitlines() if ln.startswith("  ")]
+
 
 CARDS_IN_HELP = {
     "en": "cards",
@@ -67,17 +77,11 @@ def test_R_19_110_standings_columns_line_up_in_every_language(lang: str) -> None
     assert tourney.cells("李小龍") == 6
 
 
-async def test_R_19_110_the_terminal_standings_line_up(tmp_path: object) -> None:
-    from pathlib import Path
-
-    from tests.test_local_terminal_tourney import _run
-
-    assert isinstance(tmp_path, Path)
+async def test_R_19_110_the_terminal_standings_line_up(tmp_path: Path) -> None:
     argv = ["--tournament", "sng", "--players", "10", "--robots", "--seed", "3", "--lang", "de"]
     code, text = await _run(tmp_path, argv)
     assert code == 0, text[-1500:]
-    head = Words("de")("tourney.standings", title=Words("de")("tourney.title.sng"))
-    rows = [ln for ln in text.split(head, 1)[1].splitlines() if ln.startswith("  ")]
+    rows = _rows(text, "de")
     assert len(rows) == 10
     money = Words("de")("tourney.place.money", prize=Number(0), bounties=Number(0))
     word = money.split()[0]  # "Preisgeld"
@@ -122,3 +126,38 @@ def test_R_19_111_players_refusal_with_nobody_named(lang: str) -> None:
     assert " 0 " not in said, said
     named = tourney.config_from_args(argparse.Namespace(**{**vars(args), "entrants": 1}), 2, words)
     assert isinstance(named, str) and "2" in named.replace("2 ", "", 1), named
+
+
+async def test_R_19_113_robots_re_enter_by_a_seeded_draw(tmp_path: Path) -> None:
+    """`--robots` with `--reentry`: robots out while registration is open re-enter (a
+    seeded draw), so the field has more entries than players; every entry is placed
+    once and the prizes are the whole pool (R-2.5); the same seed plays the same."""
+    argv = ["--tournament", "sng", "--players", "4", "--robots", "--seed", "1"]
+    argv += ["--late-reg", "4", "--reentry", "2"]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    code, text = await _run(tmp_path / "a", argv)
+    assert code == 0, text[-1500:]
+    shape = render(msg("tournament.reentered", player=Name("X"), count=Count(5)), "en")
+    assert shape == "X re-enters (5 entries)."  # what is looked for is the line's shape
+    reentries = [
+        ln for ln in text.splitlines() if re.fullmatch(r".+ re-enters \(\d+ entries\)\.", ln)
+    ]
+    assert reentries, text[:3000]
+    rows = _rows(text)
+    assert len(rows) == 4 + len(reentries)
+    prizes = [int(re.findall(r"prize ([\d,]+)", row)[0].replace(",", "")) for row in rows]
+    assert sum(prizes) == 100 * len(rows)  # the pool, every chip of it (R-2.5)
+    _, same = await _run(tmp_path / "b", argv)
+    assert same == text
+
+
+async def test_R_19_113_robots_answer_their_rebuy_wait(tmp_path: Path) -> None:
+    argv = ["--tournament", "sng", "--players", "4", "--robots", "--seed", "1"]
+    argv += ["--late-reg", "3", "--reentry", "2", "--rebuys", "2"]
+    code, text = await _run(tmp_path, argv)
+    assert code == 0, text[-1500:]
+    waits = [ln for ln in text.splitlines() if " may rebuy " in ln]
+    answers = [ln for ln in text.splitlines() if " rebuys: " in ln or " is out in place " in ln]
+    assert waits and answers, text[:3000]
+    assert len(_rows(text)) >= 4

@@ -18,7 +18,8 @@ Every table plays on until the player who types there must act; his clock
 are made when his hand is over, kept in the tournament's journal meanwhile so a
 restart loses none (R-19.67), and ``pause``/``resume`` are the host's (R-19.74). A
 player who busts while a rebuy is sold to him is asked whether he rebuys (yes/no in
-his words) until his wait runs out; robots answer by a seeded draw (R-19.48).
+his words) until his wait runs out; robots answer by a seeded draw (R-19.48), and a
+robot out while he may re-enter re-enters by one too (R-19.113).
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ REBUY_LEVELS: Final = 3
 """The rebuy period without --late-reg: through this level; the add-on follows it."""
 SLICE: Final = 0.25
 """The longest wait for a line before the clock is looked at again (seconds)."""
+ROBOT_REENTRY: Final = 0.5
+"""The chance a robot out while he may re-enter does (R-19.113), as robots rebuy."""
 GRACE: Final = 0.05
 """The shortest: a line on its way from the keyboard is read before a clock acts."""
 
@@ -341,6 +344,8 @@ class Tourney:
         """Table -> the turn in progress when a stopped tournament was carried on."""
         self.asked: dict[str, Waiting] = {}
         """Player -> the wait he was last asked to rebuy in (R-19.48)."""
+        self.robot_wants: dict[str, tuple[int, bool]] = {}
+        """Robot -> his entries when he drew whether to re-enter, and the draw (R-19.113)."""
 
     # ------------------------------------------------------------ output
 
@@ -439,6 +444,7 @@ class Tourney:
                 await run.tick()
                 if run.st.waiting:  # robots answer their rebuy at once (R-19.48)
                     await answer_waits(run, self.rng, skip=self.humans)
+                await self.robots_reenter()
                 await self.set_clocks()
                 if not await self.entries(lines):
                     return False
@@ -613,6 +619,25 @@ class Tourney:
             if not await self.line(raw):
                 return False
         return True
+
+    async def robots_reenter(self) -> None:
+        """R-19.113: each robot out while he may re-enter draws once per entry whether
+        he does (seeded); one who does is entered when a table between hands seats him."""
+        st = self.run.st
+        if not st.registration_open or not st.config.entries.reentries:
+            return
+        for player in sorted({e.player for e in st.entries} - set(self.humans)):
+            mine = [e for e in st.entries if e.player == player]
+            if any(e.entry in st.seats for e in mine) or self.run.waiting_entry(player):
+                continue
+            if not self.may_reenter(len(mine)):
+                continue
+            drawn = self.robot_wants.get(player)
+            if drawn is None or drawn[0] != len(mine):
+                drawn = (len(mine), self.rng.random() < ROBOT_REENTRY)
+                self.robot_wants[player] = drawn
+            if drawn[1]:
+                await self.run.register(player, mine[-1].name)  # no seat now: later
 
     def may_reenter(self, entries: int) -> bool:
         st = self.run.st
