@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Number
 from cards_art.words import Text
 
 RANKS = "23456789TJQKA"
@@ -235,7 +235,10 @@ class TableView:
     pots: tuple[PotView, ...] = ()
     deck: DeckStyle = DeckStyle.TWO_COLOUR
     wild: Wild = NO_WILD
-    hand_number: int | None = None
+    hand_number: int | Number | Msg | None = None
+    """The hand as the table says it (``bot.table.handlabel.hand_label``: the number, or
+    the number and the channel's table after its first, R-20.90); an ``int`` is the
+    bare number."""
     street: Text = ""  # e.g. "Flop", "Second draw", "Fifth street"
     declare: bool = False  # a hi-lo declare game (R-13.1): said in the corner
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.poker.messages import Name, Number
+from bot.poker.messages import Msg, Name, Number
 from bot.words import DEFAULT, Locale
 from cards_art import fonts, sprites
 from cards_art.common import alt_name, card_text, cards_text, display_name, pill
@@ -386,7 +386,7 @@ def _draw_corner(img: Image.Image, view: TableView, w: Words) -> None:
     # (text, is the declare mark), top to bottom at the right: the first line small.
     right: list[tuple[str, bool]] = []
     if view.hand_number is not None:
-        right.append((w("art.corner.hand", number=Name(str(view.hand_number))), False))
+        right.append((w("art.corner.hand", number=_hand(view.hand_number)), False))
     street = w.text(view.street)
     if street:
         right.append((street, False))
@@ -405,6 +405,11 @@ def _draw_corner(img: Image.Image, view: TableView, w: Words) -> None:
             bold=i > 0,
             anchor="ra",
         )
+
+
+def _hand(label: int | Number | Msg) -> Name | Number | Msg:
+    """The hand's label as a parameter: the caller's (R-20.90), a bare ``int`` as is."""
+    return Name(str(label)) if isinstance(label, int) else label
 
 
 def _wrap(text: str, size: int, widths: list[int]) -> list[str]:
@@ -438,7 +443,7 @@ def alt_text(view: TableView, *, locale: Locale = DEFAULT) -> str:
     comma = w("art.list.comma")
     head = [w.text(view.variant), stakes_text(view.stakes, w)]
     if view.hand_number is not None:
-        head.append(w("art.alt.hand", number=Name(str(view.hand_number))))
+        head.append(w("art.alt.hand", number=_hand(view.hand_number)))
     if w.text(view.street):
         head.append(w.text(view.street))
     parts = [comma.join(h for h in head if h) + "."]

@@ -11,6 +11,7 @@ the name as typed.
 from __future__ import annotations
 
 import datetime
+import math
 from dataclasses import dataclass
 
 from babel.dates import format_date
@@ -32,10 +33,16 @@ MAX_ROWS = 30
 
 # Columns: place (right-aligned), name, prize and bounties (right-aligned).
 PLACE_X = PAD + 64
-NAME_X = PAD + 92
+"""The place column's right edge when its places are short; wider places push it
+right (:func:`place_edge`)."""
+MARGIN = 8
+"""The least room between the row's edge and a place."""
+PLACE_GAP = 28
+"""From the place column's right edge to the names."""
 PRIZE_X = W - PAD - 180
 BOUNTY_X = W - PAD - 12
-NAME_W = PRIZE_X - NAME_X - 150
+LABEL_W = 150
+"""The widest a column's label is drawn."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,14 @@ def _place(w: Words, f: Finisher) -> str:
     return w("results.place.shared", first=Number(f.first), last=Number(f.last))
 
 
+def place_edge(w: Words, shown: tuple[Finisher, ...]) -> int:
+    """The place column's right edge: far enough from the left edge for the widest
+    place drawn and the column's label in this language ("100.–112.", R-20.91)."""
+    widest = max((fonts.width(_place(w, f), 18) for f in shown), default=0.0)
+    label = min(fonts.width(w("results.col.place"), 15, bold=False), LABEL_W)
+    return max(PLACE_X, PAD + MARGIN + math.ceil(max(widest, label)))
+
+
 def row_name(w: Words, f: Finisher, row: int) -> str:
     """The finisher's name as drawn in row ``row`` (from 1): a name the fonts cannot
     draw is told apart by its row ("Player 3"), not one "Player" for every such entry
@@ -93,6 +108,9 @@ def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Im
     w = Words(locale)
     shown = view.finishers[:MAX_ROWS]
     more = len(view.finishers) - len(shown)
+    place_x = place_edge(w, shown)
+    name_x = place_x + PLACE_GAP
+    name_w = PRIZE_X - name_x - LABEL_W
     height = TOP + ROW_H * (len(shown) + (1 if more else 0)) + PAD
     img = Image.new("RGB", (W, max(height, 260)), sprites.BACKDROP)
     draw = ImageDraw.Draw(img)
@@ -105,12 +123,12 @@ def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Im
     fonts.put_text(img, (PAD, 56), fonts.fit(sub, 18, W - 2 * PAD), 18, sprites.MUTED, bold=False)
     head_y = TOP - 22
     for x, key, anchor in (
-        (PLACE_X, "results.col.place", "rm"),
-        (NAME_X, "results.col.name", "lm"),
+        (place_x, "results.col.place", "rm"),
+        (name_x, "results.col.name", "lm"),
         (PRIZE_X, "results.col.prize", "rm"),
         (BOUNTY_X, "results.col.bounties", "rm"),
     ):
-        label = fonts.fit(w(key), 15, 150)
+        label = fonts.fit(w(key), 15, LABEL_W)
         fonts.put_text(img, (x, head_y), label, 15, sprites.MUTED, bold=False, anchor=anchor)
     draw.line((PAD, TOP - 8, W - PAD, TOP - 8), fill=sprites.PLATE_EDGE, width=2)
     for i, f in enumerate(shown):
@@ -118,9 +136,9 @@ def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Im
         if i % 2 == 0:
             draw.rectangle((PAD, y - ROW_H // 2, W - PAD, y + ROW_H // 2 - 1), fill=sprites.PLATE)
         colour = sprites.GOLD if f.first == 1 else sprites.WHITE
-        fonts.put_text(img, (PLACE_X, y), _place(w, f), 18, colour, anchor="rm")
-        name = fonts.fit(_entry(w, f, row_name(w, f, i + 1)), 18, NAME_W)
-        fonts.put_text(img, (NAME_X, y), name, 18, colour, anchor="lm")
+        fonts.put_text(img, (place_x, y), _place(w, f), 18, colour, anchor="rm")
+        name = fonts.fit(_entry(w, f, row_name(w, f, i + 1)), 18, name_w)
+        fonts.put_text(img, (name_x, y), name, 18, colour, anchor="lm")
         prize_colour = sprites.GREEN_TEXT if f.prize else sprites.MUTED
         fonts.put_text(img, (PRIZE_X, y), w.amount(f.prize), 18, prize_colour, anchor="rm")
         bounty = w.amount(f.bounties) if f.bounties else "–"
@@ -128,7 +146,7 @@ def draw_standings(view: StandingsView, *, locale: Locale = DEFAULT) -> Image.Im
     if more:
         y = TOP + len(shown) * ROW_H + ROW_H // 2
         line = w("results.more", more=Count(more))
-        fonts.put_text(img, (NAME_X, y), line, 16, sprites.MUTED, bold=False, anchor="lm")
+        fonts.put_text(img, (name_x, y), line, 16, sprites.MUTED, bold=False, anchor="lm")
     return img
 
 

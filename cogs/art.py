@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.poker.messages import Msg, Number, msg
 from bot.poker.showdown import read_hand
 from bot.poker.variants import VARIANTS
+from bot.table.handlabel import hand_label
 from bot.table.view import SeatView as TableSeat
 from bot.table.view import StakesView, TableView
 from bot.words import Locale
@@ -47,7 +48,9 @@ _NO_LOW = Msg("art.showdown.no_low")
 
 _SeatKey = tuple[int, str, int, str, tuple[str, ...], bool, bool, int, tuple[int, ...]]
 _Street = Msg | None
-PictureKey = tuple[int, str, _Street, tuple[str, ...], tuple[_SeatKey, ...], tuple[int, ...], int]
+PictureKey = tuple[
+    int, int, str, _Street, tuple[str, ...], tuple[_SeatKey, ...], tuple[int, ...], int
+]
 """What a table picture shows (:func:`picture_key`), as data (the street as its message,
 never its words): a new key, a new picture."""
 _Key = tuple[Locale, PictureKey]
@@ -63,7 +66,9 @@ def picture_key(view: TableView) -> PictureKey:
         for s in view.seats
     )
     pots = tuple(p.amount for p in view.pots)
-    return (view.hand_no, view.phase, view.street_said, view.board, seats, pots, view.reserve)
+    # The channel's table too: hand numbers start again at its next table (R-20.90).
+    hand = (view.session, view.hand_no)
+    return (*hand, view.phase, view.street_said, view.board, seats, pots, view.reserve)
 
 
 def to_art(view: TableView) -> ArtTable:
@@ -112,7 +117,7 @@ def to_art(view: TableView) -> ArtTable:
         seats=tuple(seats),
         board=tuple(c for c in view.board if c != "??")[:5],
         pots=pots,
-        hand_number=view.hand_no or None,
+        hand_number=hand_label(view.session, view.hand_no) if view.hand_no else None,
         street=_street(view),
     )
 

@@ -243,7 +243,7 @@ async def test_r19_70_bad_tournament_options_exit_2_and_say_what_is_allowed(
     tmp_path: Path,
 ) -> None:
     code, text = await _run(tmp_path, ["--tournament", "sng", "--players", "11", "--robots"])
-    assert code == 2 and Words()("tourney.players", low=2, high=10, named=0) in text
+    assert code == 2 and Words()("tourney.players_none", low=2, high=10) in text
     code, text = await _run(tmp_path, ["--tournament", "sng", "--game", "guts", "--robots"])
     assert code == 2 and Words()("tourney.game", game="guts") in text
     # stud deals to eight at most, so a ten-seat stud sit-and-go is refused.

@@ -93,8 +93,21 @@ PLAYER_LINES: Final = frozenset(
 line to type (R-20.79)."""
 
 
+def _prog(argv: list[str]) -> str:
+    """The command as it was typed, for the usage and ``--help`` (R-19.111): a
+    tournament's (``python -m bot --tournament sng``) or the table's."""
+    if "--tournament" in argv:
+        at = argv.index("--tournament")
+        fmt = argv[at + 1] if at + 1 < len(argv) and argv[at + 1] in tourney.FORMATS else ""
+        return f"python -m bot --tournament {fmt}".rstrip()
+    for arg in argv:
+        if arg.startswith("--tournament="):
+            return f"python -m bot {arg}"
+    return "python -m bot --local"
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m bot --local", description=__doc__)
+    ap = argparse.ArgumentParser(prog=_prog(argv), description=__doc__)
     ap.add_argument("--local", action="store_true", help="(accepted for python -m bot)")
     ap.add_argument(
         "--db",

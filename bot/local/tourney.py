@@ -18,7 +18,8 @@ Every table plays on until the player who types there must act; his clock
 are made when his hand is over, kept in the tournament's journal meanwhile so a
 restart loses none (R-19.67), and ``pause``/``resume`` are the host's (R-19.74). A
 player who busts while a rebuy is sold to him is asked whether he rebuys (yes/no in
-his words) until his wait runs out; robots answer by a seeded draw (R-19.48).
+his words) until his wait runs out; robots answer by a seeded draw (R-19.48), and a
+robot out while he may re-enter re-enters by one too (R-19.113).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import asyncio
 import dataclasses
 import datetime
 import random
+import unicodedata
 from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Final, TextIO
@@ -75,6 +77,8 @@ REBUY_LEVELS: Final = 3
 """The rebuy period without --late-reg: through this level; the add-on follows it."""
 SLICE: Final = 0.25
 """The longest wait for a line before the clock is looked at again (seconds)."""
+ROBOT_REENTRY: Final = 0.5
+"""The chance a robot out while he may re-enter does (R-19.113), as robots rebuy."""
 GRACE: Final = 0.05
 """The shortest: a line on its way from the keyboard is read before a clock acts."""
 
@@ -199,6 +203,8 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     players = DEFAULTS[fmt] if args.entrants is None else int(args.entrants)
     low, high = (2, 10) if fmt == "sng" else (2, 1000)
     if not low <= players <= high or players < humans:
+        if not humans:  # nobody named: no "at least the 0 named"
+            return say("tourney.players_none", low=low, high=high)
         return say("tourney.players", low=low, high=high, named=humans)
     dealt = split_rotation(str(args.game or "holdem")) or ("holdem",)
     kinds = [VARIANTS.get(split_game(g)[0]) for g in dealt]
@@ -234,6 +240,25 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
         )
     )
     return say.render(made) if isinstance(made, Msg) else made
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: a wide (East Asian) character two, a
+    combining mark none."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def columns(rows: list[tuple[str, str, str]]) -> list[str]:
+    """Standings rows (place, name, money) as lines whose columns line up: the place
+    right-aligned to the widest place, the name padded to the widest name."""
+    place_w = max((cells(p) for p, _, _ in rows), default=0)
+    name_w = max((cells(n) for _, n, _ in rows), default=0)
+    return [
+        f"  {' ' * (place_w - cells(p))}{p}  {n}{' ' * (name_w - cells(n))} {m}" for p, n, m in rows
+    ]
 
 
 TOLD_BY_THE_TOURNAMENT: Final = frozenset({*LEAVING.values(), *ARRIVING.values()})
@@ -319,6 +344,8 @@ class Tourney:
         """Table -> the turn in progress when a stopped tournament was carried on."""
         self.asked: dict[str, Waiting] = {}
         """Player -> the wait he was last asked to rebuy in (R-19.48)."""
+        self.robot_wants: dict[str, tuple[int, bool]] = {}
+        """Robot -> his entries when he drew whether to re-enter, and the draw (R-19.113)."""
 
     # ------------------------------------------------------------ output
 
@@ -417,6 +444,7 @@ class Tourney:
                 await run.tick()
                 if run.st.waiting:  # robots answer their rebuy at once (R-19.48)
                     await answer_waits(run, self.rng, skip=self.humans)
+                await self.robots_reenter()
                 await self.set_clocks()
                 if not await self.entries(lines):
                     return False
@@ -591,6 +619,25 @@ class Tourney:
             if not await self.line(raw):
                 return False
         return True
+
+    async def robots_reenter(self) -> None:
+        """R-19.113: each robot out while he may re-enter draws once per entry whether
+        he does (seeded); one who does is entered when a table between hands seats him."""
+        st = self.run.st
+        if not st.registration_open or not st.config.entries.reentries:
+            return
+        for player in sorted({e.player for e in st.entries} - set(self.humans)):
+            mine = [e for e in st.entries if e.player == player]
+            if any(e.entry in st.seats for e in mine) or self.run.waiting_entry(player):
+                continue
+            if not self.may_reenter(len(mine)):
+                continue
+            drawn = self.robot_wants.get(player)
+            if drawn is None or drawn[0] != len(mine):
+                drawn = (len(mine), self.rng.random() < ROBOT_REENTRY)
+                self.robot_wants[player] = drawn
+            if drawn[1]:
+                await self.run.register(player, mine[-1].name)  # no seat now: later
 
     def may_reenter(self, entries: int) -> bool:
         st = self.run.st
@@ -846,21 +893,18 @@ class Tourney:
     # ------------------------------------------------------------ the end
 
     def standings_lines(self) -> list[str]:
+        """The final standings as columns: places right-aligned, names left-aligned,
+        each as wide as its widest entry in the terminal's language (R-19.110)."""
         lang = self.words.lang
-        out = [self.words("tourney.standings", title=self.title)]
-        for r in results(self.run.st):
-            place = place_words(r.first, r.last, lang)
-            out.append(
-                "  "
-                + self.words(
-                    "tourney.place",
-                    place=place,
-                    name=r.named(lang),
-                    prize=Chips(r.prize),
-                    bounties=Chips(r.bounties),
-                )
+        rows = [
+            (
+                place_words(r.first, r.last, lang),
+                self.words("tourney.place.who", name=r.named(lang)),
+                self.words("tourney.place.money", prize=Chips(r.prize), bounties=Chips(r.bounties)),
             )
-        return out
+            for r in results(self.run.st)
+        ]
+        return [self.words("tourney.standings", title=self.title), *columns(rows)]
 
     def standings_view(self) -> StandingsView:
         st = self.run.st

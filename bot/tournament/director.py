@@ -534,7 +534,7 @@ def _group_places(state: State) -> tuple[list[Record], list[Msg]]:
     left = state.left()  # an entry waiting to rebuy is still in
     prizes = state.prizes()
     records: list[Record] = []
-    notices: list[Msg] = []
+    told: list[tuple[int, list[Msg]]] = []
     names = state.entry_names()
     for group in reversed(list(groups)):
         busts = [Bust(o.entry, o.started_with, _number(state, o.entry)) for o in groups[group]]
@@ -542,20 +542,23 @@ def _group_places(state: State) -> tuple[list[Record], list[Msg]]:
             records.append(Placed(f.entry, f.first, f.last, f.prize))
             who = names.get(f.entry, Name(f.entry))
             if f.first == f.last:
-                notices.append(msg("tournament.out", player=who, place=Number(f.first)))
+                said = [msg("tournament.out", player=who, place=Number(f.first))]
             else:
-                notices.append(
+                said = [
                     msg(
                         "tournament.out_shared",
                         player=who,
                         first=Number(f.first),
                         last=Number(f.last),
                     )
-                )
+                ]
             if f.prize:
-                notices.append(msg("tournament.prize", player=who, amount=Chips(f.prize)))
+                said.append(msg("tournament.prize", player=who, amount=Chips(f.prize)))
+            told.append((f.first, said))
         left += len(busts)
-    return records, notices
+    # as a card room announces them, the lowest place first (6th, 5th, 4th).
+    told.sort(key=lambda t: -t[0])
+    return records, [m for _, said in told for m in said]
 
 
 def _bubble(state: State) -> bool:
