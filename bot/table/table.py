@@ -216,6 +216,7 @@ class Table:
         *,
         reopen: bool = False,
         halted_ok: bool = False,
+        session: int | None = None,
     ) -> Outcome:
         async with self.lock:
             st = self.state
@@ -234,6 +235,8 @@ class Table:
                     raise TableHalted(st.halted)
                 if st.closed and not reopen:
                     raise TableError(msg("table.closed"))
+                if session is not None:
+                    _same_table(session, st.incarnation)  # R-20.95, R-20.96
                 if turn is not None and turn != st.turn:
                     raise StaleCommand(msg("table.stale", turn=Number(turn), now=Number(st.turn)))
                 await self._settle()  # a previous command cut short by a store error
@@ -1209,12 +1212,16 @@ class Table:
         key: str | None = None,
         turn: int | None = None,
         prompt_turn: int | None = None,
+        session: int | None = None,
     ) -> Outcome:
         """A player's action: a typed line (``"raise to 300"``) or a parsed request.
 
         ``turn``: the action must be for exactly this turn (table buttons). ``prompt_turn``:
         the turn of a sealed-choice prompt (declare, Guts), which stays valid while others
-        commit but never carries over to a later deal (R-13.2, R-15.2).
+        commit but never carries over to a later deal (R-13.2, R-15.2). ``session``: which
+        of the channel's tables the button was posted at (``TableState.incarnation``; 0:
+        a button that does not say; None: no button, the caller acts at this table):
+        turns start again with each table (R-20.95, R-20.96).
         """
 
         async def body() -> str | Msg:
@@ -1234,7 +1241,7 @@ class Table:
             action = _to_action(req, pos, hand)
             return await self._apply(action, key, note=req.why)
 
-        return await self._command(user, key, turn, body)
+        return await self._command(user, key, turn, body, session=session)
 
     def _hand_or_refuse(self) -> tuple[HandInfo, Hand]:
         st = self.state
@@ -1849,6 +1856,18 @@ def _same_session(asked: int, this: int, dated: int = 0, vote: bool = False) -> 
         raise StaleCommand(msg("home.vote.stale" if vote else "home.after.stale.table"))
     if not asked and dated and this > 1:
         raise StaleCommand(msg("home.vote.stale.unsaid" if vote else "home.after.stale.unsaid"))
+
+
+def _same_table(asked: int, this: int) -> None:
+    """R-20.95: a request dated by a turn (an action button, a fist, the discard menu, a
+    bet's modal) posted at an earlier table of this channel acts on nothing here: turns
+    start again with each table, so its turn could be one of this table's. ``asked``: the
+    table it says (0: not said). R-20.96: one that does not say its table (an older
+    version's) is judged by its turn alone at the channel's first table only."""
+    if asked and asked != max(1, this):
+        raise StaleCommand(msg("table.stale.earlier_table"))
+    if not asked and this > 1:
+        raise StaleCommand(msg("table.stale.table_unsaid"))
 
 
 def _same_hand(asked: int, last: int, session: int) -> None:
