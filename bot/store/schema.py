@@ -318,6 +318,61 @@ _V7_RECORD = Migration(
     Backfill(record.BACKFILL_READ, record.LedgerDaysFold, record.DAYS_UPSERT),
 )
 
+# The hands index by table session (R-20.97): a channel's tables each count their hands
+# from 1, so the index is keyed by which of the channel's tables a hand was dealt at (the
+# count of ``created`` events before it), and an earlier table's hand N is still found once
+# a later one reaches N. ``tables.sessions`` counts a log's tables, so the writer dates each
+# hand without reading the log.
+_V8_HAND_SESSIONS = Migration(
+    "hands by table session",
+    (
+        "ALTER TABLE tables ADD COLUMN sessions {int} NOT NULL DEFAULT 0",
+        """
+        UPDATE tables SET sessions = (
+            SELECT COUNT(*) FROM events AS e
+            WHERE e.table_id = tables.table_id AND e.kind = '{opened}'
+        )
+        """,
+        """
+        CREATE TABLE hands_by_session (
+            table_id TEXT NOT NULL,
+            session {int} NOT NULL,
+            hand_no {int} NOT NULL,
+            start_seq {int} NOT NULL,
+            end_seq {int},
+            PRIMARY KEY (table_id, session, hand_no)
+        )
+        """,
+        """
+        INSERT INTO hands_by_session (table_id, session, hand_no, start_seq)
+        SELECT h.table_id, h.session, h.hand_no, MAX(h.seq) FROM (
+            SELECT s.table_id AS table_id, s.hand_no AS hand_no, s.seq AS seq, (
+                SELECT COUNT(*) FROM events AS o
+                WHERE o.table_id = s.table_id AND o.kind = '{opened}' AND o.seq < s.seq
+            ) AS session
+            FROM events AS s
+            WHERE s.kind = '{started}' AND s.hand_no IS NOT NULL
+        ) AS h
+        GROUP BY h.table_id, h.session, h.hand_no
+        """,
+        """
+        UPDATE hands_by_session SET end_seq = (
+            SELECT MIN(e.seq) FROM events AS e
+            WHERE e.table_id = hands_by_session.table_id
+              AND e.hand_no = hands_by_session.hand_no
+              AND e.kind = '{ended}' AND e.seq > hands_by_session.start_seq
+              AND NOT EXISTS (
+                  SELECT 1 FROM events AS o
+                  WHERE o.table_id = e.table_id AND o.kind = '{opened}'
+                    AND o.seq > hands_by_session.start_seq AND o.seq < e.seq
+              )
+        )
+        """,
+        "DROP TABLE hands",
+        "ALTER TABLE hands_by_session RENAME TO hands",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _V1_LOG_AND_LEDGER,
     _V2_SNAPSHOTS,
@@ -326,6 +381,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _V5_STANDINGS,
     _V6_READS,
     _V7_RECORD,
+    _V8_HAND_SESSIONS,
 )
 LATEST = len(MIGRATIONS)
 
