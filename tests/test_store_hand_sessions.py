@@ -28,6 +28,19 @@ LOG: list[tuple[str, int | None]] = [
 """Seqs 1..13: first table's hand 1 is 2-4, its hand 2 is 6-7; the second's hand 1 is 10-13."""
 
 
+async def undo_hand_sessions(url: str) -> None:
+    """Take migration 8 back (for a test that sets a database back to an older version):
+    the ``tables`` without their count, the hands index keyed by hand alone, empty (the
+    migration rebuilds it from the log)."""
+    await _sql(url, "ALTER TABLE tables DROP COLUMN sessions")
+    await _sql(url, "DROP TABLE hands")
+    await _sql(
+        url,
+        "CREATE TABLE hands (table_id TEXT NOT NULL, hand_no INTEGER NOT NULL,"
+        " start_seq INTEGER NOT NULL, end_seq INTEGER, PRIMARY KEY (table_id, hand_no))",
+    )
+
+
 async def _check(url: str) -> None:
     s = await open_store(url)
     try:
