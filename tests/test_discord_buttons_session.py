@@ -135,3 +135,63 @@ async def test_R_20_96_an_older_versions_button_acts_at_the_first_table_only(
     assert h.last_ephemeral(actor) == UNSAID
     assert _state(h) == before
     assert h.table().conservation_error() is None
+
+
+async def _to_the_draw(h: DiscordHarness) -> FakeUser:
+    while h.table().snapshot(None).phase == "betting":
+        actor = h.to_act()
+        assert actor is not None
+        await h.click(actor, "check_call")
+    assert h.table().snapshot(None).phase == "draw"
+    drawer = h.to_act()
+    assert drawer is not None
+    return drawer
+
+
+def _hand_of(h: DiscordHarness, user: FakeUser) -> list[str]:
+    view = h.table().snapshot(str(user.id))
+    return next(list(s.cards) for s in view.seats if s.user_id == str(user.id))
+
+
+async def test_R_20_95_an_earlier_tables_private_draw_menu_is_refused(
+    h: DiscordHarness,
+) -> None:
+    """The discard menu under "Show my cards" (private) is dated by the turn and the
+    table: one kept from the first table's draw, picked at the second table's draw of
+    the same turn, discards nothing."""
+    from tests.test_discord_e2e import play_out
+
+    fake = h.fake
+    users = players(fake)
+    await h.start_table(users, variant="draw5")
+    drawer = await _to_the_draw(h)
+    turn = h.table().state.turn
+    await h.click(drawer, "cards")
+    old_menu = fake.ephemerals(drawer)[-1]
+    old_select = next(c for c in old_menu.custom_ids() if c.startswith("cf:draw:"))
+    assert decode(old_select) == ButtonId("draw", h.tid, turn, "", 1)
+    await play_out(h)
+    await h.slash(users[0], "table close")
+    assert h.table().state.closed
+    await h.slash(users[1], "table create", variant="draw5")  # another host (paced per user)
+    for u in users:
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(users[1], "deal")
+    now = await _to_the_draw(h)
+    assert h.table().state.turn == turn and h.table().state.incarnation == 2
+    before, state = _hand_of(h, now), _state(h)
+    # The old menu is on the old private message; whoever draws now picks from it.
+    old_menu.ephemeral_for = now.id
+    await fake.click(now, old_menu, old_select, values=before[:2])
+    await h.settle()
+    assert h.last_ephemeral(now) == EARLIER
+    assert _state(h) == state and _hand_of(h, now) == before
+    # This table's own menu: dated by its table, and it draws.
+    await h.click(now, "cards")
+    menu = fake.ephemerals(now)[-1]
+    select = next(c for c in menu.custom_ids() if c.startswith("cf:draw:"))
+    assert decode(select) == ButtonId("draw", h.tid, turn, "", 2)
+    await fake.click(now, menu, select, values=before[:2])
+    await h.settle()
+    assert not set(before[:2]) & set(_hand_of(h, now))
+    assert h.table().conservation_error() is None
