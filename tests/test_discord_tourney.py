@@ -20,6 +20,7 @@ from bot.tournament.structure import Level
 from bot.tourney_run.options import Options, config, payout_table
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id as tourney_table
+from cogs.ids import decode
 from cogs.tournament_cog import TournamentCog
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
@@ -147,8 +148,12 @@ async def act_at(
     if seat is None or not table.state.in_hand or not mid:
         return ""
     message = h.fake.message(mid)
-    turn = f":{table.state.turn}:"
-    ids = [c for c in message.custom_ids() if c.startswith("cf:act:") and turn in c]
+    turn = table.state.turn
+    ids = [
+        c
+        for c in message.custom_ids()
+        if c.startswith("cf:act:") and (b := decode(c)) is not None and b.turn == turn
+    ]
     wanted = [c for c in ids if c.rsplit(":", 1)[1] in weights]
     if not wanted:
         return ""
