@@ -489,6 +489,12 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
         await standings(fake_discord)
 
 
+def _of_turn(custom_id: str, turn: int) -> bool:
+    """Whether the button is dated by ``turn`` (``cf:act:<table>:<session>.<turn>:…``)."""
+    bid = decode(custom_id)
+    return bid is not None and bid.turn == turn
+
+
 async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call") -> None:
     """The player to act at table ``number`` clicks ``arg`` on its table message."""
     table = runner.table(number)
@@ -496,7 +502,7 @@ async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call"
         lambda: (
             bool(h.bot.presenter.channel(table.table_id).message_id)
             and any(
-                c.endswith(":" + arg) and f":{table.state.turn}:" in c
+                c.endswith(":" + arg) and _of_turn(c, table.state.turn)
                 for c in h.fake.message(
                     h.bot.presenter.channel(table.table_id).message_id
                 ).custom_ids()
@@ -507,7 +513,7 @@ async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call"
     seat = next(s for s in view.seats if s.seat == view.to_act)
     message = h.fake.message(h.bot.presenter.channel(table.table_id).message_id)
     button = next(
-        c for c in message.custom_ids() if c.endswith(":" + arg) and f":{table.state.turn}:" in c
+        c for c in message.custom_ids() if c.endswith(":" + arg) and _of_turn(c, table.state.turn)
     )
     await h.fake.click(h.fake.users[int(seat.user_id)], message, button)
     await settle(h)
