@@ -343,31 +343,37 @@ _V8_HAND_SESSIONS = Migration(
             PRIMARY KEY (table_id, session, hand_no)
         )
         """,
+        # Each hand start and end with its table's session, in one pass over the log
+        # (a running count of ``created`` per log), kept while the index is built.
+        """
+        CREATE TABLE hand_marks_v8 AS
+        SELECT table_id, kind, hand_no, seq, session FROM (
+            SELECT table_id, kind, hand_no, seq,
+                SUM(CASE WHEN kind = '{opened}' THEN 1 ELSE 0 END) OVER (
+                    PARTITION BY table_id ORDER BY seq ROWS UNBOUNDED PRECEDING
+                ) AS session
+            FROM events
+            WHERE kind IN ('{opened}', '{started}', '{ended}')
+        ) AS w
+        WHERE kind IN ('{started}', '{ended}') AND hand_no IS NOT NULL
+        """,
+        "CREATE INDEX hand_marks_v8_hand ON hand_marks_v8 (table_id, session, hand_no, kind, seq)",
         """
         INSERT INTO hands_by_session (table_id, session, hand_no, start_seq)
-        SELECT h.table_id, h.session, h.hand_no, MAX(h.seq) FROM (
-            SELECT s.table_id AS table_id, s.hand_no AS hand_no, s.seq AS seq, (
-                SELECT COUNT(*) FROM events AS o
-                WHERE o.table_id = s.table_id AND o.kind = '{opened}' AND o.seq < s.seq
-            ) AS session
-            FROM events AS s
-            WHERE s.kind = '{started}' AND s.hand_no IS NOT NULL
-        ) AS h
-        GROUP BY h.table_id, h.session, h.hand_no
+        SELECT table_id, session, hand_no, MAX(seq) FROM hand_marks_v8
+        WHERE kind = '{started}'
+        GROUP BY table_id, session, hand_no
         """,
         """
         UPDATE hands_by_session SET end_seq = (
-            SELECT MIN(e.seq) FROM events AS e
-            WHERE e.table_id = hands_by_session.table_id
-              AND e.hand_no = hands_by_session.hand_no
-              AND e.kind = '{ended}' AND e.seq > hands_by_session.start_seq
-              AND NOT EXISTS (
-                  SELECT 1 FROM events AS o
-                  WHERE o.table_id = e.table_id AND o.kind = '{opened}'
-                    AND o.seq > hands_by_session.start_seq AND o.seq < e.seq
-              )
+            SELECT MIN(m.seq) FROM hand_marks_v8 AS m
+            WHERE m.table_id = hands_by_session.table_id
+              AND m.session = hands_by_session.session
+              AND m.hand_no = hands_by_session.hand_no
+              AND m.kind = '{ended}' AND m.seq > hands_by_session.start_seq
         )
         """,
+        "DROP TABLE hand_marks_v8",
         "DROP TABLE hands",
         "ALTER TABLE hands_by_session RENAME TO hands",
     ),
