@@ -51,7 +51,7 @@ from typing import Any
 
 from bench._patches import _Patches
 from cogs.app import ChipfistBot
-from cogs.ids import ButtonId
+from cogs.ids import decode
 from tests.fakediscord import FakeConfig, FakeDiscord, FakeInteraction, FakeMessage
 from tests.fakediscord.runner import run_bot
 
@@ -364,12 +364,24 @@ async def _play(spec: Run, check: Check | None) -> dict[str, Any]:
                         word = "call" if forced.to_call else "check"
                         rec = await fake.slash(user, word, channel=t.channel, wait=False)
                     else:
-                        button = ButtonId("act", str(t.channel.id), shown.turn, "check_call")
-                        if user is None or button.encode() not in msg.custom_ids():
+                        # The turn's Check/Call as the message carries it (dated by the
+                        # table's session too, R-20.95).
+                        tid = str(t.channel.id)
+                        button = next(
+                            (
+                                c
+                                for c in msg.custom_ids()
+                                if (b := decode(c)) is not None
+                                and (b.kind, b.table_id, b.turn, b.arg)
+                                == ("act", tid, shown.turn, "check_call")
+                            ),
+                            None,
+                        )
+                        if user is None or button is None:
                             await changed(t, 1.0, lambda: t.shown is not shown)
                             return
                         try:
-                            rec = await fake.click(user, msg, button.encode(), wait=False)
+                            rec = await fake.click(user, msg, button, wait=False)
                         except (LookupError, PermissionError):
                             return  # the message changed under the player's finger
                     click_records.append(rec)

@@ -32,6 +32,7 @@ import discord
 from bench._patches import _Patches
 from cogs import ops
 from cogs.app import ChipfistBot
+from cogs.ids import decode
 from tests.fakediscord import FakeConfig, FakeDiscord
 from tests.fakediscord.runner import run_bot
 
@@ -99,7 +100,8 @@ async def _run(
                             button = next(
                                 (c for c in msg.custom_ids() if c.endswith(":check_call")), None
                             )
-                            if button is None or f":{view.turn}:" not in button:
+                            dated = None if button is None else decode(button)
+                            if button is None or dated is None or dated.turn != view.turn:
                                 await asyncio.sleep(0.01)
                                 continue
                             began = time.perf_counter()

@@ -51,8 +51,12 @@ _TABLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ),
     ("ledger", ("table_id", "seq", "player_id", "kind", "amount", "hand_no"), "id"),
     ("snapshots", ("table_id", "seq", "payload", "created_at"), "table_id, seq"),
-    ("tables", ("table_id", "is_open", "changed_seq"), "table_id"),
-    ("hands", ("table_id", "hand_no", "start_seq", "end_seq"), "table_id, hand_no"),
+    ("tables", ("table_id", "is_open", "changed_seq", "sessions"), "table_id"),
+    (
+        "hands",
+        ("table_id", "session", "hand_no", "start_seq", "end_seq"),
+        "table_id, session, hand_no",
+    ),
     ("fences", ("name", "generation"), "name"),
     ("table_guilds", ("table_id", "guild_id"), "table_id"),
     (

@@ -19,7 +19,7 @@ from bot.poker.messages import msg
 from bot.table.text_actions import amount_words
 from bot.table.view import ViewPhase, cards_words
 from bot.words import Locale, render
-from cogs.ids import ButtonId
+from cogs.ids import ButtonId, ModalId
 from cogs.words import say
 
 V = TypeVar("V", bound=discord.ui.view.BaseView)
@@ -64,11 +64,14 @@ def action_buttons(
     actions: frozenset[ActionName] = frozenset(),
     declared_hands: bool = False,
     locale: Locale = "en",
+    session: int = 0,
 ) -> discord.ui.View:
     """The table message's buttons. ``actions``: the player to act's legal actions, when
     known, so the buttons say what they do (Bring in 1) and an impossible one is left
     off (no Fold for a bring-in, R-3.5). ``declared_hands``: the showdown's Show may
-    state the hand (R-9.3)."""
+    state the hand (R-9.3). ``session``: which of the channel's tables this is
+    (``TableView.session``): the buttons dated by the turn carry it, so one of an
+    earlier table acts on no later table's turn of the same number (R-20.95)."""
     view = discord.ui.View(timeout=None)
 
     def w(key: str, **params: str | int) -> str:
@@ -77,18 +80,20 @@ def action_buttons(
     if phase == "showdown" and in_turn:
         # R-9.1/R-9.3: the player asked shows (stating his hand, where hands are
         # declared) or mucks; public, like the showdown itself.
-        view.add_item(button(ButtonId("act", table_id, turn, "show"), w("button.show"), _SHOW))
+        show = ButtonId("act", table_id, turn, "show", session)
+        view.add_item(button(show, w("button.show"), _SHOW))
         if declared_hands:
             label = w("button.state")
-            view.add_item(button(ButtonId("act", table_id, turn, "state"), label, _STATE))
-        view.add_item(button(ButtonId("act", table_id, turn, "muck"), w("button.muck"), _MUCK))
+            view.add_item(button(ButtonId("act", table_id, turn, "state", session), label, _STATE))
+        muck = ButtonId("act", table_id, turn, "muck", session)
+        view.add_item(button(muck, w("button.muck"), _MUCK))
     if phase == "declare" and in_turn:
         # R-13.3: declaring in turn is public; the same three fists, on the table.
-        for item in _fists(table_id, turn, _DECLARE, locale):
+        for item in _fists(table_id, turn, _DECLARE, locale, session):
             view.add_item(item)
     if phase == "guts" and in_turn:
         # R-15.2 sequential calls are public: the in/out buttons sit on the table.
-        for item in _fists(table_id, turn, _GUTS, locale):
+        for item in _fists(table_id, turn, _GUTS, locale, session):
             view.add_item(item)
     if phase == "betting":
         label = w("button.call", n=to_call) if to_call else w("button.check")
@@ -98,7 +103,8 @@ def action_buttons(
             if actions and arg in ("fold", "all_in") and arg not in actions:
                 continue
             text = label if arg == "check_call" else w("button." + arg)
-            view.add_item(button(ButtonId("act", table_id, turn, arg), text, _STYLES[arg]))
+            bid = ButtonId("act", table_id, turn, arg, session)
+            view.add_item(button(bid, text, _STYLES[arg]))
     cards = w("button.my_cards")
     view.add_item(button(ButtonId("show", table_id, 0, "cards"), cards, None, "🂠"))
     # When chat has scrolled the table away: re-post it at the bottom.
@@ -114,40 +120,53 @@ _GUTS = ("in", "out")
 
 
 def _fists(
-    table_id: str, turn: int, choices: tuple[str, ...], locale: Locale
+    table_id: str, turn: int, choices: tuple[str, ...], locale: Locale, session: int = 0
 ) -> list[discord.ui.Button[discord.ui.View]]:
     style = discord.ButtonStyle.primary
     return [
-        button(ButtonId("dec", table_id, turn, a), say("button.fist." + a, locale), style, "✊")
+        button(
+            ButtonId("dec", table_id, turn, a, session),
+            say("button.fist." + a, locale),
+            style,
+            "✊",
+        )
         for a in choices
     ]
 
 
-def declare_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.View:
+def declare_buttons(
+    table_id: str, turn: int, locale: Locale = "en", session: int = 0
+) -> discord.ui.View:
     """R-13.2: three closed fists. The turn dates the prompt: it stays good while others
-    commit, and is refused in a later deal (see play.on_button)."""
+    commit, and is refused in a later deal (see play.on_button); ``session``, the table
+    it was posted at, so it is refused at a later table of the channel (R-20.95)."""
     view = discord.ui.View(timeout=None)
-    for item in _fists(table_id, turn, _DECLARE, locale):
+    for item in _fists(table_id, turn, _DECLARE, locale, session):
         view.add_item(item)
     return sealed(view)
 
 
-def guts_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.View:
+def guts_buttons(
+    table_id: str, turn: int, locale: Locale = "en", session: int = 0
+) -> discord.ui.View:
     """R-15.2: in or out, the same sealed components as the chip-fist declaration."""
     view = discord.ui.View(timeout=None)
-    for item in _fists(table_id, turn, _GUTS, locale):
+    for item in _fists(table_id, turn, _GUTS, locale, session):
         view.add_item(item)
     return sealed(view)
 
 
-def run_twice_buttons(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.View:
+def run_twice_buttons(
+    table_id: str, turn: int, locale: Locale = "en", session: int = 0
+) -> discord.ui.View:
     """R-20.1: yes (run the rest twice) or no (once), sent privately; dated by the turn
-    like the fists, so a click after the question is over is refused as stale."""
+    and the table like the fists, so a click after the question is over is refused as
+    stale."""
     view = discord.ui.View(timeout=None)
     styles = {"twice": discord.ButtonStyle.success, "once": discord.ButtonStyle.secondary}
     for arg, style in styles.items():
         label = say(f"home.button.{arg}", locale)
-        view.add_item(button(ButtonId("dec", table_id, turn, arg), label, style))
+        view.add_item(button(ButtonId("dec", table_id, turn, arg, session), label, style))
     return sealed(view)
 
 
@@ -197,17 +216,23 @@ def after_buttons(
 
 
 def draw_menu(
-    table_id: str, turn: int, cards: tuple[str, ...], draw_max: int, locale: Locale = "en"
+    table_id: str,
+    turn: int,
+    cards: tuple[str, ...],
+    draw_max: int,
+    locale: Locale = "en",
+    session: int = 0,
 ) -> discord.ui.View:
     """R-16.4: pick the cards to discard (none: stand pat). Only ever sent ephemerally
-    or by DM, because its options are the player's own cards."""
+    or by DM, because its options are the player's own cards. Dated by the turn and the
+    table's ``session`` (R-20.95)."""
     options = [discord.SelectOption(label=cards_words((c,)), value=c) for c in cards] or [
         discord.SelectOption(label=say("draw.no_cards", locale), value="none")
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(
         discord.ui.Select(
-            custom_id=ButtonId("draw", table_id, turn, "").encode(),
+            custom_id=ButtonId("draw", table_id, turn, "", session).encode(),
             placeholder=say("draw.placeholder", locale),
             min_values=0,
             max_values=max(1, min(draw_max, len(options))),
@@ -235,14 +260,18 @@ def raise_modal(
     opening: bool,
     completing: bool = False,
     locale: Locale = "en",
+    session: int = 0,
 ) -> discord.ui.Modal:
     """R-6.3: "raise to" or "raise by", with the legal range shown; quick words too. Its
-    custom_id (``cfm:<table>:<turn>``) is all the router needs to read a submission, so a
-    modal opened before a restart still works after it."""
+    custom_id (``cfm:<table>:<session>.<turn>``, :class:`cogs.ids.ModalId`) is all the
+    router needs to read a submission, so a modal opened before a restart still works
+    after it, and one opened at an earlier table of the channel acts on no later one's
+    turn (R-20.95)."""
     # A stud bring-in is completed, not raised (R-3.5): the modal says which.
     kind = "complete" if completing else "bet" if opening else "raise"
     title = say(f"modal.{kind}.title", locale)
-    modal = discord.ui.Modal(title=title, custom_id=f"cfm:{table_id}:{turn}", timeout=None)
+    mid = ModalId("cfm", table_id, turn, session).encode()
+    modal = discord.ui.Modal(title=title, custom_id=mid, timeout=None)
     modal.add_item(
         discord.ui.TextInput(
             label=say(f"modal.{kind}.to", locale, range=range_text)[:45],
@@ -264,13 +293,14 @@ def raise_modal(
     return sealed(modal)
 
 
-def state_modal(table_id: str, turn: int, locale: Locale = "en") -> discord.ui.Modal:
+def state_modal(
+    table_id: str, turn: int, locale: Locale = "en", session: int = 0
+) -> discord.ui.Modal:
     """R-9.3 declared hands: the five cards the player's hand stands for; his hand is
-    shown with it. Its custom_id (``cfs:<table>:<turn>``) is all the router needs, so a
-    modal opened before a restart still works after it."""
-    modal = discord.ui.Modal(
-        title=say("modal.state.title", locale), custom_id=f"cfs:{table_id}:{turn}", timeout=None
-    )
+    shown with it. Its custom_id (``cfs:<table>:<session>.<turn>``) is all the router
+    needs, so a modal opened before a restart still works after it (R-20.95)."""
+    mid = ModalId("cfs", table_id, turn, session).encode()
+    modal = discord.ui.Modal(title=say("modal.state.title", locale), custom_id=mid, timeout=None)
     modal.add_item(
         discord.ui.TextInput(
             label=say("modal.state.label", locale)[:45],

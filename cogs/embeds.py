@@ -145,6 +145,7 @@ def table_view(
         actions=actions,
         declared_hands=view.declared_hands,
         locale=locale,
+        session=view.session,
     )
 
 

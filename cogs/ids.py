@@ -22,9 +22,11 @@ PATTERN = re.compile(
     r"(?:(?P<session>[1-9]\d*)\.)?(?P<turn>\d+):(?P<arg>[a-z_]*)"
 )
 """``<session>.`` before the turn: which of the channel's tables the button was posted
-at (R-20.77), on buttons dated by a hand (``cf:dec:<table>:2.1:rabbit``) or by the deal
-a bomb-pot vote is for (``cf:dec:<table>:2.3:bomb_yes``); absent on the others and on
-buttons an older version posted (refused at a channel's later tables, R-20.83)."""
+at (R-20.77), on buttons dated by a hand (``cf:dec:<table>:2.1:rabbit``), by the deal
+a bomb-pot vote is for (``cf:dec:<table>:2.3:bomb_yes``) or by a turn (the action
+buttons, the fists, the discard menu: ``cf:act:<table>:2.14:fold``, R-20.95); absent on
+the undated ones (``show``, ``bump``) and on buttons an older version posted (refused at
+a channel's later tables, R-20.83, R-20.96)."""
 ACT_ARGS = ("check_call", "bet_raise", "fold", "all_in", "show", "muck", "state")
 DECLARE_ARGS = ("low", "high", "both")
 
@@ -44,6 +46,38 @@ class ButtonId:
         if len(text) > MAX_LEN or PATTERN.fullmatch(text) is None:
             raise ValueError(f"not a valid Chipfist custom_id: {text!r}")
         return text
+
+
+MODAL = re.compile(
+    rf"(?P<kind>cfm|cfs):(?P<table>{TABLE}):(?:(?P<session>[1-9]\d*)\.)?(?P<turn>\d+)"
+)
+"""A modal's custom_id: ``cfm`` (bet/raise) or ``cfs`` (stated hand), the table, and the
+turn it was opened at, with the table's session before it as on buttons (R-20.95)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModalId:
+    kind: Literal["cfm", "cfs"]
+    table_id: str
+    turn: int
+    session: int = 0
+    """The table's session at its channel; 0: not said (an older version's modal)."""
+
+    def encode(self) -> str:
+        dated = f"{self.session}.{self.turn}" if self.session else str(self.turn)
+        text = f"{self.kind}:{self.table_id}:{dated}"
+        if len(text) > MAX_LEN or MODAL.fullmatch(text) is None:
+            raise ValueError(f"not a valid Chipfist modal custom_id: {text!r}")
+        return text
+
+
+def decode_modal(custom_id: str) -> ModalId | None:
+    """The modal id, or None for a custom_id that is not one of ours."""
+    m = MODAL.fullmatch(custom_id)
+    if m is None:
+        return None
+    kind: Literal["cfm", "cfs"] = m["kind"]  # type: ignore[assignment]  # MODAL matches only these
+    return ModalId(kind, m["table"], int(m["turn"]), int(m["session"] or 0))
 
 
 TOURNEY = re.compile(r"cft:(?P<kind>reg|unreg):(?P<tournament>[A-Za-z0-9_.-]+)")

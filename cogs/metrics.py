@@ -219,16 +219,18 @@ class TimedStore:
     async def hand_totals(self, table_id: str) -> list[HandTotal]:
         return await self._inner.hand_totals(table_id)
 
-    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
-        return await self._inner.hand_events(table_id, hand_no)
+    async def hand_events(
+        self, table_id: str, hand_no: int, *, session: int | None = None
+    ) -> list[LoggedEvent]:
+        return await self._inner.hand_events(table_id, hand_no, session=session)
 
     async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
         return await self._inner.seating(table_id, before_seq=before_seq)
 
     async def after_hand(
-        self, table_id: str, hand_no: int, kinds: Sequence[str]
+        self, table_id: str, hand_no: int, kinds: Sequence[str], *, session: int | None = None
     ) -> list[LoggedEvent]:
-        return await self._inner.after_hand(table_id, hand_no, kinds)
+        return await self._inner.after_hand(table_id, hand_no, kinds, session=session)
 
     async def save_snapshot(
         self,

@@ -42,7 +42,7 @@ from cogs.components import (
     run_twice_buttons,
     state_modal,
 )
-from cogs.ids import ButtonId
+from cogs.ids import ButtonId, ModalId
 from cogs.moderation import Moderation
 from cogs.presenter import _render_cards
 from cogs.words import error_text, of, outcome_text, say
@@ -75,10 +75,26 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
         elif bid.kind == "dec" and bid.arg in ("twice", "once"):
             # R-20.1: the private run-it-twice answer, dated by its prompt's turn.
             req = ActionRequest("run_twice_yes" if bid.arg == "twice" else "run_twice_no")
-            await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
+            await act(
+                interaction,
+                bid.table_id,
+                req,
+                turn=None,
+                declare=True,
+                prompt=bid.turn,
+                session=bid.session,
+            )
         elif bid.kind == "dec" and bid.arg in ("in", "out"):
             req = ActionRequest("guts_in" if bid.arg == "in" else "guts_out")
-            await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
+            await act(
+                interaction,
+                bid.table_id,
+                req,
+                turn=None,
+                declare=True,
+                prompt=bid.turn,
+                session=bid.session,
+            )
         elif bid.kind == "dec":
             # a "dec" button's arg is low, high or both (cogs.components.declare_buttons)
             choice = declare_choice(bid.arg)
@@ -86,7 +102,15 @@ async def on_button(interaction: Interaction, bid: ButtonId) -> None:
                 await ops.reply(interaction, say("play.not_declaration", of(interaction)))
                 return
             req = ActionRequest("declare", choice=choice)
-            await act(interaction, bid.table_id, req, turn=None, declare=True, prompt=bid.turn)
+            await act(
+                interaction,
+                bid.table_id,
+                req,
+                turn=None,
+                declare=True,
+                prompt=bid.turn,
+                session=bid.session,
+            )
         elif bid.kind == "bump":
             presenter = interaction.client.presenter
             wait = presenter.bump_wait(bid.table_id)
@@ -123,8 +147,9 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
                 else str(legal.min_to)
             )
             # A modal must be the first response: open it now, work after submit.
+            completing = "complete" in legal.actions
             modal = raise_modal(
-                bid.table_id, bid.turn, rng, legal.opening, "complete" in legal.actions, lang
+                bid.table_id, bid.turn, rng, legal.opening, completing, lang, bid.session
             )
             await ops.open_modal(interaction, modal)
             return
@@ -151,11 +176,12 @@ async def _act_button(interaction: Interaction, bid: ButtonId) -> None:
             await ops.reply(interaction, _no_show(view.to_act, legal, lang))
             return
         # A modal must be the first response: open it now, act on its submission.
-        await ops.open_modal(interaction, state_modal(bid.table_id, bid.turn, lang))
+        modal = state_modal(bid.table_id, bid.turn, lang, bid.session)
+        await ops.open_modal(interaction, modal)
         return
     else:
         req = ActionRequest("all_in")
-    await act(interaction, bid.table_id, req, turn=bid.turn, edit=True)
+    await act(interaction, bid.table_id, req, turn=bid.turn, edit=True, session=bid.session)
 
 
 def may(legal: Legal, locale: Locale) -> str:
@@ -171,7 +197,7 @@ def _no_show(to_act: int | None, legal: Legal | None, locale: Locale) -> str:
     return say("play.no_hand_to_show", locale)
 
 
-async def on_state_submit(interaction: Interaction, table_id: str, turn: int, text: str) -> None:
+async def on_state_submit(interaction: Interaction, mid: ModalId, text: str) -> None:
     """The stated hand (R-9.3): shown with the statement; refused privately, with what
     to type, when it is not five cards or his cards do not hold it."""
     try:
@@ -180,7 +206,8 @@ async def on_state_submit(interaction: Interaction, table_id: str, turn: int, te
         except ParseError as exc:
             await ops.reply(interaction, error_text(exc, of(interaction)))
             return
-        await act(interaction, table_id, ActionRequest("show", cards=cards), turn=turn, edit=True)
+        req = ActionRequest("show", cards=cards)
+        await act(interaction, mid.table_id, req, turn=mid.turn, edit=True, session=mid.session)
     except Exception as exc:
         await errors.report(interaction, exc)
 
@@ -204,8 +231,10 @@ def parse_raise(
 
 
 async def on_raise_submit(
-    interaction: Interaction, table_id: str, turn: int, to_text: str, by_text: str
+    interaction: Interaction, mid: ModalId, to_text: str, by_text: str
 ) -> None:
+    """The bet/raise modal's amount, for the turn and table it was opened at (R-20.95)."""
+    table_id = mid.table_id
     try:
         lang = of(interaction)
         table = interaction.client.table(table_id)
@@ -219,7 +248,7 @@ async def on_raise_submit(
             extra = say("play.legal", lang, may=may(legal, lang)) if legal is not None else ""
             await ops.reply(interaction, req + extra)
             return
-        await act(interaction, table_id, req, turn=turn, edit=True)
+        await act(interaction, table_id, req, turn=mid.turn, edit=True, session=mid.session)
     except Exception as exc:
         await errors.report(interaction, exc)
 
@@ -233,7 +262,11 @@ async def act(
     edit: bool = False,
     declare: bool = False,
     prompt: int | None = None,
+    session: int | None = None,
 ) -> None:
+    """``turn``/``prompt``: the turn a button was made for; ``session``: which of the
+    channel's tables it was posted at (0: a button that does not say, R-20.96; None: no
+    button, a typed command acts at the table as it is, R-20.95)."""
     bot = interaction.client
     lang = of(interaction)
     table = bot.table(table_id)
@@ -252,7 +285,12 @@ async def act(
         async with channel.answering():
             try:
                 outcome = await table.act(
-                    user, req, key=f"i{interaction.id}", turn=turn, prompt_turn=prompt
+                    user,
+                    req,
+                    key=f"i{interaction.id}",
+                    turn=turn,
+                    prompt_turn=prompt,
+                    session=session,
                 )
             finally:
                 acknowledged = await watch.stop()
@@ -419,15 +457,16 @@ async def show_cards(interaction: Interaction, table_id: str) -> None:
         image = None
     buttons = None
     if view.legal is not None and "declare" in view.legal.actions:
-        buttons = declare_buttons(table_id, view.turn, lang)
+        buttons = declare_buttons(table_id, view.turn, lang, view.session)
     elif view.legal is not None and "guts" in view.legal.actions:
-        buttons = guts_buttons(table_id, view.turn, lang)
+        buttons = guts_buttons(table_id, view.turn, lang, view.session)
     elif view.legal is not None and "run_twice" in view.legal.actions:
-        buttons = run_twice_buttons(table_id, view.turn, lang)
+        buttons = run_twice_buttons(table_id, view.turn, lang, view.session)
     elif community_game(get_variant(view.variant)):
         buttons = bomb_buttons(table_id, lang, propose=True)  # R-20.12: a board game
     elif view.legal is not None and "draw" in view.legal.actions:
-        buttons = draw_menu(table_id, view.turn, cards, view.legal.draw_max, lang)
+        draw_max = view.legal.draw_max
+        buttons = draw_menu(table_id, view.turn, cards, draw_max, lang, view.session)
     extra = "\n" + say("play.you_may", lang, may=may(view.legal, lang)) if view.legal else ""
     # the joker reads Joker
     text = say("play.your_cards", lang, cards=cards_words(cards)) + extra
@@ -437,6 +476,7 @@ async def show_cards(interaction: Interaction, table_id: str) -> None:
 async def on_draw(interaction: Interaction, bid: ButtonId, cards: tuple[str, ...]) -> None:
     """The discard menu (ephemeral): the draw is one action with its cards (R-16.4)."""
     try:
-        await act(interaction, bid.table_id, ActionRequest("draw", cards=cards), turn=bid.turn)
+        req = ActionRequest("draw", cards=cards)
+        await act(interaction, bid.table_id, req, turn=bid.turn, session=bid.session)
     except Exception as exc:
         await errors.report(interaction, exc)

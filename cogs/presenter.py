@@ -533,14 +533,14 @@ class DiscordPresenter:
     async def _declare_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         lang = self.user_locale(user_id)
         text = self.dm_text(table_id, notice_text(notice, lang))
-        view = declare_buttons(table_id, notice.turn, lang)
+        view = declare_buttons(table_id, notice.turn, lang, _session(notice))
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "declare")
 
     async def _guts_prompt(self, table_id: str, user_id: str, notice: Notice) -> None:
         lang = self.user_locale(user_id)
         text = self.dm_text(table_id, notice_text(notice, lang))
-        view = guts_buttons(table_id, notice.turn, lang)
+        view = guts_buttons(table_id, notice.turn, lang, _session(notice))
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "guts")
 
@@ -558,7 +558,7 @@ class DiscordPresenter:
         """R-20.1: the question by DM, its answer buttons for him alone."""
         lang = self.user_locale(user_id)
         text = self.dm_text(table_id, notice_text(notice, lang))
-        view = run_twice_buttons(table_id, notice.turn, lang)
+        view = run_twice_buttons(table_id, notice.turn, lang, _session(notice))
         if await ops.dm(self.client, int(user_id), text, view=view, known=self.dms) is None:
             await self._dm_fallback(table_id, user_id, notice, "home.dm.run_twice")
 
@@ -854,3 +854,8 @@ async def _render_reveal(
 
 
 __all__ = ["DiscordPresenter"]
+
+
+def _session(notice: Notice) -> int:
+    """Which of the channel's tables a prompt is from (R-20.95): its hand's; 0 unknown."""
+    return notice.hand.session if notice.hand is not None else 0

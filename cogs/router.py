@@ -6,8 +6,8 @@ to every interaction and routes by custom_id:
 
 * ``cf:act|dec|show|bump:<table>:<turn>:<arg>`` (a button) -> ``play.on_button``;
 * ``cf:draw:<table>:<turn>:`` (the discard select) -> ``play.on_draw`` with the cards;
-* ``cfm:<table>:<turn>`` (the bet/raise modal) -> ``play.on_raise_submit``;
-* ``cfs:<table>:<turn>`` (the stated-hand modal, R-9.3) -> ``play.on_state_submit``;
+* ``cfm:<table>:[<session>.]<turn>`` (the bet/raise modal) -> ``play.on_raise_submit``;
+* ``cfs:<table>:[<session>.]<turn>`` (the stated-hand modal, R-9.3) -> ``play.on_state_submit``;
 * a ``cf:`` component its message no longer carries (a client showing an older table
   message) -> answered as stale, nothing done (R-6.1);
 
@@ -18,7 +18,6 @@ functions) and their error handler. Components carry no callbacks
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 
 import discord
@@ -27,7 +26,7 @@ from cogs import ops, places, play
 from cogs.bot import ChipfistBot
 from cogs.errors import on_tree_error
 from cogs.host_cog import HostCog
-from cogs.ids import TABLE, decode
+from cogs.ids import decode, decode_modal
 from cogs.moderation import Moderation
 from cogs.standings_cog import StandingsCog
 from cogs.table_cog import TableCog
@@ -35,8 +34,6 @@ from cogs.tournament_cog import TournamentCog
 from cogs.words import of, say
 
 Interaction = discord.Interaction[ChipfistBot]
-_MODAL_ID = re.compile(rf"cfm:({TABLE}):(\d+)")
-_STATE_ID = re.compile(rf"cfs:({TABLE}):(\d+)")
 STALE = "router.stale"
 """Said for a click on a component the message no longer carries."""
 
@@ -79,16 +76,13 @@ async def _modal(interaction: Interaction) -> None:
     data: Mapping[str, object] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     values = _text_inputs(data.get("components"))
-    s = _STATE_ID.fullmatch(custom_id)
-    if s is not None:
-        await play.on_state_submit(interaction, s[1], int(s[2]), values.get("cards", ""))
+    mid = decode_modal(custom_id)
+    if mid is None:
         return
-    m = _MODAL_ID.fullmatch(custom_id)
-    if m is None:
+    if mid.kind == "cfs":
+        await play.on_state_submit(interaction, mid, values.get("cards", ""))
         return
-    await play.on_raise_submit(
-        interaction, m[1], int(m[2]), values.get("to", ""), values.get("by", "")
-    )
+    await play.on_raise_submit(interaction, mid, values.get("to", ""), values.get("by", ""))
 
 
 def _children(comp: Mapping[str, object]) -> list[object]:

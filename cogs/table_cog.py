@@ -482,8 +482,16 @@ class TableCog(commands.Cog):
 
     @app_commands.command(name="export", description="A finished hand as PHH (hand history)")
     @app_commands.checks.cooldown(READS_RATE, READS_PER, key=_per_user)
-    @app_commands.describe(hand="The hand's number")
-    async def export(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
+    @app_commands.describe(
+        hand="The hand's number",
+        table="Which of this channel's tables dealt it (1: the first); this one if left out",
+    )
+    async def export(
+        self,
+        interaction: Interaction,
+        hand: app_commands.Range[int, 1],
+        table: app_commands.Range[int, 1] | None = None,
+    ) -> None:
         t = self._table(interaction)
         if t is None:
             await self._no_table(interaction)
@@ -492,9 +500,10 @@ class TableCog(commands.Cog):
         # Only what the table showed, plus the requester's own cards if he was dealt in
         # (docs/phh.md); the reply is ephemeral, so nobody else sees his copy.
         user = str(interaction.user.id)
-        text = await t.hand_history(hand, user)
+        # an earlier table's hand of the channel when ``table`` names one.
+        text = await t.hand_history(hand, user, session=table)
         # this table's hand; at a channel's later table, named with the table.
-        session = t.snapshot(user).session
+        session = table or t.snapshot(user).session
         name = f"hand-{hand}.phh" if session <= 1 else f"table-{session}-hand-{hand}.phh"
         file = discord.File(io.BytesIO(text.encode()), name)
         await interaction.followup.send(

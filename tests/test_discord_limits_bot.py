@@ -32,6 +32,7 @@ import pytest_asyncio
 
 from cogs import ops
 from cogs.app import ChipfistBot
+from cogs.ids import ButtonId, decode
 from tests.fakediscord import FakeConfig, FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 from tests.fakediscord.conditions import CALLBACK_ROUTE
 from tests.fakediscord.fixtures import run_bot
@@ -113,7 +114,7 @@ class Play:
             self.hands += 1
             return False
         user, word, turn = who
-        button = f"cf:act:{self.tid}:{turn}:check_call"
+        button = self.check_call(turn)
         if click and patience > 0:
             with contextlib.suppress(TimeoutError):
                 await self.fake.wait_for(
@@ -142,6 +143,11 @@ class Play:
             if d.message_id == mid and d.route in WRITES
         ]
 
+    def check_call(self, turn: int) -> str:
+        """The table message's Check/Call button of ``turn`` (dated by the table too)."""
+        session = self.table().snapshot(None).session
+        return ButtonId("act", self.tid, turn, "check_call", session).encode()
+
     def latest(self) -> tuple[int, int]:
         return self.table().snapshot(None).turn, self.ch().notices
 
@@ -151,7 +157,8 @@ class Play:
         shown = version_of({"embeds": msg.embeds})
         assert shown == self.latest(), f"table {self.tid} shows {shown}, is at {self.latest()}"
         turn = self.table().snapshot(None).turn
-        stale = [c for c in msg.custom_ids() if c.startswith("cf:act:") and f":{turn}:" not in c]
+        acts = [decode(c) for c in msg.custom_ids() if c.startswith("cf:act:")]
+        stale = [b for b in acts if b is None or b.turn != turn]
         assert stale == [], stale
 
     def assert_conserved(self) -> None:
@@ -569,7 +576,7 @@ async def test_issue15_5_late_click_still_leaves_the_table_current(
     user, _, turn = play.actor() or pytest.fail("nobody to act")
     msg = play.message()
     assert msg is not None
-    rec = await fake_discord.click(user, msg, f"cf:act:{play.tid}:{turn}:check_call", late=True)
+    rec = await fake_discord.click(user, msg, play.check_call(turn), late=True)
     await play.settle()
     assert rec.response_error == 10062
     assert play.table().snapshot(None).turn > turn

@@ -20,6 +20,7 @@ from bot.tournament.structure import Level
 from bot.tourney_run.options import Options, config, payout_table
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id as tourney_table
+from cogs.ids import decode
 from cogs.tournament_cog import TournamentCog
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
@@ -147,8 +148,12 @@ async def act_at(
     if seat is None or not table.state.in_hand or not mid:
         return ""
     message = h.fake.message(mid)
-    turn = f":{table.state.turn}:"
-    ids = [c for c in message.custom_ids() if c.startswith("cf:act:") and turn in c]
+    turn = table.state.turn
+    ids = [
+        c
+        for c in message.custom_ids()
+        if c.startswith("cf:act:") and (b := decode(c)) is not None and b.turn == turn
+    ]
     wanted = [c for c in ids if c.rsplit(":", 1)[1] in weights]
     if not wanted:
         return ""
@@ -484,6 +489,12 @@ async def test_r19_63_a_tournament_resumes_after_a_restart(
         await standings(fake_discord)
 
 
+def _of_turn(custom_id: str, turn: int) -> bool:
+    """Whether the button is dated by ``turn`` (``cf:act:<table>:<session>.<turn>:…``)."""
+    bid = decode(custom_id)
+    return bid is not None and bid.turn == turn
+
+
 async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call") -> None:
     """The player to act at table ``number`` clicks ``arg`` on its table message."""
     table = runner.table(number)
@@ -491,7 +502,7 @@ async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call"
         lambda: (
             bool(h.bot.presenter.channel(table.table_id).message_id)
             and any(
-                c.endswith(":" + arg) and f":{table.state.turn}:" in c
+                c.endswith(":" + arg) and _of_turn(c, table.state.turn)
                 for c in h.fake.message(
                     h.bot.presenter.channel(table.table_id).message_id
                 ).custom_ids()
@@ -502,7 +513,7 @@ async def act_once(h: Harness, runner: Any, number: int, arg: str = "check_call"
     seat = next(s for s in view.seats if s.seat == view.to_act)
     message = h.fake.message(h.bot.presenter.channel(table.table_id).message_id)
     button = next(
-        c for c in message.custom_ids() if c.endswith(":" + arg) and f":{table.state.turn}:" in c
+        c for c in message.custom_ids() if c.endswith(":" + arg) and _of_turn(c, table.state.turn)
     )
     await h.fake.click(h.fake.users[int(seat.user_id)], message, button)
     await settle(h)

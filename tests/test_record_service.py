@@ -198,8 +198,11 @@ async def test_R_20_40_migration_7_sums_the_ledger_already_written(store_url: st
         await store.append("100", "stood", {"at": 86_400 * 4}, ledger=[_row("ann", "cash_out", 70)])
     finally:
         await store.close()
+    from tests.test_store_hand_sessions import undo_hand_sessions
+
     for later in ("ledger_days", "player_days", "hand_stacks"):
         await _sql(store_url, f"DROP TABLE {later}")
+    await undo_hand_sessions(store_url)
     await _sql(store_url, "UPDATE schema_version SET version = 6")
     store = await open_backend(store_url)
     try:

@@ -380,6 +380,11 @@ class LocalTable:
             self.emit(self.drawing())
         elif cmd in ("history", "phh"):
             words = rest.split()
+            # ``history 12 table:1``, a hand of the channel's earlier table.
+            earlier = re.fullmatch(r"table:([0-9]{1,9})", words[1]) if len(words) == 2 else None
+            session = int(earlier[1]) if earlier is not None else None
+            if earlier is not None:
+                words = words[:1]
             if len(words) > 1 or (words and not re.fullmatch(r"[0-9]{1,9}", words[0])):
                 self.refuse("history.usage", command=cmd)
                 return True
@@ -392,9 +397,9 @@ class LocalTable:
             try:
                 # history: the hand as it was told; phh: its PHH record (docs/phh.md).
                 if cmd == "phh":
-                    self.emit(await table.hand_history(number))
+                    self.emit(await table.hand_history(number, session=session))
                 else:
-                    story = await table.hand_told(number)
+                    story = await table.hand_told(number, session=session)
                     self.emit("\n".join(self.words.render(m) for m in story))
             except TableError as exc:
                 self.emit(f"! {self.words.refusal(exc)}")

@@ -37,6 +37,7 @@ from bot.store.writer import (
     _Outcome,
     fence_names,
     plan_batch,
+    session_tables,
 )
 
 try:
@@ -188,7 +189,14 @@ class PostgresWriter(GroupCommitWriter):
                 names,
             )
             generations = {str(n): int(g) for n, g in rows}
-        plan = plan_batch(batch, last, existing, generations)
+        dated = session_tables(batch)
+        sessions: dict[str, int] = {}
+        if dated:
+            rows = await conn.fetch(
+                "SELECT table_id, sessions FROM tables WHERE table_id = ANY($1::text[])", dated
+            )
+            sessions = {str(t): int(n) for t, n in rows}
+        plan = plan_batch(batch, last, existing, generations, sessions)
         if plan.events:
             await conn.execute(
                 "INSERT INTO events (table_id, seq, kind, hand_no, idem_key, payload, created_at)"
@@ -207,35 +215,38 @@ class PostgresWriter(GroupCommitWriter):
             # One INSERT may not touch a row twice: a table's last lifecycle event wins.
             lifecycle = {row[0]: row for row in plan.lifecycle}
             await conn.execute(
-                "INSERT INTO tables (table_id, is_open, changed_seq)"
-                " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])"
+                "INSERT INTO tables (table_id, is_open, changed_seq, sessions)"
+                " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])"
                 " ON CONFLICT (table_id) DO UPDATE"
-                " SET is_open = excluded.is_open, changed_seq = excluded.changed_seq",
-                *_columns(list(lifecycle.values()), 3),
+                " SET is_open = excluded.is_open, changed_seq = excluded.changed_seq,"
+                " sessions = excluded.sessions",
+                *_columns(list(lifecycle.values()), 4),
             )
         if plan.starts:
             # A hand number seen again now means the newer hand (the last start wins).
-            starts = {(row[0], row[1]): row for row in plan.starts}
+            starts = {(row[0], row[1], row[2]): row for row in plan.starts}
             await conn.execute(
-                "INSERT INTO hands (table_id, hand_no, start_seq)"
-                " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])"
-                " ON CONFLICT (table_id, hand_no) DO UPDATE"
+                "INSERT INTO hands (table_id, session, hand_no, start_seq)"
+                " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])"
+                " ON CONFLICT (table_id, session, hand_no) DO UPDATE"
                 " SET start_seq = excluded.start_seq, end_seq = NULL",
-                *_columns(list(starts.values()), 3),
+                *_columns(list(starts.values()), 4),
             )
         if plan.ends:
             # The first end after the hand's start closes it, as SQLite's one-by-one
             # updates do.
             await conn.execute(
                 "UPDATE hands AS h SET end_seq = e.seq FROM ("
-                " SELECT k.t, k.n, MIN(k.s) AS seq"
-                " FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS k(t, n, s)"
-                " JOIN hands AS x ON x.table_id = k.t AND x.hand_no = k.n"
+                " SELECT k.t, k.g, k.n, MIN(k.s) AS seq"
+                " FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])"
+                " AS k(t, g, n, s)"
+                " JOIN hands AS x ON x.table_id = k.t AND x.session = k.g AND x.hand_no = k.n"
                 " AND x.end_seq IS NULL AND x.start_seq < k.s"
-                " GROUP BY k.t, k.n) AS e"
-                " WHERE h.table_id = e.t AND h.hand_no = e.n",
+                " GROUP BY k.t, k.g, k.n) AS e"
+                " WHERE h.table_id = e.t AND h.session = e.g AND h.hand_no = e.n",
                 [r[1] for r in plan.ends],
                 [r[2] for r in plan.ends],
+                [r[3] for r in plan.ends],
                 [r[0] for r in plan.ends],
             )
         if plan.guilds:

@@ -209,23 +209,32 @@ class Reader:
     async def unguilded_tables(self) -> list[str]:
         return [str(r[0]) for r in await self._rows(unguilded_query())]
 
-    async def hand_record(self, table_id: str, hand_no: int) -> HandRecord | None:
+    async def hand_record(
+        self, table_id: str, hand_no: int, session: int | None = None
+    ) -> HandRecord | None:
         rows = await self._rows(
-            "SELECT hand_no, start_seq, end_seq FROM hands WHERE table_id = ? AND hand_no = ?",
-            (table_id, hand_no),
+            "SELECT hand_no, start_seq, end_seq FROM hands WHERE table_id = ? AND hand_no = ?"
+            + _of_session(session)
+            + " ORDER BY session DESC LIMIT 1",
+            (table_id, hand_no) + (() if session is None else (session,)),
         )
         records = await self._records(table_id, rows)
         return records[0] if records else None
 
     async def after_hand(
-        self, table_id: str, hand_no: int, kinds: Sequence[str]
+        self, table_id: str, hand_no: int, kinds: Sequence[str], session: int | None = None
     ) -> list[StoredEvent]:
         rows = await self._rows(
-            "SELECT hand_no, start_seq, end_seq FROM hands WHERE table_id = ?"
-            " AND hand_no IN (?, ?)",
-            (table_id, hand_no, hand_no + 1),
+            "SELECT session, hand_no, start_seq, end_seq FROM hands WHERE table_id = ?"
+            " AND hand_no IN (?, ?)" + _of_session(session) + " ORDER BY session",
+            (table_id, hand_no, hand_no + 1) + (() if session is None else (session,)),
         )
-        bounds = {int(h): (int(s), None if e is None else int(e)) for h, s, e in rows}
+        # The hand's session (the newest with that number, unless asked), and the next
+        # hand of the same session.
+        mine = max((int(g) for g, h, _, _ in rows if int(h) == hand_no), default=None)
+        bounds = {
+            int(h): (int(s), None if e is None else int(e)) for g, h, s, e in rows if int(g) == mine
+        }
         end = bounds.get(hand_no, (0, None))[1]
         if end is None or not kinds:
             return []
@@ -240,11 +249,25 @@ class Reader:
         )
         return [_event(r) for r in rows]
 
-    async def hands(self, table_id: str, limit: int, before: int | None) -> list[HandRecord]:
+    async def hands(
+        self, table_id: str, limit: int, before: int | None, session: int | None = None
+    ) -> list[HandRecord]:
+        # One table's hands (their numbers are its own, R-20.97): the newest one's unless
+        # asked.
+        which = (
+            " AND session = ?"
+            if session is not None
+            else " AND session = (SELECT MAX(session) FROM hands WHERE table_id = ?)"
+        )
         rows = await self._rows(
             "SELECT hand_no, start_seq, end_seq FROM hands WHERE table_id = ?"
-            " AND end_seq IS NOT NULL AND hand_no < ? ORDER BY hand_no DESC LIMIT ?",
-            (table_id, 2**63 - 1 if before is None else before, limit),
+            " AND end_seq IS NOT NULL AND hand_no < ?" + which + " ORDER BY hand_no DESC LIMIT ?",
+            (
+                table_id,
+                2**63 - 1 if before is None else before,
+                table_id if session is None else session,
+                limit,
+            ),
         )
         return await self._records(table_id, rows)
 
@@ -278,3 +301,8 @@ class Reader:
             body = events[1:-1] if last is not None else events[1:]
             out.append(HandRecord(table_id, hand_no, events[0], tuple(body), last))
         return out
+
+
+def _of_session(session: int | None) -> str:
+    """The hands index's rows of one of a log's tables (R-20.97), or of any (None)."""
+    return "" if session is None else " AND session = ?"

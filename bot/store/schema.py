@@ -318,6 +318,67 @@ _V7_RECORD = Migration(
     Backfill(record.BACKFILL_READ, record.LedgerDaysFold, record.DAYS_UPSERT),
 )
 
+# The hands index by table session (R-20.97): a channel's tables each count their hands
+# from 1, so the index is keyed by which of the channel's tables a hand was dealt at (the
+# count of ``created`` events before it), and an earlier table's hand N is still found once
+# a later one reaches N. ``tables.sessions`` counts a log's tables, so the writer dates each
+# hand without reading the log.
+_V8_HAND_SESSIONS = Migration(
+    "hands by table session",
+    (
+        "ALTER TABLE tables ADD COLUMN sessions {int} NOT NULL DEFAULT 0",
+        """
+        UPDATE tables SET sessions = (
+            SELECT COUNT(*) FROM events AS e
+            WHERE e.table_id = tables.table_id AND e.kind = '{opened}'
+        )
+        """,
+        """
+        CREATE TABLE hands_by_session (
+            table_id TEXT NOT NULL,
+            session {int} NOT NULL,
+            hand_no {int} NOT NULL,
+            start_seq {int} NOT NULL,
+            end_seq {int},
+            PRIMARY KEY (table_id, session, hand_no)
+        )
+        """,
+        # Each hand start and end with its table's session, in one pass over the log
+        # (a running count of ``created`` per log), kept while the index is built.
+        """
+        CREATE TABLE hand_marks_v8 AS
+        SELECT table_id, kind, hand_no, seq, session FROM (
+            SELECT table_id, kind, hand_no, seq,
+                SUM(CASE WHEN kind = '{opened}' THEN 1 ELSE 0 END) OVER (
+                    PARTITION BY table_id ORDER BY seq ROWS UNBOUNDED PRECEDING
+                ) AS session
+            FROM events
+            WHERE kind IN ('{opened}', '{started}', '{ended}')
+        ) AS w
+        WHERE kind IN ('{started}', '{ended}') AND hand_no IS NOT NULL
+        """,
+        "CREATE INDEX hand_marks_v8_hand ON hand_marks_v8 (table_id, session, hand_no, kind, seq)",
+        """
+        INSERT INTO hands_by_session (table_id, session, hand_no, start_seq)
+        SELECT table_id, session, hand_no, MAX(seq) FROM hand_marks_v8
+        WHERE kind = '{started}'
+        GROUP BY table_id, session, hand_no
+        """,
+        """
+        UPDATE hands_by_session SET end_seq = (
+            SELECT MIN(m.seq) FROM hand_marks_v8 AS m
+            WHERE m.table_id = hands_by_session.table_id
+              AND m.session = hands_by_session.session
+              AND m.hand_no = hands_by_session.hand_no
+              AND m.kind = '{ended}' AND m.seq > hands_by_session.start_seq
+        )
+        """,
+        "DROP TABLE hand_marks_v8",
+        "DROP TABLE hands",
+        "ALTER TABLE hands_by_session RENAME TO hands",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _V1_LOG_AND_LEDGER,
     _V2_SNAPSHOTS,
@@ -326,6 +387,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _V5_STANDINGS,
     _V6_READS,
     _V7_RECORD,
+    _V8_HAND_SESSIONS,
 )
 LATEST = len(MIGRATIONS)
 

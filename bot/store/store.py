@@ -235,27 +235,37 @@ class BaseStore(ABC):
         """Every ledger row of the table, in the order written."""
         return await self._reader.ledger(table_id)
 
-    async def hand_record(self, table_id: str, hand_no: int) -> HandRecord | None:
+    async def hand_record(
+        self, table_id: str, hand_no: int, *, session: int | None = None
+    ) -> HandRecord | None:
         """The hand's start event, the events logged during it, and its end (``None``
-        while it is being played); ``None`` if the hand never started."""
-        return await self._reader.hand_record(table_id, hand_no)
+        while it is being played); ``None`` if the hand never started. ``session``: which
+        of the log's tables dealt it (1 for the first, R-20.97); None: the newest hand of
+        that number."""
+        return await self._reader.hand_record(table_id, hand_no, session)
 
     async def after_hand(
-        self, table_id: str, hand_no: int, kinds: Sequence[str]
+        self, table_id: str, hand_no: int, kinds: Sequence[str], *, session: int | None = None
     ) -> list[StoredEvent]:
         """The events of these ``kinds`` that name hand ``hand_no`` (the latest hand of
         that number) and were logged after its end and before the next hand started:
         what was settled between the deals (a rabbit hunt, a show by choice), read
         through the hands index and a range of the log between two deals."""
-        return await self._reader.after_hand(table_id, hand_no, kinds)
+        return await self._reader.after_hand(table_id, hand_no, kinds, session)
 
     async def hands(
-        self, table_id: str, *, limit: int = 20, before: int | None = None
+        self,
+        table_id: str,
+        *,
+        limit: int = 20,
+        before: int | None = None,
+        session: int | None = None,
     ) -> list[HandRecord]:
-        """Finished hands, newest first, with hand numbers below ``before`` if given."""
+        """Finished hands of one of the log's tables (``session``; None: the newest),
+        newest first, with hand numbers below ``before`` if given."""
         if not _is_int(limit) or not 0 < limit <= _MAX_HANDS:
             raise ValueError(f"limit must be between 1 and {_MAX_HANDS}")
-        return await self._reader.hands(table_id, limit, before)
+        return await self._reader.hands(table_id, limit, before, session)
 
     # ------------------------------------------------------------------ standings
 

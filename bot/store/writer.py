@@ -24,6 +24,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Final
 
 from bot.store import handtotals
 from bot.store import record as night
@@ -108,9 +109,12 @@ class BatchPlan:
     last_seq: dict[str, int]
     events: list[tuple[str, int, str, int | None, str | None, str, float]]
     ledger: list[tuple[str, int, str, str, int, int | None]]
-    lifecycle: list[tuple[str, int, int]]
-    starts: list[tuple[str, int, int]]
-    ends: list[tuple[int, str, int, int]]
+    lifecycle: list[tuple[str, int, int, int]]
+    """(table, is_open, seq, sessions): ``sessions`` counts the log's tables so far."""
+    starts: list[tuple[str, int, int, int]]
+    """(table, session, hand_no, start seq)."""
+    ends: list[tuple[int, str, int, int, int]]
+    """(end seq, table, session, hand_no, end seq)."""
     snapshots: list[tuple[str, int, str, float]]
     fences: dict[str, int]
     """The new generation of each fence taken over in this batch."""
@@ -148,16 +152,30 @@ def fence_names(batch: Iterable[Op]) -> list[str]:
     return sorted(names)
 
 
+_DATED_KINDS: Final = (TABLE_OPENED, TABLE_CLOSED, HAND_STARTED, HAND_ENDED)
+
+
+def session_tables(batch: Iterable[Op]) -> list[str]:
+    """The logs whose count of tables :func:`plan_batch` needs (sorted): those the batch
+    opens, closes, or starts or ends a hand at."""
+    return sorted(
+        {op.table_id for op in batch if isinstance(op, AppendOp) and op.kind in _DATED_KINDS}
+    )
+
+
 def plan_batch(
     batch: list[Op],
     last_seq: Mapping[str, int],
     existing: dict[tuple[str, str], int],
     generations: Mapping[str, int],
+    sessions: Mapping[str, int] | None = None,
 ) -> BatchPlan:
     """Assign seqs and outcomes to ``batch`` in order. ``last_seq`` has every table of the
     batch, ``existing`` the idempotency keys already in the log, ``generations`` the current
-    generation of every fence in :func:`fence_names`."""
+    generation of every fence in :func:`fence_names`, ``sessions`` the tables counted so
+    far in each log of :func:`session_tables` (``tables.sessions``; absent: 0)."""
     last = {op.table_id: last_seq[op.table_id] for op in batch if not isinstance(op, FenceOp)}
+    counted = dict(sessions or {})
     gens = dict(generations)
     plan = BatchPlan([], last, [], [], [], [], [], [], {})
     outcomes = plan.outcomes
@@ -201,16 +219,20 @@ def plan_batch(
             hand_no = row.hand_no if row.hand_no is not None else op.hand_no
             # The kind's text, as the column has always held it.
             plan.ledger.append((table, seq, row.player_id, row.kind.value, row.amount, hand_no))
+        session = counted.get(table, 0)
         if op.kind in (TABLE_OPENED, TABLE_CLOSED):
-            plan.lifecycle.append((table, int(op.kind == TABLE_OPENED), seq))
+            if op.kind == TABLE_OPENED:
+                session = counted[table] = session + 1  # the log's next table (R-20.97)
+            plan.lifecycle.append((table, int(op.kind == TABLE_OPENED), seq, session))
         elif op.kind == HAND_STARTED and op.hand_no is not None:
-            # A hand number seen again (the channel's table closed and a new one counts
-            # from 1) now means the newer hand.
-            plan.starts.append((table, op.hand_no, seq))
+            # Each of a channel's tables counts its hands from 1: the index is keyed by
+            # the table's session too (R-20.97); a number seen again within one session
+            # (an older log's) means the newer hand.
+            plan.starts.append((table, session, op.hand_no, seq))
         elif op.kind == HAND_ENDED and op.hand_no is not None:
             # Starts are written first; an end belongs to the hand only if it comes after
             # its start.
-            plan.ends.append((seq, table, op.hand_no, seq))
+            plan.ends.append((seq, table, session, op.hand_no, seq))
         index = op.index
         if index.guild is not None:
             plan.guilds.append(index.guild)
@@ -228,7 +250,7 @@ def plan_batch(
         outcomes.append(seq)
     plan.standings = standings_rows(plan.ledger, plan.results)
     plan.totals = handtotals.totals_rows(plan.nets)
-    opened = {table: seq for table, is_open, seq in plan.lifecycle if is_open}
+    opened = {table: seq for table, is_open, seq, _ in plan.lifecycle if is_open}
     plan.reopened = sorted(opened)
     plan.sums = handtotals.ledger_rows(plan.ledger, opened)
     plan.ledger_days = night.ledger_day_rows(plan.ledger, days)
@@ -441,7 +463,18 @@ class Writer(GroupCommitWriter):
                     f"SELECT name, generation FROM fences WHERE name IN ({marks})", names
                 ).fetchall()
             }
-        plan = plan_batch(batch, self._last_seq, existing, generations)
+        dated = session_tables(batch)
+        sessions: dict[str, int] = {}
+        for start in range(0, len(dated), _CHUNK):
+            chunk = dated[start : start + _CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            sessions.update(
+                (str(t), int(n))
+                for t, n in conn.execute(
+                    f"SELECT table_id, sessions FROM tables WHERE table_id IN ({marks})", chunk
+                ).fetchall()
+            )
+        plan = plan_batch(batch, self._last_seq, existing, generations, sessions)
         if plan.events:
             conn.executemany(
                 "INSERT INTO events (table_id, seq, kind, hand_no, idem_key, payload, created_at)"
@@ -457,22 +490,23 @@ class Writer(GroupCommitWriter):
         if plan.lifecycle:
             # executemany runs in order, so a table's last lifecycle event in the batch wins.
             conn.executemany(
-                "INSERT INTO tables (table_id, is_open, changed_seq) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE"
-                " SET is_open = excluded.is_open, changed_seq = excluded.changed_seq",
+                "INSERT INTO tables (table_id, is_open, changed_seq, sessions)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
+                " SET is_open = excluded.is_open, changed_seq = excluded.changed_seq,"
+                " sessions = excluded.sessions",
                 plan.lifecycle,
             )
         if plan.starts:
             conn.executemany(
-                "INSERT INTO hands (table_id, hand_no, start_seq) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id, hand_no) DO UPDATE"
+                "INSERT INTO hands (table_id, session, hand_no, start_seq) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, session, hand_no) DO UPDATE"
                 " SET start_seq = excluded.start_seq, end_seq = NULL",
                 plan.starts,
             )
         if plan.ends:
             conn.executemany(
-                "UPDATE hands SET end_seq = ? WHERE table_id = ? AND hand_no = ?"
-                " AND end_seq IS NULL AND start_seq < ?",
+                "UPDATE hands SET end_seq = ? WHERE table_id = ? AND session = ?"
+                " AND hand_no = ? AND end_seq IS NULL AND start_seq < ?",
                 plan.ends,
             )
         if plan.guilds:

@@ -43,7 +43,7 @@ from bot.store import (
 )
 from bot.store import open_store as open_backend
 from bot.store.handtotals import SEATING, hand_nets, totals_rows
-from bot.store.records import HAND_ENDED, HAND_STARTED
+from bot.store.records import HAND_ENDED, HAND_STARTED, TABLE_OPENED
 from bot.store.store import Synchronous
 from bot.table.handstats import Profile, profile_from_payloads
 from bot.table.log import Closed, Created
@@ -119,9 +119,12 @@ class StorePort(Protocol):
         """Each player's hands at this table, by player id (``bot.store.handtotals``)."""
         ...
 
-    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
-        """The latest hand numbered ``hand_no``: its ``hand_started``, the events of the
-        hand, and its ``hand_ended`` if it ended; empty if no such hand started."""
+    async def hand_events(
+        self, table_id: str, hand_no: int, *, session: int | None = None
+    ) -> list[LoggedEvent]:
+        """Hand ``hand_no`` of the log's ``session``-th table (R-20.97; None: the latest
+        hand of that number): its ``hand_started``, the events of the hand, and its
+        ``hand_ended`` if it ended; empty if no such hand started."""
         ...
 
     async def seating(self, table_id: str, *, before_seq: int | None = None) -> list[LoggedEvent]:
@@ -129,11 +132,12 @@ class StorePort(Protocol):
         ...
 
     async def after_hand(
-        self, table_id: str, hand_no: int, kinds: Sequence[str]
+        self, table_id: str, hand_no: int, kinds: Sequence[str], *, session: int | None = None
     ) -> list[LoggedEvent]:
-        """The events of these ``kinds`` naming hand ``hand_no`` (the latest of that
-        number) logged after its end and before the next hand's start (what was settled
-        between the deals); empty if the hand has not ended."""
+        """The events of these ``kinds`` naming hand ``hand_no`` (of the ``session``-th
+        table; None: the latest of that number) logged after its end and before the next
+        hand's start (what was settled between the deals); empty if the hand has not
+        ended."""
         ...
 
     async def save_snapshot(self, table_id: str, seq: int, payload: Mapping[str, Any]) -> None:
@@ -423,15 +427,25 @@ class MemoryStore:
         rows = sorted(totals_rows(nets), key=lambda r: r[1])
         return [HandTotal(p, h, w, n, b) for _, p, h, w, n, b in rows]
 
-    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
-        # As the real store's hands index: the last start of that number wins, and its
-        # first end after it closes it.
+    async def hand_events(
+        self, table_id: str, hand_no: int, *, session: int | None = None
+    ) -> list[LoggedEvent]:
+        # As the real store's hands index, keyed by the table's session (the count of
+        # ``created`` before it, R-20.97): the last start of that number in the session
+        # wins, and its first end after it in the same session closes it.
         log = self._events.get(table_id, [])
-        starts = [i for i, e in enumerate(log) if e.kind == HAND_STARTED and e.hand_no == hand_no]
+        starts: list[int] = []
+        counted = 0
+        for i, e in enumerate(log):
+            counted += e.kind == TABLE_OPENED
+            if e.kind == HAND_STARTED and e.hand_no == hand_no and session in (None, counted):
+                starts.append(i)
         if not starts:
             return []
         out: list[LoggedEvent] = []
         for e in log[starts[-1] :]:
+            if e.kind == TABLE_OPENED:
+                break
             if e.hand_no == hand_no:
                 out.append(e)
                 if e.kind == HAND_ENDED:
@@ -446,13 +460,15 @@ class MemoryStore:
         ]
 
     async def after_hand(
-        self, table_id: str, hand_no: int, kinds: Sequence[str]
+        self, table_id: str, hand_no: int, kinds: Sequence[str], *, session: int | None = None
     ) -> list[LoggedEvent]:
-        # As the real store: from the hand's end to the next hand's start.
-        hand = await self.hand_events(table_id, hand_no)
+        # As the real store: from the hand's end to the next hand's start (of its table).
+        hand = await self.hand_events(table_id, hand_no, session=session)
         if not hand or hand[-1].kind != HAND_ENDED:
             return []
-        following = await self.hand_events(table_id, hand_no + 1)
+        if session is None:
+            session = _session_at(self._events.get(table_id, []), hand[0].seq)
+        following = await self.hand_events(table_id, hand_no + 1, session=session)
         end = hand[-1].seq
         high = following[0].seq if following and following[0].seq > end else 2**63 - 1
         return [
@@ -567,8 +583,10 @@ class StoreAdapter:
     async def hand_totals(self, table_id: str) -> list[HandTotal]:
         return await self.store.hand_totals(table_id)
 
-    async def hand_events(self, table_id: str, hand_no: int) -> list[LoggedEvent]:
-        record = await self.store.hand_record(table_id, hand_no)
+    async def hand_events(
+        self, table_id: str, hand_no: int, *, session: int | None = None
+    ) -> list[LoggedEvent]:
+        record = await self.store.hand_record(table_id, hand_no, session=session)
         if record is None:
             return []
         ended = () if record.end is None else (record.end,)
@@ -578,9 +596,9 @@ class StoreAdapter:
         return await self.store.seating(table_id, before_seq=before_seq)
 
     async def after_hand(
-        self, table_id: str, hand_no: int, kinds: Sequence[str]
+        self, table_id: str, hand_no: int, kinds: Sequence[str], *, session: int | None = None
     ) -> list[LoggedEvent]:
-        return await self.store.after_hand(table_id, hand_no, kinds)
+        return await self.store.after_hand(table_id, hand_no, kinds, session=session)
 
     # The standings' queries (bot.table.standings.StandingsSource), one each.
 
@@ -655,3 +673,8 @@ async def open_store(path: str, *, synchronous: Synchronous | None = None) -> St
     ``postgresql://`` URL (``synchronous``: SQLite's durability mode, "FULL" by default;
     "NORMAL" survives a process kill but not a power cut)."""
     return StoreAdapter(await open_backend(path, synchronous=synchronous or "FULL"))
+
+
+def _session_at(log: Sequence[LoggedEvent], seq: int) -> int:
+    """Which of the log's tables was open at ``seq``: the ``created`` events up to it."""
+    return sum(1 for e in log if e.kind == TABLE_OPENED and e.seq < seq)

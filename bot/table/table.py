@@ -217,6 +217,7 @@ class Table:
         *,
         reopen: bool = False,
         halted_ok: bool = False,
+        session: int | None = None,
     ) -> Outcome:
         async with self.lock:
             st = self.state
@@ -235,6 +236,8 @@ class Table:
                     raise TableHalted(st.halted)
                 if st.closed and not reopen:
                     raise TableError(msg("table.closed"))
+                if session is not None:
+                    _same_table(session, st.incarnation)  # R-20.95, R-20.96
                 if turn is not None and turn != st.turn:
                     raise StaleCommand(msg("table.stale", turn=Number(turn), now=Number(st.turn)))
                 await self._settle()  # a previous command cut short by a store error
@@ -1210,12 +1213,16 @@ class Table:
         key: str | None = None,
         turn: int | None = None,
         prompt_turn: int | None = None,
+        session: int | None = None,
     ) -> Outcome:
         """A player's action: a typed line (``"raise to 300"``) or a parsed request.
 
         ``turn``: the action must be for exactly this turn (table buttons). ``prompt_turn``:
         the turn of a sealed-choice prompt (declare, Guts), which stays valid while others
-        commit but never carries over to a later deal (R-13.2, R-15.2).
+        commit but never carries over to a later deal (R-13.2, R-15.2). ``session``: which
+        of the channel's tables the button was posted at (``TableState.incarnation``; 0:
+        a button that does not say; None: no button, the caller acts at this table):
+        turns start again with each table (R-20.95, R-20.96).
         """
 
         async def body() -> str | Msg:
@@ -1239,7 +1246,7 @@ class Table:
             action = _to_action(req, pos, hand)
             return await self._apply(action, key, note=req.why)
 
-        return await self._command(user, key, turn, body)
+        return await self._command(user, key, turn, body, session=session)
 
     def _typed_words(self, user: str) -> Msg:
         """What ``user`` may type now (R-20.85): his legal actions if he may act, else
@@ -1708,20 +1715,27 @@ class Table:
         return state_digest(self.state)
 
     async def hand_history(
-        self, hand_no: int, viewer: str | None = None, names: Mapping[str, str] | None = None
+        self,
+        hand_no: int,
+        viewer: str | None = None,
+        names: Mapping[str, str] | None = None,
+        *,
+        session: int | None = None,
     ) -> str:
         """PHH text of a finished hand (rebuilt from the log when it is not in memory) as
         ``viewer`` (a user id) may see it: what the table showed, plus his own cards if he
         was dealt in; ``None`` or anyone else gets the spectator's copy (docs/phh.md).
         ``names``: user id -> the name a player is exported under (a tournament's entry,
-        R-19.59); everyone else under his seat's name."""
-        info = await self._finished_info(hand_no)
+        R-19.59); everyone else under his seat's name. ``session``: which of the channel's
+        tables dealt it (R-20.98; None: this one)."""
+        earlier = self._earlier_table(hand_no, session)
+        info = await self._finished_info(hand_no, earlier)
         named = [
             (names or {}).get(user, name) for user, name in zip(info.users, info.names, strict=True)
         ]
         position = info.users.index(viewer) if viewer in info.users else None
-        dealt_under = await self._dealt_under(hand_no)
-        kept = await self._after_of(hand_no)
+        dealt_under = await self._dealt_under(hand_no, earlier)
+        kept = await self._after_of(hand_no, earlier)
 
         def export() -> str:
             hand = _replay(hand_no, info)
@@ -1730,16 +1744,18 @@ class Table:
 
         return await asyncio.to_thread(export)  # the engine's replay and PHH: off the loop
 
-    async def hand_told(self, hand_no: int) -> list[Msg]:
+    async def hand_told(self, hand_no: int, *, session: int | None = None) -> list[Msg]:
         """A finished hand as the table told it: its public lines as messages, players
         named, for a presenter to render in its reader's language. Nothing private:
-        hole cards appear only where they were shown."""
-        info = await self._finished_info(hand_no)
-        timed_out = await self._timed_out(hand_no)
-        dealt_under = await self._dealt_under(hand_no)
+        hole cards appear only where they were shown. ``session``: which of the channel's
+        tables dealt it (R-20.98; None: this one)."""
+        earlier = self._earlier_table(hand_no, session)
+        info = await self._finished_info(hand_no, earlier)
+        timed_out = await self._timed_out(hand_no, earlier)
+        dealt_under = await self._dealt_under(hand_no, earlier)
         stakes = _stakes(dealt_under, info.variant, info.limit)
-        kept = await self._after_of(hand_no)
-        label = hand_label(self.state.incarnation, hand_no)
+        kept = await self._after_of(hand_no, earlier)
+        label = hand_label(earlier or self.state.incarnation, hand_no)
         lines = [msg("table.story.head", hand=label, stakes=stakes)]
         clock_told = False  # sealed calls run out on one clock: told once
 
@@ -1778,19 +1794,40 @@ class Table:
         await asyncio.to_thread(replay)  # the engine's CPU work, off the loop
         return lines
 
-    async def _after_of(self, hand_no: int) -> dict[str, Any]:
+    def _earlier_table(self, hand_no: int, session: int | None) -> int | None:
+        """R-20.98: the earlier table of the channel a hand is asked of (``session``), or
+        None for this one (not said, or said as this one). One the channel has not had
+        is refused, naming the hand as asked."""
+        this = max(1, self.state.incarnation)
+        if session is None or session == this:
+            return None
+        if not 1 <= session < this:
+            raise TableError(msg("table.story.no_hand", hand=hand_label(session, hand_no)))
+        return session
+
+    async def _after_of(self, hand_no: int, earlier: int | None = None) -> dict[str, Any]:
         """What was settled after hand ``hand_no`` (its rabbit hunt, its shows by
         choice; R-20.61): the state keeps the last hands', and an older hand's are read
-        from its own records in the log, the rows between its end and the next deal."""
-        if str(hand_no) in self.state.after:
+        from its own records in the log, the rows between its end and the next deal.
+        ``earlier``: an earlier table's hand (R-20.98), read from the log."""
+        if earlier is None and str(hand_no) in self.state.after:
             return aftermath.kept(self.state.after, hand_no)
-        rows = await self.store.after_hand(self.table_id, hand_no, aftermath.KINDS)
+        rows = await self.store.after_hand(
+            self.table_id, hand_no, aftermath.KINDS, session=earlier or self._session()
+        )
         return aftermath.folded(self._read(rows))
 
-    async def _dealt_under(self, hand_no: int) -> TableSettings:
+    def _session(self) -> int | None:
+        """This table's session in the store's hands index (R-20.97); None for a log
+        whose tables were not counted (its hands are the newest of each number)."""
+        return self.state.incarnation or None
+
+    async def _dealt_under(self, hand_no: int, earlier: int | None = None) -> TableSettings:
         """The settings in force when hand ``hand_no`` was dealt (R-16.8: a hand is told
         by the stakes it was played at, not by a later settings change)."""
-        events = await self.store.hand_events(self.table_id, hand_no)
+        events = await self.store.hand_events(
+            self.table_id, hand_no, session=earlier or self._session()
+        )
         if not events:
             return self.settings
         settings = self.settings
@@ -1803,10 +1840,12 @@ class Table:
                 settings = at_level(settings, Level.of(rec.level))  # R-19.1
         return settings
 
-    async def _timed_out(self, hand_no: int) -> set[int]:
+    async def _timed_out(self, hand_no: int, earlier: int | None = None) -> set[int]:
         """Which of a hand's actions the clock took (their index in the hand's actions),
         read from the log: the engine's record does not say who acted by timeout."""
-        events = await self.store.hand_events(self.table_id, hand_no)
+        events = await self.store.hand_events(
+            self.table_id, hand_no, session=earlier or self._session()
+        )
         actions = [ev for ev in events if ev.kind == tlog.ActionTaken.KIND]
         return {
             index
@@ -1814,15 +1853,16 @@ class Table:
             if isinstance(rec, tlog.ActionTaken) and rec.timeout
         }
 
-    async def _finished_info(self, hand_no: int) -> HandInfo:
-        info = self.state.recent.get(hand_no)
+    async def _finished_info(self, hand_no: int, earlier: int | None = None) -> HandInfo:
+        """A finished hand of this table, or of the ``earlier`` one of the channel."""
+        info = self.state.recent.get(hand_no) if earlier is None else None
         if info is None:
-            info = await self._load_hand(hand_no)
+            info = await self._load_hand(hand_no, earlier)
+        session = earlier or self.state.incarnation
         if info is None or not info.ended:
-            label = hand_label(self.state.incarnation, hand_no)
-            raise TableError(msg("table.story.no_hand", hand=label))
+            raise TableError(msg("table.story.no_hand", hand=hand_label(session, hand_no)))
         if info.replay_error is not None:  # rules this engine refuses (R-16.8)
-            raise UnreplayableHand(hand_no, info.replay_error, self.state.incarnation)
+            raise UnreplayableHand(hand_no, info.replay_error, session)
         return info
 
     def _read(self, events: Sequence[LoggedEvent]) -> Iterator[tlog.LogRecord]:
@@ -1830,14 +1870,21 @@ class Table:
         for ev in events:
             yield tlog.read_event(ev.kind, ev.payload, table_id=self.table_id, seq=ev.seq)
 
-    async def _load_hand(self, hand_no: int) -> HandInfo | None:
+    async def _load_hand(self, hand_no: int, earlier: int | None = None) -> HandInfo | None:
         """A hand from the store's index of hands (its own rows, not the whole log) and
         the names of its seats from the seating index: the latest ``sat`` of each seat
-        before it started."""
-        events = await self.store.hand_events(self.table_id, hand_no)
-        if not events or events[0].seq <= self.state.opened_seq:
-            # R-20.84: none, or an earlier table's of this channel (numbers start again).
+        before it started. ``earlier``: the channel's earlier table it is asked of
+        (R-20.98); else this table's."""
+        session = earlier or self._session()
+        events = await self.store.hand_events(self.table_id, hand_no, session=session)
+        if not events:
             return None
+        if earlier is None and events[0].seq <= self.state.opened_seq:
+            # R-20.84: an earlier table's of this channel (numbers start again), in a log
+            # whose tables were not counted.
+            return None
+        if earlier is not None and events[0].seq > self.state.opened_seq:
+            return None  # pragma: no cover - the index dates hands by their table
         seating = await self.store.seating(self.table_id, before_seq=events[0].seq)
         names: dict[int, str] = {}
         users: dict[int, str] = {}
@@ -1874,6 +1921,18 @@ def _same_session(asked: int, this: int, dated: int = 0, vote: bool = False) -> 
         raise StaleCommand(msg("home.vote.stale" if vote else "home.after.stale.table"))
     if not asked and dated and this > 1:
         raise StaleCommand(msg("home.vote.stale.unsaid" if vote else "home.after.stale.unsaid"))
+
+
+def _same_table(asked: int, this: int) -> None:
+    """R-20.95: a request dated by a turn (an action button, a fist, the discard menu, a
+    bet's modal) posted at an earlier table of this channel acts on nothing here: turns
+    start again with each table, so its turn could be one of this table's. ``asked``: the
+    table it says (0: not said). R-20.96: one that does not say its table (an older
+    version's) is judged by its turn alone at the channel's first table only."""
+    if asked and asked != max(1, this):
+        raise StaleCommand(msg("table.stale.earlier_table"))
+    if not asked and this > 1:
+        raise StaleCommand(msg("table.stale.table_unsaid"))
 
 
 def _same_hand(asked: int, last: int, session: int) -> None:
