@@ -94,7 +94,10 @@ def test_kill_restart_resumes_and_conserves(store_url: str) -> None:
         if proc.stderr is not None:
             proc.stderr.close()
         kills += 1
-        assert time.monotonic() - began < 170, f"too slow: {kills} kills, {hands} hands"
+        # Progress, not speed: a loaded machine plays fewer hands between kills, so it
+        # takes more kills; a table that stopped moving takes them all.
+        assert kills < 4 * KILLS, f"no progress: {kills} kills, {hands} hands"
+        assert time.monotonic() - began < 600, f"too slow: {kills} kills, {hands} hands"
     _, hands, error = asyncio.run(_from_log(path))
     assert error is None, error
     print(f"kill test: {kills} kills, {hands} hands, {time.monotonic() - began:.1f} s")
