@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.poker.messages import Msg, Name, Rule, msg
 from bot.tournament.director import Decision
+from bot.tournament.structure import REBUY_WAIT
 from bot.tourney_run import lease
 from bot.tourney_run.driver import LIVE, Driver, Opened
 from bot.tourney_run.options import Options, config
@@ -202,6 +203,7 @@ class TournamentCog(commands.Cog):
         addon="The add-on's chips (0: none)",
         addon_price="What the add-on costs (0: the buy-in)",
         rotate="A rotation (horse) changes game each level, orbit or deal (default: level)",
+        rebuy_wait="Seconds a busted player may wait to rebuy (10 to 600; default 60)",
     )
     @app_commands.choices(structure=STRUCTURES, level_unit=UNITS, format=FORMATS, rotate=ROTATES)
     async def create(
@@ -226,6 +228,7 @@ class TournamentCog(commands.Cog):
         addon: app_commands.Range[int, 0] = 0,
         addon_price: app_commands.Range[int, 0] = 0,
         rotate: str = "level",
+        rebuy_wait: int = REBUY_WAIT,
     ) -> None:
         lang = of(interaction)
         if not self._may_create(interaction):
@@ -269,6 +272,7 @@ class TournamentCog(commands.Cog):
             addon=addon,
             addon_price=addon_price,
             rotate=rotate,
+            rebuy_wait=rebuy_wait,
         )
         made = config(options)
         if isinstance(made, Msg):

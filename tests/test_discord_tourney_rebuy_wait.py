@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest_asyncio
 
+from bot.poker.messages import Number, msg
 from bot.tourney_run.runner import Runner
+from bot.words import render
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
-from tests.test_discord_tourney import cog, settle
+from tests.test_discord_tourney import cog, create, settle
 from tests.test_discord_tourney_entries import act_once, opened
 
 PUSHY = {"all_in": 4, "check_call": 3, "fold": 3}
@@ -115,3 +117,17 @@ async def test_R_19_48_a_busted_player_rebuys_by_his_dm_and_another_declines(
     async with cog(t).driver.lock(runner.tournament):
         runner.check_chips()
         assert runner.chips_at_tables() == runner.st.chips == 4 * 300  # R-2.5
+
+
+async def test_R_19_102_the_rebuy_wait_is_a_create_option(t: Harness) -> None:
+    """``/tournament create rebuy_wait``: out of bounds refused privately with what is
+    allowed and nothing created; within them, the busted player's wait lasts it."""
+    alice = t.fake.user("alice")
+    said = await create(t, alice, format="scheduled", rebuys=1, rebuy_until=3, rebuy_wait=5)
+    allowed = render(msg("entries.refuse.rebuy_wait", low=Number(10), high=Number(600)), "en")
+    assert said == allowed and not cog(t).driver.runners
+    runner, _ = await opened(t, 3, rebuys=1, rebuy_until=10, rebuy_wait=120)
+    assert runner.st.config.entries.rebuy_wait == 120
+    await _until_wait(t, runner, random.Random(11), 0)
+    # His wait was just recorded: it ends the host's 120 s from now, not 60.
+    assert runner.waits[0].until - runner.service.time.now() > 60
