@@ -19,6 +19,7 @@ from bot.tournament.director import Decision
 from bot.tournament.structure import REBUY_WAIT
 from bot.tourney_run import lease
 from bot.tourney_run.driver import LIVE, Driver, Opened
+from bot.tourney_run.journal import Journal
 from bot.tourney_run.options import Options, config
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import PREFIX
@@ -285,6 +286,10 @@ class TournamentCog(commands.Cog):
         if refused is not None:
             await ops.reply(interaction, render(refused, lang))
             return
+        if self.driver.service.ownership is None and interaction.guild_id is not None:
+            # its money counts in its server's standings; with several
+            # processes ``claim`` recorded the guild already.
+            await Journal(self.driver.service.store, tournament).record_guild(interaction.guild_id)
         now = self.bot.tables.time.now()
         opened = Opened(
             tournament,
