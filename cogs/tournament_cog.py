@@ -22,7 +22,6 @@ from bot.tourney_run.driver import LIVE, Driver, Opened
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.options import Options, config
 from bot.tourney_run.runner import Runner
-from bot.tourney_run.stakes import PREFIX
 from bot.words import Locale, render
 from cogs import names, ops, permissions, places
 from cogs import tourney_entries as entries
@@ -146,8 +145,9 @@ class TournamentCog(commands.Cog):
             return given.strip() if known else None
         channel = interaction.channel_id or 0
         placed = self.bot.presenter.table_at(channel)
-        if placed is not None and placed.startswith(PREFIX):
-            return placed[len(PREFIX) :].rsplit(":", 1)[0]
+        table = self.driver.service.get(placed) if placed is not None else None
+        if table is not None and table.state.tournament:
+            return table.state.tournament  # set by the tournament when it opened the table
         here = self.driver.at_place(channel)
         live = [t for t in here if self._live(t)]
         found = live or here

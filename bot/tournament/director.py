@@ -438,7 +438,7 @@ def register(
     reg = Registered(player, name, entry, number, cfg.buy_in + cfg.fee)
     notice = msg(
         "tournament.registered" if count == 0 else "tournament.reentered",
-        player=Name(name),
+        player=entry_said(name, count + 1),  # a re-entry by its number
         count=Count(len(state.entries) + 1),
     )
     if state.status == "running":
