@@ -22,6 +22,7 @@ from bot.tourney_run.driver import LIVE, Driver, Opened
 from bot.tourney_run.journal import Journal
 from bot.tourney_run.options import Options, config
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.titles import MAX_TITLE, event_of, next_number
 from bot.words import Locale, render
 from cogs import names, ops, permissions, places
 from cogs import tourney_entries as entries
@@ -205,6 +206,7 @@ class TournamentCog(commands.Cog):
         addon_price="What the add-on costs (0: the buy-in)",
         rotate="A rotation (horse) changes game each level, orbit or deal (default: level)",
         rebuy_wait="Seconds a busted player may wait to rebuy (10 to 600; default 60)",
+        title="The tournament's name on its board, threads and standings (default: Sit-and-go #N)",
     )
     @app_commands.choices(structure=STRUCTURES, level_unit=UNITS, format=FORMATS, rotate=ROTATES)
     async def create(
@@ -230,6 +232,7 @@ class TournamentCog(commands.Cog):
         addon_price: app_commands.Range[int, 0] = 0,
         rotate: str = "level",
         rebuy_wait: int = REBUY_WAIT,
+        title: app_commands.Range[str, 1, MAX_TITLE] = "",
     ) -> None:
         lang = of(interaction)
         if not self._may_create(interaction):
@@ -291,18 +294,27 @@ class TournamentCog(commands.Cog):
             # processes ``claim`` recorded the guild already.
             await Journal(self.driver.service.store, tournament).record_guild(interaction.guild_id)
         now = self.bot.tables.time.now()
+        guild = interaction.guild_id or 0
         opened = Opened(
             tournament,
             interaction.channel_id or 0,
             str(interaction.user.id),
             now + start_in * 60 if start_in else 0.0,
+            # R-19.105: kept as written (one line, no invisible character), escaped
+            # where Discord's markdown shows it.
+            names.clean(title, MAX_TITLE) if title.strip() else "",
+            guild,
+            next_number(self.driver.opened.values(), guild),
         )
         # Its public words in the server's language (R-19.64's board, the standings).
         self.bot.presenter.locales.saw(interaction, str(opened.place))
         await self.driver.create(opened, made)  # None: this very command, retried
         posted = await self.boards.post_announcement(tournament, opened.place)
         key = "tourney.created" if posted else "tourney.created_unposted"
-        await ops.reply(interaction, render(msg(key, id=Name(tournament)), lang))
+        event = names.escaped(
+            msg(key, event=event_of(self.driver, tournament), id=Name(tournament))
+        )
+        await ops.reply(interaction, render(event, lang))
 
     # ------------------------------------------------------------ entries
 

@@ -31,9 +31,10 @@ from bot.tournament.rotation import games_said
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
 from bot.tourney_run.results import results
+from bot.tourney_run.titles import event_of
 from bot.words import Locale, render
 from cards_art import Finisher, RenderedImage, StandingsView, render_standings
-from cogs import ops
+from cogs import names, ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
@@ -114,19 +115,24 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
 
 
 def standing_lines(state: State) -> list[Msg]:
-    """The final standings, first place first (shared places once per entry)."""
+    """The final standings, first place first (shared places once per entry), each
+    line with the bounties its entry won when the event has bounties (R-19.70)."""
     names = state.entry_names()
+    won: dict[str, int] = {}
+    for b in state.bounties:
+        won[b.entry] = won.get(b.entry, 0) + b.amount
     out = []
     for f in sorted(state.finishes, key=lambda f: (f.first, f.entry)):
         who = names.get(f.entry, Name(f.entry))
         place = {"first": Number(f.first), "last": Number(f.last)}
         shared = "shared" if f.last != f.first else "place"
         if f.prize:
-            out.append(
-                msg(f"tourney.standings.{shared}", player=who, prize=Chips(f.prize), **place)
-            )
+            line = msg(f"tourney.standings.{shared}", player=who, prize=Chips(f.prize), **place)
         else:
-            out.append(msg(f"tourney.standings.{shared}_unpaid", player=who, **place))
+            line = msg(f"tourney.standings.{shared}_unpaid", player=who, **place)
+        if state.config.entries.bounty:
+            line = msg("tourney.standings.bounties", line=line, bounties=Chips(won.get(f.entry, 0)))
+        out.append(line)
     return out
 
 
@@ -137,8 +143,8 @@ EMBED_TEXT = 4096
 def standings_text(state: State, lang: Locale) -> str:
     """The standings post's text (R-19.84): every entry, best first, as far as an
     embed holds them, then how many more (the picture's alt text and the CSV export
-    list them all, R-19.70)."""
-    lines = [render(m, lang) for m in standing_lines(state)]
+    list them all, R-19.70). Names escaped for Discord's markdown (R-1.12)."""
+    lines = [render(names.escaped(m), lang) for m in standing_lines(state)]
     text = "\n".join(lines)
     if len(text) <= EMBED_TEXT:
         return text
@@ -218,6 +224,12 @@ class DiscordBoards:
         }
         await self.store.append(BOARD_LOG, BOARD, payload)
 
+    def event(self, tournament: str) -> Name | Msg:
+        """The tournament's name (R-19.105): its host's title, or its own readable one."""
+        if self.driver is None:
+            return Name(tournament)
+        return event_of(self.driver, tournament)
+
     def locale(self, tournament: str) -> Locale:
         """The tournament's public language: its channel's server's."""
         board = self.boards.get(tournament)
@@ -241,7 +253,7 @@ class DiscordBoards:
         lines.append(msg(f"tourney.state.{state.status}"))
         lines += self._waiting(tournament)
         embed = discord.Embed(
-            title=render(msg("tourney.title", id=Name(tournament)), lang),
+            title=render(names.escaped(msg("tourney.title", event=self.event(tournament))), lang),
             description="\n".join(render(m, lang) for m in lines),
         )
         if not state.registration_open or state.status not in ("registering", "running"):
@@ -286,7 +298,9 @@ class DiscordBoards:
 
     def status_embed(self, tournament: str, lang: Locale, *, latest: bool = True) -> discord.Embed:
         return discord.Embed(
-            title=render(msg("tourney.status.title", id=Name(tournament)), lang),
+            title=render(
+                names.escaped(msg("tourney.status.title", event=self.event(tournament))), lang
+            ),
             description=self.status_text(tournament, lang, latest=latest),
         )
 
@@ -385,8 +399,8 @@ class DiscordBoards:
             if not isinstance(channel, discord.TextChannel):
                 raise RuntimeError(f"tournament {tournament}: no text channel {board.channel}")
             number = table.rsplit(":", 1)[1]
-            name = render(
-                msg("tourney.thread", id=Name(tournament), table=Number(int(number))),
+            name = render(  # a thread's name is no markdown: the title as written
+                msg("tourney.thread", event=self.event(tournament), table=Number(int(number))),
                 self.locale(tournament),
             )
             thread = await ops.create_thread(channel, name)
@@ -420,7 +434,9 @@ class DiscordBoards:
             player = player_of(runner.st, out.entry)
             if not player.isdigit():
                 continue
-            said = functools.partial(out_dm, runner.st, tournament, player)
+            said = functools.partial(
+                out_dm, runner.st, tournament, player, event=self.event(tournament)
+            )
             await self._dm_or_channel(tournament, player, said)
         await self._ask_rebuys(tournament)
 
@@ -458,7 +474,9 @@ class DiscordBoards:
             player = player_of(runner.st, wait.entry)
             if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
                 continue
-            asked = functools.partial(wait_dm, runner.st, tournament, wait, index, now=now)
+            asked = functools.partial(
+                wait_dm, runner.st, tournament, wait, index, now=now, event=self.event(tournament)
+            )
             await self._dm_or_channel(tournament, player, asked)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:
@@ -488,13 +506,15 @@ class DiscordBoards:
         if board is None or state is None or board.standings:
             return
         lang = self.locale(tournament)
+        event = self.event(tournament)
         embed = discord.Embed(
-            title=render(msg("tourney.standings.title", id=Name(tournament)), lang),
+            title=render(names.escaped(msg("tourney.standings.title", event=event)), lang),
             description=standings_text(state, lang),
         )
         service = self.presenter.service
         now = service.time.now() if service is not None else 0.0
-        view = standings_view(tournament, state, now)
+        name = event.text if isinstance(event, Name) else render(event, lang)
+        view = standings_view(name, state, now)
         try:
             image = await asyncio.to_thread(self.picture, view, lang)
         except Exception:  # the standings still go, as text
