@@ -398,8 +398,9 @@ class TournamentCog(commands.Cog):
                 await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
                 return
             await entries.answer_wait(
-                self.driver, interaction, tournament, of(interaction), kind=answer, index=index
-            )
+                self.driver, interaction, tournament, of(interaction), kind=answer, index=index,
+                answered=self.boards.answered.setdefault(tournament, set()),
+            )  # fmt: skip
             return
         found = entries.decode_entry(custom_id)
         if found is None:

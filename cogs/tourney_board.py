@@ -28,6 +28,7 @@ from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
 from bot.tournament.rotation import games_said
+from bot.tourney_run.buying import seconds_left
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
 from bot.tourney_run.results import results
@@ -192,6 +193,9 @@ class DiscordBoards:
         """Per tournament: the outs of its runner already told by DM."""
         self._waits_told: dict[str, int] = {}
         """Per tournament: the rebuy waits of its runner already asked by DM."""
+        self.answered: dict[str, set[str]] = {}
+        """Per tournament: entries whose player clicked I'm out, answered privately
+        then, so the out DM is not sent as well."""
         self.gap = GAP
 
     # ------------------------------------------------------------ records
@@ -352,6 +356,8 @@ class DiscordBoards:
             self._shown[message] = shown
 
     async def _paint(self, tournament: str) -> None:
+        if tournament not in self._waits_told:  # first paint since start: waits left
+            await self._ask_rebuys(tournament)
         board = self.boards.get(tournament)
         state = self._now(tournament)
         if board is None or state is None:
@@ -430,8 +436,12 @@ class DiscordBoards:
         told = self._outs_told.setdefault(tournament, len(runner.outs))
         new = runner.outs[told:]
         self._outs_told[tournament] = told + len(new)
+        answered = self.answered.setdefault(tournament, set())
         for out in new:
             player = player_of(runner.st, out.entry)
+            if out.entry in answered:  # he clicked I'm out: that answer told him
+                answered.discard(out.entry)
+                continue
             if not player.isdigit():
                 continue
             said = functools.partial(
@@ -461,12 +471,12 @@ class DiscordBoards:
 
     async def _ask_rebuys(self, tournament: str) -> None:
         """Each player busted while a rebuy is sold to him is asked by DM, once, with
-        Rebuy and I'm out buttons (R-19.48); waits from before a restart are not asked
-        again (the status board's Rebuy and /tournament rebuy still answer them)."""
+        Rebuy and I'm out buttons (R-19.48). After a restart the first pass asks again
+        those still waiting, once, with the time they have left (R-19.107)."""
         runner = self.driver.runners.get(tournament) if self.driver is not None else None
         if runner is None or not runner.exists:
             return
-        told = self._waits_told.setdefault(tournament, len(runner.waits))
+        told = self._waits_told.setdefault(tournament, 0)
         new = list(enumerate(runner.waits))[told:]
         self._waits_told[tournament] = told + len(new)
         now = runner.service.time.now()
@@ -474,6 +484,8 @@ class DiscordBoards:
             player = player_of(runner.st, wait.entry)
             if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
                 continue
+            if seconds_left(wait, now) <= 0:
+                continue  # over: the driver puts him out
             asked = functools.partial(
                 wait_dm, runner.st, tournament, wait, index, now=now, event=self.event(tournament)
             )

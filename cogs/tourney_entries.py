@@ -214,12 +214,16 @@ async def answer_wait(
     *,
     kind: Answer,
     index: int,
+    answered: set[str] | None = None,
 ) -> None:
     """A click of a busted player's DM button (R-19.48): rebuy or decline that wait,
     once; a click on a wait that is over, or not his, is answered privately and
-    changes nothing."""
+    changes nothing. A decline is told by this answer alone (with the Re-enter button
+    while he may re-enter): its entry is put in ``answered`` before it goes out, so
+    the boards send no out DM for it as well (R-19.107)."""
     await ops.defer(interaction)
     player = str(interaction.user.id)
+    out: list[str] = []
 
     async def command(runner: Runner) -> Decision:
         wait = runner.waits[index] if 0 <= index < len(runner.waits) else None
@@ -231,14 +235,25 @@ async def answer_wait(
             return Decision(refusal=msg("entries.rebuy_stale"))
         if kind == "rebuy":
             return await runner.rebuy(player, key=f"wait:{index}")
-        return await runner.decline(player, key=f"wait:{index}")
+        if answered is not None:
+            answered.add(wait.entry)
+        decided = await runner.decline(player, key=f"wait:{index}")
+        if decided.ok and decided.notices:
+            out.append(wait.entry)
+        elif answered is not None:
+            answered.discard(wait.entry)
+        return decided
 
     decision = await driver.run(tournament, command)
-    if kind == "out" and decision.ok and decision.notices:
-        text = render(msg("entries.declined", event=_inert(event_of(driver, tournament))), lang)
+    view: discord.ui.View | None = None
+    runner = driver.get(tournament)
+    if out and runner is not None:
+        event = event_of(driver, tournament)
+        text = render(msg("entries.declined", event=_inert(event)), lang)
+        view = out_dm(runner.st, tournament, player, lang, event=event)[1]
     else:
         text = answer(decision, lang)
-    await ops.reply(interaction, text)
+    await ops.reply(interaction, text, view=view)
 
 
 async def tell_queued(client: discord.Client, presenter: DiscordPresenter, runner: Runner) -> None:
