@@ -473,7 +473,9 @@ class TournamentCog(commands.Cog):
         if runner is None:
             return
         lang = of(interaction)
-        await ops.reply(interaction, "", embed=self.boards.status_embed(runner.tournament, lang))
+        player = str(interaction.user.id)  # his copy: with his queued purchases
+        embed = self.boards.status_embed(runner.tournament, lang, player=player)
+        await ops.reply(interaction, "", embed=embed)
 
 
 def _bot_missing(interaction: Interaction) -> list[str]:

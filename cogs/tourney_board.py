@@ -286,12 +286,27 @@ class DiscordBoards:
             return [msg("tourney.state.waiting_host")]
         return []
 
-    def status_text(self, tournament: str, lang: Locale, *, latest: bool = True) -> str:
+    def queued(self, tournament: str, player: str) -> list[Msg]:
+        """``player``'s purchases queued until his hand ends, in the order asked
+        (R-19.108): for his own status board only."""
+        runner = self.driver.get(tournament) if self.driver is not None else None
+        if runner is None:
+            return []
+        return [
+            msg("tourney.status.queued_addon" if a.addon else "tourney.status.queued_rebuy")
+            for a in runner.queue.waiting(player)
+        ]
+
+    def status_text(
+        self, tournament: str, lang: Locale, *, latest: bool = True, player: str | None = None
+    ) -> str:
         state = self._now(tournament)
         assert state is not None
         now = self.presenter.service.time.now() if self.presenter.service else 0.0
         lines = board_lines(state, now)
         lines[1:1] = self._waiting(tournament)
+        if player is not None:
+            lines += self.queued(tournament, player)
         said = [render(m, lang) for m in lines]
         board = self.boards.get(tournament)
         if latest and board is not None and board.latest:
@@ -300,12 +315,15 @@ class DiscordBoards:
             said += [f"- {render(m, lang)}" for m in board.latest]
         return "\n".join(said)
 
-    def status_embed(self, tournament: str, lang: Locale, *, latest: bool = True) -> discord.Embed:
+    def status_embed(
+        self, tournament: str, lang: Locale, *, latest: bool = True, player: str | None = None
+    ) -> discord.Embed:
+        """The status board; ``player``: his own copy, with his queued purchases."""
         return discord.Embed(
             title=render(
                 names.escaped(msg("tourney.status.title", event=self.event(tournament))), lang
             ),
-            description=self.status_text(tournament, lang, latest=latest),
+            description=self.status_text(tournament, lang, latest=latest, player=player),
         )
 
     async def post_announcement(self, tournament: str, channel: int) -> bool:
