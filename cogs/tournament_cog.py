@@ -140,7 +140,8 @@ class TournamentCog(commands.Cog):
 
     def _named(self, interaction: Interaction, given: str | None) -> str | None:
         """The tournament a command names: the one given, else the one whose table's
-        thread this is, else the newest open in this channel."""
+        thread this is, else the newest open in this channel (for a closed table's
+        thread: in the channel the thread is under)."""
         if given:
             known = self.driver.get(given.strip()) or given.strip() in self.driver.elsewhere
             return given.strip() if known else None
@@ -149,6 +150,8 @@ class TournamentCog(commands.Cog):
         table = self.driver.service.get(placed) if placed is not None else None
         if table is not None and table.state.tournament:
             return table.state.tournament  # set by the tournament when it opened the table
+        if placed is not None and placed in self.bot.presenter.places:
+            channel = self.bot.presenter.places[placed][0]
         here = self.driver.at_place(channel)
         live = [t for t in here if self._live(t)]
         found = live or here

@@ -89,6 +89,14 @@ async def test_R_19_105_the_hosts_title_names_the_event_everywhere(t: Harness) -
             en(msg("tourney.standings.bounties", line=Name(""), bounties=Chips(r.bounties))).strip()
         ), line
     assert [r.bounties for r in rows] == [40, 0]
+    # Its final table is closed now: a command in its thread still finds it.
+    final = cog(t).driver.service.get(f"tn:{tid}:1")
+    assert final is None or final.state.closed
+    before = len(fake.ephemerals(bob))
+    await fake.slash(bob, "tournament status", channel=fake.channels[thread])
+    await fake.wait_for(lambda: len(fake.ephemerals(bob)) > before)
+    board = fake.ephemerals(bob)[-1]
+    assert board.embeds and board.embeds[0]["title"] == en(msg("tourney.status.title", event=INERT))
     # The loser's DM names the event by its title.
     loser = fake.users[int(rows[1].player)]
     await fake.wait_for(
