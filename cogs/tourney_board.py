@@ -118,13 +118,13 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
 def standing_lines(state: State) -> list[Msg]:
     """The final standings, first place first (shared places once per entry), each
     line with the bounties its entry won when the event has bounties (R-19.70)."""
-    names = state.entry_names()
+    called = state.entry_names()
     won: dict[str, int] = {}
     for b in state.bounties:
         won[b.entry] = won.get(b.entry, 0) + b.amount
     out = []
     for f in sorted(state.finishes, key=lambda f: (f.first, f.entry)):
-        who = names.get(f.entry, Name(f.entry))
+        who = called.get(f.entry, Name(f.entry))
         place = {"first": Number(f.first), "last": Number(f.last)}
         shared = "shared" if f.last != f.first else "place"
         if f.prize:
