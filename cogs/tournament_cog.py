@@ -16,11 +16,13 @@ from discord.ext import commands
 
 from bot.poker.messages import Msg, Name, Rule, msg
 from bot.tournament.director import Decision
+from bot.tournament.structure import REBUY_WAIT
 from bot.tourney_run import lease
 from bot.tourney_run.driver import LIVE, Driver, Opened
+from bot.tourney_run.journal import Journal
 from bot.tourney_run.options import Options, config
 from bot.tourney_run.runner import Runner
-from bot.tourney_run.stakes import PREFIX
+from bot.tourney_run.titles import MAX_TITLE, event_of, next_number
 from bot.words import Locale, render
 from cogs import names, ops, permissions, places
 from cogs import tourney_entries as entries
@@ -138,14 +140,18 @@ class TournamentCog(commands.Cog):
 
     def _named(self, interaction: Interaction, given: str | None) -> str | None:
         """The tournament a command names: the one given, else the one whose table's
-        thread this is, else the newest open in this channel."""
+        thread this is, else the newest open in this channel (for a closed table's
+        thread: in the channel the thread is under)."""
         if given:
             known = self.driver.get(given.strip()) or given.strip() in self.driver.elsewhere
             return given.strip() if known else None
         channel = interaction.channel_id or 0
         placed = self.bot.presenter.table_at(channel)
-        if placed is not None and placed.startswith(PREFIX):
-            return placed[len(PREFIX) :].rsplit(":", 1)[0]
+        table = self.driver.service.get(placed) if placed is not None else None
+        if table is not None and table.state.tournament:
+            return table.state.tournament  # set by the tournament when it opened the table
+        if placed is not None and placed in self.bot.presenter.places:
+            channel = self.bot.presenter.places[placed][0]
         here = self.driver.at_place(channel)
         live = [t for t in here if self._live(t)]
         found = live or here
@@ -202,6 +208,8 @@ class TournamentCog(commands.Cog):
         addon="The add-on's chips (0: none)",
         addon_price="What the add-on costs (0: the buy-in)",
         rotate="A rotation (horse) changes game each level, orbit or deal (default: level)",
+        rebuy_wait="Seconds a busted player may wait to rebuy (10 to 600; default 60)",
+        title="The tournament's name on its board, threads and standings (default: Sit-and-go #N)",
     )
     @app_commands.choices(structure=STRUCTURES, level_unit=UNITS, format=FORMATS, rotate=ROTATES)
     async def create(
@@ -226,6 +234,8 @@ class TournamentCog(commands.Cog):
         addon: app_commands.Range[int, 0] = 0,
         addon_price: app_commands.Range[int, 0] = 0,
         rotate: str = "level",
+        rebuy_wait: int = REBUY_WAIT,
+        title: app_commands.Range[str, 1, MAX_TITLE] = "",
     ) -> None:
         lang = of(interaction)
         if not self._may_create(interaction):
@@ -269,6 +279,7 @@ class TournamentCog(commands.Cog):
             addon=addon,
             addon_price=addon_price,
             rotate=rotate,
+            rebuy_wait=rebuy_wait,
         )
         made = config(options)
         if isinstance(made, Msg):
@@ -281,19 +292,32 @@ class TournamentCog(commands.Cog):
         if refused is not None:
             await ops.reply(interaction, render(refused, lang))
             return
+        if self.driver.service.ownership is None and interaction.guild_id is not None:
+            # R-19.46: its money counts in its server's standings; with several
+            # processes ``claim`` recorded the guild already.
+            await Journal(self.driver.service.store, tournament).record_guild(interaction.guild_id)
         now = self.bot.tables.time.now()
+        guild = interaction.guild_id or 0
         opened = Opened(
             tournament,
             interaction.channel_id or 0,
             str(interaction.user.id),
             now + start_in * 60 if start_in else 0.0,
+            # R-19.105: kept as written (one line, no invisible character), escaped
+            # where Discord's markdown shows it.
+            names.clean(title, MAX_TITLE) if title.strip() else "",
+            guild,
+            next_number(self.driver.opened.values(), guild),
         )
         # Its public words in the server's language (R-19.64's board, the standings).
         self.bot.presenter.locales.saw(interaction, str(opened.place))
         await self.driver.create(opened, made)  # None: this very command, retried
         posted = await self.boards.post_announcement(tournament, opened.place)
         key = "tourney.created" if posted else "tourney.created_unposted"
-        await ops.reply(interaction, render(msg(key, id=Name(tournament)), lang))
+        event = names.escaped(
+            msg(key, event=event_of(self.driver, tournament), id=Name(tournament))
+        )
+        await ops.reply(interaction, render(event, lang))
 
     # ------------------------------------------------------------ entries
 
@@ -377,8 +401,9 @@ class TournamentCog(commands.Cog):
                 await ops.reply(interaction, render(msg("tourney.refuse.unknown"), of(interaction)))
                 return
             await entries.answer_wait(
-                self.driver, interaction, tournament, of(interaction), kind=answer, index=index
-            )
+                self.driver, interaction, tournament, of(interaction), kind=answer, index=index,
+                answered=self.boards.answered.setdefault(tournament, set()),
+            )  # fmt: skip
             return
         found = entries.decode_entry(custom_id)
         if found is None:
@@ -451,7 +476,9 @@ class TournamentCog(commands.Cog):
         if runner is None:
             return
         lang = of(interaction)
-        await ops.reply(interaction, "", embed=self.boards.status_embed(runner.tournament, lang))
+        player = str(interaction.user.id)  # his copy: with his queued purchases (R-19.108)
+        embed = self.boards.status_embed(runner.tournament, lang, player=player)
+        await ops.reply(interaction, "", embed=embed)
 
 
 def _bot_missing(interaction: Interaction) -> list[str]:

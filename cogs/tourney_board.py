@@ -28,12 +28,14 @@ from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
 from bot.tournament.rotation import games_said
+from bot.tourney_run.buying import seconds_left
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
 from bot.tourney_run.results import results
+from bot.tourney_run.titles import event_of
 from bot.words import Locale, render
 from cards_art import Finisher, RenderedImage, StandingsView, render_standings
-from cogs import ops
+from cogs import names, ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
@@ -114,19 +116,24 @@ def summary(state: State, starts_at: float = 0.0) -> list[Msg]:
 
 
 def standing_lines(state: State) -> list[Msg]:
-    """The final standings, first place first (shared places once per entry)."""
-    names = state.entry_names()
+    """The final standings, first place first (shared places once per entry), each
+    line with the bounties its entry won when the event has bounties (R-19.70)."""
+    called = state.entry_names()
+    won: dict[str, int] = {}
+    for b in state.bounties:
+        won[b.entry] = won.get(b.entry, 0) + b.amount
     out = []
     for f in sorted(state.finishes, key=lambda f: (f.first, f.entry)):
-        who = names.get(f.entry, Name(f.entry))
+        who = called.get(f.entry, Name(f.entry))
         place = {"first": Number(f.first), "last": Number(f.last)}
         shared = "shared" if f.last != f.first else "place"
         if f.prize:
-            out.append(
-                msg(f"tourney.standings.{shared}", player=who, prize=Chips(f.prize), **place)
-            )
+            line = msg(f"tourney.standings.{shared}", player=who, prize=Chips(f.prize), **place)
         else:
-            out.append(msg(f"tourney.standings.{shared}_unpaid", player=who, **place))
+            line = msg(f"tourney.standings.{shared}_unpaid", player=who, **place)
+        if state.config.entries.bounty:
+            line = msg("tourney.standings.bounties", line=line, bounties=Chips(won.get(f.entry, 0)))
+        out.append(line)
     return out
 
 
@@ -137,8 +144,8 @@ EMBED_TEXT = 4096
 def standings_text(state: State, lang: Locale) -> str:
     """The standings post's text (R-19.84): every entry, best first, as far as an
     embed holds them, then how many more (the picture's alt text and the CSV export
-    list them all, R-19.70)."""
-    lines = [render(m, lang) for m in standing_lines(state)]
+    list them all, R-19.70). Names escaped for Discord's markdown (R-1.12)."""
+    lines = [render(names.escaped(m), lang) for m in standing_lines(state)]
     text = "\n".join(lines)
     if len(text) <= EMBED_TEXT:
         return text
@@ -186,6 +193,9 @@ class DiscordBoards:
         """Per tournament: the outs of its runner already told by DM."""
         self._waits_told: dict[str, int] = {}
         """Per tournament: the rebuy waits of its runner already asked by DM."""
+        self.answered: dict[str, set[str]] = {}
+        """Per tournament: entries whose player clicked I'm out, answered privately
+        then, so the out DM is not sent as well."""
         self.gap = GAP
 
     # ------------------------------------------------------------ records
@@ -218,6 +228,12 @@ class DiscordBoards:
         }
         await self.store.append(BOARD_LOG, BOARD, payload)
 
+    def event(self, tournament: str) -> Name | Msg:
+        """The tournament's name (R-19.105): its host's title, or its own readable one."""
+        if self.driver is None:
+            return Name(tournament)
+        return event_of(self.driver, tournament)
+
     def locale(self, tournament: str) -> Locale:
         """The tournament's public language: its channel's server's."""
         board = self.boards.get(tournament)
@@ -241,7 +257,7 @@ class DiscordBoards:
         lines.append(msg(f"tourney.state.{state.status}"))
         lines += self._waiting(tournament)
         embed = discord.Embed(
-            title=render(msg("tourney.title", id=Name(tournament)), lang),
+            title=render(names.escaped(msg("tourney.title", event=self.event(tournament))), lang),
             description="\n".join(render(m, lang) for m in lines),
         )
         if not state.registration_open or state.status not in ("registering", "running"):
@@ -270,12 +286,27 @@ class DiscordBoards:
             return [msg("tourney.state.waiting_host")]
         return []
 
-    def status_text(self, tournament: str, lang: Locale, *, latest: bool = True) -> str:
+    def queued(self, tournament: str, player: str) -> list[Msg]:
+        """``player``'s purchases queued until his hand ends, in the order asked
+        (R-19.108): for his own status board only."""
+        runner = self.driver.get(tournament) if self.driver is not None else None
+        if runner is None:
+            return []
+        return [
+            msg("tourney.status.queued_addon" if a.addon else "tourney.status.queued_rebuy")
+            for a in runner.queue.waiting(player)
+        ]
+
+    def status_text(
+        self, tournament: str, lang: Locale, *, latest: bool = True, player: str | None = None
+    ) -> str:
         state = self._now(tournament)
         assert state is not None
         now = self.presenter.service.time.now() if self.presenter.service else 0.0
         lines = board_lines(state, now)
         lines[1:1] = self._waiting(tournament)
+        if player is not None:
+            lines += self.queued(tournament, player)
         said = [render(m, lang) for m in lines]
         board = self.boards.get(tournament)
         if latest and board is not None and board.latest:
@@ -284,10 +315,15 @@ class DiscordBoards:
             said += [f"- {render(m, lang)}" for m in board.latest]
         return "\n".join(said)
 
-    def status_embed(self, tournament: str, lang: Locale, *, latest: bool = True) -> discord.Embed:
+    def status_embed(
+        self, tournament: str, lang: Locale, *, latest: bool = True, player: str | None = None
+    ) -> discord.Embed:
+        """The status board; ``player``: his own copy, with his queued purchases."""
         return discord.Embed(
-            title=render(msg("tourney.status.title", id=Name(tournament)), lang),
-            description=self.status_text(tournament, lang, latest=latest),
+            title=render(
+                names.escaped(msg("tourney.status.title", event=self.event(tournament))), lang
+            ),
+            description=self.status_text(tournament, lang, latest=latest, player=player),
         )
 
     async def post_announcement(self, tournament: str, channel: int) -> bool:
@@ -338,6 +374,8 @@ class DiscordBoards:
             self._shown[message] = shown
 
     async def _paint(self, tournament: str) -> None:
+        if tournament not in self._waits_told:  # first paint since start: waits left
+            await self._ask_rebuys(tournament)
         board = self.boards.get(tournament)
         state = self._now(tournament)
         if board is None or state is None:
@@ -385,8 +423,8 @@ class DiscordBoards:
             if not isinstance(channel, discord.TextChannel):
                 raise RuntimeError(f"tournament {tournament}: no text channel {board.channel}")
             number = table.rsplit(":", 1)[1]
-            name = render(
-                msg("tourney.thread", id=Name(tournament), table=Number(int(number))),
+            name = render(  # a thread's name is no markdown: the title as written
+                msg("tourney.thread", event=self.event(tournament), table=Number(int(number))),
                 self.locale(tournament),
             )
             thread = await ops.create_thread(channel, name)
@@ -416,11 +454,17 @@ class DiscordBoards:
         told = self._outs_told.setdefault(tournament, len(runner.outs))
         new = runner.outs[told:]
         self._outs_told[tournament] = told + len(new)
+        answered = self.answered.setdefault(tournament, set())
         for out in new:
             player = player_of(runner.st, out.entry)
+            if out.entry in answered:  # he clicked I'm out: that answer told him
+                answered.discard(out.entry)
+                continue
             if not player.isdigit():
                 continue
-            said = functools.partial(out_dm, runner.st, tournament, player)
+            said = functools.partial(
+                out_dm, runner.st, tournament, player, event=self.event(tournament)
+            )
             await self._dm_or_channel(tournament, player, said)
         await self._ask_rebuys(tournament)
 
@@ -445,12 +489,12 @@ class DiscordBoards:
 
     async def _ask_rebuys(self, tournament: str) -> None:
         """Each player busted while a rebuy is sold to him is asked by DM, once, with
-        Rebuy and I'm out buttons (R-19.48); waits from before a restart are not asked
-        again (the status board's Rebuy and /tournament rebuy still answer them)."""
+        Rebuy and I'm out buttons (R-19.48). After a restart the first pass asks again
+        those still waiting, once, with the time they have left (R-19.107)."""
         runner = self.driver.runners.get(tournament) if self.driver is not None else None
         if runner is None or not runner.exists:
             return
-        told = self._waits_told.setdefault(tournament, len(runner.waits))
+        told = self._waits_told.setdefault(tournament, 0)
         new = list(enumerate(runner.waits))[told:]
         self._waits_told[tournament] = told + len(new)
         now = runner.service.time.now()
@@ -458,7 +502,11 @@ class DiscordBoards:
             player = player_of(runner.st, wait.entry)
             if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
                 continue
-            asked = functools.partial(wait_dm, runner.st, tournament, wait, index, now=now)
+            if seconds_left(wait, now) <= 0:
+                continue  # over: the driver puts him out
+            asked = functools.partial(
+                wait_dm, runner.st, tournament, wait, index, now=now, event=self.event(tournament)
+            )
             await self._dm_or_channel(tournament, player, asked)
 
     async def moved(self, tournament: str, entry: str, table: str) -> None:
@@ -488,13 +536,15 @@ class DiscordBoards:
         if board is None or state is None or board.standings:
             return
         lang = self.locale(tournament)
+        event = self.event(tournament)
         embed = discord.Embed(
-            title=render(msg("tourney.standings.title", id=Name(tournament)), lang),
+            title=render(names.escaped(msg("tourney.standings.title", event=event)), lang),
             description=standings_text(state, lang),
         )
         service = self.presenter.service
         now = service.time.now() if service is not None else 0.0
-        view = standings_view(tournament, state, now)
+        name = event.text if isinstance(event, Name) else render(event, lang)
+        view = standings_view(name, state, now)
         try:
             image = await asyncio.to_thread(self.picture, view, lang)
         except Exception:  # the standings still go, as text

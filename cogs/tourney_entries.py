@@ -19,7 +19,7 @@ from typing import Literal
 
 import discord
 
-from bot.poker.messages import Chips, Count, Name, msg
+from bot.poker.messages import Chips, Count, Msg, Name, msg
 from bot.tournament.director import Decision, State
 from bot.tournament.log import Waiting
 from bot.tourney_run import queue
@@ -34,8 +34,9 @@ from bot.tourney_run.buying import (
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
 from bot.tourney_run.runner import Runner
+from bot.tourney_run.titles import event_of
 from bot.words import Locale, render
-from cogs import ops
+from cogs import names, ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
@@ -86,14 +87,22 @@ def decode_wait(custom_id: str) -> tuple[Answer, str, int] | None:
 
 
 def wait_dm(
-    state: State, tournament: str, wait: Waiting, index: int, lang: Locale, now: float
+    state: State,
+    tournament: str,
+    wait: Waiting,
+    index: int,
+    lang: Locale,
+    now: float,
+    *,
+    event: Name | Msg,
 ) -> tuple[str, discord.ui.View]:
     """The DM asking a busted player whether he rebuys (R-19.48): the chips, the
-    price, the seconds left, and the Rebuy and I'm out buttons of this wait."""
+    price, the seconds left, and the Rebuy and I'm out buttons of this wait; the
+    tournament named by ``event`` (R-19.105)."""
     text = render(
         msg(
             "entries.rebuy_offer",
-            id=Name(tournament),
+            event=_inert(event),
             amount=Chips(state.config.stack),
             price=Chips(state.config.prize_part),
             count=Count(seconds_left(wait, now)),
@@ -137,13 +146,19 @@ def buy_view(state: State, tournament: str, lang: Locale) -> discord.ui.View | N
     return sealed(view)
 
 
+def _inert(event: Name | Msg) -> Name | Msg:
+    """The tournament's name as Discord's markdown shows it as written (R-1.12)."""
+    return Name(names.escape(event.text)) if isinstance(event, Name) else event
+
+
 def out_dm(
-    state: State, tournament: str, player: str, lang: Locale
+    state: State, tournament: str, player: str, lang: Locale, *, event: Name | Msg
 ) -> tuple[str, discord.ui.View | None]:
     """The DM telling ``player`` his entry is out: with a Re-enter button (the
-    announcement's Register, R-19.61) while he may re-enter."""
+    announcement's Register, R-19.61) while he may re-enter; the tournament named by
+    ``event`` (R-19.105)."""
     if not reentry_open(state, player):
-        return render(msg("entries.out", id=Name(tournament)), lang), None
+        return render(msg("entries.out", event=_inert(event)), lang), None
     view = discord.ui.View(timeout=None)
     view.add_item(
         discord.ui.Button(
@@ -152,7 +167,7 @@ def out_dm(
             style=discord.ButtonStyle.success,
         )
     )
-    return render(msg("entries.out_reenter", id=Name(tournament)), lang), sealed(view)
+    return render(msg("entries.out_reenter", event=_inert(event)), lang), sealed(view)
 
 
 def answer(decision: Decision, lang: Locale) -> str:
@@ -199,12 +214,16 @@ async def answer_wait(
     *,
     kind: Answer,
     index: int,
+    answered: set[str] | None = None,
 ) -> None:
     """A click of a busted player's DM button (R-19.48): rebuy or decline that wait,
     once; a click on a wait that is over, or not his, is answered privately and
-    changes nothing."""
+    changes nothing. A decline is told by this answer alone (with the Re-enter button
+    while he may re-enter): its entry is put in ``answered`` before it goes out, so
+    the boards send no out DM for it as well (R-19.107)."""
     await ops.defer(interaction)
     player = str(interaction.user.id)
+    out: list[str] = []
 
     async def command(runner: Runner) -> Decision:
         wait = runner.waits[index] if 0 <= index < len(runner.waits) else None
@@ -216,14 +235,25 @@ async def answer_wait(
             return Decision(refusal=msg("entries.rebuy_stale"))
         if kind == "rebuy":
             return await runner.rebuy(player, key=f"wait:{index}")
-        return await runner.decline(player, key=f"wait:{index}")
+        if answered is not None:
+            answered.add(wait.entry)
+        decided = await runner.decline(player, key=f"wait:{index}")
+        if decided.ok and decided.notices:
+            out.append(wait.entry)
+        elif answered is not None:
+            answered.discard(wait.entry)
+        return decided
 
     decision = await driver.run(tournament, command)
-    if kind == "out" and decision.ok and decision.notices:
-        text = render(msg("entries.declined", id=Name(tournament)), lang)
+    view: discord.ui.View | None = None
+    runner = driver.get(tournament)
+    if out and runner is not None:
+        event = event_of(driver, tournament)
+        text = render(msg("entries.declined", event=_inert(event)), lang)
+        view = out_dm(runner.st, tournament, player, lang, event=event)[1]
     else:
         text = answer(decision, lang)
-    await ops.reply(interaction, text)
+    await ops.reply(interaction, text, view=view)
 
 
 async def tell_queued(client: discord.Client, presenter: DiscordPresenter, runner: Runner) -> None:

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest_asyncio
 
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, msg
 from bot.tournament.structure import Level
 from bot.tourney_run.options import Options, config, payout_table
 from bot.tourney_run.runner import Runner
 from bot.tourney_run.stakes import table_id as tourney_table
+from bot.words import render
 from cogs.ids import decode
 from cogs.tournament_cog import TournamentCog
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -264,7 +265,9 @@ async def standings(fake: FakeDiscord) -> list[FakeMessage]:
 
 
 def announcement_or_none(h: Harness) -> list[str]:
-    found = [m for m in h.fake.channel_messages() if m.embeds and "Tournament" in str(m.embeds)]
+    event = cog(h).boards.event(next(iter(cog(h).driver.runners)))
+    title = render(msg("tourney.title", event=event), "en")
+    found = [m for m in h.fake.channel_messages() if m.embeds and title in str(m.embeds)]
     return [c for m in found for c in m.custom_ids()]
 
 

@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest_asyncio
 
+from bot.poker.messages import Number, msg
 from bot.table.ports import LedgerKind
 from bot.tournament.log import Rebought
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.runner import Runner
+from bot.words import render
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
@@ -89,7 +91,8 @@ async def test_R_19_90_a_busted_player_reenters_by_the_button_and_plays_on(t: Ha
 
     await t.fake.wait_for(offer)
     (dm,) = offer()
-    assert "You are out of tournament" in dm.content and "re-enter" in dm.content, dm.content
+    first = msg("tourney.name.scheduled", number=Number(1))  # its name, not its id
+    assert dm.content == render(msg("entries.out_reenter", event=first), "en"), dm.content
     before = len(t.fake.ephemerals(user))
     await t.fake.click(user, dm, dm.custom_ids()[0])
     await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest_asyncio
 
+from bot.poker.messages import msg
 from bot.tournament.log import Rebought
+from bot.words import render
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
@@ -114,3 +116,33 @@ def _tuned(h: Harness) -> Harness:
     cog(h).driver.between = 0.0
     cog(h).boards.gap = 0.0
     return h
+
+
+async def test_R_19_108_his_status_says_his_queued_rebuy_until_it_is_made(t: Harness) -> None:
+    """``/tournament status`` for a player with a rebuy queued says so ("made when your
+    hand ends"); another player's status and the public board do not; once it is
+    made, his status no longer says it."""
+    runner, users = await opened(t, 3, rebuys=2, rebuy_until=5, buy_in=100)
+    by_id = {str(u.id): u for u in users}
+    await t.fake.wait_for(lambda: runner.table(1).state.in_hand)
+    await settle(t)
+    rng = random.Random(4)
+    who = await act_at(t, runner, 1, rng, {"fold": 1})
+    assert who and runner.table(1).state.in_hand
+    buyer = by_id[who]
+    other = next(u for u in users if u is not buyer)
+    hand = runner.table(1).state.hand_no
+    await press(t, buyer, "rebuy", times=1)
+    assert len(runner.queue.waiting(who)) == 1
+    queued = render(msg("tourney.status.queued_rebuy"), "en")
+    assert queued in await command(t, buyer, "status")
+    assert queued not in await command(t, other, "status")
+    assert all(
+        queued not in str(e.get("description")) for m in t.fake.channel_messages() for e in m.embeds
+    )
+    for _ in range(200):
+        if runner.table(1).state.hand_no > hand or not runner.table(1).state.in_hand:
+            break
+        await act_at(t, runner, 1, rng, {"check_call": 1})
+    await t.fake.wait_for(lambda: runner.st.rebuys.get(who) == 1)
+    assert queued not in await command(t, buyer, "status")

@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest_asyncio
 
+from bot.poker.messages import Chips, Count, Number, msg
+from bot.tourney_run.buying import seconds_left
 from bot.tourney_run.runner import Runner
+from bot.words import render
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, make_bot
-from tests.test_discord_tourney import cog, settle
+from tests.test_discord_tourney import cog, create, settle
 from tests.test_discord_tourney_entries import act_once, opened
 
 PUSHY = {"all_in": 4, "check_call": 3, "fold": 3}
@@ -115,3 +118,76 @@ async def test_R_19_48_a_busted_player_rebuys_by_his_dm_and_another_declines(
     async with cog(t).driver.lock(runner.tournament):
         runner.check_chips()
         assert runner.chips_at_tables() == runner.st.chips == 4 * 300  # R-2.5
+
+
+async def test_R_19_102_the_rebuy_wait_is_a_create_option(t: Harness) -> None:
+    """``/tournament create rebuy_wait``: out of bounds refused privately with what is
+    allowed and nothing created; within them, the busted player's wait lasts it."""
+    alice = t.fake.user("alice")
+    said = await create(t, alice, format="scheduled", rebuys=1, rebuy_until=3, rebuy_wait=5)
+    allowed = render(msg("entries.refuse.rebuy_wait", low=Number(10), high=Number(600)), "en")
+    assert said == allowed and not cog(t).driver.runners
+    runner, _ = await opened(t, 3, rebuys=1, rebuy_until=10, rebuy_wait=120)
+    assert runner.st.config.entries.rebuy_wait == 120
+    await _until_wait(t, runner, random.Random(11), 0)
+    # His wait was just recorded: it ends the host's 120 s from now, not 60.
+    assert runner.waits[0].until - runner.service.time.now() > 60
+
+
+async def test_R_19_107_a_wait_is_offered_again_once_after_a_restart_and_out_is_told_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A player waiting to rebuy when the bot restarts gets the DM again, once, with the
+    time he has left (not again on the board's next redraws); his I'm out is told by
+    its private answer alone, no out DM besides."""
+    db = tmp_path / "chipfist.sqlite3"
+    bot = make_bot(db)
+    async with run_bot(fake_discord, bot, sync=True):
+        h = Harness(fake_discord, bot)
+        cog(h).boards.gap = 0.0
+        cog(h).driver.interval = 0.02
+        cog(h).driver.between = 2.0
+        runner, _ = await opened(h, 3, rebuys=1, rebuy_until=10, rebuy_wait=600)
+        await _until_wait(h, runner, random.Random(11), 0)
+        wait = runner.waits[0]
+        user = fake_discord.users[int(wait.entry)]
+        await fake_discord.wait_for(lambda: _offers(h, user))
+        assert len(_offers(h, user)) == 1
+        await cog(h).driver.stop()  # no more deals: he is still waiting at the restart
+    bot2 = make_bot(db)
+    async with run_bot(fake_discord, bot2, sync=True):
+        h2 = Harness(fake_discord, bot2)
+        cog(h2).boards.gap = 0.0
+        runner = cog(h2).driver.runners[runner.tournament]
+        assert runner.st.waiting.get(wait.entry) == wait
+        await fake_discord.wait_for(lambda: len(_offers(h2, user)) == 2)
+        again = _offers(h2, user)[-1]
+        left = seconds_left(wait, runner.service.time.now())
+        event = cog(h2).boards.event(runner.tournament)
+        cfg = runner.st.config
+        asked = {
+            render(
+                msg(
+                    "entries.rebuy_offer",
+                    event=event,
+                    amount=Chips(cfg.stack),
+                    price=Chips(cfg.prize_part),
+                    count=Count(n),
+                ),
+                "en",
+            )
+            for n in range(left, 601)
+        }
+        assert 0 < left <= 600 and again.content in asked, again.content  # the time left
+        for _ in range(3):  # the board's redraws ask nobody again
+            cog(h2).boards.repaint(runner.tournament)
+            await settle(h2)
+        assert len(_offers(h2, user)) == 2
+        dms = len(fake_discord.dm_messages(user))
+        said = await _click(h2, user, again, "cfw:out:")
+        assert said == render(msg("entries.declined", event=event), "en"), said
+        await fake_discord.wait_for(lambda: wait.entry not in runner.st.waiting)
+        await settle(h2)
+        await fake_discord.wait_idle(0.2)
+        assert len(fake_discord.dm_messages(user)) == dms  # no out DM as well
+        assert wait.entry in {f.entry for f in runner.st.finishes} or runner.st.out

@@ -16,7 +16,7 @@ import pytest
 from bot.local.terminal import parse_args
 from bot.local.tourney import ENTRY_WORDS, Tourney, config_from_args
 from bot.local.words import Words, choose, player_phrase
-from bot.poker.messages import Chips, Count, Name, Number, Rule, msg
+from bot.poker.messages import Chips, Count, Msg, Name, Number, Rule, msg
 from bot.table.clocks import ManualTime
 from bot.table.ports import StorePort, open_store
 from bot.table.text_actions import parse_action
@@ -46,7 +46,7 @@ async def _close(opened: Opened) -> None:
     await store.close()
 
 
-def _en(key: str, **params: Chips | Count | Name | Number) -> str:
+def _en(key: str, **params: Chips | Count | Name | Number | Msg) -> str:
     return render(msg(key, **params), "en")
 
 
@@ -187,7 +187,8 @@ async def test_R_19_74_a_busted_player_re_enters_at_the_keyboard(tmp_path: Path)
         text = out.getvalue()
         # asked once: out again after registration closed, she is not asked
         assert text.count(Words()("tourney.reentry", name="alice")) == 1
-        assert _en("tournament.reentered", player=Name("alice"), count=Count(4)) in text
+        second = msg("results.entry", name=Name("alice"), number=Number(2))
+        assert _en("tournament.reentered", player=second, count=Count(4)) in text
         assert state.chips == 4 * 1500 == tourney.run.chips_at_tables()
     finally:
         await _close(opened)

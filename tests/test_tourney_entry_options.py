@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.poker.messages import Msg
+from bot.poker.messages import Msg, Name, msg
 from bot.tournament.director import Entry, State
 from bot.tournament.structure import Config, Entries, Level, preset
 from bot.tourney_run.buying import addon_open, click_key, offer, rebuys_open, reentry_open
 from bot.tourney_run.entrants import entry_at, live_entry, player_of
 from bot.tourney_run.options import Options, config
+from bot.words import render
 
 
 def _key(made: Config | Msg) -> str:
@@ -101,10 +102,12 @@ def test_R_19_90_the_out_dm_offers_reentry_only_while_he_may() -> None:
         entries=(Entry("u1", "u1", "Ann", 1, 100), Entry("u2", "u2", "Bob", 2, 100)),
         seats={"u2": (1, 1)},
     )
-    text, view = out_dm(state, "t1", "u1", "en")
-    assert "You are out of tournament t1" in text and "re-enter" in text
+    event = Name("Friday *Cup*")  # named by its title, inert in markdown
+    text, view = out_dm(state, "t1", "u1", "en", event=event)
+    said = msg("entries.out_reenter", event=Name("Friday \\*Cup\\*"))
+    assert text == render(said, "en") and "t1" not in text
     assert view is not None
     assert [c.custom_id for c in view.children] == ["cft:reg:t1"]  # type: ignore[attr-defined]
     closed = replace(state, registration_open=False)
-    text, view = out_dm(closed, "t1", "u1", "de")
-    assert view is None and "t1" in text and "re-enter" not in text
+    text, view = out_dm(closed, "t1", "u1", "de", event=event)
+    assert view is None and text == render(msg("entries.out", event=Name("Friday \\*Cup\\*")), "de")

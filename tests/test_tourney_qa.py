@@ -74,7 +74,8 @@ def over_limits(fake: FakeDiscord) -> list[object]:
 
 def announcement_any(h: Harness) -> FakeMessage:
     """The announcement, with or without its buttons (gone once registration closed)."""
-    title = render(msg("tourney.title", id=Name(next(iter(cog(h).driver.runners)))), "en")
+    event = cog(h).boards.event(next(iter(cog(h).driver.runners)))
+    title = render(msg("tourney.title", event=event), "en")
     (found,) = [m for m in h.fake.channel_messages() if title in str(m.embeds)]
     return found
 
@@ -438,7 +439,8 @@ async def test_R_19_89_a_bust_with_closed_dms_is_offered_the_reentry_in_the_chan
     user = t.fake.users[int(busted)]
     await t.fake.wait_for(lambda: _pinged_with(t, user, "cft:reg:"))
     (post,) = _pinged_with(t, user, "cft:reg:")
-    assert render(msg("entries.out_reenter", id=Name(runner.tournament)), "en") in post.content
+    event = cog(t).boards.event(runner.tournament)  # R-19.105: its name, not its id
+    assert render(msg("entries.out_reenter", event=event), "en") in post.content
     before = len(t.fake.ephemerals(user))
     await t.fake.click(user, post, next(c for c in post.custom_ids() if c.startswith("cft:reg:")))
     await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)

@@ -67,3 +67,21 @@ def test_r19_70_results_csv_reads_back_in_the_readers_language() -> None:
         assert [int(r[3]) for r in body] == [30, 10, 0, 0, 0]
         assert [int(r[4]) for r in body] == [2, 1, 1, 2, 1]
         assert body[3][0] == body[4][0] == shared != body[2][0]
+
+
+def test_R_19_101_csv_cells_that_would_be_formulas_are_guarded() -> None:
+    """OWASP CSV injection: a name starting with = + - @ tab or CR is written with a
+    leading apostrophe, so no spreadsheet runs it; the file still reads back as CSV with
+    one row per entry and the other cells as they were."""
+    hostile = ('=HYPERLINK("http://x","y")', "+1+1", "-2,3", "@SUM(A1)", "\tTab", "\rCR")
+    entries = tuple(Entry(f"e{n}", f"e{n}", name, 1, 100) for n, name in enumerate(hostile))
+    entries += (Entry("ok", "ok", 'Plain, "quoted"', 1, 100),)
+    finishes = tuple(Finish(e.entry, n, n, 0) for n, e in enumerate(entries, start=1))
+    state = State(Config(), entries=entries, finishes=finishes)
+    text = results_csv(results(state))
+    body = list(csv.reader(io.StringIO(text, newline="")))[1:]
+    assert len(body) == len(entries)
+    assert [r[1] for r in body] == [*("'" + h for h in hostile), 'Plain, "quoted"']
+    for row in body:
+        assert not row[1].startswith(("=", "+", "-", "@", "\t", "\r")), row
+        assert [int(c) for c in row[2:]] == [0, 0, 1]

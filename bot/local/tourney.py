@@ -54,11 +54,12 @@ from bot.tournament import director
 from bot.tournament.director import Decision
 from bot.tournament.log import Created, Waiting
 from bot.tournament.rotation import ROTATE
-from bot.tournament.structure import PRESETS, Config
+from bot.tournament.structure import PRESETS, REBUY_WAIT, Config
 from bot.tourney_run import options as tourney_options
 from bot.tourney_run import queue
 from bot.tourney_run.buying import ANSWER_NO, ANSWER_YES, rebuy_question
 from bot.tourney_run.journal import journal_id
+from bot.tourney_run.options import WAIT
 from bot.tourney_run.results import hand_files, place_words, results, results_csv
 from bot.tourney_run.robots import answer_waits
 from bot.tourney_run.runner import Runner
@@ -182,6 +183,15 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "(`NAME: rebuy`, `NAME: addon`)",
     )
     ap.add_argument(
+        "--rebuy-wait",
+        dest="rebuy_wait",
+        type=int,
+        default=REBUY_WAIT,
+        metavar="SECONDS",
+        help=f"how long a busted player may wait to rebuy, {WAIT[0]} to {WAIT[1]} seconds "
+        "(default %(default)s)",
+    )
+    ap.add_argument(
         "--rotate",
         choices=ROTATE,
         default=ROTATE[0],
@@ -237,6 +247,7 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
             addon=int(args.stack) if rebuys else 0,
             addon_price=buy_in if rebuys else 0,
             rotate=str(getattr(args, "rotate", ROTATE[0])),
+            rebuy_wait=int(getattr(args, "rebuy_wait", REBUY_WAIT)),
         )
     )
     return say.render(made) if isinstance(made, Msg) else made

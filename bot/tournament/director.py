@@ -438,7 +438,7 @@ def register(
     reg = Registered(player, name, entry, number, cfg.buy_in + cfg.fee)
     notice = msg(
         "tournament.registered" if count == 0 else "tournament.reentered",
-        player=Name(name),
+        player=entry_said(name, count + 1),  # a re-entry by its number (R-19.104)
         count=Count(len(state.entries) + 1),
     )
     if state.status == "running":
@@ -944,7 +944,10 @@ def rebuy(
     before the money) or the add-on (once, from the last rebuy level to the next
     break's end), between hands (R-19.38). An entry waiting after his bust (R-19.47)
     rebuys the starting stack and sits at a seat drawn among ``tables`` as a late
-    entry does (R-19.48); ``at``: now, past his wait he may not."""
+    entry does (R-19.48); ``at``: now, past his wait he may not. Only while the
+    tournament runs, whatever path asks (R-19.100)."""
+    if state.status != "running":
+        return refuse("not_running")
     e = state.config.entries
     if entry in state.waiting and not addon:
         wait = state.waiting[entry]

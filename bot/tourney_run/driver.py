@@ -22,7 +22,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bot.poker.messages import Msg
@@ -48,20 +48,28 @@ LIVE = ("registering", "running")
 @dataclass(frozen=True, slots=True)
 class Opened:
     """A tournament in the index: its id, the platform's place for it (a channel id
-    here, 0 for none), who opened it, and when a scheduled one starts (0: by hand)."""
+    here, 0 for none), who opened it, and when a scheduled one starts (0: by hand);
+    the host's ``title`` (empty: none), the platform's ``guild`` (0: none) and the
+    tournament's ``number`` among that guild's (0: not counted), which name it when it
+    has no title (:func:`bot.tourney_run.titles.event_said`)."""
 
     tournament: str
     place: int = 0
     host: str = ""
     starts_at: float = 0.0
+    title: str = ""
+    guild: int = 0
+    number: int = 0
 
     def to_payload(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "tournament": self.tournament,
             "place": self.place,
             "host": self.host,
             "starts_at": self.starts_at,
         }
+        extra = {"title": self.title, "guild": self.guild, "number": self.number}
+        return out | {k: v for k, v in extra.items() if v}
 
     @classmethod
     def from_payload(cls, data: Mapping[str, Any]) -> Opened:
@@ -70,6 +78,9 @@ class Opened:
             int(data.get("place", 0)),
             str(data.get("host", "")),
             float(data.get("starts_at", 0.0)),
+            str(data.get("title", "")),
+            int(data.get("guild", 0)),
+            int(data.get("number", 0)),
         )
 
 
@@ -192,7 +203,7 @@ class Driver:
                     continue
             if runner.st.status == "registering" and await waiting.waiting(runner.journal):
                 self.waiting.add(opened.tournament)  # R-19.68: not started by the clock
-                opened = Opened(opened.tournament, opened.place, opened.host)
+                opened = replace(opened, starts_at=0.0)
             self.opened[opened.tournament] = opened
             self.runners[opened.tournament] = runner
             self._told_moves[opened.tournament] = len(runner.history)

@@ -14,7 +14,16 @@ from bot.poker.messages import Chips, Count, Msg, Name, Number, Term, msg
 from bot.poker.variants import VARIANTS
 from bot.table.games import split_game, split_rotation
 from bot.tournament.rotation import ROTATE, rotate_of
-from bot.tournament.structure import PRESETS, Config, Entries, Forced, Level, Schedule, preset
+from bot.tournament.structure import (
+    PRESETS,
+    REBUY_WAIT,
+    Config,
+    Entries,
+    Forced,
+    Level,
+    Schedule,
+    preset,
+)
 from bot.tourney_run.games import most_players, refusal
 
 STACK: Final = (100, 1_000_000)
@@ -25,6 +34,8 @@ ENTRIES: Final = 10
 """At most this many re-entries, and this many rebuys, per player."""
 START_IN: Final = 7 * 24 * 60
 """A scheduled start at most a week ahead (minutes)."""
+WAIT: Final = (10, 600)
+"""A busted player's wait to rebuy, in seconds (R-19.102)."""
 
 
 def games() -> tuple[str, ...]:
@@ -62,6 +73,8 @@ class Options:
     """The add-on's chips (0: none)."""
     addon_price: int = 0
     """What the add-on costs (0: the buy-in)."""
+    rebuy_wait: int = REBUY_WAIT
+    """Seconds a busted player may wait to rebuy (R-19.47, R-19.102)."""
     rotate: str = "level"
     """When a rotation's tables change game: ``level`` (WSOP), ``orbit`` or ``deal``
     (R-19.54)."""
@@ -144,6 +157,7 @@ def config(o: Options) -> Config | Msg:
             addon=o.addon,
             addon_price=(o.addon_price or o.buy_in) if o.addon else 0,
             bounty=o.bounty,
+            rebuy_wait=o.rebuy_wait,
         ),
         payouts=shares,
         rotate=rotate,
@@ -167,7 +181,9 @@ def entries_refusal(o: Options) -> Msg | None:
         return msg("entries.refuse.addon", low=Chips(STACK[0]), high=Chips(STACK[1]))
     if min(o.addon, o.addon_price, o.rebuy_until) < 0:
         return msg("entries.refuse.rebuy_until")
+    if not WAIT[0] <= o.rebuy_wait <= WAIT[1]:
+        return msg("entries.refuse.rebuy_wait", low=Number(WAIT[0]), high=Number(WAIT[1]))
     return None
 
 
-__all__ = ["Options", "config", "entries_refusal", "games", "payout_table"]
+__all__ = ["WAIT", "Options", "config", "entries_refusal", "games", "payout_table"]

@@ -98,15 +98,28 @@ def place_words(first: int, last: int, locale: Locale = DEFAULT) -> str:
     return render(msg("results.place.shared", first=Number(first), last=Number(last)), locale)
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is read by a spreadsheet as a formula (the
+OWASP CSV-injection list)."""
+
+
+def cell(text: str) -> str:
+    """A text cell a spreadsheet shows as typed (R-19.101): one starting like a
+    formula gets a leading apostrophe, the OWASP advice. The writer quotes every text
+    cell (a carriage return inside one included), so the file stays a true CSV."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def results_csv(rows: list[Result], locale: Locale = DEFAULT) -> str:
     """The results as CSV: a header row in ``locale``, then one row per entry, amounts
-    as plain integers (a spreadsheet's numbers in every language)."""
+    as plain integers (a spreadsheet's numbers in every language). Every text cell is
+    guarded against formulas (:func:`cell`)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([render(msg(key), locale) for key in COLUMNS])
+    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow([cell(render(msg(key), locale)) for key in COLUMNS])
     for r in rows:
-        place = place_words(r.first, r.last, locale)
-        writer.writerow([place, r.named(locale), r.prize, r.bounties, r.entries])
+        place = cell(place_words(r.first, r.last, locale))
+        writer.writerow([place, cell(r.named(locale)), r.prize, r.bounties, r.entries])
     return buffer.getvalue()
 
 
