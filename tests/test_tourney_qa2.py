@@ -1,0 +1,206 @@
+"""Tournament features played through the real discord.py client against the fake
+Discord as players play them: a busted player's rebuy DM clicked twice at once, or
+after his time ran out, a pause while he waits, the host cancelling while he waits
+(refunds), and the status asked in German and Russian while he waits (R-19.41,
+R-19.42, R-19.47 to R-19.49, R-19.64). Chips constant throughout (R-2.5)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest_asyncio
+
+from bot.poker.messages import Chips, Count, Name, msg
+from bot.store.records import LedgerKind
+from bot.tourney_run.journal import journal_id
+from bot.tourney_run.runner import Runner
+from bot.words import Locale, render
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord.fixtures import run_bot
+from tests.test_discord_e2e import Harness, make_bot
+from tests.test_discord_tourney import cog, command, settle
+from tests.test_discord_tourney_entries import act_once, opened
+
+PUSHY = {"all_in": 4, "check_call": 3, "fold": 3}
+
+
+@pytest_asyncio.fixture
+async def t(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
+    bot = make_bot(tmp_path / "chipfist.sqlite3")
+    async with run_bot(fake_discord, bot, sync=True):
+        harness = Harness(fake_discord, bot)
+        cog(harness).driver.interval = 0.02
+        cog(harness).driver.between = 0.0
+        cog(harness).boards.gap = 0.0
+        yield harness
+
+
+def said(key: str, lang: Locale = "en", **params: Chips | Count | Name) -> str:
+    return render(msg(key, **params), lang)
+
+
+async def _to_a_wait(h: Harness, players: int, seed: int) -> tuple[Runner, FakeUser, FakeMessage]:
+    """A scheduled event with rebuys; the players act by their buttons until one busts
+    and waits (R-19.47); that player and his DM with the Rebuy and I'm out buttons."""
+    runner, _ = await opened(h, players, rebuys=1, rebuy_until=10, buy_in=100)
+    rng = random.Random(seed)
+    cog(h).driver.between = 2.0  # a table waits a while after a hand: time to click
+    for _ in range(4000):
+        if runner.waits:
+            break
+        assert runner.st.status == "running", "the tournament ended before a wait"
+        if not await act_once(h, runner, rng, PUSHY):
+            await asyncio.sleep(0.02)
+    assert runner.waits, "nobody busted"
+    user = h.fake.users[int(runner.waits[0].entry)]
+    await h.fake.wait_for(lambda: _offers(h, user))
+    return runner, user, _offers(h, user)[-1]
+
+
+def _offers(h: Harness, user: FakeUser) -> list[FakeMessage]:
+    return [m for m in h.fake.dm_messages(user) if any("cfw:" in c for c in m.custom_ids())]
+
+
+def _button(dm: FakeMessage, prefix: str) -> str:
+    return next(c for c in dm.custom_ids() if c.startswith(prefix))
+
+
+async def _conserved(h: Harness, runner: Runner) -> int:
+    """Every chip of the tournament is at a table (a waiting player has none), R-2.5."""
+    async with cog(h).driver.lock(runner.tournament):
+        runner.check_chips()
+        assert runner.chips_at_tables() == runner.st.chips
+        return runner.st.chips
+
+
+async def test_R_19_48_two_clicks_on_rebuy_at_once_buy_once(t: Harness) -> None:
+    """The busted player double-clicks Rebuy (both clicks delivered together): one
+    rebuy, one price in the pool, one seat; the other click is answered privately that
+    the offer is over."""
+    runner, user, dm = await _to_a_wait(t, 3, 11)
+    entry = runner.waits[0].entry
+    pool, chips = runner.st.pool, runner.st.chips
+    before = len(t.fake.ephemerals(user))
+    button = _button(dm, "cfw:rebuy:")
+    await asyncio.gather(t.fake.click(user, dm, button), t.fake.click(user, dm, button))
+    await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) >= before + 2)
+    await settle(t)
+    answers = sorted(m.content for m in t.fake.ephemerals(user)[before:])
+    bought = said("tournament.rebought", player=Name(user.name), amount=Chips(300))
+    assert [a.startswith(bought) for a in answers].count(True) == 1, answers
+    assert said("entries.rebuy_stale") in answers, answers
+    assert runner.st.rebuys[entry] == 1
+    assert runner.st.pool == pool + 100 and runner.st.chips == chips + 300
+    assert entry in runner.st.seats and entry not in runner.st.waiting
+    assert await _conserved(t, runner) == 4 * 300
+
+
+async def test_R_19_115_a_cancel_while_a_player_waits_refunds_by_the_stacks(t: Harness) -> None:
+    """The host cancels while a busted player waits to rebuy: the pool goes back by
+    the stacks (a waiting player has none: nothing back, R-19.42), all of it, recorded
+    in the ledger under the tournament; his Rebuy clicked afterwards is answered that
+    the tournament is not running and buys nothing."""
+    runner, user, dm = await _to_a_wait(t, 3, 11)
+    entry = runner.waits[0].entry
+    stacks = dict(runner.st.stacks)
+    await command(t, t.fake.user("alice"), "cancel")
+    assert runner.st.status == "cancelled"
+    refunds = dict(runner.st.refunds)
+    assert sum(refunds.values()) == runner.st.pool == 3 * 100
+    assert refunds[entry] == 0 and stacks.get(entry, 0) == 0
+    assert {e for e, r in refunds.items() if r} == {e for e, c in stacks.items() if c}
+    rows = await runner.service.store.ledger_rows(journal_id(runner.tournament))
+    back = {r.player_id: r.amount for r in rows if r.kind == LedgerKind.CASH_OUT}
+    assert back == refunds, rows
+    before = len(t.fake.ephemerals(user))
+    await t.fake.click(user, dm, _button(dm, "cfw:rebuy:"))
+    await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)
+    assert t.fake.ephemerals(user)[-1].content == said("tournament.refuse.not_running")
+    assert runner.st.rebuys.get(entry, 0) == 0 and runner.st.pool == 300
+
+
+def _ahead(runner: Runner, seconds: float) -> None:
+    """The dealer's clock (tables and tournament share it) moves ``seconds`` ahead."""
+    clock = runner.service.time
+    real = type(clock).now
+    clock.now = lambda: real(clock) + seconds  # type: ignore[method-assign]
+
+
+async def test_R_19_49_rebuy_clicked_after_his_time_ran_out_buys_nothing(t: Harness) -> None:
+    """Nobody clicks within the 60 seconds: the wait ends by itself and he is out; his
+    Rebuy clicked then is answered privately that the offer is over; nothing bought."""
+    runner, user, dm = await _to_a_wait(t, 3, 11)
+    entry = runner.waits[0].entry
+    _ahead(runner, 61)
+    await t.fake.wait_for(lambda: entry not in runner.st.waiting)
+    await settle(t)
+    assert any(o.entry == entry for o in runner.outs)
+    pool, chips = runner.st.pool, runner.st.chips
+    before = len(t.fake.ephemerals(user))
+    await t.fake.click(user, dm, _button(dm, "cfw:rebuy:"))
+    await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)
+    assert t.fake.ephemerals(user)[-1].content == said("entries.rebuy_stale")
+    assert runner.st.pool == pool and runner.st.chips == chips
+    assert entry not in runner.st.rebuys and entry not in runner.st.seats
+
+
+async def test_R_19_115_after_a_pause_his_dm_rebuy_still_answers_his_wait(t: Harness) -> None:
+    """The host pauses while a busted player waits; far more than his 60 seconds pass;
+    the host resumes: he still waits (a pause stops his time, moving its end), and the
+    Rebuy of the DM he was sent seats him with a starting stack."""
+    runner, user, dm = await _to_a_wait(t, 3, 11)
+    entry = runner.waits[0].entry
+    alice = t.fake.user("alice")
+    await command(t, alice, "pause")
+    assert runner.st.paused
+    _ahead(runner, 300)
+    await asyncio.sleep(0.3)  # the driver ticks meanwhile
+    await settle(t)
+    assert entry in runner.st.waiting
+    await command(t, alice, "pause", resume=True)
+    assert not runner.st.paused and entry in runner.st.waiting
+    assert runner.st.waiting[entry] != runner.waits[0]  # its end moved by the pause
+    before = len(t.fake.ephemerals(user))
+    await t.fake.click(user, dm, _button(dm, "cfw:rebuy:"))
+    await t.fake.wait_for(lambda: len(t.fake.ephemerals(user)) > before)
+    answer = t.fake.ephemerals(user)[-1].content
+    bought = said("tournament.rebought", player=Name(user.name), amount=Chips(300))
+    assert answer.startswith(bought), answer
+    await t.fake.wait_for(lambda: entry in runner.st.seats)
+    assert runner.st.rebuys[entry] == 1
+    assert await _conserved(t, runner) == 4 * 300
+
+
+async def test_R_19_64_status_in_german_and_russian_names_the_waiting_players(
+    t: Harness,
+) -> None:
+    """/tournament status asked by a player whose client speaks German, then Russian,
+    while players wait to rebuy: the answer is in his language (each wait said as the
+    catalogue says it), with no English line and no card."""
+    runner, user, _ = await _to_a_wait(t, 3, 11)
+    waiting = sorted(runner.st.waiting)
+    assert waiting
+    for lang in ("de", "ru"):
+        user.locale = lang
+        text = await command(t, user, "status")
+        assert text.startswith(said("tourney.state.running", lang)), text
+        for entry in waiting:
+            name = t.fake.users[int(entry)].name
+            line = said(
+                "tournament.waiting",
+                lang,
+                player=Name(name),
+                amount=Chips(300),
+                price=Chips(100),
+                count=Count(60),
+            )
+            assert line in text, (lang, text)
+        english = said(
+            "tournament.waiting", player=Name("p"), amount=Chips(1), price=Chips(1), count=Count(2)
+        )
+        assert english.split(" ", 1)[1][:20] not in text, text
+        assert not re.search(r"\b[2-9TJQKA][shdc]\b", text), text  # no card leaked
