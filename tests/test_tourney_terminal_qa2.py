@@ -6,11 +6,13 @@ R-19.59, R-19.66, R-19.74). Every chip stays in play (R-2.5)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from bot.poker.messages import Chips, Count, Name
 from bot.table.clocks import ManualTime
 from bot.words import render
+from tests.test_local_terminal_tourney import _run
 from tests.test_local_terminal_tourney_play import _asked, _close, _en, _open
 
 SNG = ["--tournament", "sng", "--players", "3", "--seed", "4", "--clock", "0"]
@@ -166,3 +168,37 @@ async def test_R_19_49_a_decline_then_rebuy_re_enters_as_alice_2(tmp_path: Path)
         assert tourney.run.taken_at_end == state.chips  # R-2.5
     finally:
         await _close(opened)
+
+
+async def test_R_19_56_horse_by_orbit_carries_a_game_across_a_level_change(
+    tmp_path: Path,
+) -> None:
+    """--game horse --rotate orbit, four robots at a table of four seats: each game is
+    dealt for four deals (a full table's orbit, even once players are out), in the
+    HORSE order, and a level change in the middle of an orbit changes the stakes, not
+    the game: each hand is dealt at the limits of the level in force."""
+    argv = ["--tournament", "sng", "--players", "4", "--seed", "3", "--clock", "0"]
+    code, text = await _run(tmp_path, [*argv, "--game", "horse", "--rotate", "orbit", "--robots"])
+    assert code == 0, text[-1500:]
+    limits = re.compile(r"^Level (\d+): limits (\d+)/(\d+);")
+    hand = re.compile(r"^\[table 1\] Hand #(\d+): Fixed-limit (.+?), .*bets (\d+)/(\d+)")
+    level: tuple[int, int, int] | None = None
+    dealt: list[tuple[int, str, tuple[int, int, int]]] = []
+    for line in text.splitlines():
+        if m := limits.match(line):
+            level = (int(m[1]), int(m[2]), int(m[3]))
+        elif m := hand.match(line):
+            assert level is not None and (int(m[3]), int(m[4])) == level[1:], line
+            dealt.append((int(m[1]), m[2], level))
+    assert [n for n, _, _ in dealt] == list(range(1, len(dealt) + 1))
+    runs: list[tuple[str, list[int]]] = []
+    for _, game, lvl in dealt:
+        if runs and runs[-1][0] == game:
+            runs[-1][1].append(lvl[0])
+        else:
+            runs.append((game, [lvl[0]]))
+    order = [game for game, _ in runs]
+    horse = order[:5]
+    assert len(set(horse)) == 5 and order == [horse[i % 5] for i in range(len(order))], order
+    assert all(len(levels) == 4 for _, levels in runs[:-1]), runs  # the last may end early
+    assert any(len(set(levels)) > 1 for _, levels in runs), runs  # an orbit over a level
