@@ -2,7 +2,9 @@
 Discord as players play them: a busted player's rebuy DM clicked twice at once, or
 after his time ran out, a pause while he waits, the host cancelling while he waits
 (refunds), and the status asked in German and Russian while he waits (R-19.41,
-R-19.42, R-19.47 to R-19.49, R-19.64). Chips constant throughout (R-2.5)."""
+R-19.42, R-19.47 to R-19.49, R-19.64, R-19.115); and at the home game a co-host's
+kicks and a kicked player sitting again (R-20.51, R-20.80, R-20.81). Chips constant
+throughout (R-2.5)."""
 
 from __future__ import annotations
 
@@ -21,11 +23,13 @@ from bot.tourney_run.runner import Runner
 from bot.words import Locale, render
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
-from tests.test_discord_e2e import Harness, make_bot
+from tests.test_discord_e2e import Harness, h, make_bot, players
 from tests.test_discord_tourney import cog, command, settle
 from tests.test_discord_tourney_entries import act_once, opened
 
 PUSHY = {"all_in": 4, "check_call": 3, "fold": 3}
+
+__all__ = ["h"]  # the home game's end-to-end fixture, shared
 
 
 @pytest_asyncio.fixture
@@ -204,3 +208,40 @@ async def test_R_19_64_status_in_german_and_russian_names_the_waiting_players(
         )
         assert english.split(" ", 1)[1][:20] not in text, text
         assert not re.search(r"\b[2-9TJQKA][shdc]\b", text), text  # no card leaked
+
+
+async def test_R_20_80_a_co_host_kicks_and_the_kicked_player_sits_again(
+    h: Harness,
+) -> None:
+    """The host makes bob co-host. bob's kick of the host is refused naming who may;
+    his kick of carol cashes her out naming him (R-20.81); clicked twice, the second
+    finds no seat. carol sits again (a kick is no ban, R-20.51); her double /sit is
+    answered, in her German then Russian client, that she has a seat; carol, not a
+    manager, kicking bob is refused in Russian naming who may. No chip created or lost."""
+    fake = h.fake
+    host, bob, carol = players(fake)[:3]
+    for u in (bob, carol):
+        u.permissions = str(1 << 11)  # Send Messages only: not a moderator
+    await h.slash(host, "table create")
+    for u in (host, bob, carol):
+        await h.slash(u, "sit", buy_in=200)
+    await h.slash(host, "host cohost", member=bob)
+    await h.slash(bob, "host kick", member=host)
+    assert h.last_ephemeral(bob) == said("host.not_on_host")
+    await h.slash(bob, "host kick", member=carol)
+    kicked = said("host.kicked.cohost", who=Name(carol.name), by=Name(bob.name))
+    assert h.last_ephemeral(bob) == kicked
+    assert h.table().state.seat_of(str(carol.id)) is None
+    await h.slash(bob, "host kick", member=carol)
+    assert h.last_ephemeral(bob) == said("host.not_seated")
+    await h.slash(carol, "sit", buy_in=200)
+    assert h.table().state.seat_of(str(carol.id)).stack == 200
+    for lang in ("de", "ru"):
+        carol.locale = lang
+        await h.slash(carol, "sit", buy_in=200)
+        assert h.last_ephemeral(carol) == said("table.sit.has_seat", lang)
+    await h.slash(carol, "host kick", member=bob)
+    assert h.last_ephemeral(carol) == said("table.hosts_only", "ru")
+    seats = [h.table().state.seat_of(str(u.id)) for u in (host, bob, carol)]
+    assert [s.stack if s else None for s in seats] == [200, 200, 200]
+    assert h.table().conservation_error() is None  # R-2.5
