@@ -245,3 +245,49 @@ async def test_R_20_80_a_co_host_kicks_and_the_kicked_player_sits_again(
     seats = [h.table().state.seat_of(str(u.id)) for u in (host, bob, carol)]
     assert [s.stack if s else None for s in seats] == [200, 200, 200]
     assert h.table().conservation_error() is None  # R-2.5
+
+
+async def test_R_19_66_a_rebuy_asked_in_the_hand_he_busts_in_answers_his_wait(
+    t: Harness,
+) -> None:
+    """A player all in asks /tournament rebuy before his hand is over: queued. If he
+    busts in that hand the queued rebuy is his wait's answer: he is seated again with a
+    starting stack, told by DM that it was made, and sent no Rebuy / I'm out DM; if he
+    wins it, it is refused (his stack is above the starting stack) and he is told."""
+    runner, _ = await opened(t, 4, rebuys=1, rebuy_until=10, buy_in=100)
+    rng = random.Random(5)
+    cog(t).driver.between = 2.0
+    asked: set[str] = set()
+    busted: str | None = None
+    for _ in range(4000):
+        busted = next((w.entry for w in runner.waits if w.entry in asked), None)
+        if busted is not None or runner.st.status != "running":
+            break
+        who = await act_once(t, runner, rng, PUSHY)
+        if not who:
+            await asyncio.sleep(0.02)
+            continue
+        for number in runner.ports:
+            view = runner.table(number).snapshot(None)
+            seat = next((s for s in view.seats if s.user_id == who), None)
+            if view.in_hand and seat is not None and seat.stack == 0 and who not in asked:
+                asked.add(who)
+                answer = await command(t, t.fake.users[int(who)], "rebuy")
+                assert answer == said("tourney.queue.rebuy"), answer
+    assert busted is not None, "nobody who asked busted"
+    user = t.fake.users[int(busted)]
+    await t.fake.wait_for(lambda: busted in runner.st.seats)
+    await settle(t)
+    assert runner.st.rebuys[busted] == 1 and busted not in runner.st.waiting
+    assert not _offers(t, user)  # no question: his queued rebuy answered it
+    made = said("tournament.rebought", player=Name(user.name), amount=Chips(300))
+    dms = [m.content for m in t.fake.dm_messages(user)]
+    assert any(made in d for d in dms), dms
+    for other in asked - {busted}:  # all in and won: refused, told
+        texts = " ".join(m.content for m in t.fake.dm_messages(t.fake.users[int(other)]))
+        assert (
+            other in runner.st.rebuys
+            or said("tournament.refuse.rebuy_stack", amount=Chips(300)) in texts
+            or other in runner.st.waiting
+        ), texts
+    await _conserved(t, runner)
