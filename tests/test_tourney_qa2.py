@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from bot.poker.messages import Chips, Count, Name, msg
+from bot.poker.messages import Chips, Count, Name, Rule, msg
 from bot.store.records import LedgerKind
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.runner import Runner
@@ -24,7 +24,16 @@ from bot.words import Locale, render
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, h, make_bot, players
-from tests.test_discord_tourney import cog, command, settle
+from tests.test_discord_tourney import (
+    SEND_ONLY,
+    Later,
+    announcement,
+    click,
+    cog,
+    command,
+    create,
+    settle,
+)
 from tests.test_discord_tourney_entries import act_once, opened
 
 PUSHY = {"all_in": 4, "check_call": 3, "fold": 3}
@@ -290,4 +299,38 @@ async def test_R_19_66_a_rebuy_asked_in_the_hand_he_busts_in_answers_his_wait(
             or said("tournament.refuse.rebuy_stack", amount=Chips(300)) in texts
             or other in runner.st.waiting
         ), texts
+    await _conserved(t, runner)
+
+
+async def test_R_19_68_a_start_waiting_for_its_host_as_the_players_see_it(t: Harness) -> None:
+    """A scheduled event's start time finds alice alone: it waits for its host. bob
+    double-clicks Register (one entry); the status asked in German and in Russian says
+    it waits for its host, in each language; carol (no Manage Channels) cannot start it;
+    more registrations do not start it; alice's start does, once."""
+    fake = t.fake
+    alice, bob, carol = (fake.user(n) for n in ("alice", "bob", "carol"))
+    carol.permissions = SEND_ONLY
+    await create(t, alice, format="scheduled", start_in=10)
+    runner = next(iter(cog(t).driver.runners.values()))
+    await click(t, alice, "reg")
+    t.bot.tables.time = Later(t.bot.tables.time, 11 * 60)
+    await fake.wait_for(lambda: cog(t).driver.waiting_for_host(runner.tournament))
+    await settle(t)
+    reg = next(c for c in announcement(t).custom_ids() if c.startswith("cft:reg:"))
+    before = len(fake.ephemerals(bob))
+    await asyncio.gather(*(fake.click(bob, announcement(t), reg) for _ in range(2)))
+    await fake.wait_for(lambda: len(fake.ephemerals(bob)) >= before + 2)
+    await settle(t)
+    assert [e.player for e in runner.st.entries].count(str(bob.id)) == 1
+    for lang in ("de", "ru"):
+        bob.locale = lang
+        status = await command(t, bob, "status")
+        assert said("tourney.state.waiting_host", lang) in status, (lang, status)
+    assert runner.st.status == "registering"
+    refused = await command(t, carol, "start")
+    assert refused == render(msg("tourney.refuse.host", rule=Rule("R-19.60")), "en"), refused
+    assert runner.st.status == "registering"  # neither carol nor registering started it
+    await command(t, alice, "start")
+    await fake.wait_for(lambda: runner.st.status == "running")
+    assert len(runner.st.entries) == 2
     await _conserved(t, runner)
