@@ -334,3 +334,47 @@ async def test_R_19_68_a_start_waiting_for_its_host_as_the_players_see_it(t: Har
     await fake.wait_for(lambda: runner.st.status == "running")
     assert len(runner.st.entries) == 2
     await _conserved(t, runner)
+
+
+async def test_R_19_49_a_player_who_declines_re_enters_by_the_dm_as_his_number_2(
+    t: Harness,
+) -> None:
+    """Rebuys and re-entries both on: the busted player clicks I'm out, then Rebuy on
+    the same DM (refused: the offer is over); the DM telling him he is out has a
+    Re-enter button; his click enters him again as a second entry (a new buy-in, a
+    starting stack, named with #2) seated at a table; clicked again it buys nothing."""
+    runner, _ = await opened(t, 3, rebuys=1, rebuy_until=10, late_until=10, reentries=1)
+    rng = random.Random(11)
+    cog(t).driver.between = 2.0
+    for _ in range(4000):
+        if runner.waits:
+            break
+        if not await act_once(t, runner, rng, PUSHY):
+            await asyncio.sleep(0.02)
+    entry = runner.waits[0].entry
+    user = t.fake.users[int(entry)]
+    await t.fake.wait_for(lambda: _offers(t, user))
+    dm = _offers(t, user)[-1]
+    for prefix, expected in (
+        ("cfw:out:", said("entries.declined", id=Name(runner.tournament))),
+        ("cfw:rebuy:", said("entries.rebuy_stale")),
+    ):
+        before = len(t.fake.ephemerals(user))
+        await t.fake.click(user, dm, _button(dm, prefix))
+        await t.fake.wait_for(lambda n=before: len(t.fake.ephemerals(user)) > n)
+        assert t.fake.ephemerals(user)[-1].content == expected
+    reenter = said("entries.out_reenter", id=Name(runner.tournament))
+    await t.fake.wait_for(lambda: any(m.content == reenter for m in t.fake.dm_messages(user)))
+    out = next(m for m in t.fake.dm_messages(user) if m.content == reenter)
+    pool = runner.st.pool
+    (button,) = out.custom_ids()
+    for _ in range(2):
+        before = len(t.fake.ephemerals(user))
+        await t.fake.click(user, out, button)
+        await t.fake.wait_for(lambda n=before: len(t.fake.ephemerals(user)) > n)
+        await settle(t)
+    mine = [e for e in runner.st.entries if e.player == str(user.id)]
+    assert len(mine) == 2 and runner.st.pool == pool + 100
+    assert render(runner.st.entry_names()[mine[1].entry], "en") == f"{user.name} #2"
+    assert mine[1].entry in runner.st.seats and entry not in runner.st.rebuys
+    await _conserved(t, runner)
