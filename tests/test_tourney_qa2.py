@@ -12,15 +12,19 @@ import asyncio
 import random
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest_asyncio
 
 from bot.poker.messages import Chips, Count, Name, Rule, msg
 from bot.store.records import LedgerKind
+from bot.tournament.log import Waiting
 from bot.tourney_run.journal import journal_id
 from bot.tourney_run.runner import Runner
 from bot.words import Locale, render
+from cogs.tourney_entries import current_wait
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import run_bot
 from tests.test_discord_e2e import Harness, h, make_bot, players
@@ -378,3 +382,21 @@ async def test_R_19_49_a_player_who_declines_re_enters_by_the_dm_as_his_number_2
     assert render(runner.st.entry_names()[mine[1].entry], "en") == f"{user.name} #2"
     assert mine[1].entry in runner.st.seats and entry not in runner.st.rebuys
     await _conserved(t, runner)
+
+
+def test_R_19_115_a_dm_answers_its_own_wait_only_even_after_a_pause() -> None:
+    """The DM's buttons carry the wait's place among the tournament's waits. A second
+    bust of the same entry at the same seat with the same chips begins a wait like the
+    first but for its deadline: the first DM's buttons do not answer it; the second's
+    do, also once a pause moved its deadline; past the waits, or once he no longer
+    waits, none does."""
+    first = Waiting("e1", table=1, seat=2, started_with=300, until=100.0)
+    second = replace(first, until=500.0)
+    runner = SimpleNamespace(waits=[first, second], st=SimpleNamespace(waiting={"e1": second}))
+    assert current_wait(runner, 0) is None  # type: ignore[arg-type]
+    assert current_wait(runner, 1) == second  # type: ignore[arg-type]
+    runner.st.waiting = {"e1": replace(second, until=560.0)}  # paused for a minute
+    assert current_wait(runner, 1) == second  # type: ignore[arg-type]
+    assert current_wait(runner, 2) is None  # type: ignore[arg-type]
+    runner.st.waiting = {}
+    assert current_wait(runner, 1) is None  # type: ignore[arg-type]
