@@ -15,6 +15,7 @@ after a purchase make a new request.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Literal
 
 import discord
@@ -226,13 +227,11 @@ async def answer_wait(
     out: list[str] = []
 
     async def command(runner: Runner) -> Decision:
-        wait = runner.waits[index] if 0 <= index < len(runner.waits) else None
-        if (
-            wait is None
-            or runner.st.waiting.get(wait.entry) != wait
-            or player_of(runner.st, wait.entry) != player
-        ):
+        wait = current_wait(runner, index)
+        if wait is None or player_of(runner.st, wait.entry) != player:
             return Decision(refusal=msg("entries.rebuy_stale"))
+        if runner.st.status != "running":  # cancelled while he waited: nothing is sold
+            return Decision(refusal=msg(queue.NOT_RUNNING))
         if kind == "rebuy":
             return await runner.rebuy(player, key=f"wait:{index}")
         if answered is not None:
@@ -254,6 +253,18 @@ async def answer_wait(
     else:
         text = answer(decision, lang)
     await ops.reply(interaction, text, view=view)
+
+
+def current_wait(runner: Runner, index: int) -> Waiting | None:
+    """The wait recorded ``index``-th if it still stands: its entry waits now and has
+    not busted again since. A pause moves the wait's end (R-19.47), so the wait in
+    force is matched by its entry, not by its deadline."""
+    if not 0 <= index < len(runner.waits):
+        return None
+    wait = runner.waits[index]
+    later = any(w.entry == wait.entry for w in runner.waits[index + 1 :])
+    now = runner.st.waiting.get(wait.entry)
+    return None if later or now is None or replace(now, until=wait.until) != wait else wait
 
 
 async def tell_queued(client: discord.Client, presenter: DiscordPresenter, runner: Runner) -> None:
@@ -280,6 +291,7 @@ __all__ = [
     "answer_wait",
     "buy",
     "buy_view",
+    "current_wait",
     "decode_entry",
     "decode_wait",
     "entry_button",
