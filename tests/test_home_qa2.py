@@ -92,7 +92,7 @@ async def test_r20_76_a_kick_a_move_and_a_sit_out_name_who_made_them() -> None:
     out = await table.host_tool("alice", "kick", "dave", key=h.key())
     assert out.ok and out.msg is not None and out.msg.key == "host.kicked.cohost"
     assert render(out.msg, "en").startswith("dave was removed from the table by the co-host alice")
-    assert render(out.msg, "ru").startswith("Помощник хозяина alice удалил dave")
+    assert render(out.msg, "ru").startswith("dave: помощник хозяина alice удаляет")
     assert (await h.deal(table)).ok
     victim = h.to_act(table)  # folded at once, on his turn
     out = await table.host_tool(mod, "kick", victim, key=h.key())
