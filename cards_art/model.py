@@ -113,6 +113,9 @@ class Stakes:
     ante: int | None = None
     stake: int | None = None  # Guts
     max_pot: int | None = None  # Guts maximum pot (R-15.3)
+    ante_mode: str = "each"
+    """Who pays the ante (R-3.1): ``each`` player, or one for the table, the ``button``
+    or the ``big_blind`` (said as the hand's head says it, R-19.93)."""
 
 
 def is_card(card: str) -> bool:

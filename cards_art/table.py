@@ -294,6 +294,11 @@ def pot_label(pot: Pot, chips: int, w: Words) -> str:
     return w("art.pot.label", pot=Name(pot_name(pot, w)), amount=Name(w.amount(chips)))
 
 
+_ANTE_KEYS = {"big_blind": "art.stakes.ante.big_blind", "button": "art.stakes.ante.button"}
+"""One ante for the table is said as the hand's head says it (R-19.93): "big blind ante
+300", not an ante each player pays."""
+
+
 def stakes_text(stakes: Stakes | Text, w: Words) -> str:
     """The stakes line in the picture's language: "No-limit, blinds 10/20, ante 2"."""
     if not isinstance(stakes, Stakes):
@@ -307,7 +312,7 @@ def stakes_text(stakes: Stakes | Text, w: Words) -> str:
             parts.append(w(key, small=Name(w.amount(pair[0])), big=Name(w.amount(pair[1]))))
     singles = (
         ("art.stakes.bring_in", stakes.bring_in),
-        ("art.stakes.ante", stakes.ante),
+        (_ANTE_KEYS.get(stakes.ante_mode, "art.stakes.ante"), stakes.ante),
         ("art.stakes.stake", stakes.stake),
         ("art.stakes.max_pot", stakes.max_pot),
     )

@@ -232,6 +232,7 @@ def art_stakes(data: StakesView | None) -> tuple[Text, Stakes]:
         ante=data.ante,
         stake=data.stake,
         max_pot=data.max_pot,
+        ante_mode=data.ante_mode,
     )
 
 

@@ -132,3 +132,16 @@ def test_R_20_88_french_writes_one_apostrophe(domain: str) -> None:
 def test_R_20_88_french_apostrophes_are_there_to_check() -> None:
     straight = [s for _, _, s in _lines("fr") if _STRAIGHT.search(s)]
     assert len(straight) > 300
+
+
+def test_R_20_87_a_seats_state_beside_a_name_is_neutral_in_russian() -> None:
+    """The picture's badges and the terminal's states stand beside a player's name."""
+    states = [
+        (k, s)
+        for d, k, s in _lines("ru")
+        if k.startswith(("art.badge.", "art.alt.sitting_out", "terminal.state."))
+    ]
+    assert len(states) >= 8
+    for key, s in states:
+        gendered = [w for w in re.findall(r"[а-яё]+", s.lower()) if _GENDERED.match(w)]
+        assert not gendered, (key, s)
