@@ -145,3 +145,17 @@ def test_R_20_87_a_seats_state_beside_a_name_is_neutral_in_russian() -> None:
     for key, s in states:
         gendered = [w for w in re.findall(r"[а-яё]+", s.lower()) if _GENDERED.match(w)]
         assert not gendered, (key, s)
+
+
+_YOU_GENDERED = re.compile(
+    r"(?<![а-яё])[Вв]ы(?: [а-яё]+)? ([а-яё]+(?:ый|ий|ой|[аеиоуыяё]л|ен|ан|ён))(?![а-яё])"
+)
+""""Вы" with a singular adjective or past tense ("вы первый"): polite "вы" takes the
+plural ("вы готовы") but a full adjective agrees with the reader's sex."""
+
+
+def test_R_20_87_a_player_spoken_to_is_given_no_sex() -> None:
+    assert _YOU_GENDERED.search("Свободно место, вы первый в листе ожидания.")
+    assert not _YOU_GENDERED.search("Вы уже зарегистрированы; вы играете за столом 2.")
+    bad = [(k, s) for _, k, s in _lines("ru") if _YOU_GENDERED.search(s)]
+    assert not bad, bad
