@@ -159,3 +159,19 @@ def test_R_20_87_a_player_spoken_to_is_given_no_sex() -> None:
     assert not _YOU_GENDERED.search("Вы уже зарегистрированы; вы играете за столом 2.")
     bad = [(k, s) for _, k, s in _lines("ru") if _YOU_GENDERED.search(s)]
     assert not bad, bad
+
+
+_TYPED = re.compile(r"`[^`]*`|\b(?:NOM|alice|bob):")
+"""What a player types (a command, "NOM: ACTION") is written as typed."""
+
+_TIGHT = re.compile(r"[^\s\d/:][:;!?](?=\s|$)")
+"""A French colon, semicolon, exclamation or question mark with no space before it."""
+
+
+def test_R_20_88_french_spaces_its_high_punctuation() -> None:
+    assert _TIGHT.search("Rien n'a été changé: voilà") and not _TIGHT.search("changé : voilà")
+    lines = list(_lines("fr"))
+    spaced = [s for _, _, s in lines if re.search(r" [:;!?](\s|$)", s)]
+    assert len(spaced) > 400
+    bad = [(k, s) for _, k, s in lines if _TIGHT.search(_TYPED.sub("", s))]
+    assert not bad, bad
