@@ -969,8 +969,8 @@ def rebuy(
         )
     if entry not in state.seats:
         return refuse("not_playing")
-    if state.seats[entry][0] in state.playing:
-        return refuse("in_hand")
+    # A refusal the end of his hand would not change is said at once.
+    in_hand = state.seats[entry][0] in state.playing
     level = state.config.schedule.level_number(state.level)
     if any(f.prize for f in state.finishes):
         return refuse("rebuy_closed")
@@ -982,6 +982,8 @@ def rebuy(
             or level > e.rebuy_until + 1
         ):
             return refuse("addon_closed")
+        if in_hand:
+            return refuse("in_hand")
         return Decision(
             (Rebought(entry, e.addon, e.addon_price, True),),
             notices=(_bought("tournament.addon_bought", state, entry, e.addon),),
@@ -990,6 +992,8 @@ def rebuy(
         return _rebuys_used(state)
     if not e.rebuys or level > e.rebuy_until:
         return refuse("rebuy_closed")
+    if in_hand:
+        return refuse("in_hand")
     if state.stacks.get(entry, 0) > state.config.stack:
         return refuse("rebuy_stack", amount=Chips(state.config.stack))
     return Decision(
