@@ -80,3 +80,20 @@ async def test_R_19_121_answers_are_taken_with_accents_and_case_folded(
     if not yes:
         said = render(msg("tournament.no_rebuy", player=Name("alice")), lang)
         assert said in out.getvalue()
+
+
+@pytest.mark.parametrize(("named", "word"), [(["alice"], "названного"), (["a", "b"], "названных")])
+def test_R_19_123_the_players_refusal_counts_the_named_as_a_plural(
+    named: list[str], word: str
+) -> None:
+    """--players below the players named is refused naming how many at least, the
+    count agreeing with its noun: Russian says one ``названного``, two ``названных``
+    (R-19.123)."""
+    from bot.local.terminal import parse_args
+    from bot.local.tourney import config_from_args
+    from bot.local.words import choose
+
+    args = parse_args(["--tournament", "sng", "--players", "1", "--lang", "ru", *named])
+    said = config_from_args(args, len(named), Words(choose(args.lang)))
+    assert isinstance(said, str)
+    assert said.endswith(f"не меньше {len(named)} {word}"), said

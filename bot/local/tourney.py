@@ -215,7 +215,7 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     if not low <= players <= high or players < humans:
         if not humans:  # nobody named: no "at least the 0 named"
             return say("tourney.players_none", low=low, high=high)
-        return say("tourney.players", low=low, high=high, named=humans)
+        return say("tourney.players", low=low, high=high, named=Count(humans))
     dealt = split_rotation(str(args.game or "holdem")) or ("holdem",)
     kinds = [VARIANTS.get(split_game(g)[0]) for g in dealt]
     if any(k is None or k.forced not in ("blinds", "bring_in") for k in kinds):
