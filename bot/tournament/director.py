@@ -881,14 +881,19 @@ def status(state: State, now: float = 0.0) -> tuple[Msg, ...]:
             lines.append(msg("tournament.status.next_hands", count=Count(left)))
     alive = state.left()  # a player waiting to rebuy is still in
     if alive:
+        # he has no chips, so the average is over the players with chips.
+        waiting = sum(1 for e in state.waiting if e not in state.seats)
+        with_chips = max(1, alive - waiting)
         lines.append(
             msg(
                 "tournament.status.players",
                 count=Count(alive),
                 entries=Number(len(state.entries)),
-                average=Chips(sum(state.stacks.values()) // alive),
+                average=Chips(sum(state.stacks.values()) // with_chips),
             )
         )
+        if waiting:
+            lines.append(msg("tournament.status.waiting", count=Count(waiting)))
     prizes = state.prizes()
     if prizes:
         lines.append(
