@@ -33,3 +33,20 @@ def test_R_19_124_nobody_waiting_says_no_waiting_line() -> None:
     lines = director.status(d.state)
     assert not any(m.key == "tournament.status.waiting" for m in lines)
     assert any(m.key == "tournament.status.players" for m in lines)
+
+
+def test_R_19_39_a_cancel_ends_the_waits_and_the_replay_agrees() -> None:
+    """A busted player waits to rebuy; the host cancels: nobody waits any more (the
+    status lists no one waiting), his refund is his share by stacks (none: no chips,
+    R-19.39), the pool paid back exactly, and the journal replayed gives the same
+    state (R-2.5)."""
+    d = _game()
+    a, b, *_ = d.seated(1)
+    _bust(d, a, b)
+    assert a in d.state.waiting
+    d.do(director.cancel(d.state))
+    assert d.state.status == "cancelled" and d.state.waiting == {}
+    refunds = dict(d.state.refunds)
+    assert refunds[a] == 0 and sum(refunds.values()) == d.state.pool
+    assert not any(m.key == "tournament.status.waiting" for m in director.status(d.state))
+    assert director.replay(d.log) == d.state

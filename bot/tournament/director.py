@@ -364,7 +364,10 @@ def fold(state: State, record: Record) -> State:
             unit=max(state.unit, record.unit),
         )
     if isinstance(record, Cancelled):
-        return replace(state, status="cancelled", refunds=record.refunds, paused_at=None)
+        # The waits end with it; their refunds are in the record.
+        return replace(
+            state, status="cancelled", refunds=record.refunds, paused_at=None, waiting={}
+        )
     if isinstance(record, Paused):
         return replace(state, paused_at=record.at)
     if isinstance(record, Resumed):
@@ -1106,8 +1109,9 @@ def check(state: State) -> None:
     if state.status == "cancelled":
         refunded = sum(a for _, a in state.refunds)
         if state.finishes or state.bounties or state.chips:
-            assert paid + refunded - (state.left() * state.config.entries.bounty) == state.pool
-            assert bounties + state.left() * state.config.entries.bounty == state.bounty_pool
+            back = len(state.refunds) * state.config.entries.bounty  # one per entry still in
+            assert paid + refunded - back == state.pool
+            assert bounties + back == state.bounty_pool
         else:
             assert refunded == state.pool + state.bounty_pool + state.fees
 
