@@ -39,7 +39,7 @@ from cogs import names, ops
 from cogs.components import sealed
 from cogs.ids import tourney_button
 from cogs.presenter import DiscordPresenter
-from cogs.tourney_entries import buy_view, out_dm, tell_queued, wait_dm
+from cogs.tourney_entries import buy_view, current_wait, out_dm, tell_queued, wait_dm
 
 log = logging.getLogger(__name__)
 
@@ -498,10 +498,12 @@ class DiscordBoards:
         new = list(enumerate(runner.waits))[told:]
         self._waits_told[tournament] = told + len(new)
         now = runner.service.time.now()
-        for index, wait in new:
-            player = player_of(runner.st, wait.entry)
-            if not player.isdigit() or runner.st.waiting.get(wait.entry) != wait:
+        for index, recorded in new:
+            player = player_of(runner.st, recorded.entry)
+            # Matched by entry, not deadline: a pause moves the deadline.
+            if not player.isdigit() or current_wait(runner, index) is None:
                 continue
+            wait = runner.st.waiting[recorded.entry]
             if seconds_left(wait, now) <= 0:
                 continue  # over: the driver puts him out
             asked = functools.partial(

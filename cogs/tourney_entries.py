@@ -227,10 +227,13 @@ async def answer_wait(
     out: list[str] = []
 
     async def command(runner: Runner) -> Decision:
+        # A cancel ends every wait: then the tournament is what is over.
+        if runner.st.status == "cancelled":
+            return Decision(refusal=msg(queue.NOT_RUNNING))
         wait = current_wait(runner, index)
         if wait is None or player_of(runner.st, wait.entry) != player:
             return Decision(refusal=msg("entries.rebuy_stale"))
-        if runner.st.status != "running":  # cancelled while he waited: nothing is sold
+        if runner.st.status != "running":  # over otherwise: nothing is sold
             return Decision(refusal=msg(queue.NOT_RUNNING))
         if kind == "rebuy":
             return await runner.rebuy(player, key=f"wait:{index}")

@@ -62,35 +62,57 @@ def _rebought(records: list[object]) -> int:
 async def test_R_19_66_purchases_asked_in_his_hand_are_made_after_it_in_order_with_reasons(
     tmp_path: Path,
 ) -> None:
-    """R-19.66, R-19.74, R-19.43, R-2.5: a player who folded while his table's hand goes
-    on asks for a rebuy, the add-on and a second rebuy: each is answered as queued and
-    nothing changes; when the hand is over the first rebuy is made (his stack and the
-    chips in play grow by a starting stack, once), the add-on is refused (none in this
-    tournament) and the second rebuy is refused (one per entry), in the order asked."""
+    """R-19.66, R-19.74, R-19.43, R-19.120, R-2.5: a player who folded while his table's
+    hand goes on asks for a rebuy, the add-on and a second rebuy: the rebuys are
+    answered as queued and nothing changes; the add-on (none in this tournament: the
+    end of the hand would not change that) is refused at once. When the hand is over
+    the first rebuy is made (his stack and the chips in play grow by a starting stack,
+    once) and the second rebuy is refused (one per entry), in the order asked."""
     world = World(tmp_path / "q.sqlite3", quick())
     runner = await world.start(12)
     number = 1
     who = await _first_folds(runner, number)
     chips, pool = runner.st.chips, runner.st.pool
-    asked = [("k1", False), ("k2", True), ("k3", False)]
-    for key, addon in asked:
-        assert _queued(await queue.ask(runner, who, addon=addon, key=key), addon=addon)
+    assert _queued(await queue.ask(runner, who, key="k1"))
+    addon = await queue.ask(runner, who, addon=True, key="k2")
+    assert addon.refusal is not None and addon.refusal.key == "tournament.refuse.addon_closed"
+    assert _queued(await queue.ask(runner, who, key="k3"))
     assert runner.st.chips == chips and runner.st.pool == pool  # nothing yet
-    assert [a.key for a in runner.queue.waiting(who)] == ["k1", "k2", "k3"]
+    assert [a.key for a in runner.queue.waiting(who)] == ["k1", "k3"]
     before = runner.ports[number].stacks()[who]
     await _finish(world, number)
     assert runner.queue.waiting() == []
     told = runner.queue.untold()
-    assert [o.asked.key for o in told] == ["k1", "k2", "k3"]
+    assert [o.asked.key for o in told] == ["k1", "k3"]
     name = runner.st.names()[who]
     assert told[0].made
     assert told[0].said == msg("tournament.rebought", player=Name(name), amount=Chips(1000))
-    assert [o.made for o in told[1:]] == [False, False]
-    assert told[1].said.key == "tournament.refuse.addon_closed"
-    assert told[2].said.key == "tournament.refuse.rebuy_used"  # R-19.94
+    assert not told[1].made
+    assert told[1].said.key == "tournament.refuse.rebuy_used"  # R-19.94
     assert runner.ports[number].stacks()[who] == before + 1000
     assert runner.st.chips == chips + 1000 and runner.st.pool == pool + 100
     assert _rebought(await runner.journal.records()) == 1
+    runner.check_chips()
+    await world.store.close()
+
+
+async def test_R_19_120_a_rebuy_in_a_freezeout_asked_in_his_hand_is_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """R-19.120, R-2.5: in a freezeout (no rebuys) a player asks for a rebuy during his
+    table's hand: refused at once as closed, nothing queued, nothing bought; after the
+    hand nobody is told anything more."""
+    world = World(tmp_path / "freeze.sqlite3", quick(Entries(rebuys=0)))
+    runner = await world.start(12)
+    who = await _first_folds(runner, 1)
+    chips, pool = runner.st.chips, runner.st.pool
+    decision = await queue.ask(runner, who, key="f1")
+    assert decision.refusal is not None, decision
+    assert decision.refusal.key == "tournament.refuse.rebuy_closed"
+    assert runner.queue.waiting() == [] and not decision.notices
+    await _finish(world, 1)
+    assert runner.queue.untold() == []
+    assert runner.st.chips == chips and runner.st.pool == pool
     runner.check_chips()
     await world.store.close()
 

@@ -837,20 +837,28 @@ class LineReader:
     read with ``os.read``, which holds no lock that interpreter shutdown would wait on."""
 
     CHUNK = 65536
+    ROOM = 64
 
     def __init__(self, inp: TextIO) -> None:
         self.inp = inp
         self.loop = asyncio.get_running_loop()
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
+        # Lines are handed over with put_nowait, never as a coroutine made in the
+        # thread: one the loop closed before running would never be awaited. The
+        # semaphore keeps at most ROOM lines read ahead.
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.room = threading.BoundedSemaphore(self.ROOM)
         threading.Thread(target=self._run, name="chipfist-stdin", daemon=True).start()
 
     async def get(self) -> str | None:
-        return await self.queue.get()
+        line = await self.queue.get()
+        self.room.release()
+        return line
 
     def _put(self, line: str | None) -> None:
+        self.room.acquire()
         # The loop may be gone (Ctrl-C): then nobody reads any more, and that is fine.
-        with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(self.queue.put(line), self.loop).result()
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, line)
 
     def _run(self) -> None:
         try:

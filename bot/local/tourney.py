@@ -215,7 +215,7 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
     if not low <= players <= high or players < humans:
         if not humans:  # nobody named: no "at least the 0 named"
             return say("tourney.players_none", low=low, high=high)
-        return say("tourney.players", low=low, high=high, named=humans)
+        return say("tourney.players", low=low, high=high, named=Count(humans))
     dealt = split_rotation(str(args.game or "holdem")) or ("holdem",)
     kinds = [VARIANTS.get(split_game(g)[0]) for g in dealt]
     if any(k is None or k.forced not in ("blinds", "bring_in") for k in kinds):
@@ -251,6 +251,13 @@ def config_from_args(args: argparse.Namespace, humans: int, say: Words) -> Confi
         )
     )
     return say.render(made) if isinstance(made, Msg) else made
+
+
+def folded(text: str) -> str:
+    """``text`` compared as typed answers are (R-19.121): trimmed, case folded and its
+    accents dropped, so ``si`` answers ``sí`` and ``nao`` answers ``não``."""
+    parts = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in parts if not unicodedata.combining(c))
 
 
 def cells(text: str) -> int:
@@ -590,9 +597,15 @@ class Tourney:
         language and in English, and their first letters."""
         said = []
         for key in (ANSWER_YES, ANSWER_NO):
-            words = {self.words.render(msg(key)).casefold(), render(msg(key), "en").casefold()}
+            words = {folded(self.words.render(msg(key))), folded(render(msg(key), "en"))}
             said.append(words | {w[:1] for w in words if w})
         return said[0], said[1]
+
+    def ask_again(self, user: str, wait: Waiting) -> None:
+        """``user``, waiting to rebuy, typed something else: the question stands, put
+        again with the seconds he has left (R-19.121)."""
+        question = self.words.render(rebuy_question(self.run.st, wait, self.time.now()))
+        self.emit(f"! {self.humans[user]}: {question}")
 
     async def ask_rebuy(self, user: str, name: str, wait: Waiting, lines: Lines) -> bool:
         """R-19.48: ``user`` busted while a rebuy is sold to him: asked whether he
@@ -616,7 +629,8 @@ class Tourney:
             if raw is None:
                 return False
             said, colon, rest = raw.partition(":")
-            typed = (rest if colon and said.strip().casefold() == user else raw).strip().casefold()
+            mine = colon and said.strip().casefold() == user
+            typed = folded(rest if mine else raw)
             if typed in yes or typed in no:
                 key = self.key("wait")
                 decision = (
@@ -855,6 +869,10 @@ class Tourney:
             self.emit("! " + self.words("tourney.cash_only", name=name, what=typed))
             return
         found = self.table_of(user)
+        wait = self.run.waiting_entry(user)
+        if found is None and wait is not None:
+            self.ask_again(user, wait)  # he waits to rebuy: not out, the question stands
+            return
         if found is None:
             self.emit("! " + self.words("tourney.not_seated", name=name))
             return

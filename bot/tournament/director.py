@@ -364,7 +364,10 @@ def fold(state: State, record: Record) -> State:
             unit=max(state.unit, record.unit),
         )
     if isinstance(record, Cancelled):
-        return replace(state, status="cancelled", refunds=record.refunds, paused_at=None)
+        # The waits end with it; their refunds are in the record.
+        return replace(
+            state, status="cancelled", refunds=record.refunds, paused_at=None, waiting={}
+        )
     if isinstance(record, Paused):
         return replace(state, paused_at=record.at)
     if isinstance(record, Resumed):
@@ -881,14 +884,19 @@ def status(state: State, now: float = 0.0) -> tuple[Msg, ...]:
             lines.append(msg("tournament.status.next_hands", count=Count(left)))
     alive = state.left()  # a player waiting to rebuy is still in
     if alive:
+        # he has no chips, so the average is over the players with chips.
+        waiting = sum(1 for e in state.waiting if e not in state.seats)
+        with_chips = max(1, alive - waiting)
         lines.append(
             msg(
                 "tournament.status.players",
                 count=Count(alive),
                 entries=Number(len(state.entries)),
-                average=Chips(sum(state.stacks.values()) // alive),
+                average=Chips(sum(state.stacks.values()) // with_chips),
             )
         )
+        if waiting:
+            lines.append(msg("tournament.status.waiting", count=Count(waiting)))
     prizes = state.prizes()
     if prizes:
         lines.append(
@@ -969,8 +977,8 @@ def rebuy(
         )
     if entry not in state.seats:
         return refuse("not_playing")
-    if state.seats[entry][0] in state.playing:
-        return refuse("in_hand")
+    # A refusal the end of his hand would not change is said at once.
+    in_hand = state.seats[entry][0] in state.playing
     level = state.config.schedule.level_number(state.level)
     if any(f.prize for f in state.finishes):
         return refuse("rebuy_closed")
@@ -982,6 +990,8 @@ def rebuy(
             or level > e.rebuy_until + 1
         ):
             return refuse("addon_closed")
+        if in_hand:
+            return refuse("in_hand")
         return Decision(
             (Rebought(entry, e.addon, e.addon_price, True),),
             notices=(_bought("tournament.addon_bought", state, entry, e.addon),),
@@ -990,6 +1000,8 @@ def rebuy(
         return _rebuys_used(state)
     if not e.rebuys or level > e.rebuy_until:
         return refuse("rebuy_closed")
+    if in_hand:
+        return refuse("in_hand")
     if state.stacks.get(entry, 0) > state.config.stack:
         return refuse("rebuy_stack", amount=Chips(state.config.stack))
     return Decision(
@@ -1097,8 +1109,9 @@ def check(state: State) -> None:
     if state.status == "cancelled":
         refunded = sum(a for _, a in state.refunds)
         if state.finishes or state.bounties or state.chips:
-            assert paid + refunded - (state.left() * state.config.entries.bounty) == state.pool
-            assert bounties + state.left() * state.config.entries.bounty == state.bounty_pool
+            back = len(state.refunds) * state.config.entries.bounty  # one per entry still in
+            assert paid + refunded - back == state.pool
+            assert bounties + back == state.bounty_pool
         else:
             assert refunded == state.pool + state.bounty_pool + state.fees
 

@@ -216,6 +216,8 @@ class Runner(Protocol):
 
     async def rebuy(self, player: str, *, addon: bool = False, key: str) -> Decision: ...
 
+    def lasting_refusal(self, player: str, *, addon: bool = False) -> Decision | None: ...
+
 
 def queued_words(addon: bool) -> Msg:
     """The buyer's answer when his purchase waits for the end of his hand."""
@@ -224,8 +226,9 @@ def queued_words(addon: bool) -> Msg:
 
 async def ask(runner: Runner, player: str, *, addon: bool = False, key: str) -> Decision:
     """A rebuy or the add-on for ``player``, once by ``key``: made now between his
-    hands (after what he queued before), queued during his hand (the answer says so),
-    refused with the director's reason otherwise."""
+    hands (after what he queued before), queued during his hand when only the hand
+    stands in its way (the answer says so), refused at once with the director's reason
+    otherwise (R-19.120)."""
     if runner.queue.has(key):  # asked again: a double click, a repeated delivery
         if key in runner.queue.settled:
             return Decision()  # counted already (made or refused and told)
@@ -233,9 +236,9 @@ async def ask(runner: Runner, player: str, *, addon: bool = False, key: str) -> 
     if runner.st.status != "running":
         return Decision(refusal=msg(NOT_RUNNING))  # nothing is sold before or after
     await settle(runner)
-    blocked = bool(runner.queue.waiting(player))
-    decision = Decision(refusal=msg(IN_HAND)) if blocked else None
-    if decision is None:
+    if runner.queue.waiting(player):  # still in his hand: only a lasting refusal now
+        decision = runner.lasting_refusal(player, addon=addon) or Decision(refusal=msg(IN_HAND))
+    else:
         decision = await runner.rebuy(player, addon=addon, key=key)
     if decision.refusal is None or decision.refusal.key != IN_HAND:
         return decision

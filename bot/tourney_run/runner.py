@@ -47,6 +47,9 @@ from bot.tourney_run.money import ledger_rows
 from bot.tourney_run.port import ServiceTable
 from bot.tourney_run.stakes import TournamentStakes, table_id
 
+# Refusals the end of the buyer's hand may lift: his hand, his stack then too big.
+_HAND_BOUND = frozenset({"tournament.refuse.in_hand", "tournament.refuse.rebuy_stack"})
+
 Tell = Callable[[Msg], Awaitable[None]]
 
 
@@ -582,10 +585,7 @@ class Runner:
         A player waiting after his bust rebuys and sits again at a drawn seat (R-19.48)."""
         state = self.st
         waiting = self.waiting_entry(player)
-        entry = next(
-            (e.entry for e in state.entries if e.player == player and e.entry in state.seats),
-            waiting.entry if waiting is not None else player,
-        )
+        entry = self._buyer(player)
         if waiting is not None and not addon:
             shapes = [self._shape(p) for p in self.ports.values() if p.seats()]
             now = self.service.time.now()
@@ -598,10 +598,28 @@ class Runner:
             where = state.seats.get(entry)
             port = self.ports.get(where[0]) if where is not None else None
             if port is not None and not port.between_hands():
-                return director.refuse("in_hand")
+                return self.lasting_refusal(player, addon=addon) or director.refuse("in_hand")
             return director.rebuy(state, entry, addon=addon)
 
         return await self._decide(f"rebuy:{key}", decide)
+
+    def lasting_refusal(self, player: str, *, addon: bool = False) -> Decision | None:
+        """The refusal of a rebuy (or the add-on) for ``player`` that the end of his
+        hand would not change (closed, none left, not running), or None: a purchase
+        asked in his hand is refused at once for it rather than queued (R-19.120). His
+        stack may still fall within the hand, so its being too big is not lasting."""
+        refusal = director.rebuy(self.st, self._buyer(player), addon=addon).refusal
+        if refusal is None or refusal.key in _HAND_BOUND:
+            return None
+        return Decision(refusal=refusal)
+
+    def _buyer(self, player: str) -> str:
+        """``player``'s entry a purchase is for: the one seated, else the one waiting."""
+        waiting = self.waiting_entry(player)
+        return next(
+            (e.entry for e in self.st.entries if e.player == player and e.entry in self.st.seats),
+            waiting.entry if waiting is not None else player,
+        )
 
     async def decline(self, player: str, *, key: str) -> Decision:
         """R-19.48: ``player``, busted and waiting to rebuy, says no: out at once."""
