@@ -21,7 +21,7 @@ HEAD = {"big_blind": "deal.stakes.big_blind_ante", "button": "deal.stakes.button
 
 @pytest.mark.parametrize("locale", SUPPORTED)
 @pytest.mark.parametrize("mode", ["big_blind", "button"])
-def test_R_19_93_the_picture_says_a_table_ante_as_the_head_does(locale: str, mode: str) -> None:
+def test_R_20_89_the_picture_says_a_table_ante_as_the_head_does(locale: str, mode: str) -> None:
     w = Words(locale)
     stakes = Stakes(Structure.NO_LIMIT, blinds=(100, 200), ante=300, ante_mode=mode)
     said = stakes_text(stakes, w)
@@ -47,7 +47,7 @@ def test_R_19_93_the_table_view_carries_who_pays_the_ante_to_the_picture() -> No
 
 
 @pytest.mark.parametrize("locale", ["en", "ru"])
-def test_R_19_93_the_picture_and_its_alt_text_say_the_big_blind_ante(locale: str) -> None:
+def test_R_20_89_the_picture_and_its_alt_text_say_the_big_blind_ante(locale: str) -> None:
     view = dataclasses.replace(
         holdem_words("Hold'em", "Flop"),
         stakes=Stakes(Structure.NO_LIMIT, blinds=(100, 200), ante=300, ante_mode="big_blind"),
