@@ -147,9 +147,9 @@ class TournamentCog(commands.Cog):
             return given.strip() if known else None
         channel = interaction.channel_id or 0
         placed = self.bot.presenter.table_at(channel)
-        table = self.driver.service.get(placed) if placed is not None else None
-        if table is not None and table.state.tournament:
-            return table.state.tournament  # set by the tournament when it opened the table
+        opened_by = self.driver.service.tournament_of(placed) if placed is not None else ""
+        if opened_by:
+            return opened_by  # set by the tournament when it opened the table
         if placed is not None and placed in self.bot.presenter.places:
             channel = self.bot.presenter.places[placed][0]
         here = self.driver.at_place(channel)

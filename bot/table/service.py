@@ -96,6 +96,12 @@ class TableService:
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
 
+    def tournament_of(self, table_id: str) -> str:
+        """The tournament that opened the loaded table ``table_id`` ("" for a cash
+        table, or one not loaded): for presenters, which read no table state."""
+        table = self.tables.get(table_id)
+        return table.state.tournament if table is not None else ""
+
     async def create(
         self,
         table_id: str,
