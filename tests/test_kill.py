@@ -28,6 +28,9 @@ from bot.table.state import state_digest
 
 KILLS = int(os.environ.get("CHIPFIST_KILLS", "50"))
 MIN_HANDS = 200
+STEPS = 80
+"""A run is killed after 1 to STEPS robot steps: about four hands on average, so
+KILLS kills play MIN_HANDS hands."""
 ROOT = Path(__file__).resolve().parents[1]
 ROTATION = "holdem,27triple:fixed,stud8:fixed,omaha8:pot_limit,shortdeck,badugi:fixed"
 
@@ -50,12 +53,22 @@ async def _from_log(path: str) -> tuple[str | None, int, str | None]:
 
 def _start(path: str, seed: int) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "bot", "--local", "--db", path, "--robots", "100000"]
-    cmd += ["--seed", str(seed), "--snapshot-every", "7", "--quiet", "a", "b", "c", "d"]
+    # Not --quiet: a ``state:`` line after each robot's step, counted to time the kill.
+    cmd += ["--seed", str(seed), "--snapshot-every", "7", "a", "b", "c", "d"]
     cmd += ["--game", ROTATION]
     env = {**os.environ, "DISCORD_TOKEN": ""}
     return subprocess.Popen(
         cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+
+
+def _steps(proc: subprocess.Popen[str], steps: int) -> None:
+    """Read the child's output until it has made ``steps`` robot steps."""
+    assert proc.stdout is not None
+    while steps:
+        line = proc.stdout.readline()
+        assert line, f"the table stopped playing: {proc.stderr.read() if proc.stderr else ''}"
+        steps -= line.startswith("state: ")
 
 
 def test_kill_restart_resumes_and_conserves(store_url: str) -> None:
@@ -86,8 +99,9 @@ def test_kill_restart_resumes_and_conserves(store_url: str) -> None:
             assert first.startswith("resumed: "), (first, proc.stderr.read() if proc.stderr else "")
             assert first.split()[1] == expected, "the table did not resume where the log was"
             resumed_checks += 1
-        # Let it play a little, then kill it at a random moment (often mid-hand).
-        time.sleep(rng.uniform(0.02, 0.35))
+        # Let it play a random number of steps (not seconds: a loaded machine plays
+        # fewer a second), then kill it while it plays on (often mid-hand).
+        _steps(proc, rng.randrange(1, STEPS))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         proc.stdout.close()

@@ -178,6 +178,42 @@ async def test_standby_takes_over_and_stale_owner_drops(pg_url: str) -> None:
         await _close(b)
 
 
+async def test_R_19_76_work_after_a_take_over_longer_than_the_lease_keeps_the_lease(
+    pg_url: str,
+) -> None:
+    """R-19.76: what follows taking a shard (replaying its tables, adopting its
+    tournaments) can outlast a short lease on a busy host. The lease is renewed
+    meanwhile: the shard stays held at the generation it was taken with (not let lapse
+    and taken again under a new fence), and its tables are written to at once."""
+    guild = 5 << 22  # shard 1 of 2
+    b = await _process(pg_url, "b", {1}, guild)
+    calls: list[int] = []
+
+    async def slow_adoption() -> None:
+        calls.append(1)
+        await asyncio.sleep(TTL * 2.5)
+
+    b.lease_hooks.append(slow_adoption)
+    try:
+        assert b.ownership is not None
+        await b.lease_step()
+        assert calls == [1]
+        assert b.ownership.held[1].generation == 1
+        assert (await b.create("c1", "host", TableSettings())).ok
+        assert b.ownership.owns("c1") and b.ownership.shard("c1") == 1
+        await b.lease_step()
+        assert b.ownership.held[1].generation == 1
+        rows = await b.ownership.leases.leases()
+        assert [(r.shard, r.owner, r.generation) for r in rows] == [(1, "b", 1)]
+        fences = await open_store(pg_url)
+        try:
+            assert await fences.fence_generation(fence_name(1)) == 1
+        finally:
+            await fences.close()
+    finally:
+        await _close(b)
+
+
 async def test_tables_of_other_shards_are_not_driven(pg_url: str) -> None:
     """A process recovers only the tables of its shards; a create for a guild of a shard
     it does not hold is refused with what to do, and nothing is written."""

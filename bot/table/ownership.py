@@ -27,9 +27,11 @@ presenter's lookup of a channel's guild).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -148,6 +150,8 @@ class Ownership:
         self.anchor: Callable[[str], str | None] = no_anchor
         """The log whose guild decides a log's shard when they go together (None: its
         own). A reserved log with an anchor is owned and fenced as a table is."""
+        self._lost_meanwhile: list[int] = []
+        """Shards whose renewal failed while :meth:`kept` ran; the next step tells them."""
 
     # ------------------------------------------------------------------ tables
 
@@ -234,19 +238,9 @@ class Ownership:
     async def step(self) -> Change:
         """Renew what is held, take what is wanted (and, as a standby, what lapsed)."""
         change = Change()
-        for shard, lease in list(self.held.items()):
-            sent = time.monotonic()
-            renewed = await self.leases.renew(lease)
-            if self.held.get(shard) is not lease:
-                continue  # dropped meanwhile (a stale append)
-            if renewed is None:
-                del self.held[shard]
-                self.valid_until.pop(shard, None)
-                change.lost.append(shard)
-                log.warning("lease of shard %d lost: no longer driving its tables", shard)
-            else:
-                self.held[shard] = renewed
-                self.valid_until[shard] = sent + self.leases.ttl
+        change.lost.extend(self._lost_meanwhile)
+        self._lost_meanwhile.clear()
+        change.lost.extend(await self.renew())
         candidates = range(self.shard_count) if self.standby else sorted(self.wanted)
         for shard in candidates:
             if shard in self.held:
@@ -259,6 +253,51 @@ class Ownership:
                 change.gained.append(shard)
                 log.info("took shard %d (generation %d)", shard, taken.generation)
         return change
+
+    async def renew(self) -> list[int]:
+        """Renew every lease held; the shards whose lease was lost (no longer held)."""
+        lost: list[int] = []
+        for shard, lease in list(self.held.items()):
+            sent = time.monotonic()
+            renewed = await self.leases.renew(lease)
+            if self.held.get(shard) is not lease:
+                continue  # dropped meanwhile (a stale append)
+            if renewed is None:
+                del self.held[shard]
+                self.valid_until.pop(shard, None)
+                lost.append(shard)
+                log.warning("lease of shard %d lost: no longer driving its tables", shard)
+            else:
+                self.held[shard] = renewed
+                self.valid_until[shard] = sent + self.leases.ttl
+        return lost
+
+    @contextlib.asynccontextmanager
+    async def kept(self) -> AsyncIterator[None]:
+        """Keep renewing the leases held, every third of the lease time, while the body
+        runs. The work after a take-over (replaying the tables, adopting tournaments) can
+        outlast a short lease on a busy host; a lease let lapse meanwhile is not renewable,
+        only taken again with a new generation, which refuses this process's own writes
+        of the meantime. Leases lost here are told by the next :meth:`step`."""
+        done = asyncio.Event()
+
+        async def keep() -> None:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(done.wait(), self.leases.ttl / 3)
+                if done.is_set():
+                    return
+                try:
+                    self._lost_meanwhile.extend(await self.renew())
+                except Exception:  # the database is away: the next step retries
+                    log.exception("lease renewal failed; retrying")
+
+        keeper = asyncio.create_task(keep(), name="lease-keeper")
+        try:
+            yield
+        finally:
+            done.set()
+            await keeper  # never cut short inside a renewal
 
     async def release_all(self) -> None:
         for lease in list(self.held.values()):

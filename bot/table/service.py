@@ -406,24 +406,27 @@ class TableService:
         for shard in change.lost:
             self._lost(shard)
         halted: list[str] = []
-        if change.gained:
-            started = self.time.now()
-            before = len(self.tables)
-            halted = await self.recover()
-            log.info(
-                "shards %s: %d tables recovered in %.2f s",
-                change.gained,
-                len(self.tables) - before,
-                self.time.now() - started,
-            )
-        if change.gained or change.lost or self._hooks_due:
-            self._hooks_due = False
-            for hook in self.lease_hooks:
-                try:
-                    await hook()
-                except Exception:  # retried at the next step; the tables run on meanwhile
-                    log.exception("after the lease step: %r failed", hook)
-                    self._hooks_due = True
+        # Replaying the tables and adopting tournaments may outlast the lease: renew it
+        # meanwhile, or the shard would lapse and be taken again under a new fence.
+        async with self.ownership.kept():
+            if change.gained:
+                started = self.time.now()
+                before = len(self.tables)
+                halted = await self.recover()
+                log.info(
+                    "shards %s: %d tables recovered in %.2f s",
+                    change.gained,
+                    len(self.tables) - before,
+                    self.time.now() - started,
+                )
+            if change.gained or change.lost or self._hooks_due:
+                self._hooks_due = False
+                for hook in self.lease_hooks:
+                    try:
+                        await hook()
+                    except Exception:  # retried at the next step; the tables run on
+                        log.exception("after the lease step: %r failed", hook)
+                        self._hooks_due = True
         return halted
 
     def _lost(self, shard: int) -> None:
