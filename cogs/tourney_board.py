@@ -28,6 +28,7 @@ from bot.table.ports import StorePort
 from bot.tournament import director
 from bot.tournament.director import State
 from bot.tournament.rotation import games_said
+from bot.tourney_run import queue
 from bot.tourney_run.buying import seconds_left
 from bot.tourney_run.driver import Driver
 from bot.tourney_run.entrants import player_of
@@ -294,7 +295,7 @@ class DiscordBoards:
             return []
         return [
             msg("tourney.status.queued_addon" if a.addon else "tourney.status.queued_rebuy")
-            for a in runner.queue.waiting(player)
+            for a in queue.pending(runner, player)
         ]
 
     def status_text(

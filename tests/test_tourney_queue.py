@@ -179,6 +179,9 @@ async def test_R_19_67_a_crash_between_the_purchase_and_its_settling_makes_it_on
     assert _queued(await queue.ask(runner, who, key="b"))
     with crashing(world, "chips"):
         await world.finish_hand(1)
+    # made (journaled) but not yet settled: no longer his to wait for.
+    assert [a.key for a in runner.queue.waiting(who)] == ["b"]
+    assert queue.pending(runner, who) == []
     runner = await world.reboot()
     assert runner.queue.waiting() == []
     [outcome] = runner.queue.untold()

@@ -254,6 +254,12 @@ def _made(runner: Runner, asked: Asked) -> bool:
     return f"rebuy:{asked.key}" in runner.keys
 
 
+def pending(runner: Runner, player: str) -> list[Asked]:
+    """``player``'s purchases still to make, in the order asked: queued, not settled,
+    and not made meanwhile (a purchase is made, then its settling written)."""
+    return [a for a in runner.queue.waiting(player) if not _made(runner, a)]
+
+
 async def settle(runner: Runner) -> list[Outcome]:
     """Every queued purchase whose buyer is between hands now, in the order asked
     (one still in his hand waits, and so do his later ones): made, or refused with the
@@ -315,6 +321,7 @@ __all__ = [
     "msg_data",
     "msg_of",
     "outcome_words",
+    "pending",
     "queued_done",
     "queued_words",
     "record",
