@@ -55,6 +55,7 @@ from bot.store import open_store
 from bot.store.lease import shard_of
 from bot.table.ports import StoreAdapter
 from bot.table.recovery import ledger_error, load
+from cogs.ids import decode
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 from tests.pgcluster import Cluster
 from tests.test_service_ops import BotProcess, to_act
@@ -324,8 +325,9 @@ def _table_buttons(fake: FakeDiscord, rig: Rig) -> tuple[FakeMessage, str, FakeU
     best: tuple[int, FakeMessage, str] | None = None
     for msg in fake.channel_messages(rig.channel):
         for cid in msg.custom_ids():
-            if cid.startswith("cf:act:") and cid.endswith(":check_call"):
-                turn = int(cid.split(":")[3])
+            button = decode(cid) if cid.endswith(":check_call") else None
+            if button is not None and cid.startswith("cf:act:"):
+                turn = button.turn
                 if best is None or turn > best[0]:
                     best = (turn, msg, cid)
     if best is None:
